@@ -1,0 +1,103 @@
+"""Configuration: YAML files in this folder, typed and validated by :mod:`configs.schema`.
+
+Precedence (lowest to highest): built-in defaults < YAML file < ``--set section.key=value`` overrides < the
+dedicated CLI flags of a command (e.g. ``--beam``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from configs.schema import ParaNMTConfig, TranslateConfig
+
+CONFIG_DIR = Path(__file__).resolve().parent
+
+__all__ = ["CONFIG_DIR", "ConfigError", "ParaNMTConfig", "TranslateConfig", "load_config", "parse_override"]
+
+
+class ConfigError(ValueError):
+    """A configuration value is missing, unknown or invalid; the message names the field and the value."""
+
+
+def _format_validation_error(error: ValidationError, source: str) -> str:
+    lines = [f"invalid configuration ({source}):"]
+    for item in error.errors():
+        field = ".".join(str(part) for part in item["loc"]) or "<root>"
+        value = item.get("input")
+        shown = "" if isinstance(value, Mapping) else f" (got {value!r})"
+        lines.append(f"  {field}: {item['msg']}{shown}")
+    return "\n".join(lines)
+
+
+def parse_override(text: str) -> tuple[list[str], Any]:
+    """``"translate.beam_size=4"`` -> ``(["translate", "beam_size"], 4)``; the value is parsed as YAML."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise ConfigError(f"override {text!r} must look like section.key=value")
+    return key.strip().split("."), yaml.safe_load(raw) if raw.strip() else None
+
+
+def _set_dotted(data: dict[str, Any], keys: list[str], value: Any) -> None:
+    node = data
+    for key in keys[:-1]:
+        child = node.setdefault(key, {})
+        if not isinstance(child, dict):
+            raise ConfigError(f"cannot set {'.'.join(keys)}: {key} is not a section")
+        node = child
+    node[keys[-1]] = value
+
+
+def resolve_config_path(name: str | Path) -> Path:
+    """A path, or the name of a bundled config (``sample`` -> ``configs/sample.yaml``)."""
+    path = Path(name)
+    if path.exists():
+        return path
+    bundled = CONFIG_DIR / (path.name if path.suffix else f"{path.name}.yaml")
+    if bundled.exists():
+        return bundled
+    raise ConfigError(f"config file {str(name)!r} not found (bundled configs: "
+                      f"{', '.join(sorted(p.stem for p in CONFIG_DIR.glob('*.yaml')))})")
+
+
+def load_config(
+    path: str | Path | None = None,
+    overrides: Iterable[str] = (),
+    values: Mapping[str, Any] | None = None,
+) -> ParaNMTConfig:
+    """Load and validate a config.
+
+    Args:
+        path: a YAML file or a bundled config name; None for the built-in defaults.
+        overrides: ``section.key=value`` strings (the CLI's ``--set``).
+        values: dotted keys to values from dedicated CLI flags; ``None`` values are skipped (flag not given).
+    """
+    data: dict[str, Any] = {}
+    base_dir: Path | None = None
+    source = "defaults"
+    if path is not None:
+        file = resolve_config_path(path)
+        source, base_dir = str(file), file.resolve().parent
+        try:
+            loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{file}: not valid YAML: {exc}") from exc
+        if loaded is not None and not isinstance(loaded, dict):
+            raise ConfigError(f"{file}: top level must be a mapping of sections, got {type(loaded).__name__}")
+        data = loaded or {}
+    for text in overrides:
+        keys, value = parse_override(text)
+        _set_dotted(data, keys, value)
+    for dotted, value in (values or {}).items():
+        if value is not None:
+            _set_dotted(data, dotted.split("."), value)
+    try:
+        # Paths from the YAML file are relative to it; CLI paths are relative to the working directory and
+        # are made absolute by the CLI before they get here.
+        return ParaNMTConfig.model_validate(data, context={"base_dir": base_dir})
+    except ValidationError as exc:
+        raise ConfigError(_format_validation_error(exc, source)) from None

@@ -1,0 +1,5 @@
+import sys
+
+from translate.cli import main
+
+sys.exit(main())

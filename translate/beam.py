@@ -1,0 +1,237 @@
+"""Apache Beam RunInference glue for the back-translation :class:`~translate.translator.Translator`.
+
+    from translate.beam import BackTranslate
+    keyed_czech | BackTranslate(TranslateConfig(model=...))     # (key, czech) -> (key, Translation)
+
+Batching (read from apache_beam 2.77's ``ml/inference/base.py`` and ``transforms/util.py``):
+
+* ``ModelHandler(max_batch_weight=...)`` is stored in ``batch_elements_kwargs()``, but ``RunInference`` passes
+  those kwargs to ``beam.BatchElements``, which has no ``max_batch_weight`` parameter: the pipeline fails at
+  construction with a ``TypeError``. What does bound weight is ``BatchElements(element_size_fn=...)``: its
+  ``min_batch_size``/``max_batch_size`` are then measured in *weight units* (here: estimated source tokens).
+  So the token budget is passed as ``max_batch_size`` and the handler overrides ``batch_elements_kwargs()``.
+* ``batch_length_fn``/``batch_bucket_boundaries`` only act on the stateful path (``max_batch_duration_secs``
+  set), and that path ignores ``element_size_fn`` entirely (it counts elements). Length buckets and token
+  weights cannot be combined, so neither is used: the Translator re-buckets each batch by exact length anyway.
+* ``BatchElements`` flushes *before* appending an element that would overflow the budget, so an element that
+  alone weighs more than the budget first flushes an empty batch, which the keyed handler cannot unzip.
+  The size estimate is therefore clamped to the budget (see :func:`estimate_source_tokens`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import math
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import apache_beam as beam
+from apache_beam.metrics import Metrics
+from apache_beam.ml.inference.base import KeyedModelHandler, ModelHandler, PredictionResult, RunInference
+
+from configs.schema import TranslateConfig
+from translate.translator import Status, Translation, Translator
+
+log = logging.getLogger(__name__)
+
+METRICS_NAMESPACE = "paranmt_translate"
+
+
+def estimate_source_tokens(element: str | tuple[Any, str], cap: int | None = None) -> int:
+    """A cheap upper-ish estimate of the source subword tokens of a sentence: ``ceil(words * 1.5) + 2``.
+
+    Only an estimate, used to bound Beam batches without running the tokeniser twice; the Translator tokenises
+    exactly and re-buckets each Beam batch by padded token count. Accepts a bare sentence or a ``(key,
+    sentence)`` pair, because ``KeyedModelHandler`` hands the handler's batching kwargs to a ``BatchElements``
+    that sees the keyed elements. ``cap`` clamps the estimate so that no single element outweighs the budget
+    (Beam would otherwise emit an empty batch before it).
+    """
+    text = element[1] if isinstance(element, tuple) else element
+    estimate = math.ceil(len(text.split()) * 1.5) + 2
+    return estimate if cap is None else min(estimate, cap)
+
+
+class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
+    """RunInference handler: raw Czech sentences in, one ``PredictionResult(sentence, Translation, model_id)``
+    out per sentence.
+
+    Batches are bounded by estimated source tokens (``max_batch_tokens``, default four of the Translator's own
+    ``max_batch_tokens`` buckets, so it can sort each Beam batch into well-filled length buckets). By default
+    the budget is fixed (``min_batch_tokens == max_batch_tokens``); a smaller ``min_batch_tokens`` lets Beam's
+    timing-driven estimator grow batches from there, which optimises CPU overhead, not GPU memory.
+
+    One translator per worker machine by default (``share_across_processes``): Beam then serves the model from
+    one process and the others call it through a proxy, so results are pickled back (Translation pickles).
+    """
+
+    def __init__(
+        self,
+        config: TranslateConfig,
+        *,
+        max_batch_tokens: int | None = None,
+        min_batch_tokens: int | None = None,
+        share_across_processes: bool = True,
+        model_copies: int | None = None,
+        log_every_batches: int = 50,
+    ) -> None:
+        budget = max_batch_tokens if max_batch_tokens is not None else config.max_batch_tokens * 4
+        floor = budget if min_batch_tokens is None else min_batch_tokens
+        if not 1 <= floor <= budget:
+            raise ValueError(f"need 1 <= min_batch_tokens ({floor}) <= max_batch_tokens ({budget})")
+        # Only large_model/model_copies reach the base class: its batching kwargs are replaced below.
+        super().__init__(large_model=share_across_processes, model_copies=model_copies)
+        self._config = config
+        self._max_batch_tokens = budget
+        self._min_batch_tokens = floor
+        self._share_across_processes = share_across_processes
+        self._log_every_batches = max(1, log_every_batches)
+        self._model_id: str | None = None
+        self._reset_progress()
+
+    @property
+    def config(self) -> TranslateConfig:
+        return self._config
+
+    @property
+    def max_batch_tokens(self) -> int:
+        return self._max_batch_tokens
+
+    def _reset_progress(self) -> None:
+        self._batches = 0
+        self._window_sentences = 0
+        self._window_started = time.perf_counter()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # A fresh copy on a worker starts its own throughput window.
+        self.__dict__.update(state)
+        self._reset_progress()
+
+    def load_model(self) -> Translator:
+        from translate.loading import load_translator
+
+        translator = load_translator(self._config)
+        log.info("loaded translator %s", translator.describe())
+        return translator
+
+    def run_inference(
+        self,
+        batch: Sequence[str],
+        model: Translator,
+        inference_args: dict[str, Any] | None = None,
+    ) -> Iterable[PredictionResult]:
+        sentences = list(batch)
+        if not sentences:
+            return []
+        # One call for the whole batch: the Translator buckets by exact length and splits/retries on OOM.
+        translations = model.translate(sentences)
+        self._record(translations)
+        model_id = self._model_id_of(model)
+        return [PredictionResult(s, t, model_id=model_id) for s, t in zip(sentences, translations, strict=True)]
+
+    def _model_id_of(self, model: Translator) -> str:
+        if self._model_id is None:
+            try:
+                self._model_id = model.model_id
+            except AttributeError:
+                # A model shared across processes is a proxy that exposes methods only, not properties.
+                self._model_id = str(model.describe()["model_id"])
+        return self._model_id
+
+    def _record(self, translations: Sequence[Translation]) -> None:
+        ns = self.get_metrics_namespace()
+        by_status = dict.fromkeys(Status, 0)
+        capped = 0
+        for t in translations:
+            by_status[t.status] += 1
+            capped += t.hit_length_cap
+        for status, count in by_status.items():
+            if count:
+                Metrics.counter(ns, f"translate_{status.value}").inc(count)
+        if capped:
+            Metrics.counter(ns, "hit_length_cap").inc(capped)
+        Metrics.distribution(ns, "translate_batch_sentences").update(len(translations))
+        self._batches += 1
+        self._window_sentences += len(translations)
+        if self._batches % self._log_every_batches == 0:
+            elapsed = time.perf_counter() - self._window_started
+            log.info("translated %d batches; last %d sentences at %.1f sentences/s", self._batches,
+                     self._window_sentences, self._window_sentences / elapsed if elapsed > 0 else 0.0)
+            self._window_sentences = 0
+            self._window_started = time.perf_counter()
+
+    def validate_inference_args(self, inference_args: dict[str, Any] | None) -> None:
+        if inference_args:
+            raise ValueError(f"TranslatorModelHandler takes no inference_args; got {sorted(inference_args)}: "
+                             "set decoding options in the TranslateConfig")
+
+    def get_num_bytes(self, batch: Sequence[str]) -> int:
+        return sum(len(s.encode("utf-8")) for s in batch)  # cheaper than the default pickle.dumps
+
+    def get_metrics_namespace(self) -> str:
+        return METRICS_NAMESPACE
+
+    def share_model_across_processes(self) -> bool:
+        return self._share_across_processes
+
+    def batch_elements_kwargs(self) -> Mapping[str, Any]:
+        # With element_size_fn, BatchElements measures min/max_batch_size in weight units (tokens here).
+        return {
+            "min_batch_size": self._min_batch_tokens,
+            "max_batch_size": self._max_batch_tokens,
+            "element_size_fn": functools.partial(estimate_source_tokens, cap=self._max_batch_tokens),
+        }
+
+
+def _translation_only(keyed: tuple[Any, PredictionResult]) -> tuple[Any, Translation]:
+    key, result = keyed
+    return key, result.inference
+
+
+class BackTranslate(beam.PTransform):
+    """``(key, czech_text)`` -> ``(key, Translation)`` with RunInference over a :class:`TranslatorModelHandler`.
+
+    Every input comes back exactly once; inputs that cannot be translated come back with status
+    ``empty``/``too_long``/``failed`` rather than being dropped. Keyword arguments go to the handler.
+    """
+
+    def __init__(self, config: TranslateConfig, *, label: str | None = None, **handler_kwargs: Any) -> None:
+        super().__init__(label)
+        self._handler = TranslatorModelHandler(config, **handler_kwargs)
+
+    @property
+    def handler(self) -> TranslatorModelHandler:
+        return self._handler
+
+    def expand(self, pcoll: beam.PCollection) -> beam.PCollection:
+        return (
+            pcoll
+            | "Translate" >> RunInference(KeyedModelHandler(self._handler))
+            | "DropPrediction" >> beam.Map(_translation_only)
+        )
+
+
+def translation_to_dict(t: Translation, model_id: str | None = None) -> dict[str, Any]:
+    """A JSON-ready record of a translation (NaN scores become None, tuples lists, the status its string)."""
+    record: dict[str, Any] = {
+        "source": t.source,
+        "status": t.status.value,
+        "hypothesis": t.hypothesis,
+        "score": None if math.isnan(t.score) else t.score,
+        "tokens": list(t.tokens),
+        "nbest": [{"text": h.text, "tokens": list(h.tokens), "score": h.score} for h in t.nbest],
+        "hit_length_cap": t.hit_length_cap,
+        "source_tokens": t.source_tokens,
+        "error": t.error,
+    }
+    if model_id is not None:
+        record["model_id"] = model_id
+    return record
+
+
+def keyed_translation_to_json(element: tuple[Any, Translation]) -> str:
+    """One JSON line ``{"key": ..., **translation_to_dict(t)}`` for ``beam.io.WriteToText``; keys must be JSON."""
+    key, translation = element
+    return json.dumps({"key": key, **translation_to_dict(translation)}, ensure_ascii=False, allow_nan=False)

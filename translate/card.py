@@ -1,0 +1,156 @@
+"""The model card: a ``model_card.yaml`` next to the model that declares what the directory holds and the text
+processing chain its model expects.
+
+    name: opus-mt-cs-en                 # model id, recorded in every output
+    source_lang: cs
+    target_lang: en
+    preprocess:
+      normalize_punctuation: true       # Moses punctuation normaliser (source language)
+      tokenize: none                    # moses | none
+      subword: sentencepiece            # bpe | sentencepiece | none
+      sentencepiece_model: source.spm   # or bpe_codes: bpe.codes
+      prefix_tokens: []                 # e.g. [">>eng<<"] for multi-target OPUS-MT models
+    postprocess:
+      subword: sentencepiece            # how to undo subwords: bpe (@@ joins) | sentencepiece | none
+      sentencepiece_model: target.spm
+      detokenize: none                  # moses | none
+    ctranslate2: ct2                    # sub-directory with model.bin (optional)
+    fairseq:                            # optional
+      checkpoint: fairseq/checkpoint_best.pt
+      data: fairseq                     # directory with dict.cs.txt / dict.en.txt
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+CARD_FILE = "model_card.yaml"
+
+
+class ModelDirError(ValueError):
+    """A model directory is missing, incomplete or malformed; the message names what is missing."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PreprocessSpec(_Strict):
+    normalize_punctuation: bool = True
+    tokenize: Literal["moses", "none"] = "moses"
+    aggressive_dash_splits: bool = False
+    subword: Literal["bpe", "sentencepiece", "none"] = "bpe"
+    bpe_codes: str | None = None
+    sentencepiece_model: str | None = None
+    prefix_tokens: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _subword_file_given(self) -> PreprocessSpec:
+        if self.subword == "bpe" and not self.bpe_codes:
+            raise ValueError("preprocess.subword is bpe but preprocess.bpe_codes is not set")
+        if self.subword == "sentencepiece" and not self.sentencepiece_model:
+            raise ValueError("preprocess.subword is sentencepiece but preprocess.sentencepiece_model is not set")
+        return self
+
+
+class PostprocessSpec(_Strict):
+    subword: Literal["bpe", "sentencepiece", "none"] = "bpe"
+    sentencepiece_model: str | None = None
+    detokenize: Literal["moses", "none"] = "moses"
+
+    @model_validator(mode="after")
+    def _spm_given(self) -> PostprocessSpec:
+        if self.subword == "sentencepiece" and not self.sentencepiece_model:
+            raise ValueError("postprocess.subword is sentencepiece but postprocess.sentencepiece_model is not set")
+        return self
+
+
+class FairseqSpec(_Strict):
+    checkpoint: str
+    data: str = "."
+
+
+class ModelCard(_Strict):
+    name: str
+    source_lang: str = "cs"
+    target_lang: str = "en"
+    preprocess: PreprocessSpec = Field(default_factory=PreprocessSpec)
+    postprocess: PostprocessSpec = Field(default_factory=PostprocessSpec)
+    ctranslate2: str | None = None
+    fairseq: FairseqSpec | None = None
+    metrics: dict[str, float] = Field(default_factory=dict, description="e.g. valid_perplexity, set by training")
+    provenance: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _has_a_backend(self) -> ModelCard:
+        if self.ctranslate2 is None and self.fairseq is None:
+            raise ValueError("the card names no model: set ctranslate2 (a CTranslate2 model directory) "
+                             "and/or fairseq (checkpoint + data)")
+        return self
+
+
+class ModelDir:
+    """A validated model directory: every file its card names exists."""
+
+    def __init__(self, root: str | Path):
+        self.root = Path(root).expanduser().resolve()
+        if not self.root.is_dir():
+            raise ModelDirError(f"model directory {self.root} does not exist")
+        card_path = self.root / CARD_FILE
+        if not card_path.is_file():
+            hint = ""
+            if (self.root / "model.bin").is_file():
+                hint = (" It looks like a bare CTranslate2 model: write a model card for it, e.g. with "
+                        "`python -m translate.convert card`.")
+            elif any(self.root.glob("*.npz")) and any(self.root.glob("*.spm")):
+                hint = " It looks like an OPUS-MT/Marian model: convert it with `python -m translate.convert marian`."
+            raise ModelDirError(f"model directory {self.root} has no {CARD_FILE}.{hint}")
+        try:
+            raw = yaml.safe_load(card_path.read_text(encoding="utf-8")) or {}
+            self.card = ModelCard.model_validate(raw)
+        except (yaml.YAMLError, ValidationError) as exc:
+            raise ModelDirError(f"{card_path} is malformed: {exc}") from None
+        missing = [f"{role} ({path})" for role, path in self._named_files() if not path.exists()]
+        if missing:
+            raise ModelDirError(f"model directory {self.root} is incomplete; missing: {', '.join(missing)}")
+
+    def path(self, relative: str) -> Path:
+        return self.root / relative
+
+    def _named_files(self) -> list[tuple[str, Path]]:
+        card, files = self.card, []
+        if card.preprocess.subword == "bpe":
+            files.append(("preprocess.bpe_codes", self.path(card.preprocess.bpe_codes or "")))
+        if card.preprocess.subword == "sentencepiece":
+            files.append(("preprocess.sentencepiece_model", self.path(card.preprocess.sentencepiece_model or "")))
+        if card.postprocess.subword == "sentencepiece":
+            files.append(("postprocess.sentencepiece_model", self.path(card.postprocess.sentencepiece_model or "")))
+        if card.ctranslate2 is not None:
+            files.append(("ctranslate2 model.bin", self.path(card.ctranslate2) / "model.bin"))
+        if card.fairseq is not None:
+            data = self.path(card.fairseq.data)
+            files += [
+                ("fairseq.checkpoint", self.path(card.fairseq.checkpoint)),
+                ("fairseq source dictionary", data / f"dict.{card.source_lang}.txt"),
+                ("fairseq target dictionary", data / f"dict.{card.target_lang}.txt"),
+            ]
+        return files
+
+    @property
+    def ct2_dir(self) -> Path | None:
+        return None if self.card.ctranslate2 is None else self.path(self.card.ctranslate2)
+
+    @property
+    def model_id(self) -> str:
+        return self.card.name
+
+
+def write_card(root: str | Path, card: ModelCard) -> Path:
+    path = Path(root) / CARD_FILE
+    path.write_text(yaml.safe_dump(card.model_dump(mode="json", exclude_none=True), sort_keys=False),
+                    encoding="utf-8")
+    return path

@@ -1,0 +1,229 @@
+"""Turn the models real users have into paranmt model directories (a CTranslate2 model + a model card).
+
+    python -m translate.convert fairseq --checkpoint ckpt.pt --data DIR --bpe-codes bpe.codes --out models/x
+    python -m translate.convert marian  --model-dir opus-mt-cs-en --out models/opus-mt-cs-en
+    python -m translate.convert hf-marian --model-dir Helsinki-NLP/opus-mt-cs-en --out models/opus-mt-cs-en
+    python -m translate.convert argos   --package translate-cs_en-1_9.argosmodel --out models/argos-cs-en
+    python -m translate.convert card    --ct2 existing_ct2_dir --spm source.spm --out DIR   # card only
+
+Conversions use CTranslate2's own converters; ``--quantization int8`` stores int8 weights (the compute type can
+still be chosen at load time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
+
+
+def fairseq_to_ctranslate2(
+    checkpoint: Path, data_dir: Path, out_dir: Path, source_lang: str, target_lang: str,
+    quantization: str | None = None,
+) -> Path:
+    """Convert a fairseq translation checkpoint (+ its dict.*.txt) with ``ctranslate2.converters.FairseqConverter``."""
+    from ctranslate2.converters import FairseqConverter
+
+    # fairseq 0.12 checkpoints pickle argparse.Namespace, which torch >= 2.6 refuses under weights-only loading.
+    converter = FairseqConverter(str(checkpoint), str(data_dir), source_lang=source_lang, target_lang=target_lang,
+                                 unsafe_deserialization=True)
+    return Path(converter.convert(str(out_dir), quantization=quantization, force=True))
+
+
+def convert_fairseq(args: argparse.Namespace) -> Path:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    checkpoint, data = Path(args.checkpoint), Path(args.data)
+    for needed in (checkpoint, data / f"dict.{args.source_lang}.txt", data / f"dict.{args.target_lang}.txt"):
+        if not needed.exists():
+            raise FileNotFoundError(f"{needed} not found")
+    fairseq_dir = out / "fairseq"
+    fairseq_dir.mkdir(exist_ok=True)
+    shutil.copy(checkpoint, fairseq_dir / checkpoint.name)
+    for lang in (args.source_lang, args.target_lang):
+        shutil.copy(data / f"dict.{lang}.txt", fairseq_dir / f"dict.{lang}.txt")
+    fairseq_to_ctranslate2(checkpoint, data, out / "ct2", args.source_lang, args.target_lang, args.quantization)
+    if args.bpe_codes:
+        shutil.copy(args.bpe_codes, out / "bpe.codes")
+        pre = PreprocessSpec(subword="bpe", bpe_codes="bpe.codes")
+        post = PostprocessSpec(subword="bpe")
+    elif args.spm:
+        shutil.copy(args.spm, out / "source.spm")
+        pre = PreprocessSpec(subword="sentencepiece", sentencepiece_model="source.spm")
+        post = PostprocessSpec(subword="sentencepiece", sentencepiece_model="source.spm")
+    else:
+        raise ValueError("give the subword model the checkpoint was trained with: --bpe-codes or --spm")
+    card = ModelCard(name=args.name or out.name, source_lang=args.source_lang, target_lang=args.target_lang,
+                     preprocess=pre, postprocess=post, ctranslate2="ct2",
+                     fairseq=FairseqSpec(checkpoint=f"fairseq/{checkpoint.name}", data="fairseq"),
+                     provenance={"converted_from": f"fairseq:{checkpoint}"})
+    write_card(out, card)
+    return out
+
+
+def convert_marian(args: argparse.Namespace) -> Path:
+    """OPUS-MT / Marian (e.g. Helsinki-NLP opus-mt-cs-en): SentencePiece on both sides, punctuation normalised."""
+    from ctranslate2.converters import OpusMTConverter
+
+    src = Path(args.model_dir)
+    for needed in ("source.spm", "target.spm"):
+        if not (src / needed).exists():
+            raise FileNotFoundError(f"{src / needed} not found: is {src} an OPUS-MT model directory?")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    OpusMTConverter(str(src)).convert(str(out / "ct2"), quantization=args.quantization, force=True)
+    for name in ("source.spm", "target.spm"):
+        shutil.copy(src / name, out / "ct2" / name)
+    write_card(out, _marian_card(args, out, spm_dir="ct2", provenance=f"marian:{src}"))
+    return out
+
+
+def convert_hf_marian(args: argparse.Namespace) -> Path:
+    """A Hugging Face Marian model (e.g. Helsinki-NLP/opus-mt-cs-en, as a local folder); needs `transformers`."""
+    try:
+        import transformers  # noqa: F401
+    except ImportError as error:
+        raise ValueError("hf-marian needs the transformers package: pip install transformers") from error
+    from ctranslate2.converters import TransformersConverter
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    TransformersConverter(args.model_dir, copy_files=["source.spm", "target.spm"]).convert(
+        str(out / "ct2"), quantization=args.quantization, force=True)
+    card = _marian_card(args, out, spm_dir="ct2", provenance=f"hf-marian:{args.model_dir}")
+    write_card(out, card)
+    return out
+
+
+def _marian_card(args: argparse.Namespace, out: Path, spm_dir: str, provenance: str) -> ModelCard:
+    """OPUS-MT's own chain: Moses punctuation normalisation, then SentencePiece; no Moses (de)tokenisation."""
+    return ModelCard(
+        name=args.name or out.name, source_lang=args.source_lang, target_lang=args.target_lang,
+        preprocess=PreprocessSpec(normalize_punctuation=True, tokenize="none", subword="sentencepiece",
+                                  sentencepiece_model=f"{spm_dir}/source.spm", prefix_tokens=args.prefix or []),
+        postprocess=PostprocessSpec(subword="sentencepiece", sentencepiece_model=f"{spm_dir}/target.spm",
+                                    detokenize="none"),
+        ctranslate2="ct2", provenance={"converted_from": provenance},
+    )
+
+
+def convert_argos(args: argparse.Namespace) -> Path:
+    """An Argos Translate package: a .argosmodel zip with metadata.json, model/ (CTranslate2), sentencepiece.model."""
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(args.package) as archive:
+        archive.extractall(out / "package")
+    metadata_files = list((out / "package").rglob("metadata.json"))
+    if not metadata_files:
+        raise FileNotFoundError(f"{args.package}: no metadata.json inside; not an Argos Translate package")
+    root = metadata_files[0].parent
+    metadata = json.loads(metadata_files[0].read_text(encoding="utf-8"))
+    spm_model = next(iter(root.glob("sentencepiece.model")), None)
+    if spm_model is None or not (root / "model" / "model.bin").exists():
+        raise FileNotFoundError(f"{args.package}: expected sentencepiece.model and model/model.bin")
+    rel = lambda p: str(p.relative_to(out))  # noqa: E731
+    card = ModelCard(
+        name=args.name or f"argos-{metadata.get('from_code', 'cs')}-{metadata.get('to_code', 'en')}"
+                          f"-{metadata.get('package_version', '')}".rstrip("-"),
+        source_lang=metadata.get("from_code", args.source_lang), target_lang=metadata.get("to_code", args.target_lang),
+        preprocess=PreprocessSpec(normalize_punctuation=False, tokenize="none", subword="sentencepiece",
+                                  sentencepiece_model=rel(spm_model)),
+        postprocess=PostprocessSpec(subword="sentencepiece", sentencepiece_model=rel(spm_model), detokenize="none"),
+        ctranslate2=rel(root / "model"), provenance={"converted_from": f"argos:{args.package}"},
+    )
+    write_card(out, card)
+    return out
+
+
+def write_card_only(args: argparse.Namespace) -> Path:
+    """Write a card for an existing CTranslate2 model directory (copied or referenced in place)."""
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    ct2 = Path(args.ct2).resolve()
+    if not (ct2 / "model.bin").exists():
+        raise FileNotFoundError(f"{ct2 / 'model.bin'} not found")
+    if args.spm:
+        shutil.copy(args.spm, out / "source.spm")
+        target_spm = args.target_spm or args.spm
+        shutil.copy(target_spm, out / "target.spm")
+        pre = PreprocessSpec(tokenize="none", subword="sentencepiece", sentencepiece_model="source.spm")
+        post = PostprocessSpec(subword="sentencepiece", sentencepiece_model="target.spm", detokenize="none")
+    elif args.bpe_codes:
+        shutil.copy(args.bpe_codes, out / "bpe.codes")
+        pre, post = PreprocessSpec(subword="bpe", bpe_codes="bpe.codes"), PostprocessSpec(subword="bpe")
+    else:
+        raise ValueError("give the subword model: --spm (SentencePiece) or --bpe-codes (subword-nmt)")
+    card = ModelCard(name=args.name or out.name, source_lang=args.source_lang, target_lang=args.target_lang,
+                     preprocess=pre, postprocess=post, ctranslate2=str(ct2))
+    write_card(out, card)
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m translate.convert", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--out", required=True, help="model directory to write")
+        p.add_argument("--name", help="model id recorded in outputs (default: the output folder's name)")
+        p.add_argument("--source-lang", default="cs")
+        p.add_argument("--target-lang", default="en")
+
+    p = sub.add_parser("fairseq", help="fairseq checkpoint -> CTranslate2 (keeps the checkpoint for fairseq)")
+    common(p)
+    p.add_argument("--checkpoint", required=True)
+    p.add_argument("--data", required=True, help="directory with dict.<src>.txt and dict.<tgt>.txt")
+    p.add_argument("--bpe-codes", help="subword-nmt BPE codes the model was trained with (Moses-tokenised input)")
+    p.add_argument("--spm", help="SentencePiece model the model was trained with (instead of --bpe-codes)")
+    p.add_argument("--quantization", choices=["int8", "int8_float16", "int8_float32", "float16", "bfloat16"])
+    p.set_defaults(run=convert_fairseq)
+
+    p = sub.add_parser("marian", help="OPUS-MT / Marian model directory -> CTranslate2")
+    common(p)
+    p.add_argument("--model-dir", required=True)
+    p.add_argument("--prefix", nargs="*", help="target-language token for multi-target models, e.g. '>>eng<<'")
+    p.add_argument("--quantization", choices=["int8", "int8_float16", "int8_float32", "float16", "bfloat16"])
+    p.set_defaults(run=convert_marian)
+
+    p = sub.add_parser("hf-marian", help="Hugging Face Marian model (local folder or name) -> CTranslate2")
+    common(p)
+    p.add_argument("--model-dir", required=True)
+    p.add_argument("--prefix", nargs="*", help="target-language token for multi-target models, e.g. '>>eng<<'")
+    p.add_argument("--quantization", choices=["int8", "int8_float16", "int8_float32", "float16", "bfloat16"])
+    p.set_defaults(run=convert_hf_marian)
+
+    p = sub.add_parser("argos", help="Argos Translate .argosmodel package -> model directory")
+    common(p)
+    p.add_argument("--package", required=True)
+    p.set_defaults(run=convert_argos)
+
+    p = sub.add_parser("card", help="write a model card for an existing CTranslate2 model")
+    common(p)
+    p.add_argument("--ct2", required=True, help="CTranslate2 model directory (with model.bin)")
+    p.add_argument("--spm", help="source SentencePiece model")
+    p.add_argument("--target-spm", help="target SentencePiece model (default: --spm)")
+    p.add_argument("--bpe-codes", help="subword-nmt BPE codes (Moses tokenisation is then applied)")
+    p.set_defaults(run=write_card_only)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        out = args.run(args)
+        ModelDir(out)  # validates what was written
+    except (FileNotFoundError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"model directory ready: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

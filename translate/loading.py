@@ -1,0 +1,54 @@
+"""Pick a backend and a device for a model directory and build the :class:`Translator`."""
+
+from __future__ import annotations
+
+import logging
+
+from configs.schema import TranslateConfig
+from translate.card import ModelDir
+from translate.ct2_backend import BackendUnavailable, CTranslate2Backend, cuda_device_count
+from translate.translator import Translator
+
+log = logging.getLogger(__name__)
+
+
+def _torch_has_cuda() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def resolve_device(requested: str) -> str:
+    if requested != "auto":
+        return requested
+    return "cuda" if cuda_device_count() > 0 or _torch_has_cuda() else "cpu"
+
+
+def load_translator(config: TranslateConfig) -> Translator:
+    """Build a translator from ``config``; ``config.model=None`` uses the cached demo model.
+
+    ``backend=auto`` prefers CTranslate2 and falls back to fairseq (with a warning that says why) when the card
+    has a fairseq checkpoint and CTranslate2 cannot run on the device, e.g. a CUDA 13 machine without the CUDA 12
+    libraries the CTranslate2 wheel links.
+    """
+    if config.model is None:
+        from translate.demo import ensure_demo_model
+
+        model_dir = ModelDir(ensure_demo_model())
+    else:
+        model_dir = ModelDir(config.model)
+    device = resolve_device(config.device)
+    card = model_dir.card
+    backend_name = config.backend
+    if backend_name == "auto":
+        backend_name = "ctranslate2" if card.ctranslate2 is not None else "fairseq"
+    if backend_name == "ctranslate2":
+        try:
+            return Translator(model_dir, CTranslate2Backend(model_dir, config, device), config)
+        except BackendUnavailable as error:
+            if config.backend != "auto" or card.fairseq is None:
+                raise
+            log.warning("%s -- falling back to the fairseq backend on %s", error, device)
+    from translate.fairseq_backend import FairseqBackend
+
+    return Translator(model_dir, FairseqBackend(model_dir, config, device), config)

@@ -1,0 +1,207 @@
+"""The backend-independent translator: text chain, input checks, token buckets and failure isolation.
+
+A backend only turns batches of model tokens into n-best lists of (tokens, score); everything a user relies on
+(the same statuses, scores and error handling from every backend) lives here.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+import numpy as np
+
+from configs.schema import TranslateConfig
+from translate.batching import token_buckets
+from translate.card import ModelDir
+from translate.text import SourceEncoder, TargetDecoder
+
+log = logging.getLogger(__name__)
+
+
+class Status(StrEnum):
+    OK = "ok"
+    EMPTY = "empty"  # nothing left after normalisation: not sent to the model
+    TOO_LONG = "too_long"  # more than max_source_tokens subword tokens: not sent to the model
+    FAILED = "failed"  # the model raised even for this sentence alone; `error` says why
+
+
+@dataclass(frozen=True, slots=True)
+class Hypothesis:
+    text: str  # detokenised target text
+    tokens: tuple[str, ...]  # the model's output tokens (subwords), EOS excluded
+    score: float  # mean natural-log probability per token, EOS included
+
+
+@dataclass(frozen=True, slots=True)
+class Translation:
+    source: str
+    status: Status
+    hypothesis: str = ""
+    tokens: tuple[str, ...] = ()
+    score: float = math.nan
+    nbest: tuple[Hypothesis, ...] = ()  # best first; nbest[0] is the hypothesis above
+    hit_length_cap: bool = False  # decoding stopped at max_decoding_length: the hypothesis may be cut
+    source_tokens: int = 0
+    error: str | None = None
+
+
+@dataclass(slots=True)
+class RawHypothesis:
+    tokens: list[str]
+    score: float
+
+
+class DecodeBackend(Protocol):
+    """What a backend implements: beam search over batches of model tokens."""
+
+    name: str
+    device: str
+
+    def decode(self, batch: list[list[str]]) -> list[list[RawHypothesis]]:
+        """One n-best list (best first, ``nbest`` long) per input, in input order."""
+        ...
+
+    def recover(self) -> None:
+        """Called after an out-of-memory error, before retrying smaller batches."""
+        ...
+
+
+def is_out_of_memory(error: BaseException) -> bool:
+    if isinstance(error, MemoryError):
+        return True
+    message = str(error).lower()
+    return "out of memory" in message or "bad_alloc" in message or "cudaerrormemoryallocation" in message
+
+
+@dataclass
+class TranslationStats:
+    sentences: int = 0
+    ok: int = 0
+    empty: int = 0
+    too_long: int = 0
+    failed: int = 0
+    hit_length_cap: int = 0
+    source_tokens: int = 0
+    target_tokens: int = 0
+    batches: int = 0
+    oom_splits: int = 0
+    seconds: float = 0.0
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, translations: Sequence[Translation]) -> None:
+        for t in translations:
+            self.sentences += 1
+            setattr(self, t.status.value, getattr(self, t.status.value) + 1)
+            self.hit_length_cap += t.hit_length_cap
+            self.source_tokens += t.source_tokens
+            self.target_tokens += len(t.tokens)
+
+    def merge(self, other: TranslationStats) -> None:
+        for name in ("sentences", "ok", "empty", "too_long", "failed", "hit_length_cap", "source_tokens",
+                     "target_tokens", "batches", "oom_splits", "seconds"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.errors.extend(other.errors[: max(0, 100 - len(self.errors))])
+
+    def summary(self) -> str:
+        rate = self.sentences / self.seconds if self.seconds else 0.0
+        tok_rate = self.target_tokens / self.seconds if self.seconds else 0.0
+        return (
+            f"{self.sentences} sentences in {self.seconds:.1f}s ({rate:.1f} sent/s, {tok_rate:.0f} target tok/s): "
+            f"ok {self.ok}, empty {self.empty}, too_long {self.too_long}, failed {self.failed}, "
+            f"hit length cap {self.hit_length_cap}, batches {self.batches}, OOM splits {self.oom_splits}"
+        )
+
+
+class Translator:
+    """Raw source text in, one :class:`Translation` per input out, in input order, whatever happens."""
+
+    def __init__(self, model_dir: ModelDir, backend: DecodeBackend, config: TranslateConfig):
+        self.model_dir = model_dir
+        self.backend = backend
+        self.config = config
+        self.encoder = SourceEncoder(model_dir)
+        self.decoder = TargetDecoder(model_dir)
+        self.stats = TranslationStats()
+        # A model shared across processes (Beam's large-model mode) is called from several threads at once.
+        self._stats_lock = threading.Lock()
+
+    @property
+    def model_id(self) -> str:
+        return self.model_dir.model_id
+
+    def describe(self) -> dict[str, str | int]:
+        return {"model_id": self.model_id, "backend": self.backend.name, "device": self.backend.device,
+                "beam_size": self.config.beam_size, "compute_type": getattr(self.backend, "compute_type", "")}
+
+    def translate(
+        self, sentences: Sequence[str], progress: Callable[[int], None] | None = None
+    ) -> list[Translation]:
+        started = time.perf_counter()
+        call = TranslationStats()  # merged into self.stats at the end, under a lock
+        pieces = self.encoder.encode_batch(sentences)
+        lengths = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
+        results: list[Translation | None] = [None] * len(sentences)
+        for i in np.flatnonzero(lengths == 0):
+            results[i] = Translation(sentences[i], Status.EMPTY)
+        for i in np.flatnonzero(lengths > self.config.max_source_tokens):
+            results[i] = Translation(sentences[i], Status.TOO_LONG, source_tokens=int(lengths[i]),
+                                     error=f"{lengths[i]} source tokens > max_source_tokens "
+                                           f"{self.config.max_source_tokens}")
+        decodable = np.flatnonzero((lengths > 0) & (lengths <= self.config.max_source_tokens))
+        if progress is not None and len(decodable) < len(sentences):
+            progress(len(sentences) - len(decodable))
+        for bucket in token_buckets(lengths[decodable], self.config.max_batch_tokens,
+                                    self.config.max_batch_sentences):
+            indices = decodable[bucket].tolist()
+            self._decode_isolating_failures(indices, sentences, pieces, results, call)
+            if progress is not None:
+                progress(len(indices))
+        final = [r for r in results if r is not None]
+        assert len(final) == len(sentences), "every input must get a result"
+        call.add(final)
+        call.seconds = time.perf_counter() - started
+        with self._stats_lock:
+            self.stats.merge(call)
+        return final
+
+    def _decode_isolating_failures(
+        self, indices: list[int], sentences: Sequence[str], pieces: list[list[str]],
+        results: list[Translation | None], stats: TranslationStats,
+    ) -> None:
+        """Decode a batch; on failure split it in halves and retry, so only the sentences that fail alone fail."""
+        stats.batches += 1
+        try:
+            nbest_lists = self.backend.decode([pieces[i] for i in indices])
+        except Exception as error:
+            oom = is_out_of_memory(error)
+            if oom:
+                self.backend.recover()
+            if len(indices) == 1:
+                i = indices[0]
+                message = f"{type(error).__name__}: {error}"
+                log.warning("translation failed for input %d: %s", i, message)
+                stats.errors.append(message)
+                results[i] = Translation(sentences[i], Status.FAILED, source_tokens=len(pieces[i]), error=message)
+                return
+            stats.oom_splits += oom
+            log.info("batch of %d failed (%s); splitting and retrying", len(indices),
+                     "out of memory" if oom else type(error).__name__)
+            half = len(indices) // 2
+            self._decode_isolating_failures(indices[:half], sentences, pieces, results, stats)
+            self._decode_isolating_failures(indices[half:], sentences, pieces, results, stats)
+            return
+        cap = self.config.max_decoding_length
+        for i, nbest in zip(indices, nbest_lists, strict=True):
+            hyps = tuple(Hypothesis(self.decoder.decode(h.tokens), tuple(h.tokens), float(h.score)) for h in nbest)
+            best = hyps[0]
+            results[i] = Translation(
+                sentences[i], Status.OK, hypothesis=best.text, tokens=best.tokens, score=best.score,
+                nbest=hyps, hit_length_cap=len(best.tokens) >= cap, source_tokens=len(pieces[i]),
+            )
