@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from configs.schema import ParaNMTConfig, TranslateConfig
 
@@ -52,10 +52,25 @@ def _set_dotted(data: dict[str, Any], keys: list[str], value: Any) -> None:
     node[keys[-1]] = value
 
 
+def _is_path_field(keys: list[str]) -> bool:
+    """Whether ``section.key`` names a path field of the schema (``translate.model``)."""
+    model: type[BaseModel] = ParaNMTConfig
+    for i, key in enumerate(keys):
+        field = model.model_fields.get(key)
+        if field is None:
+            return False
+        if i == len(keys) - 1:
+            return field.annotation is Path or Path in get_args(field.annotation)
+        if not (isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel)):
+            return False
+        model = field.annotation
+    return False
+
+
 def resolve_config_path(name: str | Path) -> Path:
     """A path, or the name of a bundled config (``sample`` -> ``configs/sample.yaml``)."""
     path = Path(name)
-    if path.exists():
+    if path.is_file():
         return path
     bundled = CONFIG_DIR / (path.name if path.suffix else f"{path.name}.yaml")
     if bundled.exists():
@@ -91,13 +106,15 @@ def load_config(
         data = loaded or {}
     for text in overrides:
         keys, value = parse_override(text)
+        if base_dir is not None and isinstance(value, str) and _is_path_field(keys):
+            value = str(Path(value).expanduser().resolve())  # relative to the working directory, not the file
         _set_dotted(data, keys, value)
     for dotted, value in (values or {}).items():
         if value is not None:
             _set_dotted(data, dotted.split("."), value)
     try:
-        # Paths from the YAML file are relative to it; CLI paths are relative to the working directory and
-        # are made absolute by the CLI before they get here.
+        # Paths from the YAML file are relative to it; CLI paths (--set above, dedicated flags in the CLI) are
+        # relative to the working directory and are made absolute before they get here.
         return ParaNMTConfig.model_validate(data, context={"base_dir": base_dir})
     except ValidationError as exc:
         raise ConfigError(_format_validation_error(exc, source)) from None

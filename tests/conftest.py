@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from translate.demo import TinyModelRecipe, cached_model, make_toy_corpus
+from translate.demo import TATOEBA_TRAIN_PAIRS, TinyModelRecipe, cached_model, make_toy_corpus, tatoeba_tiny_model
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
@@ -15,9 +15,6 @@ SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
 # The toy language: 3,000 training pairs, held-out pairs come from the same generator after them.
 TOY_TRAIN_PAIRS = 3000
 TOY_RECIPE = TinyModelRecipe(bpe_merges=300, max_epoch=12, max_tokens=1024, warmup_updates=100)
-# Real Czech (Tatoeba): enough training to exercise the real text chain; not a useful translator.
-REAL_TRAIN_PAIRS = 12000
-REAL_RECIPE = TinyModelRecipe(bpe_merges=4000, max_epoch=8, max_tokens=2048, warmup_updates=200)
 
 
 def shared_data(relative: str) -> Path:
@@ -56,11 +53,10 @@ def tatoeba() -> tuple[list[str], list[str]]:
 
 @pytest.fixture(scope="session")
 def real_model(tatoeba) -> Path:
-    cs, en = tatoeba
-    return cached_model("tatoeba-tiny-cs-en", cs[:REAL_TRAIN_PAIRS], en[:REAL_TRAIN_PAIRS], REAL_RECIPE)
+    return tatoeba_tiny_model(SHARED_DATA / "bitext")
 
 
 @pytest.fixture(scope="session")
 def real_heldout(tatoeba) -> list[str]:
     """Real Czech sentences the real model never saw."""
-    return tatoeba[0][REAL_TRAIN_PAIRS:]
+    return tatoeba[0][TATOEBA_TRAIN_PAIRS:]

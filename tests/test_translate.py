@@ -210,3 +210,13 @@ def test_model_directory_errors_name_what_is_missing(tmp_path, toy_model):
     (tmp_path / "model_card.yaml").write_text("name: x\npreprocess: {subword: none}\n")
     with pytest.raises(ModelDirError, match="names no model"):
         ModelDir(tmp_path)
+
+
+def test_corrupt_ctranslate2_model_is_a_model_dir_error(tmp_path, toy_model):
+    import shutil
+
+    copy = tmp_path / "model"
+    shutil.copytree(toy_model, copy)
+    (copy / "ct2" / "model.bin").write_bytes(b"not a model")
+    with pytest.raises(ModelDirError, match="CTranslate2 cannot load this model"):
+        load_translator(config(copy, "ctranslate2"))

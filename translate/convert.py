@@ -21,6 +21,8 @@ from pathlib import Path
 
 from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 
+QUANTIZATIONS = ["int8", "int8_float16", "int8_float32", "float16", "bfloat16"]
+
 
 def fairseq_to_ctranslate2(
     checkpoint: Path, data_dir: Path, out_dir: Path, source_lang: str, target_lang: str,
@@ -36,12 +38,16 @@ def fairseq_to_ctranslate2(
 
 
 def convert_fairseq(args: argparse.Namespace) -> Path:
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     checkpoint, data = Path(args.checkpoint), Path(args.data)
     for needed in (checkpoint, data / f"dict.{args.source_lang}.txt", data / f"dict.{args.target_lang}.txt"):
         if not needed.exists():
             raise FileNotFoundError(f"{needed} not found")
+    if not (args.bpe_codes or args.spm):
+        raise ValueError("give the subword model the checkpoint was trained with: --bpe-codes or --spm")
+    moses = args.moses if args.moses is not None else bool(args.bpe_codes)
+    tokenize, detokenize = ("moses", "moses") if moses else ("none", "none")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     fairseq_dir = out / "fairseq"
     fairseq_dir.mkdir(exist_ok=True)
     shutil.copy(checkpoint, fairseq_dir / checkpoint.name)
@@ -50,14 +56,12 @@ def convert_fairseq(args: argparse.Namespace) -> Path:
     fairseq_to_ctranslate2(checkpoint, data, out / "ct2", args.source_lang, args.target_lang, args.quantization)
     if args.bpe_codes:
         shutil.copy(args.bpe_codes, out / "bpe.codes")
-        pre = PreprocessSpec(subword="bpe", bpe_codes="bpe.codes")
-        post = PostprocessSpec(subword="bpe")
-    elif args.spm:
-        shutil.copy(args.spm, out / "source.spm")
-        pre = PreprocessSpec(subword="sentencepiece", sentencepiece_model="source.spm")
-        post = PostprocessSpec(subword="sentencepiece", sentencepiece_model="source.spm")
+        pre = PreprocessSpec(tokenize=tokenize, subword="bpe", bpe_codes="bpe.codes")
+        post = PostprocessSpec(subword="bpe", detokenize=detokenize)
     else:
-        raise ValueError("give the subword model the checkpoint was trained with: --bpe-codes or --spm")
+        shutil.copy(args.spm, out / "source.spm")
+        pre = PreprocessSpec(tokenize=tokenize, subword="sentencepiece", sentencepiece_model="source.spm")
+        post = PostprocessSpec(subword="sentencepiece", sentencepiece_model="source.spm", detokenize=detokenize)
     card = ModelCard(name=args.name or out.name, source_lang=args.source_lang, target_lang=args.target_lang,
                      preprocess=pre, postprocess=post, ctranslate2="ct2",
                      fairseq=FairseqSpec(checkpoint=f"fairseq/{checkpoint.name}", data="fairseq"),
@@ -115,9 +119,15 @@ def _marian_card(args: argparse.Namespace, out: Path, spm_dir: str, provenance: 
 def convert_argos(args: argparse.Namespace) -> Path:
     """An Argos Translate package: a .argosmodel zip with metadata.json, model/ (CTranslate2), sentencepiece.model."""
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(args.package) as archive:
-        archive.extractall(out / "package")
+    try:
+        with zipfile.ZipFile(args.package) as archive:
+            if not any(Path(name).name == "metadata.json" for name in archive.namelist()):
+                raise FileNotFoundError(f"{args.package}: no metadata.json inside; not an Argos Translate package")
+            out.mkdir(parents=True, exist_ok=True)
+            archive.extractall(out / "package")
+    except zipfile.BadZipFile as error:
+        raise ValueError(f"{args.package}: not a zip archive ({error}); expected an Argos Translate .argosmodel "
+                         "package") from None
     metadata_files = list((out / "package").rglob("metadata.json"))
     if not metadata_files:
         raise FileNotFoundError(f"{args.package}: no metadata.json inside; not an Argos Translate package")
@@ -181,22 +191,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", required=True, help="directory with dict.<src>.txt and dict.<tgt>.txt")
     p.add_argument("--bpe-codes", help="subword-nmt BPE codes the model was trained with (Moses-tokenised input)")
     p.add_argument("--spm", help="SentencePiece model the model was trained with (instead of --bpe-codes)")
-    p.add_argument("--quantization", choices=["int8", "int8_float16", "int8_float32", "float16", "bfloat16"])
+    p.add_argument("--moses", action=argparse.BooleanOptionalAction, default=None,
+                   help="Moses (de)tokenisation around the subwords (default: on with --bpe-codes, off with --spm)")
+    p.add_argument("--quantization", choices=QUANTIZATIONS)
     p.set_defaults(run=convert_fairseq)
 
-    p = sub.add_parser("marian", help="OPUS-MT / Marian model directory -> CTranslate2")
-    common(p)
-    p.add_argument("--model-dir", required=True)
-    p.add_argument("--prefix", nargs="*", help="target-language token for multi-target models, e.g. '>>eng<<'")
-    p.add_argument("--quantization", choices=["int8", "int8_float16", "int8_float32", "float16", "bfloat16"])
-    p.set_defaults(run=convert_marian)
-
-    p = sub.add_parser("hf-marian", help="Hugging Face Marian model (local folder or name) -> CTranslate2")
-    common(p)
-    p.add_argument("--model-dir", required=True)
-    p.add_argument("--prefix", nargs="*", help="target-language token for multi-target models, e.g. '>>eng<<'")
-    p.add_argument("--quantization", choices=["int8", "int8_float16", "int8_float32", "float16", "bfloat16"])
-    p.set_defaults(run=convert_hf_marian)
+    for name, run, help_text in [
+        ("marian", convert_marian, "OPUS-MT / Marian model directory -> CTranslate2"),
+        ("hf-marian", convert_hf_marian, "Hugging Face Marian model (local folder or name) -> CTranslate2"),
+    ]:
+        p = sub.add_parser(name, help=help_text)
+        common(p)
+        p.add_argument("--model-dir", required=True)
+        p.add_argument("--prefix", nargs="*", help="target-language token for multi-target models, e.g. '>>eng<<'")
+        p.add_argument("--quantization", choices=QUANTIZATIONS)
+        p.set_defaults(run=run)
 
     p = sub.add_parser("argos", help="Argos Translate .argosmodel package -> model directory")
     common(p)

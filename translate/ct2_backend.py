@@ -48,7 +48,7 @@ class CTranslate2Backend:
                     "nvidia-cublas-cu12 nvidia-cudnn-cu12 and add them to LD_LIBRARY_PATH) or use "
                     "backend fairseq on this GPU."
                 ) from error
-            raise
+            raise ModelDirError(f"{ct2_dir}: CTranslate2 cannot load this model on {device}: {message}") from error
         self.compute_type = self.translator.compute_type
 
     def decode(self, batch: list[list[str]]) -> list[list[RawHypothesis]]:

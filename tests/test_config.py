@@ -1,0 +1,221 @@
+"""The configuration system: defaults, bundled and user YAML files, overrides, precedence and error messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from configs import CONFIG_DIR, ConfigError, load_config, parse_override
+from configs.schema import ParaNMTConfig, TranslateConfig
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_defaults():
+    config = load_config()
+    assert config == ParaNMTConfig()
+    t = config.translate
+    assert t.beam_size == 12 and t.nbest == 1
+    assert t.model is None and t.backend == "auto" and t.device == "auto" and t.compute_type == "auto"
+    assert (t.max_batch_tokens, t.max_batch_sentences, t.max_source_tokens, t.max_decoding_length) == (
+        4096, 512, 200, 256)
+    assert t.threads == 0 and config.seed == 1234
+
+
+@pytest.mark.parametrize("name", ["sample", "sample.yaml", str(CONFIG_DIR / "sample.yaml")])
+def test_sample_config_by_name_and_by_path(name):
+    config = load_config(name)
+    assert config.translate.model is None
+    assert config.translate.device == "cpu" and config.translate.beam_size == 12
+
+
+@pytest.mark.parametrize("name", ["czeng", str(CONFIG_DIR / "czeng.yaml")])
+def test_czeng_config_paths_are_relative_to_the_yaml_file(name):
+    t = load_config(name).translate
+    assert t.device == "cuda" and t.compute_type == "float16"
+    assert t.max_batch_tokens == 16384 and t.max_batch_sentences == 1024
+    # `model: ../models/opus-mt-cs-en` in configs/czeng.yaml
+    assert t.model == CONFIG_DIR.parent / "models" / "opus-mt-cs-en"
+    assert t.model.is_absolute()
+
+
+def test_user_yaml_paths_resolve_relative_to_the_file_not_the_working_directory(tmp_path, monkeypatch):
+    conf_dir = tmp_path / "conf"
+    conf_dir.mkdir()
+    (conf_dir / "run.yaml").write_text("translate:\n  model: models/m1\n  beam_size: 5\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    config = load_config(Path("conf/run.yaml"))
+    assert config.translate.model == conf_dir.resolve() / "models" / "m1"
+    assert config.translate.beam_size == 5
+    absolute = tmp_path / "elsewhere"
+    (conf_dir / "abs.yaml").write_text(f"translate:\n  model: {absolute}\n", encoding="utf-8")
+    assert load_config(conf_dir / "abs.yaml").translate.model == absolute
+
+
+def test_override_paths_are_relative_to_the_working_directory(tmp_path, monkeypatch):
+    # `--config czeng --set translate.model=models/x` run from tmp_path means tmp_path/models/x, not configs/models/x
+    monkeypatch.chdir(tmp_path)
+    assert load_config("czeng", ["translate.model=models/x"]).translate.model == tmp_path.resolve() / "models" / "x"
+    assert load_config(None, ["translate.model=models/x"]).translate.model == Path("models/x")
+    assert load_config("czeng", ["translate.model=null"]).translate.model is None
+
+
+def test_empty_yaml_file_means_defaults(tmp_path):
+    (tmp_path / "empty.yaml").write_text("# nothing here\n", encoding="utf-8")
+    assert load_config(tmp_path / "empty.yaml") == ParaNMTConfig()
+
+
+def test_a_directory_named_like_a_bundled_config_does_not_shadow_it(tmp_path, monkeypatch):
+    # e.g. running from a folder that has a `sample/` output directory (README: runs/sample/)
+    (tmp_path / "sample").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert load_config("sample").translate.device == "cpu"
+    # configs/sample/ is the bundled sample data folder, beside configs/sample.yaml
+    assert load_config(CONFIG_DIR / "sample").translate.device == "cpu"
+
+
+def test_parse_override_parses_values_as_yaml():
+    assert parse_override("translate.beam_size=4") == (["translate", "beam_size"], 4)
+    assert parse_override(" translate.device = cuda ") == (["translate", "device"], "cuda")
+    assert parse_override("translate.model=null") == (["translate", "model"], None)
+    assert parse_override("translate.model=") == (["translate", "model"], None)
+    assert parse_override("seed=7") == (["seed"], 7)
+    assert parse_override("a.b=1.5") == (["a", "b"], 1.5)
+    assert parse_override("a.b=true") == (["a", "b"], True)
+    assert parse_override("a.b=[1, 2]") == (["a", "b"], [1, 2])
+    assert parse_override("a.b=x=y") == (["a", "b"], "x=y"), "only the first = separates key and value"
+
+
+@pytest.mark.parametrize("text", ["translate.beam_size", "=4", "  =4", ""])
+def test_malformed_override_is_a_config_error(text):
+    with pytest.raises(ConfigError, match=r"section\.key=value") as error:
+        parse_override(text)
+    assert repr(text) in str(error.value)
+    with pytest.raises(ConfigError, match=r"section\.key=value"):
+        load_config(None, [text])
+
+
+def test_overrides_are_typed_and_validated():
+    config = load_config("sample", ["translate.beam_size=4", "translate.max_source_tokens=150", "seed=7",
+                                     "translate.device=cuda"])
+    assert config.translate.beam_size == 4 and isinstance(config.translate.beam_size, int)
+    assert config.translate.max_source_tokens == 150 and config.seed == 7
+    assert config.translate.device == "cuda"
+    assert config.translate.max_batch_tokens == 4096, "values not overridden come from the file"
+
+
+def test_precedence_values_over_overrides_over_file_over_defaults():
+    # file (czeng) sets beam 12, device cuda, max_batch_tokens 16384; defaults give threads 0
+    config = load_config(
+        "czeng",
+        ["translate.beam_size=6", "translate.max_batch_tokens=2048", "translate.nbest=2"],
+        {"translate.beam_size": 3, "translate.nbest": None, "translate.threads": None},
+    )
+    t = config.translate
+    assert t.beam_size == 3, "values beat overrides"
+    assert t.nbest == 2, "a None value (flag not given) leaves the override"
+    assert t.max_batch_tokens == 2048, "overrides beat the file"
+    assert t.device == "cuda", "the file beats the defaults"
+    assert t.threads == 0 and t.max_decoding_length == 256, "defaults fill the rest"
+    # the last override of the same key wins
+    assert load_config(None, ["translate.beam_size=6", "translate.beam_size=8"]).translate.beam_size == 8
+
+
+def test_values_alone_over_defaults():
+    t = load_config(None, (), {"translate.beam_size": 5, "translate.model": "/abs/model"}).translate
+    assert t.beam_size == 5 and t.model == Path("/abs/model")
+
+
+def test_translate_config_direct_construction_validates():
+    assert TranslateConfig(beam_size=4, nbest=4).nbest == 4
+    with pytest.raises(ValueError, match="nbest"):
+        TranslateConfig(beam_size=2, nbest=3)
+
+
+# ---- errors: a ConfigError naming the field and the value ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "shown"),
+    [
+        (["translate.beam_size=0"], "translate.beam_size", "(got 0)"),
+        (["translate.beam_size=257"], "translate.beam_size", "(got 257)"),
+        (["translate.beem=1"], "translate.beem", "(got 1)"),
+        (["translate.beam_size=abc"], "translate.beam_size", "(got 'abc')"),
+        (["translate.beam_size=[1]"], "translate.beam_size", "(got [1])"),
+        (["translate.device=tpu"], "translate.device", "(got 'tpu')"),
+        (["translate.backend=marian"], "translate.backend", "(got 'marian')"),
+        (["translate.threads=-1"], "translate.threads", "(got -1)"),
+        (["sede=1"], "sede", "(got 1)"),
+        (["translate=3"], "translate", "(got 3)"),
+    ],
+)
+def test_invalid_values_name_the_field_and_the_value(overrides, field, shown):
+    with pytest.raises(ConfigError) as error:
+        load_config("sample", overrides)
+    message = str(error.value)
+    assert f"{field}: " in message and shown in message
+    assert "sample.yaml" in message, "the message says which config was being loaded"
+
+
+def test_beam_size_zero_message_matches_the_readme():
+    with pytest.raises(ConfigError) as error:
+        load_config(None, ["translate.beam_size=0"])
+    assert "translate.beam_size: Input should be greater than or equal to 1 (got 0)" in str(error.value)
+
+
+def test_nbest_larger_than_beam_names_both():
+    with pytest.raises(ConfigError) as error:
+        load_config(None, ["translate.nbest=13"])
+    assert "nbest (13) cannot exceed beam_size (12)" in str(error.value)
+    with pytest.raises(ConfigError, match=r"nbest \(5\) cannot exceed beam_size \(4\)"):
+        load_config(None, [], {"translate.beam_size": 4, "translate.nbest": 5})
+
+
+def test_unknown_key_in_a_yaml_file(tmp_path):
+    path = tmp_path / "typo.yaml"
+    path.write_text("translate:\n  beem: 4\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert "translate.beem" in str(error.value) and "(got 4)" in str(error.value)
+    assert str(path) in str(error.value)
+
+
+def test_wrong_type_in_a_yaml_file(tmp_path):
+    path = tmp_path / "types.yaml"
+    path.write_text("translate:\n  max_batch_tokens: lots\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"translate\.max_batch_tokens: .*\(got 'lots'\)"):
+        load_config(path)
+
+
+@pytest.mark.parametrize(("text", "kind"), [("- a\n- b\n", "list"), ("just a string\n", "str"), ("42\n", "int")])
+def test_yaml_top_level_must_be_a_mapping(tmp_path, text, kind):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=f"top level must be a mapping of sections, got {kind}") as error:
+        load_config(path)
+    assert str(path) in str(error.value)
+
+
+def test_invalid_yaml(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text("translate:\n  beam_size: [12\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not valid YAML") as error:
+        load_config(path)
+    assert str(path) in str(error.value)
+
+
+def test_missing_config_file_lists_the_bundled_configs(tmp_path):
+    with pytest.raises(ConfigError) as error:
+        load_config(tmp_path / "nope.yaml")
+    message = str(error.value)
+    assert "nope.yaml" in message and "not found" in message
+    assert "bundled configs: czeng, sample" in message
+    with pytest.raises(ConfigError, match="'czang' not found"):
+        load_config("czang")
+
+
+def test_override_into_a_value_that_is_not_a_section():
+    with pytest.raises(ConfigError, match=r"cannot set seed\.x: seed is not a section"):
+        load_config("sample", ["seed.x=1"])

@@ -1,0 +1,207 @@
+"""The model card's text chain (translate/text.py) on real text, with real subword models learned here.
+
+The model directories are built in tmp_path: a model card plus a dummy ``ct2/model.bin`` so that the directory
+validates; the text chain never loads the model.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+import sentencepiece as spm
+from sacremoses import MosesDetokenizer, MosesPunctNormalizer, MosesTokenizer
+from subword_nmt.learn_bpe import learn_bpe
+
+from tests.conftest import read_lines, shared_data
+from translate.card import ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
+from translate.text import SourceEncoder, TargetDecoder
+
+pytestmark = pytest.mark.timeout(120)
+
+# Real sentences with the things Moses (de)tokenisation must get right.
+TRICKY_EN = [
+    "The truth is I don't like Tom.",
+    "You don't need to be religious to believe in God.",
+    '"Will it rain?" "I hope not."',
+    '"But it\'s true!" Dima insisted. "They won\'t let me buy the suit unless I give them another 99 kopeks!"',
+    '"Whose socks are these?" "They are my sister\'s."',
+    "Africa is a continent; Greenland is not.",
+    "Hello? Are you still here?",
+    "I can't believe it's not butter (really).",
+    "Tom's car costs $300, Mary's 20% more.",
+]
+
+
+def make_model_dir(root: Path, card: ModelCard) -> ModelDir:
+    (root / "ct2").mkdir(parents=True, exist_ok=True)
+    (root / "ct2" / "model.bin").write_bytes(b"not a model: the text chain never loads it")
+    write_card(root, card)
+    return ModelDir(root)
+
+
+def moses_normalise(text: str, lang: str) -> str:
+    return MosesPunctNormalizer(lang=lang).normalize(" ".join(text.split())).strip()
+
+
+def moses_tokenise(text: str, lang: str) -> str:
+    return MosesTokenizer(lang=lang).tokenize(moses_normalise(text, lang), escape=False, return_str=True).strip()
+
+
+def unbpe(tokens: list[str]) -> str:
+    return " ".join(tokens).replace("@@ ", "")
+
+
+@pytest.fixture(scope="module")
+def bitext() -> tuple[list[str], list[str]]:
+    cs = read_lines(shared_data("bitext/tatoeba.cs"))
+    en = read_lines(shared_data("bitext/tatoeba.en"))
+    assert len(cs) == len(en)
+    return cs, en
+
+
+@pytest.fixture(scope="module")
+def bpe_codes(tmp_path_factory, bitext) -> Path:
+    """Real subword-nmt codes learned on a few hundred lines of Moses-tokenised Czech and English."""
+    cs, en = bitext
+    lines = [moses_tokenise(s, "cs") for s in cs[:400]] + [moses_tokenise(s, "en") for s in en[:400]]
+    path = tmp_path_factory.mktemp("bpe") / "bpe.codes"
+    with path.open("w", encoding="utf-8") as handle:
+        learn_bpe(lines, handle, 500, min_frequency=2)
+    assert len(path.read_text(encoding="utf-8").splitlines()) > 100
+    return path
+
+
+def bpe_model_dir(root: Path, codes: Path, source_lang: str) -> ModelDir:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "bpe.codes").write_bytes(codes.read_bytes())
+    card = ModelCard(name=f"bpe-{source_lang}", source_lang=source_lang, target_lang="en",
+                     preprocess=PreprocessSpec(tokenize="moses", subword="bpe", bpe_codes="bpe.codes"),
+                     postprocess=PostprocessSpec(subword="bpe", detokenize="moses"), ctranslate2="ct2")
+    return make_model_dir(root, card)
+
+
+@pytest.fixture(scope="module")
+def en_bpe(tmp_path_factory, bpe_codes) -> ModelDir:
+    """English on both sides, so that encoding and decoding are inverse chains."""
+    return bpe_model_dir(tmp_path_factory.mktemp("en-bpe"), bpe_codes, "en")
+
+
+@pytest.fixture(scope="module")
+def cs_bpe(tmp_path_factory, bpe_codes) -> ModelDir:
+    return bpe_model_dir(tmp_path_factory.mktemp("cs-bpe"), bpe_codes, "cs")
+
+
+def test_bpe_encoding_splits_words_and_joins_back_to_the_moses_tokens(en_bpe, bitext):
+    encoder = SourceEncoder(en_bpe)
+    sentences = bitext[1][3000:3300]  # held out from the BPE codes: many words are split
+    encoded = encoder.encode_batch(sentences)
+    assert sum(t.endswith("@@") for tokens in encoded for t in tokens) > 200, "words are split into subwords"
+    for sentence, tokens in zip(sentences, encoded, strict=True):
+        assert tokens and not tokens[-1].endswith("@@")
+        assert unbpe(tokens) == moses_tokenise(sentence, "en")
+
+
+def test_bpe_chain_round_trips_real_english(en_bpe, bitext):
+    encoder, decoder = SourceEncoder(en_bpe), TargetDecoder(en_bpe)
+    sentences = bitext[1][3000:3500]
+    detok = MosesDetokenizer(lang="en")
+    round_trips = [decoder.decode(tokens) for tokens in encoder.encode_batch(sentences)]
+    for sentence, text in zip(sentences, round_trips, strict=True):
+        # the chain is exactly Moses tokenise -> BPE -> un-BPE -> Moses detokenise
+        assert text == detok.detokenize(moses_tokenise(sentence, "en").split())
+    # and that gives the (normalised) sentence back for nearly every real sentence (Moses itself does not
+    # restore e.g. "4:30" or "20°C")
+    exact = sum(text == moses_normalise(s, "en") for s, text in zip(sentences, round_trips, strict=True))
+    assert exact / len(sentences) >= 0.98
+    for sentence in TRICKY_EN:
+        tokens = encoder.encode_batch([sentence])[0]
+        assert decoder.decode(tokens) == sentence, tokens
+    assert "'t" in " ".join(encoder.encode_batch(["I don't know."])[0]).replace("@@ ", ""), "Moses splits n't"
+
+
+def test_decoding_undoes_a_trailing_separator_and_empty_output(en_bpe):
+    decoder = TargetDecoder(en_bpe)
+    assert decoder.decode([]) == ""
+    assert decoder.decode(["He@@", "llo", "world@@"]) == "Hello world"
+    assert decoder.decode(["don", "'t", "go", "!"]) == "don't go!"
+
+
+def test_czech_quotes_are_normalised(cs_bpe):
+    encoder = SourceEncoder(cs_bpe)
+    tokens = encoder.encode_batch(["„Bude pršet?“ — „Doufám, že ne.“", "Jak bys definoval „štěstí“?"])
+    assert unbpe(tokens[0]) == '" Bude pršet ? " - " Doufám , že ne . "'
+    assert unbpe(tokens[1]) == 'Jak bys definoval " štěstí " ?'
+    for t in tokens:
+        assert not {"„", "“", "—"} & set("".join(t))
+
+
+def test_whitespace_and_tabs_collapse(cs_bpe, en_bpe):
+    for model_dir in (cs_bpe, en_bpe):
+        encoder = SourceEncoder(model_dir)
+        plain, messy = encoder.encode_batch(["Tom má rád kočky.", "  Tom\tmá \t rád   kočky.\r\n"])
+        assert plain == messy and plain
+
+
+def test_empty_and_whitespace_only_lines_give_no_tokens(cs_bpe):
+    encoder = SourceEncoder(cs_bpe)
+    assert encoder.encode_batch(["", " ", "\t\t", " \t \r\n ", "Ahoj."])[:4] == [[], [], [], []]
+    assert encoder.encode_batch([]) == []
+
+
+# ---- SentencePiece -------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def english_spm(tmp_path_factory, bitext) -> tuple[Path, set[str]]:
+    """A tiny unigram SentencePiece model trained here on real English; returns it and its training alphabet."""
+    train = [moses_normalise(s, "en") for s in bitext[1][:2000]]
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(train), model_writer=model, vocab_size=300,
+                                   character_coverage=1.0, num_threads=1, seed_sentencepiece_size=100000)
+    path = tmp_path_factory.mktemp("spm") / "en.spm"
+    path.write_bytes(model.getvalue())
+    return path, set("".join(train))
+
+
+def spm_model_dir(root: Path, spm_path: Path, prefix: list[str]) -> ModelDir:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "source.spm").write_bytes(spm_path.read_bytes())
+    (root / "target.spm").write_bytes(spm_path.read_bytes())
+    card = ModelCard(name="spm", source_lang="en", target_lang="en",
+                     preprocess=PreprocessSpec(tokenize="none", subword="sentencepiece",
+                                               sentencepiece_model="source.spm", prefix_tokens=prefix),
+                     postprocess=PostprocessSpec(subword="sentencepiece", sentencepiece_model="target.spm",
+                                                 detokenize="none"),
+                     ctranslate2="ct2")
+    return make_model_dir(root, card)
+
+
+def test_sentencepiece_chain_round_trips_real_english(tmp_path, english_spm, bitext):
+    spm_path, alphabet = english_spm
+    model_dir = spm_model_dir(tmp_path, spm_path, prefix=[])
+    encoder, decoder = SourceEncoder(model_dir), TargetDecoder(model_dir)
+    sentences = [s for s in bitext[1][2000:2500] if set(moses_normalise(s, "en")) <= alphabet] + TRICKY_EN
+    assert len(sentences) > 400
+    encoded = encoder.encode_batch(sentences)
+    assert sum(len(t) for t in encoded) > 3 * sum(len(s.split()) for s in sentences) / 2, "a small vocabulary"
+    assert all(t[0].startswith("▁") for t in encoded)
+    for sentence, tokens in zip(sentences, encoded, strict=True):
+        assert decoder.decode(tokens) == moses_normalise(sentence, "en")
+    # whitespace collapses before SentencePiece too; empty input gives no pieces
+    assert encoder.encode_batch(["  I\tsee. "]) == encoder.encode_batch(["I see."])
+    assert encoder.encode_batch(["", "  \t "]) == [[], []]
+
+
+def test_prefix_tokens_are_prepended_but_not_to_empty_inputs(tmp_path, english_spm):
+    spm_path, _ = english_spm
+    plain = SourceEncoder(spm_model_dir(tmp_path / "plain", spm_path, prefix=[]))
+    prefixed_dir = spm_model_dir(tmp_path / "prefixed", spm_path, prefix=[">>eng<<"])
+    prefixed = SourceEncoder(prefixed_dir)
+    assert ModelDir(prefixed_dir.root).card.preprocess.prefix_tokens == [">>eng<<"], "the card keeps the prefix"
+    inputs = ["I see.", "", "What about it?", "   "]
+    with_prefix, without = prefixed.encode_batch(inputs), plain.encode_batch(inputs)
+    assert with_prefix[0] == [">>eng<<", *without[0]]
+    assert with_prefix[2] == [">>eng<<", *without[2]]
+    assert with_prefix[1] == [] and with_prefix[3] == []
