@@ -37,6 +37,7 @@ class Reason(StrEnum):
     TRANSLATION_TOO_LONG = "translation_too_long"
     TRANSLATION_FAILED = "translation_failed"
     # training filter (pairs/ keeps these rows, train/ does not)
+    MISSING_SCORE = "missing_score"
     SCORE_OUT_OF_RANGE = "score_out_of_range"
     TOO_MANY_TOKENS = "too_many_tokens"
     NOT_IN_SELECTED_FOLDS = "not_in_selected_folds"
@@ -63,6 +64,7 @@ NO_KNOWN_WORDS = "no_known_words"
 HIT_LENGTH_CAP = "hit_length_cap"
 NMT_MODEL_ID = "nmt_model_id"
 SCORER_ID = "scorer_id"
+FOLD = "fold"
 KEEP = "keep"
 REASON = "reason"
 
@@ -82,6 +84,7 @@ PAIRS_SCHEMA = pa.schema(
         pa.field(HIT_LENGTH_CAP, pa.bool_()),
         pa.field(NMT_MODEL_ID, pa.string()),
         pa.field(SCORER_ID, pa.string()),
+        pa.field(FOLD, pa.int8()),  # 1..folds by the ranking criterion (0: not ranked), when folds were assigned
         pa.field(KEEP, pa.bool_()),  # selected for train/
         pa.field(REASON, pa.dictionary(pa.int8(), pa.string())),  # a Reason value
     ]

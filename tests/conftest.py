@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from translate.demo import TATOEBA_TRAIN_PAIRS, TinyModelRecipe, cached_model, make_toy_corpus, tatoeba_tiny_model
+from translate.demo import TATOEBA_TRAIN_PAIRS, TinyModelRecipe, cached_model, make_toy_corpus, tatoeba_model
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
@@ -53,7 +53,7 @@ def tatoeba() -> tuple[list[str], list[str]]:
 
 @pytest.fixture(scope="session")
 def real_model(tatoeba) -> Path:
-    return tatoeba_tiny_model(SHARED_DATA / "bitext")
+    return tatoeba_model(SHARED_DATA / "bitext", "tiny")
 
 
 @pytest.fixture(scope="session")
