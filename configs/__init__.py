@@ -106,7 +106,7 @@ def load_config(
         data = loaded or {}
     for text in overrides:
         keys, value = parse_override(text)
-        if base_dir is not None and isinstance(value, str) and _is_path_field(keys):
+        if base_dir is not None and isinstance(value, str) and "://" not in value and _is_path_field(keys):
             value = str(Path(value).expanduser().resolve())  # relative to the working directory, not the file
         _set_dotted(data, keys, value)
     for dotted, value in (values or {}).items():

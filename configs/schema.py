@@ -12,15 +12,19 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from pipeline.options import PipelineConfig
+
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
 
 
-def resolve_path(value: Path | str | None, info: ValidationInfo) -> Path | None:
+def resolve_path(value: Path | str | None, info: ValidationInfo) -> Path | str | None:
     """Resolve a relative path against the directory of the YAML file it came from (if any)."""
     if value is None:
         return None
+    if isinstance(value, str) and "://" in value:
+        return value  # gs://, s3://, ...: read through Beam's FileSystems, never resolved locally
     path = Path(value).expanduser()
     base_dir = (info.context or {}).get("base_dir") if info is not None else None
     if not path.is_absolute() and base_dir is not None:
@@ -89,7 +93,8 @@ class ScoreConfig(_Section):
     sif_a: float = Field(default=1e-3, gt=0, description="SIF weight a / (a + p(w)).")
     remove_components: int = Field(default=1, ge=0, description="Principal components removed (0: plain SIF).")
     fit_sample: int = Field(default=100_000, ge=100, description="Sentences the components are fitted on.")
-    scorer: Path | None = Field(default=None, description="A fitted scorer (.npz) to reuse instead of fitting.")
+    scorer: Path | str | None = Field(
+        default=None, description="A fitted scorer (.npz, local or a gs://... URL) to reuse instead of fitting.")
     lowercase: bool = True
 
     _resolve_paths = field_validator("embeddings", "word_frequencies", "scorer", mode="before")(resolve_path)
@@ -134,6 +139,7 @@ class ParaNMTConfig(_Section):
     """Everything a run needs; echoed into the metadata of every output."""
 
     seed: int = 1234
+    pipeline: PipelineConfig = Field(default_factory=PipelineConfig)
     translate: TranslateConfig = Field(default_factory=TranslateConfig)
     score: ScoreConfig = Field(default_factory=ScoreConfig)
     filter: FilterConfig = Field(default_factory=FilterConfig)

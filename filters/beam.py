@@ -16,6 +16,10 @@ Metrics (namespace ``paranmt_scores``): counters ``pairs_scored``, ``no_known_wo
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
+import shutil
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,14 +27,19 @@ from typing import Any
 
 import apache_beam as beam
 import pyarrow as pa
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
-from configs.schema import ScoreConfig
+from configs.schema import FilterConfig, ScoreConfig
+from filters.folds import sample_hash_scalar
 from filters.paragram import ParagramScorer
+from filters.rules import apply_rules, rules_from_config
 from filters.scores import SCORE_COLUMNS, score_pairs
-from pipeline.schema import EN_TOKENS, MT_TOKENS, NO_KNOWN_WORDS
+from pipeline.schema import EN_TOKENS, FOLD, ID, KEEP, MT_TOKENS, NO_KNOWN_WORDS, REASON, Reason
+from pipeline.write import records_to_table
 
-__all__ = ["METRICS_NAMESPACE", "ScorePairs"]
+__all__ = ["METRICS_NAMESPACE", "ScoreAndSelect", "ScorePairs"]
 
 METRICS_NAMESPACE = "paranmt_scores"
 ScorerSource = str | Path | ScoreConfig | ParagramScorer
@@ -43,13 +52,29 @@ def _cached_scorer(path: str, mtime_ns: int, size: int) -> ParagramScorer:  # mt
     return ParagramScorer.load(path)
 
 
-def _load_scorer(source: ScorerSource) -> ParagramScorer:
+def _local_copy(url: str) -> Path:
+    """A scorer on gs://, s3://, ... copied once per worker process to a local temporary file."""
+    digest = hashlib.sha256(url.encode()).hexdigest()[:16]
+    local = Path(tempfile.gettempdir()) / f"paranmt-scorer-{digest}.npz"
+    if not local.exists():
+        partial = local.with_suffix(f".{os.getpid()}.partial")
+        with FileSystems.open(url, compression_type=CompressionTypes.UNCOMPRESSED) as source, \
+                partial.open("wb") as target:
+            shutil.copyfileobj(source, target, 1 << 24)
+        partial.replace(local)
+    return local
+
+
+def load_scorer(source: ScorerSource) -> ParagramScorer:
+    """A scorer from a local or remote (any Beam FileSystems URL) ``.npz``, a config, or as is; cached per process."""
     if isinstance(source, ParagramScorer):
         return source
     if isinstance(source, ScoreConfig):
         if source.scorer is None:
             return ParagramScorer.from_config(source)  # only possible without fitting (raises otherwise)
         source = source.scorer
+    if "://" in str(source):
+        source = _local_copy(str(source))
     path = Path(source).resolve()
     stat = path.stat()
     with _lock:  # DoFn instances on several threads of one worker share one loaded scorer
@@ -65,7 +90,7 @@ class _ScoreBatches(beam.DoFn):
         self._batches = Metrics.counter(METRICS_NAMESPACE, "batches")
 
     def setup(self) -> None:
-        self._scorer = _load_scorer(self._source)
+        self._scorer = load_scorer(self._source)
 
     def process(self, rows: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         assert self._scorer is not None
@@ -97,7 +122,7 @@ class ScorePairs(beam.PTransform):
             raise ValueError("this ScoreConfig needs fitting on a sample: fit and save a scorer first "
                              "(ParagramScorer.fit(...).save(path)) and set score.scorer")
         path = scorer.scorer if isinstance(scorer, ScoreConfig) else scorer
-        if isinstance(path, str | Path) and not Path(path).is_file():
+        if isinstance(path, str | Path) and "://" not in str(path) and not Path(path).is_file():
             raise FileNotFoundError(f"scorer file {path} not found (fit and save a scorer first)")
         self._scorer = scorer
         self._batch = {"min_batch_size": min_batch_size, "max_batch_size": max_batch_size}
@@ -107,3 +132,101 @@ class ScorePairs(beam.PTransform):
                 | "BatchPairs" >> beam.BatchElements(**self._batch)
                 | "Score" >> beam.ParDo(_ScoreBatches(self._scorer)))
 
+
+
+# ------------------------------------------------------------------------------------- scoring + selection
+
+
+def _decide_by_rules(rows: list[dict[str, Any]], filter_config: FilterConfig) -> Iterator[dict[str, Any]]:
+    """Threshold rules on a batch (vectorised); with a ranking criterion the token limit waits until after ranking,
+    as in :func:`filters.folds.select_training_pairs`."""
+    rules = rules_from_config(filter_config, max_tokens=filter_config.rank_by is None)
+    result = apply_rules(records_to_table(rows), rules)
+    for row, keep, reason in zip(rows, result.keep.tolist(), result.reason.tolist(), strict=True):
+        yield {**row, KEEP: bool(keep), REASON: str(Reason(reason)), FOLD: 0}
+
+
+def _after_ranking(row: dict[str, Any], filter_config: FilterConfig) -> dict[str, Any]:
+    """Fold selection, then the token limit, for a ranked (rule-passing) row."""
+    if row[FOLD] not in filter_config.select_folds:
+        return {**row, KEEP: False, REASON: str(Reason.NOT_IN_SELECTED_FOLDS)}
+    limit = filter_config.max_tokens
+    if limit is not None and max(len(row[EN_TOKENS] or ()), len(row[MT_TOKENS] or ())) > limit:
+        return {**row, KEEP: False, REASON: str(Reason.TOO_MANY_TOKENS)}
+    return row
+
+
+def _sample_hash(row: dict[str, Any], seed: int) -> int:
+    return sample_hash_scalar(str(row[ID]), seed)
+
+
+def _sample_threshold(smallest: list[int], n: int) -> int | None:
+    """The largest hash among the ``n`` smallest, or None when fewer than ``n`` rows qualify (keep them all)."""
+    return max(smallest) if len(smallest) >= n else None
+
+
+def _apply_sample(row: dict[str, Any], threshold: int | None, seed: int) -> dict[str, Any]:
+    if row[KEEP] and threshold is not None and _sample_hash(row, seed) > threshold:
+        return {**row, KEEP: False, REASON: str(Reason.NOT_SAMPLED)}
+    return row
+
+
+def _is_candidate(row: dict[str, Any]) -> bool:
+    return bool(row[KEEP])
+
+
+def _is_rejected(row: dict[str, Any]) -> bool:
+    return not row[KEEP]
+
+
+class _CountDecisions(beam.DoFn):
+    def process(self, row: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        Metrics.counter(METRICS_NAMESPACE, f"selection_{row[REASON]}").inc()
+        yield row
+
+
+class ScoreAndSelect(beam.PTransform):
+    """The pipeline's scoring and selection stage: pair rows -> the same rows with the scores, ``fold``, ``keep``
+    and ``reason`` filled, each row exactly once.
+
+    The same decisions as :func:`filters.folds.select_training_pairs`, at Beam scale: threshold rules (batched,
+    vectorised), then — with ``rank_by`` — folds from approximate quantiles over the rule-passing rows
+    (:class:`filters.folds.AssignFoldsApprox`; exact on small inputs, fold sizes within ``2εn + 1`` of ``n/k`` at
+    scale), the selected folds, the per-side token limit, and the seeded sample of ``sample`` rows (the rows with
+    the smallest salted id hash, found with ``Top.Smallest``). ``metadata`` (scorer id, filter config) goes into
+    the output's Parquet metadata.
+    """
+
+    def __init__(self, scorer: ScorerSource, filter_config: FilterConfig, seed: int, *, epsilon: float = 1e-3,
+                 scorer_id: str | None = None) -> None:
+        super().__init__()
+        self._score = ScorePairs(scorer)
+        self._config = filter_config
+        self._seed = seed
+        self._epsilon = epsilon
+        self.metadata = {"scorer_id": scorer_id, "filter": filter_config.model_dump(mode="json"), "seed": seed}
+
+    def expand(self, rows: beam.PCollection) -> beam.PCollection:
+        config, seed = self._config, self._seed
+        judged = (rows
+                  | "Score" >> self._score
+                  | "BatchForRules" >> beam.BatchElements(min_batch_size=256, max_batch_size=16384)
+                  | "Rules" >> beam.FlatMap(_decide_by_rules, config))
+        if config.rank_by is not None:
+            from filters.folds import AssignFoldsApprox
+
+            passing = judged | "Passing" >> beam.Filter(_is_candidate)
+            failing = judged | "Failing" >> beam.Filter(_is_rejected)
+            ranked = (passing
+                      | "Folds" >> AssignFoldsApprox(config.rank_by, config.folds, seed, self._epsilon,
+                                                     fold_key=FOLD)
+                      | "SelectFolds" >> beam.Map(_after_ranking, config))
+            judged = (ranked, failing) | "AllJudged" >> beam.Flatten()
+        if config.sample is not None:
+            threshold = (judged
+                         | "Candidates" >> beam.Filter(_is_candidate)
+                         | "SampleHash" >> beam.Map(_sample_hash, seed)
+                         | "Smallest" >> beam.combiners.Top.Smallest(config.sample)
+                         | "Threshold" >> beam.Map(_sample_threshold, config.sample))
+            judged = judged | "Sample" >> beam.Map(_apply_sample, beam.pvalue.AsSingleton(threshold), seed)
+        return judged | "CountDecisions" >> beam.ParDo(_CountDecisions())

@@ -249,6 +249,11 @@ def fold_boundaries(values: np.ndarray | Sequence[float | None], fold: np.ndarra
 # ------------------------------------------------------------------------------------------------- sampling
 
 
+def sample_hash_scalar(pair_id: str, seed: int) -> int:
+    """The salted hash :func:`hash_sample` orders by, for one id (the Beam selection samples with it)."""
+    return id_hash_scalar(pair_id, seed ^ _SAMPLE_SALT)
+
+
 def hash_sample(eligible: np.ndarray, ids: pa.Array | pa.ChunkedArray | Sequence[str], n: int, seed: int) -> np.ndarray:
     """Mask of ``min(n, eligible.sum())`` eligible rows: those with the smallest salted id hash."""
     eligible = np.asarray(eligible, dtype=bool)
@@ -431,21 +436,25 @@ def sort_key(value: float | None, pair_id: str, seed: int) -> tuple[int, float, 
 
 
 def interior_boundaries(quantiles: Sequence[Any], folds: int) -> list[Any]:
-    """The ``folds - 1`` keys that start folds 2..``folds``, from ``ApproximateQuantiles`` output.
+    """The ``folds - 1`` keys that *end* folds 1..``folds - 1``, from ``ApproximateQuantiles`` output.
 
-    The combiner returns ``folds + 1`` keys (min, the ``j/folds`` quantiles, max), or all keys sorted when there
-    are fewer; then the exact boundaries are taken (a sentinel above every key where a fold is empty).
+    Beam's combiner returns ``folds + 1`` keys (min, the inner quantiles, max). When all keys fit in one buffer
+    (small inputs), its inner quantile ``q`` is the key at rank ``floor((q n - 1) / folds)``, which is exactly the
+    last key of fold ``q`` under :func:`assign_folds` (``fold = floor(rank * folds / n) + 1``); so the local runs of
+    the pipeline give the same folds as the Beam-free path, and at scale each boundary is within ``εn`` ranks.
+    Given fewer keys (all of them, sorted), the exact boundaries are taken (a sentinel below every key ends a fold
+    that is empty).
     """
     quantiles = list(quantiles)
     if len(quantiles) >= folds + 1:
         return quantiles[1:folds]
-    n, above_all = len(quantiles), (2, 0.0, 0)
-    return [quantiles[-(-j * n // folds)] if -(-j * n // folds) < n else above_all for j in range(1, folds)]
+    n, below_all = len(quantiles), (-1, 0.0, 0)
+    return [quantiles[-(-j * n // folds) - 1] if -(-j * n // folds) >= 1 else below_all for j in range(1, folds)]
 
 
 def fold_of_key(key: Any, interior: Sequence[Any]) -> int:
-    """Fold 1..len(interior)+1 of a sort key: a boundary key is the first of its fold."""
-    return 1 + bisect.bisect_right(interior, key)
+    """Fold 1..len(interior)+1 of a sort key: a boundary key is the last of its fold."""
+    return 1 + bisect.bisect_left(interior, key)
 
 
 def _row_key(row: Mapping[str, Any], criterion: str, id_key: str, seed: int) -> tuple[int, float, int]:

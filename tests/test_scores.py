@@ -14,7 +14,7 @@ from apache_beam.metrics.metric import MetricsFilter
 from apache_beam.testing.util import assert_that
 
 from configs.schema import ScoreConfig
-from filters.beam import METRICS_NAMESPACE, ScorePairs, _load_scorer
+from filters.beam import METRICS_NAMESPACE, ScorePairs, load_scorer
 from filters.paragram import ParagramScorer
 from filters.scores import SCORE_COLUMNS, main, score_pairs
 from filters.trigram import trigram_overlap
@@ -156,8 +156,8 @@ def test_beam_score_pairs_equals_score_pairs(tmp_path):
     assert counters["pairs_scored"] == len(rows) and counters["no_known_words"] == 3
     assert counters["batches"] >= len(rows) // 400
     # one loaded scorer per worker process, however the DoFns name it
-    assert _load_scorer(ScoreConfig(scorer=path)) is _load_scorer(str(path))
-    assert _load_scorer(path).scorer_id == scorer().scorer_id
+    assert load_scorer(ScoreConfig(scorer=path)) is load_scorer(str(path))
+    assert load_scorer(path).scorer_id == scorer().scorer_id
 
 
 def test_beam_transform_needs_a_saved_scorer(tmp_path):

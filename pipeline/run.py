@@ -1,0 +1,617 @@
+"""The corpus pipeline: ``python -m pipeline.run --cs corpus.cs --en corpus.en --output runs/x [Beam options]``.
+
+Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`, :mod:`pipeline.prefilter`,
+:mod:`pipeline.write` and :mod:`pipeline.summary`):
+
+1. ingest -- plan (counting pre-pass, misalignment check), read bytes, decode; dead letters for what fails;
+2. normalise and tokenise (sacremoses, cs and en);
+3. pre-filter and global dedup on the normalised pair; rejections with stage and reason;
+4. back-translate the Czech side with :class:`translate.beam.BackTranslate` (skipped when the input carries an MT
+   column), with a per-chunk translation cache so a rerun skips finished work;
+5. tokenise the MT output -> pair records in the :data:`pipeline.schema.PAIRS_SCHEMA` layout;
+6. **score and select** (:mod:`pipeline.scoring`): the scorer is fitted on the launcher (or loaded from
+   ``score.scorer``), then :class:`filters.beam.ScoreAndSelect` fills the scores, ``fold``, ``keep`` and
+   ``reason`` by the ``filter`` section (default: the paper's rank rule); ``train/`` holds the kept pairs.
+   ``pipeline.score=false`` skips it (``pairs/`` then has null scores and decisions, and no ``train/``), and a
+   custom stage can be passed as ``score_and_select``;
+7. write deterministic Parquet shards (staged, renamed into place on success);
+8. summarise from Beam metrics and from the written files; ``read = pairs + rejected + deadletter`` is checked.
+
+A custom ``score_and_select`` (a PTransform, or a factory ``config -> PTransform``) gets dicts with exactly the
+PAIRS_SCHEMA column names (see :func:`pipeline.prefilter.pair_record`) and must emit every input pair exactly once,
+with the score columns, ``scorer_id``, ``keep`` (bool) and ``reason`` (a :class:`pipeline.schema.Reason` value:
+``kept`` or a training-filter reason) filled. An optional ``metadata`` attribute (dict) on the transform is added
+to the Parquet schema metadata of ``pairs/`` and ``train/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import math
+import os
+import re
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import apache_beam as beam
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics import Metrics
+from apache_beam.options.pipeline_options import PipelineOptions
+
+from pipeline import schema as S
+from pipeline.ingest import Ingest, InputError, InputSpec
+from pipeline.options import beam_argv, load_run_config
+from pipeline.prefilter import (
+    REJECTED_TAG,
+    STAGE_TRANSLATE,
+    Dedup,
+    PairRecords,
+    PrefilterOptions,
+    PrefilterRows,
+    rejection,
+)
+from pipeline.schema import Reason
+from pipeline.scoring import prepare_scorer
+from pipeline.scoring import score_and_select as default_score_and_select
+from pipeline.summary import (
+    METRICS_NAMESPACE,
+    build_summary,
+    dumps,
+    file_counts,
+    format_table,
+    metric_counts,
+    rejected_counter,
+)
+from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards, clear_staging, finalize, write_marker
+
+log = logging.getLogger(__name__)
+
+ScoreAndSelect = beam.PTransform | Callable[[Any], beam.PTransform | None]
+
+CACHE_SCHEMA_FIELDS = ("id", "cs", "status", "hypothesis", "score", "hit_length_cap", "error")
+_TRANSLATION_REASONS = {"empty": Reason.TRANSLATION_EMPTY, "too_long": Reason.TRANSLATION_TOO_LONG,
+                        "failed": Reason.TRANSLATION_FAILED}
+
+
+# ---------------------------------------------------------------------------------------- translation (stage 4)
+
+
+def translation_fields(translation: Any) -> dict[str, Any]:
+    """What the pipeline keeps of a :class:`translate.translator.Translation` (JSON/Parquet friendly)."""
+    score = translation.score
+    return {"status": translation.status.value, "hypothesis": translation.hypothesis,
+            "score": None if score is None or math.isnan(score) else float(score),
+            "hit_length_cap": bool(translation.hit_length_cap), "error": translation.error}
+
+
+def apply_translation(row: dict[str, Any], fields: dict[str, Any],
+                      nmt_model_id: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """A row and its translation -> ``(row with mt, score, cap flag, model id, None)`` or ``(None, rejection)``."""
+    status = fields["status"]
+    if status != "ok":
+        detail = fields.get("error") or f"translation status {status}"
+        return None, rejection(row, STAGE_TRANSLATE, _TRANSLATION_REASONS.get(status, Reason.TRANSLATION_FAILED),
+                               detail)
+    out = dict(row)
+    out[S.MT] = fields["hypothesis"]
+    out["mt_score"] = fields["score"]
+    out[S.HIT_LENGTH_CAP] = fields["hit_length_cap"]
+    out[S.NMT_MODEL_ID] = nmt_model_id
+    return out, None
+
+
+def cache_chunk(row_id: str, lines: int, nbytes: int) -> str:
+    """The fixed-size input chunk of an id: ``<source>:<kind><position // size>`` (size by kind of position)."""
+    source, _, position = row_id.rpartition(":")
+    kind, number = position[:1], int(position[1:])
+    return f"{source}:{kind}{number // (nbytes if kind == 'B' else lines)}"
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "model"
+
+
+@dataclass(frozen=True)
+class TranslationCache:
+    """Where and under which key translated chunks are cached: ``<root>/translations/<model id>/<hash>.parquet``,
+    the hash over the decoding settings and the chunk's Czech text (rows in id order)."""
+
+    root: str
+    model_id: str
+    settings: tuple[tuple[str, Any], ...]
+    chunk_lines: int
+    chunk_bytes: int
+
+    def path(self, texts: Sequence[str]) -> str:
+        digest = hashlib.sha256(json.dumps([self.model_id, list(self.settings)], sort_keys=True).encode())
+        for text in texts:
+            digest.update(text.encode("utf-8"))
+            digest.update(b"\x00")
+        return FileSystems.join(self.root, "translations", _safe(self.model_id), f"{digest.hexdigest()[:32]}.parquet")
+
+
+def _cache_schema():
+    import pyarrow as pa
+
+    return pa.schema([("id", pa.string()), ("cs", pa.string()), ("status", pa.string()),
+                      ("hypothesis", pa.string()), ("score", pa.float64()), ("hit_length_cap", pa.bool_()),
+                      ("error", pa.string())])
+
+
+def read_cache(path: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """Cached translations for ``rows`` (sorted by id), or None if absent or not for exactly these rows."""
+    import pyarrow.parquet as pq
+
+    if not FileSystems.exists(path):
+        return None
+    try:
+        with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
+            cached = pq.read_table(handle).to_pylist()
+    except Exception as error:  # a torn or foreign file: translate again
+        log.warning("ignoring unreadable translation cache %s: %s", path, error)
+        return None
+    if len(cached) != len(rows) or any(c["cs"] != r[S.CS] for c, r in zip(cached, rows, strict=True)):
+        return None
+    return [{k: c[k] for k in ("status", "hypothesis", "score", "hit_length_cap", "error")} for c in cached]
+
+
+def write_cache(path: str, rows: Sequence[dict[str, Any]], fields: Sequence[dict[str, Any]]) -> None:
+    import pyarrow as pa
+
+    from pipeline.write import write_table
+
+    table = pa.Table.from_pylist([{"id": r[S.ID], "cs": r[S.CS], **f} for r, f in zip(rows, fields, strict=True)],
+                                 schema=_cache_schema())
+    tmp = f"{path}.tmp-{uuid.uuid4().hex}"
+    write_table(table, tmp, row_group_rows=100_000, compression="zstd")
+    FileSystems.rename([tmp], [path])
+
+
+def _key_by_chunk(row: dict[str, Any], lines: int, nbytes: int) -> tuple[str, dict[str, Any]]:
+    return cache_chunk(row[S.ID], lines, nbytes), row
+
+
+class _LookupCache(beam.DoFn):
+    MISS = "miss"
+
+    def __init__(self, cache: TranslationCache):
+        self._cache = cache
+
+    def setup(self) -> None:
+        self._hits = Metrics.counter(METRICS_NAMESPACE, "translation_cache_hit_rows")
+        self._misses = Metrics.counter(METRICS_NAMESPACE, "translation_cache_miss_rows")
+
+    def process(self, element: tuple[str, Iterable[dict[str, Any]]]) -> Iterator[Any]:
+        _, group = element
+        rows = sorted(group, key=lambda r: r[S.ID])
+        path = self._cache.path([r[S.CS] for r in rows])
+        cached = read_cache(path, rows)
+        if cached is not None:
+            self._hits.inc(len(rows))
+            yield from zip(rows, cached, strict=True)
+            return
+        self._misses.inc(len(rows))
+        for row in rows:
+            yield beam.pvalue.TaggedOutput(self.MISS, {**row, "_cache_path": path})
+
+
+def _to_translate(row: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    return row, row[S.CS]
+
+
+def _with_fields(element: tuple[dict[str, Any], Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    row, translation = element
+    return row, translation_fields(translation)
+
+
+def _key_by_cache_path(element: tuple[dict[str, Any], dict[str, Any]]) -> tuple[str, tuple[dict, dict]]:
+    row, fields = element
+    path = row["_cache_path"]
+    return path, ({k: v for k, v in row.items() if k != "_cache_path"}, fields)
+
+
+class _StoreCache(beam.DoFn):
+    def process(self, element: tuple[str, Iterable[tuple[dict, dict]]]) -> Iterator[tuple[dict, dict]]:
+        path, group = element
+        pairs = sorted(group, key=lambda rf: rf[0][S.ID])
+        try:
+            write_cache(path, [r for r, _ in pairs], [f for _, f in pairs])
+        except Exception as error:  # the cache is an optimisation: never fail the run for it
+            log.warning("could not write translation cache %s: %s", path, error)
+        yield from pairs
+
+
+class _ApplyTranslation(beam.DoFn):
+    def __init__(self, nmt_model_id: str):
+        self._model_id = nmt_model_id
+
+    def setup(self) -> None:
+        self._rejected = {r: Metrics.counter(METRICS_NAMESPACE, rejected_counter(r))
+                          for r in _TRANSLATION_REASONS.values()}
+
+    def process(self, element: tuple[dict[str, Any], dict[str, Any]]) -> Iterator[Any]:
+        row, fields = element
+        out, rejected = apply_translation(row, fields, self._model_id)
+        if rejected is None:
+            yield out
+        else:
+            self._rejected[Reason(rejected[S.REASON])].inc()
+            yield beam.pvalue.TaggedOutput(REJECTED_TAG, rejected)
+
+
+class BackTranslateRows(beam.PTransform):
+    """Rows -> rows with ``mt`` (main) and translation rejections (``rejected``), through
+    :class:`translate.beam.BackTranslate`; with a :class:`TranslationCache`, chunks already translated by an
+    earlier run are read back instead of decoded."""
+
+    def __init__(self, translate_config: Any, nmt_model_id: str, cache: TranslationCache | None = None,
+                 label: str | None = None, **handler_kwargs: Any):
+        super().__init__(label)
+        self._config, self._model_id, self._cache = translate_config, nmt_model_id, cache
+        self._handler_kwargs = handler_kwargs
+
+    def _translate(self, rows: beam.PCollection, label: str) -> beam.PCollection:
+        from translate.beam import BackTranslate
+
+        return (
+            rows
+            | f"{label}Keyed" >> beam.Map(_to_translate)
+            | f"{label}BackTranslate" >> BackTranslate(self._config, **self._handler_kwargs)
+            | f"{label}Fields" >> beam.Map(_with_fields)
+        )
+
+    def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
+        if self._cache is None:
+            translated = self._translate(rows, "")
+        else:
+            c = self._cache
+            looked = (
+                rows
+                | "KeyByChunk" >> beam.Map(_key_by_chunk, c.chunk_lines, c.chunk_bytes)
+                | "GroupByChunk" >> beam.GroupByKey()
+                | "LookupCache" >> beam.ParDo(_LookupCache(c)).with_outputs(_LookupCache.MISS, main="hits")
+            )
+            fresh = (
+                self._translate(looked[_LookupCache.MISS], "Missed")
+                | "KeyByCacheFile" >> beam.Map(_key_by_cache_path)
+                | "GroupByCacheFile" >> beam.GroupByKey()
+                | "StoreCache" >> beam.ParDo(_StoreCache())
+            )
+            translated = (looked.hits, fresh) | "HitsAndFresh" >> beam.Flatten()
+        applied = translated | "Apply" >> beam.ParDo(_ApplyTranslation(self._model_id)).with_outputs(
+            REJECTED_TAG, main="rows")
+        return {"rows": applied.rows, REJECTED_TAG: applied[REJECTED_TAG]}
+
+
+def _given_translation(row: dict[str, Any], mt_model_id: str) -> dict[str, Any]:
+    return {**row, S.HIT_LENGTH_CAP: None, S.NMT_MODEL_ID: mt_model_id}
+
+
+# --------------------------------------------------------------------------------------------------- assembly
+
+
+def code_version() -> str:
+    """``<package version>+g<commit>`` (``PARANMT_CODE_VERSION`` overrides, e.g. in a container image)."""
+    if os.environ.get("PARANMT_CODE_VERSION"):
+        return os.environ["PARANMT_CODE_VERSION"]
+    try:
+        from importlib.metadata import version
+
+        base = version("paranmt")
+    except Exception:
+        base = "unknown"
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=Path(__file__).resolve().parent,
+                                capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        return f"{base}+g{commit}" if commit else base
+    except Exception:
+        return base
+
+
+def resolve_model_id(translate_config: Any) -> str:
+    """The NMT model id from the model card (the demo model is trained here on first use if needed)."""
+    from translate.card import ModelDir
+
+    path = translate_config.model
+    if path is None:
+        from translate.demo import ensure_demo_model
+
+        path = ensure_demo_model()
+    try:
+        return ModelDir(path).model_id
+    except Exception as error:  # e.g. a path that only exists inside the worker image
+        log.warning("could not read the model card of %s (%s); using the directory name as model id", path, error)
+        return Path(str(path)).name
+
+
+def _is_kept(record: dict[str, Any]) -> bool:
+    return record.get(S.KEEP) is True
+
+
+@dataclass
+class BuiltPipeline:
+    ingest: Ingest
+    staging: str
+    scored: bool
+    mode: str
+    nmt_model_id: str
+    metadata: dict[str, Any]
+
+
+def build_pipeline(
+    p: beam.Pipeline,
+    config: Any,
+    specs: Sequence[InputSpec],
+    output: str,
+    *,
+    score_and_select: ScoreAndSelect | None = None,
+    nmt_model_id: str | None = None,
+    code: str | None = None,
+    handler_kwargs: dict[str, Any] | None = None,
+) -> BuiltPipeline:
+    """Add every stage to ``p``, writing into ``<output>/_staging``. Input errors are raised here, before any
+    work. ``config`` is a config with a ``pipeline`` section (:func:`pipeline.options.load_run_config`)."""
+    pc = config.pipeline
+    ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
+    mode = "mt_column" if ingest.plan.has_mt else "translate"
+    if nmt_model_id is None:
+        nmt_model_id = pc.mt_model_id if mode == "mt_column" else resolve_model_id(config.translate)
+    staging = FileSystems.join(output, "_staging")
+    if score_and_select is not None:
+        transform = score_and_select(config) if callable(score_and_select) and not isinstance(
+            score_and_select, beam.PTransform) else score_and_select
+    elif pc.score:
+        scorer_path, scorer_id = prepare_scorer(config, ingest.plan, specs, output)
+        transform = default_score_and_select(config, scorer_path, scorer_id)
+    else:
+        transform = None
+    metadata = {
+        "config": config.model_dump(mode="json"),
+        "code_version": code if code is not None else code_version(),
+        "nmt_model_id": nmt_model_id,
+        "inputs": [s.to_dict() for s in specs],
+        "mode": mode,
+        "scored": transform is not None,
+    }
+    hook_metadata = dict(getattr(transform, "metadata", None) or {})
+
+    read = p | "Ingest" >> ingest
+    kept = read["rows"] | "Prefilter" >> beam.ParDo(
+        PrefilterRows(PrefilterOptions.from_config(pc, config.translate))).with_outputs(REJECTED_TAG, main="rows")
+    unique = kept.rows | "Dedup" >> Dedup(pc.dedup)
+    rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
+
+    if mode == "translate":
+        cache = None
+        if pc.translation_cache:
+            t = config.translate
+            settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend,
+                                     "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
+                                     "max_decoding_length": t.max_decoding_length}.items()))
+            cache = TranslationCache(pc.cache_dir or FileSystems.join(output, "cache"), nmt_model_id, settings,
+                                     pc.cache_chunk_lines, pc.cache_chunk_bytes)
+        translated = unique["rows"] | "BackTranslate" >> BackTranslateRows(
+            config.translate, nmt_model_id, cache, **(handler_kwargs or {}))
+        rows = translated["rows"]
+        rejected.append(translated[REJECTED_TAG])
+    else:
+        rows = unique["rows"] | "GivenTranslation" >> beam.Map(_given_translation, nmt_model_id)
+
+    pairs = rows | "PairRecords" >> beam.ParDo(PairRecords(nmt_model_id)).with_outputs(REJECTED_TAG, main="pairs")
+    rejected.append(pairs[REJECTED_TAG])
+    scored = pairs.pairs
+    if transform is not None:
+        scored = scored | "ScoreAndSelect" >> transform
+
+    shards = {"num_shards": pc.num_shards, "row_group_rows": pc.row_group_rows, "compression": pc.compression,
+              "compression_level": pc.compression_level}
+    pairs_schema = S.with_metadata(S.PAIRS_SCHEMA, **metadata, **hook_metadata)
+    _ = scored | "WritePairs" >> WriteParquetShards(FileSystems.join(staging, "pairs"), "pairs", pairs_schema,
+                                                    **shards)
+    if transform is not None:
+        _ = (scored
+             | "Selected" >> beam.Filter(_is_kept)
+             | "WriteTrain" >> WriteParquetShards(FileSystems.join(staging, "train"), "train", pairs_schema,
+                                                  **shards))
+    _ = (tuple(rejected)
+         | "AllRejected" >> beam.Flatten()
+         | "WriteRejected" >> WriteParquetShards(FileSystems.join(staging, "rejected"), "rejected",
+                                                 S.with_metadata(REJECTED_SCHEMA, **metadata), **shards))
+    _ = read["deadletter"] | "WriteDeadletter" >> WriteParquetShards(
+        FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
+        **{**shards, "num_shards": pc.deadletter_shards})
+    return BuiltPipeline(ingest, staging, transform is not None, mode, nmt_model_id, metadata)
+
+
+def run(
+    config: Any,
+    specs: Sequence[InputSpec],
+    output: str | os.PathLike,
+    beam_args: Sequence[str] = (),
+    *,
+    score_and_select: ScoreAndSelect | None = None,
+    handler_kwargs: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Build and run the pipeline, move the outputs into place, write ``summary.json`` and ``_SUCCESS``.
+
+    Returns the summary; raises :class:`AccountingError` if ``read = pairs + rejected + deadletter`` fails.
+    """
+    output = str(output)
+    argv = beam_argv(config.pipeline, beam_args)
+    options = PipelineOptions(argv)
+    started = time.perf_counter()
+    p = beam.Pipeline(options=options)
+    built = build_pipeline(p, config, specs, output, score_and_select=score_and_select,
+                           handler_kwargs=handler_kwargs)  # raises input errors before anything is written
+    clear_staging(output)
+    result = p.run()
+    result.wait_until_finish()
+    metrics = metric_counts(result)
+    finalize(output)
+    files = file_counts(output)
+    summary = build_summary(metrics, files, output_dir=output, expected_read=built.ingest.plan.expected_rows,
+                            scored=built.scored,
+                            extra={"mode": built.mode, "nmt_model_id": built.nmt_model_id,
+                                   "runner": _runner_name(argv), "sources": built.ingest.plan.sources,
+                                   "notes": built.ingest.plan.notes})
+    summary_path = FileSystems.join(output, "summary.json")
+    handle = FileSystems.create(summary_path, compression_type=CompressionTypes.UNCOMPRESSED)
+    try:
+        handle.write(dumps(summary).encode("utf-8"))
+    finally:
+        handle.close()
+    summary["wall_seconds"] = round(time.perf_counter() - started, 3)  # console only: summary.json is stable
+    if not summary["identity"]["holds"]:
+        raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
+    write_marker(output)
+    return summary
+
+
+class AccountingError(RuntimeError):
+    """``read = pairs + rejected + deadletter`` does not hold (or a metric disagrees with the files)."""
+
+    def __init__(self, message: str, summary: dict[str, Any]):
+        super().__init__(message)
+        self.summary = summary
+
+
+def _runner_name(argv: Sequence[str]) -> str:
+    from apache_beam.options.pipeline_options import StandardOptions
+
+    return str(PipelineOptions(list(argv)).view_as(StandardOptions).runner)
+
+
+# ------------------------------------------------------------------------------------------------------- CLI
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m pipeline.run", allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Build a ParaNMT-style paraphrase corpus: bitext -> back-translation -> Parquet shards.",
+        epilog="Any other --option is a Beam pipeline option (--runner DataflowRunner --project ... "
+               "--region ... --temp_location gs://...; --direct_running_mode multi_processing "
+               "--direct_num_workers 2). Precedence: YAML config < --set < dedicated flags < Beam options.",
+    )
+    i = p.add_argument_group("inputs (repeatable; local paths or any Beam file system, e.g. gs://)")
+    i.add_argument("--cs", action="append", default=[], metavar="FILE", help="Czech side of line-aligned pair files")
+    i.add_argument("--en", action="append", default=[], metavar="FILE", help="English side (same line count)")
+    i.add_argument("--mt", action="append", default=[], metavar="FILE",
+                   help="machine translations of the Czech side, line-aligned (skips back-translation)")
+    i.add_argument("--tsv", action="append", default=[], metavar="PATTERN", help="TSV file(s), one pair per line")
+    i.add_argument("--jsonl", action="append", default=[], metavar="PATTERN", help="JSON-lines file(s)")
+    i.add_argument("--parquet", action="append", default=[], metavar="PATTERN", help="Parquet file(s)")
+    i.add_argument("--cs-column", help="TSV: 0-based index (default 0); JSONL/Parquet: name (default cs)")
+    i.add_argument("--en-column", help="TSV: 0-based index (default 1); JSONL/Parquet: name (default en)")
+    i.add_argument("--mt-column", help="a column that already holds the machine translation (skips stage 4)")
+    i.add_argument("--mt-score-column", help="a column with the translation score of --mt-column (optional)")
+    i.add_argument("--tsv-header", action="store_true", default=None, help="TSV files start with a header line")
+    p.add_argument("--output", required=True, help="output folder (local or gs://...)")
+    p.add_argument("--config", help="YAML config (a path or a bundled name such as 'sample')")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="SECTION.KEY=VALUE",
+                   help="override a config value, e.g. --set pipeline.num_shards=16")
+    g = p.add_argument_group("pipeline (each is also pipeline.<key> in the config)")
+    g.add_argument("--limit", type=int, help="only the first N input rows")
+    g.add_argument("--num-shards", type=int, help="shards of pairs/, train/, rejected/ (default 4)")
+    g.add_argument("--allow-misaligned", action="store_true", default=None,
+                   help="dead-letter the unmatched tail of pair files with different line counts")
+    g.add_argument("--no-dedup", dest="dedup", action="store_false", default=None)
+    g.add_argument("--no-translation-cache", dest="translation_cache", action="store_false", default=None)
+    g.add_argument("--no-score", dest="score", action="store_false", default=None,
+                   help="skip scoring and selection: pairs/ without scores, no train/")
+    g.add_argument("--cache-dir", help="translation cache root (default <output>/cache)")
+    t = p.add_argument_group("back-translation (translate.<key> in the config)")
+    t.add_argument("--model", type=Path, help="model directory (default: the demo model, trained on first use)")
+    t.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"])
+    t.add_argument("--device", choices=["auto", "cpu", "cuda"])
+    t.add_argument("--compute-type")
+    t.add_argument("--beam", type=int, help="beam size (default 12)")
+    t.add_argument("--max-batch-tokens", type=int)
+    t.add_argument("--max-source-tokens", type=int)
+    t.add_argument("--threads", type=int)
+    p.add_argument("--quiet", action="store_true", help="no summary table")
+    return p
+
+
+def _column(value: str | None, kind: str, default: int | str | None) -> int | str | None:
+    if value is None:
+        return default
+    if kind == "tsv":
+        if not value.isdigit():
+            raise InputError(f"TSV columns are 0-based indices; got {value!r}")
+        return int(value)
+    return value
+
+
+def specs_from_args(args: argparse.Namespace) -> list[InputSpec]:
+    if len(args.cs) != len(args.en):
+        raise InputError(f"give --cs and --en in pairs (got {len(args.cs)} --cs and {len(args.en)} --en)")
+    if args.mt and len(args.mt) != len(args.cs):
+        raise InputError(f"give one --mt per --cs/--en pair (got {len(args.mt)} --mt for {len(args.cs)} pairs)")
+    specs = [InputSpec.pair(cs, en, args.mt[k] if args.mt else None) for k, (cs, en) in
+             enumerate(zip(args.cs, args.en, strict=True))]
+    for kind in ("tsv", "jsonl", "parquet"):
+        index = kind == "tsv"
+        for pattern in getattr(args, kind):
+            specs.append(InputSpec(
+                kind, (pattern,),
+                _column(args.cs_column, kind, 0 if index else "cs"),
+                _column(args.en_column, kind, 1 if index else "en"),
+                _column(args.mt_column, kind, None),
+                _column(args.mt_score_column, kind, None)))
+    return specs
+
+
+def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | None = None) -> int:
+    parser = build_parser()
+    args, beam_args = parser.parse_known_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from configs import ConfigError
+
+    try:
+        config = load_run_config(args.config, args.overrides, {
+            "pipeline.limit": args.limit, "pipeline.num_shards": args.num_shards,
+            "pipeline.allow_misaligned": args.allow_misaligned, "pipeline.dedup": args.dedup,
+            "pipeline.translation_cache": args.translation_cache, "pipeline.cache_dir": args.cache_dir,
+            "pipeline.tsv_header": args.tsv_header, "pipeline.score": args.score,
+            "translate.model": str(args.model.resolve()) if args.model else None,
+            "translate.backend": args.backend, "translate.device": args.device,
+            "translate.compute_type": args.compute_type, "translate.beam_size": args.beam,
+            "translate.max_batch_tokens": args.max_batch_tokens,
+            "translate.max_source_tokens": args.max_source_tokens, "translate.threads": args.threads,
+        })
+        specs = specs_from_args(args)
+        summary = run(config, specs, args.output, beam_args,
+                      score_and_select=score_and_select)
+    except (ConfigError, InputError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except AccountingError as error:
+        if not args.quiet:
+            print(format_table(error.summary), file=sys.stderr)
+        print(f"error: row accounting failed: {error}", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        print(format_table(summary))
+    rate = summary["read"] / summary["wall_seconds"] if summary["wall_seconds"] else 0.0
+    print(f"{summary['read']} rows in {summary['wall_seconds']:.1f}s ({rate:.0f} rows/s) on {summary['runner']}")
+    for name in ("pairs", "train", "rejected", "deadletter"):
+        paths = summary["shards"].get(name) or []
+        if paths:
+            folder = paths[0].rsplit("/", 1)[0]
+            print(f"{name + '/':<12} {folder}/ ({len(paths)} shard{'s' if len(paths) != 1 else ''})")
+    print(f"summary     {FileSystems.join(args.output, 'summary.json')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,215 @@
+"""Stage 8, summary: counts per stage and per reason, from Beam metrics and, independently, from the written files.
+
+Every DoFn that drops a row increments ``Metrics.counter(METRICS_NAMESPACE, "rejected_<reason>")`` or
+``"deadletter_<reason>"``; the decode step counts ``read`` (after ``--limit``); the writers count what they write
+(``written_pairs``, ``written_train``, ``written_rejected``, ``written_deadletter``). :func:`build_summary` then
+recounts rows per file, per stage and per reason from the Parquet files themselves and checks
+
+    read == pairs + rejected + deadletter
+
+exactly, with ``read`` from the metrics (and from the counting pre-pass when every input is pair files), and the
+right-hand side from the files; it also checks that every metric agrees with its recount.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from pipeline.schema import Reason
+
+METRICS_NAMESPACE = "paranmt_pipeline"
+READ_COUNTER = "read"
+OUTPUTS = ("pairs", "train", "rejected", "deadletter")
+STAGES = ("ingest", "prefilter", "dedup", "translate")
+
+
+def rejected_counter(reason: Reason | str) -> str:
+    return f"rejected_{Reason(reason).value}"
+
+
+def deadletter_counter(reason: Reason | str) -> str:
+    return f"deadletter_{Reason(reason).value}"
+
+
+def written_counter(output: str) -> str:
+    return f"written_{output}"
+
+
+def metric_counts(result: Any) -> dict[str, int]:
+    """Counters of :data:`METRICS_NAMESPACE` from a finished ``PipelineResult`` (committed values where the runner
+    has them, else attempted), summed over steps."""
+    from apache_beam.metrics.metric import MetricsFilter
+
+    counts: Counter[str] = Counter()
+    for counter in result.metrics().query(MetricsFilter().with_namespace(METRICS_NAMESPACE))["counters"]:
+        try:
+            value = counter.committed
+        except Exception:  # runners without committed metrics raise
+            value = None
+        if value is None:
+            value = counter.attempted
+        counts[counter.key.metric.name] += int(value or 0)
+    return dict(sorted(counts.items()))
+
+
+def _open(path: str):
+    from apache_beam.io.filesystem import CompressionTypes
+    from apache_beam.io.filesystems import FileSystems
+
+    return FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED)
+
+
+def list_shards(directory: str) -> list[str]:
+    from apache_beam.io.filesystems import FileSystems
+
+    try:
+        matched = FileSystems.match([FileSystems.join(directory, "*.parquet")])[0].metadata_list
+    except Exception:
+        return []
+    return sorted(m.path for m in matched)
+
+
+def _value_counts(paths: list[str], columns: list[str]) -> tuple[int, Counter[tuple[Any, ...]]]:
+    import pyarrow.parquet as pq
+
+    rows = 0
+    counts: Counter[tuple[Any, ...]] = Counter()
+    for path in paths:
+        with _open(path) as handle:
+            table = pq.read_table(handle, columns=columns)
+        rows += table.num_rows
+        values = [table.column(c).to_pylist() for c in columns]
+        counts.update(zip(*values, strict=True))
+    return rows, counts
+
+
+def file_counts(output_dir: str) -> dict[str, Any]:
+    """Rows per output from the Parquet files: totals, rows per shard, and per-stage/per-reason breakdowns."""
+    from apache_beam.io.filesystems import FileSystems
+
+    out: dict[str, Any] = {"shards": {}}
+    for name in OUTPUTS:
+        paths = list_shards(FileSystems.join(output_dir, name))
+        out["shards"][name] = paths
+        if name in ("pairs", "train"):
+            rows, counts = _value_counts(paths, ["reason"])
+            out[name] = rows if paths or name == "pairs" else None
+            out[f"{name}_by_reason"] = {str(k[0]) if k[0] is not None else "unscored": v
+                                        for k, v in sorted(counts.items(), key=lambda kv: str(kv[0]))}
+        elif name == "rejected":
+            rows, counts = _value_counts(paths, ["stage", "reason"])
+            out[name] = rows
+            out["rejected_by_stage"] = {}
+            for (stage, reason), n in sorted(counts.items()):
+                out["rejected_by_stage"].setdefault(stage, {})[reason] = n
+        else:
+            rows, counts = _value_counts(paths, ["reason"])
+            out[name] = rows
+            out["deadletter_by_reason"] = {k[0]: v for k, v in sorted(counts.items())}
+    return out
+
+
+def build_summary(metrics: Mapping[str, int], files: Mapping[str, Any], *, output_dir: str,
+                  expected_read: int | None, scored: bool, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The summary dict written to ``summary.json``; ``summary["identity"]["holds"]`` is the accounting check."""
+    read = metrics.get(READ_COUNTER, 0)
+    pairs, rejected, dead = files["pairs"], files["rejected"], files["deadletter"]
+    by_stage: dict[str, dict[str, int]] = {"ingest": dict(files["deadletter_by_reason"])}
+    for stage, reasons in files["rejected_by_stage"].items():
+        by_stage.setdefault(stage, {}).update(reasons)
+    stages = []
+    remaining = read
+    for stage in (*STAGES, *sorted(set(by_stage) - set(STAGES))):
+        dropped = sum(by_stage.get(stage, {}).values())
+        stages.append({"stage": stage, "in": remaining, "dropped": dropped, "out": remaining - dropped,
+                       "reasons": by_stage.get(stage, {})})
+        remaining -= dropped
+
+    problems: list[str] = []
+    total = pairs + rejected + dead
+    if read != total:
+        problems.append(f"read {read} (metrics) != pairs {pairs} + rejected {rejected} + deadletter {dead} = "
+                        f"{total} (files)")
+    if expected_read is not None and expected_read != total:
+        problems.append(f"input has {expected_read} rows (counting pre-pass) but the files hold {total}")
+    recount = {written_counter("pairs"): pairs, written_counter("rejected"): rejected,
+               written_counter("deadletter"): dead}
+    if files.get("train") is not None:
+        recount[written_counter("train")] = files["train"]
+    for stage, reasons in by_stage.items():
+        for reason, n in reasons.items():
+            name = deadletter_counter(reason) if stage == "ingest" else rejected_counter(reason)
+            recount[name] = recount.get(name, 0) + n
+    warnings: list[str] = []
+    for name, value in sorted(recount.items()):
+        if name not in metrics and value:
+            # Some runners drop counters (Beam 2.77's BundleBasedDirectRunner loses those downstream of a side
+            # input): the identity above rests on the recount of the files, so a missing counter is a warning.
+            warnings.append(f"the runner reported no metric {name}; the files hold {value}")
+        elif metrics.get(name, 0) != value:
+            problems.append(f"metric {name} = {metrics.get(name, 0)} but the files hold {value}")
+    for name, value in metrics.items():
+        if (name.startswith(("rejected_", "deadletter_")) and value and name not in recount):
+            problems.append(f"metric {name} = {value} but the files hold none")
+
+    summary: dict[str, Any] = {
+        "output": output_dir,
+        "read": read,
+        "expected_read": expected_read,
+        "pairs": pairs,
+        "train": files.get("train"),
+        "rejected": rejected,
+        "deadletter": dead,
+        "scored": scored,
+        "stages": stages,
+        "rejected_by_reason": dict(sorted(Counter({r: n for s, rs in files["rejected_by_stage"].items()
+                                                   for r, n in rs.items()}).items())),
+        "deadletter_by_reason": files["deadletter_by_reason"],
+        "pairs_by_decision": files["pairs_by_reason"],
+        "identity": {"read": read, "pairs": pairs, "rejected": rejected, "deadletter": dead,
+                     "holds": not problems, "problems": problems, "warnings": warnings},
+        "metrics": dict(metrics),
+        "shards": files["shards"],
+    }
+    if extra:
+        summary.update(extra)
+    return summary
+
+
+def format_table(summary: Mapping[str, Any]) -> str:
+    """A plain-text table of the summary for the console."""
+    lines = []
+    width = 34
+    lines.append(f"{'stage':<12}{'in':>10}{'dropped':>10}{'out':>10}  reasons")
+    for stage in summary["stages"]:
+        reasons = ", ".join(f"{r} {n}" for r, n in stage["reasons"].items()) or "-"
+        lines.append(f"{stage['stage']:<12}{stage['in']:>10}{stage['dropped']:>10}{stage['out']:>10}  {reasons}")
+    lines.append("-" * (width + 20))
+    lines.append(f"{'read':<22}{summary['read']:>12}")
+    lines.append(f"{'pairs/':<22}{summary['pairs']:>12}")
+    if summary.get("scored"):
+        decisions = ", ".join(f"{r} {n}" for r, n in summary["pairs_by_decision"].items()) or "-"
+        lines.append(f"{'  by decision':<22}{'':>12}  {decisions}")
+    if summary.get("train") is not None:
+        lines.append(f"{'train/':<22}{summary['train']:>12}")
+    else:
+        lines.append(f"{'train/':<22}{'not written':>12}  (no scoring/selection stage: scores and keep are null)")
+    lines.append(f"{'rejected/':<22}{summary['rejected']:>12}")
+    lines.append(f"{'deadletter/':<22}{summary['deadletter']:>12}")
+    metrics = summary.get("metrics", {})
+    if "translation_cache_hit_rows" in metrics or "translation_cache_miss_rows" in metrics:
+        lines.append(f"{'translation cache':<22}{'':>12}  {metrics.get('translation_cache_hit_rows', 0)} rows "
+                     f"reused, {metrics.get('translation_cache_miss_rows', 0)} translated")
+    identity = summary["identity"]
+    verdict = "holds" if identity["holds"] else "FAILS: " + "; ".join(identity["problems"])
+    lines.append(f"read = pairs + rejected + deadletter: {identity['read']} = {identity['pairs']} + "
+                 f"{identity['rejected']} + {identity['deadletter']} -- {verdict}")
+    lines.extend(f"warning: {w}" for w in identity.get("warnings", []))
+    return "\n".join(lines)
+
+
+def dumps(summary: Mapping[str, Any]) -> str:
+    return json.dumps(summary, indent=2, sort_keys=False, default=str) + "\n"

@@ -1,0 +1,247 @@
+"""Stage 7, write: deterministic Parquet shards, staged and renamed into place on success.
+
+Layout under ``<output>/`` (shard names are fixed: ``<name>-SSSSS-of-NNNNN.parquet``, every shard is written
+even when empty, so the set of files depends only on the arguments):
+
+    pairs/pairs-00000-of-00004.parquet        every pair that reached scoring (PAIRS_SCHEMA)
+    train/train-00000-of-00004.parquet        rows of pairs/ with keep == true (only with a selection stage)
+    rejected/rejected-00000-of-00004.parquet  REJECTED_SCHEMA: id, source, stage, reason, detail, cs, en, mt
+    deadletter/deadletter-00000-of-00001.parquet  DEADLETTER_SCHEMA: id, source, stage, reason, error, raw bytes
+    summary.json, _SUCCESS
+
+Why not ``WriteToParquet(num_shards=N)``: Beam assigns rows to its N shards round-robin from a *random* start
+per bundle (``iobase._RoundRobinKeyFn``), so a rerun puts rows in different files. Here a row's shard is
+``crc32(id) % N``, each shard is sorted by id and written with one ``pyarrow.parquet.write_table`` call (zstd,
+row groups of ``row_group_rows``, schema with ``paranmt.*`` metadata and no timestamps): the same input and
+arguments give byte-identical files. A shard is built in the memory of one worker: choose ``num_shards`` so a
+shard stays well under a worker's memory (e.g. <= 2M pairs per shard).
+
+Atomicity: workers write into ``<output>/_staging/``; after the pipeline succeeds, :func:`finalize` replaces
+each output folder by its staged files (``FileSystems.rename``, so it works on ``gs://`` too) and removes the
+staging folder. A killed run leaves the previous outputs untouched (plus a stale ``_staging/`` that the next run
+clears).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+import apache_beam as beam
+import pyarrow as pa
+import pyarrow.parquet as pq
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics import Metrics
+
+from pipeline import schema as S
+from pipeline.summary import METRICS_NAMESPACE, OUTPUTS, written_counter
+
+__all__ = [
+    "DEADLETTER_SCHEMA",
+    "REJECTED_SCHEMA",
+    "STAGING",
+    "WriteParquetShards",
+    "finalize",
+    "records_to_table",
+    "shard_name",
+    "shard_of",
+    "table_to_records",
+    "write_table",
+]
+
+STAGING = "_staging"
+STAGE = "stage"
+DETAIL = "detail"
+ERROR = "error"
+RAW = "raw"
+RAW_BYTES = "raw_bytes"
+RAW_TRUNCATED = "raw_truncated"
+
+# rejected/: rows dropped by a pipeline stage, with their raw text.
+REJECTED_SCHEMA = pa.schema([
+    pa.field(S.ID, pa.string(), nullable=False),
+    pa.field(S.SOURCE, pa.string(), nullable=False),
+    pa.field(STAGE, pa.dictionary(pa.int8(), pa.string())),  # prefilter, dedup, translate
+    pa.field(S.REASON, pa.dictionary(pa.int8(), pa.string())),  # a Reason value
+    pa.field(DETAIL, pa.string()),
+    pa.field(S.CS, pa.string()),
+    pa.field(S.EN, pa.string()),
+    pa.field(S.MT, pa.string()),
+])
+
+# deadletter/: records that could not be read as a pair at all; raw holds (a prefix of) the bytes that failed.
+DEADLETTER_SCHEMA = pa.schema([
+    pa.field(S.ID, pa.string(), nullable=False),
+    pa.field(S.SOURCE, pa.string(), nullable=False),
+    pa.field(STAGE, pa.dictionary(pa.int8(), pa.string())),  # ingest
+    pa.field(S.REASON, pa.dictionary(pa.int8(), pa.string())),  # invalid_utf8, unparseable, misaligned
+    pa.field(ERROR, pa.string()),
+    pa.field(RAW, pa.binary()),
+    pa.field(RAW_BYTES, pa.int64()),  # size of the original field/line
+    pa.field(RAW_TRUNCATED, pa.bool_()),
+])
+
+
+def shard_name(prefix: str, index: int, count: int) -> str:
+    return f"{prefix}-{index:05d}-of-{count:05d}.parquet"
+
+
+def shard_of(row_id: str, count: int) -> int:
+    return zlib.crc32(row_id.encode("utf-8")) % count
+
+
+def records_to_table(records: Sequence[Mapping[str, Any]], schema: pa.Schema = S.PAIRS_SCHEMA) -> pa.Table:
+    """Dicts (keys = column names; missing keys are null, extra keys ignored) to a table with ``schema``."""
+    if not records:
+        return schema.empty_table()
+    return pa.Table.from_pylist(list(records), schema=schema)
+
+
+def table_to_records(table: pa.Table) -> list[dict[str, Any]]:
+    """The inverse of :func:`records_to_table` (dictionary columns come back as plain strings)."""
+    return table.to_pylist()
+
+
+def write_table(table: pa.Table, path: str, *, row_group_rows: int, compression: str,
+                compression_level: int | None = None) -> None:
+    """Write one Parquet file through Beam's FileSystems (local, gs://, s3://, ...)."""
+    handle = FileSystems.create(path, mime_type="application/octet-stream",
+                                compression_type=CompressionTypes.UNCOMPRESSED)
+    try:
+        pq.write_table(table, handle, row_group_size=row_group_rows,
+                       compression=None if compression == "none" else compression,
+                       compression_level=compression_level, write_statistics=True)
+    finally:
+        handle.close()
+
+
+class _KeyByShard(beam.DoFn):
+    def __init__(self, count: int, counter: str | None):
+        self._count, self._counter_name = count, counter
+
+    def setup(self) -> None:
+        self._counter = Metrics.counter(METRICS_NAMESPACE, self._counter_name) if self._counter_name else None
+
+    def process(self, record: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
+        if self._counter is not None:
+            self._counter.inc()
+        yield shard_of(record[S.ID], self._count), record
+
+
+def _marker(index: int) -> tuple[int, None]:
+    return index, None
+
+
+class _WriteShard(beam.DoFn):
+    def __init__(self, directory: str, prefix: str, count: int, schema: pa.Schema, row_group_rows: int,
+                 compression: str, compression_level: int | None):
+        self._directory, self._prefix, self._count = directory, prefix, count
+        self._schema = schema
+        self._row_group_rows, self._compression, self._level = row_group_rows, compression, compression_level
+
+    def process(self, element: tuple[int, Iterable[dict[str, Any] | None]]) -> Iterator[str]:
+        index, values = element
+        rows = sorted((r for r in values if r is not None), key=lambda r: r[S.ID])
+        table = records_to_table(rows, self._schema)
+        path = FileSystems.join(self._directory, shard_name(self._prefix, index, self._count))
+        write_table(table, path, row_group_rows=self._row_group_rows, compression=self._compression,
+                    compression_level=self._level)
+        yield path
+
+
+class WriteParquetShards(beam.PTransform):
+    """Records (dicts) -> ``<directory>/<prefix>-SSSSS-of-NNNNN.parquet``, sorted by id; yields the paths.
+
+    ``counter`` (default ``written_<prefix>``) counts the records in :data:`~pipeline.summary.METRICS_NAMESPACE`.
+    """
+
+    def __init__(self, directory: str, prefix: str, schema: pa.Schema, *, num_shards: int,
+                 row_group_rows: int = 100_000, compression: str = "zstd", compression_level: int | None = None,
+                 counter: str | None = None, label: str | None = None):
+        super().__init__(label)
+        self._directory, self._prefix, self._schema = directory, prefix, schema
+        self._num_shards, self._row_group_rows = num_shards, row_group_rows
+        self._compression, self._level = compression, compression_level
+        self._counter = counter if counter is not None else written_counter(prefix)
+
+    def expand(self, records: beam.PCollection) -> beam.PCollection:
+        n = self._num_shards
+        keyed = records | "KeyByShard" >> beam.ParDo(_KeyByShard(n, self._counter))
+        # One marker per shard, so every shard file is written, empty or not.
+        markers = records.pipeline | "ShardMarkers" >> beam.Create(list(range(n))) | "Marker" >> beam.Map(_marker)
+        return (
+            (keyed, markers)
+            | "Together" >> beam.Flatten()
+            | "GroupByShard" >> beam.GroupByKey()
+            | "WriteShard" >> beam.ParDo(_WriteShard(self._directory, self._prefix, n, self._schema,
+                                                     self._row_group_rows, self._compression, self._level))
+        )
+
+
+def _files_under(directory: str) -> list[str]:
+    try:
+        matched = FileSystems.match([FileSystems.join(directory, "*")])[0].metadata_list
+    except Exception:
+        return []
+    return sorted(m.path for m in matched)
+
+
+def _delete(paths: list[str]) -> None:
+    if paths:
+        FileSystems.delete(paths)
+
+
+def _mkdirs(path: str) -> None:
+    try:
+        FileSystems.mkdirs(path)
+    except OSError:
+        pass  # exists (or an object store, where folders are implicit)
+    except Exception as error:  # BeamIOError wraps "already exists" on some file systems
+        if "exist" not in str(error).lower():
+            raise
+
+
+def clear_staging(output: str) -> str:
+    """Remove a stale staging folder (a killed run's) and the success marker; return the staging path."""
+    staging = FileSystems.join(output, STAGING)
+    if FileSystems.exists(staging):
+        FileSystems.delete([staging])
+    marker = FileSystems.join(output, "_SUCCESS")
+    if FileSystems.exists(marker):
+        FileSystems.delete([marker])
+    _mkdirs(output)
+    return staging
+
+
+def finalize(output: str, names: Sequence[str] = OUTPUTS) -> dict[str, list[str]]:
+    """Move ``<output>/_staging/<name>/*`` to ``<output>/<name>/`` for every output name, replacing what was
+    there (an output the run did not stage, e.g. ``train/`` of an earlier scored run, is removed)."""
+    staging = FileSystems.join(output, STAGING)
+    moved: dict[str, list[str]] = {}
+    for name in names:
+        final_dir = FileSystems.join(output, name)
+        staged = _files_under(FileSystems.join(staging, name))
+        _delete(_files_under(final_dir))
+        if not staged:
+            if FileSystems.exists(final_dir):
+                FileSystems.delete([final_dir])
+            continue
+        _mkdirs(final_dir)
+        targets = [FileSystems.join(final_dir, p.rstrip("/").rsplit("/", 1)[-1]) for p in staged]
+        FileSystems.rename(staged, targets)
+        moved[name] = targets
+    if FileSystems.exists(staging):
+        FileSystems.delete([staging])
+    return moved
+
+
+def write_marker(output: str, name: str = "_SUCCESS", text: str = "") -> str:
+    path = FileSystems.join(output, name)
+    handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
+    try:
+        handle.write(text.encode("utf-8"))
+    finally:
+        handle.close()
+    return path

@@ -1,0 +1,53 @@
+"""The pipeline's scoring + selection stage (filters.beam.ScoreAndSelect) makes the same decisions as the Beam-free
+select_training_pairs, on real caption pairs, on an explicitly named local runner."""
+
+from __future__ import annotations
+
+import apache_beam as beam
+import numpy as np
+import pytest
+from apache_beam.testing.util import assert_that
+
+from configs.schema import FilterConfig
+from filters.beam import ScoreAndSelect
+from filters.folds import select_training_pairs
+from filters.scores import score_pairs
+from pipeline.schema import FOLD, ID, KEEP, REASON, Reason
+from pipeline.write import table_to_records
+from tests.test_scores import pairs_table, scorer
+
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.mark.parametrize("config", [
+    FilterConfig(),  # the paper's rank rule: top two deciles, <= 30 tokens
+    FilterConfig(sample=150, score_ranges={"trigram_overlap": {"max": 0.5}}),
+    FilterConfig(rank_by=None, score_ranges={"paraphrase_score": {"min": 0.3}}, max_tokens=15, sample=400),
+], ids=["rank-rule", "rank-thresholds-sample", "thresholds-only"])
+def test_beam_selection_equals_the_table_selection(tmp_path, config):
+    table = pairs_table(1500)
+    path = scorer().save(tmp_path / "scorer.npz")
+    expected = select_training_pairs(score_pairs(table, scorer()), config, seed=7)
+    want = {row_id: (bool(k), str(Reason(r)), int(f))
+            for row_id, k, r, f in zip(table[ID].to_pylist(), expected.keep, expected.reason, expected.fold,
+                                       strict=True)}
+    assert 0 < sum(k for k, _, _ in want.values()) < len(want)
+
+    def check(rows):
+        got = {row[ID]: (row[KEEP], row[REASON], row[FOLD]) for row in rows}
+        assert len(rows) == len(want), "every pair exactly once"
+        if config.rank_by is None:  # no folds in thresholds-only mode
+            got = {k: (keep, reason, 0) for k, (keep, reason, _) in got.items()}
+        mismatched = [k for k in want if got[k] != want[k]]
+        assert not mismatched, f"{len(mismatched)} decisions differ, e.g. {mismatched[:3]}"
+
+    with beam.Pipeline(runner="BundleBasedDirectRunner") as p:
+        rows = p | beam.Create(table_to_records(table))
+        assert_that(rows | ScoreAndSelect(str(path), config, seed=7, scorer_id=scorer().scorer_id), check)
+
+
+def test_selection_metadata_names_the_scorer(tmp_path):
+    path = scorer().save(tmp_path / "scorer.npz")
+    stage = ScoreAndSelect(str(path), FilterConfig(), seed=1, scorer_id=scorer().scorer_id)
+    assert stage.metadata["scorer_id"] == scorer().scorer_id and stage.metadata["filter"]["folds"] == 10
+    assert np.isin([9, 10], stage.metadata["filter"]["select_folds"]).all()
