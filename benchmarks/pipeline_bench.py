@@ -1,4 +1,5 @@
-"""Throughput of the corpus pipeline without the NMT: stages 1-3 and 5-8 with translations given (MT-column mode).
+"""Throughput of the corpus pipeline without the NMT: stages 1-3 and 5-8 with translations given (MT-column mode),
+scoring and the training selection included.
 
     .venv/bin/python benchmarks/pipeline_bench.py [--cores 2] [--rows N] [--json out.json]
 
@@ -36,6 +37,8 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+
+import pyarrow as pa
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -154,6 +157,21 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
     t = time.perf_counter()
     pairs = [p for p, _ in (pair_record({**r, "hit_length_cap": None}, text, "external") for r in unique) if p]
     seconds["5 normalise+tokenise mt, pair records"] = time.perf_counter() - t
+    from configs.schema import FilterConfig, ScoreConfig
+    from filters.folds import select_training_pairs
+    from filters.paragram import ParagramScorer
+    from filters.scores import score_pairs
+
+    t = time.perf_counter()
+    scorer = ParagramScorer.from_config(ScoreConfig(), [p["en_tokens"] for p in pairs[:100_000]])
+    seconds["6a fit the scorer (launcher, GloVe load)"] = time.perf_counter() - t
+    t = time.perf_counter()
+    table = records_to_table(pairs, PAIRS_SCHEMA)
+    scored = score_pairs(table, scorer)
+    selection = select_training_pairs(scored, FilterConfig(), seed=1234)
+    pairs = scored.set_column(scored.schema.get_field_index("keep"), "keep",
+                              pa.array(selection.keep)).to_pylist()
+    seconds["6b score (trigram, PARAGRAM) + select (rank rule)"] = time.perf_counter() - t
     t = time.perf_counter()
     shards: dict[int, list] = defaultdict(list)
     for p in pairs:

@@ -92,7 +92,7 @@ class ScoreConfig(_Section):
     )
     sif_a: float = Field(default=1e-3, gt=0, description="SIF weight a / (a + p(w)).")
     remove_components: int = Field(default=1, ge=0, description="Principal components removed (0: plain SIF).")
-    fit_sample: int = Field(default=100_000, ge=100, description="Sentences the components are fitted on.")
+    fit_sample: int = Field(default=20_000, ge=100, description="Sentences the components are fitted on.")
     scorer: Path | str | None = Field(
         default=None, description="A fitted scorer (.npz, local or a gs://... URL) to reuse instead of fitting.")
     lowercase: bool = True
@@ -135,6 +135,115 @@ class FilterConfig(_Section):
         return self
 
 
+class TrainConfig(_Section):
+    """The paraphrastic sentence-embedding trainer (``train_embeddings/``). Defaults follow ParaNMT-50M §5.2:
+    Adam, lr 0.001, mini-batch 100, margin 0.4, 5 epochs, mega-batch M = 40, scrambling rate 0.3."""
+
+    # -- data
+    data: Path | str | None = Field(
+        default=None, description="Training pairs: a Parquet file, a directory of shards, a glob, a URL (s3://, "
+        "gs://, memory://, ... through fsspec/pyarrow), or released-ParaNMT TSV (sentence<TAB>paraphrase[<TAB>score]).")
+    data_format: Literal["auto", "parquet", "tsv"] = Field(
+        default="auto", description="auto: .tsv/.txt (optionally .gz) files are TSV, everything else Parquet.")
+    left_column: str = Field(default="en_tokens", description="list<string> Moses tokens of the first sentence.")
+    right_column: str = Field(default="mt_tokens", description="list<string> Moses tokens of the second sentence.")
+    group_column: str | None = Field(
+        default="id", description="Pairs with equal values are never each other's negatives (e.g. an image id); "
+        "None or the row id: only a pair's own two sentences are excluded.")
+    score_column: str = "paraphrase_score"
+    min_score: float | None = Field(default=None, description="Keep pairs with score >= min_score (pushed down).")
+    max_score: float | None = Field(default=None, description="Keep pairs with score <= max_score (pushed down).")
+    max_tokens: int | None = Field(default=None, ge=1, description="Keep pairs with at most this many tokens per side.")
+    only_kept: bool = Field(default=True, description="Drop rows whose 'keep' column is false (when present).")
+    shuffle_buffer: int = Field(
+        default=200_000, ge=0, description="Pairs held in the seeded shuffle buffer (0: shard order only).")
+    shard_interleave: int = Field(default=4, ge=1, description="Shards read round-robin at a time.")
+    read_batch_rows: int = Field(default=16_384, ge=1, description="Rows per Arrow record batch read.")
+    # -- model
+    model: str = Field(
+        default="word", description="word | trigram | lstm | blstm | blstm-cat | blstm-max, or a combination: "
+        "'word,trigram' concatenates, 'word+trigram' adds (all parts trained jointly).")
+    word_dim: int = Field(default=300, ge=1, description="Word embedding size without pretrained vectors.")
+    trigram_dim: int = Field(default=300, ge=1)
+    lstm_dim: int = Field(default=300, ge=1, description="LSTM hidden size per direction (300, 900, 2048 ...).")
+    word_vectors: Path | str | None = Field(
+        default=None, description="Initial word vectors: 'kumo' (GloVe 6B 50d), a GloVe/paragram text file, a .npy "
+        "with vocab.txt, a WORD model directory; None: random.")
+    word_vectors_format: Literal["auto", "text", "npy", "word_model", "kumo"] = "auto"
+    keep_pretrained_vocab: bool = Field(
+        default=True, description="Pretrained words never seen in training stay in the vocabulary, frozen (Adam "
+        "would never move them: their gradient is always zero).")
+    lowercase: bool = True
+    min_count: int = Field(default=1, ge=1, description="Training words seen fewer times map to <unk>.")
+    max_vocab: int | None = Field(default=None, ge=1, description="Most frequent training words kept.")
+    trigram_min_count: int = Field(default=1, ge=1)
+    max_trigrams: int | None = Field(default=None, ge=1)
+    trigram_trailing_space: bool = Field(
+        default=False, description="Trigrams of ' ' + sentence (the papers); True: ' ' + sentence + ' '.")
+    vocab_max_pairs: int | None = Field(default=None, ge=1, description="Pairs read to build vocabularies.")
+    # -- optimisation
+    epochs: int = Field(default=5, ge=1)
+    batch_size: int = Field(default=100, ge=2)
+    megabatch: int = Field(default=40, ge=1, description="M: mini-batches whose sentences negatives come from.")
+    lr: float = Field(default=1e-3, gt=0)
+    margin: float = Field(default=0.4, ge=0, description="delta of the margin loss.")
+    negatives: Literal["max", "mix"] = Field(default="max", description="mix: max with prob. 0.5, else random.")
+    scramble: float = Field(default=0.3, ge=0, le=1, description="Word scrambling rate (recurrent models).")
+    grad_clip: float | None = Field(default=None, gt=0, description="Max global gradient norm (None: no clipping).")
+    max_steps: int | None = Field(default=None, ge=1, description="Stop after this many updates (a budget).")
+    seed: int | None = Field(default=None, description="None: the top-level seed.")
+    device: Literal["auto", "cpu", "cuda"] = "auto"
+    threads: int = Field(
+        default=0, ge=0, description="CPU threads for torch (0: torch's default). Small models (WORD, TRIGRAM) "
+        "often train fastest on 1; more threads help the LSTMs.")
+    # -- evaluation and logging
+    evals_per_epoch: int = Field(default=4, ge=0, description="Dev evaluations (and checkpoints) per epoch.")
+    select_metric: str = Field(default="dev", description="Key of the evaluation dict the best model is kept on.")
+    log_every: int = Field(default=50, ge=1, description="Updates per metrics entry.")
+    encode_batch_size: int = Field(default=2000, ge=1, description="Sentences per no-grad encoding chunk.")
+
+    @classmethod
+    def parse_model(cls, text: str) -> tuple[list[str], Literal["concat", "sum"]]:
+        """``"word,trigram"`` -> (["word", "trigram"], "concat"); ``"word+trigram"`` -> (..., "sum"); ``"lstm"``
+        -> (["lstm"], "concat"). The paper's notation (Table 8): a comma concatenates, a plus adds."""
+        components = ("word", "trigram", "lstm", "blstm", "blstm-cat", "blstm-max")
+        value = text.strip().lower().replace(" ", "")
+        if "," in value and "+" in value:
+            raise ValueError(f"{text!r} mixes ',' (concatenation) and '+' (addition); use one")
+        combine: Literal["concat", "sum"] = "sum" if "+" in value else "concat"
+        parts = value.replace("+", ",").split(",")
+        if not value or any(not p for p in parts):
+            raise ValueError(f"{text!r}: empty component name")
+        unknown = [p for p in parts if p not in components]
+        if unknown:
+            raise ValueError(f"unknown model component(s) {unknown}; choose from {', '.join(components)}")
+        if len(set(parts)) != len(parts):
+            raise ValueError(f"{text!r} names a component twice")
+        return parts, combine
+
+    @field_validator("data", "word_vectors", mode="before")
+    @classmethod
+    def _resolve_data(cls, value: object, info: ValidationInfo) -> object:
+        if isinstance(value, str) and (value == "kumo" or any(c in value for c in "*?[")):
+            if value == "kumo" or "://" in value:
+                return value
+            base_dir = (info.context or {}).get("base_dir")
+            return str(Path(base_dir) / value) if base_dir is not None and not Path(value).is_absolute() else value
+        return resolve_path(value, info)
+
+    @field_validator("model")
+    @classmethod
+    def _valid_model(cls, value: str) -> str:
+        cls.parse_model(value)
+        return value.strip().lower().replace(" ", "")
+
+    @model_validator(mode="after")
+    def _score_range(self) -> TrainConfig:
+        if self.min_score is not None and self.max_score is not None and self.min_score > self.max_score:
+            raise ValueError(f"min_score ({self.min_score}) is greater than max_score ({self.max_score})")
+        return self
+
+
 class ParaNMTConfig(_Section):
     """Everything a run needs; echoed into the metadata of every output."""
 
@@ -143,3 +252,4 @@ class ParaNMTConfig(_Section):
     translate: TranslateConfig = Field(default_factory=TranslateConfig)
     score: ScoreConfig = Field(default_factory=ScoreConfig)
     filter: FilterConfig = Field(default_factory=FilterConfig)
+    train: TrainConfig = Field(default_factory=TrainConfig)

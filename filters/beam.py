@@ -32,11 +32,11 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
 from configs.schema import FilterConfig, ScoreConfig
-from filters.folds import sample_hash_scalar
+from filters.folds import ID_HASH_KEY, id_hash, sample_hashes_of
 from filters.paragram import ParagramScorer
 from filters.rules import apply_rules, rules_from_config
 from filters.scores import SCORE_COLUMNS, score_pairs
-from pipeline.schema import EN_TOKENS, FOLD, ID, KEEP, MT_TOKENS, NO_KNOWN_WORDS, REASON, Reason
+from pipeline.schema import EN_TOKENS, FOLD, ID, KEEP, MT_TOKENS, NO_KNOWN_WORDS, PAIRS_SCHEMA, REASON, Reason
 from pipeline.write import records_to_table
 
 __all__ = ["METRICS_NAMESPACE", "ScoreAndSelect", "ScorePairs"]
@@ -137,13 +137,21 @@ class ScorePairs(beam.PTransform):
 # ------------------------------------------------------------------------------------- scoring + selection
 
 
-def _decide_by_rules(rows: list[dict[str, Any]], filter_config: FilterConfig) -> Iterator[dict[str, Any]]:
+def _decide_by_rules(rows: list[dict[str, Any]], filter_config: FilterConfig, seed: int) -> Iterator[dict[str, Any]]:
     """Threshold rules on a batch (vectorised); with a ranking criterion the token limit waits until after ranking,
-    as in :func:`filters.folds.select_training_pairs`."""
+    as in :func:`filters.folds.select_training_pairs`. The id hashes the ranking and the sample need are computed
+    here too, vectorised over the batch, and carried in private keys that the output schema drops."""
     rules = rules_from_config(filter_config, max_tokens=filter_config.rank_by is None)
-    result = apply_rules(records_to_table(rows), rules)
-    for row, keep, reason in zip(rows, result.keep.tolist(), result.reason.tolist(), strict=True):
-        yield {**row, KEEP: bool(keep), REASON: str(Reason(reason)), FOLD: 0}
+    needed = {name for rule in rules for name in rule.columns} | {REASON}
+    schema = pa.schema([field for field in PAIRS_SCHEMA if field.name in needed])
+    result = apply_rules(records_to_table(rows, schema), rules)
+    ids = [str(row[ID]) for row in rows]
+    fold_hashes = id_hash(ids, seed).tolist()
+    sample_hashes = sample_hashes_of(ids, seed).tolist()
+    for row, keep, reason, fold_hash, sample_hash in zip(rows, result.keep.tolist(), result.reason.tolist(),
+                                                         fold_hashes, sample_hashes, strict=True):
+        yield {**row, KEEP: bool(keep), REASON: str(Reason(reason)), FOLD: 0, ID_HASH_KEY: fold_hash,
+               _SAMPLE_HASH_KEY: sample_hash}
 
 
 def _after_ranking(row: dict[str, Any], filter_config: FilterConfig) -> dict[str, Any]:
@@ -156,8 +164,11 @@ def _after_ranking(row: dict[str, Any], filter_config: FilterConfig) -> dict[str
     return row
 
 
-def _sample_hash(row: dict[str, Any], seed: int) -> int:
-    return sample_hash_scalar(str(row[ID]), seed)
+_SAMPLE_HASH_KEY = "_sample_hash"
+
+
+def _sample_hash(row: dict[str, Any]) -> int:
+    return row[_SAMPLE_HASH_KEY]
 
 
 def _sample_threshold(smallest: list[int], n: int) -> int | None:
@@ -165,8 +176,8 @@ def _sample_threshold(smallest: list[int], n: int) -> int | None:
     return max(smallest) if len(smallest) >= n else None
 
 
-def _apply_sample(row: dict[str, Any], threshold: int | None, seed: int) -> dict[str, Any]:
-    if row[KEEP] and threshold is not None and _sample_hash(row, seed) > threshold:
+def _apply_sample(row: dict[str, Any], threshold: int | None) -> dict[str, Any]:
+    if row[KEEP] and threshold is not None and _sample_hash(row) > threshold:
         return {**row, KEEP: False, REASON: str(Reason.NOT_SAMPLED)}
     return row
 
@@ -180,9 +191,11 @@ def _is_rejected(row: dict[str, Any]) -> bool:
 
 
 class _CountDecisions(beam.DoFn):
+    """Counts the decisions per reason and drops the private hash keys."""
+
     def process(self, row: dict[str, Any]) -> Iterator[dict[str, Any]]:
         Metrics.counter(METRICS_NAMESPACE, f"selection_{row[REASON]}").inc()
-        yield row
+        yield {key: value for key, value in row.items() if key not in (ID_HASH_KEY, _SAMPLE_HASH_KEY)}
 
 
 class ScoreAndSelect(beam.PTransform):
@@ -211,7 +224,7 @@ class ScoreAndSelect(beam.PTransform):
         judged = (rows
                   | "Score" >> self._score
                   | "BatchForRules" >> beam.BatchElements(min_batch_size=256, max_batch_size=16384)
-                  | "Rules" >> beam.FlatMap(_decide_by_rules, config))
+                  | "Rules" >> beam.FlatMap(_decide_by_rules, config, seed))
         if config.rank_by is not None:
             from filters.folds import AssignFoldsApprox
 
@@ -225,8 +238,8 @@ class ScoreAndSelect(beam.PTransform):
         if config.sample is not None:
             threshold = (judged
                          | "Candidates" >> beam.Filter(_is_candidate)
-                         | "SampleHash" >> beam.Map(_sample_hash, seed)
+                         | "SampleHash" >> beam.Map(_sample_hash)
                          | "Smallest" >> beam.combiners.Top.Smallest(config.sample)
                          | "Threshold" >> beam.Map(_sample_threshold, config.sample))
-            judged = judged | "Sample" >> beam.Map(_apply_sample, beam.pvalue.AsSingleton(threshold), seed)
+            judged = judged | "Sample" >> beam.Map(_apply_sample, beam.pvalue.AsSingleton(threshold))
         return judged | "CountDecisions" >> beam.ParDo(_CountDecisions())

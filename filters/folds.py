@@ -249,9 +249,9 @@ def fold_boundaries(values: np.ndarray | Sequence[float | None], fold: np.ndarra
 # ------------------------------------------------------------------------------------------------- sampling
 
 
-def sample_hash_scalar(pair_id: str, seed: int) -> int:
-    """The salted hash :func:`hash_sample` orders by, for one id (the Beam selection samples with it)."""
-    return id_hash_scalar(pair_id, seed ^ _SAMPLE_SALT)
+def sample_hashes_of(ids: pa.Array | pa.ChunkedArray | Sequence[str], seed: int) -> np.ndarray:
+    """The salted hashes :func:`hash_sample` orders by (the Beam selection samples with them)."""
+    return id_hash(ids, seed ^ _SAMPLE_SALT)
 
 
 def hash_sample(eligible: np.ndarray, ids: pa.Array | pa.ChunkedArray | Sequence[str], n: int, seed: int) -> np.ndarray:
@@ -264,7 +264,7 @@ def hash_sample(eligible: np.ndarray, ids: pa.Array | pa.ChunkedArray | Sequence
     if len(candidates) <= n:
         chosen[candidates] = True
         return chosen
-    hashes = id_hash(_as_large_strings(ids).take(pa.array(candidates)), seed ^ _SAMPLE_SALT)
+    hashes = sample_hashes_of(_as_large_strings(ids).take(pa.array(candidates)), seed)
     chosen[candidates[np.argsort(hashes, kind="stable")[:n]]] = True
     return chosen
 
@@ -457,8 +457,17 @@ def fold_of_key(key: Any, interior: Sequence[Any]) -> int:
     return 1 + bisect.bisect_left(interior, key)
 
 
+#: A row may carry its id hash precomputed under this key (vectorised per batch, e.g. by
+#: :class:`filters.beam.ScoreAndSelect`), which spares the per-row pure-Python hash.
+ID_HASH_KEY = "_id_hash"
+
+
 def _row_key(row: Mapping[str, Any], criterion: str, id_key: str, seed: int) -> tuple[int, float, int]:
-    return sort_key(row.get(criterion), str(row[id_key]), seed)
+    hashed = row.get(ID_HASH_KEY)
+    if hashed is None:
+        return sort_key(row.get(criterion), str(row[id_key]), seed)
+    value = row.get(criterion)
+    return (0, 0.0, hashed) if value is None or math.isnan(value) else (1, float(value), hashed)
 
 
 def _with_fold(row: Mapping[str, Any], interior: Sequence[Any], criterion: str, id_key: str, seed: int,

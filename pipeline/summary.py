@@ -62,14 +62,19 @@ def _open(path: str):
     return FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED)
 
 
-def list_shards(directory: str) -> list[str]:
+def list_files(directory: str, pattern: str = "*") -> list[str]:
+    """Sorted paths matching ``pattern`` in ``directory`` (any Beam FileSystems location); [] if there is none."""
     from apache_beam.io.filesystems import FileSystems
 
     try:
-        matched = FileSystems.match([FileSystems.join(directory, "*.parquet")])[0].metadata_list
+        matched = FileSystems.match([FileSystems.join(directory, pattern)])[0].metadata_list
     except Exception:
         return []
     return sorted(m.path for m in matched)
+
+
+def list_shards(directory: str) -> list[str]:
+    return list_files(directory, "*.parquet")
 
 
 def _value_counts(paths: list[str], columns: list[str]) -> tuple[int, Counter[tuple[Any, ...]]]:

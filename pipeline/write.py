@@ -36,7 +36,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
 from pipeline import schema as S
-from pipeline.summary import METRICS_NAMESPACE, OUTPUTS, written_counter
+from pipeline.summary import METRICS_NAMESPACE, OUTPUTS, list_files, written_counter
 
 __all__ = [
     "DEADLETTER_SCHEMA",
@@ -180,14 +180,6 @@ class WriteParquetShards(beam.PTransform):
         )
 
 
-def _files_under(directory: str) -> list[str]:
-    try:
-        matched = FileSystems.match([FileSystems.join(directory, "*")])[0].metadata_list
-    except Exception:
-        return []
-    return sorted(m.path for m in matched)
-
-
 def _delete(paths: list[str]) -> None:
     if paths:
         FileSystems.delete(paths)
@@ -222,8 +214,8 @@ def finalize(output: str, names: Sequence[str] = OUTPUTS) -> dict[str, list[str]
     moved: dict[str, list[str]] = {}
     for name in names:
         final_dir = FileSystems.join(output, name)
-        staged = _files_under(FileSystems.join(staging, name))
-        _delete(_files_under(final_dir))
+        staged = list_files(FileSystems.join(staging, name))
+        _delete(list_files(final_dir))
         if not staged:
             if FileSystems.exists(final_dir):
                 FileSystems.delete([final_dir])

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -26,6 +29,15 @@ def shared_data(relative: str) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """Import ``benchmarks/<name>.py`` (a script, not a package module) so tests can call its ``main``."""
+    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the script is being executed
+    spec.loader.exec_module(module)
+    return module
 
 
 def read_lines(path: Path) -> list[str]:

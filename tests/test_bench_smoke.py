@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT
-
-
-def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "benchmarks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the script is being executed
-    spec.loader.exec_module(module)
-    return module
+from tests.conftest import load_benchmark
 
 
 @pytest.mark.timeout(600)
 def test_translate_bench_smoke(real_model, tmp_path: Path):
     out = tmp_path / "bench.json"
-    assert load_script("translate_bench").main(
-        ["--model", str(real_model), "--sentences", "40", "--threads", "1", "--json", str(out)]) == 0
+    assert load_benchmark("translate_bench").main(
+        ["--model", str(real_model), "--sentences", "40", "--threads", "1", "--repeats", "1", "--json", str(out)]) == 0
     result = json.loads(out.read_text())
     cases = {(c["backend"], c["compute_type"]): c for c in result["cases"]}
     assert set(cases) == {("fairseq", "float32"), ("ctranslate2", "float32"), ("ctranslate2", "int8")}
@@ -37,4 +27,4 @@ def test_translate_bench_smoke(real_model, tmp_path: Path):
 @pytest.mark.timeout(1800)
 def test_translate_bench_full(real_model):
     """The full benchmark of the closing note: 2,000 real sentences, 1 and 2 threads."""
-    assert load_script("translate_bench").main(["--model", str(real_model)]) == 0
+    assert load_benchmark("translate_bench").main(["--model", str(real_model)]) == 0

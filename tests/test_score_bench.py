@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 
 import pytest
 
-from tests.conftest import REPO_ROOT, shared_data
-
-
-def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "benchmarks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the script is being executed
-    spec.loader.exec_module(module)
-    return module
+from tests.conftest import load_benchmark, shared_data
 
 
 @pytest.mark.timeout(120)
 def test_score_bench_smoke(tmp_path):
     captions = shared_data("paraphrase/multi30k-captions")
     out = tmp_path / "bench.json"
-    assert load_script("score_bench").main(["--pairs", "400", "--repeats", "1", "--captions", str(captions),
+    assert load_benchmark("score_bench").main(["--pairs", "400", "--repeats", "1", "--captions", str(captions),
                                             "--json", str(out)]) == 0
     result = json.loads(out.read_text())
     assert result["pairs"] == 400 and result["reference_pairs"] == 400 and result["threads"] == 1
@@ -41,7 +31,7 @@ def test_score_bench_full(tmp_path):
     """The full benchmark: all 116,000 caption pairs, against the reference, goal 100k pairs/s per core."""
     captions = shared_data("paraphrase/multi30k-captions")
     out = tmp_path / "bench.json"
-    assert load_script("score_bench").main(["--captions", str(captions), "--json", str(out)]) == 0
+    assert load_benchmark("score_bench").main(["--captions", str(captions), "--json", str(out)]) == 0
     result = json.loads(out.read_text())
     assert result["pairs"] == 116_000
     assert result["trigram_equal_to_reference"] and result["paraphrase_max_abs_diff"] < 1e-5

@@ -1,0 +1,245 @@
+"""Real-data learning check (``-m slow``; a seconds-long smoke version runs by default).
+
+Pairs of captions of the same image (Multi30k/Flickr30k, five independent captions per image: captions k and
+k+1 form a pair, the group is the image, so other captions of the same image are never negatives). Every caption
+whose normalised text (lower-cased word characters) equals a sentence of any STS file (2012–2015 and STS-B) is
+dropped first: no test sentence is trained on. A WORD model initialised from GloVe 6B 50d (kumo; pretrained
+words unseen in training kept frozen) is trained with the paper's settings (Adam 1e-3, batch 100, δ 0.4, MAX
+negatives), selected on STS2017 dev when ``train_embeddings.sts`` provides it (else the final model), and
+compared on the STS caption sets (STS12 MSRvid, STS14 images, STS15 images; empty gold lines skipped) with plain
+GloVe averaging and SIF-GloVe, and M = 20 against M = 1 on the same budget over three seeds.
+
+Pearson's r is computed here from the files themselves (a minimal reader), so the check does not depend on the
+evaluation module; the mean over all STS years (papers' protocol) is added when ``train_embeddings.sts`` exists.
+The report is printed (``-s``) and written to ``$PARANMT_CACHE/train_learning/report.json``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import statistics
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from configs.schema import ScoreConfig, TrainConfig
+from filters.paragram import ParagramScorer, load_kumo
+from pipeline.schema import PAIRS_SCHEMA, table_from_columns, with_metadata
+from tests.conftest import shared_data
+from tests.test_train_helpers import tokenize
+from train_embeddings import load_model
+from train_embeddings.train import default_evaluate_fn, train
+
+CAPTION_SETS = {"MSRvid": ("STS12", "MSRvid"), "images14": ("STS14", "images"), "images15": ("STS15", "images")}
+SEEDS = (1, 2, 3)
+
+
+def normalise(sentence: str) -> str:
+    return " ".join(re.findall(r"\w+", sentence.lower()))
+
+
+def sts_pairs(year: str, name: str) -> tuple[list[str], list[str], np.ndarray]:
+    """Scored pairs of one STS sub-dataset (an empty gold line means unscored: skipped)."""
+    directory = shared_data(f"sts/{year}")
+    inputs = (directory / f"STS.input.{name}.txt").read_text(encoding="utf-8").split("\n")
+    gold = (directory / f"STS.gs.{name}.txt").read_text(encoding="utf-8").split("\n")
+    left, right, scores = [], [], []
+    for pair, score in zip(inputs, gold, strict=False):
+        if not score.strip():
+            continue
+        a, b = pair.split("\t")[:2]
+        left.append(a.strip())
+        right.append(b.strip())
+        scores.append(float(score))
+    return left, right, np.asarray(scores)
+
+
+def all_sts_sentences() -> set[str]:
+    root = shared_data("sts")
+    found: set[str] = set()
+    for path in root.glob("STS1*/STS.input.*.txt"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            found.update(normalise(s) for s in line.split("\t")[:2])
+    for path in root.glob("STSB/sts-*.csv"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            fields = line.split("\t")
+            found.update(normalise(s) for s in fields[5:7])
+    found.discard("")
+    return found
+
+
+def pearson(encode, year: str, name: str) -> float:
+    left, right, gold = sts_pairs(year, name)
+    a, b = encode(left).astype(np.float64), encode(right).astype(np.float64)
+    norms = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)
+    cosines = np.divide((a * b).sum(1), norms, out=np.zeros(len(a)), where=norms > 0)
+    return float(np.corrcoef(cosines, gold)[0, 1])
+
+
+def caption_scores(encode) -> dict[str, float]:
+    return {label: round(100 * pearson(encode, *where), 2) for label, where in CAPTION_SETS.items()}
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("PARANMT_CACHE", Path.home() / ".cache" / "paranmt")).expanduser() / "train_learning"
+
+
+def caption_tokens(k: int, images: int) -> tuple[list[str], list[list[str]]]:
+    path = shared_data("paraphrase/multi30k-captions") / f"train.{k}.en"
+    lines = path.read_text(encoding="utf-8").splitlines()[:images]
+    cached = cache_root() / f"train.{k}.{images}.tokens.parquet"
+    if cached.is_file():
+        return lines, pq.read_table(cached)["tokens"].to_pylist()
+    tokens = tokenize(lines)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.table({"tokens": pa.array(tokens, pa.list_(pa.string()))}), cached)
+    return lines, tokens
+
+
+def build_caption_pairs(directory: Path, images: int) -> dict:
+    """Chain pairs (caption k, k+1) per image, leaked captions dropped, group = image; Parquet shards."""
+    leaked = all_sts_sentences()
+    captions = [caption_tokens(k, images) for k in range(1, 6)]
+    columns: dict[str, list] = {name: [] for name in ("id", "en", "mt", "en_tokens", "mt_tokens")}
+    image_ids: list[str] = []
+    dropped = 0
+    for i in range(min(images, len(captions[0][0]))):
+        kept = [k for k in range(5) if normalise(captions[k][0][i]) not in leaked]
+        dropped += 5 - len(kept)
+        for a, b in itertools.pairwise(kept):
+            columns["id"].append(f"img{i}:{a + 1}-{b + 1}")
+            columns["en"].append(captions[a][0][i])
+            columns["mt"].append(captions[b][0][i])
+            columns["en_tokens"].append(captions[a][1][i])
+            columns["mt_tokens"].append(captions[b][1][i])
+            image_ids.append(f"img{i}")
+    n = len(image_ids)
+    table = table_from_columns({**columns, "source": ["multi30k"] * n, "keep": [True] * n},
+                               with_metadata(PAIRS_SCHEMA)).append_column("image", pa.array(image_ids))
+    directory.mkdir(parents=True, exist_ok=True)
+    per = -(-n // 4)
+    for s in range(4):
+        pq.write_table(table.slice(s * per, per), directory / f"pairs-{s:05d}-of-00004.parquet")
+    sentences = {normalise(x) for x in columns["en"] + columns["mt"]}
+    return {"pairs": n, "images": images, "captions_dropped_as_sts": dropped,
+            "training_sentences_in_sts": len(sentences & leaked)}
+
+
+def word_config(data: Path, megabatch: int, seed: int, epochs: int, **overrides) -> TrainConfig:
+    values = dict(data=str(data), model="word", word_vectors="kumo", group_column="image", megabatch=megabatch,
+                  epochs=epochs, seed=seed, threads=1, evals_per_epoch=4, lr=1e-3, batch_size=100, margin=0.4)
+    values.update(overrides)
+    return TrainConfig(**values)
+
+
+def run_experiment(work: Path, images: int, megabatches: tuple[int, ...], seeds: tuple[int, ...],
+                   epochs: int, extras: bool = True, evals_per_epoch: int = 4) -> dict:
+    """Build the data, score the baselines, train every (M, seed); ``extras``: SIF and the all-years means."""
+    data = build_caption_pairs(work / "data", images)
+    glove = ParagramScorer.plain_average(load_kumo())
+
+    def glove_encode(sentences):
+        return glove.sentence_vectors(tokenize(sentences))[0]
+
+    evaluate = default_evaluate_fn()  # STS2017 dev when train_embeddings.sts provides it
+    report = {"data": data, "epochs": epochs, "selection": "best on STS2017 dev" if evaluate else "final model",
+              "baselines": {"GloVe avg": caption_scores(glove_encode)}, "runs": []}
+    encoders = {"GloVe avg": glove_encode}
+    if extras:  # SIF fitted on training captions, word frequencies from enwiki (no STS sentence involved)
+        fit_tokens = [list(t) for t in pq.read_table(work / "data")["en_tokens"].to_pylist()[:50_000]]
+        sif = ParagramScorer.fit(load_kumo(), fit_tokens,
+                                 ScoreConfig(word_frequencies=shared_data("wordfreq/enwiki_vocab_min200.txt")))
+
+        def sif_encode(sentences):
+            return sif.sentence_vectors(tokenize(sentences))[0]
+
+        report["baselines"]["SIF GloVe"] = caption_scores(sif_encode)
+        encoders["SIF GloVe"] = sif_encode
+    for megabatch in megabatches:
+        for seed in seeds:
+            config = word_config(work / "data", megabatch, seed, epochs, evals_per_epoch=evals_per_epoch)
+            result = train(config, work / f"M{megabatch}-s{seed}", evaluate_fn=evaluate, progress=False)
+            model = load_model(result.best_dir or result.model_dir)
+            final = load_model(result.model_dir)
+            report["runs"].append({"M": megabatch, "seed": seed, "steps": result.steps, "best": result.best,
+                                   "scores": caption_scores(model), "final_scores": caption_scores(final),
+                                   "seconds": result.timing.get("wall_s")})
+            encoders[f"WORD M={megabatch} seed {seed}"] = model
+    report["summary"] = {}
+    for megabatch in megabatches:
+        runs = [r for r in report["runs"] if r["M"] == megabatch]
+        report["summary"][f"M={megabatch}"] = {
+            label: {"mean": round(statistics.mean(r["scores"][label] for r in runs), 2),
+                    "sd": round(statistics.stdev(r["scores"][label] for r in runs), 2) if len(runs) > 1 else 0.0}
+            for label in CAPTION_SETS}
+    if not extras:
+        return report
+    try:
+        from train_embeddings import sts
+
+        bench = sts.load_benchmarks()
+        report["all_years_mean_pearson"] = {}
+        for name, encoder in encoders.items():
+            result = sts.evaluate_all(encoder, data=bench)
+            report["all_years_mean_pearson"][name] = {
+                str(y.year): round(100 * y.mean_pearson, 2) for y in result.years}
+    except (ImportError, AttributeError) as exc:  # the evaluation module is optional here
+        report["all_years_mean_pearson"] = f"unavailable: {exc}"
+    return report
+
+
+def print_report(report: dict) -> None:
+    print("\n" + json.dumps(report["data"]))
+    print(f"{'':24}" + "".join(f"{label:>12}" for label in CAPTION_SETS))
+    for name, scores in report["baselines"].items():
+        print(f"{name:24}" + "".join(f"{scores[label]:12.2f}" for label in CAPTION_SETS))
+    for name, summary in report["summary"].items():
+        print(f"{'WORD ' + name:24}" + "".join(f"{summary[label]['mean']:7.2f} ±{summary[label]['sd']:4.2f}"
+                                              for label in CAPTION_SETS))
+
+
+def test_learning_check_smoke(tmp_path):
+    """Seconds-long version: 1,000 images, one epoch, M = 1 and 4, one seed; the leak filter holds."""
+    report = run_experiment(tmp_path, images=1000, megabatches=(1, 4), seeds=(1,), epochs=1, extras=False,
+                            evals_per_epoch=1)
+    print_report(report)
+    assert report["data"]["training_sentences_in_sts"] == 0
+    assert report["data"]["pairs"] > 3500
+    for run in report["runs"]:
+        assert all(np.isfinite(v) for v in run["scores"].values())
+    assert report["baselines"]["GloVe avg"]["MSRvid"] == pytest.approx(56.2, abs=1.0)
+
+
+@pytest.fixture(scope="module")
+def full_report(tmp_path_factory):
+    report = run_experiment(tmp_path_factory.mktemp("learning"), images=29_000, megabatches=(1, 20), seeds=SEEDS,
+                            epochs=1)
+    cache_root().mkdir(parents=True, exist_ok=True)
+    (cache_root() / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print_report(report)
+    return report
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+def test_trained_word_beats_glove_averaging_on_caption_sts(full_report):
+    assert full_report["data"]["training_sentences_in_sts"] == 0
+    glove = full_report["baselines"]["GloVe avg"]
+    for megabatch, summary in full_report["summary"].items():
+        for label in CAPTION_SETS:
+            assert summary[label]["mean"] > glove[label], (megabatch, label, summary[label], glove[label])
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+@pytest.mark.xfail(strict=False, reason="measured on these caption pairs: M=1 beats M=20 on every caption set "
+                   "(Table 6's direction does not hold here); see the report in the test output")
+def test_megabatch_20_beats_1_on_the_same_budget(full_report):
+    m1, m20 = full_report["summary"]["M=1"], full_report["summary"]["M=20"]
+    assert all(m20[label]["mean"] > m1[label]["mean"] for label in CAPTION_SETS), (m1, m20)

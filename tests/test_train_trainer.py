@@ -1,0 +1,195 @@
+"""The trainer: smoke runs of every model type on real caption pairs, exact resume, evaluation hook and best
+model, NaN loss and bad-data errors, the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import torch
+
+from configs import ConfigError
+from configs.schema import TrainConfig
+from tests.conftest import shared_data
+from tests.test_train_helpers import caption_parquet
+from train_embeddings import load_model
+from train_embeddings.data import TrainDataError
+from train_embeddings.train import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, main, train
+
+pytestmark = pytest.mark.timeout(120)
+
+PROBE = ["A man is playing a guitar.", "A dog runs in the park.", "Two women are talking."]
+
+
+def tiny(data, model="word", **overrides) -> TrainConfig:
+    values = dict(data=str(data), model=model, batch_size=20, megabatch=3, word_dim=16, trigram_dim=16,
+                  lstm_dim=16, threads=1, shuffle_buffer=100, read_batch_rows=64, evals_per_epoch=0, epochs=1)
+    values.update(overrides)
+    return TrainConfig(**values)
+
+
+@pytest.fixture(scope="module")
+def captions(tmp_path_factory):
+    """300 real pairs (captions 1 and 2 of the first 300 Multi30k images), two shards."""
+    return caption_parquet(tmp_path_factory.mktemp("captions"), n=300)
+
+
+@pytest.mark.parametrize("model", ["word", "trigram", "lstm", "blstm", "blstm-cat", "blstm-max", "word,trigram",
+                                   "word+trigram", "word,trigram,lstm", "word+trigram+lstm"])
+def test_smoke_train_every_model_type(captions, tmp_path, model):
+    result = train(tiny(captions, model, max_steps=4), tmp_path / "run", evaluate_fn=None, progress=False)
+    assert result.steps == 4 and len(result.losses) == 4 and np.isfinite(result.losses).all()
+    assert not result.finished and result.best is None
+    vectors = load_model(result.model_dir).encode(PROBE)
+    assert vectors.shape[0] == 3 and np.isfinite(vectors).all()
+
+
+def test_loss_goes_down_and_outputs_are_written(captions, tmp_path):
+    calls = []
+
+    def evaluate(model):
+        calls.append(model.dim)
+        sims = model.similarity(PROBE[:2], PROBE[1:])
+        return {"dev": float(-len(calls)), "probe": float(sims.mean())}  # best at the first evaluation
+
+    config = tiny(captions, "word", epochs=3, evals_per_epoch=2, log_every=5, lr=0.01)
+    result = train(config, tmp_path / "run", evaluate_fn=evaluate, progress=False)
+    steps_per_epoch = 15  # 300 pairs: 5 mega-batches of 60 = 3 mini-batches of 20 each
+    assert result.finished and result.steps == 3 * steps_per_epoch
+    assert len(calls) == 6 and [e["step"] for e in result.evaluations] == [8, 15, 23, 30, 38, 45]
+    assert result.best == {"step": 8, "epoch": 0.5333, "metric": "dev", "score": -1.0}
+    assert np.mean(result.losses[-10:]) < np.mean(result.losses[:10])
+    out = tmp_path / "run"
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["n_pairs"] == 300 and metrics["steps_per_epoch"] == steps_per_epoch
+    assert [e["step"] for e in metrics["log"]] == list(range(5, 46, 5))
+    assert all(e["pairs_per_second"] > 0 for e in metrics["log"])
+    assert (out / "curves.png").read_bytes()[:4] == b"\x89PNG"
+    assert json.loads((out / "best" / "model.json").read_text())["best"]["step"] == 8
+    assert (out / "model" / "word_vectors.npy").is_file() and (out / CHECKPOINT).is_file()
+    assert load_model(out).encode(PROBE).shape == (3, 16)  # a run directory loads its best/
+
+
+@pytest.mark.parametrize("model,negatives", [("word", "mix"), ("lstm", "max"), ("word,trigram", "max")])
+def test_resume_gives_identical_subsequent_losses(captions, tmp_path, model, negatives):
+    evaluate = lambda m: {"dev": float(m.similarity(PROBE[:2], PROBE[1:]).mean())}  # noqa: E731
+    config = tiny(captions, model, epochs=2, negatives=negatives, evals_per_epoch=3, scramble=0.5)
+    full = train(config, tmp_path / "full", evaluate_fn=evaluate, progress=False)
+    assert full.steps == 30
+    # Stop inside a mega-batch (step 17 = 5 mega-batches of 3 updates + 2) and at an epoch boundary (15).
+    for stop in (17, 15):
+        out = tmp_path / f"stop{stop}"
+        first = train(config.model_copy(update={"max_steps": stop}), out, evaluate_fn=evaluate, progress=False)
+        assert first.losses == full.losses[:stop] and not first.finished
+        resumed = train(config, out, resume=True, evaluate_fn=evaluate, progress=False)
+        assert resumed.losses == full.losses[stop:]  # bit-identical: model, Adam, RNG and data position
+        assert resumed.finished and resumed.steps == 30
+        assert resumed.evaluations == full.evaluations and resumed.best == full.best
+        assert np.array_equal(load_model(out / "model").encode(PROBE), load_model(full.model_dir).encode(PROBE))
+
+
+def test_existing_run_and_incompatible_resume_are_errors(captions, tmp_path):
+    config = tiny(captions, "word", max_steps=2)
+    train(config, tmp_path / "run", evaluate_fn=None, progress=False)
+    with pytest.raises(TrainingError, match="already holds a training run"):
+        train(config, tmp_path / "run", evaluate_fn=None, progress=False)
+    with pytest.raises(TrainingError, match=r"train\.batch_size 20 -> 10"):
+        train(config.model_copy(update={"batch_size": 10}), tmp_path / "run", resume=True, evaluate_fn=None)
+    with pytest.raises(TrainingError, match=r"no checkpoint\.pt"):
+        train(config, tmp_path / "other", resume=True, evaluate_fn=None)
+
+
+def test_nan_loss_names_the_step(captions, tmp_path):
+    trainer = Trainer(tiny(captions, "word"), tmp_path / "run", evaluate_fn=None, progress=False)
+    real, calls = trainer.loss_fn, []
+
+    def poisoned(*args, **kwargs):
+        calls.append(1)
+        loss = real(*args, **kwargs)
+        return loss * float("nan") if len(calls) == 3 else loss
+
+    trainer.loss_fn = poisoned
+    with pytest.raises(TrainingError, match=r"loss is nan at step 3 \(epoch 1, mega-batch 1, mini-batch 3\)"):
+        trainer.run()
+
+
+def test_bad_data_errors_reach_the_trainer(tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(TrainDataError, match="empty shard set"):
+        train(tiny(tmp_path / "empty"), tmp_path / "run1", evaluate_fn=None)
+    pq.write_table(pa.table({"id": ["a"], "en_tokens": [["x"]], "mt_tokens": [["y"]],
+                             "paraphrase_score": pa.array([0.1], pa.float32())}), tmp_path / "one.parquet")
+    with pytest.raises(TrainDataError, match=r"0 training pair\(s\) .* after the filters"):
+        train(tiny(tmp_path / "one.parquet", min_score=0.5), tmp_path / "run2", evaluate_fn=None)
+
+
+def test_default_evaluation_uses_sts2017_dev(captions, tmp_path):
+    shared_data("sts/STSB")
+    evaluate = default_evaluate_fn()
+    if evaluate is None:
+        pytest.skip("train_embeddings.sts.dev_score is not available yet")
+    result = train(tiny(captions, "word", max_steps=3), tmp_path / "run", evaluate_fn=None, progress=False)
+    scores = evaluate(load_model(result.model_dir))
+    assert set(scores) == {"dev"} and -1 <= scores["dev"] <= 1
+
+
+def test_cli(captions, tmp_path, capsys):
+    out = tmp_path / "run"
+    code = main(["--data", str(captions), "--model", "word,trigram", "--out", str(out), "--megabatch", "2",
+                 "--batch-size", "25", "--epochs", "1", "--lr", "0.002", "--seed", "3", "--no-eval", "--quiet",
+                 "--set", "train.word_dim=8", "--set", "train.trigram_dim=8", "--threads", "1"])
+    assert code == 0
+    assert "12 updates (1 epochs)" in capsys.readouterr().err
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["config"]["megabatch"] == 2 and metrics["config"]["lr"] == 0.002 and metrics["seed"] == 3
+    assert load_model(out).dim == 16
+    assert main(["--data", str(captions), "--model", "word,nope", "--out", str(tmp_path / "x")]) == 2
+    assert "train.model" in capsys.readouterr().err
+    assert main(["--data", str(tmp_path / "missing"), "--out", str(tmp_path / "y")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["--data", str(captions), "--out", str(out), "--quiet", "--no-eval", "--resume", "--epochs",
+                 "2", "--set", "train.word_dim=8", "--set", "train.trigram_dim=8", "--model", "word,trigram",
+                 "--megabatch", "2", "--batch-size", "25", "--seed", "3"]) == 0
+    assert json.loads((out / "metrics.json").read_text())["steps"] == 24
+
+
+def test_checkpoints_without_evaluation_and_threads_restored(captions, tmp_path):
+    threads = torch.get_num_threads()
+    trainer = Trainer(tiny(captions, "word", evals_per_epoch=3, threads=1), tmp_path / "run", evaluate_fn=None,
+                      progress=False)
+    saved = []
+    original = torch.save
+    try:
+        torch.save = lambda obj, path, *a, **k: (saved.append(str(path)), original(obj, path, *a, **k))[1]
+        result = trainer.run()
+    finally:
+        torch.save = original
+    assert result.finished and result.best is None and result.best_dir is None
+    assert sum(CHECKPOINT in p for p in saved) >= 3  # evals_per_epoch points, even without an evaluate_fn
+    assert torch.get_num_threads() == threads
+
+
+def test_released_tsv_is_tokenised_once(tmp_path):
+    from tests.test_train_helpers import caption_lines
+
+    lines = [f"{a}\t{b}\t0.9" for a, b in zip(caption_lines(1, 120), caption_lines(2, 120), strict=True)]
+    (tmp_path / "para.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    config = tiny(tmp_path / "para.txt", "word,trigram", min_score=0.5, max_steps=4)
+    result = train(config, tmp_path / "run", evaluate_fn=None, progress=False)
+    assert result.steps == 4 and sorted(p.name for p in (tmp_path / "run" / "data").iterdir()) == ["para-00000.parquet"]
+    resumed = train(config.model_copy(update={"max_steps": 6}), tmp_path / "run", resume=True, evaluate_fn=None,
+                    progress=False)
+    assert resumed.steps == 6
+    assert json.loads((tmp_path / "run" / "metrics.json").read_text())["n_pairs"] == 120
+
+
+def test_config_validation_messages():
+    with pytest.raises(ConfigError, match=r"train\.megabatch: Input should be greater than or equal to 1"):
+        from configs import load_config
+
+        load_config(None, ["train.megabatch=0"])
+    assert TrainConfig.parse_model("Word, Trigram") == (["word", "trigram"], "concat")
+    assert torch.get_num_threads() >= 1

@@ -1,0 +1,8 @@
+"""``python -m train_embeddings``: train sentence embeddings (see :mod:`train_embeddings.train`)."""
+
+import sys
+
+from train_embeddings.train import main
+
+if __name__ == "__main__":
+    sys.exit(main())

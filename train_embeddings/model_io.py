@@ -1,0 +1,183 @@
+"""Saved models: self-contained directories that load on CPU, and word-vector exports of WORD models.
+
+    from train_embeddings import load_model
+    model = load_model("runs/word")               # a model directory, or a training run (its best/ else model/)
+    model.encode(["A man is playing a guitar."])  # float32 n x dim, tokenised with the saved settings
+    export_word_vectors(model, "vectors.txt")     # paragram/GloVe text: word v1 ... vn
+    export_word_vectors(model, "vectors/", format="word_model")   # word_vectors.npy + vocab.txt
+    # command line: python -m train_embeddings.model_io --model RUN --out vectors.txt [--format word_model]
+
+A model directory holds:
+
+* ``model.json`` — format version, the :class:`~train_embeddings.models.ModelSpec` (components, sizes, tokeniser
+  settings: Moses ``en``, punctuation normalisation, ``escape=False``, lower-casing), torch version;
+* ``words.json`` / ``trigrams.json`` — the vocabularies (when the model uses them);
+* ``weights.pt`` — the encoder's ``state_dict``, plain tensors, loaded with ``torch.load(weights_only=True)``;
+* WORD models only: ``word_vectors.npy`` + ``vocab.txt`` — the word table without ``<pad>``, the layout
+  ``filters.paragram.load_word_model`` reads: a saved WORD model directory *is* word vectors for the
+  PARAGRAM-PHRASE scorer (``filters.scores --embeddings DIR`` / ``score.embeddings``). These files are the only
+  copy of the table (``weights.pt`` then holds the rest, if anything).
+
+Files are written to a temporary sibling directory and moved into place, so a reader never sees half a model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import torch
+
+from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder, WordAverage
+from train_embeddings.vocab import PAD, TrigramVocab, WordVocab
+
+__all__ = ["MODEL_FORMAT", "ModelLoadError", "export_word_vectors", "load_model", "main", "save_model"]
+
+MODEL_FORMAT = 1
+MODEL_JSON = "model.json"
+WORDS_JSON = "words.json"
+TRIGRAMS_JSON = "trigrams.json"
+WEIGHTS = "weights.pt"
+WORD_VECTORS = "word_vectors.npy"  # = filters.paragram.WORD_MODEL_VECTORS
+WORD_VOCAB = "vocab.txt"  # = filters.paragram.WORD_MODEL_VOCAB
+_WORD_TABLE_KEYS = ("parts.word.table.weight", "parts.word.table.frozen")
+
+
+class ModelLoadError(ValueError):
+    """A directory is not a saved model (or a training run with one); the message says what is missing."""
+
+
+def _word_only(model: EmbeddingModel) -> bool:
+    return model.spec.components == ["word"]
+
+
+def _word_table(model: EmbeddingModel) -> tuple[list[str], np.ndarray]:
+    """(words without ``<pad>``, float32 matrix) of a WORD model."""
+    if "word" not in model.encoder.parts or model.words is None:
+        raise ValueError(f"{model!r} has no WORD component to export")
+    part = model.encoder.parts["word"]
+    assert isinstance(part, WordAverage)
+    matrix = part.table.full_matrix().detach().float().cpu().numpy()
+    words = model.words.words
+    assert words[0] == PAD and matrix.shape[0] == len(words)
+    return words[1:], np.ascontiguousarray(matrix[1:])
+
+
+def export_word_vectors(model: EmbeddingModel, path: str | Path,
+                        format: Literal["text", "word_model"] = "text") -> Path:
+    """Write the WORD component's vectors: ``text`` — one ``word v1 ... vn`` line per word (``%.9g``: float32
+    round-trips exactly); ``word_model`` — ``word_vectors.npy`` + ``vocab.txt`` in directory ``path``. Both load
+    with :func:`filters.paragram.load_word_vectors`. ``<unk>`` is included (Moses never yields it as a token)."""
+    words, matrix = _word_table(model)
+    path = Path(path)
+    if format == "word_model":
+        path.mkdir(parents=True, exist_ok=True)
+        np.save(path / WORD_VECTORS, matrix)
+        (path / WORD_VOCAB).write_text("".join(w + "\n" for w in words), encoding="utf-8")
+        return path
+    if format != "text":
+        raise ValueError(f"export format must be 'text' or 'word_model', got {format!r}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    with open(tmp, "w", encoding="utf-8") as out:
+        for start in range(0, len(words), 20_000):
+            block = matrix[start:start + 20_000]
+            rows = [" ".join(f"{v:.9g}" for v in row) for row in block.tolist()]
+            out.write("".join(f"{w} {r}\n" for w, r in zip(words[start:start + 20_000], rows, strict=True)))
+    os.replace(tmp, path)
+    return path
+
+
+def save_model(model: EmbeddingModel, directory: str | Path, extra: dict | None = None) -> Path:
+    """Write ``model`` as a self-contained directory (replacing one that exists). Returns the directory."""
+    directory = Path(directory)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    staging = directory.with_name(f".{directory.name}.{uuid.uuid4().hex[:8]}.tmp")
+    staging.mkdir()
+    try:
+        meta = {"format": MODEL_FORMAT, "spec": model.spec.to_json(), "torch": torch.__version__,
+                "dim": model.dim, **(extra or {})}
+        (staging / MODEL_JSON).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        if model.words is not None:
+            model.words.save(staging / WORDS_JSON)
+        if model.trigrams is not None:
+            model.trigrams.save(staging / TRIGRAMS_JSON)
+        state = {k: v.detach().cpu().contiguous() for k, v in model.encoder.state_dict().items()}
+        if _word_only(model):  # word_vectors.npy is the one copy of the word table (the paragram layout)
+            export_word_vectors(model, staging, format="word_model")
+            state = {k: v for k, v in state.items() if k not in _WORD_TABLE_KEYS}
+        torch.save(state, staging / WEIGHTS)
+        old = directory.with_name(f".{directory.name}.{uuid.uuid4().hex[:8]}.old")
+        if directory.exists():
+            os.replace(directory, old)
+        os.replace(staging, directory)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return directory
+
+
+def _model_directory(path: Path) -> Path:
+    if (path / MODEL_JSON).is_file():
+        return path
+    for name in ("best", "model"):  # a training run: the best checkpoint on dev, else the final model
+        if (path / name / MODEL_JSON).is_file():
+            return path / name
+    raise ModelLoadError(f"{path} is not a saved model (no {MODEL_JSON}) nor a training run with best/ or model/")
+
+
+def load_model(path: str | Path, device: str | torch.device = "cpu") -> EmbeddingModel:
+    """Load a directory written by :func:`save_model` (or a training run's ``best/``, else ``model/``)."""
+    directory = _model_directory(Path(path))
+    meta = json.loads((directory / MODEL_JSON).read_text(encoding="utf-8"))
+    if meta.get("format") != MODEL_FORMAT:
+        raise ModelLoadError(f"{directory}: model format {meta.get('format')}, this code reads {MODEL_FORMAT}")
+    spec = ModelSpec.from_json(meta["spec"])
+    words = WordVocab.load(directory / WORDS_JSON) if spec.uses_words else None
+    trigrams = TrigramVocab.load(directory / TRIGRAMS_JSON) if spec.uses_trigrams else None
+    if not (directory / WEIGHTS).is_file():
+        raise ModelLoadError(f"{directory}: missing {WEIGHTS}")
+    encoder = SentenceEncoder(spec)
+    state = torch.load(directory / WEIGHTS, map_location="cpu", weights_only=True)
+    if spec.components == ["word"] and _WORD_TABLE_KEYS[0] not in state:
+        matrix = np.load(directory / WORD_VECTORS, allow_pickle=False)
+        expected = (spec.n_words - 1, spec.word_dim)
+        if matrix.shape != expected:
+            raise ModelLoadError(f"{directory / WORD_VECTORS} has shape {matrix.shape}, the model needs {expected}")
+        table = torch.cat([torch.zeros(1, spec.word_dim), torch.from_numpy(matrix).float()])  # <pad> first
+        state[_WORD_TABLE_KEYS[0]] = table[:spec.n_trainable_words]
+        state[_WORD_TABLE_KEYS[1]] = table[spec.n_trainable_words:]
+    encoder.load_state_dict(state)
+    encoder.eval()
+    return EmbeddingModel(spec, encoder, words, trigrams).to(device)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m train_embeddings.model_io --model DIR --out PATH [--format text|word_model]``: export the WORD
+    vectors of a saved model (or a training run's best/ else model/)."""
+    import argparse
+    import sys
+
+    p = argparse.ArgumentParser(prog="python -m train_embeddings.model_io", description=main.__doc__)
+    p.add_argument("--model", required=True, type=Path, help="saved model directory or training run")
+    p.add_argument("--out", required=True, type=Path, help="text file, or directory for --format word_model")
+    p.add_argument("--format", choices=["text", "word_model"], default="text")
+    args = p.parse_args(argv)
+    try:
+        model = load_model(args.model)
+        path = export_word_vectors(model, args.out, format=args.format)
+    except (ModelLoadError, ValueError, FileNotFoundError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {len(model.words or []) - 1} word vectors ({model.spec.word_dim}-d) to {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,405 @@
+"""Sentence encoders of ParaNMT-50M §4 (and Appendix A.2) and the user-facing :class:`EmbeddingModel`.
+
+Components (``TrainConfig.model``; all take a :class:`~train_embeddings.vocab.SentenceBatch`):
+
+* ``word`` — WORD: the mean of the word embeddings of the sentence (PARAGRAM-PHRASE, Wieting et al. 2016b).
+* ``trigram`` — TRIGRAM: the mean of the character-trigram embeddings (CHARAGRAM, Wieting et al. 2016a).
+* ``lstm`` — LSTM: the mean of the hidden states (``lstm_dim``, e.g. 300 or 900).
+* ``blstm`` — BLSTM: forward and backward states averaged (no concatenation), then the mean over time.
+* ``blstm-cat`` / ``blstm-max`` — Appendix A.2: forward and backward states concatenated (``2 x lstm_dim``; with
+  ``lstm_dim`` 2048 the 4096-d models), then mean- or max-pooled over time.
+
+Combinations (trained jointly, all parameters from scratch): ``word,trigram`` concatenates the component
+embeddings, ``word+trigram`` adds them (the components must then have one size).
+
+Padding and masking: WORD and TRIGRAM use ``embedding_bag`` over flat ids with offsets — there is no padding at
+all, so an embedding never depends on the other sentences of its batch. The recurrent models pack their padded
+input (``pack_padded_sequence``), so padding never enters a state, and pooling masks the padded positions. An
+empty sentence embeds to the zero vector. Unknown tokens map to ``<unk>``, whose word vector starts at zero when
+pretrained vectors are used (so an untrained WORD model ranks pairs exactly as averaging the known words does).
+
+Word scrambling (Wieting & Gimpel 2017; rate 0.3 in ParaNMT-50M §5.2) is applied by the recurrent components to
+the sentences the trainer marks: their words are shuffled (one random permutation per sentence, drawn with the
+trainer's generator, vectorised with an argsort of random keys). Order-free components ignore it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from train_embeddings.vocab import Featurizer, SentenceBatch, TrigramVocab, WordVocab
+
+__all__ = ["RECURRENT", "BiLSTMEncoder", "EmbeddingModel", "LSTMEncoder", "ModelSpec", "SentenceEncoder",
+           "TrigramAverage", "WordAverage", "build_encoder", "scramble_mask", "scramble_padded"]
+
+log = logging.getLogger(__name__)
+
+RECURRENT = frozenset({"lstm", "blstm", "blstm-cat", "blstm-max"})
+
+
+@dataclass
+class ModelSpec:
+    """Everything needed to rebuild an encoder skeleton (saved as JSON beside the weights)."""
+
+    components: list[str]
+    combine: Literal["concat", "sum"] = "concat"
+    word_dim: int = 300
+    trigram_dim: int = 300
+    lstm_dim: int = 300
+    n_words: int = 0  # word vocabulary size (trainable + frozen)
+    n_trainable_words: int = 0
+    n_trigrams: int = 0
+    tokenizer: dict[str, Any] = field(default_factory=lambda: {
+        "kind": "moses", "lang": "en", "normalize_punctuation": True, "escape": False, "lowercase": True})
+
+    @property
+    def uses_words(self) -> bool:
+        return any(c != "trigram" for c in self.components)
+
+    @property
+    def uses_trigrams(self) -> bool:
+        return "trigram" in self.components
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ModelSpec:
+        return cls(**data)
+
+
+# --------------------------------------------------------------------------------------------- word tables
+
+
+class WordTable(nn.Module):
+    """Word embeddings: a trainable table (``<pad>``, ``<unk>``, training words) and an optional frozen buffer of
+    pretrained words never seen in training (ids ``n_trainable ..``); ``<pad>`` is always zero."""
+
+    def __init__(self, n_trainable: int, n_frozen: int, dim: int) -> None:
+        super().__init__()
+        self.n_trainable = n_trainable
+        self.weight = nn.Parameter(torch.empty(n_trainable, dim).normal_(0.0, 0.1))
+        with torch.no_grad():
+            self.weight[0].zero_()
+        self.register_buffer("frozen", torch.zeros(n_frozen, dim))
+
+    @property
+    def dim(self) -> int:
+        return int(self.weight.shape[1])
+
+    def initialise(self, vectors: torch.Tensor, known: torch.Tensor) -> None:
+        """Rows where ``known`` take ``vectors`` (both over the full vocabulary); unknown trainable rows keep their
+        random init rescaled to the pretrained per-dimension spread; ``<pad>`` and ``<unk>`` are zero."""
+        with torch.no_grad():
+            n = self.n_trainable
+            spread = vectors[known].std(0, keepdim=True) if bool(known.any()) else torch.full((1, self.dim), 0.1)
+            self.weight.copy_(torch.where(known[:n, None], vectors[:n], self.weight / 0.1 * spread))
+            self.weight[:2].zero_()
+            self.frozen.copy_(vectors[n:])
+
+    def full_matrix(self) -> torch.Tensor:
+        return torch.cat([self.weight, self.frozen]) if self.frozen.numel() else self.weight
+
+    def lookup(self, ids: torch.Tensor) -> torch.Tensor:
+        if not self.frozen.numel():
+            return F.embedding(ids, self.weight, padding_idx=0)
+        frozen = ids >= self.n_trainable
+        own = F.embedding(ids.clamp(max=self.n_trainable - 1), self.weight, padding_idx=0)
+        other = F.embedding((ids - self.n_trainable).clamp(min=0), self.frozen)
+        return torch.where(frozen.unsqueeze(-1), other, own)
+
+    def bag_mean(self, ids: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
+        """Mean embedding per bag (``offsets``: n + 1 boundaries); empty bags give zeros."""
+        starts = offsets[:-1]
+        if not self.frozen.numel():
+            return F.embedding_bag(ids, self.weight, starts, mode="mean")
+        frozen = ids >= self.n_trainable
+        own = F.embedding_bag(ids.clamp(max=self.n_trainable - 1), self.weight, starts, mode="sum",
+                              per_sample_weights=(~frozen).to(self.weight.dtype))
+        other = F.embedding_bag((ids - self.n_trainable).clamp(min=0), self.frozen, starts, mode="sum",
+                                per_sample_weights=frozen.to(self.frozen.dtype))
+        lengths = (offsets[1:] - starts).clamp(min=1).to(own.dtype)
+        return (own + other) / lengths.unsqueeze(1)
+
+
+# --------------------------------------------------------------------------------------------- components
+
+
+class WordAverage(nn.Module):
+    """WORD: mean of word embeddings. Input: a batch with word ids. Output: ``n x word_dim``."""
+
+    def __init__(self, table: WordTable) -> None:
+        super().__init__()
+        self.table = table
+        self.output_dim = table.dim
+
+    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        assert batch.word_ids is not None and batch.word_offsets is not None
+        return self.table.bag_mean(batch.word_ids, batch.word_offsets)
+
+
+class TrigramAverage(nn.Module):
+    """TRIGRAM: mean of character-trigram embeddings. Input: a batch with trigram ids. Output: ``n x dim``."""
+
+    def __init__(self, n_trigrams: int, dim: int) -> None:
+        super().__init__()
+        self.embedding = nn.EmbeddingBag(n_trigrams, dim, mode="mean")
+        nn.init.normal_(self.embedding.weight, 0.0, 0.1)
+        self.output_dim = dim
+
+    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        assert batch.trigram_ids is not None and batch.trigram_offsets is not None
+        return self.embedding(batch.trigram_ids, batch.trigram_offsets[:-1])
+
+
+def scramble_mask(n_pairs: int, rate: float, generator: torch.Generator | None = None) -> torch.Tensor:
+    """Which pairs of a mini-batch get their word order shuffled this step: Bernoulli(``rate``) per pair (CPU)."""
+    return torch.rand(n_pairs, generator=generator) < rate
+
+
+def scramble_padded(padded: torch.Tensor, lengths: torch.Tensor, mask: torch.Tensor,
+                    generator: torch.Generator | None = None) -> torch.Tensor:
+    """Shuffle the first ``lengths[i]`` entries of row ``i`` wherever ``mask[i]``; other rows and padding stay.
+
+    One uniform random permutation per scrambled row: argsort of uniform keys on the valid positions (padding
+    keys sort last). The keys are drawn on the CPU with ``generator`` so runs repeat across devices.
+    """
+    n, width = padded.shape
+    keys = torch.rand((n, width), generator=generator).to(padded.device)
+    position = torch.arange(width, device=padded.device).expand(n, width)
+    valid = position < lengths.unsqueeze(1)
+    keys = torch.where(mask.unsqueeze(1) & valid, keys, position.to(keys.dtype) + 2.0)
+    order = torch.argsort(keys, dim=1)
+    return torch.gather(padded, 1, order)
+
+
+class _Recurrent(nn.Module):
+    def __init__(self, table: WordTable, hidden: int, bidirectional: bool) -> None:
+        super().__init__()
+        self.table = table
+        self.lstm = nn.LSTM(table.dim, hidden, batch_first=True, bidirectional=bidirectional)
+        self.hidden = hidden
+
+    def states(self, batch: SentenceBatch, scramble: torch.Tensor | None,
+               generator: torch.Generator | None) -> tuple[torch.Tensor, torch.Tensor]:
+        """(``n x T x H·dirs`` hidden states, zero at padding; ``n x T`` validity mask)."""
+        padded, lengths = batch.padded_words()
+        if scramble is not None and bool(scramble.any()):
+            padded = scramble_padded(padded, lengths, scramble.to(padded.device), generator)
+        inputs = self.table.lookup(padded)
+        packed = nn.utils.rnn.pack_padded_sequence(inputs, lengths.clamp(min=1).cpu(), batch_first=True,
+                                                   enforce_sorted=False)
+        output, _ = self.lstm(packed)
+        output, _ = nn.utils.rnn.pad_packed_sequence(output, batch_first=True, total_length=padded.shape[1])
+        valid = torch.arange(padded.shape[1], device=padded.device).unsqueeze(0) < lengths.unsqueeze(1)
+        return output * valid.unsqueeze(-1).to(output.dtype), valid
+
+
+def _masked_mean(states: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
+    count = valid.sum(1, keepdim=True).clamp(min=1).to(states.dtype)
+    return states.sum(1) / count
+
+
+class LSTMEncoder(_Recurrent):
+    """LSTM: mean of the hidden states over the words. Input: word ids (padded and packed inside). Output:
+    ``n x lstm_dim``. Words can be scrambled per sentence (``scramble`` bool mask)."""
+
+    def __init__(self, table: WordTable, hidden: int) -> None:
+        super().__init__(table, hidden, bidirectional=False)
+        self.output_dim = hidden
+        self.generator: torch.Generator | None = None
+
+    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        states, valid = self.states(batch, scramble, self.generator)
+        return _masked_mean(states, valid)
+
+
+class BiLSTMEncoder(_Recurrent):
+    """BLSTM. ``merge="mean"``: forward and backward states averaged (ParaNMT-50M §4; output ``lstm_dim``);
+    ``merge="concat"``: concatenated (Appendix A.2; output ``2 x lstm_dim``). ``pool``: mean or max over the
+    words (padding masked)."""
+
+    def __init__(self, table: WordTable, hidden: int, merge: Literal["mean", "concat"] = "mean",
+                 pool: Literal["mean", "max"] = "mean") -> None:
+        super().__init__(table, hidden, bidirectional=True)
+        self.merge, self.pool = merge, pool
+        self.output_dim = hidden if merge == "mean" else 2 * hidden
+        self.generator: torch.Generator | None = None
+
+    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        states, valid = self.states(batch, scramble, self.generator)
+        if self.merge == "mean":
+            states = 0.5 * (states[..., :self.hidden] + states[..., self.hidden:])
+        if self.pool == "mean":
+            return _masked_mean(states, valid)
+        pooled = states.masked_fill(~valid.unsqueeze(-1), float("-inf")).amax(1)
+        return torch.where(valid.any(1, keepdim=True), pooled, torch.zeros_like(pooled))
+
+
+class SentenceEncoder(nn.Module):
+    """The components of a :class:`ModelSpec`, combined by concatenation or addition."""
+
+    def __init__(self, spec: ModelSpec) -> None:
+        super().__init__()
+        self.spec = spec
+        parts: dict[str, nn.Module] = {}
+        for name in spec.components:
+            if name == "trigram":
+                parts[name] = TrigramAverage(spec.n_trigrams, spec.trigram_dim)
+                continue
+            table = WordTable(spec.n_trainable_words, spec.n_words - spec.n_trainable_words, spec.word_dim)
+            if name == "word":
+                parts[name] = WordAverage(table)
+            elif name == "lstm":
+                parts[name] = LSTMEncoder(table, spec.lstm_dim)
+            elif name == "blstm":
+                parts[name] = BiLSTMEncoder(table, spec.lstm_dim, "mean", "mean")
+            elif name == "blstm-cat":
+                parts[name] = BiLSTMEncoder(table, spec.lstm_dim, "concat", "mean")
+            elif name == "blstm-max":
+                parts[name] = BiLSTMEncoder(table, spec.lstm_dim, "concat", "max")
+            else:
+                raise ValueError(f"unknown model component {name!r}")
+        self.parts = nn.ModuleDict(parts)
+        dims = {name: part.output_dim for name, part in parts.items()}
+        if spec.combine == "sum" and len(set(dims.values())) > 1:
+            raise ValueError(f"model {'+'.join(spec.components)} adds components of different sizes {dims}; "
+                             "make them equal (word_dim / trigram_dim / lstm_dim) or concatenate with ','")
+        self.output_dim = sum(dims.values()) if spec.combine == "concat" else next(iter(dims.values()))
+
+    def word_tables(self) -> list[WordTable]:
+        return [part.table for part in self.parts.values() if hasattr(part, "table")]
+
+    def set_generator(self, generator: torch.Generator | None) -> None:
+        for part in self.parts.values():
+            if hasattr(part, "generator"):
+                part.generator = generator
+
+    @property
+    def recurrent(self) -> bool:
+        return any(name in RECURRENT for name in self.parts)
+
+    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        outputs = [part(batch, scramble) for part in self.parts.values()]
+        if len(outputs) == 1:
+            return outputs[0]
+        return torch.cat(outputs, dim=1) if self.spec.combine == "concat" else torch.stack(outputs).sum(0)
+
+
+def build_encoder(spec: ModelSpec, word_vectors: torch.Tensor | None = None,
+                  known: torch.Tensor | None = None) -> SentenceEncoder:
+    """A fresh encoder; word tables start from ``word_vectors`` (full vocabulary x word_dim) where ``known``."""
+    encoder = SentenceEncoder(spec)
+    if word_vectors is not None:
+        assert known is not None
+        for table in encoder.word_tables():
+            table.initialise(word_vectors, known)
+    return encoder
+
+
+# --------------------------------------------------------------------------------------------- public model
+
+
+class EmbeddingModel:
+    """A trained (or training) encoder with its vocabularies and tokeniser: raw sentences in, vectors out.
+
+        model = load_model("runs/word/best")
+        vectors = model.encode(["A man is playing a guitar.", "Someone plays guitar."])   # float32, n x dim
+        model.similarity(["a man plays"], ["someone plays"])                              # cosine per pair
+    """
+
+    def __init__(self, spec: ModelSpec, encoder: SentenceEncoder, words: WordVocab | None,
+                 trigrams: TrigramVocab | None) -> None:
+        self.spec = spec
+        self.encoder = encoder
+        self.words = words
+        self.trigrams = trigrams
+        self.featurizer = Featurizer(words, trigrams, lowercase=bool(spec.tokenizer.get("lowercase", True)))
+        self._processor: Any = None
+        self._token_cache: dict[str, list[str]] = {}  # evaluation re-encodes the same sentences many times
+
+    def __repr__(self) -> str:
+        joiner = "," if self.spec.combine == "concat" else "+"
+        return (f"EmbeddingModel({joiner.join(self.spec.components)}, dim={self.dim}, "
+                f"words={len(self.words) if self.words else 0}, "
+                f"trigrams={len(self.trigrams) if self.trigrams else 0}, device={self.device})")
+
+    @property
+    def dim(self) -> int:
+        return int(self.encoder.output_dim)
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.encoder.parameters()).device
+
+    def to(self, device: torch.device | str) -> EmbeddingModel:
+        self.encoder.to(device)
+        return self
+
+    def tokenize(self, sentences: Sequence[str]) -> list[list[str]]:
+        """Raw text → Moses tokens with the saved tokeniser settings (punctuation normalisation, ``escape=False``;
+        lower-casing happens at lookup)."""
+        settings = self.spec.tokenizer
+        if settings.get("kind", "moses") == "whitespace":
+            return [s.split() for s in sentences]
+        if self._processor is None:
+            from pipeline.prefilter import TextProcessor
+
+            self._processor = TextProcessor((settings.get("lang", "en"),))
+        lang = settings.get("lang", "en")
+        out = []
+        for sentence in sentences:
+            tokens = self._token_cache.get(sentence)
+            if tokens is None:
+                tokens = self._processor.tokenize(sentence, lang)
+                if len(self._token_cache) < 200_000:
+                    self._token_cache[sentence] = tokens
+            out.append(tokens)
+        return out
+
+    def encode_tokens(self, tokens: Any, batch_size: int = 1000) -> np.ndarray:
+        """Embeddings (float32 ``n x dim``) of Moses token lists (Python lists or an Arrow list<string> array)."""
+        from filters.trigram import as_token_lists
+
+        arrays = as_token_lists(tokens)
+        n = len(arrays)
+        out = np.zeros((n, self.dim), np.float32)
+        was_training = self.encoder.training
+        self.encoder.eval()
+        try:
+            with torch.inference_mode():
+                for start in range(0, n, batch_size):
+                    chunk = arrays.slice(start, batch_size)
+                    batch = self.featurizer(chunk).to(self.device)
+                    out[start:start + len(chunk)] = self.encoder(batch).float().cpu().numpy()
+        finally:
+            self.encoder.train(was_training)
+        return out
+
+    def encode(self, sentences: Sequence[str], batch_size: int = 1000) -> np.ndarray:
+        """Embeddings (float32 ``n x dim``) of raw sentences, tokenised as the model was trained."""
+        if isinstance(sentences, str):
+            raise TypeError("encode() takes a list of sentences, not one string")
+        return self.encode_tokens(self.tokenize(list(sentences)), batch_size=batch_size)
+
+    def __call__(self, sentences: Sequence[str]) -> np.ndarray:
+        """``model(sentences)`` is ``model.encode(sentences)``: a model is an STS encoder as it stands."""
+        return self.encode(sentences)
+
+    def similarity(self, a: Sequence[str], b: Sequence[str], batch_size: int = 1000) -> np.ndarray:
+        """Cosine similarity of ``a[i]`` and ``b[i]`` (float32, one per pair; 0 where a vector is zero)."""
+        if len(a) != len(b):
+            raise ValueError(f"{len(a)} sentences against {len(b)}")
+        x = self.encode(a, batch_size).astype(np.float64)
+        y = self.encode(b, batch_size).astype(np.float64)
+        norms = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
+        dots = np.einsum("nd,nd->n", x, y)
+        return np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0).astype(np.float32)
