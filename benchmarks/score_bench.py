@@ -63,7 +63,9 @@ GOAL_PAIRS_PER_SECOND = 100_000
 
 
 def default_cache_dir() -> Path:
-    return Path(os.environ.get("PARANMT_CACHE", Path.home() / ".cache" / "paranmt")).expanduser() / "score_bench"
+    from translate.demo import default_cache_dir as paranmt_cache
+
+    return paranmt_cache() / "score_bench"
 
 
 def tokenised_lines(path: Path, cache_dir: Path | None = None) -> pa.Array:

@@ -68,7 +68,9 @@ MINING_GOAL = 0.10
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("PARANMT_CACHE", Path.home() / ".cache" / "paranmt")).expanduser() / "train_bench"
+    from translate.demo import default_cache_dir as paranmt_cache
+
+    return paranmt_cache() / "train_bench"
 
 
 def tokenised(path: Path, lines: int) -> pa.Array:
