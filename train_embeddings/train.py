@@ -48,7 +48,7 @@ import pyarrow as pa
 import torch
 from tqdm import tqdm
 
-from configs import ConfigError, load_config
+from configs import ConfigError, add_config_arguments, load_config
 from configs.schema import ParaNMTConfig, TrainConfig
 from pipeline import schema as S
 from train_embeddings.data import PairSource, TrainDataError, tsv_to_parquet
@@ -591,9 +591,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="word | trigram | lstm | blstm | blstm-cat | blstm-max, or e.g. word,trigram "
                                    "(concatenation) / word+trigram (addition)")
     p.add_argument("--out", required=True, type=Path, help="run directory (checkpoint, best/, model/, metrics)")
-    p.add_argument("--config", help="YAML config (a path or a bundled name)")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="train.KEY=VALUE",
-                   help="override a config value, e.g. --set train.lstm_dim=900")
+    add_config_arguments(p, "train.lstm_dim=900")
     p.add_argument("--megabatch", type=int, help="M, mini-batches per mega-batch (default 40)")
     p.add_argument("--epochs", type=int, help="default 5")
     p.add_argument("--batch-size", type=int, help="default 100")

@@ -22,7 +22,7 @@ from typing import IO
 
 from tqdm import tqdm
 
-from configs import ConfigError, load_config
+from configs import ConfigError, add_config_arguments, load_config
 from translate.card import ModelDirError
 from translate.ct2_backend import BackendUnavailable
 from translate.translator import Translation
@@ -79,9 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", required=True, type=Path, help="source sentences, one per line (.gz ok)")
     p.add_argument("--output", required=True, type=Path, help="TSV to write (.gz ok)")
-    p.add_argument("--config", help="YAML config (a path or a bundled name such as 'sample')")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="SECTION.KEY=VALUE",
-                   help="override a config value, e.g. --set translate.max_source_tokens=150")
+    add_config_arguments(p, "translate.max_source_tokens=150")
     p.add_argument("--model", type=Path, help="model directory (default: the demo model, trained on first use)")
     p.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"])
     p.add_argument("--device", choices=["auto", "cpu", "cuda"])
