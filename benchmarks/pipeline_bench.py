@@ -193,11 +193,11 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
 
 
 def run_pipeline(cs: Path, en: Path, mt: Path, out: Path, beam_args: list[str]) -> tuple[float, dict]:
+    from configs import load_config
     from pipeline.ingest import InputSpec
-    from pipeline.options import load_run_config
     from pipeline.run import run
 
-    config = load_run_config(None, [])
+    config = load_config(None, [])
     started = time.perf_counter()
     summary = run(config, [InputSpec.pair(cs, en, mt)], out, beam_args)
     return time.perf_counter() - started, summary

@@ -146,12 +146,14 @@ def _decide_by_rules(rows: list[dict[str, Any]], filter_config: FilterConfig, se
     schema = pa.schema([field for field in PAIRS_SCHEMA if field.name in needed])
     result = apply_rules(records_to_table(rows, schema), rules)
     ids = [str(row[ID]) for row in rows]
-    fold_hashes = id_hash(ids, seed).tolist()
-    sample_hashes = sample_hashes_of(ids, seed).tolist()
-    for row, keep, reason, fold_hash, sample_hash in zip(rows, result.keep.tolist(), result.reason.tolist(),
-                                                         fold_hashes, sample_hashes, strict=True):
-        yield {**row, KEEP: bool(keep), REASON: str(Reason(reason)), FOLD: 0, ID_HASH_KEY: fold_hash,
-               _SAMPLE_HASH_KEY: sample_hash}
+    hashes: dict[str, list[int]] = {}
+    if filter_config.rank_by is not None:
+        hashes[ID_HASH_KEY] = id_hash(ids, seed).tolist()
+    if filter_config.sample is not None:
+        hashes[_SAMPLE_HASH_KEY] = sample_hashes_of(ids, seed).tolist()
+    for i, (row, keep, reason) in enumerate(zip(rows, result.keep.tolist(), result.reason.tolist(), strict=True)):
+        yield {**row, KEEP: bool(keep), REASON: str(Reason(reason)), FOLD: 0,
+               **{key: values[i] for key, values in hashes.items()}}
 
 
 def _after_ranking(row: dict[str, Any], filter_config: FilterConfig) -> dict[str, Any]:

@@ -19,14 +19,10 @@ This module imports nothing from :mod:`configs` at import time, so :mod:`configs
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-
-if TYPE_CHECKING:
-    from configs.schema import ParaNMTConfig
 
 # The local runner used unless something else is named: Beam 2.77's default (DirectRunner) first tries to
 # download the Prism runner. FnApiRunner is the portable in-process runner; it also runs multi-process with
@@ -123,17 +119,6 @@ class PipelineConfig(BaseModel):
         if self.cache_dir is not None and not self.cache_dir.strip():
             raise ValueError("cache_dir is blank; use null for <output>/cache")
         return self
-
-
-def load_run_config(
-    path: str | Path | None = None,
-    overrides: Iterable[str] = (),
-    values: Mapping[str, Any] | None = None,
-) -> ParaNMTConfig:
-    """:func:`configs.load_config` (kept as the pipeline's entry point; the config has a ``pipeline`` section)."""
-    import configs
-
-    return configs.load_config(path, overrides, values)
 
 
 def _flag_names(args: Sequence[str]) -> set[str]:

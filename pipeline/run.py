@@ -48,10 +48,10 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 from apache_beam.options.pipeline_options import PipelineOptions
 
-from configs import add_config_arguments
+from configs import add_config_arguments, load_config
 from pipeline import schema as S
 from pipeline.ingest import Ingest, InputError, InputSpec
-from pipeline.options import beam_argv, load_run_config
+from pipeline.options import beam_argv
 from pipeline.prefilter import (
     REJECTED_TAG,
     STAGE_TRANSLATE,
@@ -361,7 +361,7 @@ def build_pipeline(
     handler_kwargs: dict[str, Any] | None = None,
 ) -> BuiltPipeline:
     """Add every stage to ``p``, writing into ``<output>/_staging``. Input errors are raised here, before any
-    work. ``config`` is a config with a ``pipeline`` section (:func:`pipeline.options.load_run_config`)."""
+    work. ``config`` is a config with a ``pipeline`` section (:func:`configs.load_config`)."""
     pc = config.pipeline
     ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
     mode = "mt_column" if ingest.plan.has_mt else "translate"
@@ -577,7 +577,7 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
     from configs import ConfigError
 
     try:
-        config = load_run_config(args.config, args.overrides, {
+        config = load_config(args.config, args.overrides, {
             "pipeline.limit": args.limit, "pipeline.num_shards": args.num_shards,
             "pipeline.allow_misaligned": args.allow_misaligned, "pipeline.dedup": args.dedup,
             "pipeline.translation_cache": args.translation_cache, "pipeline.cache_dir": args.cache_dir,

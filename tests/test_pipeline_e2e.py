@@ -12,9 +12,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from configs import load_config
 from pipeline import schema as S
 from pipeline.ingest import InputSpec
-from pipeline.options import load_run_config
 from pipeline.run import main, run
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA
 from tests.conftest import read_lines, shared_data
@@ -28,7 +28,7 @@ TOY_TRANSLATE = ["translate.backend=ctranslate2", "translate.device=cpu", "trans
 
 def _config(*overrides: str, model: Path | None = None):
     values = {"translate.model": str(model)} if model is not None else {}
-    return load_run_config(None, list(overrides), values)
+    return load_config(None, list(overrides), values)
 
 
 def _table(out: Path, name: str) -> pa.Table:

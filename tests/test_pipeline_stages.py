@@ -13,6 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from configs import load_config
 from configs.schema import TranslateConfig
 from pipeline import schema as S
 from pipeline.ingest import (
@@ -26,7 +27,7 @@ from pipeline.ingest import (
     plan_reads,
     read_task,
 )
-from pipeline.options import PipelineConfig, beam_argv, load_run_config
+from pipeline.options import PipelineConfig, beam_argv
 from pipeline.prefilter import (
     Dedup,
     PairRecords,
@@ -294,14 +295,14 @@ def test_fast_tokeniser_matches_stock_sacremoses_on_real_text():
 
 
 def test_pipeline_config_loads_with_overrides_and_flags():
-    config = load_run_config("sample", ["pipeline.num_shards=8", "pipeline.limit=5"], {"pipeline.limit": 3})
+    config = load_config("sample", ["pipeline.num_shards=8", "pipeline.limit=5"], {"pipeline.limit": 3})
     assert config.pipeline.num_shards == 8 and config.pipeline.limit == 3  # flags beat --set
     from configs import ConfigError
 
     with pytest.raises(ConfigError, match=r"pipeline\.num_shardz"):
-        load_run_config(None, ["pipeline.num_shardz=2"])
+        load_config(None, ["pipeline.num_shardz=2"])
     with pytest.raises(ConfigError, match=r"pipeline\.max_length_ratio"):
-        load_run_config(None, ["pipeline.max_length_ratio=0.5"])
+        load_config(None, ["pipeline.max_length_ratio=0.5"])
 
 
 def test_beam_options_precedence():
