@@ -55,7 +55,8 @@ from configs.schema import ScoreConfig
 from filters.trigram import EncodedTokens, TokenLists, as_token_lists, encode_tokens
 
 __all__ = ["SCORER_FORMAT", "ParagramScorer", "WordVectors", "WordVectorsError", "load_kumo", "load_npy_vectors",
-           "load_text_vectors", "load_word_frequencies", "load_word_model", "load_word_vectors", "read_vocabulary"]
+           "load_text_vectors", "load_word_frequencies", "load_word_model", "load_word_vectors", "read_vocabulary",
+           "remove_projections", "uncentred_components"]
 
 SCORER_FORMAT = 1  # bump when the .npz layout or the scoring arithmetic changes
 WORD_MODEL_VECTORS = "word_vectors.npy"
@@ -366,6 +367,29 @@ def _canonical_sign(components: np.ndarray) -> np.ndarray:
     return out
 
 
+def uncentred_components(matrix: np.ndarray, k: int) -> np.ndarray:
+    """The top ``k`` right singular vectors (``k x d``, float64, unit rows) of the **uncentred** ``n x d`` matrix.
+
+    As in the SIF paper's code (Arora et al. 2017, ``TruncatedSVD`` on the raw sentence matrix): no mean is
+    subtracted. Computed from the ``d x d`` Gram matrix in float64 (the same directions as an SVD of the ``n x d``
+    matrix at a fraction of the cost); signs are canonical (largest-magnitude entry positive).
+    """
+    fitted = np.asarray(matrix, dtype=np.float64)
+    if fitted.ndim != 2:
+        raise ValueError(f"expected an n x d matrix, got shape {fitted.shape}")
+    eigenvalues, eigenvectors = np.linalg.eigh(fitted.T @ fitted)
+    top = eigenvectors[:, np.argsort(eigenvalues)[::-1][:k]].T
+    return _canonical_sign(np.ascontiguousarray(top))
+
+
+def remove_projections(vectors: np.ndarray, components: np.ndarray) -> np.ndarray:
+    """``v - sum_i u_i u_i^T v`` for each row ``v`` of ``vectors`` (float64, modified in place and returned), one
+    component after the other. einsum's own loops, not BLAS: a row's result never depends on the batch it came in."""
+    for component in components:
+        vectors -= np.einsum("nd,d->n", vectors, component)[:, None] * component
+    return vectors
+
+
 class ParagramScorer:
     """Averaged-word-vector cosine with SIF weights and principal-component removal (see the module docstring).
 
@@ -461,13 +485,9 @@ class ParagramScorer:
         if len(usable) < config.remove_components:
             raise ValueError(f"only {len(usable)} fitting sentences have a known word; need at least "
                              f"{config.remove_components} to remove {config.remove_components} components")
-        # The top right singular vectors of the uncentred sentence matrix (as in SIF's code), from the d x d Gram
-        # matrix in float64: the same directions as an SVD of the n x d matrix at a fraction of the cost.
-        fitted = sentence_vectors[usable].astype(np.float64)
-        eigenvalues, eigenvectors = np.linalg.eigh(fitted.T @ fitted)
-        top = eigenvectors[:, np.argsort(eigenvalues)[::-1][:config.remove_components]].T
         params["fit_sentences"] = len(usable)
-        return cls(vectors, weights, _canonical_sign(top.astype(np.float32)), params)
+        top = uncentred_components(sentence_vectors[usable], config.remove_components)
+        return cls(vectors, weights, top.astype(np.float32), params)
 
     @classmethod
     def from_config(cls, config: ScoreConfig, fit_tokens: TokenLists | None = None) -> ParagramScorer:
@@ -561,10 +581,7 @@ class ParagramScorer:
             with torch.inference_mode():
                 sums = torch.nn.functional.embedding_bag(ids, table, offsets, mode="sum").numpy()
         averages = sums.astype(np.float64) / np.maximum(n_known, 1)[:, None]
-        for component in self._components64:
-            # einsum's own loops, not BLAS: a row's result never depends on the batch it came in.
-            averages -= np.einsum("nd,d->n", averages, component)[:, None] * component
-        return averages, n_known
+        return remove_projections(averages, self._components64), n_known
 
     def sentence_vectors(self, tokens: TokenLists) -> tuple[np.ndarray, np.ndarray]:
         """Sentence embeddings (float32, components removed) and the number of known tokens of each sentence."""

@@ -13,6 +13,13 @@ Encoders (any combination, at least one):
   fitting sentences. The fitting sentences are ``--sif-fit FILE`` (one sentence per line) when given, else the
   distinct sentences of all evaluated datasets together (unsupervised: no gold score is used) — so the SIF
   numbers move a little with ``--years`` / ``--no-stsb``; pass ``--sif-fit`` for a fit independent of them.
+  ``--sif-pc batch`` instead removes the component of each encoder call's sentences (one call per dataset: the
+  SIF paper's transductive setting); ``--sif-pc reference`` (default) removes the one fitted on the fitting
+  sentences. ``--vectors`` (default ``kumo``) gives other word vectors for ``--glove`` / ``--sif``: a vector
+  file or a trained WORD model directory (the SIF paper's "PP+WR" rows).
+* A SIF model saved by ``python -m train_embeddings.sif`` is a ``--model DIR`` like any other.
+
+Both baselines are :mod:`train_embeddings.sif` models (the project's one SIF implementation).
 
 For each encoder the STS tables of :meth:`train_embeddings.sts.StsReport.markdown` are printed (Pearson's r per
 sub-dataset and the mean per year, as in the papers; pooled Spearman per year; STS-B test with and without the 250
@@ -49,6 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sif-fit", type=Path, metavar="FILE",
                         help="sentences (one per line) to fit SIF on; default: the evaluation sentences")
     parser.add_argument("--sif-a", type=float, default=1e-3, help="SIF weight parameter a (default 1e-3)")
+    parser.add_argument("--sif-pc", choices=["reference", "batch"], default="reference",
+                        help="SIF component: of the fitting sentences (reference, default) or of each dataset "
+                             "(batch)")
+    parser.add_argument("--vectors", default="kumo", metavar="kumo|FILE|DIR",
+                        help="word vectors of --glove/--sif: 'kumo' (GloVe 6B 50d, default), a vector file or a "
+                             "WORD model directory")
     parser.add_argument("--years", type=int, nargs="+", default=list(sts.STS_YEARS), metavar="YEAR",
                         help="STS years (default: 2012-2016; absent ones are reported and skipped)")
     parser.add_argument("--no-stsb", action="store_true", help="skip STS Benchmark and STS2017")
@@ -98,17 +111,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         encoders: list[tuple[str, sts.Encoder]] = [(directory.resolve().name or str(directory), _load_model(directory))
                                                    for directory in args.model]
         if args.glove or args.sif:
-            from filters.paragram import load_kumo
+            from train_embeddings.sif import build_sif, glove_average, resolve_vectors
 
-            vectors = load_kumo()
-            tokenizer = sts.MosesTokenizer()
+            vectors, settings = resolve_vectors(args.vectors)
+            name = "GloVe" if args.vectors == "kumo" else Path(args.vectors).name
+            tokenize = sts.MosesTokenizer() if settings.get("kind", "moses") == "moses" else None
             if args.glove:
-                encoders.append(("GloVe avg", sts.glove_average_encoder(vectors, tokenizer=tokenizer)))
+                encoders.append((f"{name} avg", glove_average(vectors, tokenizer=settings, tokenize=tokenize)))
             if args.sif:
                 fit = _read_sentences(args.sif_fit) if args.sif_fit else data.unique_sentences()
-                encoder = sts.sif_encoder(fit, vectors, word_frequencies=args.word_frequencies, sif_a=args.sif_a,
-                                          tokenizer=tokenizer)
-                encoders.append(("SIF GloVe", encoder))
+                encoder = build_sif(vectors, word_counts=args.word_frequencies, fit_sentences=fit, pc=args.sif_pc,
+                                    a=args.sif_a, tokenizer=settings, tokenize=tokenize)
+                encoders.append((f"SIF {name}" + (" (batch PC)" if args.sif_pc == "batch" else ""), encoder))
         reports: dict[str, sts.StsReport] = {}
         for label, encode in encoders:
             label = _unique_label(label, reports)
@@ -126,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         payload = {"reports": {label: report.to_dict() for label, report in reports.items()},
                    "sif": {"word_frequencies": str(args.word_frequencies) if args.word_frequencies else None,
                            "fit": str(args.sif_fit) if args.sif_fit else "evaluation sentences",
-                           "a": args.sif_a} if args.sif else None}
+                           "a": args.sif_a, "pc": args.sif_pc, "vectors": args.vectors} if args.sif else None}
         args.json.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 

