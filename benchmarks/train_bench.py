@@ -9,6 +9,9 @@ mega-batch): featurisation (vocabulary and trigram look-ups, moving ids to the d
 ``2 x M x 100`` sentences without gradients and one :class:`~train_embeddings.losses.MegaBatchMiner` call) and the
 **M updates** (forward of ``s, s′, t, t′``, margin loss, backward, Adam). Pairs/s = pairs / (all three). The
 *mining fraction* is mining / (mining + updates) of a mega-batch — the issue's goal: < 10% for WORD at M = 40.
+Beside it, the bare ``(2 M 100) x d`` by ``d x (2 M 100)`` float32 product of the same embeddings is timed on its own:
+its GFLOP/s shows whether the miner runs at the device's matrix-product rate, and its *floor* fraction (product /
+(product + updates)) is what mining would cost if it were nothing but that product.
 Reading Parquet is not timed (the trainer streams it; see ``benchmarks/score_bench.py`` for Arrow rates).
 
 Models use the paper's sizes (``--dim``): 300-d word and trigram embeddings (random init; the vocabulary is the caption
@@ -73,11 +76,12 @@ def cache_dir() -> Path:
     return paranmt_cache() / "train_bench"
 
 
-def tokenised(path: Path, lines: int) -> pa.Array:
-    """Moses tokens of the first ``lines`` lines of ``path`` (the project's TextProcessor), cached."""
+def tokenised(path: Path, lines: int, cache: Path | None = None) -> pa.Array:
+    """Moses tokens of the first ``lines`` lines of ``path`` (the project's TextProcessor), cached under ``cache``
+    (default :func:`cache_dir`)."""
     data = path.read_bytes()
     key = hashlib.sha1(data).hexdigest()[:16]
-    cached = cache_dir() / f"{path.name}.{key}.{lines}.parquet"
+    cached = (cache or cache_dir()) / f"{path.name}.{key}.{lines}.parquet"
     if cached.is_file():
         return pq.read_table(cached)["tokens"].combine_chunks()
     from pipeline.prefilter import TextProcessor
@@ -155,6 +159,9 @@ class Case:
     featurize_ms: float  # one mega-batch
     mining_fraction: float  # mining / (mining + updates) of a mega-batch
     parameters: int
+    gemm_ms: float  # a bare (2 M 100 x d) @ (d x 2 M 100) float32 product of the same embeddings, same device
+    gemm_gflops: float  # its rate: 2 (2 M 100)^2 d / time
+    mining_fraction_floor: float  # gemm / (gemm + updates): the fraction even a miner costing only its product has
 
 
 def sync(device: torch.device) -> None:
@@ -179,7 +186,7 @@ def run_case(model: str, megabatch: int, device: torch.device, data: tuple, voca
     n_mega = max(2, math.ceil(min_pairs / size) + 1)  # the first is a warm-up
     if n_mega * size > len(left):
         raise SystemExit(f"need {n_mega * size} pairs for M={megabatch}; have {len(left)} (raise --pairs)")
-    totals = {"featurize": 0.0, "mining": 0.0, "miner": 0.0, "train": 0.0}
+    totals = {"featurize": 0.0, "mining": 0.0, "miner": 0.0, "train": 0.0, "gemm": 0.0}
     updates = 0
     for k in range(n_mega):
         timed = k > 0
@@ -200,6 +207,14 @@ def run_case(model: str, megabatch: int, device: torch.device, data: tuple, voca
         negatives = miner(embeddings[:size], embeddings[size:], group, generator)
         sync(device)
         t2 = time.perf_counter()
+        if timed:  # the product alone, outside the mega-batch timing: the miner's floor on this device
+            unit = torch.nn.functional.normalize(embeddings, dim=1)
+            sync(device)
+            t_gemm = time.perf_counter()
+            unit @ unit.T
+            sync(device)
+            totals["gemm"] += time.perf_counter() - t_gemm
+        t2b = time.perf_counter()
         for j in range(megabatch):
             idx = torch.arange(j * BATCH, (j + 1) * BATCH, device=device)
             selection = torch.cat([idx, idx + size, negatives.index[idx], negatives.index[idx + size]])
@@ -221,7 +236,7 @@ def run_case(model: str, megabatch: int, device: torch.device, data: tuple, voca
             totals["featurize"] += t1 - t0
             totals["mining"] += t2 - t1
             totals["miner"] += t2 - t_miner
-            totals["train"] += t3 - t2
+            totals["train"] += t3 - t2b
     n_timed = n_mega - 1
     pairs = n_timed * size
     total = totals["featurize"] + totals["mining"] + totals["train"]
@@ -232,7 +247,10 @@ def run_case(model: str, megabatch: int, device: torch.device, data: tuple, voca
                 miner_only_ms=round(1e3 * totals["miner"] / n_timed, 3),
                 featurize_ms=round(1e3 * totals["featurize"] / n_timed, 3),
                 mining_fraction=round(totals["mining"] / (totals["mining"] + totals["train"]), 4),
-                parameters=sum(p.numel() for p in encoder.parameters()))
+                parameters=sum(p.numel() for p in encoder.parameters()),
+                gemm_ms=round(1e3 * totals["gemm"] / n_timed, 3),
+                gemm_gflops=round(2 * (2 * size) ** 2 * embeddings.shape[1] * n_timed / totals["gemm"] / 1e9, 1),
+                mining_fraction_floor=round(totals["gemm"] / (totals["gemm"] + totals["train"]), 4))
 
 
 def miner_comparison(naive_pairs: int, megabatch_pairs: int, device: torch.device, dim: int = 300,
@@ -302,7 +320,9 @@ def main(argv: list[str] | None = None) -> int:
                 cases.append(case)
                 print(f"{case.device:5} {model:8} M={megabatch:<3} {case.pairs_per_second:9.0f} pairs/s  "
                       f"update {case.update_ms:7.2f} ms  mining {case.mining_ms:8.2f} ms/mega-batch "
-                      f"(miner {case.miner_only_ms:.2f})  fraction {case.mining_fraction:.3f}", file=sys.stderr)
+                      f"(miner {case.miner_only_ms:.2f}; bare product {case.gemm_ms:.2f} ms = "
+                      f"{case.gemm_gflops:.0f} GFLOP/s)  "
+                      f"fraction {case.mining_fraction:.3f} (floor {case.mining_fraction_floor:.3f})", file=sys.stderr)
     largest = max(megabatches) * BATCH
     miners = {str(d): miner_comparison(args.naive_pairs, largest, d, args.dim) for d in devices}
     for device, comparison in miners.items():
@@ -323,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
     for case in word_40:
         status = "meets" if case.mining_fraction < MINING_GOAL else "misses"
         print(f"WORD M=40 on {case.device}: mining is {100 * case.mining_fraction:.1f}% of a mega-batch step "
-              f"({status} the < {100 * MINING_GOAL:.0f}% goal); 5M pairs/epoch would take "
+              f"({status} the < {100 * MINING_GOAL:.0f}% goal; the bare (2M·100)² product alone would be "
+              f"{100 * case.mining_fraction_floor:.1f}%); 5M pairs/epoch would take "
               f"{5e6 / case.pairs_per_second / 60:.1f} min", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

@@ -8,7 +8,7 @@ are resolved relative to that file.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
@@ -161,11 +161,25 @@ class TrainConfig(_Section):
     read_batch_rows: int = Field(default=16_384, ge=1, description="Rows per Arrow record batch read.")
     # -- model
     model: str = Field(
-        default="word", description="word | trigram | lstm | blstm | blstm-cat | blstm-max, or a combination: "
-        "'word,trigram' concatenates, 'word+trigram' adds (all parts trained jointly).")
+        default="word", description="word | trigram | lstm | blstm | blstm-cat | blstm-max (ParaNMT-50M), proj | "
+        "dan | rnn | irnn | lstm-peep | lstm-peep-nog (ICLR'16), cse (CSE), or a combination: 'word,trigram' "
+        "concatenates, 'word+trigram' adds (all parts trained jointly).")
     word_dim: int = Field(default=300, ge=1, description="Word embedding size without pretrained vectors.")
     trigram_dim: int = Field(default=300, ge=1)
-    lstm_dim: int = Field(default=300, ge=1, description="LSTM hidden size per direction (300, 900, 2048 ...).")
+    lstm_dim: int = Field(default=300, ge=1, description="LSTM hidden size per direction (300, 900, 2048 ...); "
+                          "also lstm-peep / lstm-peep-nog.")
+    hidden_dim: int | None = Field(
+        default=None, ge=1, description="Output size of proj / dan / rnn; None: the word embedding size (ICLR'16 "
+        "fixes outputs to it). irnn is always the word size.")
+    dan_layers: int = Field(default=1, ge=1, le=4, description="DAN affine layers (the paper tunes 1 or 2).")
+    dan_activation: Literal["tanh", "relu"] = "tanh"
+    rnn_activation: Literal["tanh", "relu"] = Field(default="tanh", description="Elman RNN (rnn) activation.")
+    peep_pool: Literal["last", "mean"] = Field(
+        default="last", description="lstm-peep / lstm-peep-nog output: last hidden state (ICLR'16) or the mean "
+        "over the words (as ParaNMT-50M pools its LSTMs).")
+    cse_widths: list[Annotated[int, Field(ge=1)]] = Field(default=[1, 2, 3], min_length=1,
+                                                          description="CSE filter widths.")
+    cse_maps: int = Field(default=100, ge=1, description="CSE feature maps per width (output maps x widths).")
     word_vectors: Path | str | None = Field(
         default=None, description="Initial word vectors: 'kumo' (GloVe 6B 50d), a GloVe/paragram text file, a .npy "
         "with vocab.txt, a WORD model directory; None: random.")
@@ -190,6 +204,14 @@ class TrainConfig(_Section):
     negatives: Literal["max", "mix"] = Field(default="max", description="mix: max with prob. 0.5, else random.")
     scramble: float = Field(default=0.3, ge=0, le=1, description="Word scrambling rate (recurrent models).")
     grad_clip: float | None = Field(default=None, gt=0, description="Max global gradient norm (None: no clipping).")
+    optimizer: Literal["adam", "adagrad"] = Field(
+        default="adam", description="adam (ParaNMT-50M) or adagrad (ICLR'16 tunes both; AdaGrad with lr 0.05).")
+    lambda_c: float = Field(
+        default=0.0, ge=0, description="ICLR'16 eq. 11: lambda_c * ||W_c||^2 on the compositional parameters "
+        "(all but word / trigram tables; irnn: distance to its identity initialisation). 0: none (ParaNMT-50M).")
+    lambda_w: float = Field(
+        default=0.0, ge=0, description="ICLR'16 eq. 11: lambda_w * ||W_w - W_w,initial||^2 pulling the trainable "
+        "word embeddings toward their initial values. 0: none (ParaNMT-50M).")
     max_steps: int | None = Field(default=None, ge=1, description="Stop after this many updates (a budget).")
     seed: int | None = Field(default=None, description="None: the top-level seed.")
     device: Literal["auto", "cpu", "cuda"] = "auto"
@@ -206,7 +228,8 @@ class TrainConfig(_Section):
     def parse_model(cls, text: str) -> tuple[list[str], Literal["concat", "sum"]]:
         """``"word,trigram"`` -> (["word", "trigram"], "concat"); ``"word+trigram"`` -> (..., "sum"); ``"lstm"``
         -> (["lstm"], "concat"). The paper's notation (Table 8): a comma concatenates, a plus adds."""
-        components = ("word", "trigram", "lstm", "blstm", "blstm-cat", "blstm-max")
+        components = ("word", "trigram", "lstm", "blstm", "blstm-cat", "blstm-max",  # = models.COMPONENTS
+                      "proj", "dan", "rnn", "irnn", "lstm-peep", "lstm-peep-nog", "cse")
         value = text.strip().lower().replace(" ", "")
         if "," in value and "+" in value:
             raise ValueError(f"{text!r} mixes ',' (concatenation) and '+' (addition); use one")
@@ -244,6 +267,41 @@ class TrainConfig(_Section):
         return self
 
 
+class LexiconConfig(_Section):
+    """The PMI paraphrase lexicon (ParaNMT-50M Appendix A.1; ``filters/lexicon.py``, ``pipeline/lexicon.py``).
+    Counting units are word types per sentence; see README "Paraphrase lexicon (PMI)" for the definitions."""
+
+    enabled: bool = Field(default=False, description="pipeline.run: also build <output>/lexicon/ from pairs/.")
+    min_score: float | None = Field(
+        default=0.35, description="Pairs with paraphrase_score below this (or null) are skipped; None: no rule.")
+    max_tokens: int | None = Field(default=30, ge=1, description="Pairs with a side longer than this are skipped.")
+    only_kept: bool = Field(default=False, description="Also skip pairs whose keep column is not true.")
+    lowercase: bool = True
+    drop_punctuation: bool = Field(default=True, description="Tokens without a letter or digit are not counted.")
+    drop_stopwords: bool = Field(default=True, description="Leave out a built-in English stop-word list.")
+    stopwords: list[str] = Field(default_factory=list, description="Extra words left out of the vocabulary.")
+    min_count: int = Field(default=2, ge=1, description="Vocabulary: words in fewer sentences are not counted.")
+    max_vocab: int | None = Field(
+        default=100_000, ge=1, description="Vocabulary cap (most frequent words): bounds the joint table by V^2.")
+    smoothing: float = Field(
+        default=1.0, gt=0, description="alpha added to within-sentence counts and marginals (PMI never infinite).")
+    parquet_min_joint: int = Field(default=1, ge=1, description="lexicon.parquet keeps pairs seen this often.")
+    min_joint: int = Field(default=10, ge=1, description="Top-k TSV: minimum joint count (the paper shows >= 10).")
+    top_k: int = Field(default=50, ge=1, description="Paraphrases per word in the TSV.")
+    rank_by: Literal["pmi_adj", "pmi_cross"] = "pmi_adj"
+    batch_pairs: int = Field(default=20_000, ge=1, description="Pairs per counting batch.")
+    chunk_keys: int = Field(
+        default=2_000_000, ge=1000, description="Word pairs materialised at once (memory bound for long input).")
+
+    @field_validator("stopwords")
+    @classmethod
+    def _clean_stopwords(cls, value: list[str]) -> list[str]:
+        bad = [w for w in value if not w.strip() or w != w.strip()]
+        if bad:
+            raise ValueError(f"stop words must be non-empty without surrounding spaces (got {bad[:5]})")
+        return value
+
+
 class ParaNMTConfig(_Section):
     """Everything a run needs; echoed into the metadata of every output."""
 
@@ -253,3 +311,4 @@ class ParaNMTConfig(_Section):
     score: ScoreConfig = Field(default_factory=ScoreConfig)
     filter: FilterConfig = Field(default_factory=FilterConfig)
     train: TrainConfig = Field(default_factory=TrainConfig)
+    lexicon: LexiconConfig = Field(default_factory=LexiconConfig)

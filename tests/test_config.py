@@ -211,7 +211,7 @@ def test_missing_config_file_lists_the_bundled_configs(tmp_path):
         load_config(tmp_path / "nope.yaml")
     message = str(error.value)
     assert "nope.yaml" in message and "not found" in message
-    assert "bundled configs: czeng, sample" in message
+    assert "bundled configs: cse, czeng, iclr16-zoo, sample" in message
     with pytest.raises(ConfigError, match="'czang' not found"):
         load_config("czang")
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from train_embeddings.losses import MarginLoss, MegaBatchMiner, cosine
+from train_embeddings.losses import MARGIN_STATISTICS, MarginLoss, MegaBatchMiner, cosine, margin_statistics
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -153,3 +153,38 @@ def test_margin_loss_zero_vectors_are_finite():
     loss.backward()
     assert torch.isfinite(loss) and torch.isfinite(zero.grad).all()
     assert cosine(torch.zeros(1, 3), torch.ones(1, 3)).item() == 0.0
+
+
+@pytest.mark.parametrize("block_entries", [1, 7 * 240, 50 * 240, 1 << 26])
+def test_blocked_miner_equals_one_product(block_entries):
+    """Row blocks (bounded memory for large M) pick exactly the negatives of the single product, groups included."""
+    rng = np.random.default_rng(5)
+    n, dim = 120, 10
+    left, right = (torch.from_numpy(rng.normal(size=(n, dim)).astype(np.float32)) for _ in range(2))
+    groups = torch.from_numpy(rng.integers(0, 30, size=n))
+    whole = MegaBatchMiner("max")(left, right, groups)
+    blocked = MegaBatchMiner("max", max_block_entries=block_entries)(left, right, groups)
+    assert blocked.index.tolist() == whole.index.tolist()
+    assert blocked.valid.tolist() == whole.valid.tolist()
+    expected, _ = naive_max_negatives(left.numpy(), right.numpy(), groups.numpy())
+    assert whole.index.tolist() == expected
+
+
+def test_margin_statistics_on_hand_made_vectors():
+    s = torch.tensor([[1.0, 0.0], [1.0, 0.0]])
+    s_prime = torch.tensor([[1.0, 0.0], [0.0, 1.0]])  # cos 1 and 0
+    t = torch.tensor([[0.0, 1.0], [1.0, 0.0]])  # cos(s, t): 0 and 1
+    t_prime = torch.tensor([[-1.0, 0.0], [0.0, 1.0]])  # cos(s', t'): -1 and 1
+    def named(values: torch.Tensor) -> dict[str, float]:
+        return dict(zip(MARGIN_STATISTICS, values.tolist(), strict=True))
+
+    stats = named(margin_statistics(s, s_prime, t, t_prime, margin=0.4))
+    # positives [1, 0, 1, 0] against negatives [0, 1, -1, 1]
+    assert stats["positive_cos"] == pytest.approx(0.5)
+    assert stats["negative_cos"] == pytest.approx(0.25)
+    assert stats["positive_nearer"] == pytest.approx(0.5)
+    assert stats["margin_met"] == pytest.approx(0.5)
+    masked = named(margin_statistics(s, s_prime, t, t_prime, torch.tensor([True, False]), torch.tensor([False, False])))
+    assert masked["positive_nearer"] == 1.0 and masked["negative_cos"] == 0.0
+    none = named(margin_statistics(s, s_prime, t, t_prime, torch.tensor([False, False]), torch.tensor([False, False])))
+    assert math.isnan(none["positive_nearer"])

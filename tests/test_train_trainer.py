@@ -193,3 +193,31 @@ def test_config_validation_messages():
         load_config(None, ["train.megabatch=0"])
     assert TrainConfig.parse_model("Word, Trigram") == (["word", "trigram"], "concat")
     assert torch.get_num_threads() >= 1
+
+
+def test_false_negatives_are_logged_and_warned(tmp_path, caplog):
+    """Every first sentence has an identical twin in another pair while its paraphrase shares no word with it: its
+    mined negative (the twin, cosine 1) is always nearer than the paraphrase, the log says so and the run warns once
+    (metrics.json)."""
+    rows = [f"a man rides a red bike\tword{i} token{i} thing{i}" for i in range(120)]
+    (tmp_path / "pairs.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    config = tiny(tmp_path / "pairs.tsv", "word", epochs=2, log_every=2)
+    with caplog.at_level("WARNING", logger="train_embeddings.train"):
+        result = train(config, tmp_path / "run", evaluate_fn=None, progress=False)
+    log = json.loads(result.metrics_path.read_text())["log"]
+    assert all(entry["positive_nearer"] <= 0.5 for entry in log)
+    warnings = json.loads(result.metrics_path.read_text())["warnings"]
+    assert len(warnings) == 1 and "smaller --megabatch" in warnings[0]
+    assert sum("paraphrase nearer than the negative" in r.message for r in caplog.records) == 1
+
+
+def test_no_warning_when_paraphrases_are_nearest(tmp_path):
+    """Real captions paired with themselves reversed: an order-free WORD model sees cosine 1 for every pair."""
+    lines = (shared_data("paraphrase/multi30k-captions") / "train.1.en").read_text(encoding="utf-8").splitlines()
+    rows = [f"{line}\t{' '.join(reversed(line.split()))}" for line in dict.fromkeys(lines[:150])]
+    (tmp_path / "pairs.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    result = train(tiny(tmp_path / "pairs.tsv", "word", epochs=2, log_every=2), tmp_path / "run", evaluate_fn=None,
+                   progress=False)
+    metrics = json.loads(result.metrics_path.read_text())
+    assert metrics["warnings"] == []
+    assert all(entry["positive_nearer"] > 0.9 for entry in metrics["log"])

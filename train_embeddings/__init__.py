@@ -9,8 +9,10 @@
 Training: ``python -m train_embeddings --data DIR --model word|trigram|lstm|blstm|word,trigram|... --out RUN``
 (:mod:`train_embeddings.train`). Modules: :mod:`~train_embeddings.data` (streamed, filtered, shuffled pairs),
 :mod:`~train_embeddings.vocab` (word and character-trigram vocabularies), :mod:`~train_embeddings.models`
-(WORD, TRIGRAM, LSTM, BLSTM and combinations), :mod:`~train_embeddings.losses` (mega-batch miner, margin loss),
-:mod:`~train_embeddings.model_io` (save, load, export word vectors).
+(WORD, TRIGRAM, LSTM, BLSTM, the ICLR'16 encoders, CSE, and combinations), :mod:`~train_embeddings.losses`
+(mega-batch miner, margin loss, training statistics), :mod:`~train_embeddings.model_io` (save, load, export word
+vectors), :mod:`~train_embeddings.sif` (SIF models), :mod:`~train_embeddings.sick` (SICK relatedness and
+entailment heads), :mod:`~train_embeddings.sts` and :mod:`~train_embeddings.evaluate` (STS evaluation).
 """
 
 from __future__ import annotations

@@ -9,18 +9,43 @@ Components (``TrainConfig.model``; all take a :class:`~train_embeddings.vocab.Se
 * ``blstm-cat`` / ``blstm-max`` — Appendix A.2: forward and backward states concatenated (``2 x lstm_dim``; with
   ``lstm_dim`` 2048 the 4096-d models), then mean- or max-pooled over time.
 
+The other encoders of Wieting et al. (ICLR 2016, "Towards universal paraphrastic sentence embeddings", §3) and of
+CSE (a convolutional sentence encoder trained with the same margin loss):
+
+* ``proj`` — projection, eq. 2: ``W_p · mean(words) + b`` (output ``hidden_dim``; 0 = the word size).
+* ``dan`` — deep averaging network (Iyyer et al. 2015): the word mean through ``dan_layers`` affine layers, each
+  followed by ``dan_activation`` (tanh or ReLU).
+* ``rnn`` — Elman RNN, eqs. 3–4: ``h_t = f(W_x x_t + W_h h_{t-1} + b)``, ``f`` = ``rnn_activation``; the last
+  hidden state.
+* ``irnn`` — identity-RNN: the same recurrence with identity activation, ``W_x = W_h = I`` and ``b = 0`` at
+  initialisation, output ``h_n / n``; before training it *is* word averaging. Its ``λ_c`` term pulls it back toward
+  that initialisation (:meth:`IdentityRNN.composition_penalty`).
+* ``lstm-peep`` / ``lstm-peep-nog`` — the LSTM of eqs. 5–10 (Gers et al. 2003 peephole connections: the input and
+  forget gates see ``c_{t-1}``, the output gate sees ``c_t``; diagonal peephole weights as in Gers et al. and the
+  paper's Lasagne code), with and without the output gate (``h_t = tanh(c_t)``: the paper's "LSTM (no o.g.)").
+  ``peep_pool``: ``last`` hidden state (ICLR'16) or ``mean`` over the words (as ParaNMT-50M pools its LSTM).
+* ``cse`` — CSE: convolutions of widths ``cse_widths`` (1, 2, 3) with ``cse_maps`` (100) feature maps each over the
+  word embeddings, linear activation (``w · x_{i:i+h-1} + b``), **sum** pooling over the ``n - h + 1`` windows of
+  the sentence (none for a shorter sentence), the widths' features concatenated (300).
+
 Combinations (trained jointly, all parameters from scratch): ``word,trigram`` concatenates the component
 embeddings, ``word+trigram`` adds them (the components must then have one size).
 
 Padding and masking: WORD and TRIGRAM use ``embedding_bag`` over flat ids with offsets — there is no padding at
 all, so an embedding never depends on the other sentences of its batch. The recurrent models pack their padded
 input (``pack_padded_sequence``), so padding never enters a state, and pooling masks the padded positions. An
-empty sentence embeds to the zero vector. Unknown tokens map to ``<unk>``, whose word vector starts at zero when
-pretrained vectors are used (so an untrained WORD model ranks pairs exactly as averaging the known words does).
+empty sentence embeds to the zero vector (``proj`` / ``dan``: their affine layers applied to it). Unknown
+tokens map to ``<unk>``, whose word vector starts at zero when pretrained vectors are used (so an untrained WORD
+model ranks pairs exactly as averaging the known words does).
 
 Word scrambling (Wieting & Gimpel 2017; rate 0.3 in ParaNMT-50M §5.2) is applied by the recurrent components to
 the sentences the trainer marks: their words are shuffled (one random permutation per sentence, drawn with the
 trainer's generator, vectorised with an argsort of random keys). Order-free components ignore it.
+
+The ICLR'16 recurrences (``irnn``, ``lstm-peep*``) are explicit loops over time steps, vectorised over the batch:
+the input projections of all steps are one matrix product, each step one recurrent product, and a sentence's state
+only advances on its own words (``torch.where`` on the step mask), so padding never enters a state. ``rnn`` uses
+``nn.RNN`` on packed sequences. ``cse`` masks every window that reaches past the sentence's end.
 """
 
 from __future__ import annotations
@@ -37,12 +62,17 @@ from torch import nn
 
 from train_embeddings.vocab import Featurizer, SentenceBatch, TrigramVocab, WordVocab
 
-__all__ = ["RECURRENT", "BiLSTMEncoder", "EmbeddingModel", "LSTMEncoder", "ModelSpec", "SentenceEncoder",
-           "TrigramAverage", "WordAverage", "build_encoder", "scramble_mask", "scramble_padded"]
+__all__ = ["COMPONENTS", "RECURRENT", "BiLSTMEncoder", "ConvSentenceEncoder", "DeepAveragingNetwork",
+           "ElmanRNN", "EmbeddingModel", "IdentityRNN", "LSTMEncoder", "ModelSpec", "PeepholeLSTM",
+           "ProjectionAverage", "SentenceEncoder", "TrigramAverage", "WordAverage", "build_encoder",
+           "scramble_mask", "scramble_padded"]
 
 log = logging.getLogger(__name__)
 
-RECURRENT = frozenset({"lstm", "blstm", "blstm-cat", "blstm-max"})
+# Every component name ``TrainConfig.model`` accepts; the recurrent ones scramble words (ParaNMT-50M §5.2).
+COMPONENTS = ("word", "trigram", "lstm", "blstm", "blstm-cat", "blstm-max", "proj", "dan", "rnn", "irnn",
+              "lstm-peep", "lstm-peep-nog", "cse")
+RECURRENT = frozenset({"lstm", "blstm", "blstm-cat", "blstm-max", "rnn", "irnn", "lstm-peep", "lstm-peep-nog"})
 
 
 @dataclass
@@ -59,6 +89,14 @@ class ModelSpec:
     n_trigrams: int = 0
     tokenizer: dict[str, Any] = field(default_factory=lambda: {
         "kind": "moses", "lang": "en", "normalize_punctuation": True, "escape": False, "lowercase": True})
+    # The ICLR'16 / CSE encoders (defaults keep specs saved before they existed loadable).
+    hidden_dim: int = 0  # proj / dan / rnn output size; 0: the word embedding size (the paper's choice)
+    dan_layers: int = 1
+    dan_activation: Literal["tanh", "relu"] = "tanh"
+    rnn_activation: Literal["tanh", "relu"] = "tanh"
+    peep_pool: Literal["last", "mean"] = "last"
+    cse_widths: list[int] = field(default_factory=lambda: [1, 2, 3])
+    cse_maps: int = 100
 
     @property
     def uses_words(self) -> bool:
@@ -71,8 +109,14 @@ class ModelSpec:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    @property
+    def hidden_size(self) -> int:
+        """Output size of ``proj`` / ``dan`` / ``rnn``."""
+        return self.hidden_dim or self.word_dim
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ModelSpec:
+        """Rebuild a spec from :meth:`to_json` output; fields missing from older saved specs take their defaults."""
         return cls(**data)
 
 
@@ -244,6 +288,215 @@ class BiLSTMEncoder(_Recurrent):
         return torch.where(valid.any(1, keepdim=True), pooled, torch.zeros_like(pooled))
 
 
+# --------------------------------------------------------------------------------------------- ICLR'16 and CSE
+
+
+def _activation(name: str) -> nn.Module:
+    if name == "tanh":
+        return nn.Tanh()
+    if name == "relu":
+        return nn.ReLU()
+    raise ValueError(f"activation must be 'tanh' or 'relu', got {name!r}")
+
+
+def _padded_inputs(table: WordTable, batch: SentenceBatch, scramble: torch.Tensor | None,
+                   generator: torch.Generator | None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(``n x T x d`` word vectors, zero at padding; lengths; ``n x T`` validity mask), words scrambled where
+    ``scramble`` says (recurrent components only)."""
+    padded, lengths = batch.padded_words()
+    if scramble is not None and bool(scramble.any()):
+        padded = scramble_padded(padded, lengths, scramble.to(padded.device), generator)
+    valid = torch.arange(padded.shape[1], device=padded.device).unsqueeze(0) < lengths.unsqueeze(1)
+    inputs = table.lookup(padded) * valid.unsqueeze(-1).to(table.weight.dtype)
+    return inputs, lengths, valid
+
+
+class ProjectionAverage(nn.Module):
+    """Projection (ICLR'16 eq. 2): ``W_p · mean(words) + b``. Input: word ids. Output: ``n x hidden``."""
+
+    def __init__(self, table: WordTable, hidden: int) -> None:
+        super().__init__()
+        self.table = table
+        self.linear = nn.Linear(table.dim, hidden)
+        self.output_dim = hidden
+
+    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        assert batch.word_ids is not None and batch.word_offsets is not None
+        return self.linear(self.table.bag_mean(batch.word_ids, batch.word_offsets))
+
+
+class DeepAveragingNetwork(nn.Module):
+    """DAN (Iyyer et al. 2015; ICLR'16 §3): the word mean through ``layers`` affine layers, each followed by
+    ``activation``. Input: word ids. Output: ``n x hidden``."""
+
+    def __init__(self, table: WordTable, hidden: int, layers: int = 1, activation: str = "tanh") -> None:
+        super().__init__()
+        if layers < 1:
+            raise ValueError(f"dan_layers must be at least 1, got {layers}")
+        self.table = table
+        stack: list[nn.Module] = []
+        for k in range(layers):
+            stack += [nn.Linear(table.dim if k == 0 else hidden, hidden), _activation(activation)]
+        self.layers = nn.Sequential(*stack)
+        self.output_dim = hidden
+
+    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        assert batch.word_ids is not None and batch.word_offsets is not None
+        return self.layers(self.table.bag_mean(batch.word_ids, batch.word_offsets))
+
+
+class ElmanRNN(nn.Module):
+    """RNN (ICLR'16 eqs. 3–4): ``h_t = f(W_x x_t + W_h h_{t-1} + b)``, output the last hidden state ``h_n``
+    (zero for an empty sentence). Input: word ids (padded and packed inside). Output: ``n x hidden``."""
+
+    def __init__(self, table: WordTable, hidden: int, activation: str = "tanh") -> None:
+        super().__init__()
+        if activation not in ("tanh", "relu"):
+            raise ValueError(f"rnn_activation must be 'tanh' or 'relu', got {activation!r}")
+        self.table = table
+        # One bias suffices (eq. 3); nn.RNN's second bias would only duplicate it.
+        self.rnn = nn.RNN(table.dim, hidden, nonlinearity=activation, batch_first=True)
+        with torch.no_grad():
+            self.rnn.bias_hh_l0.zero_()
+        self.rnn.bias_hh_l0.requires_grad_(False)
+        self.output_dim = hidden
+        self.generator: torch.Generator | None = None
+
+    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        inputs, lengths, _ = _padded_inputs(self.table, batch, scramble, self.generator)
+        packed = nn.utils.rnn.pack_padded_sequence(inputs, lengths.clamp(min=1).cpu(), batch_first=True,
+                                                   enforce_sorted=False)
+        _, last = self.rnn(packed)  # 1 x n x hidden, each sentence's own last step, in input order
+        return last[0] * (lengths > 0).unsqueeze(1).to(inputs.dtype)
+
+
+class IdentityRNN(nn.Module):
+    """Identity-RNN (ICLR'16 §3): ``h_t = W_x x_t + W_h h_{t-1} + b`` (identity activation), output ``h_n / n``.
+    ``W_x = W_h = I``, ``b = 0`` at initialisation, so the untrained model is word averaging exactly; its
+    :meth:`composition_penalty` is the distance to that initialisation. Input: word ids. Output: ``n x word_dim``."""
+
+    def __init__(self, table: WordTable) -> None:
+        super().__init__()
+        d = table.dim
+        self.table = table
+        self.input = nn.Linear(d, d)
+        self.recurrent = nn.Linear(d, d, bias=False)
+        with torch.no_grad():
+            self.input.weight.copy_(torch.eye(d))
+            self.input.bias.zero_()
+            self.recurrent.weight.copy_(torch.eye(d))
+        self.output_dim = d
+        self.generator: torch.Generator | None = None
+
+    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        inputs, lengths, valid = _padded_inputs(self.table, batch, scramble, self.generator)
+        projected = self.input(inputs)  # all steps at once
+        h = projected.new_zeros(inputs.shape[0], self.output_dim)
+        for t in range(inputs.shape[1]):
+            h = torch.where(valid[:, t:t + 1], projected[:, t] + self.recurrent(h), h)
+        return h / lengths.clamp(min=1).unsqueeze(1).to(h.dtype)
+
+    def composition_penalty(self) -> torch.Tensor:
+        """``‖W_x − I‖² + ‖W_h − I‖² + ‖b‖²``: the regulariser toward the initial (averaging) parameters."""
+        eye = torch.eye(self.output_dim, device=self.input.weight.device, dtype=self.input.weight.dtype)
+        return ((self.input.weight - eye).square().sum() + (self.recurrent.weight - eye).square().sum()
+                + self.input.bias.square().sum())
+
+
+class PeepholeLSTM(nn.Module):
+    """LSTM of ICLR'16 eqs. 5–10 (Gers et al. 2003) with diagonal peephole connections::
+
+        i_t = σ(W_xi x_t + W_hi h_{t-1} + w_ci ⊙ c_{t-1} + b_i)
+        f_t = σ(W_xf x_t + W_hf h_{t-1} + w_cf ⊙ c_{t-1} + b_f)
+        c_t = f_t ⊙ c_{t-1} + i_t ⊙ tanh(W_xc x_t + W_hc h_{t-1} + b_c)
+        o_t = σ(W_xo x_t + W_ho h_{t-1} + w_co ⊙ c_t + b_o)       (output_gate=False: o_t = 1)
+        h_t = o_t ⊙ tanh(c_t)
+
+    ``pool="last"``: ``h_n`` (eq. 10); ``"mean"``: the mean of ``h_1..h_n``. Input: word ids (scrambled where
+    ``scramble``). Output: ``n x hidden``; an empty sentence gives zeros.
+    """
+
+    def __init__(self, table: WordTable, hidden: int, output_gate: bool = True,
+                 pool: Literal["last", "mean"] = "last") -> None:
+        super().__init__()
+        if pool not in ("last", "mean"):
+            raise ValueError(f"peep_pool must be 'last' or 'mean', got {pool!r}")
+        self.table = table
+        self.hidden, self.output_gate, self.pool = hidden, output_gate, pool
+        gates = 4 if output_gate else 3  # row blocks: input, forget, cell candidate[, output]
+        self.input = nn.Linear(table.dim, gates * hidden)
+        self.recurrent = nn.Linear(hidden, gates * hidden, bias=False)
+        self.peephole = nn.Parameter(torch.zeros(gates - 1, hidden))  # w_ci, w_cf[, w_co]
+        bound = hidden ** -0.5
+        for weight in (self.input.weight, self.input.bias, self.recurrent.weight, self.peephole):
+            nn.init.uniform_(weight, -bound, bound)
+        self.output_dim = hidden
+        self.generator: torch.Generator | None = None
+
+    def step(self, x_proj: torch.Tensor, h: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """One time step for the whole batch: ``x_proj`` = ``W_x x_t + b`` (``n x gates·H``) → ``(h_t, c_t)``."""
+        z = x_proj + self.recurrent(h)
+        H = self.hidden
+        i = torch.sigmoid(z[:, :H] + self.peephole[0] * c)
+        f = torch.sigmoid(z[:, H:2 * H] + self.peephole[1] * c)
+        c = f * c + i * torch.tanh(z[:, 2 * H:3 * H])
+        if not self.output_gate:
+            return torch.tanh(c), c
+        o = torch.sigmoid(z[:, 3 * H:] + self.peephole[2] * c)
+        return o * torch.tanh(c), c
+
+    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        inputs, lengths, valid = _padded_inputs(self.table, batch, scramble, self.generator)
+        projected = self.input(inputs)
+        n = inputs.shape[0]
+        h = projected.new_zeros(n, self.hidden)
+        c = projected.new_zeros(n, self.hidden)
+        total = projected.new_zeros(n, self.hidden)
+        for t in range(inputs.shape[1]):
+            h_new, c_new = self.step(projected[:, t], h, c)
+            keep = valid[:, t:t + 1]
+            h, c = torch.where(keep, h_new, h), torch.where(keep, c_new, c)
+            if self.pool == "mean":
+                total = total + h_new * keep.to(h_new.dtype)
+        if self.pool == "mean":
+            return total / lengths.clamp(min=1).unsqueeze(1).to(total.dtype)
+        return h  # the state after each sentence's last word; zeros for an empty one
+
+
+class ConvSentenceEncoder(nn.Module):
+    """CSE: for each width ``h`` in ``widths``, ``maps`` filters ``c_i = w · x_{i:i+h-1} + b`` (linear
+    activation) over the word embeddings, **sum**-pooled over the ``n - h + 1`` windows inside the sentence;
+    the pooled features of all widths concatenated. Input: word ids. Output: ``n x maps·len(widths)``."""
+
+    def __init__(self, table: WordTable, widths: Sequence[int] = (1, 2, 3), maps: int = 100) -> None:
+        super().__init__()
+        if not widths or min(widths) < 1:
+            raise ValueError(f"cse_widths must be positive filter widths, got {list(widths)}")
+        self.table = table
+        self.widths = [int(w) for w in widths]
+        self.convs = nn.ModuleList(nn.Conv1d(table.dim, maps, w) for w in self.widths)
+        self.output_dim = maps * len(self.widths)
+
+    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        inputs, lengths, _ = _padded_inputs(self.table, batch, None, None)
+        x = inputs.transpose(1, 2)  # n x d x T
+        pooled = []
+        for width, conv in zip(self.widths, self.convs, strict=True):
+            # Right-pad so every sentence has T windows; window i is real iff it ends inside the sentence.
+            features = conv(F.pad(x, (0, width - 1)))  # n x maps x T
+            start = torch.arange(features.shape[2], device=x.device).unsqueeze(0)
+            inside = (start + width <= lengths.unsqueeze(1)).unsqueeze(1).to(features.dtype)
+            pooled.append((features * inside).sum(2))
+        return torch.cat(pooled, dim=1)
+
+
+def composition_parameters(part: nn.Module) -> list[torch.Tensor]:
+    """The compositional parameters ``W_c`` of a component (ICLR'16 §3): every trainable parameter except the
+    word table and the trigram embeddings."""
+    return [p for name, p in part.named_parameters()
+            if p.requires_grad and not name.startswith(("table.", "embedding."))]
+
+
 class SentenceEncoder(nn.Module):
     """The components of a :class:`ModelSpec`, combined by concatenation or addition."""
 
@@ -266,6 +519,19 @@ class SentenceEncoder(nn.Module):
                 parts[name] = BiLSTMEncoder(table, spec.lstm_dim, "concat", "mean")
             elif name == "blstm-max":
                 parts[name] = BiLSTMEncoder(table, spec.lstm_dim, "concat", "max")
+            elif name == "proj":
+                parts[name] = ProjectionAverage(table, spec.hidden_size)
+            elif name == "dan":
+                parts[name] = DeepAveragingNetwork(table, spec.hidden_size, spec.dan_layers, spec.dan_activation)
+            elif name == "rnn":
+                parts[name] = ElmanRNN(table, spec.hidden_size, spec.rnn_activation)
+            elif name == "irnn":
+                parts[name] = IdentityRNN(table)
+            elif name in ("lstm-peep", "lstm-peep-nog"):
+                parts[name] = PeepholeLSTM(table, spec.lstm_dim, output_gate=name == "lstm-peep",
+                                           pool=spec.peep_pool)
+            elif name == "cse":
+                parts[name] = ConvSentenceEncoder(table, spec.cse_widths, spec.cse_maps)
             else:
                 raise ValueError(f"unknown model component {name!r}")
         self.parts = nn.ModuleDict(parts)
@@ -286,6 +552,19 @@ class SentenceEncoder(nn.Module):
     @property
     def recurrent(self) -> bool:
         return any(name in RECURRENT for name in self.parts)
+
+    def composition_penalty(self) -> torch.Tensor:
+        """``Σ ‖W_c‖²`` over the compositional parameters of every component (ICLR'16 eq. 11), with the
+        identity-RNN's distance to its initialisation in place of its norm; 0 for WORD / TRIGRAM."""
+        device = next(self.parameters()).device
+        total = torch.zeros((), device=device)
+        for part in self.parts.values():
+            if hasattr(part, "composition_penalty"):
+                total = total + part.composition_penalty()
+            else:
+                for parameter in composition_parameters(part):
+                    total = total + parameter.square().sum()
+        return total
 
     def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
         outputs = [part(batch, scramble) for part in self.parts.values()]

@@ -15,7 +15,9 @@ One update step (ParaNMT-50M §4 and Wieting et al. 2016b §3.1):
    sentence of the same group);
 3. for each of the M mini-batches: encode ``s``, ``s′`` and their negatives ``t``, ``t′`` with gradients (the
    recurrent models scramble the words of a pair with probability ``scramble``), take the
-   :class:`~train_embeddings.losses.MarginLoss`, clip the gradient norm if asked, and step Adam.
+   :class:`~train_embeddings.losses.MarginLoss`, add the ICLR'16 eq. 11 regularisers when ``lambda_c`` /
+   ``lambda_w`` > 0 (:func:`regularization`), clip the gradient norm if asked, and step Adam (or AdaGrad,
+   ``optimizer: adagrad``). The logged loss is this whole objective.
 
 Outputs in ``--out``: ``checkpoint.pt`` (model, optimiser, RNG states, data position and the current
 mega-batch's negatives: ``--resume`` continues exactly where it stopped), ``best/`` (the model with the best dev
@@ -52,7 +54,7 @@ from configs import ConfigError, add_config_arguments, load_config
 from configs.schema import ParaNMTConfig, TrainConfig
 from pipeline import schema as S
 from train_embeddings.data import PairSource, TrainDataError, tsv_to_parquet
-from train_embeddings.losses import MarginLoss, MegaBatchMiner, MinedNegatives
+from train_embeddings.losses import MARGIN_STATISTICS, MarginLoss, MegaBatchMiner, MinedNegatives, margin_statistics
 from train_embeddings.model_io import save_model
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder, build_encoder, scramble_mask
 from train_embeddings.vocab import (
@@ -65,8 +67,8 @@ from train_embeddings.vocab import (
     sentence_strings,
 )
 
-__all__ = ["CHECKPOINT", "EvaluateFn", "TrainResult", "Trainer", "TrainingError", "build_parser",
-           "default_evaluate_fn", "main", "train"]
+__all__ = ["CHECKPOINT", "EvaluateFn", "TrainResult", "Trainer", "TrainingError", "build_optimizer", "build_parser",
+           "default_evaluate_fn", "main", "regularization", "train"]
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +125,34 @@ def default_evaluate_fn() -> EvaluateFn | None:
     return evaluate
 
 
+def regularization(encoder: SentenceEncoder, lambda_c: float = 0.0, lambda_w: float = 0.0,
+                   initial_words: list[torch.Tensor] | None = None) -> torch.Tensor | None:
+    """The regularisers of ICLR'16 eq. 11 (Wieting et al. 2016b): ``λ_c Σ ‖W_c‖²`` over the compositional
+    parameters (:meth:`SentenceEncoder.composition_penalty`; the identity-RNN's distance to its initialisation)
+    plus ``λ_w Σ ‖W_w − W_w,initial‖²`` over the trainable rows of each word table, ``initial_words`` holding their
+    initial values in ``encoder.word_tables()`` order. None when both weights are 0 (nothing to add)."""
+    terms = []
+    if lambda_c > 0:
+        terms.append(lambda_c * encoder.composition_penalty())
+    if lambda_w > 0:
+        tables = encoder.word_tables()
+        if initial_words is None or len(initial_words) != len(tables):
+            raise ValueError("lambda_w > 0 needs the initial word tables (one per word component)")
+        terms.append(lambda_w * sum((t.weight - w0).square().sum() for t, w0 in zip(tables, initial_words,
+                                                                                     strict=True)))
+    return sum(terms[1:], terms[0]) if terms else None
+
+
+def build_optimizer(name: str, parameters: Any, lr: float) -> torch.optim.Optimizer:
+    """``adam`` (ParaNMT-50M §5.2) or ``adagrad`` (Duchi et al. 2011; ICLR'16 uses it with lr 0.05)."""
+    params = [p for p in parameters if p.requires_grad]
+    if name == "adam":
+        return torch.optim.Adam(params, lr=lr)
+    if name == "adagrad":
+        return torch.optim.Adagrad(params, lr=lr)
+    raise ConfigError(f"train.optimizer must be 'adam' or 'adagrad', got {name!r}")
+
+
 def resolve_device(name: str) -> torch.device:
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -171,6 +201,7 @@ class Trainer:
         self.device = resolve_device(self.cfg.device)
         self.loss_fn: Callable[..., torch.Tensor] = MarginLoss(self.cfg.margin)
         self.miner = MegaBatchMiner(self.cfg.negatives)
+        self.initial_words: list[torch.Tensor] | None = None  # λ_w anchors, set when a run starts
 
     # ------------------------------------------------------------------------------------------ setup
 
@@ -224,7 +255,11 @@ class Trainer:
                          n_words=len(words) if words else 0, n_trainable_words=words.n_trainable if words else 0,
                          n_trigrams=len(trigrams) if trigrams else 0,
                          tokenizer={"kind": "moses", "lang": "en", "normalize_punctuation": True, "escape": False,
-                                    "lowercase": self.cfg.lowercase})
+                                    "lowercase": self.cfg.lowercase},
+                         hidden_dim=self.cfg.hidden_dim or 0, dan_layers=self.cfg.dan_layers,
+                         dan_activation=self.cfg.dan_activation, rnn_activation=self.cfg.rnn_activation,
+                         peep_pool=self.cfg.peep_pool, cse_widths=list(self.cfg.cse_widths),
+                         cse_maps=self.cfg.cse_maps)
 
     def _open_data(self, out: Path) -> PairSource:
         """The configured pairs; released-ParaNMT TSV is tokenised once into ``out/data/`` Parquet shards (every
@@ -324,7 +359,13 @@ class Trainer:
         encoder.train()
         featurizer = Featurizer(words, trigrams, lowercase=cfg.lowercase)
         model_view = EmbeddingModel(spec, encoder, words, trigrams)
-        optimizer = torch.optim.Adam(encoder.parameters(), lr=cfg.lr)
+        optimizer = build_optimizer(cfg.optimizer, encoder.parameters(), cfg.lr)
+        # λ_w anchors: the word tables as initialised (a resumed run reads them from its checkpoint).
+        self.initial_words = None
+        if cfg.lambda_w > 0:
+            stored = checkpoint.get("initial_words") if checkpoint is not None else None
+            self.initial_words = [w.to(self.device) for w in stored] if stored is not None else [
+                t.weight.detach().clone() for t in encoder.word_tables()]
         generator = torch.Generator().manual_seed(self.seed)
         encoder.set_generator(generator)
         position = {"epoch": 0, "megabatch": 0, "pairs_done": 0, "minibatch": 0, "step": 0, "epoch_start_step": 0}
@@ -352,6 +393,7 @@ class Trainer:
         timing = {"data_s": 0.0, "mining_s": 0.0, "train_s": 0.0, "eval_s": 0.0, "checkpoint_s": 0.0}
         losses: list[float] = []
         window: list[float] = []
+        window_statistics: list[torch.Tensor] = []  # margin_statistics per update, reduced once per log entry
         window_started = time.perf_counter()
         step = position["step"]
         best = history.get("best")
@@ -380,6 +422,7 @@ class Trainer:
                 "history": json.dumps(history),
                 "negatives_index": None if negatives is None else negatives.index.cpu(),
                 "negatives_valid": None if negatives is None else negatives.valid.cpu(),
+                "initial_words": None if self.initial_words is None else [w.cpu() for w in self.initial_words],
             }
             tmp = checkpoint_path.with_name(f".{CHECKPOINT}.tmp")
             torch.save(state, tmp)
@@ -427,9 +470,32 @@ class Trainer:
                                                   / steps_per_epoch, 4),
                      "loss": float(np.mean(window)),
                      "pairs_per_second": len(window) * cfg.batch_size / max(elapsed, 1e-9)}
+            if window_statistics:
+                means = torch.stack(window_statistics).nanmean(0).tolist()
+                entry.update({name: round(value, 4) for name, value in zip(MARGIN_STATISTICS, means, strict=True)})
+                window_statistics.clear()
+                warn_if_false_negatives(entry)
             history["log"].append(entry)
-            bar.set_postfix(loss=f"{entry['loss']:.4f}", pairs_s=f"{entry['pairs_per_second']:.0f}")
+            bar.set_postfix(loss=f"{entry['loss']:.4f}", pairs_s=f"{entry['pairs_per_second']:.0f}",
+                            pos_nearer=f"{entry.get('positive_nearer', float('nan')):.2f}")
             window, window_started = [], time.perf_counter()
+
+        def warn_if_false_negatives(entry: dict[str, Any]) -> None:
+            """Once per run, after a fifth of the steps: most mined negatives closer than the paraphrases."""
+            nearer = entry["positive_nearer"]
+            if history.get("warnings") or step < 0.2 * total_steps or not nearer < 0.5:
+                return
+            collapsed = entry["positive_cos"] > 0.98 and entry["negative_cos"] > 0.98
+            message = (f"step {step}: only {100 * nearer:.0f}% of sentences have their paraphrase nearer than the "
+                       f"negative mined from the mega-batch (M={cfg.megabatch}, {2 * cfg.megabatch * cfg.batch_size} "
+                       "sentences)" + ("; the embeddings have collapsed (mean cosines of positives and negatives "
+                                       f"{entry['positive_cos']:.3f} / {entry['negative_cos']:.3f})" if collapsed
+                                       else "") +
+                       ". The hardest negatives are probably paraphrases themselves (e.g. near-identical captions "
+                       "of other images): try a smaller --megabatch, --negatives mix, or pairs filtered by "
+                       "paraphrase score (the paper's training set is the top two deciles).")
+            log.warning(message)
+            history["warnings"] = [message]
 
         try:
             while position["epoch"] < cfg.epochs and not stop:
@@ -457,7 +523,8 @@ class Trainer:
                     t_train = time.perf_counter()
                     for j in range(position["minibatch"], n_mini):
                         idx = torch.arange(j * cfg.batch_size, min((j + 1) * cfg.batch_size, n), device=self.device)
-                        value = self._update(encoder, optimizer, features, negatives, idx, n, generator)
+                        value, statistics = self._update(encoder, optimizer, features, negatives, idx, n, generator)
+                        window_statistics.append(statistics)
                         step += 1
                         position.update(minibatch=j + 1, step=step)
                         if not math.isfinite(value):
@@ -503,7 +570,8 @@ class Trainer:
         history.pop("_noted_metric", None)
         metrics = {"config": self.cfg.model_dump(mode="json"), **meta, "total_steps": steps_per_epoch * cfg.epochs,
                    "steps": step, "epochs_done": round(step / steps_per_epoch, 4) if steps_per_epoch else 0.0,
-                   "finished": finished, "log": history["log"], "evaluations": history["evaluations"],
+                   "finished": finished, "warnings": history.get("warnings", []), "log": history["log"],
+                   "evaluations": history["evaluations"],
                    "best": best, "timing_this_call": {k: round(v, 3) for k, v in timing.items()}}
         metrics_path = out / "metrics.json"
         metrics_path.write_text(json.dumps(metrics, indent=2) + "\n", encoding="utf-8")
@@ -527,7 +595,9 @@ class Trainer:
         return self.miner(embeddings[:n], embeddings[n:], groups, generator)
 
     def _update(self, encoder: SentenceEncoder, optimizer: torch.optim.Optimizer, features: SentenceBatch,
-                negatives: MinedNegatives, idx: torch.Tensor, n: int, generator: torch.Generator) -> float:
+                negatives: MinedNegatives, idx: torch.Tensor, n: int, generator: torch.Generator
+                ) -> tuple[float, torch.Tensor]:
+        """One update on the mini-batch ``idx``: (the objective's value, :func:`margin_statistics` of the step)."""
         b = idx.numel()
         partner = idx + n
         selection = torch.cat([idx, partner, negatives.index[idx], negatives.index[partner]])
@@ -539,12 +609,17 @@ class Trainer:
         embeddings = encoder(batch, scramble)
         s, s_prime, t, t_prime = embeddings.split(b)
         loss = self.loss_fn(s, s_prime, t, t_prime, negatives.valid[idx], negatives.valid[partner])
+        statistics = margin_statistics(s, s_prime, t, t_prime, negatives.valid[idx], negatives.valid[partner],
+                                       margin=self.cfg.margin)
+        penalty = regularization(encoder, self.cfg.lambda_c, self.cfg.lambda_w, self.initial_words)
+        if penalty is not None:
+            loss = loss + penalty
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         if self.cfg.grad_clip is not None:
             torch.nn.utils.clip_grad_norm_(encoder.parameters(), self.cfg.grad_clip)
         optimizer.step()
-        return float(loss.detach())
+        return float(loss.detach()), statistics
 
 
 def plot_curves(history: dict[str, Any], path: Path, title: str = "") -> Path | None:
@@ -558,7 +633,11 @@ def plot_curves(history: dict[str, Any], path: Path, title: str = "") -> Path | 
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     if history["log"]:
-        axes[0].plot([e["step"] for e in history["log"]], [e["loss"] for e in history["log"]])
+        steps = [e["step"] for e in history["log"]]
+        axes[0].plot(steps, [e["loss"] for e in history["log"]], label="loss")
+        if all("positive_nearer" in e for e in history["log"]):  # is the paraphrase nearer than the negative?
+            axes[0].plot(steps, [e["positive_nearer"] for e in history["log"]], label="paraphrase nearer (fraction)")
+            axes[0].legend()
     axes[0].set(xlabel="update", ylabel="margin loss", title="training loss")
     keys = sorted({k for e in history["evaluations"] for k, v in e.items()
                    if k not in ("step", "epoch") and isinstance(v, int | float)})
@@ -588,14 +667,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m train_embeddings", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", help="Parquet file / directory of shards / glob / URL, or a ParaNMT TSV file")
-    p.add_argument("--model", help="word | trigram | lstm | blstm | blstm-cat | blstm-max, or e.g. word,trigram "
-                                   "(concatenation) / word+trigram (addition)")
+    p.add_argument("--model", help="word | trigram | lstm | blstm | blstm-cat | blstm-max | proj | dan | rnn | irnn | "
+                                   "lstm-peep | lstm-peep-nog | cse, or e.g. word,trigram (concatenation) / "
+                                   "word+trigram (addition)")
     p.add_argument("--out", required=True, type=Path, help="run directory (checkpoint, best/, model/, metrics)")
     add_config_arguments(p, "train.lstm_dim=900")
     p.add_argument("--megabatch", type=int, help="M, mini-batches per mega-batch (default 40)")
     p.add_argument("--epochs", type=int, help="default 5")
     p.add_argument("--batch-size", type=int, help="default 100")
-    p.add_argument("--lr", type=float, help="Adam learning rate (default 0.001)")
+    p.add_argument("--lr", type=float, help="learning rate (default 0.001; ICLR'16 AdaGrad: 0.05)")
+    p.add_argument("--optimizer", choices=["adam", "adagrad"], help="default adam")
+    p.add_argument("--lambda-c", type=float, help="L2 weight on compositional parameters (ICLR'16; default 0)")
+    p.add_argument("--lambda-w", type=float, help="L2 weight toward the initial word vectors (default 0)")
     p.add_argument("--margin", type=float, help="delta (default 0.4)")
     p.add_argument("--scramble", type=float, help="word scrambling rate for recurrent models (default 0.3)")
     p.add_argument("--negatives", choices=["max", "mix"])
@@ -628,7 +711,8 @@ def main(argv: list[str] | None = None) -> int:
             "train.margin": args.margin, "train.scramble": args.scramble, "train.negatives": args.negatives,
             "train.word_vectors": _cli_path(args.word_vectors), "train.grad_clip": args.grad_clip,
             "train.max_steps": args.max_steps, "train.seed": args.seed, "train.device": args.device,
-            "train.threads": args.threads,
+            "train.threads": args.threads, "train.optimizer": args.optimizer, "train.lambda_c": args.lambda_c,
+            "train.lambda_w": args.lambda_w,
         })
         result = train(config, args.out, resume=args.resume, evaluate_fn=None if args.no_eval else _DEFAULT,
                        progress=False if args.quiet else None)
