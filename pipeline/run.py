@@ -66,6 +66,8 @@ from pipeline.scoring import prepare_scorer
 from pipeline.scoring import score_and_select as default_score_and_select
 from pipeline.summary import (
     METRICS_NAMESPACE,
+    OUTPUTS,
+    RUNNERS_DROPPING_COUNTERS,
     build_summary,
     dumps,
     file_counts,
@@ -78,6 +80,7 @@ from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShard
 log = logging.getLogger(__name__)
 
 ScoreAndSelect = beam.PTransform | Callable[[Any], beam.PTransform | None]
+LEXICON_DIR = "lexicon"
 
 CACHE_SCHEMA_FIELDS = ("id", "cs", "status", "hypothesis", "score", "hit_length_cap", "error")
 _TRANSLATION_REASONS = {"empty": Reason.TRANSLATION_EMPTY, "too_long": Reason.TRANSLATION_TOO_LONG,
@@ -428,6 +431,10 @@ def build_pipeline(
          | "AllRejected" >> beam.Flatten()
          | "WriteRejected" >> WriteParquetShards(FileSystems.join(staging, "rejected"), "rejected",
                                                  S.with_metadata(REJECTED_SCHEMA, **metadata), **shards))
+    if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
+        from pipeline.lexicon import BuildLexicon
+
+        _ = scored | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(staging, LEXICON_DIR), metadata)
     _ = read["deadletter"] | "WriteDeadletter" >> WriteParquetShards(
         FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
         **{**shards, "num_shards": pc.deadletter_shards})
@@ -458,13 +465,19 @@ def run(
     result = p.run()
     result.wait_until_finish()
     metrics = metric_counts(result)
-    finalize(output)
+    finalize(output, (*OUTPUTS, LEXICON_DIR))
     files = file_counts(output)
+    lexicon = _lexicon_stats(output) if config.lexicon.enabled else None
+    runner = _runner_name(argv)
     summary = build_summary(metrics, files, output_dir=output, expected_read=built.ingest.plan.expected_rows,
-                            scored=built.scored,
+                            scored=built.scored, counters_may_drop=runner in RUNNERS_DROPPING_COUNTERS,
                             extra={"mode": built.mode, "nmt_model_id": built.nmt_model_id,
-                                   "runner": _runner_name(argv), "sources": built.ingest.plan.sources,
-                                   "notes": built.ingest.plan.notes})
+                                   "runner": runner, "sources": built.ingest.plan.sources,
+                                   "notes": built.ingest.plan.notes, **({"lexicon": lexicon} if lexicon else {})})
+    if lexicon is not None and lexicon["read"] != summary["pairs"]:  # the lexicon sees every pair record
+        summary["identity"]["problems"].append(f"lexicon read {lexicon['read']} pairs but pairs/ holds "
+                                               f"{summary['pairs']}")
+        summary["identity"]["holds"] = False
     summary_path = FileSystems.join(output, "summary.json")
     handle = FileSystems.create(summary_path, compression_type=CompressionTypes.UNCOMPRESSED)
     try:
@@ -476,6 +489,17 @@ def run(
         raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
     write_marker(output)
     return summary
+
+
+def _lexicon_stats(output: str) -> dict[str, Any] | None:
+    """Rows read / used / skipped by reason of the lexicon branch (its ``stats.json``)."""
+    from filters.lexicon import STATS_FILE
+
+    path = FileSystems.join(output, LEXICON_DIR, STATS_FILE)
+    if not FileSystems.exists(path):
+        return None
+    with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
+        return json.loads(handle.read().decode("utf-8"))["stats"]
 
 
 class AccountingError(RuntimeError):
@@ -528,6 +552,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--no-score", dest="score", action="store_false", default=None,
                    help="skip scoring and selection: pairs/ without scores, no train/")
     g.add_argument("--cache-dir", help="translation cache root (default <output>/cache)")
+    g.add_argument("--lexicon", action="store_true", default=None,
+                   help="also build the PMI paraphrase lexicon in <output>/lexicon/ (lexicon.enabled)")
     t = p.add_argument_group("back-translation (translate.<key> in the config)")
     t.add_argument("--model", type=Path, help="model directory (default: the demo model, trained on first use)")
     t.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"])
@@ -581,7 +607,7 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
             "pipeline.limit": args.limit, "pipeline.num_shards": args.num_shards,
             "pipeline.allow_misaligned": args.allow_misaligned, "pipeline.dedup": args.dedup,
             "pipeline.translation_cache": args.translation_cache, "pipeline.cache_dir": args.cache_dir,
-            "pipeline.tsv_header": args.tsv_header, "pipeline.score": args.score,
+            "pipeline.tsv_header": args.tsv_header, "pipeline.score": args.score, "lexicon.enabled": args.lexicon,
             "translate.model": str(args.model.resolve()) if args.model else None,
             "translate.backend": args.backend, "translate.device": args.device,
             "translate.compute_type": args.compute_type, "translate.beam_size": args.beam,
@@ -608,6 +634,9 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
         if paths:
             folder = paths[0].rsplit("/", 1)[0]
             print(f"{name + '/':<12} {folder}/ ({len(paths)} shard{'s' if len(paths) != 1 else ''})")
+    if summary.get("lexicon"):
+        print(f"{'lexicon/':<12} {FileSystems.join(args.output, LEXICON_DIR)}/ (python -m filters.lexicon "
+              f"neighbours --lexicon ... WORD)")
     print(f"summary     {FileSystems.join(args.output, 'summary.json')}")
     return 0
 

@@ -1,0 +1,841 @@
+"""PMI paraphrase lexicon from sentence pairs (ParaNMT-50M, Appendix A.1), Beam-free.
+
+    python -m filters.lexicon build --input runs/x/pairs --out runs/x/lexicon [--config NAME] [--set lexicon.k=v]
+    python -m filters.lexicon neighbours --lexicon runs/x/lexicon laughed respectful [-k 20] [--min-joint 10]
+    python -m filters.lexicon evaluate --lexicon runs/x/lexicon --wordsim ../shared/data/wordsim/EN-MEN-TR-3k.txt
+
+**Counting units.** A pair is (reference ``en_tokens``, translation ``mt_tokens``); every sentence is reduced to
+its set of word *types* (lower-cased, punctuation and stop words left out, in the vocabulary), so a word repeated
+in a sentence counts once. With P the pairs used and N = 2P the sentences:
+
+- ``#(u)``: sentences (of either side) containing u; ``#_ref(u)`` / ``#_mt(u)`` per side.
+- ``#(u, v)`` (cross): ordered (sentence, its paraphrase) pairs -- each pair counted in both directions -- with u in
+  the first and v in the second; symmetric, ``#(u, v) = sum over pairs [u in a][v in b] + [u in b][v in a]``.
+- ``#(., .)``: the number of ordered (sentence, paraphrase) pairs, 2P = N. Then
+  ``PMI_cross = log(#(u,v) #(.,.) / (#(u) #(v)))`` is exactly log P(u in s, v in s') / (P(u in s) P(v in s')).
+- Within-sentence counts ``#_X(u, v)``: sentences of side X (X = ref or mt) containing both u and v (u != v);
+  ``PMI_X = log((#_X(u,v) + a) P / ((#_X(u) + a)(#_X(v) + a)))`` with a = ``smoothing`` (paraphrases seldom share a
+  sentence: without it the within-sentence PMI of the best pairs is -inf); ``PMI = (PMI_ref + PMI_mt) / 2``, and
+  ``PMI_adj = PMI_cross - PMI``.
+
+**Cost.** Pass 1 counts word types per side (memory: the distinct words). Pass 2 materialises, per pair, the
+cartesian products of its two type sets (cross) and of each set with itself (within): time grows with
+sum over pairs of |a| |b| + (|a|^2 + |b|^2) / 2, i.e. linearly in the corpus and quadratically in sentence length
+(bounded by ``max_tokens``). At most ``chunk_keys`` word pairs are materialised at once; the accumulated tables hold
+the distinct word pairs seen, which grow sub-linearly with the corpus and never beyond V(V+1)/2 per table for a
+vocabulary of V words (``max_vocab``, ``min_count``, stop words).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import glob
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+from configs.schema import LexiconConfig
+from pipeline.schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE, check_schema, read_metadata, with_metadata
+
+__all__ = [
+    "ENGLISH_STOPWORDS",
+    "LEXICON_FILE",
+    "LEXICON_SCHEMA",
+    "STATS_FILE",
+    "KeyCounts",
+    "LexiconError",
+    "Marginals",
+    "PairCounts",
+    "Vocabulary",
+    "WordSimResult",
+    "build_from_parquet",
+    "build_from_tables",
+    "compute_lexicon",
+    "evaluate_wordsim",
+    "load_wordsim",
+    "main",
+    "neighbours",
+    "select_pairs",
+    "top_k_table",
+    "write_outputs",
+]
+
+LEXICON_FILE = "lexicon.parquet"
+VOCABULARY_FILE = "vocabulary.parquet"
+STATS_FILE = "stats.json"
+TOP_K_FILE = "top_k.tsv"
+
+# A short, common English stop-word list (function words): they co-occur with everything, fill the joint
+# tables with uninformative pairs, and are not paraphrase targets. ``lexicon.drop_stopwords: false`` keeps them.
+_STOPWORD_TEXT = """
+a about above after again against all am an and any are as at be because been before being below between both
+but by can could did do does doing down during each few for from further had has have having he her here hers
+herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on
+once only or other our ours ourselves out over own same she should so some such than that the their theirs them
+themselves then there these they this those through to too under until up very was we were what when where which
+while who whom why will with would you your yours yourself yourselves 's 're 've 'd 'll 'm n't
+"""
+ENGLISH_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+# Skip reasons, in the order the rules are applied (a row gets the first that applies).
+SKIP_EMPTY = "empty_side"
+SKIP_MISSING_SCORE = "missing_score"
+SKIP_LOW_SCORE = "score_below_min"
+SKIP_TOO_LONG = "too_many_tokens"
+SKIP_NOT_KEPT = "not_kept"
+SKIP_REASONS = (SKIP_EMPTY, SKIP_MISSING_SCORE, SKIP_LOW_SCORE, SKIP_TOO_LONG, SKIP_NOT_KEPT)
+
+LEXICON_SCHEMA = pa.schema([
+    pa.field("u", pa.string(), nullable=False),
+    pa.field("v", pa.string(), nullable=False),
+    pa.field("joint", pa.int64(), nullable=False),  # #(u, v), cross-sentence
+    pa.field("within_ref", pa.int64(), nullable=False),  # #_ref(u, v)
+    pa.field("within_mt", pa.int64(), nullable=False),  # #_mt(u, v)
+    pa.field("count_u", pa.int64(), nullable=False),  # #(u): sentences with u, both sides
+    pa.field("count_v", pa.int64(), nullable=False),
+    pa.field("pmi_cross", pa.float64(), nullable=False),
+    pa.field("pmi_within", pa.float64(), nullable=False),  # (PMI_ref + PMI_mt) / 2
+    pa.field("pmi_adj", pa.float64(), nullable=False),
+])
+
+
+class LexiconError(ValueError):
+    """Bad input for the lexicon (missing files or columns, nothing to count); the message says what."""
+
+
+# ------------------------------------------------------------------------------------------------ selection
+
+
+def _column(table: pa.Table, name: str) -> pa.ChunkedArray | None:
+    return table.column(name) if name in table.column_names else None
+
+
+def select_pairs(table: pa.Table, config: LexiconConfig) -> tuple[pa.ChunkedArray, pa.ChunkedArray, dict[str, int]]:
+    """The pairs of ``table`` the lexicon counts (``en_tokens``, ``mt_tokens``) and per-reason skip counts.
+
+    Every row is either used or skipped for exactly one reason (:data:`SKIP_REASONS`, first applicable wins):
+    ``read = used + sum(skipped)``.
+    """
+    n = table.num_rows
+    en, mt = table.column(EN_TOKENS), table.column(MT_TOKENS)
+    remaining = np.ones(n, bool)
+    skipped: dict[str, int] = {}
+
+    def apply(reason: str, bad: np.ndarray) -> None:
+        hit = remaining & bad
+        skipped[reason] = int(hit.sum())
+        remaining[hit] = False
+
+    en_len = pc.fill_null(pc.list_value_length(en), 0).to_numpy(zero_copy_only=False)
+    mt_len = pc.fill_null(pc.list_value_length(mt), 0).to_numpy(zero_copy_only=False)
+    apply(SKIP_EMPTY, (en_len == 0) | (mt_len == 0))
+    if config.min_score is not None:
+        score = _column(table, PARAPHRASE_SCORE)
+        if score is None:
+            raise LexiconError(f"lexicon.min_score is {config.min_score} but the input has no {PARAPHRASE_SCORE} "
+                               "column (set lexicon.min_score=null to count every pair)")
+        if not pa.types.is_floating(score.type):
+            score = pc.cast(score, pa.float64())
+        values = pc.fill_null(score, math.nan).to_numpy(zero_copy_only=False)
+        apply(SKIP_MISSING_SCORE, np.isnan(values))
+        # Compare in the column's precision: a float32 score of 0.35 must pass min_score 0.35.
+        apply(SKIP_LOW_SCORE, values < np.asarray(config.min_score, values.dtype))
+    if config.max_tokens is not None:
+        apply(SKIP_TOO_LONG, (en_len > config.max_tokens) | (mt_len > config.max_tokens))
+    if config.only_kept:
+        keep = _column(table, KEEP)
+        if keep is None:
+            raise LexiconError(f"lexicon.only_kept is true but the input has no {KEEP} column")
+        apply(SKIP_NOT_KEPT, ~pc.fill_null(keep, False).to_numpy(zero_copy_only=False))
+    mask = pa.array(remaining)
+    return en.filter(mask), mt.filter(mask), skipped
+
+
+def required_columns(config: LexiconConfig) -> tuple[str, ...]:
+    """The Parquet columns the lexicon reads under ``config``."""
+    columns = [EN_TOKENS, MT_TOKENS]
+    if config.min_score is not None:
+        columns.append(PARAPHRASE_SCORE)
+    if config.only_kept:
+        columns.append(KEEP)
+    return tuple(columns)
+
+
+# ------------------------------------------------------------------------------------------ token handling
+
+
+def _flat_tokens(lists: pa.ChunkedArray | pa.Array, lowercase: bool) -> tuple[pa.Array, np.ndarray]:
+    """Flat tokens and the row index of each (list arrays -> values + parent indices, no Python loop)."""
+    array = lists.combine_chunks() if isinstance(lists, pa.ChunkedArray) else lists
+    if len(array) == 0:
+        return pa.array([], pa.string()), np.zeros(0, np.int64)
+    values = pc.list_flatten(array)
+    rows = pc.list_parent_indices(array).to_numpy(zero_copy_only=False).astype(np.int64)
+    if lowercase:
+        values = pc.utf8_lower(values)
+    return values, rows
+
+
+def sorted_unique(keys: np.ndarray, counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct keys and their summed counts (1 per occurrence without ``counts``). Sort-based: NumPy 2's
+    hash-based ``np.unique`` is several times slower on int64 keys. Stable sort: merging already sorted runs (the
+    accumulated table and a sorted chunk) is then close to linear (timsort)."""
+    if keys.size == 0:
+        return keys.astype(np.int64), np.zeros(0, np.int64)
+    if counts is None:  # a fresh chunk: plain (SIMD) sort, no permutation needed
+        ordered = np.sort(keys)
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        summed = np.diff(np.r_[starts, ordered.size]).astype(np.int64)
+    else:
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        summed = np.add.reduceat(counts[order].astype(np.int64, copy=False), starts)
+    return ordered[starts], summed
+
+
+def _unique_rows(rows: np.ndarray, ids: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """(row, id) with duplicates removed, sorted by row then id: the word types of each sentence."""
+    keys = np.sort(rows * width + ids)
+    keys = keys[np.r_[True, keys[1:] != keys[:-1]]] if keys.size else keys
+    return keys // width, keys % width
+
+
+# --------------------------------------------------------------------------------------------- marginals
+
+
+@dataclass
+class Marginals:
+    """Pass 1: sentences per word and side, plus the row accounting. Mergeable (a Beam accumulator)."""
+
+    words: pa.Array = field(default_factory=lambda: pa.array([], pa.string()))
+    ref: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    mt: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    read: int = 0
+    used: int = 0
+    skipped: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SKIP_REASONS, 0))
+
+    def add_table(self, table: pa.Table, config: LexiconConfig) -> None:
+        """Count the pairs of one record batch / table that pass :func:`select_pairs`."""
+        en, mt, skipped = select_pairs(table, config)
+        self.read += table.num_rows
+        self.used += len(en)
+        for reason, n in skipped.items():
+            self.skipped[reason] = self.skipped.get(reason, 0) + n
+        parts = [self._side_counts(en, config), self._side_counts(mt, config)]
+        words = pa.concat_arrays([parts[0][0], parts[1][0]])
+        ref = np.concatenate([parts[0][1], np.zeros(len(parts[1][0]), np.int64)])
+        mt_counts = np.concatenate([np.zeros(len(parts[0][0]), np.int64), parts[1][1]])
+        self._merge_arrays(words, ref, mt_counts)
+
+    @staticmethod
+    def _side_counts(lists: pa.ChunkedArray, config: LexiconConfig) -> tuple[pa.Array, np.ndarray]:
+        values, rows = _flat_tokens(lists, config.lowercase)
+        if len(values) == 0:
+            return pa.array([], pa.string()), np.zeros(0, np.int64)
+        encoded = pc.dictionary_encode(values)
+        ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        _, types = _unique_rows(rows, ids, len(encoded.dictionary))
+        return encoded.dictionary, np.bincount(types, minlength=len(encoded.dictionary)).astype(np.int64)
+
+    def _merge_arrays(self, words: pa.Array, ref: np.ndarray, mt: np.ndarray) -> None:
+        table = pa.table({"w": pa.concat_arrays([self.words, words.cast(pa.string())]),
+                          "r": np.concatenate([self.ref, ref]), "m": np.concatenate([self.mt, mt])})
+        grouped = table.group_by("w").aggregate([("r", "sum"), ("m", "sum")]).sort_by("w")
+        self.words = grouped.column("w").combine_chunks()
+        self.ref = grouped.column("r_sum").to_numpy().astype(np.int64)
+        self.mt = grouped.column("m_sum").to_numpy().astype(np.int64)
+
+    def merge(self, other: Marginals) -> Marginals:
+        self.read += other.read
+        self.used += other.used
+        for reason, n in other.skipped.items():
+            self.skipped[reason] = self.skipped.get(reason, 0) + n
+        if len(other.words):
+            self._merge_arrays(other.words, other.ref, other.mt)
+        return self
+
+    def stats(self) -> dict[str, Any]:
+        return {"read": self.read, "used": self.used, "skipped": dict(self.skipped)}
+
+
+@dataclass
+class Vocabulary:
+    """The counted words, most frequent first (ties by word), with their per-side sentence counts."""
+
+    words: pa.Array
+    ref: np.ndarray
+    mt: np.ndarray
+    pairs: int  # P: pairs used
+    excluded: dict[str, int] = field(default_factory=dict)  # words left out, by rule
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    @property
+    def total(self) -> np.ndarray:
+        return self.ref + self.mt
+
+    @classmethod
+    def from_marginals(cls, marginals: Marginals, config: LexiconConfig) -> Vocabulary:
+        words = marginals.words
+        total = marginals.ref + marginals.mt
+        keep = np.ones(len(words), bool)
+        excluded: dict[str, int] = {}
+        if config.drop_punctuation and len(words):
+            # A word needs a letter or a digit; Moses escapes are off, so "&" etc. are plain punctuation.
+            alnum = pc.match_substring_regex(words, r"[\p{L}\p{N}]").to_numpy(zero_copy_only=False)
+            excluded["punctuation"] = int((keep & ~alnum).sum())
+            keep &= alnum
+        stop = set(config.stopwords) | (ENGLISH_STOPWORDS if config.drop_stopwords else set())
+        if stop and len(words):
+            if config.lowercase:
+                stop = {w.lower() for w in stop}
+            is_stop = pc.is_in(words, value_set=pa.array(sorted(stop), pa.string())).to_numpy(zero_copy_only=False)
+            excluded["stopword"] = int((keep & is_stop).sum())
+            keep &= ~is_stop
+        rare = total < config.min_count
+        excluded["min_count"] = int((keep & rare).sum())
+        keep &= ~rare
+        index = np.flatnonzero(keep)
+        names = np.asarray(words.take(pa.array(index, pa.int64())).to_pylist(), dtype=str)
+        order = index[np.lexsort((names, -total[index]))] if len(index) else index
+        if config.max_vocab is not None and len(order) > config.max_vocab:
+            excluded["max_vocab"] = int(len(order) - config.max_vocab)
+            order = order[:config.max_vocab]
+        take = pa.array(order, pa.int64())
+        return cls(words.take(take), marginals.ref[order], marginals.mt[order], marginals.used, excluded)
+
+    def lookup(self, values: pa.Array) -> np.ndarray:
+        """Vocabulary ids of ``values`` (-1 where absent)."""
+        return pc.fill_null(pc.index_in(values, value_set=self.words), -1).to_numpy(
+            zero_copy_only=False).astype(np.int64)
+
+    def encode(self, lists: pa.ChunkedArray, lowercase: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Per-sentence word types of a list column: (row, id) sorted by row then id."""
+        values, rows = _flat_tokens(lists, lowercase)
+        if len(values) == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        ids = self.lookup(values)
+        known = ids >= 0
+        return _unique_rows(rows[known], ids[known], max(len(self), 1))
+
+
+# ---------------------------------------------------------------------------------------------- pair counts
+
+
+class KeyCounts:
+    """Counts of int64 keys: a sorted unique array plus pending chunks, compacted (:func:`sorted_unique`) when the
+    pending keys exceed ``budget`` (memory: the distinct keys plus at most ``budget`` pending)."""
+
+    def __init__(self, budget: int = 2_000_000):
+        self.budget = budget
+        self.keys = np.zeros(0, np.int64)
+        self.counts = np.zeros(0, np.int64)
+        self._pending: list[tuple[np.ndarray, np.ndarray]] = []
+        self._pending_size = 0
+
+    def add(self, keys: np.ndarray, counts: np.ndarray | None = None) -> None:
+        if keys.size == 0:
+            return
+        if counts is None:
+            keys, counts = sorted_unique(keys)
+        self._pending.append((keys.astype(np.int64, copy=False), counts.astype(np.int64, copy=False)))
+        self._pending_size += keys.size
+        if self._pending_size > self.budget:
+            self.compact()
+
+    def compact(self) -> KeyCounts:
+        if self._pending:
+            keys = np.concatenate([self.keys, *(k for k, _ in self._pending)])
+            counts = np.concatenate([self.counts, *(c for _, c in self._pending)])
+            self._pending, self._pending_size = [], 0
+            self.keys, self.counts = sorted_unique(keys, counts)
+        return self
+
+    def merge(self, other: KeyCounts) -> KeyCounts:
+        other.compact()
+        self.add(other.keys, other.counts)
+        return self
+
+    def get(self, keys: np.ndarray) -> np.ndarray:
+        """Counts of ``keys`` (0 where absent)."""
+        self.compact()
+        if self.keys.size == 0:
+            return np.zeros(keys.size, np.int64)
+        at = np.minimum(np.searchsorted(self.keys, keys), self.keys.size - 1)
+        return np.where(self.keys[at] == keys, self.counts[at], 0)
+
+    def __getstate__(self) -> dict[str, Any]:
+        self.compact()
+        return {"budget": self.budget, "keys": self.keys, "counts": self.counts}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.budget, self.keys, self.counts = state["budget"], state["keys"], state["counts"]
+        self._pending, self._pending_size = [], 0
+
+
+def _segments(rows: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Start offset and length of each row's run in a row-sorted array (rows 0..n-1; empty rows have length 0)."""
+    lengths = np.bincount(rows, minlength=n).astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    return starts, lengths
+
+
+def cartesian_chunks(a_ids: np.ndarray, a_rows: np.ndarray, b_ids: np.ndarray, b_start: np.ndarray,
+                     b_len: np.ndarray, budget: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """For each element x of a (row r), every y of row r of b, as (x, y) arrays of at most ~``budget`` entries
+    (one element of a and its whole row of b is never split). Vectorised with repeat/cumsum."""
+    weights = b_len[a_rows]
+    if weights.sum() == 0:
+        return
+    ends = np.cumsum(weights)
+    start = 0
+    while start < a_ids.size:
+        base = ends[start - 1] if start else 0
+        stop = max(int(np.searchsorted(ends, base + budget, side="right")), start + 1)
+        w = weights[start:stop]
+        total = int(w.sum())
+        if total:
+            x = np.repeat(a_ids[start:stop], w)
+            block = np.repeat(np.cumsum(w) - w, w)
+            y = b_ids[np.repeat(b_start[a_rows[start:stop]], w) + (np.arange(total) - block)]
+            yield x, y
+        start = stop
+
+
+class PairCounts:
+    """Pass 2: cross-sentence joint counts (canonical u <= v) and within-sentence counts per side (u < v), keyed
+    ``u * V + v`` for a vocabulary of V words. Mergeable (a Beam accumulator)."""
+
+    def __init__(self, vocab_size: int, budget: int = 2_000_000):
+        self.size = max(vocab_size, 1)
+        self.budget = budget
+        self.cross = KeyCounts(budget)
+        self.within = {"ref": KeyCounts(budget), "mt": KeyCounts(budget)}
+        self.pairs = 0
+
+    def add_encoded(self, a_rows: np.ndarray, a_ids: np.ndarray, b_rows: np.ndarray, b_ids: np.ndarray,
+                    n: int) -> None:
+        """Add ``n`` pairs given as row-sorted (row, id) types of each side."""
+        self.pairs += n
+        a_start, a_len = _segments(a_rows, n)
+        b_start, b_len = _segments(b_rows, n)
+        V = self.size
+        for x, y in cartesian_chunks(a_ids, a_rows, b_ids, b_start, b_len, self.budget):
+            low, high = np.minimum(x, y), np.maximum(x, y)
+            keys, counts = sorted_unique(low * V + high)
+            # (u, u) from a x b stands for both directions of the pair: #(u, u) = 2 [u in a][u in b].
+            counts = np.where(keys // V == keys % V, 2 * counts, counts)
+            self.cross.add(keys, counts)
+        for side, ids, rows, start, length in (("ref", a_ids, a_rows, a_start, a_len),
+                                               ("mt", b_ids, b_rows, b_start, b_len)):
+            for x, y in cartesian_chunks(ids, rows, ids, start, length, self.budget):
+                upper = x < y
+                self.within[side].add(x[upper] * V + y[upper])
+
+    def add_pairs(self, en: pa.ChunkedArray, mt: pa.ChunkedArray, vocab: Vocabulary, lowercase: bool) -> None:
+        a_rows, a_ids = vocab.encode(en, lowercase)
+        b_rows, b_ids = vocab.encode(mt, lowercase)
+        self.add_encoded(a_rows, a_ids, b_rows, b_ids, len(en))
+
+    def add_table(self, table: pa.Table, vocab: Vocabulary, config: LexiconConfig) -> None:
+        en, mt, _ = select_pairs(table, config)
+        self.add_pairs(en, mt, vocab, config.lowercase)
+
+    def merge(self, other: PairCounts) -> PairCounts:
+        self.pairs += other.pairs
+        self.cross.merge(other.cross)
+        for side in self.within:
+            self.within[side].merge(other.within[side])
+        return self
+
+    def compact(self) -> PairCounts:
+        self.cross.compact()
+        for counts in self.within.values():
+            counts.compact()
+        return self
+
+
+# -------------------------------------------------------------------------------------------------- PMI
+
+
+def compute_lexicon(counts: PairCounts, vocab: Vocabulary, config: LexiconConfig) -> pa.Table:
+    """The lexicon table (:data:`LEXICON_SCHEMA`): both orders of every word pair u != v with
+    ``joint >= parquet_min_joint``, sorted by u, then ``rank_by`` descending, then v."""
+    counts.compact()
+    V, P = counts.size, vocab.pairs
+    keys, joint = counts.cross.keys, counts.cross.counts
+    u, v = keys // V, keys % V
+    off = (u != v) & (joint >= config.parquet_min_joint)
+    keys, joint, u, v = keys[off], joint[off], u[off], v[off]
+    if keys.size == 0 or P == 0:
+        return LEXICON_SCHEMA.empty_table()
+    a = config.smoothing
+    total = vocab.total.astype(np.float64)
+    n_pairs_ordered = 2.0 * P  # #(., .) = N = 2P
+    pmi_cross = np.log(joint * n_pairs_ordered / (total[u] * total[v]))
+    within = {side: c.get(keys) for side, c in counts.within.items()}
+    marg = {"ref": vocab.ref.astype(np.float64), "mt": vocab.mt.astype(np.float64)}
+    pmi_side = [np.log((within[s] + a) * P / ((marg[s][u] + a) * (marg[s][v] + a))) for s in ("ref", "mt")]
+    pmi_within = 0.5 * (pmi_side[0] + pmi_side[1])
+    pmi_adj = pmi_cross - pmi_within
+    both = lambda x, y: np.concatenate([x, y])  # noqa: E731 -- (u, v) rows then (v, u) rows
+    uu, vv = both(u, v), both(v, u)
+    columns = {
+        "u": vocab.words.take(pa.array(uu)), "v": vocab.words.take(pa.array(vv)),
+        "joint": both(joint, joint), "within_ref": both(within["ref"], within["ref"]),
+        "within_mt": both(within["mt"], within["mt"]),
+        "count_u": vocab.total[uu], "count_v": vocab.total[vv],
+        "pmi_cross": both(pmi_cross, pmi_cross), "pmi_within": both(pmi_within, pmi_within),
+        "pmi_adj": both(pmi_adj, pmi_adj),
+    }
+    table = pa.Table.from_arrays([pa.array(columns[f.name], f.type) if not isinstance(columns[f.name], pa.Array)
+                                  else columns[f.name] for f in LEXICON_SCHEMA], schema=LEXICON_SCHEMA)
+    return table.sort_by([("u", "ascending"), (config.rank_by, "descending"), ("v", "ascending")])
+
+
+def top_k_table(lexicon: pa.Table, k: int, min_joint: int, rank_by: str = "pmi_adj") -> pa.Table:
+    """The best ``k`` paraphrases v of every word u among pairs with ``joint >= min_joint`` (columns u, rank, v,
+    joint, pmi_adj, pmi_cross), ranked by ``rank_by``."""
+    table = lexicon.filter(pc.greater_equal(lexicon.column("joint"), min_joint))
+    table = table.sort_by([("u", "ascending"), (rank_by, "descending"), ("v", "ascending")])
+    words = table.column("u").combine_chunks()
+    if len(words) == 0:
+        return pa.table({"u": pa.array([], pa.string()), "rank": pa.array([], pa.int64()),
+                         "v": pa.array([], pa.string()), "joint": pa.array([], pa.int64()),
+                         "pmi_adj": pa.array([], pa.float64()), "pmi_cross": pa.array([], pa.float64())})
+    new = np.r_[True, pc.not_equal(words[1:], words[:-1]).to_numpy(zero_copy_only=False)]
+    starts = np.flatnonzero(new)
+    group = np.cumsum(new) - 1
+    rank = np.arange(len(words)) - starts[group] + 1
+    keep = rank <= k
+    out = table.filter(pa.array(keep)).select(["u", "v", "joint", "pmi_adj", "pmi_cross"])
+    return out.add_column(1, "rank", pa.array(rank[keep], pa.int64()))
+
+
+# ----------------------------------------------------------------------------------------------- outputs
+
+
+def write_outputs(out_dir: str | os.PathLike, counts: PairCounts, vocab: Vocabulary, marginals: Marginals,
+                  config: LexiconConfig, metadata: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Write ``lexicon.parquet``, ``vocabulary.parquet``, ``top_k.tsv`` and ``stats.json`` into ``out_dir``
+    (local or any Beam file system); returns the stats."""
+    from apache_beam.io.filesystem import CompressionTypes
+    from apache_beam.io.filesystems import FileSystems
+
+    lexicon = compute_lexicon(counts, vocab, config)
+    stats = {**marginals.stats(), "sentences": 2 * vocab.pairs, "vocabulary": len(vocab),
+             "vocabulary_excluded": vocab.excluded, "distinct_words": len(marginals.words),
+             "distinct_cross_pairs": int(counts.cross.keys.size),
+             "distinct_within_pairs": {s: int(c.keys.size) for s, c in counts.within.items()},
+             "lexicon_rows": lexicon.num_rows}
+    meta = {"lexicon_config": config.model_dump(mode="json"), "lexicon_stats": stats, **(metadata or {})}
+    with contextlib.suppress(Exception):  # exists, or an object store where folders are implicit
+        FileSystems.mkdirs(str(out_dir))
+
+    def create(name: str):
+        return FileSystems.create(FileSystems.join(str(out_dir), name), mime_type="application/octet-stream",
+                                  compression_type=CompressionTypes.UNCOMPRESSED)
+
+    with create(LEXICON_FILE) as handle:
+        pq.write_table(lexicon.replace_schema_metadata(with_metadata(LEXICON_SCHEMA, **meta).metadata), handle,
+                       compression="zstd", row_group_size=1_000_000)
+    vocabulary = pa.table({"word": vocab.words, "count_ref": vocab.ref, "count_mt": vocab.mt})
+    with create(VOCABULARY_FILE) as handle:
+        pq.write_table(vocabulary.replace_schema_metadata(with_metadata(vocabulary.schema, **meta).metadata),
+                       handle, compression="zstd")
+    top = top_k_table(lexicon, config.top_k, config.min_joint, config.rank_by)
+    lines = ["word\trank\tparaphrase\tjoint\tpmi_adj\tpmi_cross"]
+    lines += [f"{u}\t{r}\t{v}\t{j}\t{a:.4f}\t{c:.4f}" for u, r, v, j, a, c in zip(
+        *(top.column(n).to_pylist() for n in ("u", "rank", "v", "joint", "pmi_adj", "pmi_cross")), strict=True)]
+    with create(TOP_K_FILE) as handle:
+        handle.write(("\n".join(lines) + "\n").encode("utf-8"))
+    with create(STATS_FILE) as handle:
+        handle.write((json.dumps({"stats": stats, "lexicon_config": config.model_dump(mode="json"),
+                                  **dict(metadata or {})}, indent=2, sort_keys=True, default=str) + "\n").encode())
+    return stats
+
+
+# -------------------------------------------------------------------------------------------- building
+
+
+def build_from_tables(tables: Iterable[pa.Table] | Sequence[pa.Table], config: LexiconConfig,
+                      progress: bool = False) -> tuple[PairCounts, Vocabulary, Marginals]:
+    """Both passes over in-memory tables (a re-iterable sequence: each is read twice)."""
+    tables = list(tables)
+    marginals = Marginals()
+    for table in tables:
+        marginals.add_table(table, config)
+    vocab = Vocabulary.from_marginals(marginals, config)
+    counts = PairCounts(len(vocab), config.chunk_keys)
+    for table in _progress(tables, progress, marginals.read, "pair counts"):
+        counts.add_table(table, vocab, config)
+    return counts.compact(), vocab, marginals
+
+
+def _progress(tables: Iterable[pa.Table], enabled: bool, total: int, desc: str) -> Iterator[pa.Table]:
+    if not enabled:
+        yield from tables
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="pair", desc=desc, file=sys.stderr, dynamic_ncols=True) as bar:
+        for table in tables:
+            yield table
+            bar.update(table.num_rows)
+
+
+def expand_inputs(inputs: Sequence[str | os.PathLike]) -> list[str]:
+    """Parquet files from files, directories (``*.parquet`` inside) and globs; an error if none is found."""
+    files: list[str] = []
+    for item in inputs:
+        path = Path(item)
+        if path.is_dir():
+            found = sorted(str(p) for p in path.glob("*.parquet"))
+        elif any(c in str(item) for c in "*?["):
+            found = sorted(glob.glob(str(item)))
+        elif path.is_file():
+            found = [str(path)]
+        else:
+            raise LexiconError(f"input {item} does not exist")
+        if not found:
+            raise LexiconError(f"input {item} holds no Parquet file")
+        files += found
+    if not files:
+        raise LexiconError("no input given")
+    return files
+
+
+def build_from_parquet(inputs: Sequence[str | os.PathLike], config: LexiconConfig,
+                       progress: bool = True) -> tuple[PairCounts, Vocabulary, Marginals]:
+    """Both passes, streaming record batches of ``batch_pairs`` rows from Parquet shards (memory: one batch plus
+    the count tables)."""
+    files = expand_inputs(inputs)
+    dataset = ds.dataset(files, format="parquet")
+    columns = required_columns(config)
+    try:
+        check_schema(dataset.schema, required=columns)
+    except ValueError as error:
+        raise LexiconError(f"{files[0]}{' ...' if len(files) > 1 else ''}: {error}") from None
+
+    def batches() -> Iterator[pa.Table]:
+        for batch in dataset.to_batches(columns=list(columns), batch_size=config.batch_pairs):
+            yield pa.Table.from_batches([batch])
+
+    total = dataset.count_rows()
+    marginals = Marginals()
+    for table in _progress(batches(), progress, total, "word counts"):
+        marginals.add_table(table, config)
+    vocab = Vocabulary.from_marginals(marginals, config)
+    counts = PairCounts(len(vocab), config.chunk_keys)
+    for table in _progress(batches(), progress, total, "pair counts"):
+        counts.add_table(table, vocab, config)
+    return counts.compact(), vocab, marginals
+
+
+# -------------------------------------------------------------------------------------------- querying
+
+
+def read_lexicon(path: str | os.PathLike) -> Path:
+    """The ``lexicon.parquet`` of a lexicon directory (or the file itself); an error naming what is missing."""
+    path = Path(path)
+    file = path / LEXICON_FILE if path.is_dir() else path
+    if not file.is_file():
+        raise LexiconError(f"{file} not found (build it with python -m filters.lexicon build)")
+    return file
+
+
+def neighbours(lexicon: str | os.PathLike, word: str, k: int = 20, min_joint: int = 10,
+               rank_by: str = "pmi_adj", lowercase: bool = True) -> pa.Table:
+    """The ``k`` best paraphrases of ``word`` (joint count >= ``min_joint``), read with a pushed-down filter."""
+    word = word.lower() if lowercase else word
+    table = pq.read_table(read_lexicon(lexicon), filters=[("u", "=", word), ("joint", ">=", min_joint)])
+    return table.sort_by([(rank_by, "descending"), ("v", "ascending")]).slice(0, k)
+
+
+# ------------------------------------------------------------------------------------------- evaluation
+
+
+def load_wordsim(path: str | os.PathLike, lowercase: bool = True) -> tuple[list[str], list[str], np.ndarray]:
+    """A ``word1 word2 score`` file (tabs or spaces; CRLF line ends are fine)."""
+    path = Path(path)
+    if not path.is_file():
+        raise LexiconError(f"word-similarity file {path} not found")
+    first, second, scores = [], [], []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        parts = line.split()
+        if not parts or parts[0].startswith("#"):
+            continue
+        if len(parts) < 3:
+            raise LexiconError(f"{path}:{number}: expected 'word1 word2 score', got {line!r}")
+        try:
+            score = float(parts[2])
+        except ValueError:
+            if number == 1:
+                continue  # a header line
+            raise LexiconError(f"{path}:{number}: score {parts[2]!r} is not a number") from None
+        a, b = (parts[0].lower(), parts[1].lower()) if lowercase else (parts[0], parts[1])
+        first.append(a)
+        second.append(b)
+        scores.append(score)
+    if not scores:
+        raise LexiconError(f"{path}: no word pairs")
+    return first, second, np.asarray(scores, np.float64)
+
+
+@dataclass(frozen=True)
+class WordSimResult:
+    """Spearman's rho of one score against one word-similarity set."""
+
+    name: str
+    score: str
+    pairs: int
+    covered: int
+    rho_all: float  # unseen pairs scored 0 (the paper's protocol)
+    rho_covered: float  # only pairs the lexicon has
+
+    @property
+    def coverage(self) -> float:
+        return self.covered / self.pairs if self.pairs else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"set": self.name, "score": self.score, "pairs": self.pairs, "covered": self.covered,
+                "coverage": round(self.coverage, 4), "rho_all": self.rho_all, "rho_covered": self.rho_covered}
+
+
+def lookup_pairs(lexicon: pa.Table | str | os.PathLike, first: Sequence[str], second: Sequence[str],
+                 columns: Sequence[str] = ("pmi_cross", "pmi_adj"), min_joint: int = 1) -> dict[str, np.ndarray]:
+    """Scores of word pairs in a lexicon (NaN where unseen), plus their ``joint`` counts; vectorised join."""
+    if not isinstance(lexicon, pa.Table):
+        words = sorted(set(first))
+        lexicon = pq.read_table(read_lexicon(lexicon), columns=["u", "v", "joint", *columns],
+                                filters=[("u", "in", words)])
+    lexicon = lexicon.filter(pc.greater_equal(lexicon.column("joint"), min_joint))
+    query = pa.table({"u": pa.array(list(first), pa.string()), "v": pa.array(list(second), pa.string()),
+                      "_row": pa.array(np.arange(len(first)), pa.int64())})
+    joined = query.join(lexicon.select(["u", "v", "joint", *columns]), keys=["u", "v"], join_type="left outer")
+    rows = joined.column("_row").to_numpy()
+    out: dict[str, np.ndarray] = {}
+    for name in ("joint", *columns):
+        values = np.full(len(first), np.nan)
+        values[rows] = pc.cast(joined.column(name), pa.float64()).to_numpy(zero_copy_only=False)
+        out[name] = values
+    return out
+
+
+def evaluate_wordsim(lexicon: pa.Table | str | os.PathLike, path: str | os.PathLike, name: str | None = None,
+                     scores: Sequence[str] = ("pmi_cross", "pmi_adj"), min_joint: int = 1) -> list[WordSimResult]:
+    """Spearman's rho of each lexicon score against a word-similarity set: with unseen pairs scored 0, and on
+    the covered pairs only (a pair is looked up as (word1, word2); the table holds both orders)."""
+    from train_embeddings.sts import spearman
+
+    first, second, gold = load_wordsim(path)
+    found = lookup_pairs(lexicon, first, second, scores, min_joint)
+    covered = ~np.isnan(found[scores[0]])
+    name = name or Path(path).stem
+    results = []
+    for score in scores:
+        values = found[score]
+        rho_all = spearman(np.where(covered, values, 0.0), gold)
+        rho_cov = spearman(values[covered], gold[covered]) if covered.sum() >= 3 else math.nan
+        results.append(WordSimResult(name, score, len(gold), int(covered.sum()), rho_all, rho_cov))
+    return results
+
+
+def format_results(results: Sequence[WordSimResult]) -> str:
+    lines = [f"{'set':<22}{'score':<11}{'pairs':>6}{'covered':>9}{'cov%':>7}{'rho(0)':>9}{'rho(cov)':>10}"]
+    for r in results:
+        lines.append(f"{r.name:<22}{r.score:<11}{r.pairs:>6}{r.covered:>9}{100 * r.coverage:>6.1f}%"
+                     f"{100 * r.rho_all:>9.1f}{100 * r.rho_covered:>10.1f}")
+    return "\n".join(lines)
+
+
+# -------------------------------------------------------------------------------------------------- CLI
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from configs import add_config_arguments
+
+    parser = argparse.ArgumentParser(prog="python -m filters.lexicon", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="count and write a lexicon from Parquet pair shards")
+    b.add_argument("--input", action="append", required=True, help="Parquet file, directory of shards or glob")
+    b.add_argument("--out", required=True, help="output directory")
+    b.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_config_arguments(b, "lexicon.min_score=0.5")
+    n = sub.add_parser("neighbours", help="the best paraphrases of words")
+    n.add_argument("--lexicon", required=True, help="a lexicon directory or its lexicon.parquet")
+    n.add_argument("words", nargs="+")
+    n.add_argument("-k", type=int, default=20)
+    n.add_argument("--min-joint", type=int, default=10)
+    n.add_argument("--by", choices=["pmi_adj", "pmi_cross"], default="pmi_adj")
+    e = sub.add_parser("evaluate", help="Spearman's rho against word-similarity sets")
+    e.add_argument("--lexicon", required=True)
+    e.add_argument("--wordsim", action="append", required=True, help="word1 word2 score file (repeatable)")
+    e.add_argument("--min-joint", type=int, default=1, help="pairs seen fewer times count as unseen")
+    e.add_argument("--json", help="also write the results as JSON")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from configs import ConfigError, load_config
+
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "build":
+            config = load_config(args.config, args.overrides)
+            started = time.perf_counter()
+            counts, vocab, marginals = build_from_parquet(args.input, config.lexicon, progress=not args.quiet)
+            if marginals.used == 0:
+                raise LexiconError(f"no pair passed the lexicon filter: {json.dumps(marginals.stats())}")
+            stats = write_outputs(args.out, counts, vocab, marginals, config.lexicon,
+                                  {"inputs": [str(i) for i in args.input], "seed": config.seed})
+            elapsed = time.perf_counter() - started
+            skipped = ", ".join(f"{r} {n}" for r, n in stats["skipped"].items() if n) or "none"
+            print(f"read {stats['read']} pairs: used {stats['used']}, skipped {skipped}")
+            print(f"vocabulary {stats['vocabulary']} words (of {stats['distinct_words']}); "
+                  f"{stats['distinct_cross_pairs']} cross-sentence word pairs; {stats['lexicon_rows']} lexicon rows")
+            print(f"{stats['read'] / elapsed:.0f} pairs/s ({elapsed:.1f}s); wrote {args.out}/"
+                  f"{{{LEXICON_FILE},{VOCABULARY_FILE},{TOP_K_FILE},{STATS_FILE}}}")
+        elif args.command == "neighbours":
+            for word in args.words:
+                table = neighbours(args.lexicon, word, args.k, args.min_joint, args.by)
+                shown = ", ".join(f"{v} ({s:.2f}, {j})" for v, s, j in zip(
+                    table.column("v").to_pylist(), table.column(args.by).to_pylist(),
+                    table.column("joint").to_pylist(), strict=True))
+                print(f"{word}\t{shown or '-'}")
+        else:
+            results = []
+            for path in args.wordsim:
+                results += evaluate_wordsim(args.lexicon, path, min_joint=args.min_joint)
+            print(format_results(results))
+            if args.json:
+                Path(args.json).write_text(json.dumps([r.as_dict() for r in results], indent=2) + "\n")
+    except (ConfigError, LexiconError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def lexicon_metadata(path: str | os.PathLike) -> dict[str, Any]:
+    """The ``paranmt.*`` schema metadata of a written lexicon (config and stats)."""
+    return read_metadata(pq.read_schema(read_lexicon(path)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

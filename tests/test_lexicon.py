@@ -1,0 +1,329 @@
+"""The PMI paraphrase lexicon (filters/lexicon.py): hand counts on a toy corpus, the vectorised counts against an
+obvious reference, selection accounting, bounded memory, evaluation and the CLI."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import tracemalloc
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from configs.schema import LexiconConfig
+from filters.lexicon import (
+    LexiconError,
+    PairCounts,
+    build_from_parquet,
+    build_from_tables,
+    compute_lexicon,
+    evaluate_wordsim,
+    lexicon_metadata,
+    load_wordsim,
+    main,
+    neighbours,
+    select_pairs,
+    top_k_table,
+    write_outputs,
+)
+from tests.conftest import read_lines, shared_data
+
+PLAIN = dict(min_score=None, min_count=1, drop_stopwords=False, max_vocab=None)
+
+
+def _pairs(en: list[list[str]], mt: list[list[str]], **columns) -> pa.Table:
+    return pa.table({"en_tokens": pa.array(en, pa.list_(pa.string())),
+                     "mt_tokens": pa.array(mt, pa.list_(pa.string())), **columns})
+
+
+def _rows(lexicon: pa.Table) -> dict[tuple[str, str], dict]:
+    return {(r["u"], r["v"]): r for r in lexicon.to_pylist()}
+
+
+# ------------------------------------------------------------------------------------------------- toy corpus
+
+TOY_EN = [["The", "man", "runs", "."], ["a", "man", "walks"], ["dog", "runs", "runs"]]
+TOY_MT = [["a", "guy", "runs"], ["the", "man", "walks", "."], ["the", "dog", "is", "running"]]
+
+
+def test_pmi_values_against_hand_counts():
+    """Three pairs, stop words and punctuation dropped, types per sentence ('runs runs' counts once).
+
+    Types: p1 {man, runs} / {guy, runs}; p2 {man, walks} / {man, walks}; p3 {dog, runs} / {dog, running}.
+    P = 3, #(.,.) = N = 6; #(man) = 3, #(guy) = 1, #(runs) = 3, #(running) = 1; #_ref(man) = 2, #_mt(man) = 1,
+    #_ref(runs) = 2, #_mt(runs) = 1, #_mt(guy) = 1.
+    """
+    config = LexiconConfig(min_score=None, min_count=1)
+    counts, vocab, marginals = build_from_tables([_pairs(TOY_EN, TOY_MT)], config)
+    assert marginals.used == 3 and sorted(vocab.words.to_pylist()) == ["dog", "guy", "man", "running", "runs",
+                                                                        "walks"]
+    rows = _rows(compute_lexicon(counts, vocab, config))
+    man_guy = rows[("man", "guy")]
+    assert (man_guy["joint"], man_guy["count_u"], man_guy["count_v"]) == (1, 3, 1)
+    assert man_guy["pmi_cross"] == pytest.approx(math.log(1 * 6 / (3 * 1)))
+    # within: ref: #(man,guy)=0, #ref(man)=2, #ref(guy)=0 -> log(1*3/(3*1)); mt: #mt(man)=1, #mt(guy)=1 -> log(3/4)
+    within = 0.5 * (math.log(1 * 3 / (3 * 1)) + math.log(1 * 3 / (2 * 2)))
+    assert man_guy["pmi_within"] == pytest.approx(within)
+    assert man_guy["pmi_adj"] == pytest.approx(math.log(2) - within)
+    # man/runs: cross 1 (p1: man in ref, runs in translation); within_ref 1 (p1's reference holds both).
+    man_runs = rows[("man", "runs")]
+    assert (man_runs["joint"], man_runs["within_ref"], man_runs["within_mt"]) == (1, 1, 0)
+    within = 0.5 * (math.log(2 * 3 / (3 * 3)) + math.log(1 * 3 / (2 * 2)))
+    assert man_runs["pmi_cross"] == pytest.approx(math.log(6 / 9))
+    assert man_runs["pmi_adj"] == pytest.approx(math.log(6 / 9) - within)
+    # man/walks: p2 (man, walks) both ways: [man in a][walks in b] + [man in b][walks in a] = 2.
+    assert rows[("man", "walks")]["joint"] == 2 and rows[("walks", "man")]["joint"] == 2
+    assert rows[("runs", "running")]["pmi_cross"] == pytest.approx(math.log(1 * 6 / (3 * 1)))
+    # Symmetric, no self pairs, nothing for words never across a pair from each other.
+    assert all((v, u) in rows and rows[(v, u)]["pmi_adj"] == r["pmi_adj"] for (u, v), r in rows.items())
+    assert ("man", "man") not in rows and ("guy", "walks") not in rows and ("the", "man") not in rows
+
+
+def _reference(en, mt, lowercase=True):
+    """Obvious nested-loop counts: marginals per side, cross (both directions), within per side (ordered)."""
+    refm, mtm, cross, wref, wmt = Counter(), Counter(), Counter(), Counter(), Counter()
+    for a, b in zip(en, mt, strict=True):
+        a = {w.lower() if lowercase else w for w in a}
+        b = {w.lower() if lowercase else w for w in b}
+        refm.update(a)
+        mtm.update(b)
+        for x in a:
+            for y in b:
+                cross[(x, y)] += 1
+                cross[(y, x)] += 1
+        wref.update(itertools.permutations(a, 2))
+        wmt.update(itertools.permutations(b, 2))
+    return refm, mtm, cross, wref, wmt
+
+
+@pytest.mark.parametrize("chunk_keys", [1000, 2_000_000])
+def test_vectorised_counts_equal_the_reference_on_real_captions(chunk_keys):
+    en = [line.split() for line in read_lines(shared_data("paraphrase/multi30k-captions/train.1.en"))[:400]]
+    mt = [line.split() for line in read_lines(shared_data("paraphrase/multi30k-captions/train.2.en"))[:400]]
+    config = LexiconConfig(**PLAIN, drop_punctuation=False, chunk_keys=chunk_keys, max_tokens=None)
+    tables = [_pairs(en[i:i + 37], mt[i:i + 37]) for i in range(0, 400, 37)]  # uneven batches
+    counts, vocab, _ = build_from_tables(tables, config)
+    lexicon = compute_lexicon(counts, vocab, config)
+    refm, mtm, cross, wref, wmt = _reference(en, mt)
+    expected = {k: c for k, c in cross.items() if k[0] != k[1]}
+    rows = _rows(lexicon)
+    assert len(rows) == len(expected)
+    P = 400
+    for (u, v), r in rows.items():
+        assert (r["joint"], r["within_ref"], r["within_mt"]) == (expected[(u, v)], wref[(u, v)], wmt[(u, v)])
+        tu, tv = refm[u] + mtm[u], refm[v] + mtm[v]
+        cross_pmi = math.log(expected[(u, v)] * 2 * P / (tu * tv))
+        within = 0.5 * (math.log((wref[(u, v)] + 1) * P / ((refm[u] + 1) * (refm[v] + 1)))
+                        + math.log((wmt[(u, v)] + 1) * P / ((mtm[u] + 1) * (mtm[v] + 1))))
+        assert r["pmi_cross"] == pytest.approx(cross_pmi, abs=1e-9)
+        assert r["pmi_adj"] == pytest.approx(cross_pmi - within, abs=1e-9)
+    # Merging two halves (what Beam's combiners do) gives the same counts.
+    first, vocab1, _ = build_from_tables(tables, config)
+    half = PairCounts(len(vocab1), chunk_keys)
+    other = PairCounts(len(vocab1), chunk_keys)
+    for k, t in enumerate(tables):
+        (half if k % 2 else other).add_table(t, vocab1, config)
+    merged = half.merge(other).compact()
+    assert np.array_equal(merged.cross.keys, first.cross.keys) and np.array_equal(merged.cross.counts,
+                                                                                   first.cross.counts)
+
+
+# ----------------------------------------------------------------------------------------- selection, vocabulary
+
+
+def test_selection_accounts_for_every_row():
+    table = _pairs([["a"], [], ["b"], ["c"], ["x"] * 31, ["d"]], [["a"], ["b"], ["b"], ["c"], ["y"], ["d"]],
+                   paraphrase_score=pa.array([0.9, 0.9, None, 0.2, 0.9, 0.35], pa.float32()),
+                   keep=pa.array([True, True, True, True, True, False]))
+    en, _, skipped = select_pairs(table, LexiconConfig())
+    assert en.to_pylist() == [["a"], ["d"]]  # 0.35 is inclusive
+    assert skipped == {"empty_side": 1, "missing_score": 1, "score_below_min": 1, "too_many_tokens": 1}
+    _, _, skipped = select_pairs(table, LexiconConfig(only_kept=True))
+    assert skipped["not_kept"] == 1
+    with pytest.raises(LexiconError, match="no paraphrase_score column"):
+        select_pairs(table.drop_columns(["paraphrase_score"]), LexiconConfig())
+
+
+def test_vocabulary_cap_min_count_stopwords_and_punctuation():
+    en = [["The", "cat", ",", "sat", "mat"], ["the", "cat", "ran"], ["cat", "sat", "zebra"]]
+    mt = [["a", "cat", "sat", "!"], ["cat", "ran"], ["cat", "sat"]]
+    config = LexiconConfig(min_score=None, min_count=2, max_vocab=2, stopwords=["mat"])
+    _, vocab, _ = build_from_tables([_pairs(en, mt)], config)
+    assert vocab.words.to_pylist() == ["cat", "sat"]  # most frequent first; ran (2 sentences) cut by the cap
+    assert vocab.excluded == {"punctuation": 2, "stopword": 3, "min_count": 1, "max_vocab": 1}
+
+
+def test_memory_stays_bounded_on_long_sentences():
+    """20 pairs of 3,000-token sentences over 5,000 word types (the cartesian products alone would be ~2.5e6 word
+    pairs per pair per table): with a 500-word vocabulary and 50k keys per chunk, peak allocations stay small, and
+    the counts equal an unbounded run's."""
+    rng = np.random.default_rng(0)
+    words = np.array([f"w{i}" for i in range(5000)])
+    # A Zipf-like draw, so the vocabulary cap keeps the frequent words.
+    draw = lambda: words[np.minimum(rng.zipf(1.2, 3000), 5000) - 1].tolist()  # noqa: E731
+    table = _pairs([draw() for _ in range(20)], [draw() for _ in range(20)])
+    bounded = LexiconConfig(min_score=None, max_tokens=None, min_count=1, max_vocab=500, chunk_keys=50_000,
+                            batch_pairs=5)
+    tables = [table.slice(i, 5) for i in range(0, 20, 5)]
+    tracemalloc.start()
+    counts, vocab, _ = build_from_tables(tables, bounded)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert len(vocab) == 500
+    assert counts.cross.keys.size <= 500 * 501 // 2
+    assert peak < 40e6, f"peak {peak / 1e6:.1f} MB"
+    tracemalloc.start()
+    unbounded, _, _ = build_from_tables([table], bounded.model_copy(update={"chunk_keys": 50_000_000}))
+    _, unbounded_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert unbounded_peak > 3 * peak  # what the chunking saves: the whole batch's products at once
+    assert np.array_equal(counts.cross.counts, unbounded.cross.counts)
+    assert np.array_equal(counts.within["mt"].keys, unbounded.within["mt"].keys)
+
+
+# ------------------------------------------------------------------------------------------ outputs, evaluation
+
+
+@pytest.fixture(scope="module")
+def caption_lexicon(tmp_path_factory) -> Path:
+    """A lexicon from 2,000 images x 10 real caption pairs, written by the stand-alone command from Parquet."""
+    root = tmp_path_factory.mktemp("captions")
+    caps = [read_lines(shared_data(f"paraphrase/multi30k-captions/train.{k}.en"))[:2000] for k in range(1, 6)]
+    en, mt = [], []
+    for i, j in itertools.combinations(range(5), 2):
+        en += [c.lower().replace(".", " .").split() for c in caps[i]]
+        mt += [c.lower().replace(".", " .").split() for c in caps[j]]
+    score = pa.array(np.where(np.arange(len(en)) % 50 == 0, 0.1, 0.9), pa.float32())
+    (root / "pairs").mkdir()
+    pq.write_table(_pairs(en[:10_000], mt[:10_000], paraphrase_score=score[:10_000]), root / "pairs" / "a.parquet")
+    pq.write_table(_pairs(en[10_000:], mt[10_000:], paraphrase_score=score[10_000:]), root / "pairs" / "b.parquet")
+    assert main(["build", "--input", str(root / "pairs"), "--out", str(root / "lex"), "--quiet",
+                 "--set", "lexicon.min_joint=5"]) == 0
+    return root / "lex"
+
+
+def test_build_command_outputs(caption_lexicon, capsys):
+    stats = json.loads((caption_lexicon / "stats.json").read_text())["stats"]
+    assert stats["read"] == 20_000 and stats["skipped"]["score_below_min"] == 400
+    assert stats["read"] == stats["used"] + sum(stats["skipped"].values())
+    meta = lexicon_metadata(caption_lexicon)
+    assert meta["lexicon_config"]["min_joint"] == 5 and meta["lexicon_stats"]["used"] == stats["used"] > 19_000
+    lexicon = pq.read_table(caption_lexicon / "lexicon.parquet")
+    assert lexicon.num_rows == stats["lexicon_rows"] > 10_000
+    top = (caption_lexicon / "top_k.tsv").read_text().splitlines()
+    assert top[0].split("\t") == ["word", "rank", "paraphrase", "joint", "pmi_adj", "pmi_cross"]
+    assert all(int(line.split("\t")[3]) >= 5 and int(line.split("\t")[1]) <= 50 for line in top[1:])
+    best = neighbours(caption_lexicon, "Bicycle", k=5, min_joint=5)
+    assert "bike" in best.column("v").to_pylist()
+    assert best.column("pmi_adj").to_pylist() == sorted(best.column("pmi_adj").to_pylist(), reverse=True)
+    assert main(["neighbours", "--lexicon", str(caption_lexicon), "bicycle", "zzzz", "-k", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("bicycle\t") and out[1] == "zzzz\t-"
+    figures = caption_lexicon.parent / "eval.json"
+    men, ws = shared_data("wordsim/EN-MEN-TR-3k.txt"), shared_data("wordsim/EN-WS-353-ALL.txt")
+    assert main(["evaluate", "--lexicon", str(caption_lexicon), "--wordsim", str(men), "--wordsim", str(ws),
+                 "--json", str(figures)]) == 0
+    table = capsys.readouterr().out
+    rows = json.loads(figures.read_text())
+    assert [(r["set"], r["score"]) for r in rows] == [("EN-MEN-TR-3k", "pmi_cross"), ("EN-MEN-TR-3k", "pmi_adj"),
+                                                      ("EN-WS-353-ALL", "pmi_cross"), ("EN-WS-353-ALL", "pmi_adj")]
+    assert rows[0]["covered"] > 200 and rows[0]["rho_all"] > 0.1 and "EN-WS-353-ALL" in table
+
+
+def test_top_k_table_ranks_within_each_word():
+    lexicon = pa.table({"u": ["a", "a", "a", "b"], "v": ["x", "y", "z", "x"], "joint": [10, 12, 3, 10],
+                        "pmi_adj": [1.0, 2.0, 9.0, 0.5], "pmi_cross": [0.0, 0.0, 0.0, 0.0]})
+    top = top_k_table(lexicon, k=1, min_joint=10)
+    assert top.select(["u", "rank", "v"]).to_pylist() == [{"u": "a", "rank": 1, "v": "y"},
+                                                          {"u": "b", "rank": 1, "v": "x"}]
+
+
+def test_wordsim_spearman_with_unseen_pairs_as_zero(tmp_path):
+    from scipy.stats import spearmanr
+
+    lexicon = pa.table({"u": ["car", "auto", "cup", "dog"], "v": ["auto", "car", "mug", "cat"],
+                        "joint": [5, 5, 2, 1], "pmi_cross": [3.0, 3.0, 1.0, 2.0], "pmi_adj": [2.0, 2.0, -1.0, 0.5]})
+    path = tmp_path / "sim.txt"
+    path.write_bytes(b"Car\tauto\t9.0\r\ncup\tmug\t8.0\r\ndog\tcat\t5.0\r\nsun\tmoon\t3.0\r\nx\ty\t1.0\r\n")
+    assert load_wordsim(path)[0] == ["car", "cup", "dog", "sun", "x"]  # CRLF and case handled
+    cross, adj = evaluate_wordsim(lexicon, path)
+    gold = [9, 8, 5, 3, 1]
+    assert (cross.pairs, cross.covered, cross.coverage) == (5, 3, 0.6)
+    assert cross.rho_all == pytest.approx(spearmanr([3, 1, 2, 0, 0], gold)[0])
+    assert cross.rho_covered == pytest.approx(spearmanr([3, 1, 2], gold[:3])[0])
+    assert adj.rho_all == pytest.approx(spearmanr([2, -1, 0.5, 0, 0], gold)[0])
+    only_frequent = evaluate_wordsim(lexicon, path, min_joint=5)[0]
+    assert only_frequent.covered == 1
+
+
+def test_real_caption_lexicon_beats_the_shuffled_control():
+    """Seconds-long smoke version of benchmarks/lexicon_eval.py: 2,000 images x 10 real caption pairs; cross PMI
+    correlates with MEN, and the same pairs re-paired at random do not."""
+    caps = [[line.lower().replace(".", " .").split() for line in
+             read_lines(shared_data(f"paraphrase/multi30k-captions/train.{k}.en"))[:2000]] for k in range(1, 6)]
+    en = [s for i, _ in itertools.combinations(range(5), 2) for s in caps[i]]
+    mt = [s for _, j in itertools.combinations(range(5), 2) for s in caps[j]]
+    config = LexiconConfig(min_score=None)
+    men = shared_data("wordsim/EN-MEN-TR-3k.txt")
+    real = evaluate_wordsim(compute_lexicon(*build_from_tables([_pairs(en, mt)], config)[:2], config), men)[0]
+    order = np.random.default_rng(0).permutation(len(mt))
+    shuffled = _pairs(en, [mt[k] for k in order])
+    control = evaluate_wordsim(compute_lexicon(*build_from_tables([shuffled], config)[:2], config), men)[0]
+    assert real.score == "pmi_cross" and real.covered > 200
+    assert real.rho_all > 0.15 and abs(control.rho_all) < 0.08 and real.rho_all - control.rho_all > 0.12
+
+
+# ------------------------------------------------------------------------------------------------------ errors
+
+
+def test_clear_errors_for_bad_input(tmp_path, capsys):
+    assert main(["build", "--input", str(tmp_path / "absent"), "--out", str(tmp_path / "o"), "--quiet"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert main(["build", "--input", str(tmp_path / "empty"), "--out", str(tmp_path / "o"), "--quiet"]) == 2
+    assert "no Parquet file" in capsys.readouterr().err
+    pq.write_table(pa.table({"en_tokens": [["a"]]}), tmp_path / "bad.parquet")
+    assert main(["build", "--input", str(tmp_path / "bad.parquet"), "--out", str(tmp_path / "o"), "--quiet"]) == 2
+    assert "missing columns ['mt_tokens', 'paraphrase_score']" in capsys.readouterr().err
+    pq.write_table(_pairs([["a"]], [["b"]], paraphrase_score=pa.array([0.1], pa.float32())), tmp_path / "low.parquet")
+    assert main(["build", "--input", str(tmp_path / "low.parquet"), "--out", str(tmp_path / "o"), "--quiet"]) == 2
+    assert "no pair passed the lexicon filter" in capsys.readouterr().err
+    assert main(["build", "--input", str(tmp_path / "low.parquet"), "--out", str(tmp_path / "o"), "--quiet",
+                 "--set", "lexicon.top_k=0"]) == 2
+    assert "lexicon.top_k" in capsys.readouterr().err
+    assert main(["neighbours", "--lexicon", str(tmp_path), "x"]) == 2
+    assert "lexicon.parquet not found" in capsys.readouterr().err
+    with pytest.raises(LexiconError, match="not found"):
+        load_wordsim(tmp_path / "none.txt")
+
+
+def test_write_outputs_of_an_empty_count_and_build_from_parquet(tmp_path):
+    pq.write_table(_pairs(TOY_EN, TOY_MT), tmp_path / "toy.parquet")
+    config = LexiconConfig(min_score=None, min_count=1)
+    counts, vocab, marginals = build_from_parquet([tmp_path / "*.parquet"], config, progress=False)
+    stats = write_outputs(tmp_path / "lex", counts, vocab, marginals, config)
+    assert stats["used"] == 3 and stats["lexicon_rows"] == pq.read_table(tmp_path / "lex" / "lexicon.parquet").num_rows
+    empty = write_outputs(tmp_path / "none", PairCounts(0), vocab, marginals, config)
+    assert empty["lexicon_rows"] == 0
+
+
+@pytest.mark.slow
+def test_benchmark_figures_on_all_caption_pairs(tmp_path):
+    """benchmarks/lexicon_eval.py on all 290,000 caption pairs (about a minute): cross-sentence PMI correlates with
+    MEN and WS-353, the shuffled control collapses, and the vectorised counts equal the slow reference's."""
+    from tests.conftest import load_benchmark
+
+    shared_data("paraphrase/multi30k-captions/train.5.en")
+    out = tmp_path / "figures.json"
+    assert load_benchmark("lexicon_eval").main(["--json", str(out), "--reference-pairs", "1000"]) == 0
+    figures = json.loads(out.read_text())
+    real = {(r["set"], r["score"]): r for r in figures["results"]}
+    control = {(r["set"], r["score"]): r for r in figures["control"]}
+    assert real[("MEN", "pmi_cross")]["rho_all"] > 0.35 and real[("WS-353-ALL", "pmi_cross")]["rho_all"] > 0.2
+    assert abs(control[("MEN", "pmi_cross")]["rho_all"]) < 0.05
+    assert figures["throughput"]["counts_equal"] and figures["throughput"]["speedup"] > 5
