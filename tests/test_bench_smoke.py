@@ -1,35 +1,30 @@
-"""benchmarks/train_zoo.py and benchmarks/lexicon_eval.py run end to end (seconds-long smoke runs on real data; the
-full runs are the scripts themselves and the `slow` tests)."""
+"""The benchmark scripts run end to end (seconds-long smoke versions; the full runs are behind `-m bench`)."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from tests.conftest import load_benchmark, shared_data
+from tests.conftest import load_benchmark
 
 
-@pytest.mark.timeout(240)
-def test_train_zoo_smoke(tmp_path):
-    shared_data("sts")
-    out = tmp_path / "zoo.json"
-    assert load_benchmark("train_zoo").main(["--captions", str(shared_data("paraphrase/multi30k-captions")),
-                                             "--pairs", "400", "--steps", "3", "--models", "word,cse",
-                                             "--json", str(out)]) == 0
+@pytest.mark.timeout(600)
+def test_translate_bench_smoke(real_model, tmp_path: Path):
+    out = tmp_path / "bench.json"
+    assert load_benchmark("translate_bench").main(
+        ["--model", str(real_model), "--sentences", "40", "--threads", "1", "--repeats", "1", "--json", str(out)]) == 0
     result = json.loads(out.read_text())
-    assert set(result["speed"]) >= {"word", "cse"}
-    for label, speed in result["speed"].items():
-        assert speed["pairs_per_s"] > 0, label
-    assert set(result["sts"]) >= {"word", "cse"}
+    cases = {(c["backend"], c["compute_type"]): c for c in result["cases"]}
+    assert set(cases) == {("fairseq", "float32"), ("ctranslate2", "float32"), ("ctranslate2", "int8")}
+    assert all(c["sentences_per_second"] > 0 and c["mean_output_tokens"] > 0 for c in cases.values())
+    assert cases[("fairseq", "float32")]["speedup_vs_fairseq"] == pytest.approx(1.0)
+    assert "top-1 equal to fairseq" in cases[("ctranslate2", "float32")]["note"]
 
 
-@pytest.mark.timeout(240)
-def test_lexicon_eval_smoke(tmp_path):
-    shared_data("wordsim")
-    out = tmp_path / "lexicon.json"
-    assert load_benchmark("lexicon_eval").main(["--images", "300", "--reference-pairs", "200",
-                                                "--json", str(out)]) == 0
-    figures = json.loads(out.read_text())
-    assert figures["used"] > 2000 and figures["vocabulary"] > 100
-    assert figures["results"] and figures["control"] and figures["throughput"]
+@pytest.mark.bench
+@pytest.mark.timeout(1800)
+def test_translate_bench_full(real_model):
+    """The full benchmark of the closing note: 2,000 real sentences, 1 and 2 threads."""
+    assert load_benchmark("translate_bench").main(["--model", str(real_model)]) == 0
