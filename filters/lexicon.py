@@ -78,8 +78,10 @@ VOCABULARY_FILE = "vocabulary.parquet"
 STATS_FILE = "stats.json"
 TOP_K_FILE = "top_k.tsv"
 
-# A short, common English stop-word list (function words): they co-occur with everything, fill the joint
-# tables with uninformative pairs, and are not paraphrase targets. ``lexicon.drop_stopwords: false`` keeps them.
+# A short English function-word list: they co-occur with everything, fill the joint tables with uninformative
+# pairs, and are not paraphrase targets. ``lexicon.drop_stopwords: false`` keeps them. Not spaCy's STOP_WORDS: that
+# retrieval list also holds 195 content words (numbers, front/back/top, and verbs such as give, take, make, move,
+# show — 15 SimVerb-3500 words in 335 of its pairs), whose paraphrases a lexicon should keep.
 _STOPWORD_TEXT = """
 a about above after again against all am an and any are as at be because been before being below between both
 but by can could did do does doing down during each few for from further had has have having he her here hers
