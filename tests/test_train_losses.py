@@ -188,3 +188,15 @@ def test_margin_statistics_on_hand_made_vectors():
     assert masked["positive_nearer"] == 1.0 and masked["negative_cos"] == 0.0
     none = named(margin_statistics(s, s_prime, t, t_prime, torch.tensor([False, False]), torch.tensor([False, False])))
     assert math.isnan(none["positive_nearer"])
+
+
+@pytest.mark.parametrize("block_entries", [1, 3 * 24, 1 << 26])
+def test_ties_pick_the_lowest_index_like_argmax(block_entries):
+    """Exact ties (repeated vectors): the upper-triangle blocks merge candidates in index order, so every row keeps
+    the first of its equally similar sentences, as the naive loop and a full-row argmax do."""
+    base = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    left, right = base.repeat(4, 1), base.flip(0).repeat(4, 1)  # 12 pairs, many identical sentences
+    groups = torch.arange(12) // 2
+    mined = MegaBatchMiner("max", max_block_entries=block_entries)(left, right, groups)
+    expected, valid = naive_max_negatives(left.numpy(), right.numpy(), groups.numpy())
+    assert mined.index.tolist() == expected and mined.valid.tolist() == valid
