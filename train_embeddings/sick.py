@@ -59,7 +59,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from train_embeddings.sts import pearson, spearman
+from train_embeddings.sts import pearson, read_lines, spearman
 
 __all__ = ["ENTAILMENT_LABELS", "PairHead", "SickConfig", "SickData", "SickFormatError", "SickResult", "Task",
            "default_sick_dir", "evaluate_predictions", "load_encoder", "load_sick", "main", "pair_features",
@@ -146,15 +146,10 @@ def load_sick(path: str | Path, task: Task) -> SickData:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"SICK file {path} not found")
-    try:
-        lines = path.read_bytes().decode("utf-8-sig").split("\n")
-    except UnicodeDecodeError as exc:
-        raise SickFormatError(f"{path}: not UTF-8 ({exc})") from None
     left: list[str] = []
     right: list[str] = []
     targets: list[float | int] = []
-    for lineno, raw in enumerate(lines, start=1):
-        line = raw.rstrip("\r")
+    for lineno, line in enumerate(read_lines(path, SickFormatError), start=1):
         if not line.strip():
             continue
         fields = line.split("\t")

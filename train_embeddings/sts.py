@@ -225,13 +225,13 @@ class StsYear(dict[str, StsDataset]):
                 f"directory={str(self.directory)!r})")
 
 
-def _read_lines(path: Path) -> list[str]:
+def read_lines(path: Path, error: type[ValueError] = StsFormatError) -> list[str]:
     """Lines of a UTF-8 file (BOM dropped, ``\\n`` or ``\\r\\n`` ends); only ``\\n`` separates lines, so odd
-    characters inside a sentence (``\\x85``, U+2028, form feeds) never split it."""
+    characters inside a sentence (``\\x85``, U+2028, form feeds) never split it. Bad UTF-8 raises ``error``."""
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise StsFormatError(f"{path}: not UTF-8 ({exc})") from None
+        raise error(f"{path}: not UTF-8 ({exc})") from None
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
@@ -273,10 +273,10 @@ def load_sts_dataset(input_path: str | Path, gold_path: str | Path, *, name: str
     for path in (input_path, gold_path):
         if not path.is_file():
             raise FileNotFoundError(f"STS file {path} not found")
-    inputs = _read_lines(input_path)
+    inputs = read_lines(input_path)
     while inputs and not inputs[-1].strip():
         inputs.pop()
-    gold = _read_lines(gold_path)
+    gold = read_lines(gold_path)
     if len(gold) > len(inputs) and not any(line.strip() for line in gold[len(inputs):]):
         gold = gold[:len(inputs)]
     if len(gold) != len(inputs):
@@ -351,7 +351,7 @@ def load_stsb(split: str = "test", root: str | Path | None = None, *, path: str 
     sentences2: list[str] = []
     scores: list[float] = []
     unscored = 0
-    for lineno, line in enumerate(_read_lines(path), start=1):
+    for lineno, line in enumerate(read_lines(path), start=1):
         if not line.strip():
             continue
         fields = line.split("\t")
