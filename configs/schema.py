@@ -32,6 +32,14 @@ def resolve_path(value: Path | str | None, info: ValidationInfo) -> Path | str |
     return path
 
 
+def resolve_path_list(value: object, info: ValidationInfo) -> object:
+    """A list of paths or globs (one string is a list of one), each resolved like :func:`resolve_path`."""
+    values = [value] if isinstance(value, str | Path) else value
+    if not isinstance(values, list):
+        return value  # pydantic reports the type error
+    return [str(resolve_path(v, info)) if isinstance(v, str | Path) else v for v in values]
+
+
 class TranslateConfig(_Section):
     """The NMT back-translation worker (``translate/``)."""
 
@@ -124,6 +132,13 @@ class FilterConfig(_Section):
     folds: int = Field(default=10, ge=2, le=100)
     select_folds: list[int] = Field(default_factory=lambda: [9, 10], description="1-based; the last is the best.")
     sample: int | None = Field(default=None, ge=1, description="Random sample of N selected pairs.")
+    exclude_sentences: list[str] = Field(
+        default_factory=list,
+        description="Evaluation sets to keep out of train/: files or globs (one sentence per line, or "
+        "tab-separated: every field with a letter). A pair whose English or MT side equals one of their sentences "
+        "(Moses-normalised, lower-cased) gets reason eval_overlap; a pattern that matches no file is an error.")
+
+    _resolve_exclusions = field_validator("exclude_sentences", mode="before")(resolve_path_list)
 
     @model_validator(mode="after")
     def _folds_exist(self) -> FilterConfig:

@@ -32,6 +32,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
 from configs.schema import FilterConfig, ScoreConfig
+from filters.decontaminate import ExcludedSentences
 from filters.folds import ID_HASH_KEY, id_hash, sample_hashes_of
 from filters.paragram import ParagramScorer
 from filters.rules import apply_rules, rules_from_config
@@ -137,11 +138,12 @@ class ScorePairs(beam.PTransform):
 # ------------------------------------------------------------------------------------- scoring + selection
 
 
-def _decide_by_rules(rows: list[dict[str, Any]], filter_config: FilterConfig, seed: int) -> Iterator[dict[str, Any]]:
+def _decide_by_rules(rows: list[dict[str, Any]], filter_config: FilterConfig, seed: int,
+                     excluded: ExcludedSentences | None = None) -> Iterator[dict[str, Any]]:
     """Threshold rules on a batch (vectorised); with a ranking criterion the token limit waits until after ranking,
     as in :func:`filters.folds.select_training_pairs`. The id hashes the ranking and the sample need are computed
     here too, vectorised over the batch, and carried in private keys that the output schema drops."""
-    rules = rules_from_config(filter_config, max_tokens=filter_config.rank_by is None)
+    rules = rules_from_config(filter_config, max_tokens=filter_config.rank_by is None, excluded=excluded)
     needed = {name for rule in rules for name in rule.columns} | {REASON}
     schema = pa.schema([field for field in PAIRS_SCHEMA if field.name in needed])
     result = apply_rules(records_to_table(rows, schema), rules)
@@ -208,8 +210,11 @@ class ScoreAndSelect(beam.PTransform):
     vectorised), then — with ``rank_by`` — folds from approximate quantiles over the rule-passing rows
     (:class:`filters.folds.AssignFoldsApprox`; exact on small inputs, fold sizes within ``2εn + 1`` of ``n/k`` at
     scale), the selected folds, the per-side token limit, and the seeded sample of ``sample`` rows (the rows with
-    the smallest salted id hash, found with ``Top.Smallest``). ``metadata`` (scorer id, filter config) goes into
-    the output's Parquet metadata.
+    the smallest salted id hash, found with ``Top.Smallest``). ``metadata`` (scorer id, filter config and the
+    evaluation sentences excluded) goes into the output's Parquet metadata.
+
+    ``filter.exclude_sentences`` is read here, on the launcher (a missing file fails before any work), and the
+    normalised sentences travel with the transform, so workers need no access to the evaluation files.
     """
 
     def __init__(self, scorer: ScorerSource, filter_config: FilterConfig, seed: int, *, epsilon: float = 1e-3,
@@ -219,14 +224,18 @@ class ScoreAndSelect(beam.PTransform):
         self._config = filter_config
         self._seed = seed
         self._epsilon = epsilon
+        self.excluded = (ExcludedSentences.load(filter_config.exclude_sentences)
+                         if filter_config.exclude_sentences else None)
         self.metadata = {"scorer_id": scorer_id, "filter": filter_config.model_dump(mode="json"), "seed": seed}
+        if self.excluded is not None:
+            self.metadata["excluded_sentences"] = self.excluded.describe()
 
     def expand(self, rows: beam.PCollection) -> beam.PCollection:
         config, seed = self._config, self._seed
         judged = (rows
                   | "Score" >> self._score
                   | "BatchForRules" >> beam.BatchElements(min_batch_size=256, max_batch_size=16384)
-                  | "Rules" >> beam.FlatMap(_decide_by_rules, config, seed))
+                  | "Rules" >> beam.FlatMap(_decide_by_rules, config, seed, self.excluded))
         if config.rank_by is not None:
             from filters.folds import AssignFoldsApprox
 

@@ -23,6 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from configs.schema import FilterConfig
+from filters.decontaminate import ExcludedSentences, ExcludeSentences
 from pipeline.schema import (
     EN_TOKENS,
     KEEP,
@@ -64,7 +65,7 @@ CRITERIA: tuple[str, ...] = (PARAPHRASE_SCORE, TRIGRAM_OVERLAP, TRANSLATION_SCOR
 # upstream (pre-filter, back-translation) and is kept as is: re-filtering a filtered table must not overwrite it.
 TRAINING_FILTER_REASONS: frozenset[Reason] = frozenset(
     {Reason.KEPT, Reason.MISSING_SCORE, Reason.SCORE_OUT_OF_RANGE, Reason.TOO_MANY_TOKENS, Reason.NOT_IN_SELECTED_FOLDS,
-     Reason.NOT_SAMPLED, Reason.NO_KNOWN_WORDS, Reason.LENGTH_RATIO}
+     Reason.NOT_SAMPLED, Reason.NO_KNOWN_WORDS, Reason.LENGTH_RATIO, Reason.EVAL_OVERLAP}
 )
 UPSTREAM_RULE = "upstream"  # rule name under which rows rejected before this stage are counted
 KEPT_RULE = "kept"
@@ -244,11 +245,16 @@ def _check_criterion(criterion: str) -> None:
 # ------------------------------------------------------------------------------------------ building rule lists
 
 
-def rules_from_config(config: FilterConfig, *, max_tokens: bool = True) -> list[Rule]:
+def rules_from_config(config: FilterConfig, *, max_tokens: bool = True,
+                      excluded: ExcludedSentences | None = None) -> list[Rule]:
     """The threshold rules a :class:`FilterConfig` asks for, in the order they are checked.
 
     Order (the first failing rule names the reason, so the most specific comes first):
 
+    0. ``exclude_sentences`` when ``exclude_sentences`` is set — first, so every pair that shares a sentence with
+       an evaluation set is counted as ``eval_overlap`` whatever else it fails, and none takes a fold slot.
+       ``excluded`` passes sentences loaded once (the pipeline loads them on the launcher); otherwise they are
+       read here from the config's files (cached per process);
     1. ``score_present`` for every criterion with a range and for ``rank_by`` — an unscored pair is reported as
        missing rather than as out of range, and cannot take a fold slot;
     2. ``no_known_words`` when a paraphrase-score range or ranking is on (its score is a placeholder 0);
@@ -260,7 +266,10 @@ def rules_from_config(config: FilterConfig, *, max_tokens: bool = True) -> list[
     criteria = list(config.score_ranges)
     if config.rank_by is not None and config.rank_by not in criteria:
         criteria.append(config.rank_by)
-    rules: list[Rule] = [ScorePresent(c) for c in criteria]
+    rules: list[Rule] = []
+    if config.exclude_sentences:
+        rules.append(ExcludeSentences(excluded or ExcludedSentences.load(config.exclude_sentences)))
+    rules.extend(ScorePresent(c) for c in criteria)
     if PARAPHRASE_SCORE in criteria:
         rules.append(NoKnownWords())
     rules.extend(ScoreRange(c, r.min, r.max) for c, r in config.score_ranges.items()
@@ -294,6 +303,9 @@ def rules_to_steps(rules: Sequence[Rule]) -> list[dict[str, dict[str, Any]]]:
     """The inverse of :func:`rules_from_steps`, for echoing the rules into output metadata."""
     steps = []
     for rule in rules:
+        if hasattr(rule, "step_params"):  # a rule that holds data (evaluation sentences) says what to echo
+            steps.append({type(rule).kind: rule.step_params()})  # type: ignore[attr-defined]
+            continue
         params = {k: v for k, v in asdict(rule).items() if k not in ("reason", "name")}  # type: ignore[call-overload]
         steps.append({type(rule).kind: params})  # type: ignore[attr-defined]
     return steps

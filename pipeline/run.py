@@ -49,6 +49,7 @@ from apache_beam.metrics import Metrics
 from apache_beam.options.pipeline_options import PipelineOptions
 
 from configs import add_config_arguments, load_config
+from filters.decontaminate import ExcludedSentences, ExclusionError
 from pipeline import schema as S
 from pipeline.ingest import Ingest, InputError, InputSpec
 from pipeline.options import beam_argv
@@ -69,6 +70,7 @@ from pipeline.summary import (
     OUTPUTS,
     RUNNERS_DROPPING_COUNTERS,
     build_summary,
+    decontamination_check,
     dumps,
     file_counts,
     format_table,
@@ -350,6 +352,7 @@ class BuiltPipeline:
     mode: str
     nmt_model_id: str
     metadata: dict[str, Any]
+    excluded: Any = None  # filters.decontaminate.ExcludedSentences of the selection stage, if any
 
 
 def build_pipeline(
@@ -375,6 +378,8 @@ def build_pipeline(
         transform = score_and_select(config) if callable(score_and_select) and not isinstance(
             score_and_select, beam.PTransform) else score_and_select
     elif pc.score:
+        if config.filter.exclude_sentences:  # read (and cached) before the scorer fit, so a bad file costs nothing
+            ExcludedSentences.load(config.filter.exclude_sentences)
         scorer_path, scorer_id = prepare_scorer(config, ingest.plan, specs, output)
         transform = default_score_and_select(config, scorer_path, scorer_id)
     else:
@@ -438,7 +443,8 @@ def build_pipeline(
     _ = read["deadletter"] | "WriteDeadletter" >> WriteParquetShards(
         FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
         **{**shards, "num_shards": pc.deadletter_shards})
-    return BuiltPipeline(ingest, staging, transform is not None, mode, nmt_model_id, metadata)
+    return BuiltPipeline(ingest, staging, transform is not None, mode, nmt_model_id, metadata,
+                         getattr(transform, "excluded", None))
 
 
 def run(
@@ -474,6 +480,13 @@ def run(
                             extra={"mode": built.mode, "nmt_model_id": built.nmt_model_id,
                                    "runner": runner, "sources": built.ingest.plan.sources,
                                    "notes": built.ingest.plan.notes, **({"lexicon": lexicon} if lexicon else {})})
+    if built.excluded is not None:
+        summary["decontamination"] = decontamination_check(files["shards"]["train"], built.excluded,
+                                                           summary["pairs_by_decision"])
+        if summary["decontamination"]["train_overlap"]:
+            summary["identity"]["problems"].append(
+                f"train/ holds {summary['decontamination']['train_overlap']} pairs with an evaluation sentence")
+            summary["identity"]["holds"] = False
     if lexicon is not None and lexicon["read"] != summary["pairs"]:  # the lexicon sees every pair record
         summary["identity"]["problems"].append(f"lexicon read {lexicon['read']} pairs but pairs/ holds "
                                                f"{summary['pairs']}")
@@ -617,7 +630,7 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
         specs = specs_from_args(args)
         summary = run(config, specs, args.output, beam_args,
                       score_and_select=score_and_select)
-    except (ConfigError, InputError) as error:
+    except (ConfigError, InputError, ExclusionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except AccountingError as error:

@@ -43,6 +43,7 @@ class Reason(StrEnum):
     NOT_IN_SELECTED_FOLDS = "not_in_selected_folds"
     NOT_SAMPLED = "not_sampled"
     NO_KNOWN_WORDS = "no_known_words"
+    EVAL_OVERLAP = "eval_overlap"  # a side equals a sentence of an evaluation set (filter.exclude_sentences)
     # dead letters (rows that could not be read at all)
     INVALID_UTF8 = "invalid_utf8"
     UNPARSEABLE = "unparseable"

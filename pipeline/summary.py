@@ -117,6 +117,24 @@ def file_counts(output_dir: str) -> dict[str, Any]:
     return out
 
 
+def decontamination_check(train_paths: list[str], excluded: Any,
+                          pairs_by_decision: Mapping[str, int]) -> dict[str, Any]:
+    """The proof that ``train/`` holds no evaluation sentence, from the written files: every train shard is read
+    back and both sides are looked up in the excluded sentences (vectorised). ``train_overlap`` must be 0."""
+    import pyarrow.parquet as pq
+
+    from pipeline.schema import EN_TOKENS, MT_TOKENS
+
+    checked = overlap = 0
+    for path in train_paths:
+        with _open(path) as handle:
+            table = pq.read_table(handle, columns=[EN_TOKENS, MT_TOKENS])
+        checked += table.num_rows
+        overlap += int((excluded.matches(table.column(EN_TOKENS)) | excluded.matches(table.column(MT_TOKENS))).sum())
+    return {**excluded.describe(), "pairs_excluded": pairs_by_decision.get(Reason.EVAL_OVERLAP.value, 0),
+            "train_pairs_checked": checked, "train_overlap": overlap}
+
+
 # Runners known to drop counter updates (Beam 2.77's BundleBasedDirectRunner loses those of steps downstream of a
 # side input, wholly or for some of a Flatten's branches): with them a counter below the files is a warning.
 RUNNERS_DROPPING_COUNTERS = frozenset({"BundleBasedDirectRunner"})
@@ -219,6 +237,11 @@ def format_table(summary: Mapping[str, Any]) -> str:
     if "translation_cache_hit_rows" in metrics or "translation_cache_miss_rows" in metrics:
         lines.append(f"{'translation cache':<22}{'':>12}  {metrics.get('translation_cache_hit_rows', 0)} rows "
                      f"reused, {metrics.get('translation_cache_miss_rows', 0)} translated")
+    clean = summary.get("decontamination")
+    if clean:
+        lines.append(f"{'eval sentences':<22}{clean['sentences']:>12}  from {len(clean['files'])} files: "
+                     f"{clean['pairs_excluded']} pairs excluded (eval_overlap); train/ re-read: "
+                     f"{clean['train_overlap']} of {clean['train_pairs_checked']} pairs share a sentence")
     lexicon = summary.get("lexicon")
     if lexicon:
         skipped = ", ".join(f"{r} {n}" for r, n in lexicon["skipped"].items() if n) or "-"

@@ -1,0 +1,140 @@
+"""Evaluation decontamination (``filter.exclude_sentences``): file reading, the vectorised rule against a plain
+Python reference on real STS sentences, the selection counts, and the pipeline's summary proof."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from configs import load_config
+from configs.schema import FilterConfig
+from filters.decontaminate import ExcludedSentences, ExcludeSentences, ExclusionError, expand_patterns, read_sentences
+from filters.folds import select_training_pairs
+from filters.rules import rules_from_config, rules_to_steps
+from pipeline.prefilter import TextProcessor
+from pipeline.run import main
+from pipeline.schema import EN_TOKENS, MT_TOKENS, PAIRS_SCHEMA, Reason, table_from_columns
+from tests.conftest import read_lines, shared_data
+
+TEXT = TextProcessor(("en",))
+
+
+def tokenize(sentence: str) -> list[str]:
+    return TEXT.tokenize(sentence, "en")
+
+
+def reference_key(sentence: str) -> str:
+    """The slow obvious definition: Moses tokens joined by spaces, lower-cased."""
+    return " ".join(tokenize(sentence)).lower()
+
+
+def test_read_sentences_lines_and_tab_separated_fields(tmp_path):
+    plain = tmp_path / "plain.txt"
+    plain.write_text("\ufeffA man plays a guitar.\n\n  Two dogs run.  \n", encoding="utf-8")
+    assert read_sentences(plain) == ["A man plays a guitar.", "Two dogs run."]
+    stsb = tmp_path / "sts.csv"  # genre, file, year, id, score, sentence1, sentence2
+    stsb.write_text("main-captions\tMSRvid\t2012test\t0001\t5.000\tA plane is taking off.\tAn air plane is "
+                    "taking off.\n", encoding="utf-8")
+    assert read_sentences(stsb) == ["main-captions", "MSRvid", "2012test", "A plane is taking off.",
+                                    "An air plane is taking off."]
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes(b"caf\xe9\n")
+    with pytest.raises(ExclusionError, match=r"latin1\.txt is not UTF-8"):
+        read_sentences(bad)
+
+
+def test_a_pattern_that_matches_nothing_is_an_error_naming_it(tmp_path):
+    (tmp_path / "a.txt").write_text("x\n")
+    assert expand_patterns([str(tmp_path / "*.txt"), tmp_path / "a.txt"]) == [tmp_path / "a.txt"]
+    with pytest.raises(ExclusionError, match=r"nope/\*\.tsv matches no file"):
+        expand_patterns([str(tmp_path / "nope" / "*.tsv")])
+
+
+def test_rule_matches_the_python_reference_on_real_sts_sentences():
+    path = shared_data("sts/STS14/STS.input.images.txt")
+    sentences = read_sentences(path)
+    excluded = ExcludedSentences.from_sentences({str(path): sentences[:400]}, tokenize)
+    assert len(excluded) == len({reference_key(s) for s in sentences[:400]})
+    # Pairs: evaluation sentences re-cased and re-spaced on either side, and other sentences of the same file.
+    en = [s.upper() if i % 3 == 0 else s for i, s in enumerate(sentences[300:700])]
+    mt = list(reversed(sentences[300:700]))
+    table = table_from_columns({EN_TOKENS: [tokenize(s) for s in en], MT_TOKENS: [tokenize(s) for s in mt]},
+                               pa.schema([PAIRS_SCHEMA.field(EN_TOKENS), PAIRS_SCHEMA.field(MT_TOKENS)]))
+    keys = {reference_key(s) for s in sentences[:400]}
+    expected = np.array([reference_key(a) not in keys and reference_key(b) not in keys
+                         for a, b in zip(en, mt, strict=True)])
+    passes = ExcludeSentences(excluded).check(table)
+    np.testing.assert_array_equal(passes, expected)
+    assert 0 < (~expected).sum() < len(expected)  # the check sees both outcomes
+
+
+def test_selection_counts_eval_overlap_first_and_echoes_the_files(tmp_path):
+    evaluation = tmp_path / "eval.txt"
+    evaluation.write_text("A dog runs.\nThe cat sleeps.\n", encoding="utf-8")
+    en = ["a dog runs .", "A bird sings .", "Cows moo .", "the cat sleeps .", "Birds fly ."]
+    mt = ["A dog is running .", "A bird is singing .", "The cat sleeps.", "A cat is asleep .", "Birds are flying ."]
+    table = table_from_columns({
+        "id": [f"x:L{i}" for i in range(5)], "en_tokens": [s.split() for s in en],
+        "mt_tokens": [tokenize(s) for s in mt], "paraphrase_score": [0.9, 0.8, 0.7, 0.6, 0.5]})
+    config = FilterConfig(exclude_sentences=[str(evaluation)], select_folds=[1, 2], folds=2)
+    result = select_training_pairs(table, config, seed=1)
+    assert result.reason.tolist()[:4] == [Reason.EVAL_OVERLAP, Reason.KEPT, Reason.EVAL_OVERLAP, Reason.EVAL_OVERLAP]
+    assert result.counts[Reason.EVAL_OVERLAP] == 3
+    assert not result.keep[[0, 2, 3]].any() and result.keep[[1, 4]].all()
+    (step,) = [s for s in rules_to_steps(rules_from_config(config)) if "exclude_sentences" in s]
+    assert step["exclude_sentences"]["files"] == {str(evaluation): 2}
+    assert step["exclude_sentences"]["sentences"] == 2
+
+
+def test_config_resolves_exclusions_relative_to_the_yaml_file(tmp_path):
+    (tmp_path / "sets").mkdir()
+    (tmp_path / "run.yaml").write_text("filter:\n  exclude_sentences: sets/*.txt\n", encoding="utf-8")
+    config = load_config(tmp_path / "run.yaml")
+    assert config.filter.exclude_sentences == [str(tmp_path / "sets" / "*.txt")]
+
+
+@pytest.mark.timeout(300)
+def test_pipeline_excludes_evaluation_sentences_and_proves_it_in_the_summary(tmp_path, capsys):
+    """The bundled sample with half of its English sentences as an "evaluation set": the summary's count equals
+    an independent count over pairs/, and train/ holds none of them."""
+    sample = Path(__file__).resolve().parent.parent / "configs" / "sample"
+    english = read_lines(sample / "sample.en")
+    evaluation = tmp_path / "eval" / "held-out.txt"
+    evaluation.parent.mkdir()
+    evaluation.write_text("\n".join(s.lower() for s in english[::2]) + "\n", encoding="utf-8")
+    out = tmp_path / "run"
+    code = main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
+                 "--output", str(out), "--set", f"filter.exclude_sentences=['{tmp_path}/eval/*.txt']",
+                 "--runner", "FnApiRunner"])
+    assert code == 0
+    summary = json.loads((out / "summary.json").read_text())
+    keys = {reference_key(s) for s in english[::2]}
+    pairs = pq.read_table(out / "pairs").to_pylist()
+    overlapping = [p for p in pairs if " ".join(p["en_tokens"]).lower() in keys
+                   or " ".join(p["mt_tokens"]).lower() in keys]
+    assert len(overlapping) > 50
+    assert all(p["reason"] == "eval_overlap" and not p["keep"] for p in overlapping)
+    clean = summary["decontamination"]
+    assert clean["pairs_excluded"] == summary["pairs_by_decision"]["eval_overlap"] == len(overlapping)
+    assert clean["train_overlap"] == 0 and clean["train_pairs_checked"] == summary["train"] > 0
+    assert clean["files"] == {str(evaluation): len(english[::2])}
+    metadata = pq.read_schema(next((out / "train").glob("*.parquet"))).metadata
+    assert json.loads(metadata[b"paranmt.excluded_sentences"])["id"] == clean["id"]
+    assert "pairs excluded (eval_overlap)" in capsys.readouterr().out
+
+
+def test_pipeline_names_a_missing_evaluation_file_before_any_work(tmp_path, capsys):
+    sample = Path(__file__).resolve().parent.parent / "configs" / "sample"
+    out = tmp_path / "run"
+    code = main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
+                 "--output", str(out), "--set", f"filter.exclude_sentences={tmp_path}/missing.txt"])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: filter.exclude_sentences: {tmp_path}/missing.txt matches no file (give evaluation "
+                   "files or globs, e.g. ../shared/data/sts/*/*.txt)"]
+    assert not (out / "scorer").exists()
