@@ -314,7 +314,7 @@ def train_and_evaluate(run_dir: str, config: dict[str, Any]) -> dict[str, Any]:
     last = history["log"][-1] if history.get("log") else {}
     out = {"config": config, "steps": result.steps, "train_seconds": result.timing.get("wall_s"),
            **evaluation_row(report), "positive_nearer": last.get("positive_nearer"),
-           "pos_cos": last.get("pos_cos"), "neg_cos": last.get("neg_cos")}
+           "positive_cos": last.get("positive_cos"), "negative_cos": last.get("negative_cos")}
     write_json(done, out)
     (directory / CHECKPOINT).unlink(missing_ok=True)  # the run is done: keep the model, not the optimiser state
     return out

@@ -49,6 +49,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
+from pipeline import progress
 from pipeline.options import PipelineConfig
 from pipeline.schema import Reason
 from pipeline.summary import METRICS_NAMESPACE, READ_COUNTER, deadletter_counter
@@ -683,6 +684,7 @@ class DecodeRecords(beam.DoFn):
 
     def process(self, raw: dict[str, Any]):
         self._read.inc()
+        progress.count(progress.READ)
         tag, record = decode_record(raw, self._specs[raw["input"]], self._cap, self._keep)
         if tag == DEADLETTER_TAG:
             self._dead[Reason(record["reason"])].inc()

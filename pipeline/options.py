@@ -97,15 +97,13 @@ class PipelineConfig(BaseModel):
         description="nmt_model_id written for translations given in an MT column.",
     )
     translation_cache: bool = Field(
-        default=True, description="Cache translations per input chunk so a rerun skips finished work."
-    )
+        default=True, description="Cache translations as they are made, so a rerun (after a kill) skips finished "
+        "work.")
     cache_dir: str | None = Field(default=None, description="Translation cache root; None: <output>/cache.")
-    cache_chunk_lines: int = Field(
-        default=10_000, ge=1, description="Cache chunk size for sources addressed by line or row number."
-    )
-    cache_chunk_bytes: int = Field(
-        default=2 << 20, ge=1 << 10, description="Cache chunk size for sources addressed by byte offset."
-    )
+    cache_flush_rows: int = Field(
+        default=500, ge=1,
+        description="Translations per cache part file: at most this many finished translations per worker are "
+        "lost to a kill (besides the batch being decoded); smaller means more, smaller files.")
     # Output (stages 6-7).
     num_shards: int = Field(default=4, ge=1, le=100_000, description="Shards of pairs/, train/ and rejected/.")
     deadletter_shards: int = Field(default=1, ge=1, le=100_000)

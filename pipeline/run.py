@@ -6,8 +6,9 @@ Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`,
 1. ingest -- plan (counting pre-pass, misalignment check), read bytes, decode; dead letters for what fails;
 2. normalise and tokenise (sacremoses, cs and en);
 3. pre-filter and global dedup on the normalised pair; rejections with stage and reason;
-4. back-translate the Czech side with :class:`translate.beam.BackTranslate` (skipped when the input carries an MT
-   column), with a per-chunk translation cache so a rerun skips finished work;
+4. back-translate the Czech side (:mod:`pipeline.backtranslate`, over :class:`translate.beam.BackTranslate`;
+   skipped when the input carries an MT column), caching translations as they are made so a killed run resumes
+   without decoding again what it had finished;
 5. tokenise the MT output -> pair records in the :data:`pipeline.schema.PAIRS_SCHEMA` layout;
 6. **score and select** (:mod:`pipeline.scoring`): the scorer is fitted on the launcher (or loaded from
    ``score.scorer``), then :class:`filters.beam.ScoreAndSelect` fills the scores, ``fold``, ``keep`` and
@@ -27,17 +28,13 @@ to the Parquet schema metadata of ``pairs/`` and ``train/``.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import logging
-import math
 import os
-import re
 import subprocess
 import sys
 import time
-import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,28 +42,25 @@ from typing import Any
 import apache_beam as beam
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.metrics import Metrics
 from apache_beam.options.pipeline_options import PipelineOptions
 
 from configs import add_config_arguments, load_config
 from filters.decontaminate import ExcludedSentences, ExclusionError
+from pipeline import progress
 from pipeline import schema as S
+from pipeline.backtranslate import BackTranslateRows, TranslationCache
 from pipeline.ingest import Ingest, InputError, InputSpec
 from pipeline.options import beam_argv
 from pipeline.prefilter import (
     REJECTED_TAG,
-    STAGE_TRANSLATE,
     Dedup,
     PairRecords,
     PrefilterOptions,
     PrefilterRows,
-    rejection,
 )
-from pipeline.schema import Reason
 from pipeline.scoring import prepare_scorer
 from pipeline.scoring import score_and_select as default_score_and_select
 from pipeline.summary import (
-    METRICS_NAMESPACE,
     OUTPUTS,
     RUNNERS_DROPPING_COUNTERS,
     build_summary,
@@ -75,7 +69,6 @@ from pipeline.summary import (
     file_counts,
     format_table,
     metric_counts,
-    rejected_counter,
 )
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards, clear_staging, finalize, write_marker
 
@@ -83,220 +76,6 @@ log = logging.getLogger(__name__)
 
 ScoreAndSelect = beam.PTransform | Callable[[Any], beam.PTransform | None]
 LEXICON_DIR = "lexicon"
-
-CACHE_SCHEMA_FIELDS = ("id", "cs", "status", "hypothesis", "score", "hit_length_cap", "error")
-_TRANSLATION_REASONS = {"empty": Reason.TRANSLATION_EMPTY, "too_long": Reason.TRANSLATION_TOO_LONG,
-                        "failed": Reason.TRANSLATION_FAILED}
-
-
-# ---------------------------------------------------------------------------------------- translation (stage 4)
-
-
-def translation_fields(translation: Any) -> dict[str, Any]:
-    """What the pipeline keeps of a :class:`translate.translator.Translation` (JSON/Parquet friendly)."""
-    score = translation.score
-    return {"status": translation.status.value, "hypothesis": translation.hypothesis,
-            "score": None if score is None or math.isnan(score) else float(score),
-            "hit_length_cap": bool(translation.hit_length_cap), "error": translation.error}
-
-
-def apply_translation(row: dict[str, Any], fields: dict[str, Any],
-                      nmt_model_id: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """A row and its translation -> ``(row with mt, score, cap flag, model id, None)`` or ``(None, rejection)``."""
-    status = fields["status"]
-    if status != "ok":
-        detail = fields.get("error") or f"translation status {status}"
-        return None, rejection(row, STAGE_TRANSLATE, _TRANSLATION_REASONS.get(status, Reason.TRANSLATION_FAILED),
-                               detail)
-    out = dict(row)
-    out[S.MT] = fields["hypothesis"]
-    out["mt_score"] = fields["score"]
-    out[S.HIT_LENGTH_CAP] = fields["hit_length_cap"]
-    out[S.NMT_MODEL_ID] = nmt_model_id
-    return out, None
-
-
-def cache_chunk(row_id: str, lines: int, nbytes: int) -> str:
-    """The fixed-size input chunk of an id: ``<source>:<kind><position // size>`` (size by kind of position)."""
-    source, _, position = row_id.rpartition(":")
-    kind, number = position[:1], int(position[1:])
-    return f"{source}:{kind}{number // (nbytes if kind == 'B' else lines)}"
-
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "model"
-
-
-@dataclass(frozen=True)
-class TranslationCache:
-    """Where and under which key translated chunks are cached: ``<root>/translations/<model id>/<hash>.parquet``,
-    the hash over the decoding settings and the chunk's Czech text (rows in id order)."""
-
-    root: str
-    model_id: str
-    settings: tuple[tuple[str, Any], ...]
-    chunk_lines: int
-    chunk_bytes: int
-
-    def path(self, texts: Sequence[str]) -> str:
-        digest = hashlib.sha256(json.dumps([self.model_id, list(self.settings)], sort_keys=True).encode())
-        for text in texts:
-            digest.update(text.encode("utf-8"))
-            digest.update(b"\x00")
-        return FileSystems.join(self.root, "translations", _safe(self.model_id), f"{digest.hexdigest()[:32]}.parquet")
-
-
-def _cache_schema():
-    import pyarrow as pa
-
-    return pa.schema([("id", pa.string()), ("cs", pa.string()), ("status", pa.string()),
-                      ("hypothesis", pa.string()), ("score", pa.float64()), ("hit_length_cap", pa.bool_()),
-                      ("error", pa.string())])
-
-
-def read_cache(path: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
-    """Cached translations for ``rows`` (sorted by id), or None if absent or not for exactly these rows."""
-    import pyarrow.parquet as pq
-
-    if not FileSystems.exists(path):
-        return None
-    try:
-        with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
-            cached = pq.read_table(handle).to_pylist()
-    except Exception as error:  # a torn or foreign file: translate again
-        log.warning("ignoring unreadable translation cache %s: %s", path, error)
-        return None
-    if len(cached) != len(rows) or any(c["cs"] != r[S.CS] for c, r in zip(cached, rows, strict=True)):
-        return None
-    return [{k: c[k] for k in ("status", "hypothesis", "score", "hit_length_cap", "error")} for c in cached]
-
-
-def write_cache(path: str, rows: Sequence[dict[str, Any]], fields: Sequence[dict[str, Any]]) -> None:
-    import pyarrow as pa
-
-    from pipeline.write import write_table
-
-    table = pa.Table.from_pylist([{"id": r[S.ID], "cs": r[S.CS], **f} for r, f in zip(rows, fields, strict=True)],
-                                 schema=_cache_schema())
-    tmp = f"{path}.tmp-{uuid.uuid4().hex}"
-    write_table(table, tmp, row_group_rows=100_000, compression="zstd")
-    FileSystems.rename([tmp], [path])
-
-
-def _key_by_chunk(row: dict[str, Any], lines: int, nbytes: int) -> tuple[str, dict[str, Any]]:
-    return cache_chunk(row[S.ID], lines, nbytes), row
-
-
-class _LookupCache(beam.DoFn):
-    MISS = "miss"
-
-    def __init__(self, cache: TranslationCache):
-        self._cache = cache
-
-    def setup(self) -> None:
-        self._hits = Metrics.counter(METRICS_NAMESPACE, "translation_cache_hit_rows")
-        self._misses = Metrics.counter(METRICS_NAMESPACE, "translation_cache_miss_rows")
-
-    def process(self, element: tuple[str, Iterable[dict[str, Any]]]) -> Iterator[Any]:
-        _, group = element
-        rows = sorted(group, key=lambda r: r[S.ID])
-        path = self._cache.path([r[S.CS] for r in rows])
-        cached = read_cache(path, rows)
-        if cached is not None:
-            self._hits.inc(len(rows))
-            yield from zip(rows, cached, strict=True)
-            return
-        self._misses.inc(len(rows))
-        for row in rows:
-            yield beam.pvalue.TaggedOutput(self.MISS, {**row, "_cache_path": path})
-
-
-def _to_translate(row: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    return row, row[S.CS]
-
-
-def _with_fields(element: tuple[dict[str, Any], Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    row, translation = element
-    return row, translation_fields(translation)
-
-
-def _key_by_cache_path(element: tuple[dict[str, Any], dict[str, Any]]) -> tuple[str, tuple[dict, dict]]:
-    row, fields = element
-    path = row["_cache_path"]
-    return path, ({k: v for k, v in row.items() if k != "_cache_path"}, fields)
-
-
-class _StoreCache(beam.DoFn):
-    def process(self, element: tuple[str, Iterable[tuple[dict, dict]]]) -> Iterator[tuple[dict, dict]]:
-        path, group = element
-        pairs = sorted(group, key=lambda rf: rf[0][S.ID])
-        try:
-            write_cache(path, [r for r, _ in pairs], [f for _, f in pairs])
-        except Exception as error:  # the cache is an optimisation: never fail the run for it
-            log.warning("could not write translation cache %s: %s", path, error)
-        yield from pairs
-
-
-class _ApplyTranslation(beam.DoFn):
-    def __init__(self, nmt_model_id: str):
-        self._model_id = nmt_model_id
-
-    def setup(self) -> None:
-        self._rejected = {r: Metrics.counter(METRICS_NAMESPACE, rejected_counter(r))
-                          for r in _TRANSLATION_REASONS.values()}
-
-    def process(self, element: tuple[dict[str, Any], dict[str, Any]]) -> Iterator[Any]:
-        row, fields = element
-        out, rejected = apply_translation(row, fields, self._model_id)
-        if rejected is None:
-            yield out
-        else:
-            self._rejected[Reason(rejected[S.REASON])].inc()
-            yield beam.pvalue.TaggedOutput(REJECTED_TAG, rejected)
-
-
-class BackTranslateRows(beam.PTransform):
-    """Rows -> rows with ``mt`` (main) and translation rejections (``rejected``), through
-    :class:`translate.beam.BackTranslate`; with a :class:`TranslationCache`, chunks already translated by an
-    earlier run are read back instead of decoded."""
-
-    def __init__(self, translate_config: Any, nmt_model_id: str, cache: TranslationCache | None = None,
-                 label: str | None = None, **handler_kwargs: Any):
-        super().__init__(label)
-        self._config, self._model_id, self._cache = translate_config, nmt_model_id, cache
-        self._handler_kwargs = handler_kwargs
-
-    def _translate(self, rows: beam.PCollection, label: str) -> beam.PCollection:
-        from translate.beam import BackTranslate
-
-        return (
-            rows
-            | f"{label}Keyed" >> beam.Map(_to_translate)
-            | f"{label}BackTranslate" >> BackTranslate(self._config, **self._handler_kwargs)
-            | f"{label}Fields" >> beam.Map(_with_fields)
-        )
-
-    def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
-        if self._cache is None:
-            translated = self._translate(rows, "")
-        else:
-            c = self._cache
-            looked = (
-                rows
-                | "KeyByChunk" >> beam.Map(_key_by_chunk, c.chunk_lines, c.chunk_bytes)
-                | "GroupByChunk" >> beam.GroupByKey()
-                | "LookupCache" >> beam.ParDo(_LookupCache(c)).with_outputs(_LookupCache.MISS, main="hits")
-            )
-            fresh = (
-                self._translate(looked[_LookupCache.MISS], "Missed")
-                | "KeyByCacheFile" >> beam.Map(_key_by_cache_path)
-                | "GroupByCacheFile" >> beam.GroupByKey()
-                | "StoreCache" >> beam.ParDo(_StoreCache())
-            )
-            translated = (looked.hits, fresh) | "HitsAndFresh" >> beam.Flatten()
-        applied = translated | "Apply" >> beam.ParDo(_ApplyTranslation(self._model_id)).with_outputs(
-            REJECTED_TAG, main="rows")
-        return {"rows": applied.rows, REJECTED_TAG: applied[REJECTED_TAG]}
 
 
 def _given_translation(row: dict[str, Any], mt_model_id: str) -> dict[str, Any]:
@@ -408,7 +187,7 @@ def build_pipeline(
                                      "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
                                      "max_decoding_length": t.max_decoding_length}.items()))
             cache = TranslationCache(pc.cache_dir or FileSystems.join(output, "cache"), nmt_model_id, settings,
-                                     pc.cache_chunk_lines, pc.cache_chunk_bytes)
+                                     pc.cache_flush_rows)
         translated = unique["rows"] | "BackTranslate" >> BackTranslateRows(
             config.translate, nmt_model_id, cache, **(handler_kwargs or {}))
         rows = translated["rows"]
@@ -455,9 +234,12 @@ def run(
     *,
     score_and_select: ScoreAndSelect | None = None,
     handler_kwargs: dict[str, Any] | None = None,
+    show_progress: bool = False,
 ) -> dict[str, Any]:
     """Build and run the pipeline, move the outputs into place, write ``summary.json`` and ``_SUCCESS``.
 
+    ``show_progress``: a live progress line on stderr while a local runner works (:mod:`pipeline.progress`); a
+    runner that returns at once (Dataflow, portable) always gets progress lines in the log from its metrics.
     Returns the summary; raises :class:`AccountingError` if ``read = pairs + rejected + deadletter`` fails.
     """
     output = str(output)
@@ -468,8 +250,13 @@ def run(
     built = build_pipeline(p, config, specs, output, score_and_select=score_and_select,
                            handler_kwargs=handler_kwargs)  # raises input errors before anything is written
     clear_staging(output)
-    result = p.run()
-    result.wait_until_finish()
+    expected = built.ingest.plan.expected_rows
+    local = _runner_name(argv) in progress.LOCAL_RUNNERS
+    with progress.LocalProgress(expected, enabled=show_progress and local):
+        result = p.run()
+        if not local:
+            progress.log_until_done(result, expected)
+        result.wait_until_finish()
     metrics = metric_counts(result)
     finalize(output, (*OUTPUTS, LEXICON_DIR))
     files = file_counts(output)
@@ -628,8 +415,8 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
             "translate.max_source_tokens": args.max_source_tokens, "translate.threads": args.threads,
         })
         specs = specs_from_args(args)
-        summary = run(config, specs, args.output, beam_args,
-                      score_and_select=score_and_select)
+        summary = run(config, specs, args.output, beam_args, score_and_select=score_and_select,
+                      show_progress=not args.quiet)
     except (ConfigError, InputError, ExclusionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

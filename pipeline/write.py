@@ -35,6 +35,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
+from pipeline import progress
 from pipeline import schema as S
 from pipeline.summary import METRICS_NAMESPACE, OUTPUTS, list_files, written_counter
 
@@ -127,6 +128,7 @@ class _KeyByShard(beam.DoFn):
     def process(self, record: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
         if self._counter is not None:
             self._counter.inc()
+            progress.count(self._counter_name)
         yield shard_of(record[S.ID], self._count), record
 
 

@@ -16,6 +16,7 @@ import pytest
 from configs import load_config
 from configs.schema import TranslateConfig
 from pipeline import schema as S
+from pipeline.backtranslate import BackTranslateRows, TranslationCache, apply_translation
 from pipeline.ingest import (
     DecodeRecords,
     Ingest,
@@ -38,7 +39,6 @@ from pipeline.prefilter import (
     pick_duplicates,
     prefilter_row,
 )
-from pipeline.run import BackTranslateRows, TranslationCache, apply_translation, cache_chunk
 from pipeline.schema import Reason
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards, records_to_table, shard_of
 from tests.conftest import read_lines, shared_data
@@ -312,11 +312,11 @@ def test_beam_options_precedence():
     assert beam_argv(config, ["--runner", "DataflowRunner"])[0:1] == ["--direct_num_workers=4"]
 
 
-def test_cache_chunks_are_fixed_size_input_ranges():
-    assert cache_chunk("corpus:L000000012345", 10_000, 1 << 20) == "corpus:L1"
-    assert cache_chunk("a:b.tsv:B000003145728", 10_000, 1 << 20) == "a:b.tsv:B3"
-    cache = TranslationCache("/c", "m/1", (("beam_size", 12),), 10, 10)
-    assert cache.path(["a", "b"]) != cache.path(["ab"]) and "/translations/m_1/" in cache.path(["a"])
+def test_cache_parts_are_kept_apart_by_model_and_decoding_settings():
+    cache = TranslationCache("/c", "m/1", (("beam_size", 12),))
+    assert "/translations/m_1/" in cache.directory
+    assert cache.directory != TranslationCache("/c", "m/1", (("beam_size", 4),)).directory
+    assert cache.new_part_path(500).startswith(cache.directory) and cache.new_part_path(500).endswith("-n500.parquet")
 
 
 def test_shards_are_stable():
@@ -331,17 +331,18 @@ def test_every_dofn_and_transform_pickles(tmp_path):
     objects = [
         Ingest([spec], PipelineConfig()), DecodeRecords([spec], CAP, KEEP), PrefilterRows(PrefilterOptions()),
         Dedup(), PairRecords("m"), text,
-        BackTranslateRows(TranslateConfig(), "m", TranslationCache("/c", "m", (), 10, 10)),
+        BackTranslateRows(TranslateConfig(), "m", TranslationCache("/c", "m", ())),
         WriteParquetShards(str(tmp_path), "pairs", S.PAIRS_SCHEMA, num_shards=2),
         WriteParquetShards(str(tmp_path), "rejected", REJECTED_SCHEMA, num_shards=1),
         WriteParquetShards(str(tmp_path), "deadletter", DEADLETTER_SCHEMA, num_shards=1),
     ]
     # The DoFns the transforms build in expand() (the multi-process end-to-end test also runs them all).
-    from pipeline import ingest, prefilter, run, write
+    from pipeline import backtranslate, ingest, prefilter, write
 
     objects += [
         ingest._ReadTask(CAP, KEEP), prefilter._PickDuplicates(),
-        run._LookupCache(TranslationCache("/c", "m", (), 10, 10)), run._StoreCache(), run._ApplyTranslation("m"),
+        backtranslate._MatchCache(), backtranslate._StoreCacheParts(TranslationCache("/c", "m", ())),
+        backtranslate._ApplyTranslation("m"),
         write._KeyByShard(2, "written_pairs"),
         write._WriteShard(str(tmp_path), "pairs", 2, S.PAIRS_SCHEMA, 10, "zstd", None),
     ]
