@@ -240,3 +240,13 @@ def test_not_parquet_is_an_error_naming_the_file(tmp_path, capsys):
     line = _one_line_error(capsys, _run("--parquet", path, "--mt-column", "mt", "--no-score", "--output",
                                         tmp_path / "out", *RUNNER), path)
     assert "not a readable Parquet file" in line and "--tsv" in line
+
+
+def test_no_decodable_english_for_the_scorer_is_an_error(tmp_path, capsys):
+    """Rows exist but none can fit the scorer (all invalid UTF-8): one line, not a ValueError traceback."""
+    cs, en, mt = (tmp_path / f"bad.{side}" for side in ("cs", "en", "mt"))
+    for path in (cs, en, mt):
+        path.write_bytes(b"\xff\xfe bad\n" * 3)
+    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", tmp_path / "out",
+                                        *RUNNER), en)
+    assert "--no-score" in line and "score.scorer" in line
