@@ -23,6 +23,12 @@ Splitting (all decided before the pipeline starts, by :func:`plan_reads`):
   (a task that does not start at 0 skips the partial line it lands in). Compressed files are one task.
 * Parquet files are read one row group per task.
 
+Checks on the launcher, before any work (each an :class:`InputError` naming the file and the fix): a compressed
+file is decompressed to its end (pair files in the counting pre-pass, TSV/JSONL files in a pass of their own), so
+a truncated or corrupt one (:class:`CorruptInputError`) is never read short; read tasks check the stream again.
+Inputs without a row, a TSV none of whose first lines has the columns asked for, a file given to ``--parquet``
+that is not Parquet and a Parquet text column that is not a string are errors too.
+
 Ids are stable across runs and independent of the splitting: ``<source>:L<line>`` (pair files, 1-based line
 number), ``<source>:B<byte offset>`` (TSV/JSONL, offset of the line's first byte), ``<source>:R<row>`` (Parquet,
 0-based row), numbers zero-padded to 12 digits so ids sort in input order within a source. ``<source>`` is the
