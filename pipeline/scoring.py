@@ -21,7 +21,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from filters.beam import ScoreAndSelect, load_scorer
 from filters.paragram import ParagramScorer
-from pipeline.ingest import InputSpec, ReadPlan, decode_record, read_task
+from pipeline.ingest import InputError, InputSpec, ReadPlan, decode_record, read_task
 from pipeline.prefilter import TextProcessor
 
 log = logging.getLogger(__name__)
@@ -70,8 +70,11 @@ def prepare_scorer(config: Any, plan: ReadPlan, specs: Sequence[InputSpec], outp
         path = str(config.score.scorer)
         return path, load_scorer(path).scorer_id
     sentences = first_english_sentences(plan, specs, config, config.score.fit_sample)
-    if not sentences:
-        raise ValueError("no English sentence to fit the paraphrase scorer on: the input has no decodable rows")
+    if not sentences:  # every row is a dead letter or has an empty English side: an input error, not a crash
+        inputs = ", ".join(p for spec in specs for p in spec.paths)
+        raise InputError(f"no English sentence to fit the paraphrase scorer on: no row of {inputs} has a "
+                         "decodable, non-empty English side; check the files and the --en-column, or give a saved "
+                         "scorer with --set score.scorer=FILE, or skip scoring with --no-score")
     scorer = ParagramScorer.from_config(config.score, sentences)
     path = FileSystems.join(output, SCORER_FILE)
     _save(scorer, path)

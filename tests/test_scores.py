@@ -167,3 +167,28 @@ def test_beam_transform_needs_a_saved_scorer(tmp_path):
         ScorePairs(ScoreConfig(scorer=tmp_path / "absent.npz"))
     with pytest.raises(ValueError, match="needs fitting on a sample"):
         ScorePairs(ScoreConfig())
+
+
+def test_cli_reads_a_directory_of_shards(tmp_path, capsys):
+    """``--input runs/x/pairs`` used to say the existing directory "does not exist"."""
+    table = pairs_table(600, extra_rows=False)
+    shards = tmp_path / "pairs"
+    shards.mkdir()
+    for k in range(3):  # the pipeline's shard layout
+        pq.write_table(table.slice(200 * k, 200), shards / f"pairs-{k:05d}-of-00003.parquet")
+    fitted = tmp_path / "scorer.npz"
+    scorer().save(fitted)
+    out = tmp_path / "scored.parquet"
+    assert main(["--input", str(shards), "--output", str(out), "--scorer", str(fitted), "--quiet"]) == 0
+    scored = pq.read_table(out)
+    assert scored[ID].to_pylist() == table[ID].to_pylist()  # every shard, in shard order
+    np.testing.assert_array_equal(scored[PARAPHRASE_SCORE].to_numpy(),
+                                  score_pairs(table, scorer())[PARAPHRASE_SCORE].to_numpy())
+    capsys.readouterr()
+    assert main(["--input", str(tmp_path / "out"), "--output", str(tmp_path / "o.parquet")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    (tmp_path / "none").mkdir()
+    assert main(["--input", str(tmp_path / "none"), "--output", str(tmp_path / "o.parquet")]) == 2
+    assert "without .parquet files" in capsys.readouterr().err
+    assert main(["--input", str(shards), "--output", str(shards / "scored.parquet"), "--scorer", str(fitted)]) == 2
+    assert "outside an --input directory" in capsys.readouterr().err

@@ -275,3 +275,19 @@ def test_evaluate_cli_takes_sif_models_and_baselines(tmp_path: Path, vectors: Wo
     expected = sts.pearson(sims, [g for _, _, g in pairs])
     assert payload["reports"]["sif"]["years"]["2012"]["mean_pearson"] == pytest.approx(expected, abs=1e-6)
     assert "| 2012 | toy |" in capsys.readouterr().out
+
+
+def test_similarity_takes_a_single_string_as_one_sentence(word_model_dir: Path, vectors: WordVectors,
+                                                          counts_file: Path) -> None:
+    """``similarity("a", "b")`` used to iterate the strings as characters ("12 sentences against 11")."""
+    sif = build_sif(vectors, word_counts=counts_file, fit_sentences=SENTENCES, tokenizer=WS)
+    for model in (sif, load_model(word_model_dir)):
+        a, b = "the man plays guitar .", "a man runs"
+        one = model.similarity(a, b)
+        assert one.shape == (1,)
+        np.testing.assert_allclose(one, model.similarity([a], [b]), atol=1e-6)
+        many = ["a man runs", "the cat sleeps .", "zzz"]
+        np.testing.assert_allclose(model.similarity(a, many), model.similarity([a] * 3, many), atol=1e-6)
+        np.testing.assert_allclose(model.similarity(many, a), model.similarity(many, [a] * 3), atol=1e-6)
+        with pytest.raises(ValueError, match="1 sentences against 3"):
+            model.similarity([a], many)  # two lists still pair up one to one

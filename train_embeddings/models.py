@@ -60,6 +60,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from train_embeddings.pairing import paired_cosine, sentence_sides
 from train_embeddings.vocab import Featurizer, SentenceBatch, TrigramVocab, WordVocab
 
 __all__ = ["COMPONENTS", "RECURRENT", "BiLSTMEncoder", "ConvSentenceEncoder", "DeepAveragingNetwork",
@@ -669,12 +670,9 @@ class EmbeddingModel:
         """``model(sentences)`` is ``model.encode(sentences)``: a model is an STS encoder as it stands."""
         return self.encode(sentences)
 
-    def similarity(self, a: Sequence[str], b: Sequence[str], batch_size: int = 1000) -> np.ndarray:
-        """Cosine similarity of ``a[i]`` and ``b[i]`` (float32, one per pair; 0 where a vector is zero)."""
-        if len(a) != len(b):
-            raise ValueError(f"{len(a)} sentences against {len(b)}")
-        x = self.encode(a, batch_size).astype(np.float64)
-        y = self.encode(b, batch_size).astype(np.float64)
-        norms = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
-        dots = np.einsum("nd,nd->n", x, y)
-        return np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0).astype(np.float32)
+    def similarity(self, a: str | Sequence[str], b: str | Sequence[str], batch_size: int = 1000) -> np.ndarray:
+        """Cosine similarity of ``a[i]`` and ``b[i]`` (float32, one per pair; 0 where a vector is zero). A single
+        string is one sentence (``similarity("a", "b")`` has one value), compared with every sentence of the
+        other side."""
+        a, b = sentence_sides(a, b)
+        return paired_cosine(self.encode(a, batch_size), self.encode(b, batch_size))

@@ -66,6 +66,7 @@ from filters.paragram import (
     uncentred_components,
 )
 from train_embeddings.files import staged_directory
+from train_embeddings.pairing import paired_cosine, sentence_sides
 
 __all__ = ["MODEL_TYPE", "SCORER_FILE", "SIF_FORMAT", "PcMode", "SifModel", "Tokenizer", "build_sif",
            "glove_average", "load_sif", "main", "resolve_vectors"]
@@ -192,16 +193,13 @@ class SifModel:
     def __call__(self, sentences: Sequence[str]) -> np.ndarray:
         return self.encode(sentences)
 
-    def similarity(self, a: Sequence[str], b: Sequence[str]) -> np.ndarray:
-        """Cosine of ``a[i]`` and ``b[i]`` (``float32``, one per pair; 0 where a vector is zero). With
-        ``pc="batch"`` both sides are encoded in one call (one component for the pairs)."""
-        if len(a) != len(b):
-            raise ValueError(f"{len(a)} sentences against {len(b)}")
-        both = self.encode(list(a) + list(b)).astype(np.float64)
-        x, y = both[:len(a)], both[len(a):]
-        norms = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
-        dots = np.einsum("nd,nd->n", x, y)
-        return np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0).astype(np.float32)
+    def similarity(self, a: str | Sequence[str], b: str | Sequence[str]) -> np.ndarray:
+        """Cosine of ``a[i]`` and ``b[i]`` (``float32``, one per pair; 0 where a vector is zero). A single string
+        is one sentence, compared with every sentence of the other side. With ``pc="batch"`` both sides are
+        encoded in one call (one component for the pairs)."""
+        a, b = sentence_sides(a, b)
+        both = self.encode(a + b)
+        return paired_cosine(both[:len(a)], both[len(a):])
 
     # -- persistence
 

@@ -1,0 +1,252 @@
+"""Bad input is a one-line error naming the file and the fix (exit status 2, before any work) or a dead letter —
+never a traceback, and never rows lost without a word. Inputs carry their translation (--mt / --mt-column) and
+runs use --no-score where scoring is not the point, so no NMT model is needed and each test takes seconds."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import lzma
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.ingest import CorruptInputError, index_lines, read_task
+from pipeline.run import main
+from tests.conftest import REPO_ROOT
+
+pytestmark = pytest.mark.timeout(120)
+
+ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The sentence {i} is here.")
+        for i in range(100)]
+RUNNER = ["--runner", "BundleBasedDirectRunner"]
+
+
+def _tsv() -> bytes:
+    return "".join(f"{cs}\t{en}\t{mt}\n" for cs, en, mt in ROWS).encode()
+
+
+def _side(k: int) -> bytes:
+    return "".join(row[k] + "\n" for row in ROWS).encode()
+
+
+def _one_line_error(capsys, code: int, *names: Path | str) -> str:
+    """Exit status 2, and stderr is exactly one ``error:`` line naming every one of ``names``."""
+    err = capsys.readouterr().err
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    for name in names:
+        assert str(name) in lines[0]
+    return lines[0]
+
+
+def _run(*args: str | Path) -> int:
+    return main([str(a) for a in args])
+
+
+def _summary(out: Path) -> dict:
+    return json.loads((out / "summary.json").read_text())
+
+
+# ------------------------------------------------------------------------------------ compressed input (bug 1)
+
+
+def test_truncated_tsv_gz_is_an_error_before_any_work(tmp_path, capsys):
+    """It used to exit 0 with read = 47 of 100 rows: the cut half was never read and never reported."""
+    data = gzip.compress(_tsv())
+    path = tmp_path / "corpus.tsv.gz"
+    path.write_bytes(data[: len(data) // 2])
+    out = tmp_path / "out"
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--output", out, *RUNNER),
+                           path)
+    assert "truncated or corrupt" in line and f"ends at byte {len(data) // 2}" in line and "gzip -t" in line
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("misaligned", [False, True])
+def test_truncated_cs_gz_is_not_misaligned_and_never_pairs_a_half_line(tmp_path, capsys, misaligned):
+    """It used to be "misaligned"; with --allow-misaligned a Czech line cut mid-word was paired with its English."""
+    data = gzip.compress(_side(0))
+    cs, en, mt = tmp_path / "c.cs.gz", tmp_path / "c.en", tmp_path / "c.mt"
+    cs.write_bytes(data[: len(data) // 2])
+    en.write_bytes(_side(1))
+    mt.write_bytes(_side(2))
+    out = tmp_path / "out"
+    args = ["--cs", cs, "--en", en, "--mt", mt, "--no-score", "--output", out, *RUNNER]
+    line = _one_line_error(capsys, _run(*args, *(["--allow-misaligned"] if misaligned else [])), cs)
+    assert "truncated or corrupt" in line and "misaligned" not in line
+    assert not out.exists()
+
+
+def test_corrupt_gz_names_the_file(tmp_path, capsys):
+    """A flipped byte used to give a 40-line zlib.error traceback without the file's name."""
+    data = bytearray(gzip.compress(_tsv()))
+    data[len(data) // 2] ^= 0xFF
+    path = tmp_path / "corpus.tsv.gz"
+    path.write_bytes(bytes(data))
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--output",
+                                        tmp_path / "out", *RUNNER), path)
+    assert "truncated or corrupt" in line and "data error" in line
+
+
+def test_plain_text_named_gz_says_to_rename_it(tmp_path, capsys):
+    path = tmp_path / "corpus.tsv.gz"
+    path.write_bytes(_tsv())
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--output",
+                                        tmp_path / "out", *RUNNER), path)
+    assert "not gzip-compressed" in line and "rename it without its .gz suffix" in line
+
+
+def test_truncated_input_leaves_no_traceback_on_the_console(tmp_path):
+    """The real command line: stderr holds the error line and nothing from Python or Beam (bar Beam's own
+    import-time warnings, which are not ours)."""
+    data = gzip.compress(_tsv())
+    path = tmp_path / "corpus.tsv.gz"
+    path.write_bytes(data[:-20])
+    done = subprocess.run([sys.executable, "-m", "pipeline.run", "--tsv", str(path), "--mt-column", "2",
+                           "--no-score", "--output", str(tmp_path / "out"), *RUNNER], cwd=REPO_ROOT,
+                          capture_output=True, text=True, timeout=100,
+                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("WARNING:")]
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(lines) == 1 and lines[0].startswith(f"error: {path} is truncated or corrupt"), done.stderr
+
+
+@pytest.mark.parametrize("suffix,compress", [(".gz", gzip.compress), (".bz2", bz2.compress), (".xz", lzma.compress),
+                                             (".zst", None)])
+def test_every_compression_is_checked_to_its_end(tmp_path, suffix, compress):
+    if compress is None:
+        zstandard = pytest.importorskip("zstandard")
+        compress = zstandard.ZstdCompressor().compress
+    data = compress(_side(0))
+    whole, cut = tmp_path / f"whole.cs{suffix}", tmp_path / f"cut.cs{suffix}"
+    whole.write_bytes(data)
+    cut.write_bytes(data[:-7])
+    assert index_lines(str(whole), 10).lines == 100
+    with pytest.raises(CorruptInputError, match=rf"{cut} is truncated or corrupt"):
+        index_lines(str(cut), 10)
+
+
+def test_concatenated_and_zero_padded_gzip_reads_whole(tmp_path):
+    """Multi-member gzip files (cat a.gz b.gz) and zero padding are valid: every line is read."""
+    text = _side(0)
+    path = tmp_path / "multi.cs.gz"
+    path.write_bytes(gzip.compress(text[:1000]) + gzip.compress(text[1000:]) + b"\0" * 64)
+    assert index_lines(str(path), 10).lines == 100
+
+
+def test_read_task_checks_the_stream_too(tmp_path):
+    """A file cut after planning (or read by a worker on another machine) fails its read task; it is never
+    read short."""
+    data = gzip.compress(_tsv())
+    path = tmp_path / "corpus.tsv.gz"
+    path.write_bytes(data[: len(data) // 2])
+    task = {"kind": "lines", "fmt": "tsv", "input": 0, "source": "corpus.tsv", "path": str(path), "header": False,
+            "cap": None, "start": 0, "end": None, "compressed": True}
+    with pytest.raises(CorruptInputError, match="truncated or corrupt"):
+        list(read_task(task, 1 << 20, 100))
+
+
+# ------------------------------------------------------------------------- inputs of the wrong shape (bug 2)
+
+
+@pytest.mark.parametrize("score", [True, False])
+def test_empty_tsv_is_an_error(tmp_path, capsys, score):
+    """With scoring it used to be a ValueError traceback from the scorer fit."""
+    path = tmp_path / "empty.tsv"
+    path.write_bytes(b"")
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "1", "--output", tmp_path / "out", *RUNNER,
+                                        *([] if score else ["--no-score"])), path)
+    assert "is empty" in line
+
+
+def test_empty_pair_files_and_empty_parquet_are_errors(tmp_path, capsys):
+    cs, en = tmp_path / "e.cs", tmp_path / "e.en"
+    cs.write_bytes(b"")
+    en.write_bytes(b"")
+    _one_line_error(capsys, _run("--cs", cs, "--en", en, "--output", tmp_path / "out", *RUNNER), cs, en)
+    empty = tmp_path / "e.parquet"
+    pq.write_table(pa.table({"cs": pa.array([], pa.string()), "en": pa.array([], pa.string()),
+                             "mt": pa.array([], pa.string())}), empty)
+    _one_line_error(capsys, _run("--parquet", empty, "--mt-column", "mt", "--output", tmp_path / "out", *RUNNER),
+                    empty)
+
+
+def test_one_column_tsv_is_an_error(tmp_path, capsys):
+    """With scoring it used to be a traceback from the scorer fit; with --no-score every row a dead letter."""
+    path = tmp_path / "one.tsv"
+    path.write_bytes(_side(1))
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "1", "--output", tmp_path / "out", *RUNNER),
+                           path)
+    assert "tab-separated" in line and "--cs-column" in line
+
+
+def test_short_tsv_lines_in_a_good_file_are_dead_letters(tmp_path, capsys):
+    """A few bad lines are the rows' problem, not the file's: dead letters, and the accounting holds."""
+    path = tmp_path / "mixed.tsv"
+    path.write_bytes(_tsv() + b"only one field\n" + b"two\tfields\n")
+    out = tmp_path / "out"
+    assert _run("--tsv", path, "--mt-column", "2", "--no-score", "--output", out, *RUNNER) == 0
+    summary = _summary(out)
+    assert summary["read"] == 102 == summary["pairs"] + summary["rejected"] + summary["deadletter"]
+    reasons = pq.read_table(out / "deadletter").column("reason").to_pylist()
+    assert reasons == ["unparseable", "unparseable"]
+
+
+def test_parquet_integer_text_column_is_an_error_naming_the_column(tmp_path, capsys):
+    """It used to be an AttributeError traceback from a worker."""
+    path = tmp_path / "ints.parquet"
+    pq.write_table(pa.table({"cs": list(range(10)), "en": [r[1] for r in ROWS[:10]],
+                             "mt": [r[2] for r in ROWS[:10]]}), path)
+    line = _one_line_error(capsys, _run("--parquet", path, "--mt-column", "mt", "--no-score", "--output",
+                                        tmp_path / "out", *RUNNER), path)
+    assert "'cs'" in line and "int64" in line and "--cs-column" in line and "en, mt" in line
+
+
+def test_jsonl_integer_field_is_a_dead_letter(tmp_path, capsys):
+    """JSONL rows carry their own types: one bad row is a dead letter, the rest go on."""
+    path = tmp_path / "rows.jsonl"
+    lines = [json.dumps({"cs": cs, "en": en, "mt": mt}) for cs, en, mt in ROWS[:10]]
+    lines.append(json.dumps({"cs": 7, "en": "Seven.", "mt": "Seven."}))
+    path.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    assert _run("--jsonl", path, "--mt-column", "mt", "--no-score", "--output", out, *RUNNER) == 0
+    summary = _summary(out)
+    assert summary["read"] == 11 == summary["pairs"] + summary["rejected"] + summary["deadletter"]
+    dead = pq.read_table(out / "deadletter").to_pylist()
+    assert [d["reason"] for d in dead] == ["unparseable"] and "is a int" in dead[0]["error"]
+
+
+def test_parquet_dictionary_strings_are_read(tmp_path, capsys):
+    """A pandas categorical (dictionary-encoded strings) is a string column: read, not dead-lettered."""
+    path = tmp_path / "cat.parquet"
+    pq.write_table(pa.table({"cs": pa.array([r[0] for r in ROWS[:10]]).dictionary_encode(),
+                             "en": [r[1] for r in ROWS[:10]], "mt": [r[2] for r in ROWS[:10]]}), path)
+    out = tmp_path / "out"
+    assert _run("--parquet", path, "--mt-column", "mt", "--no-score", "--output", out, *RUNNER) == 0
+    assert _summary(out)["pairs"] == 10
+
+
+def test_not_parquet_is_an_error_naming_the_file(tmp_path, capsys):
+    path = tmp_path / "pairs.parquet"
+    path.write_bytes(_tsv())
+    line = _one_line_error(capsys, _run("--parquet", path, "--mt-column", "mt", "--no-score", "--output",
+                                        tmp_path / "out", *RUNNER), path)
+    assert "not a readable Parquet file" in line and "--tsv" in line
+
+
+def test_no_decodable_english_for_the_scorer_is_an_error(tmp_path, capsys):
+    """Rows exist but none can fit the scorer (all invalid UTF-8): one line, not a ValueError traceback."""
+    cs, en, mt = (tmp_path / f"bad.{side}" for side in ("cs", "en", "mt"))
+    for path in (cs, en, mt):
+        path.write_bytes(b"\xff\xfe bad\n" * 3)
+    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", tmp_path / "out",
+                                        *RUNNER), en)
+    assert "--no-score" in line and "score.scorer" in line
