@@ -669,7 +669,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
     for path, what in ((args.model / "model_card.yaml", "--model"), (args.bitext, "--bitext"),
                        (args.eval_data / "sts", "--eval-data")):
         if not path.exists():

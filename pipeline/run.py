@@ -71,6 +71,7 @@ from pipeline.summary import (
     metric_counts,
 )
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards, clear_staging, finalize, write_marker
+from translate.card import ModelDirError
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +104,25 @@ def code_version() -> str:
         return base
 
 
+def check_model(translate_config: Any, *, local: bool) -> None:
+    """Fail before any work when ``translate.model`` cannot serve: no directory, no card, a file the card names is
+    missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line). A path
+    that does not exist here is accepted for a remote runner (it may exist only inside the worker image)."""
+    from translate.card import ModelDir, ModelDirError
+
+    path = translate_config.model
+    if path is None or (not local and not Path(str(path)).exists()):
+        return
+    model = ModelDir(path)
+    backend = translate_config.backend
+    if backend == "ctranslate2" and model.card.ctranslate2 is None:
+        raise ModelDirError(f"--backend ctranslate2: the card of {model.root} names no CTranslate2 model "
+                            "(convert one with python -m translate.convert, or use --backend fairseq)")
+    if backend == "fairseq" and model.card.fairseq is None:
+        raise ModelDirError(f"--backend fairseq: the card of {model.root} names no fairseq checkpoint "
+                            "(use --backend ctranslate2)")
+
+
 def resolve_model_id(translate_config: Any) -> str:
     """The NMT model id from the model card (the demo model is trained here on first use if needed)."""
     from translate.card import ModelDir
@@ -114,7 +134,7 @@ def resolve_model_id(translate_config: Any) -> str:
         path = ensure_demo_model()
     try:
         return ModelDir(path).model_id
-    except Exception as error:  # e.g. a path that only exists inside the worker image
+    except Exception as error:  # a path that exists only inside the worker image (checked by check_model)
         log.warning("could not read the model card of %s (%s); using the directory name as model id", path, error)
         return Path(str(path)).name
 
@@ -151,6 +171,8 @@ def build_pipeline(
     ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
     mode = "mt_column" if ingest.plan.has_mt else "translate"
     staging = FileSystems.join(output, "_staging")
+    if mode == "translate" and nmt_model_id is None:
+        check_model(config.translate, local=_runner_of(p.options) in progress.LOCAL_RUNNERS)
     # The scorer fit reads the input on the launcher, so an input it cannot use fails here, before the NMT model
     # is resolved (the demo model trains on first use).
     if score_and_select is not None:
@@ -313,9 +335,13 @@ class AccountingError(RuntimeError):
 
 
 def _runner_name(argv: Sequence[str]) -> str:
+    return _runner_of(PipelineOptions(list(argv)))
+
+
+def _runner_of(options: PipelineOptions) -> str:
     from apache_beam.options.pipeline_options import StandardOptions
 
-    return str(PipelineOptions(list(argv)).view_as(StandardOptions).runner)
+    return str(options.view_as(StandardOptions).runner)
 
 
 # ------------------------------------------------------------------------------------------------------- CLI
@@ -401,7 +427,7 @@ def specs_from_args(args: argparse.Namespace) -> list[InputSpec]:
 def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | None = None) -> int:
     parser = build_parser()
     args, beam_args = parser.parse_known_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
     from configs import ConfigError
 
     try:
@@ -419,7 +445,7 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
         specs = specs_from_args(args)
         summary = run(config, specs, args.output, beam_args, score_and_select=score_and_select,
                       show_progress=not args.quiet)
-    except (ConfigError, InputError, ExclusionError) as error:
+    except (ConfigError, InputError, ExclusionError, ModelDirError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except AccountingError as error:

@@ -97,7 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("nothing to evaluate: give --model DIR, --glove and/or --sif")
     if args.batch_size < 1:
         parser.error("--batch-size must be positive")
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s",
+                        force=True)
     missing = [str(directory) for directory in args.model if not directory.is_dir()]
     if missing:
         parser.error(f"--model: not a directory: {', '.join(missing)}")

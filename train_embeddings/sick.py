@@ -531,7 +531,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s", force=True)
     log.setLevel(logging.INFO)  # per-epoch dev metrics; not the INFO chatter of the libraries
     from filters.paragram import WordVectorsError
     from train_embeddings.model_io import ModelLoadError

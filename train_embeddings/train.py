@@ -703,7 +703,7 @@ def _cli_path(value: str | None) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", force=True)
     try:
         config = load_config(args.config, args.overrides, {
             "train.data": _cli_path(args.data), "train.model": args.model, "train.megabatch": args.megabatch,
