@@ -1,19 +1,17 @@
 """Stage 4, back-translation: rows -> rows with ``mt`` (or a ``translation_*`` rejection), through
-:class:`translate.beam.BackTranslate`, with a translation cache that makes a killed run cheap to resume.
+:class:`translate.beam.BackTranslateChunks`, with a translation cache that makes a killed run cheap to resume.
 
-The cache is written **as translation proceeds**: the translations leave RunInference batch by batch, and in the
-same fused stage :class:`_StoreCacheParts` writes every ``flush_rows`` of them as one Parquet part file
-(``<root>/translations/<model id>/<settings digest>/part-<uuid>-n<rows>.parquet``: id, Czech text and the
-translation fields), atomically (written under a temporary name, then renamed). A kill therefore loses at most the
-part being filled and the batches in flight on each worker — not the run's finished translation work. A rerun
-lists the part files on the launcher, reads them, and joins them to the rows by id (``CoGroupByKey``): a row whose
-id has a cached entry for the *same Czech text* is a hit; every other row is translated (and cached). Entries for
-ids that are no longer in the input are ignored; an id cached twice (a retried bundle) is used once.
-
-The settings digest covers what changes a translation (beam, n-best, backend, compute type, length limits), so a
-cache is never reused across decoding settings; the model id (from the model card) names the folder. Part files of
-other settings or models are never read. Metrics: ``translation_cache_hit_rows``, ``translation_cache_miss_rows``,
-``translation_cache_parts_written``.
+Rows are grouped into **chunks** of fixed input ranges (``pipeline.cache_chunk_lines`` lines of a pair file or row
+numbers, or ``cache_chunk_bytes`` bytes of a TSV/JSONL file, by the row's id), and a chunk is the unit of
+translation: RunInference translates one chunk per call, so the batches the Translator forms depend only on the
+chunk's rows. The moment a chunk is translated, in the same fused stage, its translations are written to
+``<root>/translations/<model id>/<hash>.parquet`` (id, Czech text, translation fields; written under a temporary
+name, then renamed), the hash over the model id, the decoding settings and the chunk's Czech text. A kill loses
+only the chunks being translated at that moment (one per worker thread); a rerun finds every finished chunk by its
+hash and translates only the rest. Because a chunk translates identically wherever it runs, the resumed run
+writes exactly the shards an uninterrupted run writes (CTranslate2's scores move by ~1e-5 with a batch's
+composition, so re-batching the remainder would not). Metrics: ``translation_cache_hit_rows``,
+``translation_cache_miss_rows``.
 """
 
 from __future__ import annotations
@@ -39,10 +37,11 @@ from pipeline import progress
 from pipeline import schema as S
 from pipeline.prefilter import REJECTED_TAG, STAGE_TRANSLATE, rejection
 from pipeline.schema import Reason
-from pipeline.summary import METRICS_NAMESPACE, list_files, rejected_counter
+from pipeline.summary import METRICS_NAMESPACE, rejected_counter
 from pipeline.write import write_table
 
-__all__ = ["CACHE_FIELDS", "BackTranslateRows", "TranslationCache", "apply_translation", "translation_fields"]
+__all__ = ["CACHE_FIELDS", "BackTranslateRows", "TranslationCache", "apply_translation", "cache_chunk",
+           "translation_fields"]
 
 log = logging.getLogger(__name__)
 
@@ -82,109 +81,101 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "model"
 
 
+def cache_chunk(row_id: str, lines: int, nbytes: int) -> str:
+    """The fixed input range of an id: ``<source>:<kind><position // size>`` (lines, rows or bytes by kind)."""
+    source, _, position = row_id.rpartition(":")
+    kind, number = position[:1], int(position[1:])
+    return f"{source}:{kind}{number // (nbytes if kind == 'B' else lines)}"
+
+
 @dataclass(frozen=True)
 class TranslationCache:
-    """Where translations of one model under one set of decoding settings are cached, and how often a part file
-    is written (``flush_rows`` translations: the most finished work a kill can lose per worker, besides the batch
-    being decoded)."""
+    """Where translated chunks are cached: ``<root>/translations/<model id>/<hash>.parquet``, the hash over the
+    model id, the decoding settings and the chunk's Czech text (rows in id order)."""
 
     root: str
     model_id: str
     settings: tuple[tuple[str, Any], ...]
-    flush_rows: int = 500
 
-    @property
-    def directory(self) -> str:
-        digest = hashlib.sha256(json.dumps(list(self.settings), sort_keys=True, default=str).encode()).hexdigest()
-        return FileSystems.join(self.root, "translations", _safe(self.model_id), digest[:16])
-
-    def part_files(self) -> list[str]:
-        """The part files written so far (listed on the launcher, before the pipeline runs)."""
-        return list_files(self.directory, "part-*.parquet")
-
-    def new_part_path(self, rows: int) -> str:
-        return FileSystems.join(self.directory, f"part-{uuid.uuid4().hex}-n{rows}.parquet")
+    def path(self, texts: Sequence[str]) -> str:
+        digest = hashlib.sha256(json.dumps([self.model_id, list(self.settings)], sort_keys=True).encode())
+        for text in texts:
+            digest.update(text.encode("utf-8"))
+            digest.update(b"\x00")
+        return FileSystems.join(self.root, "translations", _safe(self.model_id), f"{digest.hexdigest()[:32]}.parquet")
 
 
-def read_part(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """``(id, {cs, status, hypothesis, ...})`` for every entry of a part file; an unreadable file (torn by a kill
-    before the rename could not happen, or foreign) is skipped with a warning: its rows are translated again."""
+def read_cache(path: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """Cached translations for ``rows`` (sorted by id), or None if absent, unreadable or not for these rows."""
+    if not FileSystems.exists(path):
+        return None
     try:
         with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
-            table = pq.read_table(handle)
-    except Exception as error:
-        log.warning("ignoring unreadable translation cache part %s: %s", path, error)
-        return
-    for entry in table.to_pylist():
-        yield entry.pop("id"), entry
+            cached = pq.read_table(handle).to_pylist()
+    except Exception as error:  # a foreign or damaged file: translate again (and overwrite it)
+        log.warning("ignoring unreadable translation cache %s: %s", path, error)
+        return None
+    if len(cached) != len(rows) or any(c["cs"] != r[S.CS] for c, r in zip(cached, rows, strict=True)):
+        return None
+    return [{k: c[k] for k in CACHE_FIELDS} for c in cached]
 
 
-def write_part(cache: TranslationCache, rows: Sequence[dict[str, Any]], fields: Sequence[dict[str, Any]]) -> str:
-    """Write one part file atomically (a temporary name, then a rename) and return its path."""
+def write_cache(path: str, rows: Sequence[dict[str, Any]], fields: Sequence[dict[str, Any]]) -> None:
+    """Write one chunk's translations atomically (a temporary name, then a rename)."""
     table = pa.Table.from_pylist([{"id": r[S.ID], "cs": r[S.CS], **f} for r, f in zip(rows, fields, strict=True)],
                                  schema=CACHE_SCHEMA)
-    path = cache.new_part_path(len(rows))
-    tmp = f"{path}.tmp"
+    tmp = f"{path}.tmp-{uuid.uuid4().hex}"
     write_table(table, tmp, row_group_rows=100_000, compression="zstd")
     FileSystems.rename([tmp], [path])
-    return path
 
 
-class _MatchCache(beam.DoFn):
-    """``(id, {"row": [row], "cached": [entries]})`` -> ``(row, fields)`` for a hit, the row (tagged ``miss``)
-    otherwise; ids with cached entries but no row (no longer in the input) give nothing."""
-
-    MISS = "miss"
-
-    def setup(self) -> None:
-        self._hits = Metrics.counter(METRICS_NAMESPACE, "translation_cache_hit_rows")
-
-    def process(self, element: tuple[str, dict[str, Iterable[Any]]]) -> Iterator[Any]:
-        _, joined = element
-        for row in joined["row"]:
-            entry = next((e for e in joined["cached"] if e["cs"] == row[S.CS]), None)
-            if entry is None:  # counted as a miss where it is translated (_StoreCacheParts)
-                yield beam.pvalue.TaggedOutput(self.MISS, row)
-            else:
-                self._hits.inc()
-                progress.count("translated")
-                yield row, {k: entry[k] for k in CACHE_FIELDS}
+def _key_by_chunk(row: dict[str, Any], lines: int, nbytes: int) -> tuple[str, dict[str, Any]]:
+    return cache_chunk(row[S.ID], lines, nbytes), row
 
 
-def _to_translate(row: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    return row, row[S.CS]
+class _LookupChunk(beam.DoFn):
+    """``(chunk, rows)`` -> ``(row, fields)`` per row of a cached chunk; otherwise one ``todo`` element
+    ``((cache path, rows), texts)`` for RunInference (rows sorted by id, so the texts are in a fixed order)."""
 
-
-def _with_fields(element: tuple[dict[str, Any], Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    row, translation = element
-    return row, translation_fields(translation)
-
-
-def _key_by_id(row: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    return row[S.ID], row
-
-
-class _StoreCacheParts(beam.DoFn):
-    """Batches of ``(row, fields)`` -> a part file each, then the same elements (the translation is never lost to a
-    cache problem: a failed write is a warning, and the rows go on)."""
+    TODO = "todo"
 
     def __init__(self, cache: TranslationCache | None):
         self._cache = cache
 
     def setup(self) -> None:
-        self._parts = Metrics.counter(METRICS_NAMESPACE, "translation_cache_parts_written")
+        self._hits = Metrics.counter(METRICS_NAMESPACE, "translation_cache_hit_rows")
+
+    def process(self, element: tuple[str, Iterable[dict[str, Any]]]) -> Iterator[Any]:
+        rows = sorted(element[1], key=lambda r: r[S.ID])
+        texts = [r[S.CS] for r in rows]
+        path = self._cache.path(texts) if self._cache is not None else None
+        cached = read_cache(path, rows) if path is not None else None
+        if cached is None:
+            yield beam.pvalue.TaggedOutput(self.TODO, ((path, rows), texts))
+            return
+        self._hits.inc(len(rows))
+        progress.count(progress.TRANSLATED, len(rows))
+        yield from zip(rows, cached, strict=True)
+
+
+class _StoreChunk(beam.DoFn):
+    """``((cache path, rows), translations)`` -> the chunk written to the cache (when there is one), then
+    ``(row, fields)`` per row. A failed cache write is a warning: the translations go on."""
+
+    def setup(self) -> None:
         self._misses = Metrics.counter(METRICS_NAMESPACE, "translation_cache_miss_rows")
 
-    def process(self, batch: list[tuple[dict[str, Any], dict[str, Any]]]) -> Iterator[tuple[dict, dict]]:
-        if self._cache is not None:
-            self._misses.inc(len(batch))
+    def process(self, element: tuple[tuple[str | None, list[dict[str, Any]]], Sequence[Any]]) -> Iterator[Any]:
+        (path, rows), translations = element
+        fields = [translation_fields(t) for t in translations]
+        if path is not None:
+            self._misses.inc(len(rows))
             try:
-                write_part(self._cache, [r for r, _ in batch], [f for _, f in batch])
-                self._parts.inc()
+                write_cache(path, rows, fields)
             except Exception as error:  # the cache is an optimisation: never fail the run for it
-                log.warning("could not write a translation cache part under %s: %s", self._cache.directory, error)
-        progress.count("translated", len(batch))
-        yield from batch
+                log.warning("could not write translation cache %s: %s", path, error)
+        progress.count(progress.TRANSLATED, len(rows))
+        yield from zip(rows, fields, strict=True)
 
 
 class _ApplyTranslation(beam.DoFn):
@@ -206,45 +197,34 @@ class _ApplyTranslation(beam.DoFn):
 
 
 class BackTranslateRows(beam.PTransform):
-    """Rows -> rows with ``mt`` (main) and translation rejections (``rejected``), through
-    :class:`translate.beam.BackTranslate`; with a :class:`TranslationCache`, translations are cached as they are
-    made and rows translated by an earlier (possibly killed) run are read back instead of decoded.
-
-    ``cached_parts``: the part files to read (default: listed from the cache when the transform is built)."""
+    """Rows -> rows with ``mt`` (main) and translation rejections (``rejected``): chunks of fixed input ranges
+    (``chunk_lines`` / ``chunk_bytes``), each looked up in the :class:`TranslationCache` (when given) and
+    otherwise translated by :class:`translate.beam.BackTranslateChunks` and cached at once. Without a cache the
+    chunks are translated the same way, so outputs do not depend on whether a cache was used."""
 
     def __init__(self, translate_config: Any, nmt_model_id: str, cache: TranslationCache | None = None,
-                 label: str | None = None, cached_parts: Sequence[str] | None = None, **handler_kwargs: Any):
+                 label: str | None = None, *, chunk_lines: int = 500, chunk_bytes: int = 64 << 10,
+                 **handler_kwargs: Any):
         super().__init__(label)
         self._config, self._model_id, self._cache = translate_config, nmt_model_id, cache
-        self._parts = list(cached_parts) if cached_parts is not None else (cache.part_files() if cache else [])
+        self._chunk_lines, self._chunk_bytes = chunk_lines, chunk_bytes
         self._handler_kwargs = handler_kwargs
 
-    def _translate(self, rows: beam.PCollection) -> beam.PCollection:
-        from translate.beam import BackTranslate
-
-        flush = self._cache.flush_rows if self._cache is not None else 1000
-        return (
-            rows
-            | "Keyed" >> beam.Map(_to_translate)
-            | "BackTranslate" >> BackTranslate(self._config, **self._handler_kwargs)
-            | "Fields" >> beam.Map(_with_fields)
-            | "CacheBatches" >> beam.BatchElements(min_batch_size=flush, max_batch_size=flush)
-            | "StoreCacheParts" >> beam.ParDo(_StoreCacheParts(self._cache))
-        )
-
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
-        if not self._parts:
-            translated = self._translate(rows)
-        else:
-            log.info("reading %d translation cache parts from %s", len(self._parts), self._cache.directory)
-            cached = (rows.pipeline
-                      | "CacheParts" >> beam.Create(self._parts)
-                      | "ReadCacheParts" >> beam.FlatMap(read_part))
-            joined = ({"row": rows | "KeyById" >> beam.Map(_key_by_id), "cached": cached}
-                      | "JoinCache" >> beam.CoGroupByKey()
-                      | "MatchCache" >> beam.ParDo(_MatchCache()).with_outputs(_MatchCache.MISS, main="hits"))
-            fresh = self._translate(joined[_MatchCache.MISS])
-            translated = (joined.hits, fresh) | "HitsAndFresh" >> beam.Flatten()
+        from translate.beam import BackTranslateChunks
+
+        looked = (
+            rows
+            | "KeyByChunk" >> beam.Map(_key_by_chunk, self._chunk_lines, self._chunk_bytes)
+            | "GroupByChunk" >> beam.GroupByKey()
+            | "LookupChunk" >> beam.ParDo(_LookupChunk(self._cache)).with_outputs(_LookupChunk.TODO, main="hits")
+        )
+        fresh = (
+            looked[_LookupChunk.TODO]
+            | "BackTranslate" >> BackTranslateChunks(self._config, **self._handler_kwargs)
+            | "StoreChunk" >> beam.ParDo(_StoreChunk())
+        )
+        translated = (looked.hits, fresh) | "HitsAndFresh" >> beam.Flatten()
         applied = translated | "Apply" >> beam.ParDo(_ApplyTranslation(self._model_id)).with_outputs(
             REJECTED_TAG, main="rows")
         return {"rows": applied.rows, REJECTED_TAG: applied[REJECTED_TAG]}

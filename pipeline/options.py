@@ -97,13 +97,15 @@ class PipelineConfig(BaseModel):
         description="nmt_model_id written for translations given in an MT column.",
     )
     translation_cache: bool = Field(
-        default=True, description="Cache translations as they are made, so a rerun (after a kill) skips finished "
+        default=True, description="Cache each translated chunk at once, so a rerun (after a kill) skips finished "
         "work.")
     cache_dir: str | None = Field(default=None, description="Translation cache root; None: <output>/cache.")
-    cache_flush_rows: int = Field(
+    cache_chunk_lines: int = Field(
         default=500, ge=1,
-        description="Translations per cache part file: at most this many finished translations per worker are "
-        "lost to a kill (besides the batch being decoded); smaller means more, smaller files.")
+        description="Chunk size (input lines or rows) for sources addressed by line or row number. A chunk is "
+        "translated in one call and cached at once: a kill loses at most the chunks being translated.")
+    cache_chunk_bytes: int = Field(
+        default=64 << 10, ge=1 << 10, description="Chunk size for sources addressed by byte offset (TSV, JSONL).")
     # Output (stages 6-7).
     num_shards: int = Field(default=4, ge=1, le=100_000, description="Shards of pairs/, train/ and rejected/.")
     deadletter_shards: int = Field(default=1, ge=1, le=100_000)

@@ -210,10 +210,10 @@ def build_pipeline(
             settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend,
                                      "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
                                      "max_decoding_length": t.max_decoding_length}.items()))
-            cache = TranslationCache(pc.cache_dir or FileSystems.join(output, "cache"), nmt_model_id, settings,
-                                     pc.cache_flush_rows)
+            cache = TranslationCache(pc.cache_dir or FileSystems.join(output, "cache"), nmt_model_id, settings)
         translated = unique["rows"] | "BackTranslate" >> BackTranslateRows(
-            config.translate, nmt_model_id, cache, **(handler_kwargs or {}))
+            config.translate, nmt_model_id, cache, chunk_lines=pc.cache_chunk_lines, chunk_bytes=pc.cache_chunk_bytes,
+            **(handler_kwargs or {}))
         rows = translated["rows"]
         rejected.append(translated[REJECTED_TAG])
     else:

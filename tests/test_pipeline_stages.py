@@ -16,7 +16,7 @@ import pytest
 from configs import load_config
 from configs.schema import TranslateConfig
 from pipeline import schema as S
-from pipeline.backtranslate import BackTranslateRows, TranslationCache, apply_translation
+from pipeline.backtranslate import BackTranslateRows, TranslationCache, apply_translation, cache_chunk
 from pipeline.ingest import (
     DecodeRecords,
     Ingest,
@@ -312,11 +312,12 @@ def test_beam_options_precedence():
     assert beam_argv(config, ["--runner", "DataflowRunner"])[0:1] == ["--direct_num_workers=4"]
 
 
-def test_cache_parts_are_kept_apart_by_model_and_decoding_settings():
+def test_cache_chunks_are_fixed_size_input_ranges():
+    assert cache_chunk("corpus:L000000012345", 500, 1 << 16) == "corpus:L24"
+    assert cache_chunk("a:b.tsv:B000003145728", 500, 1 << 16) == "a:b.tsv:B48"
     cache = TranslationCache("/c", "m/1", (("beam_size", 12),))
-    assert "/translations/m_1/" in cache.directory
-    assert cache.directory != TranslationCache("/c", "m/1", (("beam_size", 4),)).directory
-    assert cache.new_part_path(500).startswith(cache.directory) and cache.new_part_path(500).endswith("-n500.parquet")
+    assert cache.path(["a", "b"]) != cache.path(["ab"]) and "/translations/m_1/" in cache.path(["a"])
+    assert cache.path(["a"]) != TranslationCache("/c", "m/1", (("beam_size", 4),)).path(["a"])
 
 
 def test_shards_are_stable():
@@ -341,7 +342,7 @@ def test_every_dofn_and_transform_pickles(tmp_path):
 
     objects += [
         ingest._ReadTask(CAP, KEEP), prefilter._PickDuplicates(),
-        backtranslate._MatchCache(), backtranslate._StoreCacheParts(TranslationCache("/c", "m", ())),
+        backtranslate._LookupChunk(TranslationCache("/c", "m", ())), backtranslate._StoreChunk(),
         backtranslate._ApplyTranslation("m"),
         write._KeyByShard(2, "written_pairs"),
         write._WriteShard(str(tmp_path), "pairs", 2, S.PAIRS_SCHEMA, 10, "zstd", None),

@@ -185,6 +185,38 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
         }
 
 
+class ChunkTranslatorModelHandler(TranslatorModelHandler):
+    """RunInference handler whose elements are whole *chunks* (sequences of raw Czech sentences), one chunk per
+    call, answered with ``PredictionResult(chunk, [Translation, ...], model_id)``.
+
+    The Translator forms its length buckets from the chunk alone, so a chunk is translated the same way whichever
+    run, worker or retry handles it. That matters because CTranslate2's scores move by up to ~1e-5 with the
+    composition of a batch: a pipeline that resumes a killed run by translating only the missing chunks then writes
+    exactly what an uninterrupted run writes. Make chunks a few hundred sentences or more so each call fills the
+    Translator's token buckets.
+    """
+
+    def run_inference(
+        self,
+        batch: Sequence[Sequence[str]],
+        model: Translator,
+        inference_args: dict[str, Any] | None = None,
+    ) -> Iterable[PredictionResult]:
+        model_id = self._model_id_of(model)
+        results = []
+        for chunk in batch:
+            translations = model.translate(list(chunk)) if chunk else []
+            self._record(translations)
+            results.append(PredictionResult(chunk, translations, model_id=model_id))
+        return results
+
+    def get_num_bytes(self, batch: Sequence[Sequence[str]]) -> int:
+        return sum(len(s.encode("utf-8")) for chunk in batch for s in chunk)
+
+    def batch_elements_kwargs(self) -> Mapping[str, Any]:
+        return {"min_batch_size": 1, "max_batch_size": 1}
+
+
 def _translation_only(keyed: tuple[Any, PredictionResult]) -> tuple[Any, Translation]:
     key, result = keyed
     return key, result.inference
@@ -209,6 +241,23 @@ class BackTranslate(beam.PTransform):
         return (
             pcoll
             | "Translate" >> RunInference(KeyedModelHandler(self._handler))
+            | "DropPrediction" >> beam.Map(_translation_only)
+        )
+
+
+class BackTranslateChunks(beam.PTransform):
+    """``(key, [czech, ...])`` -> ``(key, [Translation, ...])``: RunInference over a
+    :class:`ChunkTranslatorModelHandler` (one chunk per call, translations in input order). Keyword arguments go
+    to the handler."""
+
+    def __init__(self, config: TranslateConfig, *, label: str | None = None, **handler_kwargs: Any) -> None:
+        super().__init__(label)
+        self._handler = ChunkTranslatorModelHandler(config, **handler_kwargs)
+
+    def expand(self, pcoll: beam.PCollection) -> beam.PCollection:
+        return (
+            pcoll
+            | "TranslateChunks" >> RunInference(KeyedModelHandler(self._handler))
             | "DropPrediction" >> beam.Map(_translation_only)
         )
 
