@@ -37,30 +37,23 @@ READ, TRANSLATED, WRITTEN = "read", "translated", "written_pairs"
 
 _counts: Counter[str] = Counter()
 _lock = threading.Lock()
-_writer: threading.Thread | None = None
+_directory: str | None = None  # where this process publishes; a new run (new folder) starts from zero
 
 
 def count(name: str, n: int = 1) -> None:
     """Add ``n`` to a progress counter of this worker process (a no-op unless a local launcher asked for it)."""
+    global _directory
     directory = os.environ.get(ENV)
     if not directory:
         return
     with _lock:
+        if directory != _directory:
+            _counts.clear()
+            _directory = directory
+            path = Path(directory) / f"{socket.gethostname()}-{os.getpid()}.json"
+            threading.Thread(target=_publish, args=(directory, path), name="paranmt-progress", daemon=True).start()
+            atexit.register(_write_once, path)
         _counts[name] += n
-    _ensure_writer(directory)
-
-
-def _ensure_writer(directory: str) -> None:
-    global _writer
-    if _writer is not None and _writer.is_alive():
-        return
-    with _lock:
-        if _writer is not None and _writer.is_alive():
-            return
-        path = Path(directory) / f"{socket.gethostname()}-{os.getpid()}.json"
-        _writer = threading.Thread(target=_write_forever, args=(path,), name="paranmt-progress", daemon=True)
-        _writer.start()
-        atexit.register(_write_once, path)
 
 
 def _write_once(path: Path) -> None:
@@ -74,8 +67,8 @@ def _write_once(path: Path) -> None:
         pass
 
 
-def _write_forever(path: Path) -> None:
-    while True:
+def _publish(directory: str, path: Path) -> None:
+    while _directory == directory and Path(directory).is_dir():
         _write_once(path)
         time.sleep(0.5)
 
