@@ -139,6 +139,55 @@ def resolve_model_id(translate_config: Any) -> str:
         return Path(str(path)).name
 
 
+RUN_FILE = "_RUN"
+# Settings that change how a run executes, not what it writes: a rerun may change them and still be the same run.
+_EXECUTION_ONLY = {("pipeline", "runner"), ("pipeline", "beam_options"), ("pipeline", "cache_dir"),
+                   ("translate", "threads"), ("translate", "device_index")}
+
+
+def run_identity(config: Any, specs: Sequence[InputSpec]) -> dict[str, Any]:
+    """What makes two runs the same run: the inputs and every setting that can change the outputs."""
+    settings = config.model_dump(mode="json")
+    for section, key in _EXECUTION_ONLY:
+        settings.get(section, {}).pop(key, None)
+    return {"inputs": [s.to_dict() for s in specs], "config": settings}
+
+
+def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        return {k: v for key, item in value.items() for k, v in _flat(item, f"{prefix}{key}.").items()}
+    return {prefix.rstrip("."): value}
+
+
+def claim_output(output: str, identity: dict[str, Any], *, overwrite: bool) -> None:
+    """One rule for every run folder: a folder that holds this run (same inputs and settings) is resumed — finished
+    translations are reused and the outputs rewritten identically —, one that holds a different run is refused
+    unless ``overwrite`` (its outputs are then deleted; the content-addressed translation cache is kept). The
+    identity is written to ``<output>/_RUN`` before any work."""
+    path = FileSystems.join(output, RUN_FILE)
+    if FileSystems.exists(path):
+        with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
+            stored = json.loads(handle.read().decode("utf-8"))
+        if stored != identity:
+            if not overwrite:
+                before, after = _flat(stored), _flat(identity)
+                changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+                shown = ", ".join(f"{k} {before.get(k)!r} -> {after.get(k)!r}" for k in changed[:3])
+                more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+                raise InputError(f"{output} holds a different run ({shown}{more}): pass --overwrite to replace it, "
+                                 "or choose another --output")
+            stale = [FileSystems.join(output, name) for name in (*OUTPUTS, LEXICON_DIR, "scorer", "summary.json",
+                                                                 "_SUCCESS")]
+            FileSystems.delete([p for p in stale if FileSystems.exists(p)])
+    if "://" not in output:
+        os.makedirs(output, exist_ok=True)
+    handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
+    try:
+        handle.write(json.dumps(identity, indent=1, sort_keys=True).encode("utf-8"))
+    finally:
+        handle.close()
+
+
 def _is_kept(record: dict[str, Any]) -> bool:
     return record.get(S.KEEP) is True
 
@@ -164,6 +213,7 @@ def build_pipeline(
     nmt_model_id: str | None = None,
     code: str | None = None,
     handler_kwargs: dict[str, Any] | None = None,
+    overwrite: bool = False,
 ) -> BuiltPipeline:
     """Add every stage to ``p``, writing into ``<output>/_staging``. Input errors are raised here, before any
     work. ``config`` is a config with a ``pipeline`` section (:func:`configs.load_config`)."""
@@ -173,14 +223,15 @@ def build_pipeline(
     staging = FileSystems.join(output, "_staging")
     if mode == "translate" and nmt_model_id is None:
         check_model(config.translate, local=_runner_of(p.options) in progress.LOCAL_RUNNERS)
+    if config.filter.exclude_sentences and pc.score and score_and_select is None:
+        ExcludedSentences.load(config.filter.exclude_sentences)  # read (and cached) before any work
+    claim_output(output, run_identity(config, specs), overwrite=overwrite)  # everything checkable was checked
     # The scorer fit reads the input on the launcher, so an input it cannot use fails here, before the NMT model
     # is resolved (the demo model trains on first use).
     if score_and_select is not None:
         transform = score_and_select(config) if callable(score_and_select) and not isinstance(
             score_and_select, beam.PTransform) else score_and_select
     elif pc.score:
-        if config.filter.exclude_sentences:  # read (and cached) before the scorer fit, so a bad file costs nothing
-            ExcludedSentences.load(config.filter.exclude_sentences)
         scorer_path, scorer_id = prepare_scorer(config, ingest.plan, specs, output)
         transform = default_score_and_select(config, scorer_path, scorer_id)
     else:
@@ -259,6 +310,7 @@ def run(
     score_and_select: ScoreAndSelect | None = None,
     handler_kwargs: dict[str, Any] | None = None,
     show_progress: bool = False,
+    overwrite: bool = False,
 ) -> dict[str, Any]:
     """Build and run the pipeline, move the outputs into place, write ``summary.json`` and ``_SUCCESS``.
 
@@ -271,8 +323,9 @@ def run(
     options = PipelineOptions(argv)
     started = time.perf_counter()
     p = beam.Pipeline(options=options)
+    # Input, model and output-folder errors are raised here, before anything is written.
     built = build_pipeline(p, config, specs, output, score_and_select=score_and_select,
-                           handler_kwargs=handler_kwargs)  # raises input errors before anything is written
+                           handler_kwargs=handler_kwargs, overwrite=overwrite)
     clear_staging(output)
     expected = built.ingest.plan.expected_rows
     local = _runner_name(argv) in progress.LOCAL_RUNNERS
@@ -391,7 +444,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--max-batch-tokens", type=int)
     t.add_argument("--max-source-tokens", type=int)
     t.add_argument("--threads", type=int)
-    p.add_argument("--quiet", action="store_true", help="no summary table")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace a different run already in --output (the same run is always resumed)")
+    p.add_argument("--quiet", action="store_true", help="no progress line, no summary table")
     return p
 
 
@@ -444,7 +499,7 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
         })
         specs = specs_from_args(args)
         summary = run(config, specs, args.output, beam_args, score_and_select=score_and_select,
-                      show_progress=not args.quiet)
+                      show_progress=not args.quiet, overwrite=args.overwrite)
     except (ConfigError, InputError, ExclusionError, ModelDirError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -62,8 +62,8 @@ def test_pipeline_branch_equals_the_stand_alone_command(tmp_path):
     meta = json.loads((out / "lexicon" / "stats.json").read_text())
     assert meta["config"]["lexicon"]["enabled"] is True and meta["lexicon_config"]["min_joint"] == 3
     assert meta["code_version"] and meta["mode"] == "mt_column"  # the run's metadata is echoed
-    # Without the switch, a rerun into the same folder removes the stale lexicon/.
-    run(load_config(None, overrides[:3]), [InputSpec.tsv(tsv, mt=2)], out)
+    # Without the switch it is another run: replacing it (--overwrite) removes the stale lexicon/.
+    run(load_config(None, overrides[:3]), [InputSpec.tsv(tsv, mt=2)], out, overwrite=True)
     assert not (out / "lexicon").exists()
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from configs import load_config
 from pipeline import schema as S
-from pipeline.ingest import InputSpec
+from pipeline.ingest import InputError, InputSpec
 from pipeline.run import main, run
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA
 from tests.conftest import read_lines, shared_data
@@ -276,8 +276,13 @@ def test_score_and_select_hook_writes_train(tmp_path):
     assert set(train.column("id").to_pylist()) == kept and 0 < len(kept) < pairs.num_rows
     assert summary["train"] == len(kept) and summary["pairs_by_decision"]["kept"] == len(kept)
     assert S.read_metadata(pq.read_schema(sorted((out / "train").glob("*.parquet"))[0]))["scorer"] == {"name": "test"}
-    # Without the stage, a rerun into the same folder removes the stale train/.
-    run(_config("pipeline.tsv_header=true", "pipeline.score=false"), specs, out)
+    # A different run (no selection stage) is refused in a folder that holds this one, unless overwrite: then the
+    # stale train/ goes with the rest.
+    with pytest.raises(InputError, match=r"holds a different run \(config\.pipeline\.score True -> False\): pass "
+                                         r"--overwrite"):
+        run(_config("pipeline.tsv_header=true", "pipeline.score=false"), specs, out)
+    assert (out / "train").exists()
+    run(_config("pipeline.tsv_header=true", "pipeline.score=false"), specs, out, overwrite=True)
     assert not (out / "train").exists()
 
 
@@ -304,7 +309,9 @@ def test_cli_limit_and_allow_misaligned(tmp_path, capsys):
     assert f"summary     {out / 'summary.json'}" in stdout and f"{out / 'pairs'}/ (4 shards)" in stdout
     assert _reasons(out, "deadletter") == {"a:L000000000004": "misaligned"}
     assert sorted(_ids(out, "pairs")) == ["a:L000000000001", "a:L000000000002", "a:L000000000003"]
-    assert main([*args, "--limit", "2", "--num-shards", "1"]) == 0
+    assert main([*args, "--limit", "2", "--num-shards", "1"]) == 2  # a different run: refused, folder untouched
+    assert "holds a different run" in capsys.readouterr().err and len(_ids(out, "pairs")) == 3
+    assert main([*args, "--limit", "2", "--num-shards", "1", "--overwrite"]) == 0
     assert sorted(_ids(out, "pairs")) == ["a:L000000000001", "a:L000000000002"]
     assert [p.name for p in (out / "pairs").iterdir()] == ["pairs-00000-of-00001.parquet"]
     summary = json.loads((out / "summary.json").read_text())

@@ -91,13 +91,19 @@ def test_resume_gives_identical_subsequent_losses(captions, tmp_path, model, neg
         assert np.array_equal(load_model(out / "model").encode(PROBE), load_model(full.model_dir).encode(PROBE))
 
 
-def test_existing_run_and_incompatible_resume_are_errors(captions, tmp_path):
+def test_a_run_folder_continues_the_same_run_and_refuses_another(captions, tmp_path):
     config = tiny(captions, "word", max_steps=2)
-    train(config, tmp_path / "run", evaluate_fn=None, progress=False)
-    with pytest.raises(TrainingError, match="already holds a training run"):
-        train(config, tmp_path / "run", evaluate_fn=None, progress=False)
-    with pytest.raises(TrainingError, match=r"train\.batch_size 20 -> 10"):
-        train(config.model_copy(update={"batch_size": 10}), tmp_path / "run", resume=True, evaluate_fn=None)
+    first = train(config, tmp_path / "run", evaluate_fn=None, progress=False)
+    again = train(config, tmp_path / "run", evaluate_fn=None, progress=False)  # the same run: nothing to redo
+    assert again.steps == first.steps == 2 and again.losses == []
+    with pytest.raises(TrainingError, match=r"holds a different training run \(train\.batch_size 20 -> 10\); "
+                                            r"use --overwrite"):
+        train(config.model_copy(update={"batch_size": 10}), tmp_path / "run", evaluate_fn=None, progress=False)
+    replaced = train(config.model_copy(update={"batch_size": 10}), tmp_path / "run", evaluate_fn=None,
+                     progress=False, overwrite=True)
+    assert replaced.steps == 2 and len(replaced.losses) == 2
+    with pytest.raises(TrainingError, match=r"train\.batch_size 10 -> 20"):
+        train(config, tmp_path / "run", resume=True, evaluate_fn=None)
     with pytest.raises(TrainingError, match=r"no checkpoint\.pt"):
         train(config, tmp_path / "other", resume=True, evaluate_fn=None)
 

@@ -186,7 +186,8 @@ class Trainer:
     when available), None (no evaluation), or any ``EmbeddingModel -> dict`` function."""
 
     def __init__(self, config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *,
-                 evaluate_fn: EvaluateFn | str | None = _DEFAULT, progress: bool | None = None) -> None:
+                 evaluate_fn: EvaluateFn | str | None = _DEFAULT, progress: bool | None = None,
+                 overwrite: bool = False) -> None:
         if isinstance(config, TrainConfig):
             config = ParaNMTConfig(train=config)
         self.config = config
@@ -197,6 +198,7 @@ class Trainer:
         if self.evaluate_fn is not None and not callable(self.evaluate_fn):
             raise TypeError(f"evaluate_fn must be callable, 'default' or None, got {evaluate_fn!r}")
         self.progress = progress
+        self.overwrite = overwrite
         self.components, self.combine = TrainConfig.parse_model(self.cfg.model)
         self.device = resolve_device(self.cfg.device)
         self.loss_fn: Callable[..., torch.Tensor] = MarginLoss(self.cfg.margin)
@@ -284,6 +286,14 @@ class Trainer:
         data = self.cfg.model_dump(mode="json")
         return {k: v for k, v in data.items() if k not in _RESUMABLE_CHANGES} | {"seed": self.seed}
 
+    def _changed_settings(self, checkpoint: dict[str, Any] | Path) -> list[str]:
+        """``train.<key> <stored> -> <current>`` for every setting a resume may not change."""
+        if isinstance(checkpoint, Path):
+            checkpoint = torch.load(checkpoint, map_location="cpu", weights_only=True)
+        stored, current = json.loads(checkpoint["signature"]), self._signature()
+        return [f"train.{k} {stored.get(k)!r} -> {current.get(k)!r}"
+                for k in sorted(set(stored) | set(current)) if stored.get(k) != current.get(k)]
+
     # ------------------------------------------------------------------------------------------ run
 
     def run(self, resume: bool = False) -> TrainResult:
@@ -300,9 +310,16 @@ class Trainer:
         cfg = self.cfg
         out = self.out_dir
         checkpoint_path = out / CHECKPOINT
-        if not resume and checkpoint_path.exists():
-            raise TrainingError(f"{out} already holds a training run ({CHECKPOINT}); use --resume to continue it "
-                                "or choose another --out")
+        if self.overwrite and out.exists():
+            shutil.rmtree(out)
+        elif not resume and checkpoint_path.exists():
+            # One rule for every tool's run folder: the same run continues, a different one needs --overwrite.
+            changed = self._changed_settings(checkpoint_path)
+            if changed:
+                raise TrainingError(f"{out} holds a different training run ({', '.join(changed)}); use --overwrite "
+                                    "to replace it, or choose another --out")
+            log.info("%s holds this run (same settings): continuing it", out)
+            resume = True
         if resume and not checkpoint_path.exists():
             raise TrainingError(f"--resume: no {CHECKPOINT} in {out}")
         out.mkdir(parents=True, exist_ok=True)
@@ -314,12 +331,9 @@ class Trainer:
             if checkpoint.get("format") != CHECKPOINT_FORMAT:
                 raise TrainingError(f"{checkpoint_path}: checkpoint format {checkpoint.get('format')}, this code "
                                     f"reads {CHECKPOINT_FORMAT}")
-            stored = json.loads(checkpoint["signature"])
-            current = self._signature()
-            changed = sorted(k for k in set(stored) | set(current) if stored.get(k) != current.get(k))
+            changed = self._changed_settings(checkpoint)
             if changed:
-                raise TrainingError("--resume with settings that differ from the checkpoint's: " + ", ".join(
-                    f"train.{k} {stored.get(k)!r} -> {current.get(k)!r}" for k in changed))
+                raise TrainingError("--resume with settings that differ from the checkpoint's: " + ", ".join(changed))
             words = WordVocab.load(out / "vocab" / "words.json") if self._uses_words() else None
             trigrams = TrigramVocab.load(out / "vocab" / "trigrams.json") if "trigram" in self.components else None
             spec = ModelSpec.from_json(json.loads(checkpoint["spec"]))
@@ -655,9 +669,13 @@ def plot_curves(history: dict[str, Any], path: Path, title: str = "") -> Path | 
 
 
 def train(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *, resume: bool = False,
-          evaluate_fn: EvaluateFn | str | None = _DEFAULT, progress: bool | None = None) -> TrainResult:
-    """Train a model as ``config.train`` says, writing into ``out_dir`` (see :class:`Trainer`)."""
-    return Trainer(config, out_dir, evaluate_fn=evaluate_fn, progress=progress).run(resume=resume)
+          evaluate_fn: EvaluateFn | str | None = _DEFAULT, progress: bool | None = None,
+          overwrite: bool = False) -> TrainResult:
+    """Train a model as ``config.train`` says, writing into ``out_dir`` (see :class:`Trainer`). An ``out_dir``
+    that holds this run (same settings) is continued; one that holds a different run is an error unless
+    ``overwrite`` (which deletes it first)."""
+    return Trainer(config, out_dir, evaluate_fn=evaluate_fn, progress=progress, overwrite=overwrite).run(
+        resume=resume)
 
 
 # ---------------------------------------------------------------------------------------------- CLI
@@ -689,7 +707,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", choices=["auto", "cpu", "cuda"])
     p.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's; 1 is often fastest for "
                                                "WORD/TRIGRAM)")
-    p.add_argument("--resume", action="store_true", help="continue the run in --out from its checkpoint")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out from its checkpoint (also done "
+                   "without this flag when --out holds a run with the same settings)")
+    p.add_argument("--overwrite", action="store_true", help="replace a different run already in --out")
     p.add_argument("--no-eval", action="store_true", help="no dev evaluation (no best/ model)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
@@ -715,7 +735,7 @@ def main(argv: list[str] | None = None) -> int:
             "train.lambda_w": args.lambda_w,
         })
         result = train(config, args.out, resume=args.resume, evaluate_fn=None if args.no_eval else _DEFAULT,
-                       progress=False if args.quiet else None)
+                       progress=False if args.quiet else None, overwrite=args.overwrite)
     except (ConfigError, TrainDataError, TrainingError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
