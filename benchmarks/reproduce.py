@@ -166,7 +166,7 @@ def evaluation_files(eval_data: Path) -> list[str]:
 def build_corpus(files: Sequence[tuple[Path, Path]], model: Path, eval_data: Path, out: Path) -> dict[str, Any]:
     """Run the pipeline as a user would (a subprocess, its progress and table on the console and in a log)."""
     corpus = out / "corpus"
-    command = [sys.executable, "-m", "pipeline.run", "--output", str(corpus), "--model", str(model),
+    command = [sys.executable, "-m", "pipeline.run", "--out", str(corpus), "--model", str(model),
                "--beam", "12", "--backend", "ctranslate2", "--compute-type", "int8", "--device", "cpu",
                "--cache-dir", str(out / "translation-cache"), "--runner", "FnApiRunner",
                "--set", f"filter.exclude_sentences={json.dumps(evaluation_files(eval_data))}"]

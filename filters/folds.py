@@ -36,7 +36,6 @@ sample is a subset of a larger one with the same seed.
 
 from __future__ import annotations
 
-import argparse
 import bisect
 import json
 import math
@@ -53,6 +52,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from pydantic import BaseModel
 
+from configs.cli import ArgumentParser, command_name
 from configs.schema import FilterConfig
 from filters.rules import MaxTokens, apply_rules, count_reasons, rules_from_config, score_values
 from pipeline.schema import EN_TOKENS, ID, MT_TOKENS, Reason, check_schema, with_metadata
@@ -551,13 +551,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Rank a pairs Parquet file into folds, write one Parquet file per fold, print sizes and boundaries."""
     from configs import ConfigError, load_config
 
-    parser = argparse.ArgumentParser(
-        prog="python -m filters.folds",
+    parser = ArgumentParser(
+        prog=command_name("python -m filters.folds"),
         description="Split scored pairs into equal folds by a criterion (ParaNMT-50M §5.4, Table 5). Pairs "
         "failing the config's threshold rules (missing score, no known words, score ranges, length ratio) are "
         "not ranked; the token limit is not applied (sample with it per fold).")
     parser.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory")
-    parser.add_argument("--out", required=True, type=Path, help="output directory for fold-JJ-of-KK.parquet")
+    parser.add_renamed("--out", "--output", required=True, type=Path, help="output directory for fold-JJ-of-KK.parquet")
     parser.add_argument("--criterion", choices=["paraphrase_score", "trigram_overlap", "translation_score"],
                         help="default: the config's filter.rank_by, else paraphrase_score")
     parser.add_argument("--folds", type=int, help="default: filter.folds (10); also selects the top two folds")

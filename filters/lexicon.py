@@ -47,6 +47,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from configs.cli import ArgumentParser, command_name
 from configs.schema import LexiconConfig
 from pipeline.schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE, check_schema, read_metadata, with_metadata
 
@@ -772,12 +773,12 @@ def format_results(results: Sequence[WordSimResult]) -> str:
 def build_parser() -> argparse.ArgumentParser:
     from configs import add_config_arguments
 
-    parser = argparse.ArgumentParser(prog="python -m filters.lexicon", description=__doc__.split("\n\n")[0],
+    parser = ArgumentParser(prog=command_name("python -m filters.lexicon"), description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="count and write a lexicon from Parquet pair shards")
     b.add_argument("--input", action="append", required=True, help="Parquet file, directory of shards or glob")
-    b.add_argument("--out", required=True, help="output directory")
+    b.add_renamed("--out", "--output", required=True, help="output directory")
     b.add_argument("--quiet", action="store_true", help="no progress bars")
     add_config_arguments(b, "lexicon.min_score=0.5")
     n = sub.add_parser("neighbours", help="the best paraphrases of words")

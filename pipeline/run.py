@@ -1,4 +1,4 @@
-"""The corpus pipeline: ``python -m pipeline.run --cs corpus.cs --en corpus.en --output runs/x [Beam options]``.
+"""The corpus pipeline: ``python -m pipeline.run --cs corpus.cs --en corpus.en --out runs/x [Beam options]``.
 
 Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`, :mod:`pipeline.prefilter`,
 :mod:`pipeline.write` and :mod:`pipeline.summary`):
@@ -45,6 +45,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.options.pipeline_options import PipelineOptions
 
 from configs import add_config_arguments, load_config
+from configs.cli import ArgumentParser, command_name
 from filters.decontaminate import ExcludedSentences, ExclusionError
 from pipeline import progress
 from pipeline import schema as S
@@ -175,7 +176,7 @@ def claim_output(output: str, identity: dict[str, Any], *, overwrite: bool) -> N
                 shown = ", ".join(f"{k} {before.get(k)!r} -> {after.get(k)!r}" for k in changed[:3])
                 more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
                 raise InputError(f"{output} holds a different run ({shown}{more}): pass --overwrite to replace it, "
-                                 "or choose another --output")
+                                 "or choose another --out")
             stale = [FileSystems.join(output, name) for name in (*OUTPUTS, LEXICON_DIR, "scorer", "summary.json",
                                                                  "_SUCCESS")]
             FileSystems.delete([p for p in stale if FileSystems.exists(p)])
@@ -401,8 +402,9 @@ def _runner_of(options: PipelineOptions) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m pipeline.run", allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = ArgumentParser(
+        prog=command_name("python -m pipeline.run"), allow_abbrev=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Build a ParaNMT-style paraphrase corpus: bitext -> back-translation -> Parquet shards.",
         epilog="Any other --option is a Beam pipeline option (--runner DataflowRunner --project ... "
                "--region ... --temp_location gs://...; --direct_running_mode multi_processing "
@@ -421,7 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--mt-column", help="a column that already holds the machine translation (skips stage 4)")
     i.add_argument("--mt-score-column", help="a column with the translation score of --mt-column (optional)")
     i.add_argument("--tsv-header", action="store_true", default=None, help="TSV files start with a header line")
-    p.add_argument("--output", required=True, help="output folder (local or gs://...)")
+    p.add_renamed("--out", "--output", required=True, help="output folder (local or gs://...)")
     add_config_arguments(p, "pipeline.num_shards=16")
     g = p.add_argument_group("pipeline (each is also pipeline.<key> in the config)")
     g.add_argument("--limit", type=int, help="only the first N input rows")
@@ -445,7 +447,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--max-source-tokens", type=int)
     t.add_argument("--threads", type=int)
     p.add_argument("--overwrite", action="store_true",
-                   help="replace a different run already in --output (the same run is always resumed)")
+                   help="replace a different run already in --out (the same run is always resumed)")
     p.add_argument("--quiet", action="store_true", help="no progress line, no summary table")
     return p
 
@@ -498,7 +500,7 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
             "translate.max_source_tokens": args.max_source_tokens, "translate.threads": args.threads,
         })
         specs = specs_from_args(args)
-        summary = run(config, specs, args.output, beam_args, score_and_select=score_and_select,
+        summary = run(config, specs, args.out, beam_args, score_and_select=score_and_select,
                       show_progress=not args.quiet, overwrite=args.overwrite)
     except (ConfigError, InputError, ExclusionError, ModelDirError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -518,9 +520,9 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
             folder = paths[0].rsplit("/", 1)[0]
             print(f"{name + '/':<12} {folder}/ ({len(paths)} shard{'s' if len(paths) != 1 else ''})")
     if summary.get("lexicon"):
-        print(f"{'lexicon/':<12} {FileSystems.join(args.output, LEXICON_DIR)}/ (python -m filters.lexicon "
+        print(f"{'lexicon/':<12} {FileSystems.join(args.out, LEXICON_DIR)}/ (python -m filters.lexicon "
               f"neighbours --lexicon ... WORD)")
-    print(f"summary     {FileSystems.join(args.output, 'summary.json')}")
+    print(f"summary     {FileSystems.join(args.out, 'summary.json')}")
     return 0
 
 

@@ -38,12 +38,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from configs.cli import ArgumentParser, command_name
 from train_embeddings import sts
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m train_embeddings.evaluate",
+    parser = ArgumentParser(
+        prog=command_name("python -m train_embeddings.evaluate"),
         description="Evaluate sentence encoders on STS 2012-2016 and the STS Benchmark (Pearson per sub-dataset "
                     "and year means as in ParaNMT-50M Tables 8-9; pooled Spearman per year).")
     parser.add_argument("--model", action="append", default=[], metavar="DIR", type=Path,

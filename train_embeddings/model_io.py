@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import torch
 
+from configs.cli import ArgumentParser, command_name
 from train_embeddings.files import staged_directory
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder, WordAverage
 from train_embeddings.vocab import PAD, TrigramVocab, WordVocab
@@ -161,12 +162,11 @@ def load_model(path: str | Path, device: str | torch.device = "cpu") -> Embeddin
 def main(argv: list[str] | None = None) -> int:
     """``python -m train_embeddings.model_io --model DIR --out PATH [--format text|word_model]``: export the WORD
     vectors of a saved model (or a training run's best/ else model/)."""
-    import argparse
     import sys
 
-    p = argparse.ArgumentParser(prog="python -m train_embeddings.model_io", description=main.__doc__)
+    p = ArgumentParser(prog=command_name("python -m train_embeddings.model_io"), description=main.__doc__)
     p.add_argument("--model", required=True, type=Path, help="saved model directory or training run")
-    p.add_argument("--out", required=True, type=Path, help="text file, or directory for --format word_model")
+    p.add_renamed("--out", "--output", required=True, type=Path, help="text file, or directory for --format word_model")
     p.add_argument("--format", choices=["text", "word_model"], default="text")
     args = p.parse_args(argv)
     try:

@@ -34,7 +34,7 @@ and ``sicktrain-ent.tsv`` / ``sickdev-ent.tsv`` (entailment), ``sentence1<TAB>se
 header (a header line whose label is not a value is skipped); sentences are stripped of surrounding spaces.
 Anything else raises :class:`SickFormatError` naming the file and line.
 
-**Output** (``--output DIR``): ``metrics.json`` (configuration, per-epoch train loss and dev metrics, best epoch,
+**Output** (``--out DIR``): ``metrics.json`` (configuration, per-epoch train loss and dev metrics, best epoch,
 best dev metrics), ``head.pt`` (the head's ``state_dict``), and with ``--finetune`` the fine-tuned encoder as a
 model directory ``model/`` (:func:`train_embeddings.model_io.save_model`).
 """
@@ -59,6 +59,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from configs.cli import ArgumentParser, command_name
 from train_embeddings.sts import pearson, read_lines, spearman
 
 __all__ = ["ENTAILMENT_LABELS", "PairHead", "SickConfig", "SickData", "SickFormatError", "SickResult", "Task",
@@ -499,7 +500,7 @@ def load_encoder(spec: str, fit_sentences: Sequence[str] | None = None, word_cou
 
 def build_parser() -> argparse.ArgumentParser:
     d = SickConfig()
-    p = argparse.ArgumentParser(prog="python -m train_embeddings.sick",
+    p = ArgumentParser(prog=command_name("python -m train_embeddings.sick"),
                                 description="Train a SICK relatedness / entailment head (Tai et al. 2015) on "
                                             "sentence embeddings, frozen or fine-tuned.")
     p.add_argument("--model", required=True, help="model directory, 'glove' or 'sif'")
@@ -523,7 +524,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--patience", type=int, default=d.patience, help=f"early-stopping patience (default {d.patience})")
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--threads", type=int, default=d.threads, help="torch threads (default 1)")
-    p.add_argument("--output", type=Path, help="write metrics.json, head.pt (and model/ when fine-tuning) here")
+    p.add_renamed("--out", "--output", type=Path, help="write metrics.json, head.pt (and model/ when fine-tuning) here")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -556,15 +557,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = result.to_dict()
     print(json.dumps({"task": result.task, "model": result.model, "mode": result.mode,
                       "best_epoch": result.best_epoch, "dev": summary["best"]}, indent=2))
-    if args.output:
-        args.output.mkdir(parents=True, exist_ok=True)
-        (args.output / "metrics.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "metrics.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
         assert result.head is not None
-        torch.save(result.head.state_dict(), args.output / "head.pt")
+        torch.save(result.head.state_dict(), args.out / "head.pt")
         if result.encoder is not None:
             from train_embeddings.model_io import save_model
 
-            save_model(result.encoder, args.output / "model", extra={"sick": {"task": result.task,
+            save_model(result.encoder, args.out / "model", extra={"sick": {"task": result.task,
                                                                               "best_epoch": result.best_epoch}})
     return 0
 

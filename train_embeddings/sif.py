@@ -9,7 +9,7 @@ as a saved, loadable model — and plain word-vector averaging as its degenerate
     m = load_model("runs/sif-glove"); m.encode(["A man plays a guitar."]); m.similarity(a, b)
     # command line
     python -m train_embeddings.sif --vectors kumo|VECTORS_FILE|WORD_MODEL_DIR --word-counts FILE \\
-        --fit-sentences FILE --output DIR [--pc reference|batch|none] [--a 1e-3]
+        --fit-sentences FILE --out DIR [--pc reference|batch|none] [--a 1e-3]
 
 **Algorithm 1 of the paper.** For a sentence ``s`` with known words ``w`` (vocabulary lookup after lower-casing,
 unknown tokens skipped):
@@ -54,6 +54,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from configs.cli import ArgumentParser, command_name
 from configs.schema import ScoreConfig
 from filters.paragram import (
     ParagramScorer,
@@ -359,7 +360,7 @@ def read_fit_sentences(path: str | Path) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m train_embeddings.sif",
+    p = ArgumentParser(prog=command_name("python -m train_embeddings.sif"),
                                 description="Build a SIF sentence-embedding model (Arora et al. 2017) and save it "
                                             "as a model directory that train_embeddings.model_io.load_model reads.")
     p.add_argument("--vectors", required=True,
@@ -376,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fit-sample", type=int, default=100_000, help="at most this many reference sentences")
     p.add_argument("--seed", type=int, default=0, help="seed of the reference-sentence sample")
     p.add_argument("--average", action="store_true", help="plain average instead (ignores the SIF options)")
-    p.add_argument("--output", required=True, type=Path, help="model directory to write")
+    p.add_renamed("--out", "--output", required=True, type=Path, help="model directory to write")
     return p
 
 
@@ -389,11 +390,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             fit = read_fit_sentences(args.fit_sentences) if args.fit_sentences else None
             model = build_sif(args.vectors, word_counts=args.word_counts, fit_sentences=fit, pc=args.pc,
                               n_components=args.components, a=args.a, fit_sample=args.fit_sample, seed=args.seed)
-        model.save(args.output)
+        model.save(args.out)
     except (WordVectorsError, ValueError, FileNotFoundError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"wrote {model!r} to {args.output}", file=sys.stderr)
+    print(f"wrote {model!r} to {args.out}", file=sys.stderr)
     return 0
 
 

@@ -1,6 +1,6 @@
 """Train paraphrastic sentence embeddings with mega-batch negative mining (ParaNMT-50M §4–5).
 
-    python -m train_embeddings --data runs/czeng/train --model word,trigram --out runs/emb/word-trigram \\
+    python -m train_embeddings --input runs/czeng/train --model word,trigram --out runs/emb/word-trigram \\
         [--megabatch 40] [--epochs 5] [--batch-size 100] [--lr 0.001] [--margin 0.4] [--scramble 0.3] \\
         [--negatives max|mix] [--word-vectors kumo|FILE] [--grad-clip 1.0] [--max-steps N] [--seed 1] \\
         [--device auto|cpu|cuda] [--threads N] [--config NAME] [--set train.key=value] [--resume] [--no-eval] \\
@@ -51,6 +51,7 @@ import torch
 from tqdm import tqdm
 
 from configs import ConfigError, add_config_arguments, load_config
+from configs.cli import ArgumentParser, command_name
 from configs.schema import ParaNMTConfig, TrainConfig
 from pipeline import schema as S
 from train_embeddings.data import PairSource, TrainDataError, tsv_to_parquet
@@ -682,13 +683,15 @@ def train(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *, resume: b
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m train_embeddings", description=__doc__,
+    p = ArgumentParser(prog=command_name("python -m train_embeddings"), description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--data", help="Parquet file / directory of shards / glob / URL, or a ParaNMT TSV file")
+    p.add_renamed("--input", "--data", dest="data",
+                  help="training pairs: Parquet file / directory of shards / glob / URL, or a ParaNMT TSV file")
     p.add_argument("--model", help="word | trigram | lstm | blstm | blstm-cat | blstm-max | proj | dan | rnn | irnn | "
                                    "lstm-peep | lstm-peep-nog | cse, or e.g. word,trigram (concatenation) / "
                                    "word+trigram (addition)")
-    p.add_argument("--out", required=True, type=Path, help="run directory (checkpoint, best/, model/, metrics)")
+    p.add_renamed("--out", "--output", required=True, type=Path,
+                  help="run directory (checkpoint, best/, model/, metrics)")
     add_config_arguments(p, "train.lstm_dim=900")
     p.add_argument("--megabatch", type=int, help="M, mini-batches per mega-batch (default 40)")
     p.add_argument("--epochs", type=int, help="default 5")

@@ -1,4 +1,4 @@
-"""Stand-alone translator: ``python -m translate --model DIR --input cs.txt --output en.tsv``.
+"""Stand-alone translator: ``python -m translate --model DIR --input cs.txt --out en.tsv``.
 
 Reads raw source sentences (one per line, UTF-8, plain or .gz) in chunks, decodes each chunk with token-bucketed
 beam search, and writes a TSV with one row per input line (``nbest`` rows with ``--nbest``), in input order:
@@ -23,6 +23,7 @@ from typing import IO
 from tqdm import tqdm
 
 from configs import ConfigError, add_config_arguments, load_config
+from configs.cli import ArgumentParser, command_name
 from translate.card import ModelDirError
 from translate.ct2_backend import BackendUnavailable
 from translate.translator import Translation
@@ -75,10 +76,10 @@ def count_lines(path: Path) -> int | None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m translate", description=__doc__,
+    p = ArgumentParser(prog=command_name("python -m translate"), description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", required=True, type=Path, help="source sentences, one per line (.gz ok)")
-    p.add_argument("--output", required=True, type=Path, help="TSV to write (.gz ok)")
+    p.add_renamed("--out", "--output", required=True, type=Path, help="TSV to write (.gz ok)")
     add_config_arguments(p, "translate.max_source_tokens=150")
     p.add_argument("--model", type=Path, help="model directory (default: the demo model, trained on first use)")
     p.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"])
@@ -119,8 +120,8 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     invalid = 0
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    with _open(args.output, "wt") as out, tqdm(total=count_lines(args.input), unit="sent", disable=args.quiet,
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with _open(args.out, "wt") as out, tqdm(total=count_lines(args.input), unit="sent", disable=args.quiet,
                                                  desc=f"translate ({translator.backend.name}, "
                                                       f"{translator.backend.device})") as bar:
         out.write("\t".join(COLUMNS) + "\n")
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     stats = translator.stats
     summary = {
         **translator.describe(),
-        "input": str(args.input), "output": str(args.output),
+        "input": str(args.input), "output": str(args.out),
         "lines": stats.sentences + invalid, "ok": stats.ok, "empty": stats.empty, "too_long": stats.too_long,
         "failed": stats.failed, "invalid_utf8": invalid, "hit_length_cap": stats.hit_length_cap,
         "oom_splits": stats.oom_splits, "decode_seconds": round(stats.seconds, 3),
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.summary:
         args.summary.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     print(f"{stats.summary()}; invalid UTF-8 {invalid}", file=sys.stderr)
-    print(f"wrote {args.output}" + (f" and {args.summary}" if args.summary else ""), file=sys.stderr)
+    print(f"wrote {args.out}" + (f" and {args.summary}" if args.summary else ""), file=sys.stderr)
     return 0
 
 

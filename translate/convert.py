@@ -19,6 +19,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+from configs.cli import ArgumentParser, command_name
 from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 
 QUANTIZATIONS = ["int8", "int8_float16", "int8_float32", "float16", "bfloat16"]
@@ -175,12 +176,12 @@ def write_card_only(args: argparse.Namespace) -> Path:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m translate.convert", description=__doc__,
+    parser = ArgumentParser(prog=command_name("python -m translate.convert"), description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--out", required=True, help="model directory to write")
+        p.add_renamed("--out", "--output", required=True, help="model directory to write")
         p.add_argument("--name", help="model id recorded in outputs (default: the output folder's name)")
         p.add_argument("--source-lang", default="cs")
         p.add_argument("--target-lang", default="en")

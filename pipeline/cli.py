@@ -1,0 +1,58 @@
+"""``paranmt``: one command for every tool of the project (``paranmt SUBCOMMAND --help`` for each).
+
+Each subcommand is the tool's own command line (``paranmt run`` is ``python -m pipeline.run``, ``paranmt train``
+is ``python -m train_embeddings``, ...): the same flags, the same exit status (0 done, 1 failed accounting or a
+run that went wrong, 2 a bad argument or input, with a one-line ``error:``). The modules are imported only for the
+subcommand that runs, so ``paranmt --help`` is instant.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+from configs.cli import set_command_name
+
+# subcommand -> (module with main(argv), what it does)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("pipeline.run", "build the corpus: bitext -> back-translation -> scored Parquet shards"),
+    "translate": ("translate.cli", "back-translate a text file with a model directory"),
+    "convert": ("translate.convert", "make a model directory from OPUS-MT/Marian, Hugging Face, fairseq, Argos"),
+    "score": ("filters.scores", "trigram overlap and paraphrase score of Parquet pairs"),
+    "folds": ("filters.folds", "rank pairs by a criterion into folds (Table 5)"),
+    "report": ("filters.report", "Table 1 / Table 3 corpus statistics and plots"),
+    "lexicon": ("filters.lexicon", "PMI paraphrase lexicon: build, neighbours, evaluate"),
+    "train": ("train_embeddings.train", "train paraphrastic sentence embeddings"),
+    "evaluate": ("train_embeddings.evaluate", "STS evaluation of models and baselines"),
+    "sif": ("train_embeddings.sif", "build a SIF model"),
+    "sick": ("train_embeddings.sick", "SICK relatedness / entailment heads"),
+    "export-vectors": ("train_embeddings.model_io", "export a WORD model's vectors"),
+}
+
+
+def usage() -> str:
+    width = max(map(len, SUBCOMMANDS))
+    rows = "\n".join(f"  {name:<{width}}  {text}" for name, (_, text) in SUBCOMMANDS.items())
+    return f"usage: paranmt SUBCOMMAND [options]   (paranmt SUBCOMMAND --help)\n\nsubcommands:\n{rows}\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(usage(), end="")
+        return 0 if args else 2
+    name, rest = args[0], args[1:]
+    if name not in SUBCOMMANDS:
+        print(f"error: unknown subcommand {name!r}\n\n{usage()}", end="", file=sys.stderr)
+        return 2
+    module = importlib.import_module(SUBCOMMANDS[name][0])
+    set_command_name(f"paranmt {name}")
+    try:
+        return module.main(rest)
+    finally:
+        set_command_name(None)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
