@@ -15,15 +15,16 @@ finished run, so a killed reproduction loses at most the run it was in):
 3. ``corpus_stats`` — per source: pairs, copy rate (MT equal to the reference after normalisation), mean trigram
    overlap, paraphrase and translation score; Table 1 and Table 3 (``filters.report``) and 20 random pairs per
    paraphrase-score range;
-4. ``table5`` — every pair not excluded as an evaluation overlap (copies included: they are part of what the
-   paper ranked) ranked by each criterion into 10 folds; WORD and TRIGRAM trained one epoch on the same number of
+4. ``table5`` — the pairs the pipeline ranked (past its filter rules: no evaluation overlap, no copy) ranked by
+   each criterion into 10 folds; WORD and TRIGRAM trained one epoch on the same number of
    pairs from each fold; Pearson × 100 on STS2017 and the mean over STS 2012–2015;
 5. ``table6`` — M = 1, 20, 40 (MAX negatives) on the pipeline's ``train/``, WORD and TRIGRAM, 5 epochs, 3 seeds;
    with the ``positive_nearer`` statistic of the last log window;
 6. ``compare`` — STS 2012–2015 (per-year mean Pearson, pooled Spearman), STS-B test and STS2017 for GloVe
    average, SIF-GloVe (enwiki p(w), the project's ``evaluate --sif``), WORD trained on Multi30k caption pairs (the
    learning check's setting) and WORD, TRIGRAM, WORD+TRIGRAM trained on the back-translated ``train/`` with the M
-   that Table 6 selects on STS2017 (no test year is used for any choice);
+   that Table 6 selects on STS2017 and the Adam learning rate (the paper's 1e-3, or 1e-2: the paper's 250k updates
+   are ~600 here) selected on STS2017 — no test year is used for any choice;
 7. ``docs`` — ``--docs`` (markdown tables) and PNGs beside it in ``<docs stem>/``.
 
 ``--quick`` runs every step on the first 20 pairs of each source with small settings (about a minute): the suite
@@ -89,6 +90,7 @@ class Scale:
     table6_seeds: tuple[int, ...] = (1, 2, 3)
     table6_epochs: int = 5
     compare_models: tuple[str, ...] = ("word", "trigram", "word,trigram")
+    compare_lrs: tuple[float, ...] = (1e-3, 1e-2)  # the paper's Adam rate, and one for a corpus of ~10k pairs
     caption_images: int = 29_000
     report_parse: int = 2000
     workers: int = 2
@@ -104,11 +106,25 @@ QUICK = Scale(per_source=20, throughput_sentences=16, folds=2, table5_models=("w
 
 
 class Steps:
-    """``<out>/steps/<name>.json``: a finished step's result; present means done (written atomically)."""
+    """``<out>/steps/<name>.json``: a finished step's result; present means done (written atomically).
 
-    def __init__(self, out: Path) -> None:
+    ``<out>/steps/_run.json`` holds the arguments that define the run (model, bitext, evaluation data, scale): the
+    project's rule for run folders applies — the same run resumes, a different one is refused unless
+    ``overwrite`` (which removes the folder first)."""
+
+    def __init__(self, out: Path, identity: dict[str, Any], overwrite: bool = False) -> None:
         self.dir = out / "steps"
+        marker = self.dir / "_run.json"
+        if marker.is_file() and json.loads(marker.read_text(encoding="utf-8")) != identity:
+            if not overwrite:
+                stored = json.loads(marker.read_text(encoding="utf-8"))
+                changed = ", ".join(f"{k} {stored.get(k)!r} -> {v!r}" for k, v in identity.items()
+                                    if stored.get(k) != v)
+                raise SystemExit(f"error: {out} holds a different reproduction ({changed}): pass --overwrite to "
+                                 "replace it, or choose another --out")
+            shutil.rmtree(out)
         self.dir.mkdir(parents=True, exist_ok=True)
+        write_json(marker, identity)
 
     def run(self, name: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         path = self.dir / f"{name}.json"
@@ -250,7 +266,7 @@ def per_source_stats(table: pa.Table) -> list[dict[str, Any]]:
                      "copy_rate": float(copies[mask].mean()) if mask.any() else math.nan,
                      **{f"mean_{c}": float(np.nanmean(v[mask])) if mask.any() else math.nan
                         for c, v in columns.items()},
-                     "in_train": int(keep[mask].sum())})
+                     "in_train": int(keep[mask].sum()), "copies_in_train": int((keep & copies)[mask].sum())})
     return rows
 
 
@@ -370,11 +386,11 @@ def run_all(jobs: Sequence[tuple[Path, dict[str, Any]]], workers: int) -> list[d
 
 
 def fold_data(out: Path, folds: int, seed: int = 1) -> dict[str, Any]:
-    """Every pair without an evaluation overlap, ranked per criterion into ``folds`` folds; each fold sampled
-    down to the smallest fold's size (seeded) and written as Parquet for the trainer."""
+    """The pairs the pipeline ranked (those with a fold: past its filter rules, so no evaluation overlap and no
+    copy), ranked per criterion into ``folds`` folds; each fold sampled down to the smallest fold's size (seeded)
+    and written as Parquet for the trainer."""
     table = read_pairs_table(out / "corpus")
-    reason = table.column(S.REASON).cast(pa.string())
-    table = table.filter(pc.fill_null(pc.not_equal(reason, S.Reason.EVAL_OVERLAP.value), True))
+    table = table.filter(pc.greater(pc.fill_null(table.column(S.FOLD), 0), 0))
     table = table.drop_columns([S.KEEP])  # the trainer reads every row of a fold, not the pipeline's selection
     sizes: dict[str, list[int]] = {}
     copies = copy_mask(table)
@@ -475,13 +491,22 @@ def compare(out: Path, scale: Scale, table6_result: dict[str, Any]) -> dict[str,
              {**train_config(captions, "word", 1, 5, 1), "group_column": "image"})]
     for model in scale.compare_models:
         m = int(table6_result["best_megabatch"].get(model, word_m))
-        jobs.append((out / "runs" / "compare" / f"bt-{model.replace(',', '+')}-M{m}",
-                     train_config(out / "corpus" / "train", model, 1, scale.table6_epochs, m)))
+        for lr in scale.compare_lrs:
+            jobs.append((out / "runs" / "compare" / f"bt-{model.replace(',', '+')}-M{m}-lr{lr:g}",
+                         {**train_config(out / "corpus" / "train", model, 1, scale.table6_epochs, m), "lr": lr}))
     results = run_all(jobs, scale.workers)
     rows["WORD, Multi30k caption pairs (M=1)"] = results[0]
+    candidates: dict[str, list[dict[str, Any]]] = {}
     for (_, config), result in zip(jobs[1:], results[1:], strict=True):
-        rows[f"{MODEL_LABELS[config['model']]}, back-translated train/ (M={config['megabatch']})"] = result
-    return {"rows": rows, "captions": json.loads((out / "captions" / "done.json").read_text(encoding="utf-8"))}
+        candidates.setdefault(config["model"], []).append({**result, "lr": config["lr"]})
+    selection = {}
+    for model, runs in candidates.items():  # the learning rate is chosen on STS2017 only
+        best = max(runs, key=lambda r: r["sts2017"])
+        selection[model] = {f"{r['lr']:g}": r["sts2017"] for r in runs}
+        m = best["config"]["megabatch"]
+        rows[f"{MODEL_LABELS[model]}, back-translated train/ (M={m}, lr {best['lr']:g})"] = best
+    return {"rows": rows, "lr_selection_sts2017": selection,
+            "captions": json.loads((out / "captions" / "done.json").read_text(encoding="utf-8"))}
 
 
 # --------------------------------------------------------------------------------------------------- 7. docs
@@ -578,14 +603,16 @@ def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Na
               f"(`eval_overlap`); train/ re-read after writing: {clean['train_overlap']} of "
               f"{clean['train_pairs_checked']:,} pairs share a sentence with them.", "",
               "### Copies and overlap per source (the model translates its own training data)", "",
-              "| source | pairs | copy rate | trigram overlap | paraphrase score | translation score | in train/ |",
-              "|---|---:|---:|---:|---:|---:|---:|"]
+              "| source | pairs | copy rate | trigram overlap | paraphrase score | translation score | in train/ | "
+              "copies in train/ |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for row in stats["per_source"]:
         lines.append(f"| {row['source']} | {row['pairs']:,} | {100 * row['copy_rate']:.1f}% | "
                      f"{row['mean_trigram_overlap']:.3f} | {row['mean_paraphrase_score']:.3f} | "
-                     f"{row['mean_translation_score']:.3f} | {row['in_train']:,} |")
+                     f"{row['mean_translation_score']:.3f} | {row['in_train']:,} | "
+                     f"{row.get('copies_in_train', 0):,} |")
     lines += ["", "A copy is an MT output equal to the English reference after Moses normalisation and "
-              "lower-casing.", "", "### Back-translation throughput (beam 12, same sample, same run)", "",
+              "lower-casing; `filter.drop_copies` (on by default) keeps copies out of the ranking and of train/.", "",
+              "### Back-translation throughput (beam 12, same sample, same run)", "",
               f"{speed['sentences']} Czech sentences drawn at random from the bitext, {speed['threads']} threads.", "",
               "| backend | compute type | sentences/s | target tokens/s | vs fairseq | top-1 equal to fairseq |",
               "|---|---|---:|---:|---:|---:|"]
@@ -606,7 +633,8 @@ def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Na
         lines += ["", "</details>", ""]
     models = ", ".join(MODEL_LABELS[m] for m in t5["models"])
     lines += ["## 3. Table 5 in miniature: which score selects useful pairs", "",
-              f"All {t5['folds']['pairs_ranked']:,} pairs without an evaluation overlap, ranked by each criterion into "
+              f"All {t5['folds']['pairs_ranked']:,} pairs the pipeline ranked (no evaluation overlap, no copy), "
+              "ranked by each criterion into "
               f"{len(next(iter(t5['folds']['fold_sizes'].values())))} folds; {models} trained for "
               f"{t5['epochs']} epoch on {t5['folds']['pairs_per_fold']:,} pairs of each fold (M = 1, "
               f"{len(t5['seeds'])} seed(s)); Pearson × 100 averaged over the models. Best fold per criterion "
@@ -642,7 +670,10 @@ def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Na
         lines.append(f"| {name} | {years} | **{_f(row['mean_pearson'])}** | {_f(row['mean_pooled_spearman'])} | "
                      f"{_f(row['stsb_test'])} | {_f(row['sts2017'])} |")
     lines += ["", f"Caption pairs: {cmp_['captions']['pairs']:,} (Multi30k, captions k and k+1 of an image, "
-              f"{cmp_['captions']['captions_dropped_as_sts']} captions dropped as STS sentences).", ""]
+              f"{cmp_['captions']['captions_dropped_as_sts']} captions dropped as STS sentences). Learning rate of the "
+              "back-translated models, chosen on STS2017 (STS2017 × 100 per rate): "
+              + "; ".join(f"{MODEL_LABELS[m]} " + ", ".join(f"{lr} → {v:.1f}" for lr, v in sel.items())
+                          for m, sel in cmp_.get("lr_selection_sts2017", {}).items()) + ".", ""]
     text = "\n".join(lines) + "\n"
     if args.findings and args.findings.is_file():
         text += "\n" + args.findings.read_text(encoding="utf-8")
@@ -663,7 +694,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, required=True, help="run folder (a rerun skips finished steps)")
     p.add_argument("--docs", type=Path, help="write the markdown report here (PNGs in a folder beside it)")
     p.add_argument("--findings", type=Path, help="a markdown file appended to the report (the reading of the results)")
-    p.add_argument("--quick", action="store_true", help="30 pairs per source and small settings (about a minute)")
+    p.add_argument("--quick", action="store_true", help="20 pairs per source and small settings (about a minute)")
+    p.add_argument("--overwrite", action="store_true", help="replace a different reproduction already in --out")
     return p
 
 
@@ -678,7 +710,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     scale = QUICK if args.quick else FULL
     out = args.out
     out.mkdir(parents=True, exist_ok=True)
-    steps = Steps(out)
+    identity = {"model": str(args.model.resolve()), "bitext": str(args.bitext.resolve()),
+                "eval_data": str(args.eval_data.resolve()), "scale": dataclasses.asdict(scale)}
+    steps = Steps(out, json.loads(json.dumps(identity)), args.overwrite)
     files = prepare_input(args.bitext, out, scale.per_source)
     results = {
         "corpus": steps.run("corpus", lambda: build_corpus(files, args.model, args.eval_data, out)),

@@ -132,6 +132,12 @@ class FilterConfig(_Section):
     folds: int = Field(default=10, ge=2, le=100)
     select_folds: list[int] = Field(default_factory=lambda: [9, 10], description="1-based; the last is the best.")
     sample: int | None = Field(default=None, ge=1, description="Random sample of N selected pairs.")
+    drop_copies: bool = Field(
+        default=True,
+        description="Reject pairs whose back-translation equals the reference (Moses-normalised, lower-cased; reason "
+        "copy) before ranking: they score 1.0 on every criterion and would fill the top deciles, but teach nothing "
+        "as paraphrases. A model that back-translates its own training data makes many (measured: 6% of a small "
+        "model's output on its bitext, a third of the top two deciles).")
     exclude_sentences: list[str] = Field(
         default_factory=list,
         description="Evaluation sets to keep out of train/: files or globs (one sentence per line, or "

@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from configs.schema import FilterConfig
-from filters.decontaminate import ExcludedSentences, ExcludeSentences
+from filters.decontaminate import ExcludedSentences, ExcludeSentences, sentence_keys
 from pipeline.schema import (
     EN_TOKENS,
     KEEP,
@@ -44,6 +44,7 @@ __all__ = [
     "LengthRatio",
     "MaxTokens",
     "NoKnownWords",
+    "NotACopy",
     "Rule",
     "RuleResult",
     "ScorePresent",
@@ -65,7 +66,7 @@ CRITERIA: tuple[str, ...] = (PARAPHRASE_SCORE, TRIGRAM_OVERLAP, TRANSLATION_SCOR
 # upstream (pre-filter, back-translation) and is kept as is: re-filtering a filtered table must not overwrite it.
 TRAINING_FILTER_REASONS: frozenset[Reason] = frozenset(
     {Reason.KEPT, Reason.MISSING_SCORE, Reason.SCORE_OUT_OF_RANGE, Reason.TOO_MANY_TOKENS, Reason.NOT_IN_SELECTED_FOLDS,
-     Reason.NOT_SAMPLED, Reason.NO_KNOWN_WORDS, Reason.LENGTH_RATIO, Reason.EVAL_OVERLAP}
+     Reason.NOT_SAMPLED, Reason.NO_KNOWN_WORDS, Reason.LENGTH_RATIO, Reason.EVAL_OVERLAP, Reason.COPY}
 )
 UPSTREAM_RULE = "upstream"  # rule name under which rows rejected before this stage are counted
 KEPT_RULE = "kept"
@@ -232,8 +233,27 @@ class NoKnownWords:
         return ~_bool_column(table, NO_KNOWN_WORDS, null_as=False)
 
 
+@dataclass(frozen=True)
+class NotACopy:
+    """The back-translation differs from the reference: equal after Moses normalisation and lower-casing (the
+    comparison of :func:`filters.decontaminate.sentence_keys`) is a copy, not a paraphrase. A null side passes
+    (nothing to compare; the token rules report it)."""
+
+    kind: ClassVar[str] = "not_a_copy"
+    reason: Reason = field(default=Reason.COPY, init=False)
+    name: str = field(default="not_a_copy", init=False)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (EN_TOKENS, MT_TOKENS)
+
+    def check(self, table: pa.Table) -> np.ndarray:
+        same = pc.equal(sentence_keys(table.column(EN_TOKENS)), sentence_keys(table.column(MT_TOKENS)))
+        return ~np.asarray(pc.fill_null(same, False).to_numpy(zero_copy_only=False), dtype=bool)
+
+
 RULE_KINDS: dict[str, type] = {
-    cls.kind: cls for cls in (ScorePresent, ScoreRange, MaxTokens, LengthRatio, NoKnownWords)
+    cls.kind: cls for cls in (ScorePresent, ScoreRange, MaxTokens, LengthRatio, NoKnownWords, NotACopy)
 }
 
 
@@ -254,7 +274,8 @@ def rules_from_config(config: FilterConfig, *, max_tokens: bool = True,
     0. ``exclude_sentences`` when ``exclude_sentences`` is set — first, so every pair that shares a sentence with
        an evaluation set is counted as ``eval_overlap`` whatever else it fails, and none takes a fold slot.
        ``excluded`` passes sentences loaded once (the pipeline loads them on the launcher); otherwise they are
-       read here from the config's files (cached per process);
+       read here from the config's files (cached per process); then ``not_a_copy`` when ``drop_copies`` is set,
+       so copies take no fold slot either;
     1. ``score_present`` for every criterion with a range and for ``rank_by`` — an unscored pair is reported as
        missing rather than as out of range, and cannot take a fold slot;
     2. ``no_known_words`` when a paraphrase-score range or ranking is on (its score is a placeholder 0);
@@ -269,6 +290,8 @@ def rules_from_config(config: FilterConfig, *, max_tokens: bool = True,
     rules: list[Rule] = []
     if config.exclude_sentences:
         rules.append(ExcludeSentences(excluded or ExcludedSentences.load(config.exclude_sentences)))
+    if config.drop_copies:
+        rules.append(NotACopy())
     rules.extend(ScorePresent(c) for c in criteria)
     if PARAPHRASE_SCORE in criteria:
         rules.append(NoKnownWords())

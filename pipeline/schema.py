@@ -44,6 +44,7 @@ class Reason(StrEnum):
     NOT_SAMPLED = "not_sampled"
     NO_KNOWN_WORDS = "no_known_words"
     EVAL_OVERLAP = "eval_overlap"  # a side equals a sentence of an evaluation set (filter.exclude_sentences)
+    COPY = "copy"  # the back-translation equals the reference after normalisation: not a paraphrase
     # dead letters (rows that could not be read at all)
     INVALID_UTF8 = "invalid_utf8"
     UNPARSEABLE = "unparseable"

@@ -138,3 +138,19 @@ def test_pipeline_names_a_missing_evaluation_file_before_any_work(tmp_path, caps
     assert err == [f"error: filter.exclude_sentences: {tmp_path}/missing.txt matches no file (give evaluation "
                    "files or globs, e.g. ../shared/data/sts/*/*.txt)"]
     assert not (out / "scorer").exists()
+
+
+def test_copies_are_rejected_before_ranking_and_take_no_fold_slot():
+    """A back-translation equal to its reference (after normalisation, any case) is a copy: reason ``copy``, not
+    ranked, so the top deciles are deciles of real paraphrases; ``drop_copies: false`` keeps the paper's rule."""
+    en = ["A dog runs .", "The cat sleeps .", "Birds fly south .", "Cows moo .", "It rains ."]
+    mt = ["a dog runs .", "A cat is asleep .", "Birds fly south.", "The cows are mooing .", "It is raining ."]
+    table = table_from_columns({
+        "id": [f"x:L{i}" for i in range(5)], "en_tokens": [s.split() for s in en],
+        "mt_tokens": [tokenize(s) for s in mt], "paraphrase_score": [1.0, 0.7, 1.0, 0.6, 0.8]})
+    result = select_training_pairs(table, FilterConfig(folds=3, select_folds=[3]), seed=1)
+    assert result.reason.tolist()[0] == result.reason.tolist()[2] == Reason.COPY
+    assert result.counts[Reason.COPY] == 2 and result.fold.tolist()[0] == result.fold.tolist()[2] == 0
+    assert result.keep.tolist() == [False, False, False, False, True]  # the best non-copy, not a copy
+    kept_copies = select_training_pairs(table, FilterConfig(folds=3, select_folds=[2, 3], drop_copies=False), seed=1)
+    assert Reason.COPY not in kept_copies.counts and kept_copies.keep[[0, 2]].all()  # the copies rank on top

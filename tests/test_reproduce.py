@@ -83,3 +83,10 @@ def test_the_shared_tokenizer_encodes_as_the_model_does(quick_run):
     model = load_model(next((out / "run" / "runs" / "table6").glob("*/model")))
     sentences = ["A man is playing the guitar.", "Two dogs run through the snow!", "It's 3:00 \"sharp\"."]
     np.testing.assert_array_equal(model.encode(sentences), model.encode_tokens(reproduce.moses_tokenizer()(sentences)))
+
+
+def test_a_different_reproduction_in_the_same_folder_is_refused(quick_run):
+    argv, _, _ = quick_run
+    full_scale = [a for a in argv if a != "--quick"]
+    with pytest.raises(SystemExit, match=r"holds a different reproduction \(scale .*\): pass --overwrite"):
+        reproduce.main(full_scale)

@@ -25,8 +25,9 @@ from pipeline.schema import PAIRS_SCHEMA, Reason, SchemaMismatch, check_schema, 
 pytestmark = pytest.mark.timeout(60)
 
 
-def _tokens(n: int | None) -> list[str] | None:
-    return None if n is None else [f"w{i}" for i in range(n)]
+def _tokens(n: int | None, side: str = "en") -> list[str] | None:
+    """``n`` tokens; the two sides differ (a pair whose sides are equal is a copy, which the default rules drop)."""
+    return None if n is None else [f"{side}{i}" for i in range(n)]
 
 
 def _table(**columns) -> pa.Table:
@@ -36,7 +37,7 @@ def _table(**columns) -> pa.Table:
     columns.setdefault("source", ["test"] * n)
     for side in ("en_tokens", "mt_tokens"):
         lengths = columns.pop(side, [3] * n)
-        columns[side] = [_tokens(x) for x in lengths]
+        columns[side] = [_tokens(x, side[:2]) for x in lengths]
     return table_from_columns(columns)
 
 
@@ -144,22 +145,24 @@ def test_counts_sum_to_rows_on_random_tables():
 
 def test_rules_from_config_order_and_switches():
     names = [rule.name for rule in rules_from_config(FilterConfig())]
-    assert names == ["paraphrase_score_present", "no_known_words", "max_tokens"]
+    assert names == ["not_a_copy", "paraphrase_score_present", "no_known_words", "max_tokens"]
+    assert "not_a_copy" not in [rule.name for rule in rules_from_config(FilterConfig(drop_copies=False))]
     config = FilterConfig(score_ranges={"translation_score": {"min": -1.5}, "paraphrase_score": {"max": 0.99}},
                           max_length_ratio=3, rank_by="trigram_overlap")
     assert [rule.name for rule in rules_from_config(config, max_tokens=False)] == [
-        "translation_score_present", "paraphrase_score_present", "trigram_overlap_present", "no_known_words",
+        "not_a_copy", "translation_score_present", "paraphrase_score_present", "trigram_overlap_present",
+        "no_known_words",
         "translation_score_range", "paraphrase_score_range", "length_ratio"]
     thresholds_only = FilterConfig(rank_by=None, score_ranges={"trigram_overlap": {"min": 0.1}}, max_tokens=None)
     assert [rule.name for rule in rules_from_config(thresholds_only)] == [
-        "trigram_overlap_present", "trigram_overlap_range"]
+        "not_a_copy", "trigram_overlap_present", "trigram_overlap_range"]
 
 
 def test_declarative_steps_round_trip():
     config = FilterConfig(score_ranges={"paraphrase_score": {"min": 0.5, "max": 0.95}}, max_length_ratio=2.0)
     rules = rules_from_config(config)
     steps = rules_to_steps(rules)
-    assert steps[0] == {"score_present": {"criterion": "paraphrase_score"}}
+    assert steps[:2] == [{"not_a_copy": {}}, {"score_present": {"criterion": "paraphrase_score"}}]
     assert {"max_tokens": {"max_tokens": 30}} in steps
     assert rules_from_steps(steps) == rules
     yaml_like = [{"score_range": {"criterion": "trigram_overlap", "max": 0.5}}, {"no_known_words": None}]
