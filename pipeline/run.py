@@ -6,9 +6,9 @@ Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`,
 1. ingest -- plan (counting pre-pass, misalignment check), read bytes, decode; dead letters for what fails;
 2. normalise and tokenise (sacremoses, cs and en);
 3. pre-filter and global dedup on the normalised pair; rejections with stage and reason;
-4. back-translate the Czech side (:mod:`pipeline.backtranslate`, over :class:`translate.beam.BackTranslate`;
-   skipped when the input carries an MT column), caching translations as they are made so a killed run resumes
-   without decoding again what it had finished;
+4. back-translate the Czech side (:mod:`pipeline.backtranslate`: chunks of fixed input ranges through
+   :class:`translate.beam.BackTranslateChunks`, each cached the moment it is translated, so a killed run resumes
+   without decoding again what it had finished; skipped when the input carries an MT column);
 5. tokenise the MT output -> pair records in the :data:`pipeline.schema.PAIRS_SCHEMA` layout;
 6. **score and select** (:mod:`pipeline.scoring`): the scorer is fitted on the launcher (or loaded from
    ``score.scorer``), then :class:`filters.beam.ScoreAndSelect` fills the scores, ``fold``, ``keep`` and

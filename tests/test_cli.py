@@ -219,7 +219,7 @@ def test_help_runs_as_a_module():
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "usage: python -m translate" in done.stdout
-    for flag in ("--input", "--output", "--model", "--beam", "--nbest", "--set", "--summary"):
+    for flag in ("--input", "--out", "--model", "--beam", "--nbest", "--set", "--summary"):
         assert flag in done.stdout
 
 

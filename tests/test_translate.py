@@ -92,11 +92,22 @@ def test_nbest_lists_are_ordered_and_consistent(toy_model, toy_heldout, backend)
 
 
 def test_nbest_agrees_across_backends(toy_model, toy_heldout):
+    """The best hypothesis and its score agree; the lower ranks need not. Measured on a toy model trained here:
+    top-1 40/40 with equal scores, but for 7 of 40 sentences fairseq's 3-best list holds a hypothesis scoring
+    higher than CTranslate2's second or third (e.g. -0.44 vs -0.64): the two beam searches stop differently once
+    the best hypothesis has finished (issue 15 traces the backends' differences on a real model)."""
     sentences = toy_heldout[0][:40]
     a = load_translator(config(toy_model, "ctranslate2", nbest=3)).translate(sentences)
     b = load_translator(config(toy_model, "fairseq", nbest=3)).translate(sentences)
-    agree = sum([h.tokens for h in x.nbest] == [h.tokens for h in y.nbest] for x, y in zip(a, b, strict=True))
-    assert agree / len(a) >= 0.9
+    pairs = list(zip(a, b, strict=True))
+    top1 = [(x, y) for x, y in pairs if x.nbest[0].tokens == y.nbest[0].tokens]
+    assert len(top1) / len(pairs) >= 0.9
+    assert all(abs(x.nbest[0].score - y.nbest[0].score) < 1e-3 for x, y in top1)
+    for translations in (a, b):  # each backend's list: distinct, best first
+        assert all(len({h.tokens for h in t.nbest}) == 3 for t in translations)
+        assert all([h.score for h in t.nbest] == sorted((h.score for h in t.nbest), reverse=True) for t in translations)
+    same_list = sum([h.tokens for h in x.nbest] == [h.tokens for h in y.nbest] for x, y in pairs)
+    assert same_list / len(pairs) >= 0.6
 
 
 def test_empty_and_over_long_inputs_are_not_decoded(toy_model, toy_heldout):
