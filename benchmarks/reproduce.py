@@ -537,6 +537,11 @@ def compare(out: Path, scale: Scale, table6_result: dict[str, Any], lrs: dict[st
 # --------------------------------------------------------------------------------------------------- 8. docs
 
 
+def _shown(path: Path) -> str:
+    """A path as a reader of the report would type it: relative to the repository when it can be."""
+    return os.path.relpath(path.resolve(), REPO) if path.is_absolute() or path.exists() else str(path)
+
+
 def _f(value: float | None, digits: int = 1) -> str:
     return "–" if value is None or not math.isfinite(value) else f"{value:.{digits}f}"
 
@@ -639,16 +644,18 @@ def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Na
                                                               "table6", "compare"))
     s = corpus["summary"]
     lines = ["# Reproduction: a mini ParaNMT on real back-translations", "",
-             f"Written by `python -m benchmarks.reproduce --model {args.model} --bitext {args.bitext} --out {args.out}"
+             f"Written by `python -m benchmarks.reproduce --model {_shown(args.model)} --bitext {_shown(args.bitext)} "
+             f"--out {_shown(args.out)}"
              + (" --quick" if args.quick else "") + "` (2 CPU cores). Every number below comes from that run; "
              "rerun it to regenerate this page. Model selection uses STS2017 only; STS 2012–2015 and STS-B test "
              "are never used for a choice.", "",
              "## 1. The corpus", "",
-             f"`{args.model}` (a 3+3-layer transformer trained on this same bitext, CTranslate2 int8) "
+             f"`{_shown(args.model)}` (a 3+3-layer transformer trained on this same bitext, CTranslate2 int8) "
              f"back-translated the Czech side of every pair at beam 12: {s['read']:,} rows read, "
              f"{corpus['wall_seconds']:.0f} s for the whole pipeline ({corpus['pairs_per_second']:.1f} pairs/s; "
              f"{corpus['rows_translated_this_run']:,} translated in this run, {corpus['rows_from_cache']:,} from the "
-             "translation cache).", "",
+             "translation cache of an earlier run of the same model and settings"
+             + (": decoding speed is in the throughput table below)." if corpus["rows_from_cache"] else ")."), "",
              "| stage | in | dropped | out | reasons |", "|---|---:|---:|---:|---|"]
     for stage in s["stages"]:
         reasons = ", ".join(f"{r} {n:,}" for r, n in stage["reasons"].items()) or "–"
