@@ -325,14 +325,13 @@ def train_and_evaluate(run_dir: str, config: dict[str, Any]) -> dict[str, Any]:
     if done.is_file():
         return json.loads(done.read_text(encoding="utf-8"))
     torch.set_num_threads(1)
-    resume = (directory / CHECKPOINT).is_file()
-    try:
-        result = train(TrainConfig(**config), directory, resume=resume, evaluate_fn=None, progress=False)
-    except Exception:
-        if not resume:
-            raise
-        shutil.rmtree(directory)  # a checkpoint from an interrupted write: start the run again
+    try:  # a folder with this run's checkpoint continues it (the trainer's rule for run folders)
         result = train(TrainConfig(**config), directory, evaluate_fn=None, progress=False)
+    except Exception:
+        if not (directory / CHECKPOINT).is_file():
+            raise
+        # a checkpoint torn by a kill: start the run again
+        result = train(TrainConfig(**config), directory, evaluate_fn=None, progress=False, overwrite=True)
     model = load_model(result.model_dir)
 
     def encode(sentences: list[str]) -> np.ndarray:  # the model's own Moses settings, one cache for every run
@@ -424,8 +423,6 @@ def fold_data(out: Path, folds: int, seed: int = 1) -> dict[str, Any]:
     table = table.filter(pc.greater(pc.fill_null(table.column(S.FOLD), 0), 0))
     table = table.drop_columns([S.KEEP])  # the trainer reads every row of a fold, not the pipeline's selection
     sizes: dict[str, list[int]] = {}
-    copies = copy_mask(table)
-    copy_share: dict[str, list[float]] = {}
     for criterion in CRITERIA:
         values = np.asarray(pc.fill_null(table.column(criterion), math.nan).to_numpy(zero_copy_only=False))
         fold = assign_folds(values, table.column(S.ID), folds, seed)
@@ -433,14 +430,12 @@ def fold_data(out: Path, folds: int, seed: int = 1) -> dict[str, Any]:
         n = min(len(rows) for rows in per_fold)
         rng = np.random.default_rng(seed)
         sizes[criterion] = [len(rows) for rows in per_fold]
-        copy_share[criterion] = [float(copies[rows].mean()) for rows in per_fold]
         for f, rows in enumerate(per_fold, 1):
             chosen = np.sort(rng.choice(rows, size=n, replace=False))
             target = out / "folds" / criterion / f"fold-{f:02d}.parquet"
             target.parent.mkdir(parents=True, exist_ok=True)
             pq.write_table(table.take(pa.array(chosen)), target)
-    return {"pairs_ranked": table.num_rows, "fold_sizes": sizes, "pairs_per_fold": min(min(s) for s in sizes.values()),
-            "copy_share": copy_share}
+    return {"pairs_ranked": table.num_rows, "fold_sizes": sizes, "pairs_per_fold": min(min(s) for s in sizes.values())}
 
 
 def table5(out: Path, scale: Scale, lrs: dict[str, float]) -> dict[str, Any]:
@@ -716,10 +711,7 @@ def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Na
         series = " / ".join(_f(per_fold[f]["avg sts2017"]) for f in sorted(per_fold, key=int))
         lines.append(f"| {CRITERION_LABELS[criterion]} | {b} | {_f(per_fold[b]['avg sts2017'])} | "
                      f"{_f(per_fold[b]['avg mean_pearson'])} | {series} |")
-    lines += ["", "Share of copies per fold (1→10): "
-              + "; ".join(f"{CRITERION_LABELS[c]} " + " / ".join(f"{100 * x:.0f}%" for x in v)
-                          for c, v in t5["folds"]["copy_share"].items()), "",
-              f"![Table 5 folds]({rel}/table5_folds.png)", "",
+    lines += ["", f"![Table 5 folds]({rel}/table5_folds.png)", "",
               "## 4. Table 6 in miniature: mega-batch size", "",
               f"The pipeline's train/ ({t6['pairs']:,} pairs: top two paraphrase-score deciles, both sides ≤ 30 "
               f"tokens, evaluation sentences and copies excluded), {t6['epochs']} epochs, MAX negatives, learning "

@@ -104,12 +104,10 @@ class ExcludedSentences:
                    id=f"eval-sentences-{digest}")
 
     @classmethod
-    def load(cls, patterns: Sequence[str | Path], tokenize: Tokenize | None = None) -> ExcludedSentences:
-        """Read and normalise every file the patterns name (English Moses tokenisation unless ``tokenize`` is
-        given). Cached per process by the files' paths, sizes and modification times."""
+    def load(cls, patterns: Sequence[str | Path]) -> ExcludedSentences:
+        """Read every file the patterns name and normalise it with the project's English Moses tokeniser (another
+        tokeniser: :meth:`from_sentences`). Cached per process by the files' paths, sizes and modification times."""
         files = expand_patterns(patterns)
-        if tokenize is not None:
-            return cls.from_sentences({str(p): read_sentences(p) for p in files}, tokenize)
         stamps = tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files)
         return _load_cached(stamps)
 

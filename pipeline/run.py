@@ -180,13 +180,7 @@ def claim_output(output: str, identity: dict[str, Any], *, overwrite: bool) -> N
             stale = [FileSystems.join(output, name) for name in (*OUTPUTS, LEXICON_DIR, "scorer", "summary.json",
                                                                  "_SUCCESS")]
             FileSystems.delete([p for p in stale if FileSystems.exists(p)])
-    if "://" not in output:
-        os.makedirs(output, exist_ok=True)
-    handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
-    try:
-        handle.write(json.dumps(identity, indent=1, sort_keys=True).encode("utf-8"))
-    finally:
-        handle.close()
+    write_marker(output, RUN_FILE, json.dumps(identity, indent=1, sort_keys=True))  # FileSystems makes the folder
 
 
 def _is_kept(record: dict[str, Any]) -> bool:

@@ -287,10 +287,8 @@ class Trainer:
         data = self.cfg.model_dump(mode="json")
         return {k: v for k, v in data.items() if k not in _RESUMABLE_CHANGES} | {"seed": self.seed}
 
-    def _changed_settings(self, checkpoint: dict[str, Any] | Path) -> list[str]:
+    def _changed_settings(self, checkpoint: dict[str, Any]) -> list[str]:
         """``train.<key> <stored> -> <current>`` for every setting a resume may not change."""
-        if isinstance(checkpoint, Path):
-            checkpoint = torch.load(checkpoint, map_location="cpu", weights_only=True)
         stored, current = json.loads(checkpoint["signature"]), self._signature()
         return [f"train.{k} {stored.get(k)!r} -> {current.get(k)!r}"
                 for k in sorted(set(stored) | set(current)) if stored.get(k) != current.get(k)]
@@ -311,30 +309,30 @@ class Trainer:
         cfg = self.cfg
         out = self.out_dir
         checkpoint_path = out / CHECKPOINT
+        checkpoint: dict[str, Any] | None = None
         if self.overwrite and out.exists():
             shutil.rmtree(out)
-        elif not resume and checkpoint_path.exists():
-            # One rule for every tool's run folder: the same run continues, a different one needs --overwrite.
-            changed = self._changed_settings(checkpoint_path)
-            if changed:
-                raise TrainingError(f"{out} holds a different training run ({', '.join(changed)}); use --overwrite "
-                                    "to replace it, or choose another --out")
-            log.info("%s holds this run (same settings): continuing it", out)
-            resume = True
-        if resume and not checkpoint_path.exists():
-            raise TrainingError(f"--resume: no {CHECKPOINT} in {out}")
-        out.mkdir(parents=True, exist_ok=True)
-        started = time.perf_counter()
-        source = self._open_data(out)
-        checkpoint: dict[str, Any] | None = None
-        if resume:
+        elif checkpoint_path.exists():
             checkpoint = torch.load(checkpoint_path, map_location="cpu", weights_only=True)
             if checkpoint.get("format") != CHECKPOINT_FORMAT:
                 raise TrainingError(f"{checkpoint_path}: checkpoint format {checkpoint.get('format')}, this code "
                                     f"reads {CHECKPOINT_FORMAT}")
+            # One rule for every tool's run folder: the same run continues, a different one needs --overwrite.
             changed = self._changed_settings(checkpoint)
-            if changed:
+            if changed and resume:
                 raise TrainingError("--resume with settings that differ from the checkpoint's: " + ", ".join(changed))
+            if changed:
+                raise TrainingError(f"{out} holds a different training run ({', '.join(changed)}); use --overwrite "
+                                    "to replace it, or choose another --out")
+            if not resume:
+                log.info("%s holds this run (same settings): continuing it", out)
+            resume = True
+        if resume and checkpoint is None:
+            raise TrainingError(f"--resume: no {CHECKPOINT} in {out}")
+        out.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        source = self._open_data(out)
+        if checkpoint is not None:
             words = WordVocab.load(out / "vocab" / "words.json") if self._uses_words() else None
             trigrams = TrigramVocab.load(out / "vocab" / "trigrams.json") if "trigram" in self.components else None
             spec = ModelSpec.from_json(json.loads(checkpoint["spec"]))
