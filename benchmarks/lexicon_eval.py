@@ -6,7 +6,7 @@
 Pairs: Multi30k (Flickr30k) training captions, five independent English captions per image (line i of
 ``train.1.en`` ... ``train.5.en`` describes image i). ``--pairing all`` (default) uses all 10 caption pairs of each
 image (the lower-numbered file is the "reference" side), ``consecutive`` the 5 pairs (1,2) (2,3) (3,4) (4,5) (5,1).
-Captions are Moses-tokenised like the pipeline's English side (``pipeline.prefilter.TextProcessor``; cached).
+Captions are Moses-tokenised like the pipeline's English side (``core.text.TextProcessor``; cached).
 Captions of one image are paraphrases by construction and have no paraphrase score, so ``min_score`` is off;
 ``max_tokens: 30`` applies as in the paper.
 
@@ -62,7 +62,7 @@ def cache_dir() -> Path:
 
 def tokenised_captions(k: int) -> pa.Array:
     """Moses tokens of ``train.<k>.en`` (the pipeline's English normalisation + tokenisation), cached."""
-    from pipeline.prefilter import TextProcessor
+    from core.text import TextProcessor
 
     source = CAPTIONS / f"train.{k}.en"
     cached = cache_dir() / f"train.{k}.{source.stat().st_size}.parquet"

@@ -21,7 +21,7 @@ Measured in one run, pinned to ``--cores`` CPUs (default 2):
   process (µs per row and share), which is where the CPU goes regardless of runner;
 * the **tokeniser ceiling**: stock sacremoses (``MosesPunctNormalizer`` + ``MosesTokenizer(escape=False)``) over
   the same three sides of every row, in 1 process and in ``--cores`` processes; and the same with the pipeline's
-  own precompiled :class:`pipeline.prefilter.TextProcessor` (identical output, see the tests). The pipeline's rate
+  own precompiled :class:`core.text.TextProcessor` (identical output, see the tests). The pipeline's rate
   is reported as a fraction of the stock-sacremoses ceiling at the same core count.
 """
 
@@ -93,7 +93,7 @@ def _tokenise_stock(chunk: list[tuple[str, str, str]]) -> int:
 
 
 def _tokenise_fast(chunk: list[tuple[str, str, str]]) -> int:
-    from pipeline.prefilter import TextProcessor
+    from core.text import TextProcessor
 
     text = TextProcessor()
     for c, e, m in chunk:
@@ -121,11 +121,11 @@ def ceiling(rows: list[tuple[str, str, str]], processes: int, fast: bool) -> flo
 
 def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]:
     """Seconds per stage of the Beam-free functions, one after the other, in this process."""
-    from configs.schema import TranslateConfig
+    from configs.schema import PipelineConfig, TranslateConfig
+    from core.pair_schema import PAIRS_SCHEMA
+    from core.text import TextProcessor
     from pipeline.ingest import InputSpec, decode_record, plan_reads, read_task
-    from pipeline.options import PipelineConfig
-    from pipeline.prefilter import PrefilterOptions, TextProcessor, pair_record, pick_duplicates, prefilter_row
-    from pipeline.schema import PAIRS_SCHEMA
+    from pipeline.prefilter import PrefilterOptions, pair_record, pick_duplicates, prefilter_row
     from pipeline.summary import file_counts
     from pipeline.write import records_to_table, shard_of, write_table
 

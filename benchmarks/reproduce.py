@@ -59,9 +59,10 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from core import pair_schema as S  # noqa: E402
+from core.text import CachedTokenizer  # noqa: E402
 from filters.folds import assign_folds  # noqa: E402
 from filters.rules import CRITERIA, MaxTokens, NotACopy  # noqa: E402
-from pipeline import schema as S  # noqa: E402
 
 log = logging.getLogger("reproduce")
 
@@ -360,9 +361,8 @@ def benchmarks() -> Any:
 def moses_tokenizer() -> Any:
     """The trainer's tokeniser (Moses, English, punctuation normalised; lower-cased at lookup) with one sentence
     cache per process, so the many runs of a step tokenise the evaluation sentences once."""
-    from train_embeddings import sts
 
-    return sts.MosesTokenizer()
+    return CachedTokenizer()
 
 
 def evaluation_row(report: Any) -> dict[str, Any]:

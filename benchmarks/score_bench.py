@@ -45,17 +45,11 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from configs.schema import ScoreConfig  # noqa: E402
-from filters.paragram import ParagramScorer, load_word_vectors  # noqa: E402
+from core.pair_schema import EN_TOKENS, MT_TOKENS, NO_KNOWN_WORDS, PARAPHRASE_SCORE, TRANSLATION_SCORE, TRIGRAM_OVERLAP  # noqa: E402
+from core.word_vectors import load_word_vectors  # noqa: E402
+from filters.paragram import ParagramScorer  # noqa: E402
 from filters.scores import score_pairs  # noqa: E402
 from filters.trigram import trigram_overlap  # noqa: E402
-from pipeline.schema import (  # noqa: E402
-    EN_TOKENS,
-    MT_TOKENS,
-    NO_KNOWN_WORDS,
-    PARAPHRASE_SCORE,
-    TRANSLATION_SCORE,
-    TRIGRAM_OVERLAP,
-)
 
 DEFAULT_CAPTIONS = REPO.parent / "shared" / "data" / "paraphrase" / "multi30k-captions"
 CAPTION_FILES = 5

@@ -85,7 +85,7 @@ def tokenised(path: Path, lines: int, cache: Path | None = None) -> pa.Array:
     cached = (cache or cache_dir()) / f"{path.name}.{key}.{lines}.parquet"
     if cached.is_file():
         return pq.read_table(cached)["tokens"].combine_chunks()
-    from pipeline.prefilter import TextProcessor
+    from core.text import TextProcessor
 
     processor = TextProcessor(("en",))
     tokens = pa.array([processor.tokenize(line, "en") for line in data.decode("utf-8").splitlines()[:lines]],

@@ -51,6 +51,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))  # train_bench's tokeniser cache
 from train_bench import tokenised  # noqa: E402
 
 from configs.schema import TrainConfig  # noqa: E402
+from core.text import CachedTokenizer  # noqa: E402
 from train_embeddings import sts  # noqa: E402
 from train_embeddings.model_io import load_model  # noqa: E402
 from train_embeddings.train import train  # noqa: E402
@@ -112,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     torch.set_num_threads(args.threads)
-    tokens = sts.MosesTokenizer()  # cached: every model encodes the same STS sentences
+    tokens = CachedTokenizer()  # cached: every model encodes the same STS sentences
     data = sts.load_benchmarks()
     reports: dict[str, sts.StsReport] = {}
     speed: dict[str, dict] = {}

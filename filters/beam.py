@@ -3,7 +3,7 @@
     from filters.beam import ScorePairs
     scored_rows = pair_rows | ScorePairs("scorer.npz")      # dicts in, the same dicts + the four score keys out
 
-Rows are ``dict`` s in the :data:`pipeline.schema.PAIRS_SCHEMA` layout (at least ``en_tokens`` and ``mt_tokens``).
+Rows are ``dict`` s in the :data:`core.pair_schema.PAIRS_SCHEMA` layout (at least ``en_tokens`` and ``mt_tokens``).
 They are batched with ``BatchElements``, turned into one Arrow table per batch, scored with the vectorised core
 and turned back into rows; scores do not depend on how rows are batched. The scorer is loaded once per worker
 process (``DoFn.setup`` through a process-wide cache) from a saved ``.npz``, so every worker scores with the same
@@ -32,12 +32,12 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
 from configs.schema import FilterConfig, ScoreConfig
+from core.pair_schema import EN_TOKENS, FOLD, ID, KEEP, MT_TOKENS, NO_KNOWN_WORDS, PAIRS_SCHEMA, REASON, Reason
 from filters.decontaminate import ExcludedSentences
 from filters.folds import ID_HASH_KEY, id_hash, sample_hashes_of
 from filters.paragram import ParagramScorer
 from filters.rules import apply_rules, rules_from_config
 from filters.scores import SCORE_COLUMNS, score_pairs
-from pipeline.schema import EN_TOKENS, FOLD, ID, KEEP, MT_TOKENS, NO_KNOWN_WORDS, PAIRS_SCHEMA, REASON, Reason
 from pipeline.write import records_to_table
 
 __all__ = ["METRICS_NAMESPACE", "ScoreAndSelect", "ScorePairs"]

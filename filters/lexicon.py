@@ -49,7 +49,7 @@ import pyarrow.parquet as pq
 
 from configs.cli import ArgumentParser, command_name
 from configs.schema import LexiconConfig
-from pipeline.schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE, check_schema, read_metadata, with_metadata
+from core.pair_schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE, check_schema, read_metadata, with_metadata
 
 __all__ = [
     "ENGLISH_STOPWORDS",
@@ -744,7 +744,7 @@ def evaluate_wordsim(lexicon: pa.Table | str | os.PathLike, path: str | os.PathL
                      scores: Sequence[str] = ("pmi_cross", "pmi_adj"), min_joint: int = 1) -> list[WordSimResult]:
     """Spearman's rho of each lexicon score against a word-similarity set: with unseen pairs scored 0, and on
     the covered pairs only (a pair is looked up as (word1, word2); the table holds both orders)."""
-    from train_embeddings.sts import spearman
+    from core.correlation import spearman
 
     first, second, gold = load_wordsim(path)
     found = lookup_pairs(lexicon, first, second, scores, min_joint)

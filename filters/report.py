@@ -51,7 +51,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from configs.cli import ArgumentParser, command_name
-from pipeline.schema import (
+from core.pair_schema import (
     EN,
     EN_TOKENS,
     MT,

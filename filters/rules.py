@@ -1,8 +1,8 @@
 """Threshold rules for training pairs: declarative, vectorised over Arrow tables (ParaNMT-50M §5.4).
 
-Each rule is a small frozen object with a ``name``, a :class:`~pipeline.schema.Reason` and a vectorised
+Each rule is a small frozen object with a ``name``, a :class:`~core.pair_schema.Reason` and a vectorised
 ``check(table) -> np.ndarray[bool]`` (True = the row passes). :func:`apply_rules` runs an ordered list of rules
-over a table in the :mod:`pipeline.schema` layout, like a datatrove filter chain: every row ends either kept
+over a table in the :mod:`core.pair_schema` layout, like a datatrove filter chain: every row ends either kept
 (``Reason.KEPT``) or with the reason of the *first* rule it fails, and per-reason and per-rule counts come for
 free. Rules are built from a :class:`~configs.schema.FilterConfig` (:func:`rules_from_config`) or from
 OpusFilter-style declarative steps (:func:`rules_from_steps`, ``[{"score_range": {"criterion": ..., "min": ...}}]``),
@@ -23,8 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from configs.schema import FilterConfig
-from filters.decontaminate import ExcludedSentences, ExcludeSentences, sentence_keys
-from pipeline.schema import (
+from core.pair_schema import (
     EN_TOKENS,
     KEEP,
     MT_TOKENS,
@@ -37,6 +36,7 @@ from pipeline.schema import (
     Reason,
     check_schema,
 )
+from filters.decontaminate import ExcludedSentences, ExcludeSentences, sentence_keys
 
 __all__ = [
     "CRITERIA",

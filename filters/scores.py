@@ -5,7 +5,7 @@
         [--save-scorer fitted.npz] [--config NAME_OR_PATH] [--set score.sif_a=1e-4] [--batch-rows 65536]
 
 Adds (or overwrites) ``trigram_overlap``, ``paraphrase_score``, ``no_known_words`` and ``scorer_id`` (types from
-:data:`pipeline.schema.PAIRS_SCHEMA`); every other column, the translation score included, is carried unchanged.
+:data:`core.pair_schema.PAIRS_SCHEMA`); every other column, the translation score included, is carried unchanged.
 Without ``--scorer`` the scorer is fitted first on a systematic sample of the input's sentences (``score.fit_sample``
 sentences, both sides, spread over the whole file); ``--save-scorer`` keeps it so later runs and other workers
 score identically. The output's schema metadata records the scorer id and parameters.
@@ -29,9 +29,7 @@ from tqdm import tqdm
 from configs import ConfigError, add_config_arguments, load_config
 from configs.cli import ArgumentParser, command_name
 from configs.schema import ScoreConfig
-from filters.paragram import ParagramScorer, WordVectorsError
-from filters.trigram import encode_tokens, trigram_overlap_encoded
-from pipeline.schema import (
+from core.pair_schema import (
     EN_TOKENS,
     MT_TOKENS,
     NO_KNOWN_WORDS,
@@ -43,6 +41,10 @@ from pipeline.schema import (
     check_schema,
     with_metadata,
 )
+from core.token_arrays import encode_tokens
+from core.word_vectors import WordVectorsError
+from filters.paragram import ParagramScorer
+from filters.trigram import trigram_overlap_encoded
 
 __all__ = ["SCORE_COLUMNS", "fit_sample_from_parquet", "input_files", "main", "score_pairs", "scored_schema"]
 

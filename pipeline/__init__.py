@@ -1,4 +1,4 @@
-"""The corpus pipeline (Apache Beam) and the Parquet contract it writes (:mod:`pipeline.schema`)."""
+"""The corpus pipeline (Apache Beam) and the Parquet contract it writes (:mod:`core.pair_schema`)."""
 
 import logging
 

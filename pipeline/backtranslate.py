@@ -33,10 +33,10 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
+from core import pair_schema as S
+from core.pair_schema import Reason
 from pipeline import progress
-from pipeline import schema as S
 from pipeline.prefilter import REJECTED_TAG, STAGE_TRANSLATE, rejection
-from pipeline.schema import Reason
 from pipeline.summary import METRICS_NAMESPACE, rejected_counter
 from pipeline.write import write_table
 

@@ -36,7 +36,7 @@ file name without its compression suffix (and without ``.cs`` for pair files).
 
 Decoding (:func:`decode_record`) never raises for bad data: invalid UTF-8, lines over ``max_line_bytes`` (never
 decoded, kept truncated), unparseable TSV/JSON lines, null fields and misaligned tails become dead letters with a
-:class:`~pipeline.schema.Reason` and an error message.
+:class:`~core.pair_schema.Reason` and an error message.
 """
 
 from __future__ import annotations
@@ -58,9 +58,9 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
+from configs.schema import PipelineConfig
+from core.pair_schema import Reason
 from pipeline import progress
-from pipeline.options import PipelineConfig
-from pipeline.schema import Reason
 from pipeline.summary import METRICS_NAMESPACE, READ_COUNTER, deadletter_counter
 
 __all__ = [

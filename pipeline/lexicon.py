@@ -23,8 +23,8 @@ from apache_beam.utils.timestamp import MIN_TIMESTAMP
 from apache_beam.utils.windowed_value import WindowedValue
 
 from configs.schema import LexiconConfig
+from core.pair_schema import PAIRS_SCHEMA
 from filters.lexicon import Marginals, PairCounts, Vocabulary, required_columns, write_outputs
-from pipeline.schema import PAIRS_SCHEMA
 
 __all__ = ["BuildLexicon", "records_to_batch"]
 
@@ -107,7 +107,7 @@ def _write(counts: PairCounts | None, vocab: Vocabulary, marginals: Marginals, o
 
 
 class BuildLexicon(beam.PTransform):
-    """Pair records (dicts in the :data:`pipeline.schema.PAIRS_SCHEMA` layout) -> the lexicon files in
+    """Pair records (dicts in the :data:`core.pair_schema.PAIRS_SCHEMA` layout) -> the lexicon files in
     ``out_dir``; the output PCollection holds one element, the stats dict (rows read / used / skipped by reason)."""
 
     def __init__(self, config: LexiconConfig, out_dir: str, metadata: Mapping[str, Any] | None = None,

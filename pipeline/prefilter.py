@@ -11,7 +11,7 @@ Beam-free core (usable and testable on its own):
   ``length_ratio`` (longer / shorter side in Moses tokens).
 * :func:`pick_duplicates` -- for one group of rows with the same normalised pair, keep the smallest id and reject
   the others as ``duplicate`` (detail: the kept id).
-* :func:`pair_record` -- a translated row (``mt`` set) to a record in the :data:`pipeline.schema.PAIRS_SCHEMA`
+* :func:`pair_record` -- a translated row (``mt`` set) to a record in the :data:`core.pair_schema.PAIRS_SCHEMA`
   layout with ``mt_tokens``; a translation with no tokens after normalisation is rejected
   (``translation_empty``).
 
@@ -29,8 +29,9 @@ from typing import Any
 import apache_beam as beam
 from apache_beam.metrics import Metrics
 
-from pipeline import schema as S
-from pipeline.schema import Reason
+from core import pair_schema as S
+from core.pair_schema import Reason
+from core.text import TextProcessor
 from pipeline.summary import METRICS_NAMESPACE, rejected_counter
 
 __all__ = [
@@ -42,7 +43,6 @@ __all__ = [
     "PairRecords",
     "PrefilterOptions",
     "PrefilterRows",
-    "TextProcessor",
     "dedup_key",
     "pair_record",
     "pick_duplicates",
@@ -62,106 +62,10 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ufffd\u2028\u2029\ufeff]")
 _NOT_ALNUM = re.compile(r"[\W_]+")
 
 
-_DIGIT_START = re.compile(r"[0-9]")
 
 
-def _fast_moses(lang: str) -> tuple[Any, Any]:
-    r"""sacremoses' normaliser and tokeniser for ``lang``, with their per-call regex look-ups precompiled.
-
-    ``MosesPunctNormalizer.normalize`` calls ``re.sub(pattern_string, ...)`` ~45 times per sentence (a cache
-    look-up in ``re._compile`` each time) and ``MosesTokenizer.handles_nonbreaking_prefixes`` runs
-    ``re.search(r"^(\S+)\.$", token)`` on every token. The subclasses below do the same substitutions with
-    precompiled patterns and test ``token.endswith(".")`` directly (``\S`` and ``str.split`` agree on what
-    whitespace is). The output is identical (``tests/test_pipeline_stages.py`` compares them on real text);
-    they are about 1.5x faster.
-    """
-    from sacremoses import MosesPunctNormalizer, MosesTokenizer
-
-    class CompiledPunctNormalizer(MosesPunctNormalizer):
-        def __init__(self, lang: str):
-            super().__init__(lang=lang)
-            self._compiled = [(re.compile(pattern), sub) for pattern, sub in self.substitutions]
-
-        def normalize(self, text: str) -> str:
-            if self.pre_replace_unicode_punct:
-                text = self.replace_unicode_punct(text)
-            for pattern, sub in self._compiled:
-                text = pattern.sub(sub, text)
-            if self.post_remove_control_chars:
-                text = self.remove_control_chars(text)
-            return text.strip()
-
-    class FastPrefixTokenizer(MosesTokenizer):
-        def __init__(self, lang: str):
-            super().__init__(lang=lang)
-            self._lower = frozenset(self.IsLower)
-            self._alpha = frozenset(self.IsAlpha)
-
-        def islower(self, text: str) -> bool:  # stock: builds set(IsLower) (~1,000 chars) on every call
-            return self._lower.issuperset(text)
-
-        def isanyalpha(self, text: str) -> bool:  # stock: builds set(IsAlpha) (~100k chars) on every call
-            return not self._alpha.isdisjoint(text)
-
-        def handles_nonbreaking_prefixes(self, text: str) -> str:
-            tokens = text.split()
-            num_tokens = len(tokens)
-            for i, token in enumerate(tokens):
-                if len(token) < 2 or token[-1] != ".":
-                    continue
-                prefix = token[:-1]
-                keep = (
-                    ("." in prefix and self.isanyalpha(prefix))
-                    or (prefix in self.NONBREAKING_PREFIXES and prefix not in self.NUMERIC_ONLY_PREFIXES)
-                    or (i != num_tokens - 1 and tokens[i + 1] and self.islower(tokens[i + 1][0]))
-                    or (prefix in self.NUMERIC_ONLY_PREFIXES and (i + 1) < num_tokens
-                        and _DIGIT_START.match(tokens[i + 1]))
-                )
-                if not keep:  # otherwise: a space before the full stop
-                    tokens[i] = prefix + " ."
-            return " ".join(tokens)
-
-    return CompiledPunctNormalizer(lang), FastPrefixTokenizer(lang=lang)
 
 
-class TextProcessor:
-    """Moses punctuation normalisation + tokenisation per language; build once per worker (DoFn ``setup``).
-
-    ``fast=True`` (default) uses :func:`_fast_moses` (same output as stock sacremoses, faster); ``fast=False``
-    the stock sacremoses classes.
-    """
-
-    def __init__(self, languages: Iterable[str] = ("cs", "en"), fast: bool = True):
-        self.languages = tuple(languages)
-        self.fast = fast
-        self._normalizers: dict[str, Any] = {}
-        self._tokenizers: dict[str, Any] = {}
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"languages": self.languages, "fast": self.fast, "_normalizers": {}, "_tokenizers": {}}
-
-    def _load(self, lang: str) -> None:
-        if self.fast:
-            self._normalizers[lang], self._tokenizers[lang] = _fast_moses(lang)
-            return
-        from sacremoses import MosesPunctNormalizer, MosesTokenizer
-
-        self._normalizers[lang] = MosesPunctNormalizer(lang=lang)
-        self._tokenizers[lang] = MosesTokenizer(lang=lang)
-
-    def normalize(self, text: str, lang: str) -> str:
-        if lang not in self._normalizers:
-            self._load(lang)
-        return self._normalizers[lang].normalize(text)
-
-    def tokenize(self, text: str, lang: str) -> list[str]:
-        """Normalise then tokenise; ``[]`` for text with nothing left."""
-        if lang not in self._tokenizers:
-            self._load(lang)
-        normalized = self._normalizers[lang].normalize(text)
-        if not normalized.strip():
-            return []
-        return self._tokenizers[lang].tokenize(normalized, escape=False)
 
 
 @dataclass(frozen=True)

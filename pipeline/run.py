@@ -9,7 +9,7 @@ Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`,
 4. back-translate the Czech side (:mod:`pipeline.backtranslate`: chunks of fixed input ranges through
    :class:`translate.beam.BackTranslateChunks`, each cached the moment it is translated, so a killed run resumes
    without decoding again what it had finished; skipped when the input carries an MT column);
-5. tokenise the MT output -> pair records in the :data:`pipeline.schema.PAIRS_SCHEMA` layout;
+5. tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout;
 6. **score and select** (:mod:`pipeline.scoring`): the scorer is fitted on the launcher (or loaded from
    ``score.scorer``), then :class:`filters.beam.ScoreAndSelect` fills the scores, ``fold``, ``keep`` and
    ``reason`` by the ``filter`` section (default: the paper's rank rule); ``train/`` holds the kept pairs.
@@ -20,7 +20,7 @@ Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`,
 
 A custom ``score_and_select`` (a PTransform, or a factory ``config -> PTransform``) gets dicts with exactly the
 PAIRS_SCHEMA column names (see :func:`pipeline.prefilter.pair_record`) and must emit every input pair exactly once,
-with the score columns, ``scorer_id``, ``keep`` (bool) and ``reason`` (a :class:`pipeline.schema.Reason` value:
+with the score columns, ``scorer_id``, ``keep`` (bool) and ``reason`` (a :class:`core.pair_schema.Reason` value:
 ``kept`` or a training-filter reason) filled. An optional ``metadata`` attribute (dict) on the transform is added
 to the Parquet schema metadata of ``pairs/`` and ``train/``.
 """
@@ -46,9 +46,9 @@ from apache_beam.options.pipeline_options import PipelineOptions
 
 from configs import add_config_arguments, load_config
 from configs.cli import ArgumentParser, command_name
+from core import pair_schema as S
 from filters.decontaminate import ExcludedSentences, ExclusionError
 from pipeline import progress
-from pipeline import schema as S
 from pipeline.backtranslate import BackTranslateRows, TranslationCache
 from pipeline.ingest import Ingest, InputError, InputSpec
 from pipeline.options import beam_argv

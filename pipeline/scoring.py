@@ -19,10 +19,10 @@ from typing import Any
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
+from core.text import TextProcessor
 from filters.beam import ScoreAndSelect, load_scorer
 from filters.paragram import ParagramScorer
 from pipeline.ingest import InputError, InputSpec, ReadPlan, decode_record, read_task
-from pipeline.prefilter import TextProcessor
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from pipeline.schema import Reason
+from core.pair_schema import Reason
 
 METRICS_NAMESPACE = "paranmt_pipeline"
 READ_COUNTER = "read"
@@ -123,7 +123,7 @@ def decontamination_check(train_paths: list[str], excluded: Any,
     back and both sides are looked up in the excluded sentences (vectorised). ``train_overlap`` must be 0."""
     import pyarrow.parquet as pq
 
-    from pipeline.schema import EN_TOKENS, MT_TOKENS
+    from core.pair_schema import EN_TOKENS, MT_TOKENS
 
     checked = overlap = 0
     for path in train_paths:

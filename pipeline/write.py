@@ -35,8 +35,8 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
+from core import pair_schema as S
 from pipeline import progress
-from pipeline import schema as S
 from pipeline.summary import METRICS_NAMESPACE, OUTPUTS, list_files, written_counter
 
 __all__ = [

@@ -13,12 +13,12 @@ import pytest
 
 from configs import load_config
 from configs.schema import FilterConfig
+from core.pair_schema import EN_TOKENS, MT_TOKENS, PAIRS_SCHEMA, Reason, table_from_columns
+from core.text import TextProcessor
 from filters.decontaminate import ExcludedSentences, ExcludeSentences, ExclusionError, expand_patterns, read_sentences
 from filters.folds import select_training_pairs
 from filters.rules import rules_from_config, rules_to_steps
-from pipeline.prefilter import TextProcessor
 from pipeline.run import main
-from pipeline.schema import EN_TOKENS, MT_TOKENS, PAIRS_SCHEMA, Reason, table_from_columns
 from tests.conftest import read_lines, shared_data
 
 TEXT = TextProcessor(("en",))

@@ -16,6 +16,7 @@ import pytest
 
 import filters.folds as folds_module
 from configs.schema import FilterConfig
+from core.pair_schema import Reason, check_schema, read_metadata, table_from_columns
 from filters.folds import (
     assign_folds,
     fold_boundaries,
@@ -28,7 +29,6 @@ from filters.folds import (
     write_fold_subsets,
 )
 from filters.rules import MaxTokens
-from pipeline.schema import Reason, check_schema, read_metadata, table_from_columns
 from tests.conftest import REPO_ROOT, shared_data
 
 pytestmark = pytest.mark.timeout(60)

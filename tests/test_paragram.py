@@ -16,8 +16,7 @@ import pyarrow as pa
 import pytest
 
 from configs.schema import ScoreConfig
-from filters.paragram import (
-    ParagramScorer,
+from core.word_vectors import (
     WordVectors,
     WordVectorsError,
     load_kumo,
@@ -27,6 +26,7 @@ from filters.paragram import (
     load_word_model,
     load_word_vectors,
 )
+from filters.paragram import ParagramScorer
 from tests.conftest import shared_data
 from tests.test_trigram import caption_pairs
 

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from configs import load_config
-from pipeline import schema as S
+from core import pair_schema as S
 from pipeline.ingest import InputError, InputSpec
 from pipeline.run import main, run
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA

@@ -14,8 +14,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from configs import load_config
-from configs.schema import TranslateConfig
-from pipeline import schema as S
+from configs.schema import PipelineConfig, TranslateConfig
+from core import pair_schema as S
+from core.pair_schema import Reason
+from core.text import TextProcessor
 from pipeline.backtranslate import BackTranslateRows, TranslationCache, apply_translation, cache_chunk
 from pipeline.ingest import (
     DecodeRecords,
@@ -28,18 +30,16 @@ from pipeline.ingest import (
     plan_reads,
     read_task,
 )
-from pipeline.options import PipelineConfig, beam_argv
+from pipeline.options import beam_argv
 from pipeline.prefilter import (
     Dedup,
     PairRecords,
     PrefilterOptions,
     PrefilterRows,
-    TextProcessor,
     pair_record,
     pick_duplicates,
     prefilter_row,
 )
-from pipeline.schema import Reason
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards, records_to_table, shard_of
 from tests.conftest import read_lines, shared_data
 

@@ -13,6 +13,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from core.pair_schema import (
+    EN,
+    EN_TOKENS,
+    MT,
+    MT_TOKENS,
+    PARAPHRASE_SCORE,
+    TRANSLATION_SCORE,
+    TRIGRAM_OVERLAP,
+    with_metadata,
+)
 from filters import report
 from filters.report import (
     NA,
@@ -32,16 +42,6 @@ from filters.report import (
     table1,
     template_entropy,
     vocabulary_entropy,
-)
-from pipeline.schema import (
-    EN,
-    EN_TOKENS,
-    MT,
-    MT_TOKENS,
-    PARAPHRASE_SCORE,
-    TRANSLATION_SCORE,
-    TRIGRAM_OVERLAP,
-    with_metadata,
 )
 from tests.conftest import read_lines, shared_data
 

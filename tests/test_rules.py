@@ -7,6 +7,7 @@ import pyarrow as pa
 import pytest
 
 from configs.schema import FilterConfig
+from core.pair_schema import PAIRS_SCHEMA, Reason, SchemaMismatch, check_schema, table_from_columns
 from filters.rules import (
     LengthRatio,
     MaxTokens,
@@ -20,7 +21,6 @@ from filters.rules import (
     rules_to_steps,
     with_decision,
 )
-from pipeline.schema import PAIRS_SCHEMA, Reason, SchemaMismatch, check_schema, table_from_columns
 
 pytestmark = pytest.mark.timeout(60)
 

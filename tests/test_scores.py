@@ -14,11 +14,7 @@ from apache_beam.metrics.metric import MetricsFilter
 from apache_beam.testing.util import assert_that
 
 from configs.schema import ScoreConfig
-from filters.beam import METRICS_NAMESPACE, ScorePairs, load_scorer
-from filters.paragram import ParagramScorer
-from filters.scores import SCORE_COLUMNS, main, score_pairs
-from filters.trigram import trigram_overlap
-from pipeline.schema import (
+from core.pair_schema import (
     EN_TOKENS,
     ID,
     MT_TOKENS,
@@ -33,6 +29,10 @@ from pipeline.schema import (
     read_metadata,
     table_from_columns,
 )
+from filters.beam import METRICS_NAMESPACE, ScorePairs, load_scorer
+from filters.paragram import ParagramScorer
+from filters.scores import SCORE_COLUMNS, main, score_pairs
+from filters.trigram import trigram_overlap
 from tests.test_paragram import caption_vectors
 from tests.test_trigram import caption_pairs
 

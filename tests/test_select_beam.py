@@ -9,10 +9,10 @@ import pytest
 from apache_beam.testing.util import assert_that
 
 from configs.schema import FilterConfig
+from core.pair_schema import FOLD, ID, KEEP, REASON, Reason
 from filters.beam import ScoreAndSelect
 from filters.folds import select_training_pairs
 from filters.scores import score_pairs
-from pipeline.schema import FOLD, ID, KEEP, REASON, Reason
 from pipeline.write import table_to_records
 from tests.test_scores import pairs_table, scorer
 

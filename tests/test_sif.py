@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 import torch
 
-from filters.paragram import WordVectors, WordVectorsError
+from core.correlation import pearson
+from core.text import CachedTokenizer
+from core.word_vectors import WordVectors, WordVectorsError
 from tests.conftest import shared_data
 from train_embeddings import sts
 from train_embeddings.model_io import load_model, save_model
@@ -227,11 +229,11 @@ def real_sts() -> sts.StsBenchmarks:
 
 def test_real_sif_glove_beats_glove_average_on_sts_2012_2015(real_sts: sts.StsBenchmarks) -> None:
     """SIF paper Table 1 (GloVe+WR vs avg-GloVe): deterministic — fixed vectors, counts, fit set and tokeniser."""
-    from filters.paragram import load_kumo
+    from core.word_vectors import load_kumo
 
     counts = shared_data("wordfreq/enwiki_vocab_min200.txt")
     glove_vectors = load_kumo()
-    tokenize = sts.MosesTokenizer()
+    tokenize = CachedTokenizer()
     average = glove_average(glove_vectors, tokenize=tokenize)
     sif_reference = build_sif(glove_vectors, word_counts=counts, fit_sentences=real_sts.unique_sentences(),
                               tokenize=tokenize)
@@ -272,7 +274,7 @@ def test_evaluate_cli_takes_sif_models_and_baselines(tmp_path: Path, vectors: Wo
     assert payload["sif"]["pc"] == "batch"
     sims = build_sif(vectors, word_counts=counts_file, fit_sentences=SENTENCES, tokenizer=WS).similarity(
         [a for a, _, _ in pairs], [b for _, b, _ in pairs])
-    expected = sts.pearson(sims, [g for _, _, g in pairs])
+    expected = pearson(sims, [g for _, _, g in pairs])
     assert payload["reports"]["sif"]["years"]["2012"]["mean_pearson"] == pytest.approx(expected, abs=1e-6)
     assert "| 2012 | toy |" in capsys.readouterr().out
 

@@ -23,6 +23,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from core.correlation import pearson, rankdata, spearman
+from core.text import CachedTokenizer
 from tests.conftest import shared_data
 from train_embeddings import evaluate as cli
 from train_embeddings import sts
@@ -111,24 +113,24 @@ RHO_POOLED_2012 = 25.75 / math.sqrt(26.5 * 27.5)
 
 def test_correlations_by_hand() -> None:
     x, y = [1, 2, 3, 4, 5], [2, 1, 4, 3, 5]
-    assert sts.pearson(x, y) == pytest.approx(0.8)  # 8 / sqrt(10 * 10)
-    assert sts.spearman(x, y) == pytest.approx(0.8)
-    assert sts.pearson([1, 0, 0.6, -0.8], [4, 1, 3, 0]) == pytest.approx(R_FIRST)
-    assert sts.spearman([1, 0, 0.6, -0.8], [4, 1, 3, 0]) == pytest.approx(1.0)
-    np.testing.assert_array_equal(sts.rankdata([3.0, 1.0, 3.0, 2.0, 3.0]), [4, 1, 4, 2, 4])
-    np.testing.assert_array_equal(sts.rankdata([0.6, 0.6, 1, 1, -0.8]), [2.5, 2.5, 4.5, 4.5, 1])
+    assert pearson(x, y) == pytest.approx(0.8)  # 8 / sqrt(10 * 10)
+    assert spearman(x, y) == pytest.approx(0.8)
+    assert pearson([1, 0, 0.6, -0.8], [4, 1, 3, 0]) == pytest.approx(R_FIRST)
+    assert spearman([1, 0, 0.6, -0.8], [4, 1, 3, 0]) == pytest.approx(1.0)
+    np.testing.assert_array_equal(rankdata([3.0, 1.0, 3.0, 2.0, 3.0]), [4, 1, 4, 2, 4])
+    np.testing.assert_array_equal(rankdata([0.6, 0.6, 1, 1, -0.8]), [2.5, 2.5, 4.5, 4.5, 1])
     # ties on both sides: ranks (5.5, 2, 3.5, 1, 3.5, 5.5) vs (5, 2, 4, 1, 3, 6) → 16.5 / sqrt(16.5 * 17.5)
-    assert sts.spearman([1, 0, 0.6, -0.8, 0.6, 1], [4, 1, 3, 0, 2, 5]) == pytest.approx(RHO_TIES)
-    assert math.isnan(sts.pearson([1, 1, 1], [1, 2, 3]))  # constant side: undefined, not an error
-    assert math.isnan(sts.spearman([1], [2]))
+    assert spearman([1, 0, 0.6, -0.8, 0.6, 1], [4, 1, 3, 0, 2, 5]) == pytest.approx(RHO_TIES)
+    assert math.isnan(pearson([1, 1, 1], [1, 2, 3]))  # constant side: undefined, not an error
+    assert math.isnan(spearman([1], [2]))
     with pytest.raises(ValueError):
-        sts.pearson([1, 2], [1, 2, 3])
+        pearson([1, 2], [1, 2, 3])
     if scipy_stats is not None:
         rng = np.random.default_rng(0)
         a, b = rng.integers(0, 6, 200).astype(float), rng.normal(size=200)  # many ties in a
-        assert sts.pearson(a, b) == pytest.approx(scipy_stats.pearsonr(a, b)[0], abs=1e-12)
-        assert sts.spearman(a, b) == pytest.approx(scipy_stats.spearmanr(a, b)[0], abs=1e-12)
-        np.testing.assert_allclose(sts.rankdata(a), scipy_stats.rankdata(a))
+        assert pearson(a, b) == pytest.approx(scipy_stats.pearsonr(a, b)[0], abs=1e-12)
+        assert spearman(a, b) == pytest.approx(scipy_stats.spearmanr(a, b)[0], abs=1e-12)
+        np.testing.assert_allclose(rankdata(a), scipy_stats.rankdata(a))
 
 
 def test_cosine_similarity() -> None:
@@ -213,18 +215,18 @@ def test_evaluate_all_by_hand(toy_root: Path) -> None:
     assert first.n == 4 and first.pearson == pytest.approx(R_FIRST) and first.spearman == pytest.approx(1.0)
     # second: cosines (0.6, 1, 0) against (2, 5, 0)
     assert second.n == 3 and second.unscored == 1
-    assert second.pearson == pytest.approx(sts.pearson([0.6, 1, 0], [2, 5, 0]))
+    assert second.pearson == pytest.approx(pearson([0.6, 1, 0], [2, 5, 0]))
     assert second.spearman == pytest.approx(1.0)
     assert y12.mean_pearson == pytest.approx((R_FIRST + second.pearson) / 2)
     assert y12.missing_input == ("nogold",)
     # pooled: cosines (1, 0, .6, -.8, .6, 1, 0) against (4, 1, 3, 0, 2, 5, 0)
     pooled_sims, pooled_gold = [1, 0, 0.6, -0.8, 0.6, 1, 0], [4, 1, 3, 0, 2, 5, 0]
-    assert y12.pooled_spearman == pytest.approx(sts.spearman(pooled_sims, pooled_gold))
+    assert y12.pooled_spearman == pytest.approx(spearman(pooled_sims, pooled_gold))
     assert y12.pooled_spearman == pytest.approx(RHO_POOLED_2012)
     y13 = report.year(2013).dataset("only")
     assert y13.n == 2 and y13.pearson == pytest.approx(1.0)
     # STS-B: test cosines (0.6, -0.8, 1, 0.6) vs (2, 0.5, 4.5, 3); without track5: (0.6, 1) vs (2, 4.5)
-    assert report.stsb["stsb_test"].pearson == pytest.approx(sts.pearson([0.6, -0.8, 1, 0.6], [2, 0.5, 4.5, 3]))
+    assert report.stsb["stsb_test"].pearson == pytest.approx(pearson([0.6, -0.8, 1, 0.6], [2, 0.5, 4.5, 3]))
     assert report.stsb["stsb_test_no_sts2017"].n == 2
     assert report.stsb["stsb_test_no_sts2017"].pearson == pytest.approx(1.0)
     assert report.stsb["sts2017"].n == 4
@@ -253,7 +255,7 @@ def test_each_sentence_encoded_once_per_dataset(toy_root: Path) -> None:
 
 def test_dev_score_reads_only_sts2017(toy_root: Path) -> None:
     encoder = ToyEncoder()
-    expected = sts.pearson([0, 0.6, -0.8, 0.6], [1.0, 4.0, 0.5, 3.0])
+    expected = pearson([0, 0.6, -0.8, 0.6], [1.0, 4.0, 0.5, 3.0])
     assert sts.dev_score(encoder, root=toy_root) == pytest.approx(expected)
     encoded = {s for call in encoder.calls for s in call}
     assert "a cat is sitting ." not in encoded  # only in non-track5 rows
@@ -284,7 +286,7 @@ def test_cli_with_a_saved_model_and_json(toy_root: Path, tmp_path: Path, monkeyp
     assert "| 2012 | first | 4 |" in printed and "STS-B test without STS2017" in printed
     payload = json.loads(out.read_text())
     assert payload["reports"]["word-model"]["years"]["2012"]["mean_pearson"] == pytest.approx(
-        (R_FIRST + sts.pearson([0.6, 1, 0], [2, 5, 0])) / 2)
+        (R_FIRST + pearson([0.6, 1, 0], [2, 5, 0])) / 2)
     assert cli.main(["--model", str(model_dir), "--sts-dir", str(tmp_path / "absent")]) == 2
     with pytest.raises(SystemExit):
         cli.main(["--years", "2012"])  # nothing to evaluate
@@ -328,10 +330,10 @@ def test_real_sts2017_selection(real_benchmarks: sts.StsBenchmarks) -> None:
 
 @pytest.fixture(scope="module")
 def baseline_reports(real_benchmarks: sts.StsBenchmarks) -> dict[str, sts.StsReport]:
-    from filters.paragram import load_kumo
+    from core.word_vectors import load_kumo
 
     vectors = load_kumo()
-    tokenizer = sts.MosesTokenizer()
+    tokenizer = CachedTokenizer()
     glove = sts.glove_average_encoder(vectors, tokenizer=tokenizer)
     sif = sts.sif_encoder(real_benchmarks.unique_sentences(), vectors, tokenizer=tokenizer,
                           word_frequencies=shared_data("wordfreq/enwiki_vocab_min200.txt"))
@@ -367,7 +369,7 @@ def test_real_correlations_match_scipy(real_benchmarks: sts.StsBenchmarks,
                                        baseline_reports: dict[str, sts.StsReport]) -> None:
     if scipy_stats is None:
         pytest.skip("scipy is not installed (the hand-computed checks above still run)")
-    from filters.paragram import load_kumo
+    from core.word_vectors import load_kumo
 
     dataset = real_benchmarks.years[0]["MSRvid"]
     encoder = sts.glove_average_encoder(load_kumo())

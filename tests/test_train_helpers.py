@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.schema import PAIRS_SCHEMA, table_from_columns, with_metadata
+from core.pair_schema import PAIRS_SCHEMA, table_from_columns, with_metadata
 from tests.conftest import shared_data
 
 CAPTIONS = "paraphrase/multi30k-captions"
@@ -18,7 +18,7 @@ CAPTIONS = "paraphrase/multi30k-captions"
 
 @functools.cache
 def _tokenizer():
-    from pipeline.prefilter import TextProcessor
+    from core.text import TextProcessor
 
     return TextProcessor(("en",))
 
@@ -51,7 +51,7 @@ def pairs_table(en: Sequence[str], mt: Sequence[str], en_tokens: Sequence[Sequen
 
 def caption_parquet(directory: Path, n: int = 300, shards: int = 2, offset: int = 0) -> Path:
     """``n`` real pairs (caption 1 and caption 2 of images offset..offset+n-1), Moses-tokenised, as ``shards``
-    Parquet files in the pipeline.schema layout; the id names the image."""
+    Parquet files in the core.pair_schema layout; the id names the image."""
     en, mt = caption_lines(1, offset + n)[offset:], caption_lines(2, offset + n)[offset:]
     table = pairs_table(en, mt, caption_tokens(1, offset + n)[offset:], caption_tokens(2, offset + n)[offset:],
                         [f"img{offset + i}" for i in range(n)],

@@ -46,9 +46,10 @@ import pytest
 import torch
 
 from configs.schema import ScoreConfig, TrainConfig
+from core.pair_schema import PAIRS_SCHEMA, table_from_columns, with_metadata
+from core.word_vectors import load_kumo
 from filters.folds import assign_folds
-from filters.paragram import ParagramScorer, load_kumo
-from pipeline.schema import PAIRS_SCHEMA, table_from_columns, with_metadata
+from filters.paragram import ParagramScorer
 from tests.conftest import shared_data
 from tests.test_train_helpers import tokenize
 from train_embeddings import load_model

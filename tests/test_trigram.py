@@ -13,7 +13,8 @@ import pyarrow as pa
 import pytest
 
 import filters.trigram as trigram_module
-from filters.trigram import encode_tokens, trigram_overlap
+from core.token_arrays import encode_tokens
+from filters.trigram import trigram_overlap
 from tests.conftest import read_lines, shared_data
 
 pytestmark = pytest.mark.timeout(120)

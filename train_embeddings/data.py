@@ -5,7 +5,7 @@
     for chunk in source.chunks(size=4000, seed=1234, epoch=0):                # PairChunk: left, right, groups
         ...
 
-**Parquet** (``pipeline/schema.py``): ``en_tokens`` / ``mt_tokens`` (list<string> Moses tokens) by default, any
+**Parquet** (``core/pair_schema.py``): ``en_tokens`` / ``mt_tokens`` (list<string> Moses tokens) by default, any
 two list<string> columns with ``left_column`` / ``right_column``. Files are read with ``pyarrow.dataset`` one
 record batch at a time, with only the needed columns and the filters pushed into the scan: the score range on
 ``paraphrase_score`` (row groups whose statistics fall outside are skipped), at most ``max_tokens`` tokens per
@@ -14,7 +14,7 @@ globs and URLs all work (``s3://``, ``gs://`` through pyarrow; any other fsspec 
 through ``pyarrow.fs.FSSpecHandler``).
 
 **TSV** (the released ParaNMT-50M files): ``sentence<TAB>paraphrase[<TAB>score]`` per line (``.gz`` fine),
-Moses-tokenised on the fly with :class:`pipeline.prefilter.TextProcessor` (English); the row id (the group) is
+Moses-tokenised on the fly with :class:`core.text.TextProcessor` (English); the row id (the group) is
 ``file:line``. :func:`tsv_to_parquet` converts once into the Parquet layout so later epochs skip tokenisation.
 
 **Shuffling** never loads the corpus: each epoch reads the shards in a seeded random order, ``shard_interleave``
@@ -45,7 +45,7 @@ import pyarrow.dataset as ds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from pipeline import schema as S
+from core import pair_schema as S
 
 __all__ = ["PairChunk", "PairSource", "TrainDataError", "read_tsv_tables", "tsv_to_parquet"]
 
@@ -144,7 +144,7 @@ def read_tsv_tables(path: str, filesystem: pafs.FileSystem | None = None, rows: 
                     processor: Any = None) -> Iterator[pa.Table]:
     """Tables (``id``, ``en_tokens``, ``mt_tokens``, ``paraphrase_score``) of a ParaNMT TSV file, ``rows`` lines at
     a time. A line needs two or three tab-separated fields; a score that is not a number is an error."""
-    from pipeline.prefilter import TextProcessor
+    from core.text import TextProcessor
 
     processor = processor or TextProcessor(("en",))
     name = Path(path).name
@@ -197,7 +197,7 @@ def read_tsv_tables(path: str, filesystem: pafs.FileSystem | None = None, rows: 
 
 def tsv_to_parquet(tsv: str | Path, out_dir: str | Path, rows_per_shard: int = 500_000,
                    filesystem: pafs.FileSystem | None = None) -> list[Path]:
-    """Tokenise a ParaNMT TSV once into Parquet shards ``<tsv name>-NNNNN.parquet`` in the ``pipeline.schema``
+    """Tokenise a ParaNMT TSV once into Parquet shards ``<tsv name>-NNNNN.parquet`` in the ``core.pair_schema``
     layout (``keep`` true; ``id`` = ``file:line``, the default group)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

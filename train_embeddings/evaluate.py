@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from configs.cli import ArgumentParser, command_name
+from core.text import CachedTokenizer
 from train_embeddings import sts
 
 
@@ -112,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             vectors, settings = resolve_vectors(args.vectors)
             name = "GloVe" if args.vectors == "kumo" else Path(args.vectors).name
-            tokenize = sts.MosesTokenizer() if settings.get("kind", "moses") == "moses" else None
+            tokenize = CachedTokenizer() if settings.get("kind", "moses") == "moses" else None
             if args.glove:
                 encoders.append((f"{name} avg", glove_average(vectors, tokenizer=settings, tokenize=tokenize)))
             if args.sif:

@@ -60,6 +60,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from core.text import CachedTokenizer
 from train_embeddings.pairing import paired_cosine, sentence_sides
 from train_embeddings.vocab import Featurizer, SentenceBatch, TrigramVocab, WordVocab
 
@@ -599,8 +600,7 @@ class EmbeddingModel:
         self.words = words
         self.trigrams = trigrams
         self.featurizer = Featurizer(words, trigrams, lowercase=bool(spec.tokenizer.get("lowercase", True)))
-        self._processor: Any = None
-        self._token_cache: dict[str, list[str]] = {}  # evaluation re-encodes the same sentences many times
+        self._tokenizer = CachedTokenizer(spec.tokenizer)
 
     def __repr__(self) -> str:
         joiner = "," if self.spec.combine == "concat" else "+"
@@ -623,27 +623,11 @@ class EmbeddingModel:
     def tokenize(self, sentences: Sequence[str]) -> list[list[str]]:
         """Raw text → Moses tokens with the saved tokeniser settings (punctuation normalisation, ``escape=False``;
         lower-casing happens at lookup)."""
-        settings = self.spec.tokenizer
-        if settings.get("kind", "moses") == "whitespace":
-            return [s.split() for s in sentences]
-        if self._processor is None:
-            from pipeline.prefilter import TextProcessor
-
-            self._processor = TextProcessor((settings.get("lang", "en"),))
-        lang = settings.get("lang", "en")
-        out = []
-        for sentence in sentences:
-            tokens = self._token_cache.get(sentence)
-            if tokens is None:
-                tokens = self._processor.tokenize(sentence, lang)
-                if len(self._token_cache) < 200_000:
-                    self._token_cache[sentence] = tokens
-            out.append(tokens)
-        return out
+        return self._tokenizer(sentences)
 
     def encode_tokens(self, tokens: Any, batch_size: int = 1000) -> np.ndarray:
         """Embeddings (float32 ``n x dim``) of Moses token lists (Python lists or an Arrow list<string> array)."""
-        from filters.trigram import as_token_lists
+        from core.token_arrays import as_token_lists
 
         arrays = as_token_lists(tokens)
         n = len(arrays)

@@ -60,7 +60,8 @@ from torch import nn
 from torch.nn import functional as F
 
 from configs.cli import ArgumentParser, command_name
-from train_embeddings.sts import pearson, read_lines, spearman
+from core.correlation import pearson, spearman
+from train_embeddings.sts import read_lines
 
 __all__ = ["ENTAILMENT_LABELS", "PairHead", "SickConfig", "SickData", "SickFormatError", "SickResult", "Task",
            "default_sick_dir", "evaluate_predictions", "load_encoder", "load_sick", "main", "pair_features",
@@ -336,7 +337,7 @@ class _TrainableFeatures:
     sentences with gradients."""
 
     def __init__(self, model: Any, data: SickData) -> None:
-        from filters.trigram import as_token_lists
+        from core.token_arrays import as_token_lists
 
         sentences = data.unique_sentences()
         position = {s: i for i, s in enumerate(sentences)}
@@ -534,7 +535,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s", force=True)
     log.setLevel(logging.INFO)  # per-epoch dev metrics; not the INFO chatter of the libraries
-    from filters.paragram import WordVectorsError
+    from core.word_vectors import WordVectorsError
     from train_embeddings.model_io import ModelLoadError
 
     try:

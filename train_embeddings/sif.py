@@ -56,20 +56,14 @@ import numpy as np
 
 from configs.cli import ArgumentParser, command_name
 from configs.schema import ScoreConfig
-from filters.paragram import (
-    ParagramScorer,
-    WordVectors,
-    WordVectorsError,
-    load_kumo,
-    load_word_model,
-    load_word_vectors,
-    remove_projections,
-    uncentred_components,
-)
+from core.sif_weighting import remove_projections, uncentred_components
+from core.text import MOSES_EN, CachedTokenizer
+from core.word_vectors import WordVectors, WordVectorsError, load_kumo, load_word_model, load_word_vectors
+from filters.paragram import ParagramScorer
 from train_embeddings.files import staged_directory
 from train_embeddings.pairing import paired_cosine, sentence_sides
 
-__all__ = ["MODEL_TYPE", "SCORER_FILE", "SIF_FORMAT", "PcMode", "SifModel", "Tokenizer", "build_sif",
+__all__ = ["MODEL_TYPE", "SCORER_FILE", "SIF_FORMAT", "PcMode", "SifModel", "build_sif",
            "glove_average", "load_sif", "main", "resolve_vectors"]
 
 log = logging.getLogger(__name__)
@@ -82,44 +76,8 @@ DEFAULT_A = 1e-3
 PcMode = Literal["reference", "batch", "none"]
 TokenizeFn = Callable[[Sequence[str]], list[list[str]]]
 PC_MODES: tuple[str, ...] = ("reference", "batch", "none")
-MOSES_EN: dict[str, Any] = {"kind": "moses", "lang": "en", "normalize_punctuation": True, "escape": False,
-                            "lowercase": True}
 
 
-class Tokenizer:
-    """Raw sentences → token lists with a model's saved settings: ``{"kind": "moses", "lang": "en", ...}`` (the
-    project's ``pipeline.prefilter.TextProcessor``: Moses punctuation normalisation and tokenisation, as
-    :meth:`train_embeddings.models.EmbeddingModel.tokenize`) or ``{"kind": "whitespace"}``. Case is kept (the
-    scorer lower-cases at lookup). Tokenised sentences are cached (evaluation repeats them)."""
-
-    def __init__(self, settings: dict[str, Any] | None = None, cache_size: int = 200_000) -> None:
-        self.settings = dict(settings if settings is not None else MOSES_EN)
-        kind = self.settings.get("kind", "moses")
-        if kind not in ("moses", "whitespace"):
-            raise ValueError(f"unknown tokeniser kind {kind!r} (expected 'moses' or 'whitespace')")
-        self._processor: Any = None
-        self._cache: dict[str, list[str]] = {}
-        self._cache_size = cache_size
-
-    def __call__(self, sentences: Sequence[str]) -> list[list[str]]:
-        if isinstance(sentences, str):
-            raise TypeError("expected a list of sentences, not one string")
-        if self.settings.get("kind", "moses") == "whitespace":
-            return [s.split() for s in sentences]
-        if self._processor is None:
-            from pipeline.prefilter import TextProcessor  # deferred: pipeline.prefilter imports Apache Beam
-
-            self._processor = TextProcessor((self.settings.get("lang", "en"),))
-        lang = self.settings.get("lang", "en")
-        out = []
-        for sentence in sentences:
-            tokens = self._cache.get(sentence)
-            if tokens is None:
-                tokens = self._processor.tokenize(sentence, lang)
-                if len(self._cache) < self._cache_size:
-                    self._cache[sentence] = tokens
-            out.append(tokens)
-        return out
 
 
 class SifModel:
@@ -128,7 +86,7 @@ class SifModel:
     ``scorer`` holds the word vectors, the per-word weights and — for ``pc="reference"`` — the saved components
     (for ``"batch"`` and ``"none"`` it holds none). ``n_components`` is how many components ``pc="batch"`` removes
     per call. ``tokenize`` replaces the tokeniser built from the ``tokenizer`` settings (e.g. one shared
-    :class:`train_embeddings.sts.MosesTokenizer` cache); it is not saved. Same interface as
+    :class:`core.text.CachedTokenizer` cache); it is not saved. Same interface as
     :class:`train_embeddings.models.EmbeddingModel`: :meth:`encode`, ``model(s)``, :meth:`similarity`,
     :attr:`dim`, :meth:`save`.
     """
@@ -151,7 +109,7 @@ class SifModel:
         self.pc: PcMode = pc
         self.n_components = len(scorer.components) if pc == "reference" else (n_components if pc == "batch" else 0)
         self.tokenizer_settings = dict(tokenizer if tokenizer is not None else MOSES_EN)
-        self.tokenize: TokenizeFn = tokenize if tokenize is not None else Tokenizer(self.tokenizer_settings)
+        self.tokenize: TokenizeFn = tokenize if tokenize is not None else CachedTokenizer(self.tokenizer_settings)
         self.name = name or ("SIF" if scorer.params.get("weighting") == "sif" else "average")
         self.info = dict(info or {})
 
@@ -252,7 +210,7 @@ def load_sif(directory: str | Path) -> SifModel:
 
 
 def _encode(tokens: Sequence[Sequence[str]]) -> Any:
-    from filters.trigram import as_token_lists, encode_tokens
+    from core.token_arrays import as_token_lists, encode_tokens
 
     return encode_tokens(as_token_lists(tokens))
 
@@ -313,7 +271,7 @@ def build_sif(vectors: str | Path | WordVectors, *, word_counts: str | Path | No
         raise TypeError("fit_sentences must be a list of sentences, not one string")
     word_vectors, settings = resolve_vectors(vectors)
     settings = dict(tokenizer) if tokenizer is not None else settings
-    tokenize = tokenize if tokenize is not None else Tokenizer(settings)
+    tokenize = tokenize if tokenize is not None else CachedTokenizer(settings)
     tokens = tokenize(list(fit_sentences)) if fit_sentences is not None else None
     if tokens is not None and not tokens:
         raise ValueError("fit_sentences is empty")

