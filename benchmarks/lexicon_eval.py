@@ -36,7 +36,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from configs.schema import LexiconConfig  # noqa: E402
-from filters.lexicon import (  # noqa: E402
+from core.text import TextProcessor  # noqa: E402
+from pipeline.analysis.pmi_lexicon import (  # noqa: E402
     ENGLISH_STOPWORDS,
     PairCounts,
     build_from_tables,
@@ -62,7 +63,6 @@ def cache_dir() -> Path:
 
 def tokenised_captions(k: int) -> pa.Array:
     """Moses tokens of ``train.<k>.en`` (the pipeline's English normalisation + tokenisation), cached."""
-    from core.text import TextProcessor
 
     source = CAPTIONS / f"train.{k}.en"
     cached = cache_dir() / f"train.{k}.{source.stat().st_size}.parquet"

@@ -40,6 +40,19 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from configs import load_config
+from configs.schema import FilterConfig, PipelineConfig, ScoreConfig, TranslateConfig
+from core.pair_schema import PAIRS_SCHEMA
+from core.text import TextProcessor
+from filters.folds import select_training_pairs
+from filters.paragram import ParagramScorer
+from filters.scores import score_pairs
+from pipeline.ingest import InputSpec, decode_record, plan_reads, read_task
+from pipeline.prefilter import PrefilterOptions, pair_record, pick_duplicates, prefilter_row
+from pipeline.run import run
+from pipeline.summary import file_counts
+from pipeline.write import records_to_table, shard_of, write_table
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -93,8 +106,6 @@ def _tokenise_stock(chunk: list[tuple[str, str, str]]) -> int:
 
 
 def _tokenise_fast(chunk: list[tuple[str, str, str]]) -> int:
-    from core.text import TextProcessor
-
     text = TextProcessor()
     for c, e, m in chunk:
         text.tokenize(c, "cs")
@@ -121,13 +132,6 @@ def ceiling(rows: list[tuple[str, str, str]], processes: int, fast: bool) -> flo
 
 def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]:
     """Seconds per stage of the Beam-free functions, one after the other, in this process."""
-    from configs.schema import PipelineConfig, TranslateConfig
-    from core.pair_schema import PAIRS_SCHEMA
-    from core.text import TextProcessor
-    from pipeline.ingest import InputSpec, decode_record, plan_reads, read_task
-    from pipeline.prefilter import PrefilterOptions, pair_record, pick_duplicates, prefilter_row
-    from pipeline.summary import file_counts
-    from pipeline.write import records_to_table, shard_of, write_table
 
     config = PipelineConfig()
     seconds: dict[str, float] = {}
@@ -157,10 +161,6 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
     t = time.perf_counter()
     pairs = [p for p, _ in (pair_record({**r, "hit_length_cap": None}, text, "external") for r in unique) if p]
     seconds["5 normalise+tokenise mt, pair records"] = time.perf_counter() - t
-    from configs.schema import FilterConfig, ScoreConfig
-    from filters.folds import select_training_pairs
-    from filters.paragram import ParagramScorer
-    from filters.scores import score_pairs
 
     t = time.perf_counter()
     scorer = ParagramScorer.from_config(ScoreConfig(), [p["en_tokens"] for p in pairs[:100_000]])
@@ -193,10 +193,6 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
 
 
 def run_pipeline(cs: Path, en: Path, mt: Path, out: Path, beam_args: list[str]) -> tuple[float, dict]:
-    from configs import load_config
-    from pipeline.ingest import InputSpec
-    from pipeline.run import run
-
     config = load_config(None, [])
     started = time.perf_counter()
     summary = run(config, [InputSpec.pair(cs, en, mt)], out, beam_args)

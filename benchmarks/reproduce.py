@@ -13,8 +13,8 @@ finished run, so a killed reproduction loses at most the run it was in):
 2. ``throughput`` — back-translation sentences/s on a seeded 500-sentence sample of the same Czech side:
    CTranslate2 int8 and float32 and fairseq, same beam, same batching, same run;
 3. ``corpus_stats`` — per source: pairs, copy rate (MT equal to the reference after normalisation), mean trigram
-   overlap, paraphrase and translation score; Table 1 and Table 3 (``filters.report``) and 20 random pairs per
-   paraphrase-score range;
+   overlap, paraphrase and translation score; Table 1 and Table 3
+   (``pipeline.analysis.corpus_report``) and 20 random pairs per paraphrase-score range;
 4. ``select_lr`` — each model's Adam learning rate, on STS2017 only (M = 1, 5 epochs): the paper's 1e-3 or 1e-2;
 5. ``table5`` — the pairs the pipeline ranked (past its filter rules: no evaluation overlap, no copy) ranked by
    each criterion into 10 folds; WORD and TRIGRAM trained one epoch on the same number of
@@ -59,10 +59,16 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from benchmarks.translate_bench import Case, run_case  # noqa: E402
+from configs.schema import TrainConfig  # noqa: E402
 from core import pair_schema as S  # noqa: E402
 from core.text import CachedTokenizer  # noqa: E402
 from filters.folds import assign_folds  # noqa: E402
 from filters.rules import CRITERIA, MaxTokens, NotACopy  # noqa: E402
+from pipeline.analysis.corpus_report import build_report  # noqa: E402
+from train_embeddings import sts  # noqa: E402
+from train_embeddings.model_io import load_model  # noqa: E402
+from train_embeddings.train import CHECKPOINT, train  # noqa: E402
 
 log = logging.getLogger("reproduce")
 
@@ -218,7 +224,6 @@ def build_corpus(files: Sequence[tuple[Path, Path]], model: Path, eval_data: Pat
 
 def throughput(files: Sequence[tuple[Path, Path]], model: Path, n: int, seed: int = 0) -> dict[str, Any]:
     """CTranslate2 int8 / float32 and fairseq at beam 12 on one seeded sample (same batching, same run)."""
-    from benchmarks.translate_bench import Case, run_case
 
     czech = [line for cs, _ in files for line in cs.read_text(encoding="utf-8").splitlines() if line.strip()]
     rng = np.random.default_rng(seed)
@@ -297,8 +302,6 @@ def pairs_per_range(table: pa.Table, per_range: int = 20, seed: int = 0) -> list
 
 
 def corpus_stats(out: Path, parse: int) -> dict[str, Any]:
-    from filters.report import build_report
-
     table = read_pairs_table(out / "corpus")
     report = build_report(table, out / "report", name="back-translated bitext", max_parse=parse)
     return {"per_source": per_source_stats(table), "without_drop_copies": copies_under_the_papers_rule(table),
@@ -316,10 +319,6 @@ def train_and_evaluate(run_dir: str, config: dict[str, Any]) -> dict[str, Any]:
     final model's STS2017 and STS 2012–2015 (per-year mean Pearson) and the last ``positive_nearer``."""
     import torch
 
-    from configs.schema import TrainConfig
-    from train_embeddings import sts
-    from train_embeddings.model_io import load_model
-    from train_embeddings.train import CHECKPOINT, train
 
     directory = Path(run_dir)
     done = directory / "result.json"
@@ -352,7 +351,6 @@ def train_and_evaluate(run_dir: str, config: dict[str, Any]) -> dict[str, Any]:
 @functools.cache
 def benchmarks() -> Any:
     """STS 2012–2015 and STS-B (with STS2017), loaded once per process."""
-    from train_embeddings import sts
 
     return sts.load_benchmarks(years=TEST_YEARS)
 
@@ -505,8 +503,6 @@ def caption_pairs(out: Path, images: int) -> Path:
 
 
 def compare(out: Path, scale: Scale, table6_result: dict[str, Any], lrs: dict[str, float]) -> dict[str, Any]:
-    from train_embeddings import sts
-
     bench = benchmarks()
     rows: dict[str, dict[str, Any]] = {}
     glove = sts.glove_average_encoder()

@@ -55,6 +55,7 @@ import torch  # noqa: E402
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from core.text import TextProcessor  # noqa: E402
 from train_embeddings.losses import MarginLoss, MegaBatchMiner  # noqa: E402
 from train_embeddings.models import ModelSpec, build_encoder, scramble_mask  # noqa: E402
 from train_embeddings.vocab import (  # noqa: E402
@@ -65,6 +66,7 @@ from train_embeddings.vocab import (  # noqa: E402
     count_words,
     sentence_strings,
 )
+from translate.demo import default_cache_dir as paranmt_cache  # noqa: E402
 
 DEFAULT_CAPTIONS = REPO.parent / "shared" / "data" / "paraphrase" / "multi30k-captions"
 BATCH = 100
@@ -72,8 +74,6 @@ MINING_GOAL = 0.10
 
 
 def cache_dir() -> Path:
-    from translate.demo import default_cache_dir as paranmt_cache
-
     return paranmt_cache() / "train_bench"
 
 
@@ -85,7 +85,6 @@ def tokenised(path: Path, lines: int, cache: Path | None = None) -> pa.Array:
     cached = (cache or cache_dir()) / f"{path.name}.{key}.{lines}.parquet"
     if cached.is_file():
         return pq.read_table(cached)["tokens"].combine_chunks()
-    from core.text import TextProcessor
 
     processor = TextProcessor(("en",))
     tokens = pa.array([processor.tokenize(line, "en") for line in data.decode("utf-8").splitlines()[:lines]],

@@ -55,6 +55,7 @@ from core.text import CachedTokenizer  # noqa: E402
 from train_embeddings import sts  # noqa: E402
 from train_embeddings.model_io import load_model  # noqa: E402
 from train_embeddings.train import train  # noqa: E402
+from translate.demo import default_cache_dir as paranmt_cache  # noqa: E402
 
 DEFAULT_CAPTIONS = REPO.parent / "shared" / "data" / "paraphrase" / "multi30k-captions"
 # label -> (TrainConfig.model, extra TrainConfig settings)
@@ -73,8 +74,6 @@ FAMILIES: dict[str, tuple[str, dict]] = {
 
 
 def cache_dir() -> Path:
-    from translate.demo import default_cache_dir as paranmt_cache
-
     return paranmt_cache() / "train_zoo"
 
 

@@ -26,6 +26,7 @@ sys.path.insert(0, str(REPO))
 
 from configs.schema import TranslateConfig  # noqa: E402
 from translate.ct2_backend import BackendUnavailable  # noqa: E402
+from translate.demo import tatoeba_model  # noqa: E402
 from translate.loading import load_translator  # noqa: E402
 
 DEFAULT_BITEXT = REPO.parent / "shared" / "data" / "bitext"
@@ -94,8 +95,6 @@ def main(argv: list[str] | None = None) -> int:
     else:
         sentences = args.input.read_text(encoding="utf-8").splitlines()[: args.sentences]
     if args.model is None:
-        from translate.demo import tatoeba_model
-
         args.model = tatoeba_model(DEFAULT_BITEXT, args.model_size)
     gpu_types = ["float16", "int8_float16"] if args.device == "cuda" else ["float32", "int8"]
     cases = [Case(backend, compute, threads, args.device)

@@ -32,6 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from core.pair_schema import EN_TOKENS, MT_TOKENS, Reason
+from core.text import TextProcessor
 
 __all__ = ["ExcludeSentences", "ExcludedSentences", "ExclusionError", "expand_patterns", "read_sentences",
            "sentence_keys"]
@@ -125,8 +126,6 @@ class ExcludedSentences:
 
 @functools.lru_cache(maxsize=4)
 def _load_cached(stamps: tuple[tuple[str, int, int], ...]) -> ExcludedSentences:
-    from core.text import TextProcessor  # deferred: pipeline.prefilter imports Apache Beam
-
     text = TextProcessor(("en",))
     return ExcludedSentences.from_sentences({name: read_sentences(Path(name)) for name, _, _ in stamps},
                                             lambda s: text.tokenize(s, "en"))

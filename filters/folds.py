@@ -12,9 +12,9 @@ Arrow tables in the :mod:`core.pair_schema` layout:
   thresholds only, with a reason for every dropped row.
 - :func:`write_fold_subsets` / :func:`sample_from_folds` — one Parquet file per fold and N random pairs from
   chosen folds, for the Table 5 experiments.
-- ``AssignFoldsApprox`` / ``ApproxFoldBoundaries`` — the same at corpus scale in Apache Beam, with boundaries
-  from ``ApproximateQuantiles`` (fold sizes are then ε-bounded, not exact). They are built on first access so
-  importing this module does not import Beam.
+- :func:`row_sort_key` / :func:`row_fold` / :func:`interior_boundaries` — the per-row pieces that
+  :mod:`pipeline.fold_transforms` composes into the same ranking at corpus scale in Apache Beam, with boundaries
+  from ``ApproximateQuantiles`` (fold sizes are then ε-bounded, not exact).
 - ``python -m filters.folds --input pairs.parquet --out DIR`` — write the folds and print their sizes and
   boundaries.
 
@@ -52,6 +52,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from pydantic import BaseModel
 
+from configs import ConfigError, load_config
 from configs.cli import ArgumentParser, command_name
 from configs.schema import FilterConfig
 from core.pair_schema import EN_TOKENS, ID, MT_TOKENS, Reason, check_schema, with_metadata
@@ -186,13 +187,13 @@ def _folds_of_ranks(n: int, folds: int) -> np.ndarray:
     return (np.arange(n, dtype=np.int64) * folds // max(n, 1) + 1).astype(np.int8)
 
 
-def _check_folds(folds: int) -> None:
+def check_folds(folds: int) -> None:
     if not 1 <= folds <= MAX_FOLDS:
         raise ValueError(f"folds must be in 1..{MAX_FOLDS} (got {folds})")
 
 
 def _assign_with_hashes(values: np.ndarray | Sequence[float | None], hashes: np.ndarray, folds: int) -> np.ndarray:
-    _check_folds(folds)
+    check_folds(folds)
     order = rank_order(values, hashes)
     fold = np.empty(len(order), dtype=np.int8)
     fold[order] = _folds_of_ranks(len(order), folds)
@@ -401,7 +402,7 @@ def write_fold_subsets(
     if len(fold) != table.num_rows:
         raise ValueError(f"{len(fold)} fold numbers for {table.num_rows} rows")
     folds = int(folds if folds is not None else (fold.max() if len(fold) else 0))
-    _check_folds(folds)
+    check_folds(folds)
     if len(fold) and (fold.min() < 0 or fold.max() > folds):
         raise ValueError(f"fold numbers must be in 0..{folds}")
     if criterion is not None and criterion in table.column_names:
@@ -458,11 +459,11 @@ def fold_of_key(key: Any, interior: Sequence[Any]) -> int:
 
 
 #: A row may carry its id hash precomputed under this key (vectorised per batch, e.g. by
-#: :class:`filters.beam.ScoreAndSelect`), which spares the per-row pure-Python hash.
+#: :class:`pipeline.score_transforms.ScoreAndSelect`), which spares the per-row pure-Python hash.
 ID_HASH_KEY = "_id_hash"
 
 
-def _row_key(row: Mapping[str, Any], criterion: str, id_key: str, seed: int) -> tuple[int, float, int]:
+def row_sort_key(row: Mapping[str, Any], criterion: str, id_key: str, seed: int) -> tuple[int, float, int]:
     hashed = row.get(ID_HASH_KEY)
     if hashed is None:
         return sort_key(row.get(criterion), str(row[id_key]), seed)
@@ -470,78 +471,9 @@ def _row_key(row: Mapping[str, Any], criterion: str, id_key: str, seed: int) -> 
     return (0, 0.0, hashed) if value is None or math.isnan(value) else (1, float(value), hashed)
 
 
-def _with_fold(row: Mapping[str, Any], interior: Sequence[Any], criterion: str, id_key: str, seed: int,
+def row_fold(row: Mapping[str, Any], interior: Sequence[Any], criterion: str, id_key: str, seed: int,
                fold_key: str) -> dict[str, Any]:
-    return {**row, fold_key: fold_of_key(_row_key(row, criterion, id_key, seed), interior)}
-
-
-def _build_beam_transforms() -> dict[str, type]:
-    import apache_beam as beam
-    from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
-
-    class ApproxFoldBoundaries(beam.PTransform):
-        """Row dicts -> one list of the ``folds - 1`` interior boundary keys ``(present, value, id hash)``.
-
-        Uses ``ApproximateQuantilesCombineFn`` with ``num_quantiles = folds + 1``: each boundary's rank is within
-        ``epsilon * n`` of its exact rank ``j * n / folds`` (for ``n`` below ``max_num_elements``, default 1e9).
-        The sort key includes the id hash, so ties are split exactly as :func:`assign_folds` splits them.
-        """
-
-        def __init__(self, criterion: str, folds: int = 10, seed: int = 1234, epsilon: float = DEFAULT_EPSILON,
-                     max_num_elements: int | None = None, id_key: str = ID):
-            super().__init__()
-            _check_folds(folds)
-            if not 0 < epsilon < 1:
-                raise ValueError(f"epsilon must be in (0, 1) (got {epsilon})")
-            self.criterion, self.folds, self.seed, self.epsilon = criterion, folds, seed, epsilon
-            self.max_num_elements, self.id_key = max_num_elements, id_key
-
-        def expand(self, rows):
-            combine = ApproximateQuantilesCombineFn.create(
-                num_quantiles=self.folds + 1, epsilon=self.epsilon, max_num_elements=self.max_num_elements)
-            return (
-                rows
-                | "SortKey" >> beam.Map(_row_key, self.criterion, self.id_key, self.seed)
-                | "Quantiles" >> beam.CombineGlobally(combine)
-                | "Interior" >> beam.Map(interior_boundaries, self.folds)
-            )
-
-    class AssignFoldsApprox(beam.PTransform):
-        """Row dicts -> the same dicts with ``fold_key`` (1..``folds``) added, at any scale.
-
-        Boundaries come from :class:`ApproxFoldBoundaries` as a side input. Each fold's size is within
-        ``2 * epsilon * n + 1`` of ``n / folds`` (two boundaries, each ``epsilon * n`` off, plus rounding); with
-        ``epsilon=1e-3`` on 50M pairs, a decile of 5M is at most 100k off. Missing values rank lowest, as in
-        :func:`assign_folds`; filter rows (e.g. with :func:`filters.rules.apply_rules`) before ranking.
-        """
-
-        def __init__(self, criterion: str, folds: int = 10, seed: int = 1234, epsilon: float = DEFAULT_EPSILON,
-                     max_num_elements: int | None = None, id_key: str = ID, fold_key: str = "fold"):
-            super().__init__()
-            self.boundaries = ApproxFoldBoundaries(criterion, folds, seed, epsilon, max_num_elements, id_key)
-            self.fold_key = fold_key
-
-        def expand(self, rows):
-            b = self.boundaries
-            interior = rows | "Boundaries" >> b
-            return rows | "AssignFold" >> beam.Map(
-                _with_fold, beam.pvalue.AsSingleton(interior), b.criterion, b.id_key, b.seed, self.fold_key)
-
-    classes: dict[str, type] = {"ApproxFoldBoundaries": ApproxFoldBoundaries, "AssignFoldsApprox": AssignFoldsApprox}
-    for name, cls in classes.items():  # picklable by reference, through the module __getattr__ below
-        cls.__module__, cls.__qualname__ = __name__, name
-    return classes
-
-
-_BEAM_TRANSFORMS: dict[str, type] = {}
-
-
-def __getattr__(name: str) -> Any:
-    if name in ("ApproxFoldBoundaries", "AssignFoldsApprox"):
-        if not _BEAM_TRANSFORMS:
-            _BEAM_TRANSFORMS.update(_build_beam_transforms())
-        return _BEAM_TRANSFORMS[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return {**row, fold_key: fold_of_key(row_sort_key(row, criterion, id_key, seed), interior)}
 
 
 # ------------------------------------------------------------------------------------------------------ CLI
@@ -549,7 +481,6 @@ def __getattr__(name: str) -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Rank a pairs Parquet file into folds, write one Parquet file per fold, print sizes and boundaries."""
-    from configs import ConfigError, load_config
 
     parser = ArgumentParser(
         prog=command_name("python -m filters.folds"),

@@ -1,5 +1,5 @@
 """Stage 4, back-translation: rows -> rows with ``mt`` (or a ``translation_*`` rejection), through
-:class:`translate.beam.BackTranslateChunks`, with a translation cache that makes a killed run cheap to resume.
+:class:`pipeline.nmt_inference.BackTranslateChunks`, with a translation cache that makes a killed run cheap to resume.
 
 Rows are grouped into **chunks** of fixed input ranges (``pipeline.cache_chunk_lines`` lines of a pair file or row
 numbers, or ``cache_chunk_bytes`` bytes of a TSV/JSONL file, by the row's id), and a chunk is the unit of
@@ -24,6 +24,7 @@ import re
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import apache_beam as beam
@@ -36,9 +37,12 @@ from apache_beam.metrics import Metrics
 from core import pair_schema as S
 from core.pair_schema import Reason
 from pipeline import progress
+from pipeline.nmt_inference import BackTranslateChunks
 from pipeline.prefilter import REJECTED_TAG, STAGE_TRANSLATE, rejection
 from pipeline.summary import METRICS_NAMESPACE, rejected_counter
 from pipeline.write import write_table
+from translate.card import ModelDir, ModelDirError
+from translate.demo import ensure_demo_model
 
 __all__ = ["CACHE_FIELDS", "BackTranslateRows", "TranslationCache", "apply_translation", "cache_chunk",
            "translation_fields"]
@@ -199,7 +203,7 @@ class _ApplyTranslation(beam.DoFn):
 class BackTranslateRows(beam.PTransform):
     """Rows -> rows with ``mt`` (main) and translation rejections (``rejected``): chunks of fixed input ranges
     (``chunk_lines`` / ``chunk_bytes``), each looked up in the :class:`TranslationCache` (when given) and
-    otherwise translated by :class:`translate.beam.BackTranslateChunks` and cached at once. Without a cache the
+    otherwise translated by :class:`pipeline.nmt_inference.BackTranslateChunks` and cached at once. Without a cache the
     chunks are translated the same way, so outputs do not depend on whether a cache was used."""
 
     def __init__(self, translate_config: Any, nmt_model_id: str, cache: TranslationCache | None = None,
@@ -211,8 +215,6 @@ class BackTranslateRows(beam.PTransform):
         self._handler_kwargs = handler_kwargs
 
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
-        from translate.beam import BackTranslateChunks
-
         looked = (
             rows
             | "KeyByChunk" >> beam.Map(_key_by_chunk, self._chunk_lines, self._chunk_bytes)
@@ -228,3 +230,34 @@ class BackTranslateRows(beam.PTransform):
         applied = translated | "Apply" >> beam.ParDo(_ApplyTranslation(self._model_id)).with_outputs(
             REJECTED_TAG, main="rows")
         return {"rows": applied.rows, REJECTED_TAG: applied[REJECTED_TAG]}
+
+
+def check_model(translate_config: Any, *, local: bool) -> None:
+    """Fail before any work when ``translate.model`` cannot serve: no directory, no card, a file the card names is
+    missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line). A path
+    that does not exist here is accepted for a remote runner (it may exist only inside the worker image)."""
+
+    path = translate_config.model
+    if path is None or (not local and not Path(str(path)).exists()):
+        return
+    model = ModelDir(path)
+    backend = translate_config.backend
+    if backend == "ctranslate2" and model.card.ctranslate2 is None:
+        raise ModelDirError(f"--backend ctranslate2: the card of {model.root} names no CTranslate2 model "
+                            "(convert one with python -m translate.convert, or use --backend fairseq)")
+    if backend == "fairseq" and model.card.fairseq is None:
+        raise ModelDirError(f"--backend fairseq: the card of {model.root} names no fairseq checkpoint "
+                            "(use --backend ctranslate2)")
+
+
+def resolve_model_id(translate_config: Any) -> str:
+    """The NMT model id from the model card (the demo model is trained here on first use if needed)."""
+
+    path = translate_config.model
+    if path is None:
+        path = ensure_demo_model()
+    try:
+        return ModelDir(path).model_id
+    except Exception as error:  # a path that exists only inside the worker image (checked by check_model)
+        log.warning("could not read the model card of %s (%s); using the directory name as model id", path, error)
+        return Path(str(path)).name

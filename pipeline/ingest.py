@@ -61,6 +61,7 @@ from apache_beam.metrics import Metrics
 from configs.schema import PipelineConfig
 from core.pair_schema import Reason
 from pipeline import progress
+from pipeline.records import DeadLetterRecord, DecodedRow
 from pipeline.summary import METRICS_NAMESPACE, READ_COUNTER, deadletter_counter
 
 __all__ = [
@@ -746,7 +747,7 @@ class _Dead(Exception):
 
 
 def dead_letter(raw: dict[str, Any], reason: Reason, error: str, data: bytes | None, keep: int,
-                length: int | None = None) -> dict[str, Any]:
+                length: int | None = None) -> DeadLetterRecord:
     data = data if data is not None else b""
     size = len(data) if length is None else length
     return {"id": raw["id"], "source": raw["source"], "stage": STAGE_INGEST, "reason": reason.value,
@@ -846,7 +847,7 @@ def _first_bytes(raw: dict[str, Any]) -> bytes | None:
 
 
 def decode_record(raw: dict[str, Any], spec: InputSpec, max_line_bytes: int,
-                  keep_bytes: int) -> tuple[str, dict[str, Any]]:
+                  keep_bytes: int) -> tuple[str, DecodedRow | DeadLetterRecord]:
     """``("row", {id, source, cs, en, mt, mt_score})`` or ``("deadletter", record)``; never raises for bad data."""
     if raw.get("missing"):
         data = next((raw[s] for s in ("cs", "en", "mt") if raw.get(s) is not None), None)

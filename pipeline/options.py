@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
+
 from configs.schema import PipelineConfig
 
 
@@ -44,3 +46,11 @@ def beam_argv(config: PipelineConfig, cli_beam_args: Sequence[str]) -> list[str]
         else:
             argv.append(f"--{name}={value}")
     return [*argv, *cli_beam_args]
+
+
+def runner_name(argv: Sequence[str]) -> str:
+    return runner_of(PipelineOptions(list(argv)))
+
+
+def runner_of(options: PipelineOptions) -> str:
+    return str(options.view_as(StandardOptions).runner)

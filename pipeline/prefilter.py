@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,7 @@ from apache_beam.metrics import Metrics
 from core import pair_schema as S
 from core.pair_schema import Reason
 from core.text import TextProcessor
+from pipeline.records import DecodedRow, PairRecord, PrefilteredRow, RejectedRecord, TranslatedRow
 from pipeline.summary import METRICS_NAMESPACE, rejected_counter
 
 __all__ = [
@@ -84,7 +85,7 @@ class PrefilterOptions:
                    min_alnum_ratio=pipeline_config.min_alnum_ratio, dedup=pipeline_config.dedup)
 
 
-def rejection(row: dict[str, Any], stage: str, reason: Reason, detail: str) -> dict[str, Any]:
+def rejection(row: Mapping[str, Any], stage: str, reason: Reason, detail: str) -> RejectedRecord:
     """A ``rejected/`` record: the row's id, source and raw text with the stage, reason and a detail."""
     return {S.ID: row[S.ID], S.SOURCE: row[S.SOURCE], "stage": stage, S.REASON: reason.value, "detail": detail,
             S.CS: row.get(S.CS), S.EN: row.get(S.EN), S.MT: row.get(S.MT)}
@@ -112,8 +113,8 @@ def _dedup_key(cs_joined: str, en_joined: str) -> bytes:
     return hashlib.blake2b(f"{cs_joined}\x00{en_joined}".encode(), digest_size=16).digest()
 
 
-def prefilter_row(row: dict[str, Any], text: TextProcessor,
-                  options: PrefilterOptions) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+def prefilter_row(row: DecodedRow, text: TextProcessor,
+                  options: PrefilterOptions) -> tuple[PrefilteredRow | None, RejectedRecord | None]:
     """``(kept row with en_tokens and dedup_key, None)`` or ``(None, rejection)``."""
     cs, en = row[S.CS], row[S.EN]
     for side, value in ((S.CS, cs), (S.EN, en)):
@@ -143,21 +144,21 @@ def prefilter_row(row: dict[str, Any], text: TextProcessor,
             return None, rejection(row, STAGE_PREFILTER, Reason.LENGTH_RATIO,
                                    f"{n_cs} cs vs {n_en} en tokens: ratio {longer / shorter:.2f} > "
                                    f"{options.max_length_ratio:g}")
-    kept = dict(row)
+    kept: PrefilteredRow = dict(row)  # type: ignore[assignment]
     kept[S.EN_TOKENS] = en_tokens
     kept["dedup_key"] = _dedup_key(cs_joined, en_joined)
     return kept, None
 
 
-def pick_duplicates(rows: Iterable[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def pick_duplicates(rows: Iterable[PrefilteredRow]) -> tuple[PrefilteredRow, list[RejectedRecord]]:
     """The row with the smallest id, and rejections (``duplicate``) for the others."""
     ordered = sorted(rows, key=lambda r: r[S.ID])
     kept = ordered[0]
     return kept, [rejection(r, STAGE_DEDUP, Reason.DUPLICATE, f"duplicate of {kept[S.ID]}") for r in ordered[1:]]
 
 
-def pair_record(row: dict[str, Any], text: TextProcessor,
-                nmt_model_id: str | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+def pair_record(row: TranslatedRow, text: TextProcessor,
+                nmt_model_id: str | None) -> tuple[PairRecord | None, RejectedRecord | None]:
     """A translated row -> ``(pair record in PAIRS_SCHEMA layout, None)`` or ``(None, translation_empty)``.
 
     Score columns, ``keep`` and ``reason`` stay null here: the scoring/selection stage fills them.
@@ -167,7 +168,7 @@ def pair_record(row: dict[str, Any], text: TextProcessor,
     if not mt_tokens:
         return None, rejection(row, STAGE_TRANSLATE, Reason.TRANSLATION_EMPTY,
                                "machine translation is empty after normalisation")
-    record: dict[str, Any] = dict.fromkeys(_PAIR_COLUMNS)  # every column; unknown ones stay null
+    record: PairRecord = dict.fromkeys(_PAIR_COLUMNS)  # type: ignore[assignment]  # every column; unknown ones stay null
     record.update({
         S.ID: row[S.ID],
         S.SOURCE: row[S.SOURCE],

@@ -30,6 +30,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
+from apache_beam.runners.runner import PipelineState
+
+from pipeline.summary import metric_counts
+
 log = logging.getLogger(__name__)
 
 ENV = "PARANMT_PROGRESS_DIR"
@@ -174,9 +178,7 @@ LOCAL_RUNNERS = frozenset({"FnApiRunner", "DirectRunner", "BundleBasedDirectRunn
 def log_until_done(result: Any, expected: int | None, *, every: float = 60.0) -> None:
     """For a remote runner (its ``run()`` returns at once): log the job's counts from Beam metrics every ``every``
     seconds until it reaches a terminal state (the caller then waits for the result as usual)."""
-    from apache_beam.runners.runner import PipelineState
 
-    from pipeline.summary import metric_counts
 
     started = time.perf_counter()
     while not PipelineState.is_terminal(result.state):

@@ -7,11 +7,11 @@ Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`,
 2. normalise and tokenise (sacremoses, cs and en);
 3. pre-filter and global dedup on the normalised pair; rejections with stage and reason;
 4. back-translate the Czech side (:mod:`pipeline.backtranslate`: chunks of fixed input ranges through
-   :class:`translate.beam.BackTranslateChunks`, each cached the moment it is translated, so a killed run resumes
+   :class:`pipeline.nmt_inference.BackTranslateChunks`, each cached the moment it is translated, so a killed run resumes
    without decoding again what it had finished; skipped when the input carries an MT column);
 5. tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout;
 6. **score and select** (:mod:`pipeline.scoring`): the scorer is fitted on the launcher (or loaded from
-   ``score.scorer``), then :class:`filters.beam.ScoreAndSelect` fills the scores, ``fold``, ``keep`` and
+   ``score.scorer``), then :class:`pipeline.score_transforms.ScoreAndSelect` fills the scores, ``fold``, ``keep`` and
    ``reason`` by the ``filter`` section (default: the paper's rank rule); ``train/`` holds the kept pairs.
    ``pipeline.score=false`` skips it (``pairs/`` then has null scores and decisions, and no ``train/``), and a
    custom stage can be passed as ``score_and_select``;
@@ -31,11 +31,9 @@ import argparse
 import json
 import logging
 import os
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,23 +42,15 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.options.pipeline_options import PipelineOptions
 
-from configs import add_config_arguments, load_config
+from configs import ConfigError, add_config_arguments, load_config
 from configs.cli import ArgumentParser, command_name
-from core import pair_schema as S
-from filters.decontaminate import ExcludedSentences, ExclusionError
+from filters.decontaminate import ExclusionError
 from pipeline import progress
-from pipeline.backtranslate import BackTranslateRows, TranslationCache
-from pipeline.ingest import Ingest, InputError, InputSpec
-from pipeline.options import beam_argv
-from pipeline.prefilter import (
-    REJECTED_TAG,
-    Dedup,
-    PairRecords,
-    PrefilterOptions,
-    PrefilterRows,
-)
-from pipeline.scoring import prepare_scorer
-from pipeline.scoring import score_and_select as default_score_and_select
+from pipeline.analysis.pmi_lexicon import STATS_FILE
+from pipeline.graph import ScoreAndSelect, build_pipeline
+from pipeline.ingest import InputError, InputSpec
+from pipeline.options import beam_argv, runner_name
+from pipeline.run_folder import LEXICON_DIR
 from pipeline.summary import (
     OUTPUTS,
     RUNNERS_DROPPING_COUNTERS,
@@ -71,229 +61,36 @@ from pipeline.summary import (
     format_table,
     metric_counts,
 )
-from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards, clear_staging, finalize, write_marker
+from pipeline.write import clear_staging, finalize, write_marker
 from translate.card import ModelDirError
 
 log = logging.getLogger(__name__)
 
-ScoreAndSelect = beam.PTransform | Callable[[Any], beam.PTransform | None]
-LEXICON_DIR = "lexicon"
 
 
-def _given_translation(row: dict[str, Any], mt_model_id: str) -> dict[str, Any]:
-    return {**row, S.HIT_LENGTH_CAP: None, S.NMT_MODEL_ID: mt_model_id}
 
 
 # --------------------------------------------------------------------------------------------------- assembly
 
 
-def code_version() -> str:
-    """``<package version>+g<commit>`` (``PARANMT_CODE_VERSION`` overrides, e.g. in a container image)."""
-    if os.environ.get("PARANMT_CODE_VERSION"):
-        return os.environ["PARANMT_CODE_VERSION"]
-    try:
-        from importlib.metadata import version
-
-        base = version("paranmt")
-    except Exception:
-        base = "unknown"
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=Path(__file__).resolve().parent,
-                                capture_output=True, text=True, timeout=10, check=True).stdout.strip()
-        return f"{base}+g{commit}" if commit else base
-    except Exception:
-        return base
 
 
-def check_model(translate_config: Any, *, local: bool) -> None:
-    """Fail before any work when ``translate.model`` cannot serve: no directory, no card, a file the card names is
-    missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line). A path
-    that does not exist here is accepted for a remote runner (it may exist only inside the worker image)."""
-    from translate.card import ModelDir, ModelDirError
-
-    path = translate_config.model
-    if path is None or (not local and not Path(str(path)).exists()):
-        return
-    model = ModelDir(path)
-    backend = translate_config.backend
-    if backend == "ctranslate2" and model.card.ctranslate2 is None:
-        raise ModelDirError(f"--backend ctranslate2: the card of {model.root} names no CTranslate2 model "
-                            "(convert one with python -m translate.convert, or use --backend fairseq)")
-    if backend == "fairseq" and model.card.fairseq is None:
-        raise ModelDirError(f"--backend fairseq: the card of {model.root} names no fairseq checkpoint "
-                            "(use --backend ctranslate2)")
 
 
-def resolve_model_id(translate_config: Any) -> str:
-    """The NMT model id from the model card (the demo model is trained here on first use if needed)."""
-    from translate.card import ModelDir
-
-    path = translate_config.model
-    if path is None:
-        from translate.demo import ensure_demo_model
-
-        path = ensure_demo_model()
-    try:
-        return ModelDir(path).model_id
-    except Exception as error:  # a path that exists only inside the worker image (checked by check_model)
-        log.warning("could not read the model card of %s (%s); using the directory name as model id", path, error)
-        return Path(str(path)).name
 
 
-RUN_FILE = "_RUN"
-# Settings that change how a run executes, not what it writes: a rerun may change them and still be the same run.
-_EXECUTION_ONLY = {("pipeline", "runner"), ("pipeline", "beam_options"), ("pipeline", "cache_dir"),
-                   ("translate", "threads"), ("translate", "device_index")}
 
 
-def run_identity(config: Any, specs: Sequence[InputSpec]) -> dict[str, Any]:
-    """What makes two runs the same run: the inputs and every setting that can change the outputs."""
-    settings = config.model_dump(mode="json")
-    for section, key in _EXECUTION_ONLY:
-        settings.get(section, {}).pop(key, None)
-    return {"inputs": [s.to_dict() for s in specs], "config": settings}
 
 
-def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
-    if isinstance(value, dict):
-        return {k: v for key, item in value.items() for k, v in _flat(item, f"{prefix}{key}.").items()}
-    return {prefix.rstrip("."): value}
 
 
-def claim_output(output: str, identity: dict[str, Any], *, overwrite: bool) -> None:
-    """One rule for every run folder: a folder that holds this run (same inputs and settings) is resumed — finished
-    translations are reused and the outputs rewritten identically —, one that holds a different run is refused
-    unless ``overwrite`` (its outputs are then deleted; the content-addressed translation cache is kept). The
-    identity is written to ``<output>/_RUN`` before any work."""
-    path = FileSystems.join(output, RUN_FILE)
-    if FileSystems.exists(path):
-        with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
-            stored = json.loads(handle.read().decode("utf-8"))
-        if stored != identity:
-            if not overwrite:
-                before, after = _flat(stored), _flat(identity)
-                changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
-                shown = ", ".join(f"{k} {before.get(k)!r} -> {after.get(k)!r}" for k in changed[:3])
-                more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
-                raise InputError(f"{output} holds a different run ({shown}{more}): pass --overwrite to replace it, "
-                                 "or choose another --out")
-            stale = [FileSystems.join(output, name) for name in (*OUTPUTS, LEXICON_DIR, "scorer", "summary.json",
-                                                                 "_SUCCESS")]
-            FileSystems.delete([p for p in stale if FileSystems.exists(p)])
-    write_marker(output, RUN_FILE, json.dumps(identity, indent=1, sort_keys=True))  # FileSystems makes the folder
 
 
-def _is_kept(record: dict[str, Any]) -> bool:
-    return record.get(S.KEEP) is True
 
 
-@dataclass
-class BuiltPipeline:
-    ingest: Ingest
-    staging: str
-    scored: bool
-    mode: str
-    nmt_model_id: str
-    metadata: dict[str, Any]
-    excluded: Any = None  # filters.decontaminate.ExcludedSentences of the selection stage, if any
 
 
-def build_pipeline(
-    p: beam.Pipeline,
-    config: Any,
-    specs: Sequence[InputSpec],
-    output: str,
-    *,
-    score_and_select: ScoreAndSelect | None = None,
-    nmt_model_id: str | None = None,
-    code: str | None = None,
-    handler_kwargs: dict[str, Any] | None = None,
-    overwrite: bool = False,
-) -> BuiltPipeline:
-    """Add every stage to ``p``, writing into ``<output>/_staging``. Input errors are raised here, before any
-    work. ``config`` is a config with a ``pipeline`` section (:func:`configs.load_config`)."""
-    pc = config.pipeline
-    ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
-    mode = "mt_column" if ingest.plan.has_mt else "translate"
-    staging = FileSystems.join(output, "_staging")
-    if mode == "translate" and nmt_model_id is None:
-        check_model(config.translate, local=_runner_of(p.options) in progress.LOCAL_RUNNERS)
-    if config.filter.exclude_sentences and pc.score and score_and_select is None:
-        ExcludedSentences.load(config.filter.exclude_sentences)  # read (and cached) before any work
-    claim_output(output, run_identity(config, specs), overwrite=overwrite)  # everything checkable was checked
-    # The scorer fit reads the input on the launcher, so an input it cannot use fails here, before the NMT model
-    # is resolved (the demo model trains on first use).
-    if score_and_select is not None:
-        transform = score_and_select(config) if callable(score_and_select) and not isinstance(
-            score_and_select, beam.PTransform) else score_and_select
-    elif pc.score:
-        scorer_path, scorer_id = prepare_scorer(config, ingest.plan, specs, output)
-        transform = default_score_and_select(config, scorer_path, scorer_id)
-    else:
-        transform = None
-    if nmt_model_id is None:
-        nmt_model_id = pc.mt_model_id if mode == "mt_column" else resolve_model_id(config.translate)
-    metadata = {
-        "config": config.model_dump(mode="json"),
-        "code_version": code if code is not None else code_version(),
-        "nmt_model_id": nmt_model_id,
-        "inputs": [s.to_dict() for s in specs],
-        "mode": mode,
-        "scored": transform is not None,
-    }
-    hook_metadata = dict(getattr(transform, "metadata", None) or {})
-
-    read = p | "Ingest" >> ingest
-    kept = read["rows"] | "Prefilter" >> beam.ParDo(
-        PrefilterRows(PrefilterOptions.from_config(pc, config.translate))).with_outputs(REJECTED_TAG, main="rows")
-    unique = kept.rows | "Dedup" >> Dedup(pc.dedup)
-    rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
-
-    if mode == "translate":
-        cache = None
-        if pc.translation_cache:
-            t = config.translate
-            settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend,
-                                     "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
-                                     "max_decoding_length": t.max_decoding_length}.items()))
-            cache = TranslationCache(pc.cache_dir or FileSystems.join(output, "cache"), nmt_model_id, settings)
-        translated = unique["rows"] | "BackTranslate" >> BackTranslateRows(
-            config.translate, nmt_model_id, cache, chunk_lines=pc.cache_chunk_lines, chunk_bytes=pc.cache_chunk_bytes,
-            **(handler_kwargs or {}))
-        rows = translated["rows"]
-        rejected.append(translated[REJECTED_TAG])
-    else:
-        rows = unique["rows"] | "GivenTranslation" >> beam.Map(_given_translation, nmt_model_id)
-
-    pairs = rows | "PairRecords" >> beam.ParDo(PairRecords(nmt_model_id)).with_outputs(REJECTED_TAG, main="pairs")
-    rejected.append(pairs[REJECTED_TAG])
-    scored = pairs.pairs
-    if transform is not None:
-        scored = scored | "ScoreAndSelect" >> transform
-
-    shards = {"num_shards": pc.num_shards, "row_group_rows": pc.row_group_rows, "compression": pc.compression,
-              "compression_level": pc.compression_level}
-    pairs_schema = S.with_metadata(S.PAIRS_SCHEMA, **metadata, **hook_metadata)
-    _ = scored | "WritePairs" >> WriteParquetShards(FileSystems.join(staging, "pairs"), "pairs", pairs_schema,
-                                                    **shards)
-    if transform is not None:
-        _ = (scored
-             | "Selected" >> beam.Filter(_is_kept)
-             | "WriteTrain" >> WriteParquetShards(FileSystems.join(staging, "train"), "train", pairs_schema,
-                                                  **shards))
-    _ = (tuple(rejected)
-         | "AllRejected" >> beam.Flatten()
-         | "WriteRejected" >> WriteParquetShards(FileSystems.join(staging, "rejected"), "rejected",
-                                                 S.with_metadata(REJECTED_SCHEMA, **metadata), **shards))
-    if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
-        from pipeline.lexicon import BuildLexicon
-
-        _ = scored | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(staging, LEXICON_DIR), metadata)
-    _ = read["deadletter"] | "WriteDeadletter" >> WriteParquetShards(
-        FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
-        **{**shards, "num_shards": pc.deadletter_shards})
-    return BuiltPipeline(ingest, staging, transform is not None, mode, nmt_model_id, metadata,
-                         getattr(transform, "excluded", None))
 
 
 def run(
@@ -323,7 +120,7 @@ def run(
                            handler_kwargs=handler_kwargs, overwrite=overwrite)
     clear_staging(output)
     expected = built.ingest.plan.expected_rows
-    local = _runner_name(argv) in progress.LOCAL_RUNNERS
+    local = runner_name(argv) in progress.LOCAL_RUNNERS
     with progress.LocalProgress(expected, enabled=show_progress and local):
         result = p.run()
         if not local:
@@ -333,7 +130,7 @@ def run(
     finalize(output, (*OUTPUTS, LEXICON_DIR))
     files = file_counts(output)
     lexicon = _lexicon_stats(output) if config.lexicon.enabled else None
-    runner = _runner_name(argv)
+    runner = runner_name(argv)
     summary = build_summary(metrics, files, output_dir=output, expected_read=built.ingest.plan.expected_rows,
                             scored=built.scored, counters_may_drop=runner in RUNNERS_DROPPING_COUNTERS,
                             extra={"mode": built.mode, "nmt_model_id": built.nmt_model_id,
@@ -365,7 +162,6 @@ def run(
 
 def _lexicon_stats(output: str) -> dict[str, Any] | None:
     """Rows read / used / skipped by reason of the lexicon branch (its ``stats.json``)."""
-    from filters.lexicon import STATS_FILE
 
     path = FileSystems.join(output, LEXICON_DIR, STATS_FILE)
     if not FileSystems.exists(path):
@@ -382,14 +178,8 @@ class AccountingError(RuntimeError):
         self.summary = summary
 
 
-def _runner_name(argv: Sequence[str]) -> str:
-    return _runner_of(PipelineOptions(list(argv)))
 
 
-def _runner_of(options: PipelineOptions) -> str:
-    from apache_beam.options.pipeline_options import StandardOptions
-
-    return str(options.view_as(StandardOptions).runner)
 
 
 # ------------------------------------------------------------------------------------------------------- CLI
@@ -479,7 +269,6 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
     parser = build_parser()
     args, beam_args = parser.parse_known_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
-    from configs import ConfigError
 
     try:
         config = load_config(args.config, args.overrides, {
@@ -514,7 +303,7 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
             folder = paths[0].rsplit("/", 1)[0]
             print(f"{name + '/':<12} {folder}/ ({len(paths)} shard{'s' if len(paths) != 1 else ''})")
     if summary.get("lexicon"):
-        print(f"{'lexicon/':<12} {FileSystems.join(args.out, LEXICON_DIR)}/ (python -m filters.lexicon "
+        print(f"{'lexicon/':<12} {FileSystems.join(args.out, LEXICON_DIR)}/ (python -m pipeline.analysis.pmi_lexicon "
               f"neighbours --lexicon ... WORD)")
     print(f"summary     {FileSystems.join(args.out, 'summary.json')}")
     return 0

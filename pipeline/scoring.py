@@ -1,5 +1,5 @@
 """Stage 6 of the pipeline, wired to filters/: fit (or load) the PARAGRAM-PHRASE scorer on the launcher, then
-score and select in Beam with :class:`filters.beam.ScoreAndSelect`.
+score and select in Beam with :class:`pipeline.score_transforms.ScoreAndSelect`.
 
 The scorer is fitted before the job starts, on the English references of the first ``score.fit_sample`` rows of
 the input (read in input order, so reruns fit the same scorer), and saved to ``<output>/scorer/scorer.npz``;
@@ -20,9 +20,9 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from core.text import TextProcessor
-from filters.beam import ScoreAndSelect, load_scorer
 from filters.paragram import ParagramScorer
 from pipeline.ingest import InputError, InputSpec, ReadPlan, decode_record, read_task
+from pipeline.score_transforms import ScoreAndSelect, load_scorer
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,11 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from core.pair_schema import Reason
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics.metric import MetricsFilter
+
+from core.pair_schema import EN_TOKENS, MT_TOKENS, Reason
 
 METRICS_NAMESPACE = "paranmt_pipeline"
 READ_COUNTER = "read"
@@ -41,7 +45,6 @@ def written_counter(output: str) -> str:
 def metric_counts(result: Any) -> dict[str, int]:
     """Counters of :data:`METRICS_NAMESPACE` from a finished ``PipelineResult`` (committed values where the runner
     has them, else attempted), summed over steps."""
-    from apache_beam.metrics.metric import MetricsFilter
 
     counts: Counter[str] = Counter()
     for counter in result.metrics().query(MetricsFilter().with_namespace(METRICS_NAMESPACE))["counters"]:
@@ -56,15 +59,11 @@ def metric_counts(result: Any) -> dict[str, int]:
 
 
 def _open(path: str):
-    from apache_beam.io.filesystem import CompressionTypes
-    from apache_beam.io.filesystems import FileSystems
-
     return FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED)
 
 
 def list_files(directory: str, pattern: str = "*") -> list[str]:
     """Sorted paths matching ``pattern`` in ``directory`` (any Beam FileSystems location); [] if there is none."""
-    from apache_beam.io.filesystems import FileSystems
 
     try:
         matched = FileSystems.match([FileSystems.join(directory, pattern)])[0].metadata_list
@@ -93,7 +92,6 @@ def _value_counts(paths: list[str], columns: list[str]) -> tuple[int, Counter[tu
 
 def file_counts(output_dir: str) -> dict[str, Any]:
     """Rows per output from the Parquet files: totals, rows per shard, and per-stage/per-reason breakdowns."""
-    from apache_beam.io.filesystems import FileSystems
 
     out: dict[str, Any] = {"shards": {}}
     for name in OUTPUTS:
@@ -123,7 +121,6 @@ def decontamination_check(train_paths: list[str], excluded: Any,
     back and both sides are looked up in the excluded sentences (vectorised). ``train_overlap`` must be 0."""
     import pyarrow.parquet as pq
 
-    from core.pair_schema import EN_TOKENS, MT_TOKENS
 
     checked = overlap = 0
     for path in train_paths:

@@ -20,7 +20,7 @@ from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 from apache_beam.utils.multi_process_shared import MultiProcessShared
 
 from configs.schema import TranslateConfig
-from translate.beam import (
+from pipeline.nmt_inference import (
     METRICS_NAMESPACE,
     BackTranslate,
     TranslatorModelHandler,
@@ -55,7 +55,7 @@ def _collected(out_dir: Path) -> list[tuple[int, Translation]]:
 
 
 def test_back_translate_pipeline_matches_standalone_translator(toy_model, toy_corpus, tmp_path, caplog):
-    caplog.set_level(logging.INFO, logger="translate.beam")
+    caplog.set_level(logging.INFO, logger="pipeline.nmt_inference")
     cs, en = toy_corpus
     held_cs, held_en = cs[-500:-300], en[-500:-300]  # the last 500 pairs are held out from training
     over_long = " ".join(["pes"] * 60)

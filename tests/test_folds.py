@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import filters.folds as folds_module
+import pipeline.fold_transforms as fold_transforms
 from configs.schema import FilterConfig
 from core.pair_schema import Reason, check_schema, read_metadata, table_from_columns
 from filters.folds import (
@@ -374,14 +375,14 @@ def test_beam_approximate_folds_are_within_the_epsilon_bound(tmp_path):
     ids = [f"czeng-{i}" for i in range(n)]
     rows = [{"id": i, "paraphrase_score": float(v), "en": "x"} for i, v in zip(ids, values, strict=True)]
 
-    assign = folds_module.AssignFoldsApprox("paraphrase_score", folds=k, seed=seed, epsilon=eps,
+    assign = fold_transforms.AssignFoldsApprox("paraphrase_score", folds=k, seed=seed, epsilon=eps,
                                             max_num_elements=n)
     assert pickle.loads(pickle.dumps(type(assign))) is type(assign)
     with beam.Pipeline(runner="BundleBasedDirectRunner") as pipeline:
         source = pipeline | beam.Create(rows, reshuffle=False)
         _ = (source | assign | beam.Map(lambda r: json.dumps([r["id"], r["fold"], r["en"]]))
              | "WriteFolds" >> beam.io.WriteToText(str(tmp_path / "folds"), file_name_suffix=".jsonl"))
-        _ = (source | folds_module.ApproxFoldBoundaries("paraphrase_score", k, seed, eps, max_num_elements=n)
+        _ = (source | fold_transforms.ApproxFoldBoundaries("paraphrase_score", k, seed, eps, max_num_elements=n)
              | beam.Map(json.dumps) | "WriteBounds" >> beam.io.WriteToText(str(tmp_path / "bounds")))
 
     approx = {}

@@ -1,5 +1,5 @@
-"""The PMI paraphrase lexicon (filters/lexicon.py): hand counts on a toy corpus, the vectorised counts against an
-obvious reference, selection accounting, bounded memory, evaluation and the CLI."""
+"""The PMI paraphrase lexicon (pipeline/analysis/pmi_lexicon.py): hand counts on a toy corpus, the vectorised counts
+against an obvious reference, selection accounting, bounded memory, evaluation and the CLI."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from configs.schema import LexiconConfig
-from filters.lexicon import (
+from pipeline.analysis.pmi_lexicon import (
     LexiconError,
     PairCounts,
     build_from_parquet,

@@ -13,9 +13,9 @@ import pytest
 
 from configs import load_config
 from configs.schema import LexiconConfig
-from filters.lexicon import build_from_parquet, build_from_tables, compute_lexicon, write_outputs
+from pipeline.analysis.lexicon_transforms import BuildLexicon
+from pipeline.analysis.pmi_lexicon import build_from_parquet, build_from_tables, compute_lexicon, write_outputs
 from pipeline.ingest import InputSpec
-from pipeline.lexicon import BuildLexicon
 from pipeline.run import run
 from pipeline.summary import format_table
 from tests.conftest import read_lines, shared_data

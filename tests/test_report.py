@@ -1,4 +1,5 @@
-"""filters.report: Table 1 statistics, Table 3 bins, plots and the CLI, by hand and on real ../shared/data slices."""
+"""pipeline.analysis.corpus_report: Table 1 statistics, Table 3 bins, plots and the CLI, by hand and on real
+../shared/data slices."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ from core.pair_schema import (
     TRIGRAM_OVERLAP,
     with_metadata,
 )
-from filters import report
-from filters.report import (
+from pipeline.analysis import corpus_report as report
+from pipeline.analysis.corpus_report import (
     NA,
     Entropy,
     ParserUnavailable,

@@ -29,10 +29,10 @@ from core.pair_schema import (
     read_metadata,
     table_from_columns,
 )
-from filters.beam import METRICS_NAMESPACE, ScorePairs, load_scorer
 from filters.paragram import ParagramScorer
 from filters.scores import SCORE_COLUMNS, main, score_pairs
 from filters.trigram import trigram_overlap
+from pipeline.score_transforms import METRICS_NAMESPACE, ScorePairs, load_scorer
 from tests.test_paragram import caption_vectors
 from tests.test_trigram import caption_pairs
 

@@ -1,5 +1,5 @@
-"""The pipeline's scoring + selection stage (filters.beam.ScoreAndSelect) makes the same decisions as the Beam-free
-select_training_pairs, on real caption pairs, on an explicitly named local runner."""
+"""The pipeline's scoring + selection stage (pipeline.score_transforms.ScoreAndSelect) makes the same decisions as the
+Beam-free select_training_pairs, on real caption pairs, on an explicitly named local runner."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from apache_beam.testing.util import assert_that
 
 from configs.schema import FilterConfig
 from core.pair_schema import FOLD, ID, KEEP, REASON, Reason
-from filters.beam import ScoreAndSelect
 from filters.folds import select_training_pairs
 from filters.scores import score_pairs
+from pipeline.score_transforms import ScoreAndSelect
 from pipeline.write import table_to_records
 from tests.test_scores import pairs_table, scorer
 

@@ -1,6 +1,6 @@
 """Apache Beam glue for the pair scores: :class:`ScorePairs` applies :func:`filters.scores.score_pairs` to rows.
 
-    from filters.beam import ScorePairs
+    from pipeline.score_transforms import ScorePairs
     scored_rows = pair_rows | ScorePairs("scorer.npz")      # dicts in, the same dicts + the four score keys out
 
 Rows are ``dict`` s in the :data:`core.pair_schema.PAIRS_SCHEMA` layout (at least ``en_tokens`` and ``mt_tokens``).
@@ -38,6 +38,7 @@ from filters.folds import ID_HASH_KEY, id_hash, sample_hashes_of
 from filters.paragram import ParagramScorer
 from filters.rules import apply_rules, rules_from_config
 from filters.scores import SCORE_COLUMNS, score_pairs
+from pipeline.fold_transforms import AssignFoldsApprox
 from pipeline.write import records_to_table
 
 __all__ = ["METRICS_NAMESPACE", "ScoreAndSelect", "ScorePairs"]
@@ -208,9 +209,9 @@ class ScoreAndSelect(beam.PTransform):
 
     The same decisions as :func:`filters.folds.select_training_pairs`, at Beam scale: threshold rules (batched,
     vectorised), then — with ``rank_by`` — folds from approximate quantiles over the rule-passing rows
-    (:class:`filters.folds.AssignFoldsApprox`; exact on small inputs, fold sizes within ``2εn + 1`` of ``n/k`` at
-    scale), the selected folds, the per-side token limit, and the seeded sample of ``sample`` rows (the rows with
-    the smallest salted id hash, found with ``Top.Smallest``). ``metadata`` (scorer id, filter config and the
+    (:class:`pipeline.fold_transforms.AssignFoldsApprox`; exact on small inputs, fold sizes within ``2εn + 1`` of
+    ``n/k`` at scale), the selected folds, the per-side token limit, and the seeded sample of ``sample`` rows (the
+    rows with the smallest salted id hash, found with ``Top.Smallest``). ``metadata`` (scorer id, filter config and the
     evaluation sentences excluded) goes into the output's Parquet metadata.
 
     ``filter.exclude_sentences`` is read here, on the launcher (a missing file fails before any work), and the
@@ -237,8 +238,6 @@ class ScoreAndSelect(beam.PTransform):
                   | "BatchForRules" >> beam.BatchElements(min_batch_size=256, max_batch_size=16384)
                   | "Rules" >> beam.FlatMap(_decide_by_rules, config, seed, self.excluded))
         if config.rank_by is not None:
-            from filters.folds import AssignFoldsApprox
-
             passing = judged | "Passing" >> beam.Filter(_is_candidate)
             failing = judged | "Failing" >> beam.Filter(_is_rejected)
             ranked = (passing

@@ -1,6 +1,6 @@
 """Apache Beam RunInference glue for the back-translation :class:`~translate.translator.Translator`.
 
-    from translate.beam import BackTranslate
+    from pipeline.nmt_inference import BackTranslate
     keyed_czech | BackTranslate(TranslateConfig(model=...))     # (key, czech) -> (key, Translation)
 
 Batching (read from apache_beam 2.77's ``ml/inference/base.py`` and ``transforms/util.py``):
@@ -33,6 +33,7 @@ from apache_beam.metrics import Metrics
 from apache_beam.ml.inference.base import KeyedModelHandler, ModelHandler, PredictionResult, RunInference
 
 from configs.schema import TranslateConfig
+from translate.loading import load_translator
 from translate.translator import Status, Translation, Translator
 
 log = logging.getLogger(__name__)
@@ -110,8 +111,6 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
         self._reset_progress()
 
     def load_model(self) -> Translator:
-        from translate.loading import load_translator
-
         translator = load_translator(self._config)
         log.info("loaded translator %s", translator.describe())
         return translator

@@ -1,13 +1,14 @@
-"""The PMI paraphrase lexicon as a Beam branch (ParaNMT-50M Appendix A.1) over the Beam-free core in
-:mod:`filters.lexicon`; ``lexicon.enabled: true`` adds it to ``python -m pipeline.run``.
+"""The PMI paraphrase lexicon as a Beam branch (ParaNMT-50M Appendix A.1) over the counting core in
+:mod:`pipeline.analysis.pmi_lexicon`; ``lexicon.enabled: true`` adds it to ``python -m pipeline.run``.
 
 Pass 1 (word types per sentence and side, and the row accounting) is a ``CombineGlobally`` over Arrow batches of
 pairs, so runners lift it into per-bundle partial combines. The vocabulary it yields is a side input of pass 2,
-which counts word pairs in a ``DoFn`` that keeps one :class:`~filters.lexicon.PairCounts` per bundle (combiner
-lifting by hand: a combine with a side input is not lifted) and emits it at the end of the bundle; the partial
-counts are merged by a second ``CombineGlobally``. Memory per worker: one batch of ``batch_pairs`` pairs, at most
-``chunk_keys`` materialised word pairs, and the distinct pairs of its bundle. The merged counts are written once,
-by :func:`filters.lexicon.write_outputs` -- the same function the stand-alone command uses.
+which counts word pairs in a ``DoFn`` that keeps one :class:`~pipeline.analysis.pmi_lexicon.PairCounts` per
+bundle (combiner lifting by hand: a combine with a side input is not lifted) and emits it at the end of the
+bundle; the partial counts are merged by a second ``CombineGlobally``. Memory per worker: one batch of
+``batch_pairs`` pairs, at most ``chunk_keys`` materialised word pairs, and the distinct pairs of its bundle. The
+merged counts are written once, by :func:`pipeline.analysis.pmi_lexicon.write_outputs` -- the same function the
+stand-alone command uses.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from apache_beam.utils.windowed_value import WindowedValue
 
 from configs.schema import LexiconConfig
 from core.pair_schema import PAIRS_SCHEMA
-from filters.lexicon import Marginals, PairCounts, Vocabulary, required_columns, write_outputs
+from pipeline.analysis.pmi_lexicon import Marginals, PairCounts, Vocabulary, required_columns, write_outputs
 
 __all__ = ["BuildLexicon", "records_to_batch"]
 

@@ -30,7 +30,7 @@ Definitions (also written into every ``report.json`` under ``definitions``):
   edges -0.1, 0.2, …, 1.0, plus ``<= -0.1``, ``> 1.0`` and ``missing`` rows so every pair is counted once, with
   the mean ± sd trigram overlap of each range.
 
-CLI: ``python -m filters.report --input pairs.parquet|DIR --out DIR [--max-parse N] [--seed S]``.
+CLI: ``python -m pipeline.analysis.corpus_report --input pairs.parquet|DIR --out DIR [--max-parse N] [--seed S]``.
 """
 
 from __future__ import annotations
@@ -761,8 +761,9 @@ def read_pairs(path: str | Path, sample: int | None = None, seed: int = 0) -> pa
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m filters.report``: print Tables 1 and 3 and write the report files."""
-    ap = ArgumentParser(prog=command_name("python -m filters.report"), description=__doc__.splitlines()[0])
+    """``python -m pipeline.analysis.corpus_report``: print Tables 1 and 3 and write the report files."""
+    ap = ArgumentParser(prog=command_name("python -m pipeline.analysis.corpus_report"),
+                        description=__doc__.splitlines()[0])
     ap.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory of shards")
     ap.add_renamed("--out", "--output", required=True, type=Path, help="output directory")
     ap.add_argument("--name", help="corpus name in the tables (default: the input's name)")

@@ -1,8 +1,9 @@
-"""PMI paraphrase lexicon from sentence pairs (ParaNMT-50M, Appendix A.1), Beam-free.
+"""PMI paraphrase lexicon from sentence pairs (ParaNMT-50M, Appendix A.1): counts on Arrow tables, outputs through
+Beam's file systems (local or object stores).
 
-    python -m filters.lexicon build --input runs/x/pairs --out runs/x/lexicon [--config NAME] [--set lexicon.k=v]
-    python -m filters.lexicon neighbours --lexicon runs/x/lexicon laughed respectful [-k 20] [--min-joint 10]
-    python -m filters.lexicon evaluate --lexicon runs/x/lexicon --wordsim ../shared/data/wordsim/EN-MEN-TR-3k.txt
+    paranmt lexicon build --input runs/x/pairs --out runs/x/lexicon [--config NAME] [--set lexicon.k=v]
+    paranmt lexicon neighbours --lexicon runs/x/lexicon laughed respectful [-k 20] [--min-joint 10]
+    paranmt lexicon evaluate --lexicon runs/x/lexicon --wordsim ../shared/data/wordsim/EN-MEN-TR-3k.txt
 
 **Counting units.** A pair is (reference ``en_tokens``, translation ``mt_tokens``); every sentence is reduced to
 its set of word *types* (lower-cased, punctuation and stop words left out, in the vocabulary), so a word repeated
@@ -46,9 +47,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
 
+from configs import ConfigError, add_config_arguments, load_config
 from configs.cli import ArgumentParser, command_name
 from configs.schema import LexiconConfig
+from core.correlation import spearman
 from core.pair_schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE, check_schema, read_metadata, with_metadata
 
 __all__ = [
@@ -537,8 +542,6 @@ def write_outputs(out_dir: str | os.PathLike, counts: PairCounts, vocab: Vocabul
                   config: LexiconConfig, metadata: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Write ``lexicon.parquet``, ``vocabulary.parquet``, ``top_k.tsv`` and ``stats.json`` into ``out_dir``
     (local or any Beam file system); returns the stats."""
-    from apache_beam.io.filesystem import CompressionTypes
-    from apache_beam.io.filesystems import FileSystems
 
     lexicon = compute_lexicon(counts, vocab, config)
     stats = {**marginals.stats(), "sentences": 2 * vocab.pairs, "vocabulary": len(vocab),
@@ -658,7 +661,7 @@ def read_lexicon(path: str | os.PathLike) -> Path:
     path = Path(path)
     file = path / LEXICON_FILE if path.is_dir() else path
     if not file.is_file():
-        raise LexiconError(f"{file} not found (build it with python -m filters.lexicon build)")
+        raise LexiconError(f"{file} not found (build it with python -m pipeline.analysis.pmi_lexicon build)")
     return file
 
 
@@ -744,7 +747,6 @@ def evaluate_wordsim(lexicon: pa.Table | str | os.PathLike, path: str | os.PathL
                      scores: Sequence[str] = ("pmi_cross", "pmi_adj"), min_joint: int = 1) -> list[WordSimResult]:
     """Spearman's rho of each lexicon score against a word-similarity set: with unseen pairs scored 0, and on
     the covered pairs only (a pair is looked up as (word1, word2); the table holds both orders)."""
-    from core.correlation import spearman
 
     first, second, gold = load_wordsim(path)
     found = lookup_pairs(lexicon, first, second, scores, min_joint)
@@ -771,10 +773,8 @@ def format_results(results: Sequence[WordSimResult]) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from configs import add_config_arguments
-
-    parser = ArgumentParser(prog=command_name("python -m filters.lexicon"), description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = ArgumentParser(prog=command_name("python -m pipeline.analysis.pmi_lexicon"),
+                            description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="count and write a lexicon from Parquet pair shards")
     b.add_argument("--input", action="append", required=True, help="Parquet file, directory of shards or glob")
@@ -796,8 +796,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from configs import ConfigError, load_config
-
     args = build_parser().parse_args(argv)
     try:
         if args.command == "build":
