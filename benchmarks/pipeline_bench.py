@@ -47,7 +47,9 @@ from core.text import TextProcessor
 from filters.folds import select_training_pairs
 from filters.paragram import ParagramScorer
 from filters.scores import score_pairs
-from pipeline.ingest import InputSpec, decode_record, plan_reads, read_task
+from pipeline.ingest import decode_record
+from pipeline.input_plan import InputSpec, plan_reads
+from pipeline.input_reading import read_task
 from pipeline.prefilter import PrefilterOptions, pair_record, pick_duplicates, prefilter_row
 from pipeline.run import run
 from pipeline.summary import file_counts

@@ -17,7 +17,8 @@ from filters.decontaminate import ExcludedSentences
 from pipeline import progress
 from pipeline.analysis.lexicon_transforms import BuildLexicon
 from pipeline.backtranslate import BackTranslateRows, TranslationCache, check_model, resolve_model_id
-from pipeline.ingest import Ingest, InputSpec
+from pipeline.ingest import Ingest
+from pipeline.input_plan import InputSpec
 from pipeline.options import runner_of
 from pipeline.prefilter import REJECTED_TAG, Dedup, PairRecords, PrefilterOptions, PrefilterRows
 from pipeline.run_folder import LEXICON_DIR, claim_output, code_version, run_identity

@@ -48,7 +48,8 @@ from filters.decontaminate import ExclusionError
 from pipeline import progress
 from pipeline.analysis.pmi_lexicon import STATS_FILE
 from pipeline.graph import ScoreAndSelect, build_pipeline
-from pipeline.ingest import InputError, InputSpec
+from pipeline.input_files import InputError
+from pipeline.input_plan import InputSpec
 from pipeline.options import beam_argv, runner_name
 from pipeline.run_folder import LEXICON_DIR
 from pipeline.summary import (

@@ -13,7 +13,8 @@ from typing import Any
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
-from pipeline.ingest import InputError, InputSpec
+from pipeline.input_files import InputError
+from pipeline.input_plan import InputSpec
 from pipeline.write import OUTPUTS, write_marker
 
 

@@ -21,7 +21,10 @@ from apache_beam.io.filesystems import FileSystems
 
 from core.text import TextProcessor
 from filters.paragram import ParagramScorer
-from pipeline.ingest import InputError, InputSpec, ReadPlan, decode_record, read_task
+from pipeline.ingest import decode_record
+from pipeline.input_files import InputError
+from pipeline.input_plan import InputSpec, ReadPlan
+from pipeline.input_reading import read_task
 from pipeline.score_transforms import ScoreAndSelect, load_scorer
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.ingest import CorruptInputError, index_lines, read_task
+from pipeline.input_files import CorruptInputError, index_lines
+from pipeline.input_reading import read_task
 from pipeline.run import main
 from tests.conftest import REPO_ROOT
 

@@ -15,7 +15,7 @@ from configs import load_config
 from configs.schema import LexiconConfig
 from pipeline.analysis.lexicon_transforms import BuildLexicon
 from pipeline.analysis.pmi_lexicon import build_from_parquet, build_from_tables, compute_lexicon, write_outputs
-from pipeline.ingest import InputSpec
+from pipeline.input_plan import InputSpec
 from pipeline.run import run
 from pipeline.summary import format_table
 from tests.conftest import read_lines, shared_data

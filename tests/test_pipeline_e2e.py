@@ -14,7 +14,8 @@ import pytest
 
 from configs import load_config
 from core import pair_schema as S
-from pipeline.ingest import InputError, InputSpec
+from pipeline.input_files import InputError
+from pipeline.input_plan import InputSpec
 from pipeline.run import main, run
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA
 from tests.conftest import read_lines, shared_data

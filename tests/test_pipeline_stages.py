@@ -19,17 +19,10 @@ from core import pair_schema as S
 from core.pair_schema import Reason
 from core.text import TextProcessor
 from pipeline.backtranslate import BackTranslateRows, TranslationCache, apply_translation, cache_chunk
-from pipeline.ingest import (
-    DecodeRecords,
-    Ingest,
-    InputError,
-    InputSpec,
-    MisalignedInputError,
-    decode_record,
-    index_lines,
-    plan_reads,
-    read_task,
-)
+from pipeline.ingest import DecodeRecords, Ingest, decode_record
+from pipeline.input_files import InputError, index_lines
+from pipeline.input_plan import InputSpec, MisalignedInputError, plan_reads
+from pipeline.input_reading import read_task
 from pipeline.options import beam_argv
 from pipeline.prefilter import (
     Dedup,

@@ -1,0 +1,236 @@
+"""The import structure docs/architecture.md promises, measured from the code's own imports (ast, nothing runs).
+
+Layers, lowest first; a module may import its own layer or a lower one, never a higher one:
+
+0. ``configs``, ``core`` -- pydantic config sections; the Parquet contract, text, word vectors, correlations
+1. ``filters``, ``translate`` -- Beam-free pair scores, rules and folds; the NMT worker
+2. ``train_embeddings`` -- torch models, training, evaluation
+3. ``pipeline`` -- the only package that imports Apache Beam; composes the others
+4. ``benchmarks`` -- scripts over everything
+
+``python tests/test_architecture.py [ROOT]`` prints the same measurements for any checkout (cycles, arrows that
+point up, in-function imports, the largest file and the longest function).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+LAYERS: dict[str, int] = {"configs": 0, "core": 0, "filters": 1, "translate": 1, "train_embeddings": 2,
+                          "pipeline": 3, "benchmarks": 4}
+# In-function imports of the project's own modules that are deliberate, each for a heavy optional dependency.
+DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
+    ("translate.loading", "translate.fairseq_backend"): "fairseq (an optional extra) loads only for fairseq models",
+}
+# Third-party packages a layer must not import (at module level or in a function).
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "core": ("apache_beam", "torch"),
+    "configs": ("apache_beam", "torch"),
+    "filters": ("apache_beam",),
+    "translate": ("apache_beam",),
+    "train_embeddings": ("apache_beam",),
+}
+
+
+@dataclass
+class ImportGraph:
+    modules: dict[str, Path]
+    edges: dict[str, set[str]] = field(default_factory=dict)  # module-level imports of project modules
+    in_function: set[tuple[str, str, int]] = field(default_factory=set)  # (importer, imported, line)
+    third_party: dict[str, set[str]] = field(default_factory=dict)  # module -> top-level third-party names
+
+
+def _module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def project_modules(root: Path) -> dict[str, Path]:
+    return {_module_name(root, p): p for package in LAYERS for p in sorted((root / package).rglob("*.py"))
+            if (root / package).is_dir()}
+
+
+def _resolve(name: str, modules: dict[str, Path]) -> str | None:
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def build_graph(root: Path = REPO_ROOT) -> ImportGraph:
+    graph = ImportGraph(project_modules(root))
+    for module, path in graph.modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        graph.edges[module], graph.third_party[module] = set(), set()
+        _visit(tree, module, graph, in_function=False)
+    return graph
+
+
+def _visit(node: ast.AST, module: str, graph: ImportGraph, *, in_function: bool) -> None:
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+            continue  # annotations only: never executed
+        if isinstance(child, ast.Import | ast.ImportFrom):
+            _record(child, module, graph, in_function=in_function)
+        _visit(child, module, graph,
+               in_function=in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef))
+
+
+def _record(node: ast.Import | ast.ImportFrom, module: str, graph: ImportGraph, *, in_function: bool) -> None:
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    elif node.level:  # relative imports are not used in this project; count them against the package
+        names = [module.rsplit(".", node.level)[0]]
+    else:
+        names = [f"{node.module}.{alias.name}" for alias in node.names]
+    for name in names:
+        if name.split(".")[0] not in LAYERS:
+            graph.third_party[module].add(name.split(".")[0])
+            continue
+        target = _resolve(name, graph.modules)
+        if target is None or target == module:
+            continue
+        if in_function:
+            graph.in_function.add((module, target, node.lineno))
+        else:
+            graph.edges[module].add(target)
+
+
+def with_deferred(graph: ImportGraph) -> ImportGraph:
+    """The same graph with the in-function imports as edges: a circle through a deferred import is still a circle."""
+    edges = {module: set(targets) for module, targets in graph.edges.items()}
+    for importer, imported, _ in graph.in_function:
+        edges[importer].add(imported)
+    return ImportGraph(graph.modules, edges, graph.in_function, graph.third_party)
+
+
+def cycles(graph: ImportGraph) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in graph.modules:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph.edges[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.edges[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def package_graph(graph: ImportGraph) -> ImportGraph:
+    """Top-level packages as nodes: ``pipeline`` and ``filters`` importing each other is a circle here."""
+    packages = {module.split(".")[0] for module in graph.modules}
+    edges: dict[str, set[str]] = {package: set() for package in packages}
+    for importer, targets in graph.edges.items():
+        edges[importer.split(".")[0]] |= {t.split(".")[0] for t in targets} - {importer.split(".")[0]}
+    return ImportGraph(dict.fromkeys(packages, Path()), edges)
+
+
+def upward_arrows(graph: ImportGraph) -> list[tuple[str, str]]:
+    def layer(module: str) -> int:
+        return LAYERS[module.split(".")[0]]
+
+    return sorted((a, b) for a, targets in graph.edges.items() for b in targets if layer(b) > layer(a))
+
+
+def longest_function(root: Path = REPO_ROOT) -> tuple[int, str]:
+    best = (0, "")
+    for module, path in project_modules(root).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                best = max(best, (node.end_lineno - node.lineno + 1, f"{module}.{node.name}"))
+    return best
+
+
+def largest_file(root: Path = REPO_ROOT) -> tuple[int, str]:
+    return max((len(p.read_text(encoding="utf-8").splitlines()), str(p.relative_to(root)))
+               for p in project_modules(root).values())
+
+
+def measure(root: Path = REPO_ROOT) -> dict[str, object]:
+    graph = build_graph(root)
+    return {"modules": len(graph.modules), "cycles": cycles(with_deferred(graph)),
+            "package_cycles": cycles(package_graph(with_deferred(graph))),
+            "upward_arrows": len(upward_arrows(with_deferred(graph))),
+            "in_function_imports": len(graph.in_function),
+            "largest_file": largest_file(root), "longest_function": longest_function(root)}
+
+
+# ---------------------------------------------------------------------------------------------------- tests
+
+
+def test_no_import_cycles() -> None:
+    graph = with_deferred(build_graph())
+    assert cycles(graph) == []
+    assert cycles(package_graph(graph)) == []
+
+
+def test_imports_only_point_down_the_layers() -> None:
+    assert upward_arrows(with_deferred(build_graph())) == []
+
+
+def test_no_in_function_imports_of_project_modules_except_heavy_optional_ones() -> None:
+    graph = build_graph()
+    unexpected = [(a, b, line) for a, b, line in graph.in_function if (a, b) not in DEFERRED_ON_PURPOSE]
+    assert unexpected == [], "import these at the top of the module (or add a reason to DEFERRED_ON_PURPOSE)"
+
+
+def test_only_pipeline_imports_beam_and_the_core_needs_no_torch() -> None:
+    graph = build_graph()
+    leaks = sorted((module, name) for module, names in graph.third_party.items()
+                   for name in names & set(FORBIDDEN.get(module.split(".")[0], ())))
+    # in-function third-party imports are recorded too: a deferred import still leaks the dependency
+    assert leaks == []
+
+
+def test_module_file_names_are_unique_across_the_tree() -> None:
+    names = Counter(p.name for p in project_modules(REPO_ROOT).values()
+                    if p.name not in ("__init__.py", "__main__.py"))
+    assert [name for name, count in names.items() if count > 1] == []
+
+
+def test_tests_mirror_the_tree() -> None:
+    """Every test file sits in tests/<package>/ (the folder of the code it tests), except this one."""
+    stray = sorted(p.name for p in (REPO_ROOT / "tests").glob("test_*.py") if p.name != Path(__file__).name)
+    assert stray == []
+    for folder in (REPO_ROOT / "tests").iterdir():
+        if folder.is_dir() and folder.name not in ("__pycache__", "data"):
+            assert (REPO_ROOT / folder.relative_to(REPO_ROOT / "tests")).is_dir(), folder
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure(Path(sys.argv[1]) if len(sys.argv) > 1 else REPO_ROOT), indent=2))
