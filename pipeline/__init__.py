@@ -1,4 +1,5 @@
-"""The corpus pipeline (Apache Beam) and the Parquet contract it writes (:mod:`core.pair_schema`)."""
+"""The corpus pipeline: the only package that imports Apache Beam. It composes the Beam-free packages into one
+job (:mod:`pipeline.graph`) that writes the Parquet contract of :mod:`core.pair_schema`; see docs/architecture.md."""
 
 import logging
 

@@ -22,8 +22,8 @@ from pipeline.input_plan import InputSpec
 from pipeline.options import runner_of
 from pipeline.prefilter import REJECTED_TAG, Dedup, PairRecords, PrefilterOptions, PrefilterRows
 from pipeline.run_folder import LEXICON_DIR, claim_output, code_version, run_identity
-from pipeline.scoring import prepare_scorer
-from pipeline.scoring import score_and_select as default_score_and_select
+from pipeline.scorer_fit import prepare_scorer
+from pipeline.scorer_fit import score_and_select as default_score_and_select
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards
 
 

@@ -10,7 +10,7 @@ Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`,
    :class:`pipeline.nmt_inference.BackTranslateChunks`, each cached the moment it is translated, so a killed run resumes
    without decoding again what it had finished; skipped when the input carries an MT column);
 5. tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout;
-6. **score and select** (:mod:`pipeline.scoring`): the scorer is fitted on the launcher (or loaded from
+6. **score and select** (:mod:`pipeline.scorer_fit`): the scorer is fitted on the launcher (or loaded from
    ``score.scorer``), then :class:`pipeline.score_transforms.ScoreAndSelect` fills the scores, ``fold``, ``keep`` and
    ``reason`` by the ``filter`` section (default: the paper's rank rule); ``train/`` holds the kept pairs.
    ``pipeline.score=false`` skips it (``pairs/`` then has null scores and decisions, and no ``train/``), and a
