@@ -53,7 +53,7 @@ import pyarrow.parquet as pq
 from pydantic import BaseModel
 
 from configs import ConfigError, load_config
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from configs.schema import FilterConfig
 from core.pair_schema import EN_TOKENS, ID, MT_TOKENS, Reason, check_schema, with_metadata
 from filters.rules import MaxTokens, apply_rules, count_reasons, rules_from_config, score_values

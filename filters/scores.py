@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from configs import ConfigError, add_config_arguments, load_config
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from configs.schema import ScoreConfig
 from core.pair_schema import (
     EN_TOKENS,

@@ -43,7 +43,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.options.pipeline_options import PipelineOptions
 
 from configs import ConfigError, add_config_arguments, load_config
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from filters.decontaminate import ExclusionError
 from pipeline import progress
 from pipeline.analysis.pmi_lexicon import STATS_FILE

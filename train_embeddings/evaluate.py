@@ -38,7 +38,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from core.text import CachedTokenizer
 from train_embeddings import sts
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 import torch
 
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from train_embeddings.files import staged_directory
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder, WordAverage
 from train_embeddings.vocab import PAD, TrigramVocab, WordVocab

@@ -59,7 +59,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from core.correlation import pearson, spearman
 from train_embeddings.sts import read_lines
 

@@ -54,7 +54,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from configs.schema import ScoreConfig
 from core.sif_weighting import remove_projections, uncentred_components
 from core.text import MOSES_EN, CachedTokenizer

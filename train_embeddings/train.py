@@ -51,7 +51,7 @@ import torch
 from tqdm import tqdm
 
 from configs import ConfigError, add_config_arguments, load_config
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from configs.schema import ParaNMTConfig, TrainConfig
 from core import pair_schema as S
 from train_embeddings.data import PairSource, TrainDataError, tsv_to_parquet

@@ -23,7 +23,7 @@ from typing import IO
 from tqdm import tqdm
 
 from configs import ConfigError, add_config_arguments, load_config
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from translate.card import ModelDirError
 from translate.ct2_backend import BackendUnavailable
 from translate.translator import Translation

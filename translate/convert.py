@@ -19,7 +19,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 
 QUANTIZATIONS = ["int8", "int8_float16", "int8_float32", "float16", "bfloat16"]

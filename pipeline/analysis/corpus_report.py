@@ -50,7 +50,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from core.pair_schema import (
     EN,
     EN_TOKENS,

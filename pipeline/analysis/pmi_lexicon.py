@@ -51,7 +51,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from configs import ConfigError, add_config_arguments, load_config
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from configs.schema import LexiconConfig
 from core.correlation import spearman
 from core.pair_schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE, check_schema, read_metadata, with_metadata

@@ -33,8 +33,8 @@ from filters.paragram import ParagramScorer
 from filters.scores import SCORE_COLUMNS, main, score_pairs
 from filters.trigram import trigram_overlap
 from pipeline.score_transforms import METRICS_NAMESPACE, ScorePairs, load_scorer
-from tests.test_paragram import caption_vectors
-from tests.test_trigram import caption_pairs
+from tests.filters.test_paragram import caption_vectors
+from tests.filters.test_trigram import caption_pairs
 
 pytestmark = pytest.mark.timeout(180)
 

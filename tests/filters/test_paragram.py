@@ -28,7 +28,7 @@ from core.word_vectors import (
 )
 from filters.paragram import ParagramScorer
 from tests.conftest import shared_data
-from tests.test_trigram import caption_pairs
+from tests.filters.test_trigram import caption_pairs
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -14,7 +14,7 @@ from filters.folds import select_training_pairs
 from filters.scores import score_pairs
 from pipeline.score_transforms import ScoreAndSelect
 from pipeline.write import table_to_records
-from tests.test_scores import pairs_table, scorer
+from tests.filters.test_scores import pairs_table, scorer
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.cli import SUBCOMMANDS, main
+from pipeline.paranmt_command import SUBCOMMANDS, main
 
 
 def test_help_lists_every_subcommand(capsys):
@@ -31,7 +31,7 @@ def test_each_subcommand_names_itself_and_spells_outputs_out(name, capsys):
 
 
 def test_old_spellings_still_work(tmp_path):
-    from configs.cli import ArgumentParser
+    from configs.command_line import ArgumentParser
 
     parser = ArgumentParser(prog="x")
     parser.add_renamed("--out", "--output", required=True)

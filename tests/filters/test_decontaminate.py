@@ -4,7 +4,6 @@ Python reference on real STS sentences, the selection counts, and the pipeline's
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -19,7 +18,7 @@ from filters.decontaminate import ExcludedSentences, ExcludeSentences, Exclusion
 from filters.folds import select_training_pairs
 from filters.rules import rules_from_config, rules_to_steps
 from pipeline.run import main
-from tests.conftest import read_lines, shared_data
+from tests.conftest import REPO_ROOT, read_lines, shared_data
 
 TEXT = TextProcessor(("en",))
 
@@ -102,7 +101,7 @@ def test_config_resolves_exclusions_relative_to_the_yaml_file(tmp_path):
 def test_pipeline_excludes_evaluation_sentences_and_proves_it_in_the_summary(tmp_path, capsys):
     """The bundled sample with half of its English sentences as an "evaluation set": the summary's count equals
     an independent count over pairs/, and train/ holds none of them."""
-    sample = Path(__file__).resolve().parent.parent / "configs" / "sample"
+    sample = REPO_ROOT / "configs" / "sample"
     english = read_lines(sample / "sample.en")
     evaluation = tmp_path / "eval" / "held-out.txt"
     evaluation.parent.mkdir()
@@ -129,7 +128,7 @@ def test_pipeline_excludes_evaluation_sentences_and_proves_it_in_the_summary(tmp
 
 
 def test_pipeline_names_a_missing_evaluation_file_before_any_work(tmp_path, capsys):
-    sample = Path(__file__).resolve().parent.parent / "configs" / "sample"
+    sample = REPO_ROOT / "configs" / "sample"
     out = tmp_path / "run"
     code = main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
                  "--output", str(out), "--set", f"filter.exclude_sentences={tmp_path}/missing.txt"])

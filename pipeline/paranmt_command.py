@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from configs.cli import set_command_name
+from configs.command_line import set_command_name
 
 # subcommand -> (module with main(argv), what it does)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
