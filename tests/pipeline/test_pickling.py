@@ -1,0 +1,66 @@
+"""Every DoFn and PTransform of the pipeline pickles (what a remote runner does to them)."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import cloudpickle
+import pytest
+
+from configs.schema import PipelineConfig, TranslateConfig
+from core import pair_schema as S
+from core.text import TextProcessor
+from pipeline.backtranslate import BackTranslateRows, TranslationCache
+from pipeline.ingest import DecodeRecords, Ingest
+from pipeline.input_plan import InputSpec
+from pipeline.prefilter import (
+    Dedup,
+    PairRecords,
+    PrefilterOptions,
+    PrefilterRows,
+)
+from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards
+
+pytestmark = pytest.mark.timeout(120)
+
+CAP, KEEP = 10_000, 64
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+# -------------------------------------------------------------------------------------- byte ranges
+
+
+# ----------------------------------------------------------------------------------- config and options
+
+
+def test_every_dofn_and_transform_pickles(tmp_path):
+    spec = InputSpec.pair(_write(tmp_path / "a.cs", b"x\n"), _write(tmp_path / "a.en", b"y\n"))
+    text = TextProcessor()
+    text.tokenize("Ahoj.", "cs")  # loaded sacremoses objects are dropped when pickled
+    objects = [
+        Ingest([spec], PipelineConfig()), DecodeRecords([spec], CAP, KEEP), PrefilterRows(PrefilterOptions()),
+        Dedup(), PairRecords("m"), text,
+        BackTranslateRows(TranslateConfig(), "m", TranslationCache("/c", "m", ())),
+        WriteParquetShards(str(tmp_path), "pairs", S.PAIRS_SCHEMA, num_shards=2),
+        WriteParquetShards(str(tmp_path), "rejected", REJECTED_SCHEMA, num_shards=1),
+        WriteParquetShards(str(tmp_path), "deadletter", DEADLETTER_SCHEMA, num_shards=1),
+    ]
+    # The DoFns the transforms build in expand() (the multi-process end-to-end test also runs them all).
+    from pipeline import backtranslate, ingest, prefilter, write
+
+    objects += [
+        ingest._ReadTask(CAP, KEEP), prefilter._PickDuplicates(),
+        backtranslate._LookupChunk(TranslationCache("/c", "m", ())), backtranslate._StoreChunk(),
+        backtranslate._ApplyTranslation("m"),
+        write._KeyByShard(2, "written_pairs"),
+        write._WriteShard(str(tmp_path), "pairs", 2, S.PAIRS_SCHEMA, 10, "zstd", None),
+    ]
+    for obj in objects:
+        assert type(pickle.loads(pickle.dumps(obj))) is type(obj)
+        assert type(cloudpickle.loads(cloudpickle.dumps(obj))) is type(obj)
+    assert pickle.loads(pickle.dumps(text)).tokenize("Ahoj.", "cs") == ["Ahoj", "."]

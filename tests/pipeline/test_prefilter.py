@@ -1,0 +1,80 @@
+"""Stages 2, 3 and 5: pre-filter reasons, dedup on the normalised pair, the pair record."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import pair_schema as S
+from core.pair_schema import Reason
+from core.text import TextProcessor
+from pipeline.backtranslate import apply_translation
+from pipeline.prefilter import (
+    PrefilterOptions,
+    pair_record,
+    pick_duplicates,
+    prefilter_row,
+)
+from pipeline.write import records_to_table
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _row(cs: str, en: str, i: int = 1) -> dict:
+    return {"id": f"t:L{i:012d}", "source": "t", "cs": cs, "en": en, "mt": None, "mt_score": None}
+
+
+@pytest.mark.parametrize(("cs", "en", "reason"), [
+    ("", "Hello.", Reason.EMPTY_SIDE),
+    ("Ahoj.", "   ", Reason.EMPTY_SIDE),
+    ("Ahoj\x07 světe.", "Hello world.", Reason.GARBAGE),
+    ("Ahoj.", "Hello\tworld.", Reason.GARBAGE),
+    ("!!! ??? ...", "Hello.", Reason.GARBAGE),
+    ("Tom.", "tom .", Reason.UNTRANSLATED),
+    (" ".join(["slovo"] * 250), " ".join(["word"] * 250), Reason.SOURCE_TOO_LONG),
+    ("Ano.", "Yes, I will certainly do that for you tomorrow morning.", Reason.LENGTH_RATIO),
+])
+def test_prefilter_reasons(cs, en, reason):
+    kept, rejected = prefilter_row(_row(cs, en), TextProcessor(), PrefilterOptions())
+    assert kept is None and rejected["reason"] == reason and rejected["stage"] == "prefilter"
+    assert rejected["detail"] and rejected["cs"] == cs and rejected["en"] == en
+
+
+def test_prefilter_keeps_normal_pairs_with_tokens():
+    kept, rejected = prefilter_row(_row("„Dobrý den,“ řekl Dr. Novák.", '"Good morning," said Dr. Novak.'),
+                                   TextProcessor(), PrefilterOptions())
+    assert rejected is None
+    assert kept["en_tokens"] == ['"', "Good", "morning", ",", '"', "said", "Dr.", "Novak", "."]
+    assert len(kept["dedup_key"]) == 16
+
+
+def test_dedup_keeps_the_smallest_id_on_the_normalised_pair():
+    text = TextProcessor()
+    rows = [prefilter_row(_row("Ahoj,  světe!", "Hello, world!", i), text, PrefilterOptions())[0]
+            for i in (7, 3)]
+    rows.append(prefilter_row(_row("Ahoj, světe !", "Hello , world!", 9), text, PrefilterOptions())[0])
+    assert len({r["dedup_key"] for r in rows}) == 1
+    kept, duplicates = pick_duplicates(rows)
+    assert kept["id"] == "t:L000000000003"
+    assert [(d["id"], d["reason"], d["detail"]) for d in duplicates] == [
+        ("t:L000000000007", "duplicate", "duplicate of t:L000000000003"),
+        ("t:L000000000009", "duplicate", "duplicate of t:L000000000003")]
+
+
+def test_pair_record_and_translation_outcomes():
+    text = TextProcessor()
+    row, _ = prefilter_row(_row("Ahoj.", "Hello."), text, PrefilterOptions())
+    fields = {"status": "ok", "hypothesis": "Hi there.", "score": -0.25, "hit_length_cap": True, "error": None}
+    translated, rejected = apply_translation(row, fields, "model-x")
+    assert rejected is None
+    pair, rejected = pair_record(translated, text, "model-x")
+    assert rejected is None and set(pair) == set(S.PAIRS_SCHEMA.names)
+    assert pair["mt_tokens"] == ["Hi", "there", "."] and pair["translation_score"] == -0.25
+    assert pair["hit_length_cap"] is True and pair["nmt_model_id"] == "model-x" and pair["keep"] is None
+    table = records_to_table([pair])
+    S.check_schema(table.schema)
+    for status, reason in (("empty", "translation_empty"), ("too_long", "translation_too_long"),
+                           ("failed", "translation_failed")):
+        _, rejected = apply_translation(row, {**fields, "status": status, "error": "boom"}, "m")
+        assert rejected["reason"] == reason and rejected["stage"] == "translate"
+    _, rejected = pair_record({**translated, "mt": " "}, text, "m")
+    assert rejected["reason"] == "translation_empty"
