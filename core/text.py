@@ -24,7 +24,7 @@ def _fast_moses(lang: str) -> tuple[Any, Any]:
     look-up in ``re._compile`` each time) and ``MosesTokenizer.handles_nonbreaking_prefixes`` runs
     ``re.search(r"^(\S+)\.$", token)`` on every token. The subclasses below do the same substitutions with
     precompiled patterns and test ``token.endswith(".")`` directly (``\S`` and ``str.split`` agree on what
-    whitespace is). The output is identical (``tests/pipeline/test_stage_cores.py`` compares them on real text);
+    whitespace is). The output is identical (``tests/core/test_text.py`` compares them on real text);
     they are about 1.5x faster.
     """
     class CompiledPunctNormalizer(MosesPunctNormalizer):
