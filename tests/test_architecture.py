@@ -223,6 +223,32 @@ def test_module_file_names_are_unique_across_the_tree() -> None:
     assert [name for name, count in names.items() if count > 1] == []
 
 
+def test_every_package_is_installed() -> None:
+    """A non-editable install (a worker image, ``--setup_file``) gets every package the code imports."""
+    import tomllib
+
+    from setuptools import find_packages
+
+    include = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
+    installed = set(find_packages(str(REPO_ROOT), include=include["include"]))
+    packages = {module for module, path in project_modules(REPO_ROOT).items()
+                if path.name == "__init__.py" and not module.startswith("benchmarks")}
+    assert packages - installed == set()
+
+
+def test_the_worker_image_copies_every_package_the_pipeline_imports() -> None:
+    graph = build_graph()
+    reached = {m for m in graph.modules if m.startswith("pipeline")}
+    frontier = list(reached)
+    while frontier:
+        for target in graph.edges[frontier.pop()] - reached:
+            reached.add(target)
+            frontier.append(target)
+    dockerfile = (REPO_ROOT / "Dockerfile").read_text()
+    packages = sorted({module.split(".")[0] for module in reached})
+    assert [p for p in packages if f"COPY {p}/ {p}/" not in dockerfile] == []
+
+
 def test_tests_mirror_the_tree() -> None:
     """Every test file sits in tests/<package>/ (the folder of the code it tests), except this one."""
     stray = sorted(p.name for p in (REPO_ROOT / "tests").glob("test_*.py") if p.name != Path(__file__).name)
