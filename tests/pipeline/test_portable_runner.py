@@ -1,0 +1,118 @@
+"""The whole pipeline, back-translation included, on Beam's portable engine: a job service and an SDK worker pool in
+processes of their own, the Fn API path that Flink, Spark and Dataflow runner v2 use. The job must write the same
+shards (content) as the in-process run, count its rows from Beam metrics, and do its work outside the launcher."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline import progress
+from pipeline.run import main
+from tests.conftest import REPO_ROOT
+
+pytestmark = pytest.mark.timeout(300)
+
+SAMPLE = REPO_ROOT / "configs" / "sample"
+PAIRS = 300  # a few hundred pairs of the bundled sample, translated by the demo model
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("localhost", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_port(port: int, process: subprocess.Popen, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{process.args[2]} exited with {process.returncode} before listening on {port}")
+        with socket.socket() as s:
+            if s.connect_ex(("localhost", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise TimeoutError(f"nothing listens on port {port} after 60 s")
+
+
+@pytest.fixture(scope="module")
+def portable_engine(tmp_path_factory) -> Iterator[dict[str, str]]:
+    """A local job service and an SDK worker pool, killed at the end whatever happens. The pool's workers publish
+    their progress counters to a folder of their own, named by host and pid (:mod:`pipeline.progress`)."""
+    worker_progress = tmp_path_factory.mktemp("worker-progress")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+           progress.ENV: str(worker_progress)}  # the venv on PATH: the pool starts workers with `python`
+    job_port, worker_port = _free_port(), _free_port()
+    commands = [
+        [sys.executable, "-m", "apache_beam.runners.portability.local_job_service_main", "--port", str(job_port)],
+        [sys.executable, "-m", "apache_beam.runners.worker.worker_pool_main", "--service_port", str(worker_port)],
+    ]
+    logs = tmp_path_factory.mktemp("engine-logs")
+    processes: list[subprocess.Popen] = []
+    with contextlib.ExitStack() as files:
+        try:
+            for i, command in enumerate(commands):
+                log = files.enter_context(open(logs / f"{i}.log", "wb"))
+                processes.append(subprocess.Popen(command, env=env, cwd=REPO_ROOT, start_new_session=True,
+                                                  stdout=log, stderr=subprocess.STDOUT))
+            deadline = time.monotonic() + 60
+            _wait_for_port(job_port, processes[0], deadline)
+            _wait_for_port(worker_port, processes[1], deadline)
+            yield {"job_endpoint": f"localhost:{job_port}", "worker_pool": f"localhost:{worker_port}",
+                   "worker_progress": str(worker_progress)}
+        finally:
+            for process in processes:
+                if process.poll() is None:
+                    os.killpg(process.pid, 9)  # the pool's workers are in its session
+                process.wait(timeout=30)
+
+
+def _sample(tmp_path: Path) -> tuple[Path, Path]:
+    cs, en = tmp_path / "p.cs", tmp_path / "p.en"
+    for side, path in (("cs", cs), ("en", en)):
+        lines = (SAMPLE / f"sample.{side}").read_text(encoding="utf-8").splitlines()[:PAIRS]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return cs, en
+
+
+def _content(out: Path, name: str) -> pa.Table:
+    table = pq.read_table(out / name)
+    return table.replace_schema_metadata(None).sort_by("id")
+
+
+def test_pipeline_on_the_portable_engine_matches_the_in_process_run(tmp_path, portable_engine):
+    cs, en = _sample(tmp_path)
+    common = ["--config", "sample", "--cs", str(cs), "--en", str(en)]  # the demo model translates
+    assert main([*common, "--out", str(tmp_path / "local")]) == 0
+    started = time.monotonic()
+    assert main([*common, "--out", str(tmp_path / "portable"), "--runner", "PortableRunner",
+                 "--job_endpoint", portable_engine["job_endpoint"], "--environment_type", "EXTERNAL",
+                 "--environment_config", portable_engine["worker_pool"]]) == 0
+    print(f"portable run of {PAIRS} pairs: {time.monotonic() - started:.1f} s")
+
+    for name in ("pairs", "train", "rejected", "deadletter"):
+        local, portable = _content(tmp_path / "local", name), _content(tmp_path / "portable", name)
+        assert portable.equals(local), name
+    summary = json.loads((tmp_path / "portable" / "summary.json").read_text())
+    assert summary["runner"] == "PortableRunner"
+    assert summary["metrics"]["read"] == PAIRS  # from the job's Beam metrics ...
+    assert summary["identity"]["holds"] and summary["read"] == PAIRS  # ... and recounted from the files
+    assert summary["metrics"]["written_pairs"] == summary["pairs"] == len(_content(tmp_path / "portable", "pairs"))
+
+    worker_progress = Path(portable_engine["worker_progress"])
+    deadline = time.monotonic() + 10  # workers publish their counters every half second
+    while progress.read_counts(worker_progress)[progress.READ] < PAIRS and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert progress.read_counts(worker_progress)[progress.READ] == PAIRS
+    pids = {int(path.stem.rsplit("-", 1)[1]) for path in worker_progress.glob("*.json")}
+    assert pids and os.getpid() not in pids  # the work ran in the pool's worker processes, not the launcher
