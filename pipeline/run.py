@@ -40,7 +40,9 @@ from typing import Any
 import apache_beam as beam
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.options.pipeline_options import PipelineOptions
+from apache_beam.options.pipeline_options import PipelineOptions, TestOptions
+from apache_beam.portability import common_urns
+from apache_beam.portability.api import beam_runner_api_pb2
 
 from configs import ConfigError, add_config_arguments, load_config
 from configs.command_line import ArgumentParser, command_name
@@ -124,6 +126,8 @@ def run(
     local = runner_name(argv) in progress.LOCAL_RUNNERS
     with progress.LocalProgress(expected, enabled=show_progress and local):
         result = p.run()
+        if options.view_as(TestOptions).dry_run:  # built and translated for the runner, never submitted
+            return dry_run_summary(result, runner_name(argv))
         if not local:
             progress.log_until_done(result, expected)
         result.wait_until_finish()
@@ -159,6 +163,18 @@ def run(
         raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
     write_marker(output)
     return summary
+
+
+def dry_run_summary(result: Any, runner: str) -> dict[str, Any]:
+    """What ``--dry_run True`` proved: the runner took the graph (every DoFn pickled into its pipeline proto)."""
+    job = getattr(result, "job", None)
+    proto = getattr(job, "proto_pipeline", None)
+    environments = proto.components.environments.values() if proto is not None else ()
+    images = sorted({beam_runner_api_pb2.DockerPayload.FromString(env.payload).container_image
+                     for env in environments if env.urn == common_urns.environments.DOCKER.urn})
+    return {"dry_run": True, "runner": runner,
+            "transforms": len(proto.components.transforms) if proto is not None else None,
+            "environments": images}
 
 
 def _lexicon_stats(output: str) -> dict[str, Any] | None:
@@ -294,6 +310,10 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
             print(format_table(error.summary), file=sys.stderr)
         print(f"error: row accounting failed: {error}", file=sys.stderr)
         return 1
+    if summary.get("dry_run"):
+        print(f"{summary['runner']} job built with {summary['transforms']} transforms and nothing submitted "
+              f"(--dry_run True); worker environment: {', '.join(summary['environments']) or 'default'}")
+        return 0
     if not args.quiet:
         print(format_table(summary))
     rate = summary["read"] / summary["wall_seconds"] if summary["wall_seconds"] else 0.0
