@@ -37,7 +37,6 @@ from apache_beam.metrics import Metrics
 from core import pair_schema as S
 from core.pair_schema import Reason
 from pipeline import progress
-from pipeline.nmt_inference import BackTranslateChunks
 from pipeline.prefilter import REJECTED_TAG, STAGE_TRANSLATE, rejection
 from pipeline.summary import METRICS_NAMESPACE, rejected_counter
 from pipeline.write import write_table
@@ -215,6 +214,10 @@ class BackTranslateRows(beam.PTransform):
         self._handler_kwargs = handler_kwargs
 
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
+        # Deferred: Beam's RunInference imports torch (~1.5 s and ~230 MB per process), which a run whose input
+        # carries its translations (no stage 4) never needs.
+        from pipeline.nmt_inference import BackTranslateChunks
+
         looked = (
             rows
             | "KeyByChunk" >> beam.Map(_key_by_chunk, self._chunk_lines, self._chunk_bytes)
