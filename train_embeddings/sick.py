@@ -61,7 +61,7 @@ from torch.nn import functional as F
 
 from configs.cli import ArgumentParser, command_name
 from core.correlation import pearson, spearman
-from train_embeddings.sts import read_lines
+from train_embeddings.sts.benchmarks import read_lines
 
 __all__ = ["ENTAILMENT_LABELS", "PairHead", "SickConfig", "SickData", "SickFormatError", "SickResult", "Task",
            "default_sick_dir", "evaluate_predictions", "load_encoder", "load_sick", "main", "pair_features",
