@@ -58,9 +58,15 @@ import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
+from tqdm import tqdm
 
 from configs.cli import ArgumentParser, command_name
 from core.correlation import pearson, spearman
+from core.token_arrays import as_token_lists
+from core.word_vectors import WordVectorsError
+from train_embeddings.model_dir import ModelLoadError
+from train_embeddings.model_io import load_model, save_model
+from train_embeddings.sif import build_sif, glove_average
 from train_embeddings.sts.benchmarks import read_lines
 
 __all__ = ["ENTAILMENT_LABELS", "PairHead", "SickConfig", "SickData", "SickFormatError", "SickResult", "Task",
@@ -337,8 +343,6 @@ class _TrainableFeatures:
     sentences with gradients."""
 
     def __init__(self, model: Any, data: SickData) -> None:
-        from core.token_arrays import as_token_lists
-
         sentences = data.unique_sentences()
         position = {s: i for i, s in enumerate(sentences)}
         self.model = model
@@ -421,8 +425,6 @@ def train_sick(model: Any, train: SickData, dev: SickData, config: SickConfig | 
     steps_per_epoch = math.ceil(len(train) / config.batch_size)
     bar = None
     if progress:
-        from tqdm import tqdm
-
         bar = tqdm(total=steps_per_epoch * config.epochs, unit="step", dynamic_ncols=True,
                    desc=f"SICK {task}{' fine-tune' if finetune else ''}", leave=False)
     try:
@@ -480,8 +482,6 @@ def load_encoder(spec: str, fit_sentences: Sequence[str] | None = None, word_cou
     """``glove`` (GloVe 6B 50d average), ``sif`` (SIF GloVe: ``word_counts`` — default the shared
     ``enwiki_vocab_min200.txt`` when present — and the reference PC of ``fit_sentences``), or a model directory
     (:func:`train_embeddings.model_io.load_model`: neural, SIF or average)."""
-    from train_embeddings.sif import build_sif, glove_average
-
     if spec == "glove":
         return glove_average("kumo", name="GloVe avg")
     if spec == "sif":
@@ -494,8 +494,6 @@ def load_encoder(spec: str, fit_sentences: Sequence[str] | None = None, word_cou
     path = Path(spec)
     if not path.exists():
         raise FileNotFoundError(f"--model {spec}: not 'glove', 'sif' nor an existing model directory")
-    from train_embeddings.model_io import load_model
-
     return load_model(path)
 
 
@@ -535,9 +533,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s", force=True)
     log.setLevel(logging.INFO)  # per-epoch dev metrics; not the INFO chatter of the libraries
-    from core.word_vectors import WordVectorsError
-    from train_embeddings.model_io import ModelLoadError
-
     try:
         train_path, dev_path = sick_files(args.task, args.sick_dir)
         train = load_sick(args.train or train_path, args.task)
@@ -564,8 +559,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         assert result.head is not None
         torch.save(result.head.state_dict(), args.out / "head.pt")
         if result.encoder is not None:
-            from train_embeddings.model_io import save_model
-
             save_model(result.encoder, args.out / "model", extra={"sick": {"task": result.task,
                                                                               "best_epoch": result.best_epoch}})
     return 0

