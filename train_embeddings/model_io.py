@@ -19,6 +19,9 @@ A model directory holds:
   copy of the table (``weights.pt`` then holds the rest, if anything).
 
 Files are written to a temporary sibling directory and moved into place, so a reader never sees half a model.
+
+:func:`load_model` reads any saved model: the ``"model_type"`` of its ``model.json`` (none for the directories
+above; ``"sif"`` for :mod:`train_embeddings.sif` models) picks the loader in :data:`MODEL_LOADERS`.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import sys
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import torch
@@ -115,7 +118,7 @@ def save_model(model: EmbeddingModel, directory: str | Path, extra: dict | None 
     return directory
 
 
-def load_embedding_model(directory: Path, meta: dict, device: str | torch.device = "cpu") -> EmbeddingModel:
+def load_embedding_model(directory: Path, meta: dict[str, Any], device: str | torch.device = "cpu") -> EmbeddingModel:
     """The :class:`EmbeddingModel` in ``directory`` (written by :func:`save_model`; ``meta``: its ``model.json``)."""
     if meta.get("format") != MODEL_FORMAT:
         raise ModelLoadError(f"{directory}: model format {meta.get('format')}, this code reads {MODEL_FORMAT}")
@@ -139,13 +142,13 @@ def load_embedding_model(directory: Path, meta: dict, device: str | torch.device
     return EmbeddingModel(spec, encoder, words, trigrams).to(device)
 
 
-def _load_sif_model(directory: Path, meta: dict, device: str | torch.device = "cpu") -> SifModel:
+def _load_sif_model(directory: Path, meta: dict[str, Any], device: str | torch.device = "cpu") -> SifModel:
     """A SIF model (NumPy, CPU): ``meta`` is read again by :func:`train_embeddings.sif.load_sif`; ``device`` is
     ignored."""
     return load_sif(directory)
 
 
-ModelLoader = Callable[[Path, dict, str | torch.device], EmbeddingModel | SifModel]
+ModelLoader = Callable[[Path, dict[str, Any], str | torch.device], EmbeddingModel | SifModel]
 
 # model.json's "model_type" -> the loader of that kind of directory.
 MODEL_LOADERS: dict[str, ModelLoader] = {EMBEDDING_MODEL_TYPE: load_embedding_model, SIF_MODEL_TYPE: _load_sif_model}

@@ -161,8 +161,9 @@ def resolve_device(name: str) -> torch.device:
 
 
 class Trainer:
-    """One training run in ``out_dir`` (see the module docstring). ``evaluate_fn``: ``"default"`` (STS 2017 dev
-    when available), None (no evaluation), or any ``EmbeddingModel -> dict`` function."""
+    """One training run in ``out_dir`` (see the module docstring). ``evaluate_fn``: ``"default"`` (STS 2017 dev:
+    :func:`~train_embeddings.dev_evaluation.default_evaluate_fn`), None (no evaluation), or any
+    ``EmbeddingModel -> dict`` function."""
 
     def __init__(self, config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *,
                  evaluate_fn: EvaluateFn | str | None = _DEFAULT, progress: bool | None = None,
