@@ -98,7 +98,7 @@ def resolve_files(path: str | Path, data_format: str = "auto") -> tuple[pafs.Fil
     text = str(path)
     from_directory = False
     if "://" in text:
-        import fsspec  # deferred: only URLs need it (an optional dependency that pulls in its own stack)
+        import fsspec  # deferred: only URLs need it, and it is not a declared dependency (comes with torch)
 
         fs, root = fsspec.core.url_to_fs(text)
         if _is_glob(root):
