@@ -1,4 +1,4 @@
-"""STS evaluation (train_embeddings/sts.py, train_embeddings/evaluate.py): loaders, correlations, protocols, CLI.
+"""STS evaluation (train_embeddings/sts/, train_embeddings/evaluate.py): loaders, correlations, protocols, CLI.
 
 Hand-made data checks the arithmetic against correlations computed by hand; the real STS 2012–2015 + STS-B files
 (``../shared/data/sts``) check the loaders' counts, the STS2017 selection, and the SIF paper's direction with real
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import types
 from pathlib import Path
 
@@ -276,7 +275,7 @@ def test_cli_with_a_saved_model_and_json(toy_root: Path, tmp_path: Path, monkeyp
         loaded.append(Path(directory))
         return types.SimpleNamespace(encode=ToyEncoder())
 
-    monkeypatch.setitem(sys.modules, "train_embeddings.model_io", types.SimpleNamespace(load_model=load_model))
+    monkeypatch.setattr(cli, "load_model", load_model)
     model_dir = tmp_path / "word-model"
     model_dir.mkdir()
     out = tmp_path / "out" / "sts.json"

@@ -6,13 +6,25 @@
     vectors = model.encode(["A man plays a guitar."])    # float32 n x dim
     model.similarity(["a man plays"], ["someone plays"]) # cosine per pair
 
-Training: ``python -m train_embeddings --data DIR --model word|trigram|lstm|blstm|word,trigram|... --out RUN``
-(:mod:`train_embeddings.train`). Modules: :mod:`~train_embeddings.data` (streamed, filtered, shuffled pairs),
-:mod:`~train_embeddings.vocab` (word and character-trigram vocabularies), :mod:`~train_embeddings.models`
-(WORD, TRIGRAM, LSTM, BLSTM, the ICLR'16 encoders, CSE, and combinations), :mod:`~train_embeddings.losses`
-(mega-batch miner, margin loss, training statistics), :mod:`~train_embeddings.model_io` (save, load, export word
-vectors), :mod:`~train_embeddings.sif` (SIF models), :mod:`~train_embeddings.sick` (SICK relatedness and
-entailment heads), :mod:`~train_embeddings.sts` and :mod:`~train_embeddings.evaluate` (STS evaluation).
+Training: ``python -m train_embeddings --data DIR --model word|trigram|lstm|blstm|word,trigram|... --out RUN``.
+
+Modules:
+
+* training — :mod:`~train_embeddings.train` (the :class:`~train_embeddings.train.Trainer` loop and the CLI),
+  :mod:`~train_embeddings.training_state` (position, history, model and optimiser; the schedule),
+  :mod:`~train_embeddings.checkpoint` (``checkpoint.pt``, the run-folder rule, resume),
+  :mod:`~train_embeddings.dev_evaluation` (dev scoring, ``best/``), :mod:`~train_embeddings.progress_log` (loss
+  log, progress bar), :mod:`~train_embeddings.data` (streamed, filtered, shuffled pairs),
+  :mod:`~train_embeddings.losses` (mega-batch miner, margin loss, training statistics);
+* models — :mod:`~train_embeddings.vocab` (word and character-trigram vocabularies),
+  :mod:`~train_embeddings.models` (WORD, TRIGRAM, LSTM, BLSTM, the ICLR'16 encoders, CSE, and combinations),
+  :mod:`~train_embeddings.pairing` (paired cosines);
+* saved models — :mod:`~train_embeddings.model_dir` (``model.json``, ``ModelLoadError``, finding the model in a
+  run), :mod:`~train_embeddings.model_io` (save, the generic ``load_model`` and its loader registry, export word
+  vectors), :mod:`~train_embeddings.sif` (SIF models), :mod:`~train_embeddings.files` (atomic directory writes);
+* evaluation — :mod:`~train_embeddings.sts` (STS data, results, evaluator, baselines),
+  :mod:`~train_embeddings.evaluate` (STS command line), :mod:`~train_embeddings.sick` (SICK relatedness and
+  entailment heads).
 """
 
 from __future__ import annotations
@@ -22,7 +34,7 @@ from typing import Any
 __all__ = ["EmbeddingModel", "export_word_vectors", "load_model", "save_model"]
 
 
-def __getattr__(name: str) -> Any:  # lazy: importing the package (e.g. for .sts) does not load torch
+def __getattr__(name: str) -> Any:  # lazy: importing the package (e.g. for .sts, .sif) must not load torch
     if name in ("load_model", "save_model", "export_word_vectors"):
         from train_embeddings import model_io
 

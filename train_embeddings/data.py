@@ -46,6 +46,7 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from core import pair_schema as S
+from core.text import TextProcessor
 
 __all__ = ["PairChunk", "PairSource", "TrainDataError", "read_tsv_tables", "tsv_to_parquet"]
 
@@ -97,7 +98,7 @@ def resolve_files(path: str | Path, data_format: str = "auto") -> tuple[pafs.Fil
     text = str(path)
     from_directory = False
     if "://" in text:
-        import fsspec
+        import fsspec  # deferred: only URLs need it, and it is not a declared dependency (comes with torch)
 
         fs, root = fsspec.core.url_to_fs(text)
         if _is_glob(root):
@@ -144,8 +145,6 @@ def read_tsv_tables(path: str, filesystem: pafs.FileSystem | None = None, rows: 
                     processor: Any = None) -> Iterator[pa.Table]:
     """Tables (``id``, ``en_tokens``, ``mt_tokens``, ``paraphrase_score``) of a ParaNMT TSV file, ``rows`` lines at
     a time. A line needs two or three tab-separated fields; a score that is not a number is an error."""
-    from core.text import TextProcessor
-
     processor = processor or TextProcessor(("en",))
     name = Path(path).name
     if filesystem is None:

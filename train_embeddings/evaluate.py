@@ -22,7 +22,7 @@ Encoders (any combination, at least one):
 
 Both baselines are :mod:`train_embeddings.sif` models (the project's one SIF implementation).
 
-For each encoder the STS tables of :meth:`train_embeddings.sts.StsReport.markdown` are printed (Pearson's r per
+For each encoder the STS tables of :meth:`train_embeddings.sts.results.StsReport.markdown` are printed (Pearson's r per
 sub-dataset and the mean per year, as in the papers; pooled Spearman per year; STS-B test with and without the 250
 STS2017 dev pairs); with several encoders a side-by-side table follows. ``--json`` writes
 ``{"reports": {label: report}}``. Data: ``--sts-dir`` (default ``$PARANMT_STS_DIR`` or ``../shared/data/sts``).
@@ -41,6 +41,8 @@ from pathlib import Path
 from configs.command_line import ArgumentParser, command_name
 from core.text import CachedTokenizer
 from train_embeddings import sts
+from train_embeddings.model_io import load_model
+from train_embeddings.sif import build_sif, glove_average, read_fit_sentences, resolve_vectors
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -78,10 +80,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _load_model(directory: Path) -> sts.Encoder:
-    try:
-        from train_embeddings.model_io import load_model  # deferred: torch and the model code load only if needed
-    except ImportError as exc:
-        raise SystemExit(f"error: cannot import train_embeddings.model_io.load_model ({exc})") from exc
     return load_model(directory).encode
 
 
@@ -109,8 +107,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         encoders: list[tuple[str, sts.Encoder]] = [(directory.resolve().name or str(directory), _load_model(directory))
                                                    for directory in args.model]
         if args.glove or args.sif:
-            from train_embeddings.sif import build_sif, glove_average, read_fit_sentences, resolve_vectors
-
             vectors, settings = resolve_vectors(args.vectors)
             name = "GloVe" if args.vectors == "kumo" else Path(args.vectors).name
             tokenize = CachedTokenizer() if settings.get("kind", "moses") == "moses" else None

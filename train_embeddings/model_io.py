@@ -19,41 +19,43 @@ A model directory holds:
   copy of the table (``weights.pt`` then holds the rest, if anything).
 
 Files are written to a temporary sibling directory and moved into place, so a reader never sees half a model.
+
+:func:`load_model` reads any saved model: the ``"model_type"`` of its ``model.json`` (none for the directories
+above; ``"sif"`` for :mod:`train_embeddings.sif` models) picks the loader in :data:`MODEL_LOADERS`.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Any, Literal
 
 import numpy as np
 import torch
 
 from configs.command_line import ArgumentParser, command_name
 from train_embeddings.files import staged_directory
+from train_embeddings.model_dir import MODEL_JSON, ModelLoadError, model_directory
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder, WordAverage
+from train_embeddings.sif import MODEL_TYPE as SIF_MODEL_TYPE
+from train_embeddings.sif import SifModel, load_sif
 from train_embeddings.vocab import PAD, TrigramVocab, WordVocab
 
-if TYPE_CHECKING:
-    from train_embeddings.sif import SifModel
-
-__all__ = ["MODEL_FORMAT", "ModelLoadError", "export_word_vectors", "load_model", "main", "save_model"]
+__all__ = ["EMBEDDING_MODEL_TYPE", "MODEL_FORMAT", "MODEL_LOADERS", "ModelLoadError", "export_word_vectors",
+           "load_embedding_model", "load_model", "main", "save_model"]
 
 MODEL_FORMAT = 1
-MODEL_JSON = "model.json"
+EMBEDDING_MODEL_TYPE = "embedding"  # the type of a model.json without "model_type" (save_model writes none)
 WORDS_JSON = "words.json"
 TRIGRAMS_JSON = "trigrams.json"
 WEIGHTS = "weights.pt"
 WORD_VECTORS = "word_vectors.npy"  # = filters.paragram.WORD_MODEL_VECTORS
 WORD_VOCAB = "vocab.txt"  # = filters.paragram.WORD_MODEL_VOCAB
 _WORD_TABLE_KEYS = ("parts.word.table.weight", "parts.word.table.frozen")
-
-
-class ModelLoadError(ValueError):
-    """A directory is not a saved model (or a training run with one); the message says what is missing."""
 
 
 def _word_only(model: EmbeddingModel) -> bool:
@@ -116,27 +118,8 @@ def save_model(model: EmbeddingModel, directory: str | Path, extra: dict | None 
     return directory
 
 
-def _model_directory(path: Path) -> Path:
-    if (path / MODEL_JSON).is_file():
-        return path
-    for name in ("best", "model"):  # a training run: the best checkpoint on dev, else the final model
-        if (path / name / MODEL_JSON).is_file():
-            return path / name
-    raise ModelLoadError(f"{path} is not a saved model (no {MODEL_JSON}) nor a training run with best/ or model/")
-
-
-def load_model(path: str | Path, device: str | torch.device = "cpu") -> EmbeddingModel | SifModel:
-    """Load a directory written by :func:`save_model` (or a training run's ``best/``, else ``model/``).
-
-    A SIF / word-average model directory (``"model_type": "sif"`` in ``model.json``, written by
-    :mod:`train_embeddings.sif`) loads as a :class:`train_embeddings.sif.SifModel` (NumPy, CPU; same ``encode`` /
-    ``similarity`` interface; ``device`` is ignored)."""
-    directory = _model_directory(Path(path))
-    meta = json.loads((directory / MODEL_JSON).read_text(encoding="utf-8"))
-    if meta.get("model_type") == "sif":
-        from train_embeddings.sif import load_sif  # deferred: sif imports filters.paragram
-
-        return load_sif(directory)
+def load_embedding_model(directory: Path, meta: dict[str, Any], device: str | torch.device = "cpu") -> EmbeddingModel:
+    """The :class:`EmbeddingModel` in ``directory`` (written by :func:`save_model`; ``meta``: its ``model.json``)."""
     if meta.get("format") != MODEL_FORMAT:
         raise ModelLoadError(f"{directory}: model format {meta.get('format')}, this code reads {MODEL_FORMAT}")
     spec = ModelSpec.from_json(meta["spec"])
@@ -159,11 +142,37 @@ def load_model(path: str | Path, device: str | torch.device = "cpu") -> Embeddin
     return EmbeddingModel(spec, encoder, words, trigrams).to(device)
 
 
+def _load_sif_model(directory: Path, meta: dict[str, Any], device: str | torch.device = "cpu") -> SifModel:
+    """A SIF model (NumPy, CPU): ``meta`` is read again by :func:`train_embeddings.sif.load_sif`; ``device`` is
+    ignored."""
+    return load_sif(directory)
+
+
+ModelLoader = Callable[[Path, dict[str, Any], str | torch.device], EmbeddingModel | SifModel]
+
+# model.json's "model_type" -> the loader of that kind of directory.
+MODEL_LOADERS: dict[str, ModelLoader] = {EMBEDDING_MODEL_TYPE: load_embedding_model, SIF_MODEL_TYPE: _load_sif_model}
+
+
+def load_model(path: str | Path, device: str | torch.device = "cpu") -> EmbeddingModel | SifModel:
+    """Load a saved model directory (or a training run's ``best/``, else ``model/``), whatever its kind.
+
+    The ``"model_type"`` of its ``model.json`` picks the loader in :data:`MODEL_LOADERS`: none (a directory
+    written by :func:`save_model`) → :class:`~train_embeddings.models.EmbeddingModel` on ``device``; ``"sif"``
+    (written by :mod:`train_embeddings.sif`) → :class:`train_embeddings.sif.SifModel` (NumPy, CPU; same
+    ``encode`` / ``similarity`` interface; ``device`` is ignored)."""
+    directory = model_directory(Path(path))
+    meta = json.loads((directory / MODEL_JSON).read_text(encoding="utf-8"))
+    model_type = meta.get("model_type", EMBEDDING_MODEL_TYPE)
+    loader = MODEL_LOADERS.get(model_type)
+    if loader is None:
+        raise ModelLoadError(f"{directory}: model_type {model_type!r}, this code reads {sorted(MODEL_LOADERS)}")
+    return loader(directory, meta, device)
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m train_embeddings.model_io --model DIR --out PATH [--format text|word_model]``: export the WORD
     vectors of a saved model (or a training run's best/ else model/)."""
-    import sys
-
     p = ArgumentParser(prog=command_name("python -m train_embeddings.model_io"), description=main.__doc__)
     p.add_argument("--model", required=True, type=Path, help="saved model directory or training run")
     p.add_renamed("--out", "--output", required=True, type=Path, help="text file, or directory for --format word_model")

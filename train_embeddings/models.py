@@ -61,6 +61,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from core.text import CachedTokenizer
+from core.token_arrays import as_token_lists
 from train_embeddings.pairing import paired_cosine, sentence_sides
 from train_embeddings.vocab import Featurizer, SentenceBatch, TrigramVocab, WordVocab
 
@@ -627,8 +628,6 @@ class EmbeddingModel:
 
     def encode_tokens(self, tokens: Any, batch_size: int = 1000) -> np.ndarray:
         """Embeddings (float32 ``n x dim``) of Moses token lists (Python lists or an Arrow list<string> array)."""
-        from core.token_arrays import as_token_lists
-
         arrays = as_token_lists(tokens)
         n = len(arrays)
         out = np.zeros((n, self.dim), np.float32)

