@@ -59,6 +59,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from benchmarks.caption_pairs import build_caption_pairs  # noqa: E402
 from benchmarks.translate_bench import Case, run_case  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from core import pair_schema as S  # noqa: E402
@@ -492,8 +493,6 @@ def table6(out: Path, scale: Scale, lrs: dict[str, float]) -> dict[str, Any]:
 def caption_pairs(out: Path, images: int) -> Path:
     """Multi30k caption pairs as in the learning check (captions k and k+1 of an image, leaked captions dropped,
     group = image)."""
-    from tests.test_train_learning import build_caption_pairs
-
     directory = out / "captions"
     if not (directory / "done.json").is_file():
         shutil.rmtree(directory, ignore_errors=True)

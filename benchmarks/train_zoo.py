@@ -14,8 +14,9 @@ ICLR'16 did), Adam 1e-3, no scrambling (ICLR'16 did not scramble), ``--steps`` u
 ``--pairs``), no dev selection (the final model is evaluated). Why MIX and M = 1: on caption pairs the hardest
 "negative" of a pool is often a paraphrase (another image's caption saying the same thing), so with MAX (even at
 M = 1) every model with composition parameters drifts to the collapsed solution (all sentences one direction,
-loss = 2δ = 0.8, below what the hinge terms allow otherwise); see tests/test_train_learning.py for the measured
-mechanism. ``--negatives max --megabatch 20`` reproduces that.
+loss = 2δ = 0.8, below what the hinge terms allow otherwise); see
+tests/train_embeddings/test_learning_check.py for the measured mechanism. ``--negatives max --megabatch 20``
+reproduces that.
 Output sizes follow ICLR'16 (= the word size, 50 here; LSTMs ``lstm_dim`` 50); CSE keeps its paper's
 3 x 100 maps (300-d). The identity-RNN uses ``lambda_c`` (``--irnn-lambda-c``) toward its initialisation, as the
 paper does; every other model is unregularised (ParaNMT-50M's setting). ``glove-avg`` is the untrained baseline

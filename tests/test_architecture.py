@@ -28,6 +28,8 @@ LAYERS: dict[str, int] = {"configs": 0, "core": 0, "filters": 1, "translate": 1,
 DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("translate.loading", "translate.fairseq_backend"): "fairseq (an optional extra) loads only for fairseq models",
     ("pipeline.backtranslate", "pipeline.nmt_inference"): "Beam's RunInference imports torch; MT-column runs skip it",
+    ("train_embeddings", "train_embeddings.model_io"): "the package's load_model without importing torch up front",
+    ("train_embeddings", "train_embeddings.models"): "the package's EmbeddingModel without importing torch up front",
 }
 # Third-party packages a layer must not import (at module level or in a function).
 FORBIDDEN: dict[str, tuple[str, ...]] = {

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from configs.schema import TrainConfig
-from tests.test_train_helpers import caption_parquet
+from tests.train_embeddings.helpers import caption_parquet
 from train_embeddings import load_model
 from train_embeddings.model_io import save_model
 from train_embeddings.models import (

@@ -13,7 +13,7 @@ import torch
 from configs.schema import TrainConfig
 from core.word_vectors import load_word_vectors
 from filters.paragram import ParagramScorer
-from tests.test_train_helpers import caption_lines, caption_parquet, caption_tokens
+from tests.train_embeddings.helpers import caption_lines, caption_parquet, caption_tokens
 from train_embeddings import export_word_vectors, load_model, save_model
 from train_embeddings.model_io import ModelLoadError
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder

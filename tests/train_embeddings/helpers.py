@@ -1,5 +1,5 @@
-"""Helpers shared by the tests/test_train_*.py modules (no tests here): caption pairs in the pipeline's Parquet
-layout, built from ../shared/data/paraphrase/multi30k-captions."""
+"""Helpers shared by the tests/train_embeddings/test_*.py modules (no tests here): caption pairs in the
+pipeline's Parquet layout, built from ../shared/data/paraphrase/multi30k-captions."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ import torch
 from configs import ConfigError
 from configs.schema import TrainConfig
 from tests.conftest import shared_data
-from tests.test_train_helpers import caption_parquet
+from tests.train_embeddings.helpers import caption_lines, caption_parquet
 from train_embeddings import load_model
 from train_embeddings.data import TrainDataError
 from train_embeddings.train import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, main, train
@@ -179,8 +179,6 @@ def test_checkpoints_without_evaluation_and_threads_restored(captions, tmp_path)
 
 
 def test_released_tsv_is_tokenised_once(tmp_path):
-    from tests.test_train_helpers import caption_lines
-
     lines = [f"{a}\t{b}\t0.9" for a, b in zip(caption_lines(1, 120), caption_lines(2, 120), strict=True)]
     (tmp_path / "para.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     config = tiny(tmp_path / "para.txt", "word,trigram", min_score=0.5, max_steps=4)

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.test_train_helpers import caption_parquet, pairs_table
+from tests.train_embeddings.helpers import caption_parquet, pairs_table
 from train_embeddings.data import PairSource, TrainDataError, tsv_to_parquet
 
 pytestmark = pytest.mark.timeout(60)
