@@ -69,7 +69,7 @@ from filters.rules import CRITERIA, MaxTokens, NotACopy  # noqa: E402
 from pipeline.analysis.corpus_report import build_report  # noqa: E402
 from train_embeddings import sts  # noqa: E402
 from train_embeddings.model_io import load_model  # noqa: E402
-from train_embeddings.train import CHECKPOINT, train  # noqa: E402
+from train_embeddings.trainer import CHECKPOINT, train  # noqa: E402
 
 log = logging.getLogger("reproduce")
 

@@ -1,7 +1,7 @@
 """Paraphrastic sentence embeddings trained on ParaNMT-style pairs (Wieting & Gimpel, ACL 2018, §4–5).
 
     from train_embeddings import load_model
-    from train_embeddings.train import train             # train(config, out_dir) -> TrainResult
+    from train_embeddings.trainer import train             # train(config, out_dir) -> TrainResult
     model = load_model("runs/emb/word")                  # a saved model directory or a training run
     vectors = model.encode(["A man plays a guitar."])    # float32 n x dim
     model.similarity(["a man plays"], ["someone plays"]) # cosine per pair
@@ -10,7 +10,7 @@ Training: ``python -m train_embeddings --data DIR --model word|trigram|lstm|blst
 
 Modules:
 
-* training — :mod:`~train_embeddings.train` (the :class:`~train_embeddings.train.Trainer` loop and the CLI),
+* training — :mod:`~train_embeddings.trainer` (the :class:`~train_embeddings.trainer.Trainer` loop and the CLI),
   :mod:`~train_embeddings.training_state` (position, history, model and optimiser; the schedule),
   :mod:`~train_embeddings.checkpoint` (``checkpoint.pt``, the run-folder rule, resume),
   :mod:`~train_embeddings.dev_evaluation` (dev scoring, ``best/``), :mod:`~train_embeddings.progress_log` (loss
@@ -23,7 +23,7 @@ Modules:
   run), :mod:`~train_embeddings.model_io` (save, the generic ``load_model`` and its loader registry, export word
   vectors), :mod:`~train_embeddings.sif` (SIF models), :mod:`~train_embeddings.files` (atomic directory writes);
 * evaluation — :mod:`~train_embeddings.sts` (STS data, results, evaluator, baselines),
-  :mod:`~train_embeddings.evaluate` (STS command line), :mod:`~train_embeddings.sick` (SICK relatedness and
+  :mod:`~train_embeddings.evaluate_sts` (STS command line), :mod:`~train_embeddings.sick` (SICK relatedness and
   entailment heads).
 """
 

@@ -1,8 +1,8 @@
-"""``python -m train_embeddings``: train sentence embeddings (see :mod:`train_embeddings.train`)."""
+"""``python -m train_embeddings``: train sentence embeddings (see :mod:`train_embeddings.trainer`)."""
 
 import sys
 
-from train_embeddings.train import main
+from train_embeddings.trainer import main
 
 if __name__ == "__main__":
     sys.exit(main())

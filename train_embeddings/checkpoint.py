@@ -27,7 +27,7 @@ from train_embeddings.training_state import Position, TrainingState
 
 __all__ = ["CHECKPOINT", "CHECKPOINT_FORMAT", "Checkpointer", "TrainingError", "changed_settings"]
 
-log = logging.getLogger("train_embeddings.train")  # the trainer's log: records keep the name they always had
+log = logging.getLogger("train_embeddings.trainer")  # the trainer's log: records keep the name they always had
 
 CHECKPOINT = "checkpoint.pt"
 CHECKPOINT_FORMAT = 1

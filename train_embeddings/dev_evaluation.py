@@ -21,7 +21,7 @@ from train_embeddings.training_state import TrainingState
 
 __all__ = ["DevEvaluator", "EvaluateFn", "default_evaluate_fn"]
 
-log = logging.getLogger("train_embeddings.train")  # the trainer's log: records keep the name they always had
+log = logging.getLogger("train_embeddings.trainer")  # the trainer's log: records keep the name they always had
 
 EvaluateFn = Callable[[EmbeddingModel], dict[str, float]]
 

@@ -17,7 +17,7 @@ from train_embeddings.training_state import Schedule, TrainingState
 
 __all__ = ["ProgressLog"]
 
-log = logging.getLogger("train_embeddings.train")  # the trainer's log: records keep the name they always had
+log = logging.getLogger("train_embeddings.trainer")  # the trainer's log: records keep the name they always had
 
 
 class ProgressLog:

@@ -2,7 +2,7 @@
 
 :class:`TrainingState` is what :mod:`train_embeddings.checkpoint` saves and restores (with the global RNG states);
 :class:`Schedule` is what follows from the settings and the number of pairs (updates per epoch, evaluation
-points). Both are used by :class:`train_embeddings.train.Trainer`.
+points). Both are used by :class:`train_embeddings.trainer.Trainer`.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ from tests.train_embeddings.helpers import tokenize
 from train_embeddings import load_model
 from train_embeddings.data import PairSource
 from train_embeddings.losses import MARGIN_STATISTICS, MegaBatchMiner, margin_statistics
-from train_embeddings.train import default_evaluate_fn, train
+from train_embeddings.trainer import default_evaluate_fn, train
 
 CAPTION_SETS = {"MSRvid": ("STS12", "MSRvid"), "images14": ("STS14", "images"), "images15": ("STS15", "images")}
 SEEDS = (1, 2, 3)

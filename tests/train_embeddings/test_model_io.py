@@ -17,7 +17,7 @@ from tests.train_embeddings.helpers import caption_lines, caption_parquet, capti
 from train_embeddings import export_word_vectors, load_model, save_model
 from train_embeddings.model_io import ModelLoadError
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder
-from train_embeddings.train import train
+from train_embeddings.trainer import train
 from train_embeddings.vocab import TrigramVocab
 
 pytestmark = pytest.mark.timeout(120)

@@ -253,7 +253,7 @@ def test_real_sif_glove_beats_glove_average_on_sts_2012_2015(real_sts: sts.StsBe
 def test_evaluate_cli_takes_sif_models_and_baselines(tmp_path: Path, vectors: WordVectors, counts_file: Path,
                                                      capsys) -> None:
     """A saved SIF directory is a --model; --glove/--sif use the same module (here on a text vector file)."""
-    from train_embeddings import evaluate
+    from train_embeddings import evaluate_sts as evaluate
 
     root = tmp_path / "sts" / "STS12"
     root.mkdir(parents=True)

@@ -1,4 +1,4 @@
-"""STS evaluation (train_embeddings/sts/, train_embeddings/evaluate.py): loaders, correlations, protocols, CLI.
+"""STS evaluation (train_embeddings/sts/, train_embeddings/evaluate_sts.py): loaders, correlations, protocols, CLI.
 
 Hand-made data checks the arithmetic against correlations computed by hand; the real STS 2012–2015 + STS-B files
 (``../shared/data/sts``) check the loaders' counts, the STS2017 selection, and the SIF paper's direction with real
@@ -25,7 +25,7 @@ import pytest
 from core.correlation import pearson, spearman
 from core.text import CachedTokenizer
 from tests.conftest import shared_data
-from train_embeddings import evaluate as cli
+from train_embeddings import evaluate_sts as cli
 from train_embeddings import sts
 
 pytestmark = pytest.mark.timeout(120)

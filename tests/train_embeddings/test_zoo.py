@@ -1,5 +1,5 @@
 """The ICLR'16 encoder zoo and CSE (train_embeddings/models.py), the eq. 11 regularisers and AdaGrad
-(train_embeddings/train.py): shapes, masking and padding invariance, the identity-RNN's equality with averaging,
+(train_embeddings/trainer.py): shapes, masking and padding invariance, the identity-RNN's equality with averaging,
 the peephole LSTM / Elman RNN / CSE against slow per-step references on hand weights, penalties against hand
 computation, save/load round trips, and seconds-long CLI smoke runs on real caption pairs."""
 
@@ -28,7 +28,7 @@ from train_embeddings.models import (
     WordTable,
     build_encoder,
 )
-from train_embeddings.train import CHECKPOINT, build_optimizer, main, regularization, train
+from train_embeddings.trainer import CHECKPOINT, build_optimizer, main, regularization, train
 from train_embeddings.vocab import SentenceBatch, WordVocab
 
 pytestmark = pytest.mark.timeout(120)

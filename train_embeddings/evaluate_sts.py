@@ -1,7 +1,8 @@
 """STS evaluation from the command line: saved models and word-vector baselines.
+(``paranmt evaluate`` is ``python -m train_embeddings.evaluate_sts``.)
 
-    python -m train_embeddings.evaluate --model runs/word [--model runs/lstm] [--years 2012 2013 ...] [--json out.json]
-    python -m train_embeddings.evaluate --glove --sif --word-frequencies ../shared/data/wordfreq/enwiki_vocab_min200.txt
+    paranmt evaluate --model runs/word [--model runs/lstm] [--years 2012 2013 ...] [--json out.json]
+    paranmt evaluate --glove --sif --word-frequencies ../shared/data/wordfreq/enwiki_vocab_min200.txt
 
 Encoders (any combination, at least one):
 
@@ -47,7 +48,7 @@ from train_embeddings.sif import build_sif, glove_average, read_fit_sentences, r
 
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
-        prog=command_name("python -m train_embeddings.evaluate"),
+        prog=command_name("python -m train_embeddings.evaluate_sts"),
         description="Evaluate sentence encoders on STS 2012-2016 and the STS Benchmark (Pearson per sub-dataset "
                     "and year means as in ParaNMT-50M Tables 8-9; pooled Spearman per year).")
     parser.add_argument("--model", action="append", default=[], metavar="DIR", type=Path,

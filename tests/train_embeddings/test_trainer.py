@@ -17,7 +17,7 @@ from tests.conftest import shared_data
 from tests.train_embeddings.helpers import caption_lines, caption_parquet
 from train_embeddings import load_model
 from train_embeddings.data import TrainDataError
-from train_embeddings.train import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, main, train
+from train_embeddings.trainer import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, main, train
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -206,7 +206,7 @@ def test_false_negatives_are_logged_and_warned(tmp_path, caplog):
     rows = [f"a man rides a red bike\tword{i} token{i} thing{i}" for i in range(120)]
     (tmp_path / "pairs.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     config = tiny(tmp_path / "pairs.tsv", "word", epochs=2, log_every=2)
-    with caplog.at_level("WARNING", logger="train_embeddings.train"):
+    with caplog.at_level("WARNING", logger="train_embeddings.trainer"):
         result = train(config, tmp_path / "run", evaluate_fn=None, progress=False)
     log = json.loads(result.metrics_path.read_text())["log"]
     assert all(entry["positive_nearer"] <= 0.5 for entry in log)
