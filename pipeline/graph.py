@@ -69,16 +69,7 @@ def build_pipeline(
     if config.filter.exclude_sentences and pc.score and score_and_select is None:
         ExcludedSentences.load(config.filter.exclude_sentences)  # read (and cached) before any work
     claim_output(output, run_identity(config, specs), overwrite=overwrite)  # everything checkable was checked
-    # The scorer fit reads the input on the launcher, so an input it cannot use fails here, before the NMT model
-    # is resolved (the demo model trains on first use).
-    if score_and_select is not None:
-        transform = score_and_select(config) if callable(score_and_select) and not isinstance(
-            score_and_select, beam.PTransform) else score_and_select
-    elif pc.score:
-        scorer_path, scorer_id = prepare_scorer(config, ingest.plan, specs, output)
-        transform = default_score_and_select(config, scorer_path, scorer_id)
-    else:
-        transform = None
+    transform = _score_stage(config, score_and_select, ingest, specs, output)
     if nmt_model_id is None:
         nmt_model_id = pc.mt_model_id if mode == "mt_column" else resolve_model_id(config.translate)
     metadata = {
@@ -98,13 +89,7 @@ def build_pipeline(
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
     if mode == "translate":
-        cache = None
-        if pc.translation_cache:
-            t = config.translate
-            settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend,
-                                     "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
-                                     "max_decoding_length": t.max_decoding_length}.items()))
-            cache = TranslationCache(pc.cache_dir or FileSystems.join(output, "cache"), nmt_model_id, settings)
+        cache = _translation_cache(config, output, nmt_model_id) if pc.translation_cache else None
         translated = unique["rows"] | "BackTranslate" >> BackTranslateRows(
             config.translate, nmt_model_id, cache, chunk_lines=pc.cache_chunk_lines, chunk_bytes=pc.cache_chunk_bytes,
             **(handler_kwargs or {}))
@@ -119,12 +104,45 @@ def build_pipeline(
     if transform is not None:
         scored = scored | "ScoreAndSelect" >> transform
 
+    _write_outputs(config, staging, metadata, hook_metadata, scored, rejected, read["deadletter"],
+                   selected=transform is not None)
+    return BuiltPipeline(ingest, staging, transform is not None, mode, nmt_model_id, metadata,
+                         getattr(transform, "excluded", None))
+
+
+def _score_stage(config: Any, score_and_select: ScoreAndSelect | None, ingest: Ingest, specs: Sequence[InputSpec],
+                 output: str) -> beam.PTransform | None:
+    """Stage 6 as configured: a caller's transform (or factory), the default one with a scorer fitted on the
+    launcher now (an input the fit cannot use fails here, before the NMT model is resolved), or none."""
+    if score_and_select is not None:
+        return score_and_select(config) if callable(score_and_select) and not isinstance(
+            score_and_select, beam.PTransform) else score_and_select
+    if not config.pipeline.score:
+        return None
+    scorer_path, scorer_id = prepare_scorer(config, ingest.plan, specs, output)
+    return default_score_and_select(config, scorer_path, scorer_id)
+
+
+def _translation_cache(config: Any, output: str, nmt_model_id: str) -> TranslationCache:
+    """The cache of finished chunks, keyed by the model and every setting that changes a translation."""
+    t = config.translate
+    settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend,
+                             "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
+                             "max_decoding_length": t.max_decoding_length}.items()))
+    return TranslationCache(config.pipeline.cache_dir or FileSystems.join(output, "cache"), nmt_model_id, settings)
+
+
+def _write_outputs(config: Any, staging: str, metadata: dict[str, Any], hook_metadata: dict[str, Any],
+                   scored: beam.PCollection, rejected: list[beam.PCollection], deadletter: beam.PCollection, *,
+                   selected: bool) -> None:
+    """Stage 7 (and the lexicon branch): every output folder as deterministic shards under ``staging``."""
+    pc = config.pipeline
     shards = {"num_shards": pc.num_shards, "row_group_rows": pc.row_group_rows, "compression": pc.compression,
               "compression_level": pc.compression_level}
     pairs_schema = S.with_metadata(S.PAIRS_SCHEMA, **metadata, **hook_metadata)
     _ = scored | "WritePairs" >> WriteParquetShards(FileSystems.join(staging, "pairs"), "pairs", pairs_schema,
                                                     **shards)
-    if transform is not None:
+    if selected:
         _ = (scored
              | "Selected" >> beam.Filter(_is_kept)
              | "WriteTrain" >> WriteParquetShards(FileSystems.join(staging, "train"), "train", pairs_schema,
@@ -134,13 +152,10 @@ def build_pipeline(
          | "WriteRejected" >> WriteParquetShards(FileSystems.join(staging, "rejected"), "rejected",
                                                  S.with_metadata(REJECTED_SCHEMA, **metadata), **shards))
     if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
-
         _ = scored | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(staging, LEXICON_DIR), metadata)
-    _ = read["deadletter"] | "WriteDeadletter" >> WriteParquetShards(
+    _ = deadletter | "WriteDeadletter" >> WriteParquetShards(
         FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
         **{**shards, "num_shards": pc.deadletter_shards})
-    return BuiltPipeline(ingest, staging, transform is not None, mode, nmt_model_id, metadata,
-                         getattr(transform, "excluded", None))
 
 
 ScoreAndSelect = beam.PTransform | Callable[[Any], beam.PTransform | None]
