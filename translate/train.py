@@ -186,6 +186,8 @@ def moses_lines(lines: Sequence[str], lang: str, progress: Callable[[int], None]
         out.append(tokenizer.tokenize(normalizer.normalize(" ".join(line.split())), escape=False, return_str=True))
         if progress is not None and i % 5000 == 0:
             progress(5000)
+    if progress is not None:
+        progress(len(out) % 5000)
     return out
 
 
@@ -450,6 +452,7 @@ def train_model(
     if _check_run_folder(out, identity, overwrite):
         log.info("%s already holds this run, finished", out)
         return out
+    created = not out.exists()
     work = out / "work"
     work.mkdir(parents=True, exist_ok=True)
     run_state = {"identity": identity, "recipe": recipe.model_dump(), "finished": False}
@@ -461,7 +464,12 @@ def train_model(
     codes, data_bin, save_dir = out / "bpe.codes", work / "data-bin", work / "checkpoints"
     prepared = work / "prepared.json"
     if not prepared.is_file():
-        counts = _prepare(source, target, valid, recipe, work, codes)
+        try:
+            counts = _prepare(source, target, valid, recipe, work, codes)
+        except TrainError:
+            if created:  # nothing worth resuming: leave no folder that a corrected rerun would be refused
+                shutil.rmtree(out)
+            raise
         prepared.write_text(json.dumps(counts))
     counts = json.loads(prepared.read_text())
 

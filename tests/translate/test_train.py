@@ -188,6 +188,7 @@ def test_empty_inputs_and_splits(tmp_path, toy_files, capsys):
     err = _error(capsys, ["--bitext-cs", str(blank_cs), "--bitext-en", str(blank_en), "--out", str(tmp_path / "t"),
                           *FAST])
     assert "training split is empty" in err
+    assert not (tmp_path / "v").exists() and not (tmp_path / "t").exists(), "no folder left to refuse a rerun"
 
 
 def test_unknown_preset_and_bad_recipe_fields(tmp_path, toy_files, capsys):
