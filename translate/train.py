@@ -226,9 +226,13 @@ def parse_log_line(line: str) -> tuple[str, dict[str, float]] | None:
 
 
 def _thread_env(threads: int) -> dict[str, str]:
-    return dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),
-                # the checkpoints fairseq loads here are the ones this run wrote
-                TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD="1")
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),
+               # the checkpoints fairseq loads here are the ones this run wrote
+               TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD="1")
+    # OpenMP threads that spin while waiting burn the cores other jobs need: on a loaded 2-core machine the demo
+    # model took 6 min with 2 spinning threads against 34 s with 1 thread. Passive waiting changes no result.
+    env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    return env
 
 
 def run_fairseq(args: list[str], threads: int, log_file: Path,
