@@ -18,6 +18,7 @@ import shutil
 import sys
 import zipfile
 from pathlib import Path
+from types import ModuleType
 
 from configs.command_line import ArgumentParser, command_name
 from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
@@ -88,18 +89,46 @@ def convert_marian(args: argparse.Namespace) -> Path:
     return out
 
 
+def import_transformers() -> ModuleType:
+    """``transformers``, importable next to the fairseq extra.
+
+    fairseq-fixed drags in a CUDA build of torchaudio that cannot load on the CPU torch; transformers imports
+    torchaudio whenever it is installed (``audio_utils``), which fails with ``libc10_cuda.so: cannot open shared
+    object file``. A torchaudio that does not load is declared unavailable to transformers (no audio is involved).
+    """
+    try:
+        import torchaudio  # noqa: F401
+    except ImportError:
+        pass
+    except OSError:
+        import transformers.utils
+        import transformers.utils.import_utils
+
+        transformers.utils.is_torchaudio_available = transformers.utils.import_utils.is_torchaudio_available = (
+            lambda: False)
+    try:
+        import transformers
+    except ImportError as error:
+        raise ValueError("hf-marian needs the transformers package: pip install transformers "
+                         "(or the test extra)") from error
+    return transformers
+
+
 def convert_hf_marian(args: argparse.Namespace) -> Path:
     """A Hugging Face Marian model (e.g. Helsinki-NLP/opus-mt-cs-en, as a local folder); needs `transformers`."""
-    try:
-        import transformers  # noqa: F401
-    except ImportError as error:
-        raise ValueError("hf-marian needs the transformers package: pip install transformers") from error
+    import_transformers()
     from ctranslate2.converters import TransformersConverter
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     TransformersConverter(args.model_dir, copy_files=["source.spm", "target.spm"]).convert(
         str(out / "ct2"), quantization=args.quantization, force=True)
+    # CTranslate2 leaves the source </s> to the Hugging Face tokenizer (add_source_eos: false); the pipeline encodes
+    # with SentencePiece alone, so CTranslate2 appends it, as for a Marian release (without it, 18 of 100 best
+    # hypotheses of a test model differed from Hugging Face's own decoding).
+    config_file = out / "ct2" / "config.json"
+    ct2_config = json.loads(config_file.read_text(encoding="utf-8"))
+    config_file.write_text(json.dumps({**ct2_config, "add_source_eos": True}, indent=2), encoding="utf-8")
     card = _marian_card(args, out, spm_dir="ct2", provenance=f"hf-marian:{args.model_dir}")
     write_card(out, card)
     return out

@@ -1,10 +1,10 @@
-"""Small cs->en models trained here, on CPU, in seconds to a minute: the demo model of the README's main job and
-the models the tests decode with (no model can be downloaded at run time).
+"""The demo model of the README's main job and the small models the tests decode with, trained here on CPU in
+seconds to a minute (no model can be downloaded at run time).
 
-The recipe is the real one at toy scale: Moses normalisation + tokenisation, BPE learned with subword-nmt,
-``fairseq-preprocess``, ``fairseq-train`` of a 2+2-layer transformer, conversion to CTranslate2 with
-``ctranslate2.converters.FairseqConverter``, and a model card. Its output is only as good as a tiny model on a
-few thousand sentences can be: real corpora need a real model (README: "Bring a real model").
+They are :mod:`translate.train` runs with its ``tiny`` preset (:class:`TinyModelRecipe` is that recipe) on small
+data, cached under ``$PARANMT_CACHE`` (default ``~/.cache/paranmt``) keyed by data and recipe. Their output is only
+as good as a tiny model on a few thousand sentences can be: real corpora need a real model (README: "Bring a real
+model", "...or train one").
 """
 
 from __future__ import annotations
@@ -12,43 +12,23 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import math
 import os
 import random
 import shutil
-import subprocess
-import sys
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from filelock import FileLock
-from sacremoses import MosesPunctNormalizer, MosesTokenizer
-from subword_nmt.learn_bpe import learn_bpe
 
-from translate.card import FairseqSpec, ModelCard, PostprocessSpec, PreprocessSpec, write_card
+from translate.train import RUN_FILE, TrainRecipe, train_model
 
 log = logging.getLogger(__name__)
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "configs" / "sample"
-RECIPE_VERSION = "1"  # bump when the recipe changes, so cached models are rebuilt
+RECIPE_VERSION = "2"  # bump when the recipe changes, so cached models are rebuilt
 
-
-@dataclass(frozen=True)
-class TinyModelRecipe:
-    bpe_merges: int = 2000
-    layers: int = 2
-    embed_dim: int = 64
-    ffn_dim: int = 256
-    heads: int = 4
-    max_epoch: int = 20
-    lr: float = 0.005
-    warmup_updates: int = 200
-    max_tokens: int = 4096
-    valid_fraction: float = 0.05
-    seed: int = 1
-    threads: int = 0  # 0: all cores
-
+# The tiny preset of translate.train: 2+2 layers of 64, 2,000 BPE merges, 20 epochs, 5% held out.
+TinyModelRecipe = TrainRecipe
 
 # Models on real Czech (the first 12,000 Tatoeba pairs): they exercise the real text chain and serve the tests
 # ("tiny", 2 layers of 64, ~1 min on 2 cores) and the CPU benchmark ("small", 3 layers of 256, ~5 min), where
@@ -59,6 +39,7 @@ TATOEBA_RECIPES = {
     "small": TinyModelRecipe(bpe_merges=4000, layers=3, embed_dim=256, ffn_dim=1024, heads=4, max_epoch=10,
                              max_tokens=4096, lr=0.002, warmup_updates=200),
 }
+DEMO_RECIPE = TinyModelRecipe(bpe_merges=1000, max_epoch=60, valid_fraction=0.05)
 
 
 def tatoeba_model(bitext_dir: Path, size: str = "tiny", cache_dir: Path | None = None) -> Path:
@@ -72,134 +53,15 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get("PARANMT_CACHE", Path.home() / ".cache" / "paranmt")).expanduser()
 
 
-def _moses_lines(lines: Sequence[str], lang: str) -> list[str]:
-    normalizer, tokenizer = MosesPunctNormalizer(lang=lang), MosesTokenizer(lang=lang)
-    return [tokenizer.tokenize(normalizer.normalize(" ".join(line.split())), escape=False, return_str=True)
-            for line in lines]
-
-
-def _apply_bpe(codes: Path, lines: list[str]) -> list[str]:
-    from subword_nmt.apply_bpe import BPE
-
-    with codes.open(encoding="utf-8") as handle:
-        bpe = BPE(handle)
-    return [bpe.process_line(line) for line in lines]
-
-
-def _run(args: list[str], threads: int, log_file: Path) -> None:
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),
-               TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD="1")  # our own fresh checkpoints
-    with log_file.open("a", encoding="utf-8") as out:
-        done = subprocess.run([sys.executable, "-m", *args], stdout=out, stderr=subprocess.STDOUT, env=env)
-    if done.returncode != 0:
-        tail = log_file.read_text(encoding="utf-8", errors="replace")[-3000:]
-        raise RuntimeError(f"`{' '.join(args[:2])}` failed (exit {done.returncode}); log {log_file}:\n{tail}")
-
-
-def train_tiny_model(
-    source_lines: Sequence[str],
-    target_lines: Sequence[str],
-    out_dir: Path,
-    name: str,
-    recipe: TinyModelRecipe = TinyModelRecipe(),
-) -> Path:
-    """Train a tiny fairseq transformer on the given pairs and write a complete model directory to ``out_dir``.
-
-    The directory holds ``bpe.codes``, ``fairseq/`` (checkpoint + dictionaries), ``ct2/`` (CTranslate2) and a
-    ``model_card.yaml`` whose ``metrics.valid_perplexity`` is measured on the held-out pairs.
-    """
-    if len(source_lines) != len(target_lines):
-        raise ValueError(f"{len(source_lines)} source lines but {len(target_lines)} target lines")
-    threads = recipe.threads or os.cpu_count() or 1
-    out_dir = Path(out_dir)
-    work = out_dir / "work"
-    work.mkdir(parents=True, exist_ok=True)
-    log_file = work / "train.log"
-    src_tok, tgt_tok = _moses_lines(source_lines, "cs"), _moses_lines(target_lines, "en")
-    keep = [i for i, (s, t) in enumerate(zip(src_tok, tgt_tok, strict=True)) if s.strip() and t.strip()]
-    src_tok, tgt_tok = [src_tok[i] for i in keep], [tgt_tok[i] for i in keep]
-
-    codes = out_dir / "bpe.codes"
-    with codes.open("w", encoding="utf-8") as handle:
-        learn_bpe(src_tok + tgt_tok, handle, recipe.bpe_merges, min_frequency=2)
-    src_bpe, tgt_bpe = _apply_bpe(codes, src_tok), _apply_bpe(codes, tgt_tok)
-
-    order = list(range(len(src_bpe)))
-    random.Random(recipe.seed).shuffle(order)
-    n_valid = max(1, int(len(order) * recipe.valid_fraction))
-    splits = {"valid": order[:n_valid], "train": order[n_valid:]}
-    for split, idx in splits.items():
-        (work / f"{split}.cs").write_text("".join(src_bpe[i] + "\n" for i in idx), encoding="utf-8")
-        (work / f"{split}.en").write_text("".join(tgt_bpe[i] + "\n" for i in idx), encoding="utf-8")
-
-    data_bin = work / "data-bin"
-    _run(["fairseq_cli.preprocess", "--source-lang", "cs", "--target-lang", "en",
-          "--trainpref", str(work / "train"), "--validpref", str(work / "valid"),
-          "--destdir", str(data_bin), "--workers", str(min(threads, 2)), "--seed", str(recipe.seed)],
-         threads, log_file)
-    ckpt_dir = work / "checkpoints"
-    _run(["fairseq_cli.train", str(data_bin), "--task", "translation", "--source-lang", "cs", "--target-lang", "en",
-          "--arch", "transformer",
-          "--encoder-layers", str(recipe.layers), "--decoder-layers", str(recipe.layers),
-          "--encoder-embed-dim", str(recipe.embed_dim), "--decoder-embed-dim", str(recipe.embed_dim),
-          "--encoder-ffn-embed-dim", str(recipe.ffn_dim), "--decoder-ffn-embed-dim", str(recipe.ffn_dim),
-          "--encoder-attention-heads", str(recipe.heads), "--decoder-attention-heads", str(recipe.heads),
-          "--share-decoder-input-output-embed", "--dropout", "0.1",
-          "--optimizer", "adam", "--adam-betas", "(0.9, 0.98)", "--lr", str(recipe.lr),
-          "--lr-scheduler", "inverse_sqrt", "--warmup-updates", str(recipe.warmup_updates),
-          "--criterion", "cross_entropy", "--max-tokens", str(recipe.max_tokens),
-          "--max-epoch", str(recipe.max_epoch), "--save-dir", str(ckpt_dir),
-          "--no-epoch-checkpoints", "--no-last-checkpoints", "--no-save-optimizer-state",
-          "--seed", str(recipe.seed), "--cpu", "--num-workers", "0",
-          "--log-format", "simple", "--log-interval", "100", "--no-progress-bar"],
-         threads, log_file)
-
-    fairseq_dir = out_dir / "fairseq"
-    fairseq_dir.mkdir(exist_ok=True)
-    shutil.copy(ckpt_dir / "checkpoint_best.pt", fairseq_dir / "checkpoint_best.pt")
-    for lang in ("cs", "en"):
-        shutil.copy(data_bin / f"dict.{lang}.txt", fairseq_dir / f"dict.{lang}.txt")
-
-    from translate.convert import fairseq_to_ctranslate2
-
-    fairseq_to_ctranslate2(fairseq_dir / "checkpoint_best.pt", fairseq_dir, out_dir / "ct2", "cs", "en")
-    card = ModelCard(
-        name=name,
-        preprocess=PreprocessSpec(normalize_punctuation=True, tokenize="moses", subword="bpe", bpe_codes="bpe.codes"),
-        postprocess=PostprocessSpec(subword="bpe", detokenize="moses"),
-        ctranslate2="ct2",
-        fairseq=FairseqSpec(checkpoint="fairseq/checkpoint_best.pt", data="fairseq"),
-        provenance={"recipe": json.dumps(asdict(recipe)), "train_pairs": str(len(splits["train"])),
-                    "valid_pairs": str(n_valid)},
-    )
-    card.metrics["valid_perplexity"] = ct2_perplexity(
-        out_dir / "ct2", [src_bpe[i].split() for i in splits["valid"]], [tgt_bpe[i].split() for i in splits["valid"]]
-    )
-    write_card(out_dir, card)
-    shutil.rmtree(work / "checkpoints")
-    shutil.rmtree(data_bin)
-    return out_dir
-
-
-def ct2_perplexity(ct2_dir: Path, sources: list[list[str]], targets: list[list[str]]) -> float:
-    """Per-token perplexity (EOS included) of reference targets under the model."""
-    import ctranslate2
-
-    translator = ctranslate2.Translator(str(ct2_dir), device="cpu")
-    results = translator.score_batch(sources, targets, max_batch_size=64)
-    total = sum(sum(r.log_probs) for r in results)
-    count = sum(len(r.log_probs) for r in results)
-    return math.exp(-total / max(count, 1))
-
-
 def cached_model(
     name: str, source_lines: Sequence[str], target_lines: Sequence[str],
-    recipe: TinyModelRecipe = TinyModelRecipe(), cache_dir: Path | None = None,
+    recipe: TrainRecipe | None = None, cache_dir: Path | None = None,
 ) -> Path:
-    """Train once, then reuse: the model lives under the cache directory keyed by data + recipe, guarded by a
-    file lock so parallel test workers or runs train it only once."""
+    """Train once with :func:`translate.train.train_model`, then reuse: the model lives under the cache directory
+    keyed by data + recipe, guarded by a file lock so parallel test workers or runs train it only once."""
+    recipe = recipe or TinyModelRecipe()
     digest = hashlib.sha256()
-    for part in (RECIPE_VERSION, name, json.dumps(asdict(recipe), sort_keys=True)):
+    for part in (RECIPE_VERSION, name, json.dumps(recipe.model_dump(), sort_keys=True)):
         digest.update(part.encode())
     for line in (*source_lines, "\x00", *target_lines):
         digest.update(line.encode("utf-8", "surrogateescape") + b"\n")
@@ -210,9 +72,13 @@ def cached_model(
         if (target / "model_card.yaml").is_file():
             return target
         partial = target.with_name(target.name + ".partial")
-        shutil.rmtree(partial, ignore_errors=True)
+        if partial.exists() and not (partial / RUN_FILE).is_file():
+            shutil.rmtree(partial)  # left by an older version: not a run folder that can be resumed
         log.warning("training the %s model once (cached in %s); this takes about a minute on 2 cores", name, target)
-        train_tiny_model(source_lines, target_lines, partial, name, recipe)
+        # an interrupted earlier attempt is resumed (same data and recipe), not restarted
+        train_model(source_lines, target_lines, partial, recipe, name=name, device="cpu",
+                    data_description=f"{name} ({len(source_lines)} pairs)")
+        shutil.rmtree(target, ignore_errors=True)
         partial.rename(target)
     return target
 
@@ -221,8 +87,7 @@ def ensure_demo_model(cache_dir: Path | None = None) -> Path:
     """The demo model of the README's main job: trained on the bundled sample bitext on first use."""
     cs = (SAMPLE_DIR / "sample.cs").read_text(encoding="utf-8").splitlines()
     en = (SAMPLE_DIR / "sample.en").read_text(encoding="utf-8").splitlines()
-    recipe = TinyModelRecipe(bpe_merges=1000, max_epoch=60, valid_fraction=0.05)
-    return cached_model("demo-tiny-cs-en", cs, en, recipe, cache_dir)
+    return cached_model("demo-tiny-cs-en", cs, en, DEMO_RECIPE, cache_dir)
 
 
 # A synthetic "toy Czech" -> English language: word-for-word over a fixed lexicon with an adjective-noun order

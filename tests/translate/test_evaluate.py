@@ -1,0 +1,33 @@
+"""translate.evaluate's input errors (its scoring is exercised on a trained model in test_train.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from translate.evaluate import main
+
+
+def _error(capsys, args: list[str]) -> str:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
+    return err
+
+
+def _write(path: Path, lines: list[str]) -> Path:
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_misaligned_or_empty_test_sets_and_missing_models(tmp_path, capsys):
+    src, ref = _write(tmp_path / "t.cs", ["Pes.", "Kočka."]), _write(tmp_path / "t.en", ["Dog."])
+    err = _error(capsys, ["--model", str(tmp_path), "--src", str(src), "--ref", str(ref)])
+    assert "t.cs has 2 lines but" in err and "t.en has 1" in err
+    empty_src, empty_ref = _write(tmp_path / "e.cs", []), _write(tmp_path / "e.en", [])
+    err = _error(capsys, ["--model", str(tmp_path), "--src", str(empty_src), "--ref", str(empty_ref)])
+    assert "e.cs is empty" in err
+    ref = _write(tmp_path / "t.en", ["Dog.", "Cat."])
+    err = _error(capsys, ["--model", str(tmp_path / "nope"), "--src", str(src), "--ref", str(ref)])
+    assert "nope does not exist" in err
+    err = _error(capsys, ["--model", str(tmp_path), "--src", str(tmp_path / "missing.cs"), "--ref", str(ref)])
+    assert "missing.cs: no such file" in err

@@ -1,0 +1,282 @@
+"""translate.train end to end on a few hundred pairs: train -> CTranslate2 -> evaluate -> the pipeline uses it;
+resumption after a kill; clear errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+import torch
+
+from configs.schema import TranslateConfig
+from tests.conftest import REPO_ROOT
+from translate import Status, load_translator
+from translate.card import ModelDir
+from translate.demo import make_toy_corpus
+from translate.evaluate import main as evaluate_main
+from translate.train import (
+    PRESETS,
+    TrainRecipe,
+    average_checkpoints,
+    fairseq_train_args,
+    parse_log_line,
+)
+from translate.train import main as train_main
+
+pytestmark = pytest.mark.timeout(600)
+
+# Seconds on one thread: 2+2 layers of 64 on a few hundred toy pairs.
+FAST = ["--preset", "tiny", "--set", "bpe_merges=300", "--set", "max_tokens=1024", "--threads", "1"]
+
+
+def write_pairs(folder: Path, name: str, cs: list[str], en: list[str]) -> tuple[Path, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = folder / f"{name}.cs", folder / f"{name}.en"
+    for path, lines in zip(paths, (cs, en), strict=True):
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return paths
+
+
+@pytest.fixture(scope="module")
+def toy_files(tmp_path_factory) -> dict[str, Path]:
+    cs, en = make_toy_corpus(500, seed=3)
+    folder = tmp_path_factory.mktemp("toy-bitext")
+    train_cs, train_en = write_pairs(folder, "train", cs[:400], en[:400])
+    test_cs, test_en = write_pairs(folder, "test", cs[400:], en[400:])
+    return {"cs": train_cs, "en": train_en, "test_cs": test_cs, "test_en": test_en}
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory, toy_files) -> Path:
+    out = tmp_path_factory.mktemp("train") / "toy-trained"
+    code = train_main(["--bitext-cs", str(toy_files["cs"]), "--bitext-en", str(toy_files["en"]), "--out", str(out),
+                       *FAST, "--max-epoch", "40", "--name", "toy-trained"])
+    assert code == 0
+    return out
+
+
+def test_training_writes_a_complete_model_directory(trained):
+    model_dir = ModelDir(trained)
+    card = model_dir.card
+    assert card.name == "toy-trained" and card.ctranslate2 == "ct2" and card.fairseq is not None
+    assert (card.preprocess.tokenize, card.preprocess.subword) == ("moses", "bpe")
+    recipe = json.loads(card.provenance["recipe"])
+    assert recipe["bpe_merges"] == 300 and recipe["max_epoch"] == 40
+    assert int(card.provenance["train_pairs"]) + int(card.provenance["valid_pairs"]) == 400
+    assert int(card.provenance["updates"]) > 0 and card.provenance["epochs"] == "40"
+    assert 1.0 < card.metrics["valid_perplexity"] < 10, "the toy language is learnt"
+    assert (trained / "training_curve.png").stat().st_size > 1000
+    assert (trained / "train.log").is_file() and not (trained / "work").exists()
+    state = torch.load(model_dir.path(card.fairseq.checkpoint), map_location="cpu", weights_only=False)
+    assert state["last_optimizer_state"] is None, "the shipped checkpoint carries no optimizer state"
+
+
+def test_evaluate_scores_the_model_and_records_it_in_the_card(trained, toy_files, capsys):
+    hyps = trained.parent / "hyps.txt"
+    args = ["--model", str(trained), "--src", str(toy_files["test_cs"]), "--ref", str(toy_files["test_en"]),
+            "--name", "toy_test", "--threads", "1", "--compute-type", "float32", "--out", str(hyps)]
+    assert evaluate_main(args) == 0
+    out = capsys.readouterr().out
+    assert "BLEU signature: nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:" in out
+    assert "chrF signature: nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:" in out
+    card = ModelDir(trained).card
+    assert card.metrics["bleu_toy_test"] > 30 and card.metrics["chrf_toy_test"] > 50
+    assert card.metrics["sentences_per_second_toy_test"] > 0
+    assert "beam 5" in card.provenance["evaluation_toy_test"]
+    assert len(hyps.read_text(encoding="utf-8").splitlines()) == 100
+    before = (trained / "model_card.yaml").read_text()
+    assert evaluate_main([*args[:-2], "--no-update-card", "--limit", "10"]) == 0
+    assert (trained / "model_card.yaml").read_text() == before
+
+
+def test_the_pipeline_translates_with_the_trained_model(trained, toy_files, tmp_path):
+    from pipeline.run import main as pipeline_main
+    from pipeline.schema import read_metadata
+
+    out = tmp_path / "run"
+    assert pipeline_main(["--cs", str(toy_files["test_cs"]), "--en", str(toy_files["test_en"]), "--model",
+                          str(trained), "--threads", "1", "--num-shards", "1", "--out", str(out), "--quiet"]) == 0
+    shard = sorted((out / "pairs").glob("*.parquet"))[0]
+    assert read_metadata(pq.read_schema(shard))["nmt_model_id"] == "toy-trained"
+    rows = pq.read_table(shard).to_pylist()
+    assert rows and all(r["mt"] for r in rows)
+    translator = load_translator(TranslateConfig(model=trained, device="cpu", threads=1))
+    results = translator.translate(toy_files["test_cs"].read_text(encoding="utf-8").splitlines())
+    assert all(t.status is Status.OK for t in results)
+
+
+def test_rerunning_a_finished_run_does_nothing_and_a_different_run_is_refused(trained, toy_files, capsys):
+    card = (trained / "model_card.yaml").read_text()
+    base = ["--bitext-cs", str(toy_files["cs"]), "--bitext-en", str(toy_files["en"]), "--out", str(trained), *FAST]
+    assert train_main([*base, "--max-epoch", "40", "--name", "toy-trained"]) == 0  # budget may differ; same run
+    assert (trained / "model_card.yaml").read_text() == card
+    capsys.readouterr()
+    assert train_main([*base, "--set", "layers=3"]) == 2
+    err = capsys.readouterr().err
+    assert "holds a different training run" in err and "--overwrite" in err and "Traceback" not in err
+
+
+def _train_command(out: Path, files: dict[str, Path]) -> list[str]:
+    return [sys.executable, "-m", "translate.train", "--bitext-cs", str(files["cs"]), "--bitext-en",
+            str(files["en"]), "--out", str(out), *FAST, "--set", "max_tokens=256", "--max-epoch", "8",
+            "--keep-work"]
+
+
+def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path, toy_files):
+    out = tmp_path / "killed"
+    command = _train_command(out, toy_files)
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    last = out / "work" / "checkpoints" / "checkpoint_last.pt"
+    deadline = time.monotonic() + 300
+    while not last.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(0.5)
+    os.killpg(process.pid, signal.SIGKILL)  # the whole run: translate.train and its fairseq-train child
+    process.wait()
+    assert last.exists() and not (out / "model_card.yaml").exists(), "killed mid-training"
+    codes = (out / "bpe.codes").stat().st_mtime_ns
+
+    done = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "resuming" in done.stderr, "training continued from the checkpoint"
+    assert (out / "bpe.codes").stat().st_mtime_ns == codes, "finished stages are not redone"
+    card = ModelDir(out).card
+    assert card.provenance["epochs"] == "8"
+    log = (out / "train.log").read_text(encoding="utf-8")
+    per_epoch = [v["num_updates"] for k, v in filter(None, map(parse_log_line, log.splitlines())) if k == "train"]
+    assert int(card.provenance["updates"]) == per_epoch[-1] == per_epoch[0] * 8, "no epoch lost or repeated"
+
+
+# ---- bad input -------------------------------------------------------------------------------------------------
+
+
+def _error(capsys, args: list[str]) -> str:
+    assert train_main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
+    return err
+
+
+def test_misaligned_bitext_names_both_files(tmp_path, toy_files, capsys):
+    cs, en = write_pairs(tmp_path, "short", ["Pes.", "Kočka."], ["Dog."])
+    err = _error(capsys, ["--bitext-cs", str(cs), "--bitext-en", str(en), "--out", str(tmp_path / "m")])
+    assert "short.cs has 2 lines but" in err and "short.en has 1" in err and "line-aligned" in err
+    err = _error(capsys, ["--bitext-cs", str(cs), str(toy_files["cs"]), "--bitext-en", str(en),
+                          "--out", str(tmp_path / "m")])
+    assert "2 Czech file(s) but 1 English file(s)" in err
+    assert not (tmp_path / "m").exists(), "nothing written for bad input"
+
+
+def test_empty_inputs_and_splits(tmp_path, toy_files, capsys):
+    cs, en = write_pairs(tmp_path, "empty", [], [])
+    err = _error(capsys, ["--bitext-cs", str(cs), "--bitext-en", str(en), "--out", str(tmp_path / "m")])
+    assert "training input is empty" in err and "empty.cs" in err
+    blank_cs, blank_en = write_pairs(tmp_path, "blank", ["", "  "], ["x", ""])
+    err = _error(capsys, ["--bitext-cs", str(toy_files["cs"]), "--bitext-en", str(toy_files["en"]),
+                          "--valid-cs", str(blank_cs), "--valid-en", str(blank_en), "--out", str(tmp_path / "v"),
+                          *FAST])
+    assert "validation split is empty" in err
+    err = _error(capsys, ["--bitext-cs", str(blank_cs), "--bitext-en", str(blank_en), "--out", str(tmp_path / "t"),
+                          *FAST])
+    assert "training split is empty" in err
+    assert not (tmp_path / "v").exists() and not (tmp_path / "t").exists(), "no folder left to refuse a rerun"
+
+
+def test_unknown_preset_and_bad_recipe_fields(tmp_path, toy_files, capsys):
+    base = ["--bitext-cs", str(toy_files["cs"]), "--bitext-en", str(toy_files["en"]), "--out", str(tmp_path / "m")]
+    err = _error(capsys, [*base, "--preset", "huge"])
+    assert "--preset 'huge' is unknown" in err and "cpu-small, base, big" in err
+    err = _error(capsys, [*base, "--set", "bpe_merges=-5"])
+    assert "recipe field 'bpe_merges'" in err
+    err = _error(capsys, [*base, "--set", "no_such_field=1"])
+    assert "recipe field 'no_such_field'" in err
+    err = _error(capsys, [*base, "--set", "layers"])
+    assert "FIELD=VALUE" in err
+    err = _error(capsys, ["--out", str(tmp_path / "m")])
+    assert "no training pairs" in err
+    err = _error(capsys, ["--bitext-cs", str(tmp_path / "nope.cs"), "--bitext-en", str(toy_files["en"]),
+                          "--out", str(tmp_path / "m")])
+    assert "nope.cs: no such file" in err
+
+
+def test_a_folder_that_is_not_a_run_is_refused(tmp_path, toy_files, capsys):
+    folder = tmp_path / "something"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine")
+    err = _error(capsys, ["--bitext-cs", str(toy_files["cs"]), "--bitext-en", str(toy_files["en"]),
+                          "--out", str(folder), *FAST])
+    assert "is not a training run folder" in err and (folder / "notes.txt").exists()
+
+
+def test_tsv_and_parquet_inputs_read_the_same_pairs(tmp_path, toy_files):
+    import pyarrow as pa
+
+    from translate.train import build_parser, read_inputs
+
+    cs = toy_files["cs"].read_text(encoding="utf-8").splitlines()
+    en = toy_files["en"].read_text(encoding="utf-8").splitlines()
+    (tmp_path / "p.tsv").write_text("cs\ten\n" + "".join(f"{a}\t{b}\n" for a, b in zip(cs, en, strict=True)))
+    pq.write_table(pa.table({"czech": cs, "english": en}), tmp_path / "p.parquet")
+    parser = build_parser()
+    from_tsv = read_inputs(parser.parse_args(["--tsv", str(tmp_path / "p.tsv"), "--tsv-header", "--out", "x"]))
+    from_parquet = read_inputs(parser.parse_args(["--parquet", str(tmp_path / "p.parquet"), "--cs-column", "czech",
+                                                  "--en-column", "english", "--out", "x"]))
+    assert from_tsv[:2] == from_parquet[:2] == (cs, en)
+
+
+# ---- recipe pieces ---------------------------------------------------------------------------------------------
+
+
+def test_presets_follow_the_fairseq_recipes(tmp_path):
+    base = fairseq_train_args(PRESETS["base"], tmp_path, tmp_path, "cuda")
+    assert base[base.index("--arch") + 1] == "transformer_wmt_en_de" and "--share-all-embeddings" in base
+    assert "--fp16" in base and "--cpu" not in base and "--encoder-layers" not in base
+    big = fairseq_train_args(PRESETS["big"], tmp_path, tmp_path, "cuda")
+    assert big[big.index("--arch") + 1] == "transformer_vaswani_wmt_en_de_big"
+    assert big[big.index("--dropout") + 1] == "0.3" and big[big.index("--label-smoothing") + 1] == "0.1"
+    small = fairseq_train_args(PRESETS["cpu-small"], tmp_path, tmp_path, "cpu")
+    assert "--cpu" in small and "--fp16" not in small and small[small.index("--encoder-layers") + 1] == "3"
+    assert small[small.index("--patience") + 1] == "5" and small[small.index("--keep-last-epochs") + 1] == "5"
+    budget = fairseq_train_args(PRESETS["cpu-small"].model_copy(update={"max_hours": 0.5}), tmp_path, tmp_path,
+                                "cpu")
+    assert budget[budget.index("--stop-time-hours") + 1] == "0.5"
+
+
+def test_checkpoint_averaging_is_the_parameter_mean(tmp_path):
+    paths = []
+    for i, value in enumerate((1.0, 2.0, 6.0)):
+        state = {"model": {"w": torch.full((2, 2), value), "b": torch.tensor([value])}, "cfg": {"i": i},
+                 "last_optimizer_state": {"big": 1}}
+        paths.append(tmp_path / f"checkpoint{i + 1}.pt")
+        torch.save(state, paths[-1])
+    averaged = torch.load(average_checkpoints(paths, tmp_path / "avg.pt"), weights_only=False)
+    assert torch.equal(averaged["model"]["w"], torch.full((2, 2), 3.0)) and averaged["model"]["b"].item() == 3.0
+    assert averaged["cfg"] == {"i": 2} and averaged["last_optimizer_state"] is None
+
+
+def test_fairseq_log_lines_are_parsed():
+    inner = ("2026-01-01 10:00:00 | INFO | train_inner | epoch 001:     50 / 300 loss=9.1, nll_loss=8.9, ppl=477, "
+             "wps=1500, ups=0.4, num_updates=50, lr=0.0001")
+    valid = ("2026-01-01 10:05:00 | INFO | valid | epoch 001 | valid on 'valid' subset | loss 7.25 | nll_loss 6.5 "
+             "| ppl 90.5 | bleu 3.2 | num_updates 300")
+    assert parse_log_line(inner) == ("train_inner", {"loss": 9.1, "nll_loss": 8.9, "ppl": 477.0, "wps": 1500.0,
+                                                     "ups": 0.4, "num_updates": 50.0, "lr": 0.0001})
+    kind, values = parse_log_line(valid)
+    assert kind == "valid" and values["loss"] == 7.25 and values["bleu"] == 3.2 and values["num_updates"] == 300
+    assert parse_log_line("| INFO | fairseq_cli.train | done training") is None
+
+
+def test_recipe_budget_fields_do_not_change_a_runs_identity():
+    recipe = PRESETS["cpu-small"]
+    assert recipe.identity() == recipe.model_copy(update={"max_hours": 1.0, "max_update": 10}).identity()
+    assert recipe.identity() != recipe.model_copy(update={"lr": 0.001}).identity()
+    assert TrainRecipe() == PRESETS["tiny"]

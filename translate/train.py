@@ -1,0 +1,722 @@
+"""Train a back-translation model: ``python -m translate.train --bitext-cs a.cs --bitext-en a.en --out models/x``.
+
+The recipe (one for every size, the demo and test models included):
+
+1. Moses punctuation normalisation and tokenisation of both sides (sacremoses, the chain the pipeline applies at
+   translation time); pairs with an empty side or more than ``max_len`` subwords are dropped.
+2. A held-out validation split (``--valid-cs/--valid-en``, or ``valid_fraction`` of the pairs, seeded).
+3. Joint BPE with subword-nmt, learned on the training split. BPE rather than SentencePiece: the pipeline's text
+   chain is Moses tokenisation first (as ParaNMT's Nematus model had), and BPE over Moses tokens is the classic
+   WMT recipe that the shared ``small-cs-en`` model and the demo model use, so every trained model shares one
+   chain; SentencePiece models come in through ``translate.convert`` (OPUS-MT, Argos).
+4. ``fairseq-preprocess`` (binarisation) and ``fairseq-train`` of a transformer: validation every epoch, early
+   stopping (``patience``), ``fp16`` on GPUs, every visible GPU through fairseq's own distributed training.
+5. Averaging of the last ``average_last`` epoch checkpoints, conversion to CTranslate2 (``--quantization int8``
+   optional) and a model card with the recipe, the data, the number of updates, the training time and the
+   validation perplexity: the model directory the pipeline consumes. ``training_curve.png`` plots the losses.
+
+A run folder is resumable: rerun the same command after a kill and it continues from the last finished stage and
+fairseq's last checkpoint. A folder holding a different run is refused unless ``--overwrite``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import logging
+import math
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from configs.cli import ArgumentParser, command_name
+from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
+
+log = logging.getLogger(__name__)
+
+RUN_FILE = "run.json"
+CURVE_FILE = "training_curve.png"
+# Budget fields may change between a run and its resumption (to train longer, or stop sooner); the rest may not.
+BUDGET_FIELDS = frozenset({"max_epoch", "max_update", "max_hours", "patience", "threads"})
+
+
+class TrainError(ValueError):
+    """Bad training input or a run folder that cannot be used; the message names the file or field and the fix."""
+
+
+class TrainRecipe(BaseModel):
+    """Everything that decides what is trained. Presets: :data:`PRESETS`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # The defaults are the tiny preset: the demo model and the tests' models.
+    bpe_merges: int = Field(default=2000, gt=0)
+    arch: str = Field(default="transformer", description="fairseq architecture; the dimensions below override it")
+    layers: int | None = Field(default=2, gt=0)
+    embed_dim: int | None = Field(default=64, gt=0)
+    ffn_dim: int | None = Field(default=256, gt=0)
+    heads: int | None = Field(default=4, gt=0)
+    share_all_embeddings: bool = Field(default=False, description="joint dictionary; else tied decoder in/out")
+    dropout: float = Field(default=0.1, ge=0, lt=1)
+    label_smoothing: float = Field(default=0.0, ge=0, lt=1)
+    weight_decay: float = Field(default=0.0, ge=0)
+    clip_norm: float = Field(default=0.0, ge=0)
+    lr: float = Field(default=0.005, gt=0)
+    warmup_updates: int = Field(default=200, ge=0)
+    max_tokens: int = Field(default=4096, gt=0)
+    update_freq: int = Field(default=1, gt=0)
+    max_epoch: int = Field(default=20, ge=0, description="0: no epoch limit")
+    max_update: int = Field(default=0, ge=0, description="0: no update limit")
+    max_hours: float = Field(default=0.0, ge=0, description="training wall-clock budget, summed over resumptions")
+    patience: int = Field(default=0, ge=0, description="stop after this many validations without improvement")
+    average_last: int = Field(default=0, ge=0, description="average the last N epoch checkpoints (0: best)")
+    save_interval_updates: int = Field(default=0, ge=0, description="also checkpoint (and validate) every N "
+                                       "updates, so a killed run loses less")
+    valid_fraction: float = Field(default=0.05, gt=0, lt=1)
+    valid_max: int = Field(default=0, ge=0, description="cap on the held-out pairs (0: none)")
+    max_len: int = Field(default=250, gt=0, description="pairs with a longer side (subwords) are dropped")
+    fp16: bool = Field(default=True, description="mixed precision on GPUs (ignored on CPU)")
+    seed: int = 1
+    threads: int = Field(default=0, ge=0, description="CPU threads for fairseq (0: all cores)")
+
+    def identity(self) -> dict[str, Any]:
+        return {k: v for k, v in self.model_dump().items() if k not in BUDGET_FIELDS}
+
+
+# tiny: the demo model and the tests' models (seconds to a minute on 2 cores, no label smoothing so toy languages
+# are learnt to near-perfect confidence). cpu-small: the recipe of ../shared/models/small-cs-en (3+3 layers of
+# 256; ~2 h on 2 cores for 64k pairs). base / big: fairseq's WMT transformer-base and transformer-big recipes
+# (Vaswani et al. 2017; Ott et al. 2018 "Scaling NMT"), fp16, for GPUs.
+_TRANSFORMER = {"layers": None, "embed_dim": None, "ffn_dim": None, "heads": None}  # the arch's own sizes
+PRESETS: dict[str, TrainRecipe] = {
+    "tiny": TrainRecipe(),
+    "cpu-small": TrainRecipe(bpe_merges=8000, layers=3, embed_dim=256, ffn_dim=1024, heads=4, lr=0.002,
+                             warmup_updates=1000, max_tokens=4096, max_epoch=40, patience=5, average_last=5,
+                             save_interval_updates=500, label_smoothing=0.1, valid_fraction=0.02, valid_max=2000),
+    "base": TrainRecipe(**_TRANSFORMER, bpe_merges=32000, arch="transformer_wmt_en_de", share_all_embeddings=True,
+                        dropout=0.1, label_smoothing=0.1, weight_decay=0.0001, lr=0.0007, warmup_updates=4000,
+                        max_tokens=4096, update_freq=8, max_epoch=50, patience=10, average_last=5,
+                        save_interval_updates=2000, valid_fraction=0.01, valid_max=3000),
+    "big": TrainRecipe(**_TRANSFORMER, bpe_merges=32000, arch="transformer_vaswani_wmt_en_de_big",
+                       share_all_embeddings=True, dropout=0.3, label_smoothing=0.1, weight_decay=0.0001, lr=0.0005,
+                       warmup_updates=4000, max_tokens=3584, update_freq=16, max_epoch=50, patience=10,
+                       average_last=5, save_interval_updates=2000, valid_fraction=0.01, valid_max=3000),
+}
+
+
+# ---- reading the bitext ---------------------------------------------------------------------------------------
+
+
+def _read_lines(path: Path) -> list[str]:
+    if not path.is_file():
+        raise TrainError(f"{path}: no such file; give an existing line-aligned bitext file")
+    try:
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8", newline="\n") as handle:
+            return [line.rstrip("\r\n") for line in handle]
+    except (UnicodeDecodeError, OSError, EOFError) as error:
+        raise TrainError(f"{path}: cannot be read as UTF-8 text ({error}); give a plain or .gz UTF-8 file") from None
+
+
+def read_pair_files(cs_files: Sequence[Path], en_files: Sequence[Path]) -> tuple[list[str], list[str]]:
+    """Concatenated line-aligned pair files; misaligned files are an error naming both."""
+    if len(cs_files) != len(en_files):
+        raise TrainError(f"{len(cs_files)} Czech file(s) but {len(en_files)} English file(s): give one "
+                         "--bitext-en per --bitext-cs, in the same order")
+    cs_all: list[str] = []
+    en_all: list[str] = []
+    for cs_path, en_path in zip(cs_files, en_files, strict=True):
+        cs, en = _read_lines(Path(cs_path)), _read_lines(Path(en_path))
+        if len(cs) != len(en):
+            raise TrainError(f"{cs_path} has {len(cs)} lines but {en_path} has {len(en)}: the files are not "
+                             "line-aligned; fix them (one sentence pair per line number)")
+        cs_all += cs
+        en_all += en
+    return cs_all, en_all
+
+
+def read_tsv(path: Path, cs_column: int, en_column: int, header: bool) -> tuple[list[str], list[str]]:
+    rows = _read_lines(path)[1 if header else 0:]
+    cs, en = [], []
+    for number, row in enumerate(rows, start=2 if header else 1):
+        fields = row.split("\t")
+        if len(fields) <= max(cs_column, en_column):
+            raise TrainError(f"{path}:{number} has {len(fields)} column(s); need columns {cs_column} and "
+                             f"{en_column} (set --cs-column/--en-column)")
+        cs.append(fields[cs_column])
+        en.append(fields[en_column])
+    return cs, en
+
+
+def read_parquet(path: Path, cs_column: str, en_column: str) -> tuple[list[str], list[str]]:
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path, columns=[cs_column, en_column])
+    except (OSError, KeyError, ValueError) as error:
+        raise TrainError(f"{path}: cannot read columns {cs_column!r} and {en_column!r} ({error}); set "
+                         "--cs-column/--en-column to the text columns") from None
+    cs, en = table.column(cs_column).to_pylist(), table.column(en_column).to_pylist()
+    if not all(isinstance(x, str | None) for x in cs + en):
+        raise TrainError(f"{path}: columns {cs_column!r}/{en_column!r} are not strings; name the text columns")
+    return [x or "" for x in cs], [x or "" for x in en]
+
+
+# ---- text preparation -----------------------------------------------------------------------------------------
+
+
+def moses_lines(lines: Sequence[str], lang: str, progress: Callable[[int], None] | None = None) -> list[str]:
+    """Moses punctuation normalisation + tokenisation, exactly as the pipeline's text chain does it."""
+    from sacremoses import MosesPunctNormalizer, MosesTokenizer
+
+    normalizer, tokenizer = MosesPunctNormalizer(lang=lang), MosesTokenizer(lang=lang)
+    out = []
+    for i, line in enumerate(lines, start=1):
+        out.append(tokenizer.tokenize(normalizer.normalize(" ".join(line.split())), escape=False, return_str=True))
+        if progress is not None and i % 5000 == 0:
+            progress(5000)
+    if progress is not None:
+        progress(len(out) % 5000)
+    return out
+
+
+def apply_bpe(codes: Path, lines: Sequence[str]) -> list[str]:
+    from subword_nmt.apply_bpe import BPE
+
+    with codes.open(encoding="utf-8") as handle:
+        bpe = BPE(handle)
+    return [bpe.process_line(line) for line in lines]
+
+
+def _digest(recipe: TrainRecipe, source: Sequence[str], target: Sequence[str],
+            valid: tuple[Sequence[str], Sequence[str]] | None) -> str:
+    digest = hashlib.sha256(json.dumps(recipe.identity(), sort_keys=True).encode())
+    for part in (source, target, *(valid or ())):
+        for line in part:
+            digest.update(line.encode("utf-8", "surrogateescape") + b"\n")
+        digest.update(b"\x00")
+    return digest.hexdigest()
+
+
+# ---- fairseq --------------------------------------------------------------------------------------------------
+
+_KV_PIPE = re.compile(r"\|\s*([a-z_]+)\s+(-?[0-9.]+(?:e-?\d+)?)\b")
+_KV_EQ = re.compile(r"\b([a-z_]+)=(-?[0-9.]+(?:e-?\d+)?)")
+
+
+def parse_log_line(line: str) -> tuple[str, dict[str, float]] | None:
+    """A fairseq ``--log-format simple`` line -> ("train_inner" | "train" | "valid", numbers) or None."""
+    for kind, marker in (("valid", "| valid |"), ("train", "| train |"), ("train_inner", "| train_inner |")):
+        if marker in line:
+            pattern = _KV_EQ if kind == "train_inner" else _KV_PIPE
+            values = {k: float(v) for k, v in pattern.findall(line.split(marker, 1)[1])}
+            return (kind, values) if "num_updates" in values else None
+    return None
+
+
+def _thread_env(threads: int) -> dict[str, str]:
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),
+               # the checkpoints fairseq loads here are the ones this run wrote
+               TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD="1")
+    # OpenMP threads that spin while waiting burn the cores other jobs need: on a loaded 2-core machine the demo
+    # model took 6 min with 2 spinning threads against 34 s with 1 thread. Passive waiting changes no result.
+    env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    return env
+
+
+def run_fairseq(args: list[str], threads: int, log_file: Path,
+                on_line: Callable[[str], None] | None = None) -> None:
+    """Run a fairseq command line tool in a child process, its output appended to ``log_file`` line by line."""
+    with log_file.open("a", encoding="utf-8") as out:
+        process = subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   env=_thread_env(threads), text=True, bufsize=1)
+        assert process.stdout is not None
+        try:
+            for line in process.stdout:
+                out.write(line)
+                out.flush()
+                if on_line is not None:
+                    on_line(line)
+        finally:
+            code = process.wait()
+    if code != 0:
+        tail = log_file.read_text(encoding="utf-8", errors="replace")[-3000:]
+        raise RuntimeError(f"`{' '.join(args[:1])}` failed (exit {code}); log {log_file}:\n{tail}")
+
+
+def _model_args(recipe: TrainRecipe) -> list[str]:
+    args = ["--arch", recipe.arch]
+    for flag, value in (("layers", recipe.layers), ("embed-dim", recipe.embed_dim),
+                        ("ffn-embed-dim", recipe.ffn_dim), ("attention-heads", recipe.heads)):
+        if value is not None:
+            args += [f"--encoder-{flag}", str(value), f"--decoder-{flag}", str(value)]
+    args += ["--share-all-embeddings"] if recipe.share_all_embeddings else ["--share-decoder-input-output-embed"]
+    return args
+
+
+def fairseq_train_args(recipe: TrainRecipe, data_bin: Path, save_dir: Path, device: str) -> list[str]:
+    criterion = (["--criterion", "label_smoothed_cross_entropy", "--label-smoothing", str(recipe.label_smoothing)]
+                 if recipe.label_smoothing else ["--criterion", "cross_entropy"])
+    args = ["fairseq_cli.train", str(data_bin), "--task", "translation", "--source-lang", "cs",
+            "--target-lang", "en", *_model_args(recipe), "--dropout", str(recipe.dropout),
+            "--optimizer", "adam", "--adam-betas", "(0.9, 0.98)", "--lr", str(recipe.lr),
+            "--lr-scheduler", "inverse_sqrt", "--warmup-updates", str(recipe.warmup_updates),
+            "--weight-decay", str(recipe.weight_decay), "--clip-norm", str(recipe.clip_norm), *criterion,
+            "--max-tokens", str(recipe.max_tokens), "--update-freq", str(recipe.update_freq),
+            "--max-epoch", str(recipe.max_epoch), "--max-update", str(recipe.max_update),
+            "--save-dir", str(save_dir), "--seed", str(recipe.seed), "--num-workers", "0",
+            "--skip-invalid-size-inputs-valid-test",
+            "--log-format", "simple", "--log-interval", "50", "--no-progress-bar"]
+    if recipe.max_hours:
+        args += ["--stop-time-hours", str(recipe.max_hours)]
+    if recipe.patience:
+        args += ["--patience", str(recipe.patience)]
+    if recipe.save_interval_updates:
+        args += ["--save-interval-updates", str(recipe.save_interval_updates), "--keep-interval-updates", "1"]
+    if recipe.average_last:
+        args += ["--keep-last-epochs", str(recipe.average_last)]
+    else:
+        args += ["--no-epoch-checkpoints"]
+    if device == "cpu":
+        args += ["--cpu"]
+    elif recipe.fp16:
+        args += ["--fp16"]
+    return args
+
+
+def _load(path: Path) -> dict[str, Any]:
+    import torch
+
+    # This run's own checkpoints: they pickle fairseq's config objects, which weights-only loading refuses.
+    return torch.load(path, map_location="cpu", weights_only=False)
+
+
+def average_checkpoints(paths: Sequence[Path], out: Path) -> Path:
+    """The element-wise mean of the checkpoints' parameters, saved with the last one's config, no optimizer."""
+    import torch
+
+    paths = list(paths)
+    total: dict[str, torch.Tensor] = {}
+    last: dict[str, Any] = {}
+    for path in paths:
+        last = _load(path)
+        for name, tensor in last["model"].items():
+            value = tensor.detach().to(torch.float64)
+            total[name] = total[name] + value if name in total else value
+    last["model"] = {name: (value / len(paths)).to(last["model"][name].dtype) for name, value in total.items()}
+    last["last_optimizer_state"] = None
+    torch.save(last, out)
+    return out
+
+
+def strip_optimizer(path: Path, out: Path) -> Path:
+    import torch
+
+    state = _load(path)
+    state["last_optimizer_state"] = None
+    torch.save(state, out)
+    return out
+
+
+def _epoch_checkpoints(save_dir: Path) -> list[Path]:
+    found = [(int(m.group(1)), p) for p in save_dir.glob("checkpoint*.pt")
+             if (m := re.fullmatch(r"checkpoint(\d+)\.pt", p.name))]
+    return [p for _, p in sorted(found)]
+
+
+def ct2_perplexity(ct2_dir: Path, sources: list[list[str]], targets: list[list[str]]) -> float:
+    """Per-token perplexity (EOS included) of reference targets under the model."""
+    import ctranslate2
+
+    translator = ctranslate2.Translator(str(ct2_dir), device="cpu")
+    results = translator.score_batch(sources, targets, max_batch_size=64)
+    total = sum(sum(r.log_probs) for r in results)
+    count = sum(len(r.log_probs) for r in results)
+    return math.exp(-total / max(count, 1))
+
+
+def plot_curve(points: list[tuple[str, dict[str, float]]], out: Path, title: str) -> Path | None:
+    """Train/valid loss (and validation BLEU when fairseq logged it) against updates."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    inner = [(v["num_updates"], v["loss"]) for k, v in points if k == "train_inner" and "loss" in v]
+    valid = [(v["num_updates"], v["loss"]) for k, v in points if k == "valid" and "loss" in v]
+    bleu = [(v["num_updates"], v["bleu"]) for k, v in points if k == "valid" and "bleu" in v]
+    if not inner and not valid:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 4))
+    if inner:
+        ax.plot(*zip(*inner, strict=True), label="train loss", lw=1)
+    if valid:
+        ax.plot(*zip(*valid, strict=True), "o-", label="valid loss")
+    ax.set_xlabel("updates")
+    ax.set_ylabel("loss (base 2)")
+    if bleu:
+        twin = ax.twinx()
+        twin.plot(*zip(*bleu, strict=True), "s--", color="tab:green", label="valid BLEU")
+        twin.set_ylabel("BLEU")
+    ax.legend(loc="upper right")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+    plt.close(fig)
+    return out
+
+
+# ---- the run --------------------------------------------------------------------------------------------------
+
+
+def resolve_device(device: str) -> str:
+    if device != "auto":
+        return device
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+class _Echo:
+    """fairseq's log lines -> short progress lines on our logger, and the points of the training curve."""
+
+    def __init__(self, started: float):
+        self.started = started
+        self.points: list[tuple[str, dict[str, float]]] = []
+
+    def __call__(self, line: str) -> None:
+        parsed = parse_log_line(line)
+        if "loaded checkpoint" in line.lower():
+            log.info("resuming: %s", line.strip().split("|")[-1].strip())
+        if parsed is None:
+            return
+        kind, values = parsed
+        self.points.append(parsed)
+        minutes = (time.monotonic() - self.started) / 60
+        updates = int(values["num_updates"])
+        if kind == "valid":
+            extra = f" · valid BLEU {values['bleu']:.1f}" if "bleu" in values else ""
+            log.info("update %d · valid loss %.3f (ppl %.1f)%s · %.1f min", updates, values.get("loss", math.nan),
+                     values.get("ppl", math.nan), extra, minutes)
+        elif kind == "train_inner":
+            log.info("update %d · train loss %.3f · %.0f words/s · %.1f min", updates, values.get("loss", math.nan),
+                     values.get("wps", math.nan), minutes)
+
+
+def _check_run_folder(out: Path, identity: str, overwrite: bool) -> bool:
+    """True when ``out`` already holds this run, finished; raises when it holds something else."""
+    run_file = out / RUN_FILE
+    if not out.exists() or not any(out.iterdir()):
+        return False
+    if overwrite:
+        shutil.rmtree(out)
+        return False
+    if not run_file.is_file():
+        raise TrainError(f"{out} exists and is not a training run folder (no {RUN_FILE}); choose another --out "
+                         "or add --overwrite")
+    state = json.loads(run_file.read_text(encoding="utf-8"))
+    if state.get("identity") != identity:
+        raise TrainError(f"{out} holds a different training run (other data or recipe); choose another --out "
+                         "or add --overwrite to replace it")
+    return bool(state.get("finished")) and (out / "model_card.yaml").is_file()
+
+
+def train_model(
+    source: Sequence[str],
+    target: Sequence[str],
+    out: Path,
+    recipe: TrainRecipe,
+    name: str | None = None,
+    valid: tuple[Sequence[str], Sequence[str]] | None = None,
+    device: str = "cpu",
+    quantization: str | None = None,
+    overwrite: bool = False,
+    keep_work: bool = False,
+    data_description: str = "",
+) -> Path:
+    """Train (or resume training) a Czech->English model and write a complete model directory to ``out``."""
+    out = Path(out)
+    if len(source) != len(target):
+        raise TrainError(f"{len(source)} source lines but {len(target)} target lines: the bitext is misaligned")
+    if valid is not None and len(valid[0]) != len(valid[1]):
+        raise TrainError(f"validation: {len(valid[0])} source lines but {len(valid[1])} target lines: misaligned")
+    device = resolve_device(device)
+    identity = _digest(recipe, source, target, valid)
+    if _check_run_folder(out, identity, overwrite):
+        log.info("%s already holds this run, finished", out)
+        return out
+    created = not out.exists()
+    work = out / "work"
+    work.mkdir(parents=True, exist_ok=True)
+    run_state = {"identity": identity, "recipe": recipe.model_dump(), "finished": False}
+    (out / RUN_FILE).write_text(json.dumps(run_state, indent=1), encoding="utf-8")
+    threads = recipe.threads or os.cpu_count() or 1
+    log_file = work / "train.log"
+    started = time.monotonic()
+
+    codes, data_bin, save_dir = out / "bpe.codes", work / "data-bin", work / "checkpoints"
+    prepared = work / "prepared.json"
+    if not prepared.is_file():
+        try:
+            counts = _prepare(source, target, valid, recipe, work, codes)
+        except TrainError:
+            if created:  # nothing worth resuming: leave no folder that a corrected rerun would be refused
+                shutil.rmtree(out)
+            raise
+        prepared.write_text(json.dumps(counts))
+    counts = json.loads(prepared.read_text())
+
+    if not (data_bin / "preprocess.done").is_file():
+        shutil.rmtree(data_bin, ignore_errors=True)
+        log.info("binarising (fairseq-preprocess)")
+        joined = ["--joined-dictionary"] if recipe.share_all_embeddings else []
+        run_fairseq(["fairseq_cli.preprocess", "--source-lang", "cs", "--target-lang", "en",
+                     "--trainpref", str(work / "train"), "--validpref", str(work / "valid"),
+                     "--destdir", str(data_bin), "--workers", str(min(threads, 2)), "--seed", str(recipe.seed),
+                     *joined], threads, log_file)
+        (data_bin / "preprocess.done").touch()
+
+    echo = _Echo(started)
+    trained = work / "train.done"
+    if not trained.is_file():
+        log.info("training (fairseq-train, %s, %d thread(s)); log: %s", device, threads, log_file)
+        run_fairseq(fairseq_train_args(recipe, data_bin, save_dir, device), threads, log_file, echo)
+        trained.touch()
+    train_seconds = time.monotonic() - started
+    echo.points = [p for line in log_file.read_text(encoding="utf-8").splitlines() if (p := parse_log_line(line))]
+
+    fairseq_dir = out / "fairseq"
+    shutil.rmtree(fairseq_dir, ignore_errors=True)
+    fairseq_dir.mkdir()
+    for lang in ("cs", "en"):
+        shutil.copy(data_bin / f"dict.{lang}.txt", fairseq_dir / f"dict.{lang}.txt")
+    valid_src = [s.split() for s in (work / "valid.cs").read_text(encoding="utf-8").splitlines()]
+    valid_tgt = [t.split() for t in (work / "valid.en").read_text(encoding="utf-8").splitlines()]
+
+    from translate.convert import fairseq_to_ctranslate2
+
+    def convert(checkpoint: Path) -> float:
+        fairseq_to_ctranslate2(checkpoint, fairseq_dir, out / "ct2", "cs", "en", quantization)
+        return ct2_perplexity(out / "ct2", valid_src, valid_tgt)
+
+    log.info("converting to CTranslate2%s", f" ({quantization})" if quantization else "")
+    best = strip_optimizer(save_dir / "checkpoint_best.pt", fairseq_dir / "checkpoint_best.pt")
+    checkpoint, chosen, perplexity = best, "checkpoint_best.pt (lowest validation loss)", convert(best)
+    epochs = _epoch_checkpoints(save_dir)[-recipe.average_last:] if recipe.average_last else []
+    if len(epochs) >= 2:
+        # The average is kept only when it beats the best single checkpoint on the held-out pairs (it need not
+        # when training was cut short by a budget while the model was still improving fast).
+        averaged = average_checkpoints(epochs, fairseq_dir / "checkpoint_averaged.pt")
+        averaged_perplexity = convert(averaged)
+        label = f"average of {', '.join(p.name for p in epochs)}"
+        log.info("valid perplexity: best checkpoint %.3f, %s %.3f", perplexity, label, averaged_perplexity)
+        if averaged_perplexity <= perplexity:
+            best.unlink()
+            checkpoint, chosen, perplexity = averaged, label, averaged_perplexity
+        else:
+            averaged.unlink()
+            chosen += f" (beat the {label}: valid perplexity {perplexity:.3f} < {averaged_perplexity:.3f})"
+            convert(best)
+    last_state = _load(save_dir / "checkpoint_last.pt")
+    updates = int(last_state.get("optimizer_history", [{}])[-1].get("num_updates", 0))
+    iterator = last_state.get("extra_state", {}).get("train_iterator", {})
+    epochs_done = int(iterator.get("epoch", 1)) - 1  # the iterator already points at the next epoch
+    partial = " and part of the next" if iterator.get("iterations_in_epoch", 0) else ""
+    cumulative = float(last_state.get("extra_state", {}).get("previous_training_time", 0.0))
+
+    card = ModelCard(
+        name=name or out.name,
+        preprocess=PreprocessSpec(normalize_punctuation=True, tokenize="moses", subword="bpe", bpe_codes="bpe.codes"),
+        postprocess=PostprocessSpec(subword="bpe", detokenize="moses"),
+        ctranslate2="ct2",
+        fairseq=FairseqSpec(checkpoint=f"fairseq/{checkpoint.name}", data="fairseq"),
+        provenance={"recipe": json.dumps(recipe.model_dump()), "trainer": "translate.train (fairseq)",
+                    "data": data_description, "train_pairs": str(counts["train"]),
+                    "valid_pairs": str(counts["valid"]), "dropped_pairs": str(counts["dropped"]),
+                    "updates": str(updates), "epochs": f"{epochs_done}{partial}", "checkpoint": chosen,
+                    "device": device, "threads": str(threads), "quantization": quantization or "float32",
+                    "training": f"{cumulative / 3600:.2f} h of fairseq-train ({device}, {threads} thread(s))"},
+    )
+    card.metrics["valid_perplexity"] = perplexity
+    card.metrics["training_hours"] = round(cumulative / 3600, 4)
+    plot_curve(echo.points, out / CURVE_FILE, f"{card.name}: {updates} updates")
+    shutil.copy(log_file, out / "train.log")
+    write_card(out, card)
+    ModelDir(out)  # what was written is complete
+    (out / RUN_FILE).write_text(json.dumps({**run_state, "finished": True}, indent=1), encoding="utf-8")
+    if not keep_work:
+        shutil.rmtree(work)
+    log.info("model ready: %s (valid perplexity %.2f, %d updates, %.1f min this call)", out,
+             card.metrics["valid_perplexity"], updates, train_seconds / 60)
+    return out
+
+
+def _prepare(source: Sequence[str], target: Sequence[str], valid: tuple[Sequence[str], Sequence[str]] | None,
+             recipe: TrainRecipe, work: Path, codes: Path) -> dict[str, int]:
+    """Tokenise, split, learn and apply BPE; write work/{train,valid}.{cs,en}. Returns the pair counts."""
+    from subword_nmt.learn_bpe import learn_bpe
+    from tqdm import tqdm
+
+    total = len(source) + len(target) + (len(valid[0]) + len(valid[1]) if valid else 0)
+    with tqdm(total=total, desc="Moses tokenisation", unit=" lines", disable=total < 20000,
+              file=sys.stderr) as bar:
+        src_tok, tgt_tok = moses_lines(source, "cs", bar.update), moses_lines(target, "en", bar.update)
+        valid_tok = None
+        if valid is not None:
+            valid_tok = moses_lines(valid[0], "cs", bar.update), moses_lines(valid[1], "en", bar.update)
+    keep = [i for i, (s, t) in enumerate(zip(src_tok, tgt_tok, strict=True)) if s.strip() and t.strip()]
+    if valid_tok is None:
+        order = list(keep)
+        random.Random(recipe.seed).shuffle(order)
+        n_valid = max(1, int(len(order) * recipe.valid_fraction))
+        if recipe.valid_max:
+            n_valid = min(n_valid, recipe.valid_max)
+        valid_idx, train_idx = sorted(order[:n_valid]), sorted(order[n_valid:])
+        train_pairs = [(src_tok[i], tgt_tok[i]) for i in train_idx]
+        valid_pairs = [(src_tok[i], tgt_tok[i]) for i in valid_idx]
+    else:
+        train_pairs = [(src_tok[i], tgt_tok[i]) for i in keep]
+        valid_pairs = [(s, t) for s, t in zip(*valid_tok, strict=True) if s.strip() and t.strip()]
+    if not train_pairs:
+        raise TrainError(f"the training split is empty ({len(source)} input pairs, {len(keep)} with both sides "
+                         "non-empty); give more pairs")
+    if not valid_pairs:
+        raise TrainError("the validation split is empty (no pair with both sides non-empty); give a non-empty "
+                         "--valid-cs/--valid-en or more pairs")
+    log.info("learning %d BPE merges on %d training pairs (subword-nmt)", recipe.bpe_merges, len(train_pairs))
+    with codes.open("w", encoding="utf-8") as handle:
+        learn_bpe([s for s, _ in train_pairs] + [t for _, t in train_pairs], handle, recipe.bpe_merges,
+                  min_frequency=2)
+    dropped = len(source) - len(train_pairs) - (len(valid_pairs) if valid is None else 0)
+    for split, pairs in (("train", train_pairs), ("valid", valid_pairs)):
+        src_bpe = apply_bpe(codes, [s for s, _ in pairs])
+        tgt_bpe = apply_bpe(codes, [t for _, t in pairs])
+        fits = [(s, t) for s, t in zip(src_bpe, tgt_bpe, strict=True)
+                if len(s.split()) <= recipe.max_len and len(t.split()) <= recipe.max_len]
+        if split == "train":
+            dropped += len(src_bpe) - len(fits)
+            n_train = len(fits)
+        else:
+            n_valid = len(fits)
+        (work / f"{split}.cs").write_text("".join(s + "\n" for s, _ in fits), encoding="utf-8")
+        (work / f"{split}.en").write_text("".join(t + "\n" for _, t in fits), encoding="utf-8")
+    if not n_train or not n_valid:
+        raise TrainError(f"no pair of the {'training' if not n_train else 'validation'} split is within "
+                         f"max_len={recipe.max_len} subwords; raise max_len or give shorter pairs")
+    return {"train": n_train, "valid": n_valid, "dropped": dropped}
+
+
+# ---- command line ---------------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = ArgumentParser(prog=command_name("python -m translate.train"), description=__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    i = p.add_argument_group("training pairs (one of the three forms)")
+    i.add_argument("--bitext-cs", "--cs", nargs="+", action="extend", default=[], type=Path, metavar="FILE",
+                   help="Czech side of line-aligned pair files (.gz ok)")
+    i.add_argument("--bitext-en", "--en", nargs="+", action="extend", default=[], type=Path, metavar="FILE",
+                   help="English side, in the same order")
+    i.add_argument("--tsv", type=Path, action="append", default=[], help="TSV file(s), one pair per line")
+    i.add_argument("--parquet", type=Path, action="append", default=[], help="Parquet file(s)")
+    i.add_argument("--cs-column", help="TSV: 0-based index (default 0); Parquet: name (default cs)")
+    i.add_argument("--en-column", help="TSV: 0-based index (default 1); Parquet: name (default en)")
+    i.add_argument("--tsv-header", action="store_true", help="TSV files start with a header line")
+    i.add_argument("--valid-cs", type=Path, help="held-out validation pairs (default: a split of the input)")
+    i.add_argument("--valid-en", type=Path)
+    p.add_renamed("--out", "--output", required=True, type=Path, help="model directory to write (a run folder)")
+    p.add_argument("--preset", default="cpu-small", help=f"one of {', '.join(PRESETS)} (default cpu-small)")
+    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="override a recipe field, e.g. --set bpe_merges=16000")
+    b = p.add_argument_group("budget (may change when resuming)")
+    b.add_argument("--max-epoch", type=int)
+    b.add_argument("--max-update", type=int)
+    b.add_argument("--max-hours", type=float, help="wall-clock budget of fairseq-train, over all resumptions")
+    b.add_argument("--threads", type=int, help="CPU threads (default: all cores)")
+    p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
+                   help="cuda trains on every visible GPU (fairseq distributed), fp16 where the preset says")
+    p.add_argument("--quantization", choices=["int8", "int8_float16", "float16"],
+                   help="CTranslate2 weights (default float32; int8 can still be chosen at load time)")
+    p.add_argument("--name", help="model id (default: the output folder's name)")
+    p.add_argument("--overwrite", action="store_true", help="replace a folder that holds another run")
+    p.add_argument("--keep-work", action="store_true", help="keep work/ (checkpoints, binarised data)")
+    return p
+
+
+def recipe_from_args(args: argparse.Namespace) -> TrainRecipe:
+    if args.preset not in PRESETS:
+        raise TrainError(f"--preset {args.preset!r} is unknown; choose one of {', '.join(PRESETS)}")
+    updates: dict[str, Any] = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise TrainError(f"--set {item!r}: write FIELD=VALUE, e.g. --set bpe_merges=16000")
+        updates[key] = value
+    for key in ("max_epoch", "max_update", "max_hours", "threads"):
+        if getattr(args, key) is not None:
+            updates[key] = getattr(args, key)
+    try:
+        return TrainRecipe.model_validate({**PRESETS[args.preset].model_dump(), **updates})
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(x) for x in first["loc"])
+        raise TrainError(f"recipe field {field!r}: {first['msg']} (check --set/--{field.replace('_', '-')})") from None
+
+
+def read_inputs(args: argparse.Namespace) -> tuple[list[str], list[str], str]:
+    cs: list[str] = []
+    en: list[str] = []
+    described = []
+    if args.bitext_cs or args.bitext_en:
+        a, b = read_pair_files(args.bitext_cs, args.bitext_en)
+        cs, en = cs + a, en + b
+        described += [p.name for p in args.bitext_cs]
+    for path in args.tsv:
+        a, b = read_tsv(path, int(args.cs_column or 0), int(args.en_column or 1), args.tsv_header)
+        cs, en = cs + a, en + b
+        described.append(path.name)
+    for path in args.parquet:
+        a, b = read_parquet(path, args.cs_column or "cs", args.en_column or "en")
+        cs, en = cs + a, en + b
+        described.append(path.name)
+    if not described:
+        raise TrainError("no training pairs: give --bitext-cs FILE --bitext-en FILE, --tsv FILE or --parquet FILE")
+    if not cs:
+        raise TrainError(f"the training input is empty ({', '.join(described)}); give non-empty files")
+    return cs, en, ",".join(described)
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    args = build_parser().parse_args(argv)
+    try:
+        recipe = recipe_from_args(args)
+        cs, en, described = read_inputs(args)
+        valid = None
+        if args.valid_cs or args.valid_en:
+            if not (args.valid_cs and args.valid_en):
+                raise TrainError("give both --valid-cs and --valid-en, or neither")
+            valid = read_pair_files([args.valid_cs], [args.valid_en])
+        out = train_model(cs, en, args.out, recipe, name=args.name, valid=valid, device=args.device,
+                          quantization=args.quantization, overwrite=args.overwrite, keep_work=args.keep_work,
+                          data_description=described)
+    except TrainError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"model directory ready: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
