@@ -17,7 +17,7 @@ from configs.command_line import set_command_name
 # subcommand -> (module with main(argv), what it does)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("pipeline.run", "build the corpus: bitext -> back-translation -> scored Parquet shards"),
-    "translate": ("translate.cli", "back-translate a text file with a model directory"),
+    "translate": ("translate.file_translator", "back-translate a text file with a model directory"),
     "convert": ("translate.convert", "make a model directory from OPUS-MT/Marian, Hugging Face, fairseq, Argos"),
     "score": ("filters.scores", "trigram overlap and paraphrase score of Parquet pairs"),
     "folds": ("filters.folds", "rank pairs by a criterion into folds (Table 5)"),

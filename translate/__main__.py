@@ -1,5 +1,5 @@
 import sys
 
-from translate.cli import main
+from translate.file_translator import main
 
 sys.exit(main())

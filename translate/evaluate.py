@@ -16,10 +16,13 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from configs.cli import ArgumentParser, command_name
+import sacrebleu
+
+from configs.command_line import ArgumentParser, command_name
 from configs.schema import TranslateConfig
 from translate.card import CARD_FILE, ModelDir, ModelDirError, write_card
 from translate.ct2_backend import BackendUnavailable
+from translate.loading import load_translator
 from translate.train import TrainError, read_pair_files
 
 log = logging.getLogger(__name__)
@@ -43,9 +46,6 @@ class Evaluation:
 def evaluate(model: Path, sources: list[str], references: list[str], test_set: str,
              config: TranslateConfig | None = None) -> tuple[Evaluation, list[str]]:
     """BLEU/chrF of the model's best hypotheses (empty for inputs it could not translate) and its speed."""
-    import sacrebleu
-
-    from translate.loading import load_translator
 
     config = (config or TranslateConfig()).model_copy(update={"model": model})
     translator = load_translator(config)

@@ -12,6 +12,7 @@ import torch
 
 from configs.schema import TranslateConfig
 from translate.card import ModelDir, ModelDirError
+from translate.ct2_backend import BackendUnavailable
 from translate.translator import RawHypothesis
 
 log = logging.getLogger(__name__)
@@ -23,8 +24,6 @@ def import_fairseq():
         import fairseq.checkpoint_utils
         import fairseq.utils
     except ImportError as error:
-        from translate.ct2_backend import BackendUnavailable
-
         raise BackendUnavailable(
             f"the fairseq backend needs the fairseq extra ({error}); install it with "
             '`PIP_CONSTRAINT=constraints.txt pip install -e ".[fairseq]"`'

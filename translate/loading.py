@@ -7,6 +7,7 @@ import logging
 from configs.schema import TranslateConfig
 from translate.card import ModelDir
 from translate.ct2_backend import BackendUnavailable, CTranslate2Backend, cuda_device_count
+from translate.demo import ensure_demo_model
 from translate.translator import Translator
 
 log = logging.getLogger(__name__)
@@ -31,12 +32,7 @@ def load_translator(config: TranslateConfig) -> Translator:
     has a fairseq checkpoint and CTranslate2 cannot run on the device, e.g. a CUDA 13 machine without the CUDA 12
     libraries the CTranslate2 wheel links.
     """
-    if config.model is None:
-        from translate.demo import ensure_demo_model
-
-        model_dir = ModelDir(ensure_demo_model())
-    else:
-        model_dir = ModelDir(config.model)
+    model_dir = ModelDir(ensure_demo_model() if config.model is None else config.model)
     device = resolve_device(config.device)
     card = model_dir.card
     backend_name = config.backend
@@ -49,6 +45,7 @@ def load_translator(config: TranslateConfig) -> Translator:
             if config.backend != "auto" or card.fairseq is None:
                 raise
             log.warning("%s -- falling back to the fairseq backend on %s", error, device)
-    from translate.fairseq_backend import FairseqBackend
+
+    from translate.fairseq_backend import FairseqBackend  # deferred: it loads torch, and fairseq is an extra
 
     return Translator(model_dir, FairseqBackend(model_dir, config, device), config)

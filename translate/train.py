@@ -39,9 +39,14 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sacremoses import MosesPunctNormalizer, MosesTokenizer
+from subword_nmt.apply_bpe import BPE
+from subword_nmt.learn_bpe import learn_bpe
+from tqdm import tqdm
 
-from configs.cli import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name
 from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
+from translate.convert import fairseq_to_ctranslate2
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +183,6 @@ def read_parquet(path: Path, cs_column: str, en_column: str) -> tuple[list[str],
 
 def moses_lines(lines: Sequence[str], lang: str, progress: Callable[[int], None] | None = None) -> list[str]:
     """Moses punctuation normalisation + tokenisation, exactly as the pipeline's text chain does it."""
-    from sacremoses import MosesPunctNormalizer, MosesTokenizer
 
     normalizer, tokenizer = MosesPunctNormalizer(lang=lang), MosesTokenizer(lang=lang)
     out = []
@@ -192,8 +196,6 @@ def moses_lines(lines: Sequence[str], lang: str, progress: Callable[[int], None]
 
 
 def apply_bpe(codes: Path, lines: Sequence[str]) -> list[str]:
-    from subword_nmt.apply_bpe import BPE
-
     with codes.open(encoding="utf-8") as handle:
         bpe = BPE(handle)
     return [bpe.process_line(line) for line in lines]
@@ -504,7 +506,6 @@ def train_model(
     valid_src = [s.split() for s in (work / "valid.cs").read_text(encoding="utf-8").splitlines()]
     valid_tgt = [t.split() for t in (work / "valid.en").read_text(encoding="utf-8").splitlines()]
 
-    from translate.convert import fairseq_to_ctranslate2
 
     def convert(checkpoint: Path) -> float:
         fairseq_to_ctranslate2(checkpoint, fairseq_dir, out / "ct2", "cs", "en", quantization)
@@ -565,8 +566,6 @@ def train_model(
 def _prepare(source: Sequence[str], target: Sequence[str], valid: tuple[Sequence[str], Sequence[str]] | None,
              recipe: TrainRecipe, work: Path, codes: Path) -> dict[str, int]:
     """Tokenise, split, learn and apply BPE; write work/{train,valid}.{cs,en}. Returns the pair counts."""
-    from subword_nmt.learn_bpe import learn_bpe
-    from tqdm import tqdm
 
     total = len(source) + len(target) + (len(valid[0]) + len(valid[1]) if valid else 0)
     with tqdm(total=total, desc="Moses tokenisation", unit=" lines", disable=total < 20000,

@@ -20,7 +20,7 @@ import numpy as np
 from configs.schema import TranslateConfig
 from translate.batching import token_buckets
 from translate.card import ModelDir
-from translate.text import SourceEncoder, TargetDecoder
+from translate.text_chain import SourceEncoder, TargetDecoder
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The model card's text chain (translate/text.py) on real text, with real subword models learned here.
+"""The model card's text chain (translate/text_chain.py) on real text, with real subword models learned here.
 
 The model directories are built in tmp_path: a model card plus a dummy ``ct2/model.bin`` so that the directory
 validates; the text chain never loads the model.
@@ -16,7 +16,7 @@ from subword_nmt.learn_bpe import learn_bpe
 
 from tests.conftest import read_lines, shared_data
 from translate.card import ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
-from translate.text import SourceEncoder, TargetDecoder
+from translate.text_chain import SourceEncoder, TargetDecoder
 
 pytestmark = pytest.mark.timeout(120)
 

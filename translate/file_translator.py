@@ -26,6 +26,7 @@ from configs import ConfigError, add_config_arguments, load_config
 from configs.command_line import ArgumentParser, command_name
 from translate.card import ModelDirError
 from translate.ct2_backend import BackendUnavailable
+from translate.loading import load_translator
 from translate.translator import Translation
 
 COLUMNS = ["line", "rank", "status", "score", "hypothesis", "source_tokens", "target_tokens", "hit_length_cap",
@@ -111,7 +112,6 @@ def main(argv: list[str] | None = None) -> int:
             raise ConfigError(f"--input {args.input} does not exist")
         if args.chunk_size < 1:
             raise ConfigError(f"--chunk-size must be positive (got {args.chunk_size})")
-        from translate.loading import load_translator
 
         translator = load_translator(config.translate)
     except (ConfigError, ModelDirError, BackendUnavailable) as error:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO_ROOT, TOY_TRAIN_PAIRS
-from translate.cli import COLUMNS, main
+from translate.file_translator import COLUMNS, main
 
 pytestmark = pytest.mark.timeout(300)
 
