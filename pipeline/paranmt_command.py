@@ -18,6 +18,8 @@ from configs.command_line import set_command_name
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("pipeline.run", "build the corpus: bitext -> back-translation -> scored Parquet shards"),
     "translate": ("translate.file_translator", "back-translate a text file with a model directory"),
+    "train-nmt": ("translate.train", "train a cs->en back-translation model (presets cpu-small, base, big)"),
+    "evaluate-nmt": ("translate.evaluate", "BLEU / chrF and speed of a model directory on a test set"),
     "convert": ("translate.convert", "make a model directory from OPUS-MT/Marian, Hugging Face, fairseq, Argos"),
     "score": ("filters.scores", "trigram overlap and paraphrase score of Parquet pairs"),
     "folds": ("filters.folds", "rank pairs by a criterion into folds (Table 5)"),

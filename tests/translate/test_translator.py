@@ -95,7 +95,7 @@ def test_nbest_agrees_across_backends(toy_model, toy_heldout):
     """The best hypothesis and its score agree; the lower ranks need not. Measured on a toy model trained here:
     top-1 40/40 with equal scores, but for 7 of 40 sentences fairseq's 3-best list holds a hypothesis scoring
     higher than CTranslate2's second or third (e.g. -0.44 vs -0.64): the two beam searches stop differently once
-    the best hypothesis has finished (issue 15 traces the backends' differences on a real model)."""
+    the best hypothesis has finished (top-1 agreement on the real model: tests/translate/test_backend_agreement.py)."""
     sentences = toy_heldout[0][:40]
     a = load_translator(config(toy_model, "ctranslate2", nbest=3)).translate(sentences)
     b = load_translator(config(toy_model, "fairseq", nbest=3)).translate(sentences)
