@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import platform
 import sys
 import time
@@ -127,13 +129,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     started = time.perf_counter()
     torch.set_num_threads(args.threads)
+    logging.basicConfig(level=logging.WARNING, force=True)
     model = args.model or throughput_model(args.small)
+    logging.getLogger().setLevel(logging.WARNING)  # fairseq's loggers raise the root level while training
     n = args.sentences or (24 if args.small else 2000)
     sentences = (SHARED / "bitext" / "tatoeba.cs").read_text(encoding="utf-8").splitlines()[-n:]
     translation = translation_cases(model, args.device, sentences, 24 if args.small else 128, args.threads)
     trainer, epoch = trainer_cases(torch.device(args.device), args.small)
     result = {"device": args.device,
-              "device_name": torch.cuda.get_device_name(0) if args.device == "cuda" else platform.processor(),
+              "device_name": torch.cuda.get_device_name(0) if args.device == "cuda"
+              else f"{platform.machine()}, {os.cpu_count()} cores, {args.threads} thread(s)",
               "model": str(model), "sentences": n, "torch": torch.__version__,
               "translation": [asdict(c) for c in translation], "trainer": [asdict(c) for c in trainer],
               "word_epoch": epoch, "seconds": round(time.perf_counter() - started, 1)}
