@@ -20,15 +20,20 @@ TOY_TRAIN_PAIRS = 3000
 TOY_RECIPE = TinyModelRecipe(bpe_merges=300, max_epoch=12, max_tokens=1024, warmup_updates=100)
 
 
-def shared_data(relative: str) -> Path:
-    """A path under ../shared/data; skips the test when it is absent, but fails under CI=true."""
-    path = SHARED_DATA / relative
+def shared_path(relative: str) -> Path:
+    """A path under ../shared (data, models); skips the test when it is absent, but fails under CI=true."""
+    path = SHARED_DATA.parent / relative
     if not path.exists():
-        message = f"{path} is absent (../shared/data is provided beside the repository in development and CI)"
+        message = f"{path} is absent (../shared is provided beside the repository in development and CI)"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+def shared_data(relative: str) -> Path:
+    """A path under ../shared/data (see :func:`shared_path`)."""
+    return shared_path(f"data/{relative}")
 
 
 def load_benchmark(name: str) -> ModuleType:

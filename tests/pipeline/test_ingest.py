@@ -3,34 +3,23 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from configs.schema import PipelineConfig
 from pipeline.ingest import decode_record
 from pipeline.input_plan import InputSpec, plan_reads
-from pipeline.input_reading import read_task
+from tests.pipeline.input_helpers import CAP, KEEP, read_all, write_file
 
 pytestmark = pytest.mark.timeout(120)
-CAP, KEEP = 10_000, 64
-
-
-def _read_all(plan, cap=CAP, keep=KEEP):
-    return [r for task in plan.tasks for r in read_task(task, cap, keep)]
-
-
-def _write(path: Path, data: bytes) -> Path:
-    path.write_bytes(data)
-    return path
 
 
 def test_jsonl_decoding_dead_letters(tmp_path):
     lines = [json.dumps({"cs": "Ahoj.", "en": "Hello."}), "{not json", json.dumps(["a"]), json.dumps({"cs": "x"}),
              '{"cs": "\\ud800", "en": "y"}', "", json.dumps({"cs": 1, "en": "y"})]
-    path = _write(tmp_path / "j.jsonl", "\n".join(lines).encode() + b"\n\xff\n")
+    path = write_file(tmp_path / "j.jsonl", "\n".join(lines).encode() + b"\n\xff\n")
     spec = InputSpec.jsonl(path)
-    decoded = [decode_record(r, spec, CAP, KEEP) for r in _read_all(plan_reads([spec], PipelineConfig()))]
+    decoded = [decode_record(r, spec, CAP, KEEP) for r in read_all(plan_reads([spec], PipelineConfig()))]
     assert decoded[0][0] == "row" and decoded[0][1]["cs"] == "Ahoj."
     reasons = [d[1]["reason"] for d in decoded[1:]]
     assert reasons == ["unparseable", "unparseable", "unparseable", "invalid_utf8", "unparseable", "unparseable",
@@ -38,9 +27,9 @@ def test_jsonl_decoding_dead_letters(tmp_path):
 
 
 def test_invalid_utf8_is_a_dead_letter_with_position(tmp_path):
-    cs = _write(tmp_path / "u.cs", b"dobr\xc3 den\n")
-    en = _write(tmp_path / "u.en", b"good day\n")
+    cs = write_file(tmp_path / "u.cs", b"dobr\xc3 den\n")
+    en = write_file(tmp_path / "u.en", b"good day\n")
     spec = InputSpec.pair(cs, en)
-    tag, dead = decode_record(_read_all(plan_reads([spec], PipelineConfig()))[0], spec, CAP, KEEP)
+    tag, dead = decode_record(read_all(plan_reads([spec], PipelineConfig()))[0], spec, CAP, KEEP)
     assert tag == "deadletter" and dead["reason"] == "invalid_utf8" and "cs line at byte 4" in dead["error"]
     assert dead["raw"] == b"dobr\xc3 den" and dead["id"] == "u:L000000000001"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pickle
-from pathlib import Path
 
 import cloudpickle
 import pytest
@@ -21,15 +20,10 @@ from pipeline.prefilter import (
     PrefilterRows,
 )
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards
+from tests.pipeline.input_helpers import CAP, KEEP, write_file
 
 pytestmark = pytest.mark.timeout(120)
 
-CAP, KEEP = 10_000, 64
-
-
-def _write(path: Path, data: bytes) -> Path:
-    path.write_bytes(data)
-    return path
 
 
 # -------------------------------------------------------------------------------------- byte ranges
@@ -39,7 +33,7 @@ def _write(path: Path, data: bytes) -> Path:
 
 
 def test_every_dofn_and_transform_pickles(tmp_path):
-    spec = InputSpec.pair(_write(tmp_path / "a.cs", b"x\n"), _write(tmp_path / "a.en", b"y\n"))
+    spec = InputSpec.pair(write_file(tmp_path / "a.cs", b"x\n"), write_file(tmp_path / "a.en", b"y\n"))
     text = TextProcessor()
     text.tokenize("Ahoj.", "cs")  # loaded sacremoses objects are dropped when pickled
     objects = [

@@ -10,13 +10,12 @@ not a decoding difference.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from configs.schema import TranslateConfig
-from tests.conftest import REPO_ROOT, load_benchmark, read_lines, shared_data
+from tests.conftest import load_benchmark, read_lines, shared_data, shared_path
 from translate import load_translator
 
 pytestmark = pytest.mark.timeout(600)
@@ -25,13 +24,7 @@ SENTENCES, BEAM = 150, 12
 
 
 def shared_model() -> Path:
-    path = REPO_ROOT.parent / "shared" / "models" / "small-cs-en"
-    if not path.exists():
-        message = f"{path} is absent (../shared/models is provided beside the repository in development and CI)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
+    return shared_path("models/small-cs-en")
 
 
 @pytest.fixture(scope="module")
