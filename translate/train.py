@@ -479,15 +479,7 @@ def train_model(
         prepared.write_text(json.dumps(counts))
     counts = json.loads(prepared.read_text())
 
-    if not (data_bin / "preprocess.done").is_file():
-        shutil.rmtree(data_bin, ignore_errors=True)
-        log.info("binarising (fairseq-preprocess)")
-        joined = ["--joined-dictionary"] if recipe.share_all_embeddings else []
-        run_fairseq(["fairseq_cli.preprocess", "--source-lang", "cs", "--target-lang", "en",
-                     "--trainpref", str(work / "train"), "--validpref", str(work / "valid"),
-                     "--destdir", str(data_bin), "--workers", str(min(threads, 2)), "--seed", str(recipe.seed),
-                     *joined], threads, log_file)
-        (data_bin / "preprocess.done").touch()
+    _binarise(recipe, work, data_bin, threads, log_file)
 
     echo = _Echo(started)
     trained = work / "train.done"
@@ -499,13 +491,60 @@ def train_model(
     echo.points = [p for line in log_file.read_text(encoding="utf-8").splitlines() if (p := parse_log_line(line))]
 
     fairseq_dir = out / "fairseq"
+    checkpoint, chosen, perplexity = _convert_best(recipe, work, save_dir, fairseq_dir, out, quantization)
+    updates, epochs_done, cumulative = _progress(save_dir / "checkpoint_last.pt")
+    card = ModelCard(
+        name=name or out.name,
+        preprocess=PreprocessSpec(normalize_punctuation=True, tokenize="moses", subword="bpe", bpe_codes="bpe.codes"),
+        postprocess=PostprocessSpec(subword="bpe", detokenize="moses"),
+        ctranslate2="ct2",
+        fairseq=FairseqSpec(checkpoint=f"fairseq/{checkpoint.name}", data="fairseq"),
+        provenance={"recipe": json.dumps(recipe.model_dump()), "trainer": "translate.train (fairseq)",
+                    "data": data_description, "train_pairs": str(counts["train"]),
+                    "valid_pairs": str(counts["valid"]), "dropped_pairs": str(counts["dropped"]),
+                    "updates": str(updates), "epochs": epochs_done, "checkpoint": chosen,
+                    "device": device, "threads": str(threads), "quantization": quantization or "float32",
+                    "training": f"{cumulative / 3600:.2f} h of fairseq-train ({device}, {threads} thread(s))"},
+    )
+    card.metrics["valid_perplexity"] = perplexity
+    card.metrics["training_hours"] = round(cumulative / 3600, 4)
+    plot_curve(echo.points, out / CURVE_FILE, f"{card.name}: {updates} updates")
+    shutil.copy(log_file, out / "train.log")
+    write_card(out, card)
+    ModelDir(out)  # what was written is complete
+    (out / RUN_FILE).write_text(json.dumps({**run_state, "finished": True}, indent=1), encoding="utf-8")
+    if not keep_work:
+        shutil.rmtree(work)
+    log.info("model ready: %s (valid perplexity %.2f, %d updates, %.1f min this call)", out,
+             card.metrics["valid_perplexity"], updates, train_seconds / 60)
+    return out
+
+
+def _binarise(recipe: TrainRecipe, work: Path, data_bin: Path, threads: int, log_file: Path) -> None:
+    """``fairseq-preprocess`` of the BPE-encoded splits, once (a marker file makes a resumed run skip it)."""
+    if (data_bin / "preprocess.done").is_file():
+        return
+    shutil.rmtree(data_bin, ignore_errors=True)
+    log.info("binarising (fairseq-preprocess)")
+    joined = ["--joined-dictionary"] if recipe.share_all_embeddings else []
+    run_fairseq(["fairseq_cli.preprocess", "--source-lang", "cs", "--target-lang", "en",
+                 "--trainpref", str(work / "train"), "--validpref", str(work / "valid"),
+                 "--destdir", str(data_bin), "--workers", str(min(threads, 2)), "--seed", str(recipe.seed),
+                 *joined], threads, log_file)
+    (data_bin / "preprocess.done").touch()
+
+
+def _convert_best(recipe: TrainRecipe, work: Path, save_dir: Path, fairseq_dir: Path, out: Path,
+                  quantization: str | None) -> tuple[Path, str, float]:
+    """The checkpoint to ship (the best one, or the average of the last ones when that wins on the held-out
+    pairs), converted to ``out/ct2``: ``(checkpoint, why it was chosen, validation perplexity)``."""
+    data_bin = work / "data-bin"
     shutil.rmtree(fairseq_dir, ignore_errors=True)
     fairseq_dir.mkdir()
     for lang in ("cs", "en"):
         shutil.copy(data_bin / f"dict.{lang}.txt", fairseq_dir / f"dict.{lang}.txt")
     valid_src = [s.split() for s in (work / "valid.cs").read_text(encoding="utf-8").splitlines()]
     valid_tgt = [t.split() for t in (work / "valid.en").read_text(encoding="utf-8").splitlines()]
-
 
     def convert(checkpoint: Path) -> float:
         fairseq_to_ctranslate2(checkpoint, fairseq_dir, out / "ct2", "cs", "en", quantization)
@@ -529,38 +568,18 @@ def train_model(
             averaged.unlink()
             chosen += f" (beat the {label}: valid perplexity {perplexity:.3f} < {averaged_perplexity:.3f})"
             convert(best)
-    last_state = _load(save_dir / "checkpoint_last.pt")
+    return checkpoint, chosen, perplexity
+
+
+def _progress(last_checkpoint: Path) -> tuple[int, str, float]:
+    """Updates, epochs (``"3 and part of the next"``) and cumulative training seconds of a fairseq run."""
+    last_state = _load(last_checkpoint)
     updates = int(last_state.get("optimizer_history", [{}])[-1].get("num_updates", 0))
     iterator = last_state.get("extra_state", {}).get("train_iterator", {})
     epochs_done = int(iterator.get("epoch", 1)) - 1  # the iterator already points at the next epoch
     partial = " and part of the next" if iterator.get("iterations_in_epoch", 0) else ""
     cumulative = float(last_state.get("extra_state", {}).get("previous_training_time", 0.0))
-
-    card = ModelCard(
-        name=name or out.name,
-        preprocess=PreprocessSpec(normalize_punctuation=True, tokenize="moses", subword="bpe", bpe_codes="bpe.codes"),
-        postprocess=PostprocessSpec(subword="bpe", detokenize="moses"),
-        ctranslate2="ct2",
-        fairseq=FairseqSpec(checkpoint=f"fairseq/{checkpoint.name}", data="fairseq"),
-        provenance={"recipe": json.dumps(recipe.model_dump()), "trainer": "translate.train (fairseq)",
-                    "data": data_description, "train_pairs": str(counts["train"]),
-                    "valid_pairs": str(counts["valid"]), "dropped_pairs": str(counts["dropped"]),
-                    "updates": str(updates), "epochs": f"{epochs_done}{partial}", "checkpoint": chosen,
-                    "device": device, "threads": str(threads), "quantization": quantization or "float32",
-                    "training": f"{cumulative / 3600:.2f} h of fairseq-train ({device}, {threads} thread(s))"},
-    )
-    card.metrics["valid_perplexity"] = perplexity
-    card.metrics["training_hours"] = round(cumulative / 3600, 4)
-    plot_curve(echo.points, out / CURVE_FILE, f"{card.name}: {updates} updates")
-    shutil.copy(log_file, out / "train.log")
-    write_card(out, card)
-    ModelDir(out)  # what was written is complete
-    (out / RUN_FILE).write_text(json.dumps({**run_state, "finished": True}, indent=1), encoding="utf-8")
-    if not keep_work:
-        shutil.rmtree(work)
-    log.info("model ready: %s (valid perplexity %.2f, %d updates, %.1f min this call)", out,
-             card.metrics["valid_perplexity"], updates, train_seconds / 60)
-    return out
+    return updates, f"{epochs_done}{partial}", cumulative
 
 
 def _prepare(source: Sequence[str], target: Sequence[str], valid: tuple[Sequence[str], Sequence[str]] | None,
