@@ -13,8 +13,7 @@ import pytest
 
 from pipeline.paranmt_command import main as paranmt
 from tests.conftest import shared_data
-from tests.train_embeddings.helpers import caption_lines, caption_parquet
-from tests.train_embeddings.test_model_io import tiny
+from tests.train_embeddings.helpers import caption_lines, caption_parquet, tiny
 from train_embeddings import load_model, sts
 from train_embeddings.hf_imports import import_sentence_transformers
 from train_embeddings.train import train
