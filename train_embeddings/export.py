@@ -1,7 +1,7 @@
 """``paranmt export``: a trained model for sentence-transformers, or the corpus for the original ParaNMT tooling.
 
     paranmt export --format sentence-transformers --model runs/word --out exported/word
-    paranmt export --format paranmt-tsv --data runs/x/train --out paranmt.tsv.gz [--tokenized]
+    paranmt export --format paranmt-tsv --input runs/x/train --out paranmt.tsv.gz [--tokenized]
 
 * ``sentence-transformers`` (needs the ``st`` extra): :func:`train_embeddings.st_export.export_sentence_transformers`;
   load it with ``SentenceTransformer(DIR, trust_remote_code=True)`` where paranmt is installed.
@@ -43,20 +43,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                             description="Export a model for sentence-transformers, or train/ as ParaNMT TSV.")
     parser.add_argument("--format", required=True, choices=FORMATS)
     parser.add_argument("--model", type=Path, help="sentence-transformers: a saved model directory or training run")
-    parser.add_argument("--data", type=Path, help="paranmt-tsv: Parquet shards (a run's train/, a file or a glob)")
+    parser.add_argument("--input", type=Path, help="paranmt-tsv: Parquet shards (a run's train/, a file or a glob)")
     parser.add_argument("--out", required=True, type=Path, help="output directory (model) or file (TSV)")
     parser.add_argument("--tokenized", action="store_true",
                         help="paranmt-tsv: write the Moses tokens joined by spaces instead of the raw sentences")
     args = parser.parse_args(argv)
     if args.format == "sentence-transformers" and args.model is None:
         parser.error("--format sentence-transformers needs --model DIR")
-    if args.format == "paranmt-tsv" and args.data is None:
-        parser.error("--format paranmt-tsv needs --data (e.g. runs/x/train)")
+    if args.format == "paranmt-tsv" and args.input is None:
+        parser.error("--format paranmt-tsv needs --input (e.g. runs/x/train)")
     try:
         if args.format == "sentence-transformers":
             message = export_model(args.model, args.out)
         else:
-            message = f"wrote {parquet_to_tsv(args.data, args.out, tokenized=args.tokenized)} pairs to {args.out}"
+            message = f"wrote {parquet_to_tsv(args.input, args.out, tokenized=args.tokenized)} pairs to {args.out}"
     except (ModelLoadError, TrainDataError, ValueError, FileNotFoundError, ImportError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -58,7 +58,7 @@ def test_datasets_load_dataset_reads_the_train_shards(sample_run: Path, tmp_path
 @pytest.mark.parametrize("tokenized", [False, True])
 def test_paranmt_tsv_export_reads_back(sample_run: Path, tmp_path: Path, tokenized: bool, capsys) -> None:
     out = tmp_path / "paranmt.tsv.gz"
-    args = ["--format", "paranmt-tsv", "--data", str(sample_run / "train"), "--out", str(out)]
+    args = ["--format", "paranmt-tsv", "--input", str(sample_run / "train"), "--out", str(out)]
     assert export.main(args + (["--tokenized"] if tokenized else [])) == 0
     table = train_table(sample_run)
     assert f"wrote {table.num_rows} pairs" in capsys.readouterr().err
@@ -80,7 +80,7 @@ def test_paranmt_tsv_export_reads_back(sample_run: Path, tmp_path: Path, tokeniz
 
 
 def test_export_errors_are_one_line(tmp_path: Path, capsys) -> None:
-    assert export.main(["--format", "paranmt-tsv", "--data", str(tmp_path / "absent"), "--out",
+    assert export.main(["--format", "paranmt-tsv", "--input", str(tmp_path / "absent"), "--out",
                         str(tmp_path / "x.tsv")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and "absent" in err and err.count("\n") == 1
@@ -88,4 +88,4 @@ def test_export_errors_are_one_line(tmp_path: Path, capsys) -> None:
                         str(tmp_path / "st")]) == 2
     assert capsys.readouterr().err.startswith("error:")
     with pytest.raises(SystemExit):
-        export.main(["--format", "paranmt-tsv", "--out", str(tmp_path / "x.tsv")])  # no --data
+        export.main(["--format", "paranmt-tsv", "--out", str(tmp_path / "x.tsv")])  # no --input
