@@ -37,7 +37,8 @@ def round_trip(model_dir: Path, sentences: list[str], work: Path) -> dict:
     modules = [entry["type"].rsplit(".", 1)[1] for entry in json.loads((exported / "modules.json").read_text())]
     ours = load_model(model_dir).encode(sentences)  # a fresh model: its tokeniser cache is cold
     theirs = loaded.encode(sentences, batch_size=256, convert_to_numpy=True, show_progress_bar=False)
-    return {"model": "+".join(model.spec.components), "dim": model.dim, "modules": modules,
+    label = ("+" if model.spec.combine == "sum" else ",").join(model.spec.components)  # the --model syntax
+    return {"model": label, "dim": model.dim, "modules": modules,
             "max_abs_diff": float(np.abs(ours - theirs).max()), "sentences": len(sentences),
             "paranmt_sentences_per_s": sts.sentences_per_second(load_model(model_dir).encode, sentences),
             "st_sentences_per_s": sts.sentences_per_second(  # a fresh load: its tokeniser cache is cold too
