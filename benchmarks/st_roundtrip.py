@@ -1,6 +1,6 @@
 """The sentence-transformers round trip of trained models: each model directory is exported
 (``train_embeddings.st_export``), loaded back with ``SentenceTransformer(path, trust_remote_code=True)`` and
-both encode the same real sentences (the distinct sentences of STS-B dev + test, ~5.6k); the table gives the
+both encode the same real sentences (the 5,385 distinct sentences of STS-B dev + test); the table gives the
 largest absolute difference of any embedding coordinate, and both encoders' sentences/s on one CPU thread.
 
     python benchmarks/st_roundtrip.py --model runs/ecosystem/word30 --model runs/ecosystem/wordtri10 \

@@ -157,13 +157,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.glove or args.sif:
             vectors, settings = resolve_vectors(args.vectors)
             name = "GloVe" if args.vectors == "kumo" else Path(args.vectors).name
-            tokenize = CachedTokenizer() if settings.get("kind", "moses") == "moses" else None
+            moses = settings.get("kind", "moses") == "moses"
             if args.glove:
-                encoders.append((f"{name} avg", glove_average(vectors, tokenizer=settings, tokenize=tokenize)))
+                average = glove_average(vectors, tokenizer=settings, tokenize=CachedTokenizer() if moses else None)
+                encoders.append((f"{name} avg", average))
             if args.sif:
                 fit = read_fit_sentences(args.sif_fit) if args.sif_fit else data.unique_sentences()
                 encoder = build_sif(vectors, word_counts=args.word_frequencies, fit_sentences=fit, pc=args.sif_pc,
-                                    a=args.sif_a, tokenizer=settings, tokenize=tokenize)
+                                    a=args.sif_a, tokenizer=settings,
+                                    tokenize=CachedTokenizer() if moses else None)  # its own cache: --speed is cold
                 encoders.append((f"SIF {name}" + (" (batch PC)" if args.sif_pc == "batch" else ""), encoder))
         if args.minilm:
             encoders.append(("MiniLM-L6-v2", sts.minilm_encoder()))
