@@ -30,6 +30,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "sif": ("train_embeddings.sif", "build a SIF model"),
     "sick": ("train_embeddings.sick", "SICK relatedness / entailment heads"),
     "export-vectors": ("train_embeddings.model_io", "export a WORD model's vectors"),
+    "export": ("train_embeddings.export", "a model as sentence-transformers, or train/ as ParaNMT TSV"),
 }
 
 

@@ -15,7 +15,9 @@ through ``pyarrow.fs.FSSpecHandler``).
 
 **TSV** (the released ParaNMT-50M files): ``sentence<TAB>paraphrase[<TAB>score]`` per line (``.gz`` fine),
 Moses-tokenised on the fly with :class:`core.text.TextProcessor` (English); the row id (the group) is
-``file:line``. :func:`tsv_to_parquet` converts once into the Parquet layout so later epochs skip tokenisation.
+``file:line``. :func:`tsv_to_parquet` converts once into the Parquet layout so later epochs skip tokenisation;
+:func:`parquet_to_tsv` goes the other way (the pipeline's ``train/`` as ``sentence<TAB>paraphrase<TAB>score`` for
+users of the original ParaNMT tooling; ``paranmt export --format paranmt-tsv``).
 
 **Shuffling** never loads the corpus: each epoch reads the shards in a seeded random order, ``shard_interleave``
 at a time round-robin, through a shuffle buffer: the pool fills to twice ``shuffle_buffer`` pairs, is permuted,
@@ -48,7 +50,7 @@ import pyarrow.parquet as pq
 from core import pair_schema as S
 from core.text import TextProcessor
 
-__all__ = ["PairChunk", "PairSource", "TrainDataError", "read_tsv_tables", "tsv_to_parquet"]
+__all__ = ["PairChunk", "PairSource", "TrainDataError", "parquet_to_tsv", "read_tsv_tables", "tsv_to_parquet"]
 
 log = logging.getLogger(__name__)
 
@@ -231,6 +233,47 @@ def tsv_to_parquet(tsv: str | Path, out_dir: str | Path, rows_per_shard: int = 5
         writer.close()
     if not written:
         raise TrainDataError(f"{tsv}: no pairs")
+    return written
+
+
+_TSV_UNSAFE = str.maketrans({"\t": " ", "\n": " ", "\r": " "})
+
+
+def parquet_to_tsv(data: str | Path, out: str | Path, *, tokenized: bool = False) -> int:
+    """Write the pairs of Parquet shards (a ``train/`` directory, a file, a glob) as the released ParaNMT files'
+    ``sentence<TAB>paraphrase<TAB>score`` lines (UTF-8, ``.gz`` compressed when ``out`` ends so); returns the
+    number of pairs. Sentences are ``en`` / ``mt`` as the pipeline read and translated them, or with
+    ``tokenized`` the Moses tokens ``en_tokens`` / ``mt_tokens`` joined by spaces; the score is
+    ``paraphrase_score`` (``%.6g``; empty where null). Rows whose ``keep`` is false are skipped; a tab or line
+    break inside a sentence becomes a space. Shards are read in name order, rows in file order."""
+    filesystem, files, data_format = resolve_files(data, "parquet")
+    if data_format != "parquet":
+        raise TrainDataError(f"{data}: expected Parquet shards (the pipeline's train/), found TSV files")
+    left, right = (S.EN_TOKENS, S.MT_TOKENS) if tokenized else (S.EN, S.MT)
+    dataset = ds.dataset(files, format="parquet", filesystem=filesystem)
+    missing = [c for c in (left, right, S.PARAPHRASE_SCORE) if c not in dataset.schema.names]
+    if missing:
+        raise TrainDataError(f"{data}: no column {', '.join(missing)} (the core/pair_schema.py layout has them)")
+    keep = pc.field(S.KEEP) != False if S.KEEP in dataset.schema.names else None  # noqa: E712 (an expression)
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    raw: Any = gzip.open(tmp, "wt", encoding="utf-8", newline="\n") if out.name.endswith(".gz") else \
+        open(tmp, "w", encoding="utf-8", newline="\n")  # noqa: SIM115 - closed below
+    written = 0
+    try:
+        for batch in dataset.to_batches(columns=[left, right, S.PARAPHRASE_SCORE], filter=keep):
+            a, b, score = (batch.column(i).to_pylist() for i in range(3))
+            if tokenized:
+                a = [" ".join(tokens or ()) for tokens in a]
+                b = [" ".join(tokens or ()) for tokens in b]
+            raw.write("".join(f"{(x or '').translate(_TSV_UNSAFE)}\t{(y or '').translate(_TSV_UNSAFE)}\t"
+                              f"{'' if s is None else format(s, '.6g')}\n"
+                              for x, y, s in zip(a, b, score, strict=True)))
+            written += batch.num_rows
+    finally:
+        raw.close()
+    tmp.replace(out)
     return written
 
 

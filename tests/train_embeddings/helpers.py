@@ -10,6 +10,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from configs.schema import TrainConfig
 from core.pair_schema import PAIRS_SCHEMA, table_from_columns, with_metadata
 from tests.conftest import shared_data
 
@@ -61,3 +62,11 @@ def caption_parquet(directory: Path, n: int = 300, shards: int = 2, offset: int 
     for k in range(shards):
         pq.write_table(table.slice(k * per, per), directory / f"pairs-{k:05d}-of-{shards:05d}.parquet")
     return directory
+
+
+def tiny(model: str, data, **overrides) -> TrainConfig:
+    """A training config that runs in about a second: 16-d components, a few steps, one thread."""
+    values = dict(data=str(data), model=model, batch_size=20, megabatch=3, max_steps=4, word_dim=16, trigram_dim=16,
+                  lstm_dim=16, threads=1, shuffle_buffer=100, evals_per_epoch=0)
+    values.update(overrides)
+    return TrainConfig(**values)

