@@ -10,7 +10,7 @@ import pytest
 from tests.conftest import load_benchmark, shared_data
 from tests.train_embeddings.helpers import caption_parquet, tiny
 from train_embeddings.hf_imports import import_sentence_transformers
-from train_embeddings.train import train
+from train_embeddings.trainer import train
 
 try:
     import_sentence_transformers()
