@@ -116,6 +116,10 @@ def run(
     output = str(output)
     argv = beam_argv(config.pipeline, beam_args)
     options = PipelineOptions(argv)
+    dry_run = options.view_as(TestOptions).dry_run
+    if dry_run and runner_name(argv) != "DataflowRunner":  # other runners ignore the flag and run the job
+        raise InputError(f"--dry_run True builds a DataflowRunner job without submitting it; {runner_name(argv)} "
+                         "would run the whole job: drop --dry_run or add --runner DataflowRunner")
     started = time.perf_counter()
     p = beam.Pipeline(options=options)
     # Input, model and output-folder errors are raised here, before anything is written.
@@ -126,7 +130,7 @@ def run(
     local = runner_name(argv) in progress.LOCAL_RUNNERS
     with progress.LocalProgress(expected, enabled=show_progress and local):
         result = p.run()
-        if options.view_as(TestOptions).dry_run:  # built and translated for the runner, never submitted
+        if dry_run:  # built and translated for Dataflow, never submitted
             return dry_run_summary(result, runner_name(argv))
         if not local:
             progress.log_until_done(result, expected)

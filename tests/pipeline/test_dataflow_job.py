@@ -48,6 +48,13 @@ def test_the_documented_gpu_job_builds_without_submitting(tmp_path, capsys):
     assert not (tmp_path / "out" / "_SUCCESS").exists()  # nothing ran
 
 
+def test_a_dry_run_on_a_runner_that_would_run_the_job_is_refused(tmp_path, capsys):
+    code = main(["--config", "sample", "--cs", str(SAMPLE / "sample.cs"), "--en", str(SAMPLE / "sample.en"),
+                 "--out", str(tmp_path / "out"), "--dry_run", "True"])
+    assert code == 2 and "--dry_run True builds a DataflowRunner job" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()  # refused before any work
+
+
 def test_the_runner_v2_pipeline_holds_every_stage_and_unpickles(tmp_path):
     config = load_config("sample", ["translate.device=cuda", "translate.compute_type=float16"])
     options = PipelineOptions(beam_argv(config.pipeline, [*DATAFLOW_GPU, "--dry_run", "True"]))
