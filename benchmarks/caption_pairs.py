@@ -10,6 +10,7 @@ import functools
 import itertools
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +40,8 @@ def _english() -> TextProcessor:
     return TextProcessor(("en",))
 
 
-def tokenize(sentences: list[str]) -> list[list[str]]:
+def tokenize(sentences: Sequence[str]) -> list[list[str]]:
+    """English Moses tokens, as the pipeline tokenises the English side."""
     return [_english().tokenize(s, "en") for s in sentences]
 
 

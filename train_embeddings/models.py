@@ -60,7 +60,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from core.text import CachedTokenizer
+from core.text import MOSES_EN, CachedTokenizer
 from core.token_arrays import as_token_lists
 from train_embeddings.pairing import paired_cosine, sentence_sides
 from train_embeddings.vocab import Featurizer, SentenceBatch, TrigramVocab, WordVocab
@@ -90,8 +90,7 @@ class ModelSpec:
     n_words: int = 0  # word vocabulary size (trainable + frozen)
     n_trainable_words: int = 0
     n_trigrams: int = 0
-    tokenizer: dict[str, Any] = field(default_factory=lambda: {
-        "kind": "moses", "lang": "en", "normalize_punctuation": True, "escape": False, "lowercase": True})
+    tokenizer: dict[str, Any] = field(default_factory=lambda: dict(MOSES_EN))
     # The ICLR'16 / CSE encoders (defaults keep specs saved before they existed loadable).
     hidden_dim: int = 0  # proj / dan / rnn output size; 0: the word embedding size (the paper's choice)
     dan_layers: int = 1

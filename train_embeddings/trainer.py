@@ -58,6 +58,7 @@ from configs import ConfigError, add_config_arguments, load_config
 from configs.command_line import ArgumentParser, command_name
 from configs.schema import ParaNMTConfig, TrainConfig
 from core import pair_schema as S
+from core.text import MOSES_EN
 from core.word_vectors import load_word_vectors
 from train_embeddings.checkpoint import CHECKPOINT, Checkpointer, TrainingError
 from train_embeddings.data import PairSource, TrainDataError, tsv_to_parquet
@@ -233,8 +234,7 @@ class Trainer:
                          trigram_dim=self.cfg.trigram_dim, lstm_dim=self.cfg.lstm_dim,
                          n_words=len(words) if words else 0, n_trainable_words=words.n_trainable if words else 0,
                          n_trigrams=len(trigrams) if trigrams else 0,
-                         tokenizer={"kind": "moses", "lang": "en", "normalize_punctuation": True, "escape": False,
-                                    "lowercase": self.cfg.lowercase},
+                         tokenizer={**MOSES_EN, "lowercase": self.cfg.lowercase},
                          hidden_dim=self.cfg.hidden_dim or 0, dan_layers=self.cfg.dan_layers,
                          dan_activation=self.cfg.dan_activation, rnn_activation=self.cfg.rnn_activation,
                          peep_pool=self.cfg.peep_pool, cse_widths=list(self.cfg.cse_widths),

@@ -10,23 +10,12 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from benchmarks.caption_pairs import tokenize
 from configs.schema import TrainConfig
 from core.pair_schema import PAIRS_SCHEMA, table_from_columns, with_metadata
 from tests.conftest import shared_data
 
 CAPTIONS = "paraphrase/multi30k-captions"
-
-
-@functools.cache
-def _tokenizer():
-    from core.text import TextProcessor
-
-    return TextProcessor(("en",))
-
-
-def tokenize(sentences: Sequence[str]) -> list[list[str]]:
-    processor = _tokenizer()
-    return [processor.tokenize(s, "en") for s in sentences]
 
 
 @functools.cache

@@ -41,12 +41,11 @@ import pyarrow.parquet as pq
 import pytest
 import torch
 
-from benchmarks.caption_pairs import build_caption_pairs, cache_root, sif_scorer, sts_pairs
+from benchmarks.caption_pairs import build_caption_pairs, cache_root, sif_scorer, sts_pairs, tokenize
 from configs.schema import TrainConfig
 from core.word_vectors import load_kumo
 from filters.paragram import ParagramScorer
 from tests.conftest import shared_data
-from tests.train_embeddings.helpers import tokenize
 from train_embeddings import load_model
 from train_embeddings.data import PairSource
 from train_embeddings.losses import MARGIN_STATISTICS, MegaBatchMiner, margin_statistics
