@@ -116,9 +116,10 @@ def run(
     output = str(output)
     argv = beam_argv(config.pipeline, beam_args)
     options = PipelineOptions(argv)
+    runner = runner_name(argv)
     dry_run = options.view_as(TestOptions).dry_run
-    if dry_run and runner_name(argv) != "DataflowRunner":  # other runners ignore the flag and run the job
-        raise InputError(f"--dry_run True builds a DataflowRunner job without submitting it; {runner_name(argv)} "
+    if dry_run and runner != "DataflowRunner":  # other runners ignore the flag and run the job
+        raise InputError(f"--dry_run True builds a DataflowRunner job without submitting it; {runner} "
                          "would run the whole job: drop --dry_run or add --runner DataflowRunner")
     started = time.perf_counter()
     p = beam.Pipeline(options=options)
@@ -127,11 +128,11 @@ def run(
                            handler_kwargs=handler_kwargs, overwrite=overwrite)
     clear_staging(output)
     expected = built.ingest.plan.expected_rows
-    local = runner_name(argv) in progress.LOCAL_RUNNERS
+    local = runner in progress.LOCAL_RUNNERS
     with progress.LocalProgress(expected, enabled=show_progress and local):
         result = p.run()
         if dry_run:  # built and translated for Dataflow, never submitted
-            return dry_run_summary(result, runner_name(argv))
+            return dry_run_summary(result, runner)
         if not local:
             progress.log_until_done(result, expected)
         result.wait_until_finish()
@@ -139,7 +140,6 @@ def run(
     finalize(output, (*OUTPUTS, LEXICON_DIR))
     files = file_counts(output)
     lexicon = _lexicon_stats(output) if config.lexicon.enabled else None
-    runner = runner_name(argv)
     summary = build_summary(metrics, files, output_dir=output, expected_read=built.ingest.plan.expected_rows,
                             scored=built.scored, counters_may_drop=runner in RUNNERS_DROPPING_COUNTERS,
                             extra={"mode": built.mode, "nmt_model_id": built.nmt_model_id,

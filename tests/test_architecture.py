@@ -187,9 +187,10 @@ def largest_file(root: Path = REPO_ROOT) -> tuple[int, str]:
 
 def measure(root: Path = REPO_ROOT) -> dict[str, object]:
     graph = build_graph(root)
-    return {"modules": len(graph.modules), "cycles": cycles(with_deferred(graph)),
-            "package_cycles": cycles(package_graph(with_deferred(graph))),
-            "upward_arrows": len(upward_arrows(with_deferred(graph))),
+    everything = with_deferred(graph)
+    return {"modules": len(graph.modules), "cycles": cycles(everything),
+            "package_cycles": cycles(package_graph(everything)),
+            "upward_arrows": len(upward_arrows(everything)),
             "in_function_imports": len(graph.in_function),
             "largest_file": largest_file(root), "longest_function": longest_function(root)}
 
