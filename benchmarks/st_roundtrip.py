@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from core.hf_imports import import_sentence_transformers
 from train_embeddings import load_model, sts
-from train_embeddings.hf_imports import import_sentence_transformers
 from train_embeddings.models import EmbeddingModel
 from train_embeddings.st_export import export_sentence_transformers
 

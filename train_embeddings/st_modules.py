@@ -23,8 +23,8 @@ from typing import Any
 
 import torch
 
+from core.hf_imports import hide_broken_torchaudio
 from core.text import MOSES_EN, CachedTokenizer
-from train_embeddings.hf_imports import hide_broken_torchaudio
 from train_embeddings.model_dir import MODEL_JSON
 from train_embeddings.model_io import load_embedding_model, save_model
 from train_embeddings.models import EmbeddingModel

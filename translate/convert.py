@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 from configs.command_line import ArgumentParser, command_name
+from core.hf_imports import hide_broken_torchaudio
 from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 
 QUANTIZATIONS = ["int8", "int8_float16", "int8_float32", "float16", "bfloat16"]
@@ -90,22 +91,8 @@ def convert_marian(args: argparse.Namespace) -> Path:
 
 
 def import_transformers() -> ModuleType:
-    """``transformers``, importable next to the fairseq extra.
-
-    fairseq-fixed drags in a CUDA build of torchaudio that cannot load on the CPU torch; transformers imports
-    torchaudio whenever it is installed (``audio_utils``), which fails with ``libc10_cuda.so: cannot open shared
-    object file``. A torchaudio that does not load is declared unavailable to transformers (no audio is involved).
-    """
-    try:
-        import torchaudio  # noqa: F401
-    except ImportError:
-        pass
-    except OSError:
-        import transformers.utils
-        import transformers.utils.import_utils
-
-        transformers.utils.is_torchaudio_available = transformers.utils.import_utils.is_torchaudio_available = (
-            lambda: False)
+    """``transformers``, importable next to the fairseq extra's broken torchaudio (:mod:`core.hf_imports`)."""
+    hide_broken_torchaudio()
     try:
         import transformers
     except ImportError as error:

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from core.hf_imports import import_sentence_transformers
 from tests.conftest import load_benchmark, shared_data
 from tests.train_embeddings.helpers import caption_parquet, tiny
-from train_embeddings.hf_imports import import_sentence_transformers
 from train_embeddings.trainer import train
 
 try:

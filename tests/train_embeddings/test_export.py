@@ -14,11 +14,11 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from core.hf_imports import hide_broken_torchaudio
 from core.pair_schema import PAIRS_SCHEMA
 from tests.conftest import REPO_ROOT
 from train_embeddings import export
 from train_embeddings.data import read_tsv_tables
-from train_embeddings.hf_imports import hide_broken_torchaudio
 
 pytestmark = pytest.mark.timeout(300)
 

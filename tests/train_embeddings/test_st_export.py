@@ -11,11 +11,11 @@ import json
 import numpy as np
 import pytest
 
+from core.hf_imports import import_sentence_transformers
 from pipeline.paranmt_command import main as paranmt
 from tests.conftest import shared_data
 from tests.train_embeddings.helpers import caption_lines, caption_parquet, tiny
 from train_embeddings import load_model, sts
-from train_embeddings.hf_imports import import_sentence_transformers
 from train_embeddings.trainer import train
 
 pytestmark = pytest.mark.timeout(300)

@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
+from core.hf_imports import import_sentence_transformers
 from core.text import CachedTokenizer
 from core.word_vectors import WordVectors
 from filters.paragram import ParagramScorer
-from train_embeddings.hf_imports import import_sentence_transformers
 from train_embeddings.sif import SifModel, build_sif, glove_average
 
 __all__ = ["MINILM_PACKAGE", "MiniLMEncoder", "WordVectorEncoder", "glove_average_encoder", "minilm_directory",
