@@ -6,7 +6,8 @@ import beside the CPU torch 2.13.0 (``libc10_cuda.so`` missing; see ``../shared/
 transformers imports torchaudio whenever it is installed, so ``import sentence_transformers`` would fail in that
 environment. :func:`hide_broken_torchaudio` tries torchaudio once and, if it cannot load, marks it absent
 (``sys.modules["torchaudio"] = None``: ``importlib.util.find_spec`` then answers ``None``), so transformers
-takes its no-torchaudio path — which is the truth. A working torchaudio is left alone.
+takes its no-torchaudio path — which is the truth; a transformers already imported is told the same. A
+working torchaudio is left alone.
 """
 
 from __future__ import annotations
@@ -28,8 +29,17 @@ def hide_broken_torchaudio() -> bool:
         for name in [name for name in sys.modules if name.startswith("torchaudio.")]:
             del sys.modules[name]
         sys.modules["torchaudio"] = None  # type: ignore[assignment]
+        _tell_imported_transformers()
         return True
     return False
+
+
+def _tell_imported_transformers() -> None:
+    """A transformers imported before the hiding has already found torchaudio installed: say it is not."""
+    for name in ("transformers.utils", "transformers.utils.import_utils"):
+        module = sys.modules.get(name)
+        if module is not None and hasattr(module, "is_torchaudio_available"):
+            module.is_torchaudio_available = lambda: False
 
 
 def import_sentence_transformers() -> ModuleType:
