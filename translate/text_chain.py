@@ -17,6 +17,18 @@ from translate.card import ModelDir
 BPE_SEPARATOR = "@@"
 
 
+def moses_words(text: str, normalizer: MosesPunctNormalizer | None, tokenizer: MosesTokenizer | None,
+                aggressive_dash_splits: bool = False) -> str:
+    """Whitespace collapsed, then Moses punctuation normalisation and tokenisation (``escape=False``) where given:
+    the words a model sees before subwords, at training time (:func:`translate.train.moses_lines`) and after."""
+    text = " ".join(text.split())  # collapse whitespace, drop tabs and newlines
+    if normalizer is not None:
+        text = normalizer.normalize(text)
+    if tokenizer is not None:
+        text = tokenizer.tokenize(text, escape=False, return_str=True, aggressive_dash_splits=aggressive_dash_splits)
+    return text.strip()
+
+
 class SourceEncoder:
     """Raw source sentences -> the token strings the model was trained on."""
 
@@ -35,18 +47,8 @@ class SourceEncoder:
             self._spm = spm.SentencePieceProcessor(model_file=str(model_dir.path(spec.sentencepiece_model or "")))
         self._prefix = list(spec.prefix_tokens)
 
-    def _words(self, text: str) -> str:
-        text = " ".join(text.split())  # collapse whitespace, drop tabs and newlines
-        if self._normalizer is not None:
-            text = self._normalizer.normalize(text)
-        if self._tokenizer is not None:
-            text = self._tokenizer.tokenize(
-                text, escape=False, return_str=True, aggressive_dash_splits=self._aggressive
-            )
-        return text.strip()
-
     def encode_batch(self, texts: Sequence[str]) -> list[list[str]]:
-        words = [self._words(t) for t in texts]
+        words = [moses_words(t, self._normalizer, self._tokenizer, self._aggressive) for t in texts]
         if self._spm is not None:
             # SentencePiece encodes a whole list in C++.
             pieces = self._spm.encode(words, out_type=str)

@@ -47,6 +47,7 @@ from tqdm import tqdm
 from configs.command_line import ArgumentParser, command_name
 from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 from translate.convert import fairseq_to_ctranslate2
+from translate.text_chain import moses_words
 
 log = logging.getLogger(__name__)
 
@@ -182,12 +183,12 @@ def read_parquet(path: Path, cs_column: str, en_column: str) -> tuple[list[str],
 
 
 def moses_lines(lines: Sequence[str], lang: str, progress: Callable[[int], None] | None = None) -> list[str]:
-    """Moses punctuation normalisation + tokenisation, exactly as the pipeline's text chain does it."""
+    """Moses punctuation normalisation + tokenisation, exactly as the model card's text chain does it."""
 
     normalizer, tokenizer = MosesPunctNormalizer(lang=lang), MosesTokenizer(lang=lang)
     out = []
     for i, line in enumerate(lines, start=1):
-        out.append(tokenizer.tokenize(normalizer.normalize(" ".join(line.split())), escape=False, return_str=True))
+        out.append(moses_words(line, normalizer, tokenizer))
         if progress is not None and i % 5000 == 0:
             progress(5000)
     if progress is not None:
