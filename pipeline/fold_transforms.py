@@ -14,6 +14,24 @@ from core.pair_schema import ID
 from filters.folds import DEFAULT_EPSILON, check_folds, interior_boundaries, row_fold, row_sort_key
 
 
+class FoldBoundaries(beam.PTransform):
+    """Sort keys ``(present, value, id hash)`` -> one list of the ``folds - 1`` interior boundary keys."""
+
+    def __init__(self, folds: int, epsilon: float = DEFAULT_EPSILON, max_num_elements: int | None = None):
+        super().__init__()
+        check_folds(folds)
+        if not 0 < epsilon < 1:
+            raise ValueError(f"epsilon must be in (0, 1) (got {epsilon})")
+        self.folds, self.epsilon, self.max_num_elements = folds, epsilon, max_num_elements
+
+    def expand(self, keys):
+        combine = ApproximateQuantilesCombineFn.create(
+            num_quantiles=self.folds + 1, epsilon=self.epsilon, max_num_elements=self.max_num_elements)
+        return (keys
+                | "Quantiles" >> beam.CombineGlobally(combine)
+                | "Interior" >> beam.Map(interior_boundaries, self.folds))
+
+
 class ApproxFoldBoundaries(beam.PTransform):
     """Row dicts -> one list of the ``folds - 1`` interior boundary keys ``(present, value, id hash)``.
 
@@ -25,21 +43,14 @@ class ApproxFoldBoundaries(beam.PTransform):
     def __init__(self, criterion: str, folds: int = 10, seed: int = 1234, epsilon: float = DEFAULT_EPSILON,
                  max_num_elements: int | None = None, id_key: str = ID):
         super().__init__()
-        check_folds(folds)
-        if not 0 < epsilon < 1:
-            raise ValueError(f"epsilon must be in (0, 1) (got {epsilon})")
+        self.boundaries = FoldBoundaries(folds, epsilon, max_num_elements)
         self.criterion, self.folds, self.seed, self.epsilon = criterion, folds, seed, epsilon
         self.max_num_elements, self.id_key = max_num_elements, id_key
 
     def expand(self, rows):
-        combine = ApproximateQuantilesCombineFn.create(
-            num_quantiles=self.folds + 1, epsilon=self.epsilon, max_num_elements=self.max_num_elements)
-        return (
-            rows
-            | "SortKey" >> beam.Map(row_sort_key, self.criterion, self.id_key, self.seed)
-            | "Quantiles" >> beam.CombineGlobally(combine)
-            | "Interior" >> beam.Map(interior_boundaries, self.folds)
-        )
+        return (rows
+                | "SortKey" >> beam.Map(row_sort_key, self.criterion, self.id_key, self.seed)
+                | "Boundaries" >> self.boundaries)
 
 class AssignFoldsApprox(beam.PTransform):
     """Row dicts -> the same dicts with ``fold_key`` (1..``folds``) added, at any scale.

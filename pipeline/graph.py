@@ -5,11 +5,14 @@ shards, plus the optional lexicon branch) to a Beam pipeline. :mod:`pipeline.run
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import logging
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import apache_beam as beam
+import pyarrow as pa
+import pyarrow.compute as arrow_compute
 from apache_beam.io.filesystems import FileSystems
 
 from core import pair_schema as S
@@ -18,21 +21,70 @@ from pipeline import progress
 from pipeline.analysis.lexicon_transforms import BuildLexicon
 from pipeline.backtranslate import BackTranslateRows, TranslationCache, check_model, resolve_model_id
 from pipeline.ingest import Ingest
-from pipeline.input_plan import InputSpec
+from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.options import runner_of
-from pipeline.prefilter import REJECTED_TAG, Dedup, PairRecords, PrefilterOptions, PrefilterRows
+from pipeline.prefilter import FIT_TAG, REJECTED_TAG, Dedup, PairRecords, PrefilterOptions, PrefilterRows, as_rows
+from pipeline.records import BATCH_ROWS
 from pipeline.run_folder import LEXICON_DIR, claim_output, code_version, run_identity
-from pipeline.scorer_fit import prepare_scorer
+from pipeline.score_transforms import ScoreAndSelect as ScoreAndSelectBatches
+from pipeline.scorer_fit import FitScorer, fits_on_workers, prepare_scorer
 from pipeline.scorer_fit import score_and_select as default_score_and_select
-from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards
+from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards, records_to_table
+
+log = logging.getLogger(__name__)
 
 
-def _given_translation(row: dict[str, Any], mt_model_id: str) -> dict[str, Any]:
-    return {**row, S.HIT_LENGTH_CAP: None, S.NMT_MODEL_ID: mt_model_id}
+def _kept_rows(batch: pa.Table) -> Iterator[pa.Table]:
+    kept = batch.filter(arrow_compute.fill_null(batch[S.KEEP], False))
+    if kept.num_rows:
+        yield kept
 
 
-def _is_kept(record: dict[str, Any]) -> bool:
-    return record.get(S.KEEP) is True
+#: Rows a dedup bucket is sized for: one worker holds a bucket (about 0.5 KB of Arrow per row).
+DEDUP_BUCKET_ROWS = 50_000
+
+
+#: Rows of one output shard above which the launcher warns: a shard is sorted and written by one worker.
+SHARD_ROWS_WARNING = 2_000_000
+
+
+def planned_rows(plan: ReadPlan) -> int:
+    """Input rows as the launcher's pre-pass counted them, or estimated as one per 64 bytes of TSV/JSONL."""
+    return sum(source.get("rows") or source.get("bytes", 0) // 64 for source in plan.sources)
+
+
+def dedup_buckets(plan: ReadPlan) -> int:
+    """Buckets of global dedup: enough for about :data:`DEDUP_BUCKET_ROWS` rows each however the input is split,
+    at least 16."""
+    return max(16, -(-planned_rows(plan) // DEDUP_BUCKET_ROWS))
+
+
+def _check_shard_size(plan: ReadPlan, num_shards: int) -> None:
+    rows = planned_rows(plan)
+    if rows > num_shards * SHARD_ROWS_WARNING:
+        log.warning("about %d input rows in %d shards: each shard of pairs/ (up to %d rows) is sorted and written "
+                    "in the memory of one worker; pass --num-shards %d or more", rows, num_shards,
+                    -(-rows // num_shards), -(-rows // SHARD_ROWS_WARNING))
+
+
+def _table_of_pairs(records: list[dict[str, Any]]) -> pa.Table:
+    return records_to_table(records, S.PAIRS_SCHEMA)
+
+
+class _RowsAround(beam.PTransform):
+    """A caller's ``score_and_select``, which takes and gives pair records as dicts, between the pipeline's
+    Arrow batches."""
+
+    def __init__(self, transform: beam.PTransform):
+        super().__init__()
+        self.transform = transform
+
+    def expand(self, batches: beam.PCollection) -> beam.PCollection:
+        return (batches
+                | "Rows" >> beam.FlatMap(as_rows)
+                | "Hook" >> self.transform
+                | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=BATCH_ROWS)
+                | "ToArrow" >> beam.Map(_table_of_pairs))
 
 
 @dataclass
@@ -62,14 +114,16 @@ def build_pipeline(
     work. ``config`` is a config with a ``pipeline`` section (:func:`configs.load_config`)."""
     pc = config.pipeline
     ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
+    _check_shard_size(ingest.plan, pc.num_shards)
     mode = "mt_column" if ingest.plan.has_mt else "translate"
     staging = FileSystems.join(output, "_staging")
+    local = runner_of(p.options) in progress.LOCAL_RUNNERS
     if mode == "translate" and nmt_model_id is None:
-        check_model(config.translate, local=runner_of(p.options) in progress.LOCAL_RUNNERS)
+        check_model(config.translate, local=local)
     if config.filter.exclude_sentences and pc.score and score_and_select is None:
         ExcludedSentences.load(config.filter.exclude_sentences)  # read (and cached) before any work
     claim_output(output, run_identity(config, specs), overwrite=overwrite)  # everything checkable was checked
-    transform = _score_stage(config, score_and_select, ingest, specs, output)
+    hook, scorer = _score_stage(config, score_and_select, ingest, specs, output, local=local)
     if nmt_model_id is None:
         nmt_model_id = pc.mt_model_id if mode == "mt_column" else resolve_model_id(config.translate)
     metadata = {
@@ -78,25 +132,32 @@ def build_pipeline(
         "nmt_model_id": nmt_model_id,
         "inputs": [s.to_dict() for s in specs],
         "mode": mode,
-        "scored": transform is not None,
+        "scored": hook is not None or scorer is not None,
     }
-    hook_metadata = dict(getattr(transform, "metadata", None) or {})
 
     read = p | "Ingest" >> ingest
-    kept = read["rows"] | "Prefilter" >> beam.ParDo(
-        PrefilterRows(PrefilterOptions.from_config(pc, config.translate))).with_outputs(REJECTED_TAG, main="rows")
-    unique = kept.rows | "Dedup" >> Dedup(pc.dedup)
+    fit_in_job = scorer is not None and scorer[1] is None
+    kept = read["rows"] | "Prefilter" >> beam.ParDo(PrefilterRows(
+        PrefilterOptions.from_config(pc, config.translate), config.score.fit_sample if fit_in_job else 0,
+        ("torch",) if scorer is not None else (),
+    )).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
+    transform, fitted = hook, None
+    if scorer is not None:
+        fitted = (kept[FIT_TAG] | "FitScorer" >> FitScorer(config.score, scorer[0])) if fit_in_job else None
+        transform = default_score_and_select(config, *scorer, fitted)
+    hook_metadata = dict(getattr(transform, "metadata", None) or {})
+    unique = kept.rows | "Dedup" >> Dedup(pc.dedup, dedup_buckets(ingest.plan))
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
     if mode == "translate":
         cache = _translation_cache(config, output, nmt_model_id) if pc.translation_cache else None
-        translated = unique["rows"] | "BackTranslate" >> BackTranslateRows(
+        translated = unique["rows"] | "Rows" >> beam.FlatMap(as_rows) | "BackTranslate" >> BackTranslateRows(
             config.translate, nmt_model_id, cache, chunk_lines=pc.cache_chunk_lines, chunk_bytes=pc.cache_chunk_bytes,
             **(handler_kwargs or {}))
-        rows = translated["rows"]
+        rows = translated["rows"] | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=BATCH_ROWS)
         rejected.append(translated[REJECTED_TAG])
     else:
-        rows = unique["rows"] | "GivenTranslation" >> beam.Map(_given_translation, nmt_model_id)
+        rows = unique["rows"]  # the given translation: PairRecords fills hit_length_cap (null) and the model id
 
     pairs = rows | "PairRecords" >> beam.ParDo(PairRecords(nmt_model_id)).with_outputs(REJECTED_TAG, main="pairs")
     rejected.append(pairs[REJECTED_TAG])
@@ -104,23 +165,34 @@ def build_pipeline(
     if transform is not None:
         scored = scored | "ScoreAndSelect" >> transform
 
+    late = (fitted | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted is not None else None
     _write_outputs(config, staging, metadata, hook_metadata, scored, rejected, read["deadletter"],
-                   selected=transform is not None)
+                   selected=transform is not None, late_metadata=late)
     return BuiltPipeline(ingest, staging, transform is not None, mode, nmt_model_id, metadata,
                          getattr(transform, "excluded", None))
 
 
 def _score_stage(config: Any, score_and_select: ScoreAndSelect | None, ingest: Ingest, specs: Sequence[InputSpec],
-                 output: str) -> beam.PTransform | None:
-    """Stage 6 as configured: a caller's transform (or factory), the default one with a scorer fitted on the
-    launcher now (an input the fit cannot use fails here, before the NMT model is resolved), or none."""
+                 output: str, *, local: bool) -> tuple[beam.PTransform | None, tuple[str, str | None] | None]:
+    """Stage 6 as configured: ``(a caller's transform, None)``, ``(None, (scorer path, scorer id))`` for the
+    default one -- the id is None when the job fits the scorer itself; an input the fit cannot use fails here,
+    before the NMT model is resolved --, or ``(None, None)``: no stage 6."""
     if score_and_select is not None:
-        return score_and_select(config) if callable(score_and_select) and not isinstance(
+        hook = score_and_select(config) if callable(score_and_select) and not isinstance(
             score_and_select, beam.PTransform) else score_and_select
+        if hook is None or isinstance(hook, ScoreAndSelectBatches):
+            return hook, None
+        around = _RowsAround(hook)
+        around.metadata = getattr(hook, "metadata", None)
+        return around, None
     if not config.pipeline.score:
-        return None
-    scorer_path, scorer_id = prepare_scorer(config, ingest.plan, specs, output)
-    return default_score_and_select(config, scorer_path, scorer_id)
+        return None, None
+    return None, prepare_scorer(config, ingest.plan, specs, output,
+                                fit_here=not fits_on_workers(config, local=local))
+
+
+def _scorer_id_metadata(scorer_id: str) -> dict[str, str]:
+    return {"scorer_id": scorer_id}
 
 
 def _translation_cache(config: Any, output: str, nmt_model_id: str) -> TranslationCache:
@@ -134,25 +206,26 @@ def _translation_cache(config: Any, output: str, nmt_model_id: str) -> Translati
 
 def _write_outputs(config: Any, staging: str, metadata: dict[str, Any], hook_metadata: dict[str, Any],
                    scored: beam.PCollection, rejected: list[beam.PCollection], deadletter: beam.PCollection, *,
-                   selected: bool) -> None:
+                   selected: bool, late_metadata: beam.PCollection | None) -> None:
     """Stage 7 (and the lexicon branch): every output folder as deterministic shards under ``staging``."""
     pc = config.pipeline
     shards = {"num_shards": pc.num_shards, "row_group_rows": pc.row_group_rows, "compression": pc.compression,
               "compression_level": pc.compression_level}
     pairs_schema = S.with_metadata(S.PAIRS_SCHEMA, **metadata, **hook_metadata)
     _ = scored | "WritePairs" >> WriteParquetShards(FileSystems.join(staging, "pairs"), "pairs", pairs_schema,
-                                                    **shards)
+                                                    late_metadata=late_metadata, **shards)
     if selected:
         _ = (scored
-             | "Selected" >> beam.Filter(_is_kept)
+             | "Selected" >> beam.FlatMap(_kept_rows)
              | "WriteTrain" >> WriteParquetShards(FileSystems.join(staging, "train"), "train", pairs_schema,
-                                                  **shards))
+                                                  late_metadata=late_metadata, **shards))
     _ = (tuple(rejected)
          | "AllRejected" >> beam.Flatten()
          | "WriteRejected" >> WriteParquetShards(FileSystems.join(staging, "rejected"), "rejected",
                                                  S.with_metadata(REJECTED_SCHEMA, **metadata), **shards))
     if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
-        _ = scored | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(staging, LEXICON_DIR), metadata)
+        _ = scored | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(staging, LEXICON_DIR), metadata,
+                                                   tables=True)
     _ = deadletter | "WriteDeadletter" >> WriteParquetShards(
         FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
         **{**shards, "num_shards": pc.deadletter_shards})

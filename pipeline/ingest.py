@@ -45,10 +45,11 @@ decoded, kept truncated), unparseable TSV/JSON lines, null fields and misaligned
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import apache_beam as beam
+import pyarrow as pa
 from apache_beam.metrics import Metrics
 
 from configs.schema import PipelineConfig
@@ -56,7 +57,7 @@ from core.pair_schema import Reason
 from pipeline import progress
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.input_reading import read_task
-from pipeline.records import DeadLetterRecord, DecodedRow
+from pipeline.records import BATCH_ROWS, DECODED_SCHEMA, INPUT_INDEX, POSITION, DeadLetterRecord, DecodedRow
 from pipeline.summary import METRICS_NAMESPACE, READ_COUNTER, deadletter_counter
 
 __all__ = [
@@ -70,84 +71,7 @@ STAGE_INGEST = "ingest"
 DEADLETTER_TAG = "deadletter"
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 # ---------------------------------------------------------------------------------------------------- reading
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --------------------------------------------------------------------------------------------------- decoding
@@ -292,16 +216,45 @@ def _order_key(raw: dict[str, Any]) -> tuple[int, int]:
     return tuple(raw["order"])
 
 
-class _ReadTask(beam.DoFn):
-    def __init__(self, max_line_bytes: int, keep_bytes: int):
-        self._cap, self._keep = max_line_bytes, keep_bytes
+def _in_lists(records: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    batch: list[Any] = []
+    for record in records:
+        batch.append(record)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
-    def process(self, task: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        yield from read_task(task, self._cap, self._keep)
+
+class _ReadTask(beam.DoFn):
+    """A read task -> its raw records, in lists of at most ``batch_rows`` (fewer, bigger elements downstream)."""
+
+    def __init__(self, max_line_bytes: int, keep_bytes: int, batch_rows: int = BATCH_ROWS):
+        self._cap, self._keep, self._batch_rows = max_line_bytes, keep_bytes, batch_rows
+
+    def process(self, task: dict[str, Any]) -> Iterator[list[dict[str, Any]]]:
+        yield from _in_lists(read_task(task, self._cap, self._keep), self._batch_rows)
+
+
+def decode_batch(raws: Sequence[dict[str, Any]], specs: Sequence[InputSpec], max_line_bytes: int,
+                 keep_bytes: int) -> tuple[pa.Table, list[DeadLetterRecord]]:
+    """Raw records -> a :data:`~pipeline.records.DECODED_SCHEMA` table of the rows and the dead letters."""
+    rows: list[DecodedRow] = []
+    dead: list[DeadLetterRecord] = []
+    for raw in raws:
+        tag, record = decode_record(raw, specs[raw["input"]], max_line_bytes, keep_bytes)
+        if tag == DEADLETTER_TAG:
+            dead.append(record)  # type: ignore[arg-type]
+        else:
+            record[INPUT_INDEX], record[POSITION] = raw["order"]  # type: ignore[literal-required]
+            rows.append(record)  # type: ignore[arg-type]
+    return pa.Table.from_pylist(rows, schema=DECODED_SCHEMA), dead
 
 
 class DecodeRecords(beam.DoFn):
-    """Raw records -> rows (main output) and dead letters (tagged ``deadletter``); counts ``read``."""
+    """Lists of raw records -> decoded row batches (main output, Arrow tables) and dead letters (tagged
+    ``deadletter``); counts ``read``."""
 
     def __init__(self, specs: Sequence[InputSpec], max_line_bytes: int, keep_bytes: int):
         self._specs = list(specs)
@@ -311,18 +264,22 @@ class DecodeRecords(beam.DoFn):
         self._read = Metrics.counter(METRICS_NAMESPACE, READ_COUNTER)
         self._dead = {reason: Metrics.counter(METRICS_NAMESPACE, deadletter_counter(reason)) for reason in Reason}
 
-    def process(self, raw: dict[str, Any]):
-        self._read.inc()
-        progress.count(progress.READ)
-        tag, record = decode_record(raw, self._specs[raw["input"]], self._cap, self._keep)
-        if tag == DEADLETTER_TAG:
+    def process(self, raws: list[dict[str, Any]]) -> Iterator[Any]:
+        self._read.inc(len(raws))
+        progress.count(progress.READ, len(raws))
+        rows, dead = decode_batch(raws, self._specs, self._cap, self._keep)
+        for record in dead:
             self._dead[Reason(record["reason"])].inc()
             yield beam.pvalue.TaggedOutput(DEADLETTER_TAG, record)
-        else:
-            yield record
+        if rows.num_rows:
+            yield rows
 
 
-def _flatten_list(items: list[Any]) -> list[Any]:
+def _first_lists(records: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    return _in_lists(sorted(records, key=_order_key), BATCH_ROWS)
+
+
+def _unlist(items: list[Any]) -> list[Any]:
     return items
 
 
@@ -349,8 +306,9 @@ class Ingest(beam.PTransform):
         if cfg.limit is not None:
             raw = (
                 raw
+                | "Unbatch" >> beam.FlatMap(_unlist)
                 | "FirstN" >> beam.combiners.Top.Of(cfg.limit, key=_order_key, reverse=True)
-                | "Unlist" >> beam.FlatMap(_flatten_list)
+                | "Rebatch" >> beam.FlatMap(_first_lists)
                 | "SpreadLimited" >> beam.Reshuffle()
             )
         elif self.plan.sequential:

@@ -15,25 +15,43 @@ Beam-free core (usable and testable on its own):
   layout with ``mt_tokens``; a translation with no tokens after normalisation is rejected
   (``translation_empty``).
 
-Records are plain dicts of Python primitives (Beam's fast coder handles them without pickling).
+The Beam stages apply these row functions to Arrow batches (:mod:`pipeline.records`); dedup is column-wise
+(:func:`duplicates_in`) within hash buckets of the dedup key.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import apache_beam as beam
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from apache_beam.metrics import Metrics
 
 from core import pair_schema as S
 from core.pair_schema import Reason
 from core.text import TextProcessor
-from pipeline.records import DecodedRow, PairRecord, PrefilteredRow, RejectedRecord, TranslatedRow
-from pipeline.summary import METRICS_NAMESPACE, rejected_counter
+from pipeline.records import (
+    BATCH_ROWS,
+    DEDUP_KEY,
+    FIT_SCHEMA,
+    INPUT_INDEX,
+    POSITION,
+    PREFILTERED_SCHEMA,
+    DecodedRow,
+    PairRecord,
+    PrefilteredRow,
+    RejectedRecord,
+    TranslatedRow,
+    partition,
+)
+from pipeline.summary import METRICS_NAMESPACE, record_size, rejected_counter
 
 __all__ = [
     "REJECTED_TAG",
@@ -55,18 +73,13 @@ STAGE_PREFILTER = "prefilter"
 STAGE_DEDUP = "dedup"
 STAGE_TRANSLATE = "translate"
 REJECTED_TAG = "rejected"
+FIT_TAG = "fit"
 _PAIR_COLUMNS = tuple(S.PAIRS_SCHEMA.names)
 
 # C0 and C1 control characters (tab and newline included: a sentence has none), U+FFFD (a decoder already gave
 # up on something), line/paragraph separators, BOM/zero-width no-break space inside text.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ufffd\u2028\u2029\ufeff]")
 _NOT_ALNUM = re.compile(r"[\W_]+")
-
-
-
-
-
-
 
 
 @dataclass(frozen=True)
@@ -116,38 +129,47 @@ def _dedup_key(cs_joined: str, en_joined: str) -> bytes:
 def prefilter_row(row: DecodedRow, text: TextProcessor,
                   options: PrefilterOptions) -> tuple[PrefilteredRow | None, RejectedRecord | None]:
     """``(kept row with en_tokens and dedup_key, None)`` or ``(None, rejection)``."""
+    kept, rejected, _ = _prefilter(row, text, options)
+    return kept, rejected
+
+
+def _prefilter(row: DecodedRow, text: TextProcessor, options: PrefilterOptions
+               ) -> tuple[PrefilteredRow | None, RejectedRecord | None, list[str] | None]:
+    """:func:`prefilter_row`, plus the English tokens when it got as far as tokenising."""
     cs, en = row[S.CS], row[S.EN]
     for side, value in ((S.CS, cs), (S.EN, en)):
         problem = _control(value, side)
         if problem:
-            return None, rejection(row, STAGE_PREFILTER, Reason.GARBAGE, problem)
+            return None, rejection(row, STAGE_PREFILTER, Reason.GARBAGE, problem), None
     cs_tokens = text.tokenize(cs, "cs")
     en_tokens = text.tokenize(en, "en")
     if not cs_tokens or not en_tokens:
         empty = " and ".join(side for side, toks in ((S.CS, cs_tokens), (S.EN, en_tokens)) if not toks)
-        return None, rejection(row, STAGE_PREFILTER, Reason.EMPTY_SIDE, f"{empty} empty after normalisation")
+        return (None, rejection(row, STAGE_PREFILTER, Reason.EMPTY_SIDE, f"{empty} empty after normalisation"),
+                en_tokens)
     for side, value in ((S.CS, cs), (S.EN, en)):
         problem = _low_alnum(value, side, options.min_alnum_ratio)
         if problem:
-            return None, rejection(row, STAGE_PREFILTER, Reason.GARBAGE, problem)
+            return None, rejection(row, STAGE_PREFILTER, Reason.GARBAGE, problem), en_tokens
     # Tokens hold no spaces, so comparing the joined strings compares the token sequences.
     cs_joined, en_joined = " ".join(cs_tokens), " ".join(en_tokens)
     if cs_joined.casefold() == en_joined.casefold():
-        return None, rejection(row, STAGE_PREFILTER, Reason.UNTRANSLATED, "cs equals en after normalisation")
+        return (None, rejection(row, STAGE_PREFILTER, Reason.UNTRANSLATED, "cs equals en after normalisation"),
+                en_tokens)
     n_cs, n_en = len(cs_tokens), len(en_tokens)
     if n_cs > options.max_source_tokens:
         return None, rejection(row, STAGE_PREFILTER, Reason.SOURCE_TOO_LONG,
-                               f"cs has {n_cs} Moses tokens > {options.max_source_tokens}")
+                               f"cs has {n_cs} Moses tokens > {options.max_source_tokens}"), en_tokens
     if options.max_length_ratio is not None:
         longer, shorter = max(n_cs, n_en), min(n_cs, n_en)
         if longer >= options.length_ratio_min_tokens and longer > options.max_length_ratio * shorter:
             return None, rejection(row, STAGE_PREFILTER, Reason.LENGTH_RATIO,
                                    f"{n_cs} cs vs {n_en} en tokens: ratio {longer / shorter:.2f} > "
-                                   f"{options.max_length_ratio:g}")
+                                   f"{options.max_length_ratio:g}"), en_tokens
     kept: PrefilteredRow = dict(row)  # type: ignore[assignment]
     kept[S.EN_TOKENS] = en_tokens
-    kept["dedup_key"] = _dedup_key(cs_joined, en_joined)
-    return kept, None
+    kept[DEDUP_KEY] = _dedup_key(cs_joined, en_joined)
+    return kept, None, en_tokens
 
 
 def pick_duplicates(rows: Iterable[PrefilteredRow]) -> tuple[PrefilteredRow, list[RejectedRecord]]:
@@ -200,67 +222,143 @@ class _Rejecting(beam.DoFn):
 
 
 class PrefilterRows(_Rejecting):
-    """Decoded rows -> kept rows (main; with ``en_tokens`` and ``dedup_key``) and rejections (``rejected``)."""
+    """Decoded row batches -> kept row batches (main; :data:`~pipeline.records.PREFILTERED_SCHEMA`, with
+    ``en_tokens`` and ``dedup_key``) and rejections (``rejected``).
 
-    def __init__(self, options: PrefilterOptions):
-        self._options = options
+    With ``fit_sentences`` > 0 it also hands the English tokens it made to the scorer fit (``fit``;
+    :data:`~pipeline.records.FIT_SCHEMA`): those of every row with a non-empty English side, kept or not (the
+    first ``fit_sentences`` of each batch in input order), so the fit tokenises nothing again.
 
-    def process(self, row: dict[str, Any]) -> Iterator[Any]:
-        kept, rejected = prefilter_row(row, self._text, self._options)
-        yield kept if rejected is None else self._reject(rejected)
+    ``warm_modules`` are imported in ``setup``: the scorer needs torch (~1.5 s to import), and a worker that
+    imports it while it pre-filters does not hold up the scorer fit and the scoring stage, which wait for each
+    other and, on a local runner, run one at a time."""
+
+    def __init__(self, options: PrefilterOptions, fit_sentences: int = 0, warm_modules: tuple[str, ...] = ()):
+        self._options, self._fit_sentences, self._warm_modules = options, fit_sentences, warm_modules
+
+    def setup(self) -> None:
+        super().setup()
+        for name in self._warm_modules:
+            importlib.import_module(name)
+
+    def process(self, batch: pa.Table) -> Iterator[Any]:
+        kept, fit = [], []
+        for row in batch.to_pylist():
+            row_kept, rejected, en_tokens = _prefilter(row, self._text, self._options)
+            if rejected is None:
+                kept.append(row_kept)
+            else:
+                yield self._reject(rejected)
+            if self._fit_sentences and row[S.EN] and len(fit) < self._fit_sentences:
+                if en_tokens is None:  # rejected before tokenising
+                    en_tokens = self._text.tokenize(row[S.EN], "en")
+                if en_tokens:
+                    fit.append({INPUT_INDEX: row[INPUT_INDEX], POSITION: row[POSITION], S.EN_TOKENS: en_tokens})
+        if kept:
+            yield pa.Table.from_pylist(kept, schema=PREFILTERED_SCHEMA)
+        if fit:
+            yield beam.pvalue.TaggedOutput(FIT_TAG, pa.Table.from_pylist(fit, schema=FIT_SCHEMA))
 
 
-def _without_key(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in row.items() if k != "dedup_key"}
+def duplicates_in(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`pick_duplicates` column-wise over a table with ``dedup_key`` and ``id``: the row indices to keep (the
+    smallest id of each key) and an ``(m, 2)`` array of ``(dropped row, the kept row it duplicates)``."""
+    order = pc.sort_indices(table, [(DEDUP_KEY, "ascending"), (S.ID, "ascending")]).to_numpy()
+    keys = table.column(DEDUP_KEY).take(order)
+    first = np.ones(len(order), bool)
+    if len(order) > 1:
+        first[1:] = pc.not_equal(keys.slice(1), keys.slice(0, len(order) - 1)).to_numpy(zero_copy_only=False)
+    winner = order[np.maximum.accumulate(np.where(first, np.arange(len(order)), 0))]  # each row's group head
+    return order[first], np.column_stack([order[~first], winner[~first]])
 
 
-def _keyed_by_pair(row: dict[str, Any]) -> tuple[bytes, dict[str, Any]]:
-    return row["dedup_key"], _without_key(row)
+def _bucket_of_keys(table: pa.Table, buckets: int) -> np.ndarray:
+    keys = table.column(DEDUP_KEY).combine_chunks()
+    data = np.frombuffer(keys.buffers()[1], dtype="<u8")[2 * keys.offset: 2 * (keys.offset + len(keys))]
+    return (data[::2] % np.uint64(buckets)).astype(np.int64)
+
+
+class _KeyByBucket(beam.DoFn):
+    def __init__(self, buckets: int):
+        self._buckets = buckets
+
+    def process(self, batch: pa.Table) -> Iterator[tuple[int, pa.Table]]:
+        yield from partition(batch, _bucket_of_keys(batch, self._buckets), self._buckets)
 
 
 class _PickDuplicates(beam.DoFn):
+    """One bucket of rows (every row of a dedup key is in the same bucket) -> the first row of each key by id
+    (main, in batches) and ``duplicate`` rejections."""
+
     def setup(self) -> None:
         self._counter = Metrics.counter(METRICS_NAMESPACE, rejected_counter(Reason.DUPLICATE))
 
-    def process(self, element: tuple[bytes, Iterable[dict[str, Any]]]) -> Iterator[Any]:
-        _, rows = element
-        kept, duplicates = pick_duplicates(rows)
-        yield kept
-        for record in duplicates:
-            self._counter.inc()
-            yield beam.pvalue.TaggedOutput(REJECTED_TAG, record)
+    def process(self, element: tuple[int, Iterable[pa.Table]]) -> Iterator[Any]:
+        _, tables = element
+        table = pa.concat_tables(tables)
+        record_size("dedup_bucket", table.num_rows, table.nbytes)
+        kept, dropped = duplicates_in(table)
+        if len(dropped):
+            ids = table.column(S.ID)
+            for row, winner in zip(table.take(dropped[:, 0]).to_pylist(), ids.take(dropped[:, 1]).to_pylist(),
+                                   strict=True):
+                self._counter.inc()
+                yield beam.pvalue.TaggedOutput(REJECTED_TAG, rejection(row, STAGE_DEDUP, Reason.DUPLICATE,
+                                                                       f"duplicate of {winner}"))
+        kept_rows = table.drop_columns([DEDUP_KEY]).take(np.sort(kept))
+        for start in range(0, kept_rows.num_rows, BATCH_ROWS):
+            yield kept_rows.slice(start, BATCH_ROWS)
+
+
+def _drop_key(batch: pa.Table) -> pa.Table:
+    return batch.drop_columns([DEDUP_KEY])
 
 
 class Dedup(beam.PTransform):
-    """Global exact dedup on the normalised pair: GroupByKey on its hash, keep the smallest id.
+    """Global exact dedup on the normalised pair, keeping the smallest id: the batches are split into ``buckets``
+    by their dedup key's hash, and each bucket is deduplicated column-wise on one worker (a bucket holds about
+    ``1/buckets`` of the rows).
 
     Returns ``{"rows": ..., "rejected": ...}``; with ``enabled=False`` it only drops the key.
     """
 
-    def __init__(self, enabled: bool = True, label: str | None = None):
+    def __init__(self, enabled: bool = True, buckets: int = 16, label: str | None = None):
         super().__init__(label)
-        self._enabled = enabled
+        self._enabled, self._buckets = enabled, buckets
 
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
         if not self._enabled:
-            kept = rows | "DropKey" >> beam.Map(_without_key)
+            kept = rows | "DropKey" >> beam.Map(_drop_key)
             empty = rows.pipeline | "NoDuplicates" >> beam.Create([])
             return {"rows": kept, REJECTED_TAG: empty}
         picked = (
             rows
-            | "KeyByPair" >> beam.Map(_keyed_by_pair)
-            | "GroupByPair" >> beam.GroupByKey()
+            | "KeyByBucket" >> beam.ParDo(_KeyByBucket(self._buckets))
+            | "GroupByBucket" >> beam.GroupByKey()
             | "Pick" >> beam.ParDo(_PickDuplicates()).with_outputs(REJECTED_TAG, main="rows")
         )
         return {"rows": picked.rows, REJECTED_TAG: picked[REJECTED_TAG]}
 
 
+def as_rows(batch: pa.Table | list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A batch as row dicts (a list of dicts is already one)."""
+    return batch.to_pylist() if isinstance(batch, pa.Table) else batch
+
+
 class PairRecords(_Rejecting):
-    """Translated rows -> pair records in the PAIRS_SCHEMA layout (main) and ``translation_empty`` rejections."""
+    """Translated row batches (Arrow tables or lists of dicts) -> pair record batches in the PAIRS_SCHEMA layout
+    (main) and ``translation_empty`` rejections."""
 
     def __init__(self, nmt_model_id: str | None):
         self._model_id = nmt_model_id
 
-    def process(self, row: dict[str, Any]) -> Iterator[Any]:
-        pair, rejected = pair_record(row, self._text, row.get(S.NMT_MODEL_ID) or self._model_id)
-        yield pair if rejected is None else self._reject(rejected)
+    def process(self, batch: pa.Table | list[dict[str, Any]]) -> Iterator[Any]:
+        pairs = []
+        for row in as_rows(batch):
+            pair, rejected = pair_record(row, self._text, row.get(S.NMT_MODEL_ID) or self._model_id)
+            if rejected is None:
+                pairs.append(pair)
+            else:
+                yield self._reject(rejected)
+        if pairs:
+            yield pa.Table.from_pylist(pairs, schema=S.PAIRS_SCHEMA)

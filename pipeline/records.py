@@ -1,7 +1,9 @@
 """The records that flow between the pipeline's stages, as ``TypedDict``s.
 
-At run time they are plain dicts of Python primitives (Beam's fast coder handles them without pickling); the types
-say which keys each stage hands to the next. Column names are those of :mod:`core.pair_schema`.
+Between the main stages they travel as Arrow tables of :data:`BATCH_ROWS` rows (:data:`DECODED_SCHEMA`,
+:data:`PREFILTERED_SCHEMA`, then :data:`core.pair_schema.PAIRS_SCHEMA`), so Beam moves a few thousand rows per element
+and the stages work column-wise; rejections and dead letters, which are few, stay plain dicts. The types say which
+columns (keys) each stage hands to the next. Column names are those of :mod:`core.pair_schema`.
 
 ingest --DecodedRow--> prefilter --PrefilteredRow--> dedup --> back-translation --TranslatedRow--> pair record
 --PairRecord--> score and select --> ``pairs/`` and ``train/``; every stage may instead emit a
@@ -11,6 +13,48 @@ ingest --DecodedRow--> prefilter --PrefilteredRow--> dedup --> back-translation 
 from __future__ import annotations
 
 from typing import TypedDict
+
+import numpy as np
+import pyarrow as pa
+
+from core import pair_schema as S
+
+#: Rows per Arrow batch between the stages (one Beam element): big enough that Beam's per-element cost and the
+#: per-call cost of the vectorised scores vanish, small enough that a batch is a few MB.
+BATCH_ROWS = 4096
+
+INPUT_INDEX, POSITION = "input_index", "position"
+#: Stage 1 -> 2: decoded rows (:class:`DecodedRow`), with their place in the input (which input, which line or
+#: byte offset or row): the scorer is fitted on the first English sentences in input order.
+DECODED_SCHEMA = pa.schema([
+    pa.field(S.ID, pa.string(), nullable=False),
+    pa.field(S.SOURCE, pa.string(), nullable=False),
+    pa.field(S.CS, pa.string()),
+    pa.field(S.EN, pa.string()),
+    pa.field(S.MT, pa.string()),
+    pa.field("mt_score", pa.float64()),
+    pa.field(INPUT_INDEX, pa.int32()),
+    pa.field(POSITION, pa.int64()),
+])
+
+DEDUP_KEY = "dedup_key"
+#: Stage 2 -> 3: pre-filtered rows (:class:`PrefilteredRow`), with the English tokens and the dedup key.
+PREFILTERED_SCHEMA = pa.schema([*DECODED_SCHEMA.remove(DECODED_SCHEMA.get_field_index(POSITION)).remove(
+    DECODED_SCHEMA.get_field_index(INPUT_INDEX)), pa.field(S.EN_TOKENS, pa.list_(pa.string())),
+    pa.field(DEDUP_KEY, pa.binary(16))])
+
+#: Stage 2 -> the scorer fit: English tokens with their place in the input.
+FIT_SCHEMA = pa.schema([pa.field(INPUT_INDEX, pa.int32()), pa.field(POSITION, pa.int64()),
+                        pa.field(S.EN_TOKENS, pa.list_(pa.string()))])
+
+
+def partition(table: pa.Table, parts: np.ndarray, count: int) -> list[tuple[int, pa.Table]]:
+    """``(part, rows of table in that part)`` for every non-empty part; ``parts[i]`` in ``[0, count)`` is row
+    ``i``'s part. Rows keep their order within a part."""
+    order = np.argsort(parts, kind="stable")
+    bounds = np.searchsorted(parts[order], np.arange(count + 1))
+    return [(part, table.take(order[bounds[part]:bounds[part + 1]]))
+            for part in range(count) if bounds[part + 1] > bounds[part]]
 
 
 class DecodedRow(TypedDict):

@@ -62,7 +62,9 @@ from pipeline.summary import (
     dumps,
     file_counts,
     format_table,
+    held_sizes,
     metric_counts,
+    stage_seconds,
 )
 from pipeline.write import clear_staging, finalize, write_marker
 from translate.card import ModelDirError
@@ -163,6 +165,9 @@ def run(
     finally:
         handle.close()
     summary["wall_seconds"] = round(time.perf_counter() - started, 3)  # console only: summary.json is stable
+    summary["stage_seconds"] = stage_seconds(result)
+    summary["step_seconds"] = stage_seconds(result, depth=2)
+    summary["held"] = held_sizes(result)
     if not summary["identity"]["holds"]:
         raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
     write_marker(output)
@@ -322,6 +327,10 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
         print(format_table(summary))
     rate = summary["read"] / summary["wall_seconds"] if summary["wall_seconds"] else 0.0
     print(f"{summary['read']} rows in {summary['wall_seconds']:.1f}s ({rate:.0f} rows/s) on {summary['runner']}")
+    if summary.get("stage_seconds") and not args.quiet:
+        busiest = sorted(summary["stage_seconds"].items(), key=lambda item: -item[1])[:6]
+        print("time by stage (Beam's execution time, all workers): "
+              + ", ".join(f"{stage} {seconds:.1f}s" for stage, seconds in busiest))
     for name in ("pairs", "train", "rejected", "deadletter"):
         paths = summary["shards"].get(name) or []
         if paths:

@@ -17,16 +17,20 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import apache_beam as beam
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
@@ -38,8 +42,7 @@ from filters.folds import ID_HASH_KEY, id_hash, sample_hashes_of
 from filters.paragram import ParagramScorer
 from filters.rules import apply_rules, rules_from_config
 from filters.scores import SCORE_COLUMNS, score_pairs
-from pipeline.fold_transforms import AssignFoldsApprox
-from pipeline.write import records_to_table
+from pipeline.fold_transforms import FoldBoundaries
 
 __all__ = ["METRICS_NAMESPACE", "ScoreAndSelect", "ScorePairs"]
 
@@ -54,11 +57,12 @@ def _cached_scorer(path: str, mtime_ns: int, size: int) -> ParagramScorer:  # mt
     return ParagramScorer.load(path)
 
 
-def _local_copy(url: str) -> Path:
-    """A scorer on gs://, s3://, ... copied once per worker process to a local temporary file."""
+def _local_copy(url: str, refresh: bool = False) -> Path:
+    """A scorer on gs://, s3://, ... copied once per worker process to a local temporary file (again with
+    ``refresh``)."""
     digest = hashlib.sha256(url.encode()).hexdigest()[:16]
     local = Path(tempfile.gettempdir()) / f"paranmt-scorer-{digest}.npz"
-    if not local.exists():
+    if refresh or not local.exists():
         partial = local.with_suffix(f".{os.getpid()}.partial")
         with FileSystems.open(url, compression_type=CompressionTypes.UNCOMPRESSED) as source, \
                 partial.open("wb") as target:
@@ -67,8 +71,9 @@ def _local_copy(url: str) -> Path:
     return local
 
 
-def load_scorer(source: ScorerSource) -> ParagramScorer:
-    """A scorer from a local or remote (any Beam FileSystems URL) ``.npz``, a config, or as is; cached per process."""
+def load_scorer(source: ScorerSource, *, refresh: bool = False) -> ParagramScorer:
+    """A scorer from a local or remote (any Beam FileSystems URL) ``.npz``, a config, or as is; cached per process
+    (``refresh``: copy a remote file again, it may have been rewritten)."""
     if isinstance(source, ParagramScorer):
         return source
     if isinstance(source, ScoreConfig):
@@ -76,7 +81,7 @@ def load_scorer(source: ScorerSource) -> ParagramScorer:
             return ParagramScorer.from_config(source)  # only possible without fitting (raises otherwise)
         source = source.scorer
     if "://" in str(source):
-        source = _local_copy(str(source))
+        source = _local_copy(str(source), refresh)
     path = Path(source).resolve()
     stat = path.stat()
     with _lock:  # DoFn instances on several threads of one worker share one loaded scorer
@@ -135,45 +140,112 @@ class ScorePairs(beam.PTransform):
                 | "Score" >> beam.ParDo(_ScoreBatches(self._scorer)))
 
 
-
 # ------------------------------------------------------------------------------------- scoring + selection
 
-
-def _decide_by_rules(rows: list[dict[str, Any]], filter_config: FilterConfig, seed: int,
-                     excluded: ExcludedSentences | None = None) -> Iterator[dict[str, Any]]:
-    """Threshold rules on a batch (vectorised); with a ranking criterion the token limit waits until after ranking,
-    as in :func:`filters.folds.select_training_pairs`. The id hashes the ranking and the sample need are computed
-    here too, vectorised over the batch, and carried in private keys that the output schema drops."""
-    rules = rules_from_config(filter_config, max_tokens=filter_config.rank_by is None, excluded=excluded)
-    needed = {name for rule in rules for name in rule.columns} | {REASON}
-    schema = pa.schema([field for field in PAIRS_SCHEMA if field.name in needed])
-    result = apply_rules(records_to_table(rows, schema), rules)
-    ids = [str(row[ID]) for row in rows]
-    hashes: dict[str, list[int]] = {}
-    if filter_config.rank_by is not None:
-        hashes[ID_HASH_KEY] = id_hash(ids, seed).tolist()
-    if filter_config.sample is not None:
-        hashes[_SAMPLE_HASH_KEY] = sample_hashes_of(ids, seed).tolist()
-    for i, (row, keep, reason) in enumerate(zip(rows, result.keep.tolist(), result.reason.tolist(), strict=True)):
-        yield {**row, KEEP: bool(keep), REASON: str(Reason(reason)), FOLD: 0,
-               **{key: values[i] for key, values in hashes.items()}}
-
-
-def _after_ranking(row: dict[str, Any], filter_config: FilterConfig) -> dict[str, Any]:
-    """Fold selection, then the token limit, for a ranked (rule-passing) row."""
-    if row[FOLD] not in filter_config.select_folds:
-        return {**row, KEEP: False, REASON: str(Reason.NOT_IN_SELECTED_FOLDS)}
-    limit = filter_config.max_tokens
-    if limit is not None and max(len(row[EN_TOKENS] or ()), len(row[MT_TOKENS] or ())) > limit:
-        return {**row, KEEP: False, REASON: str(Reason.TOO_MANY_TOKENS)}
-    return row
-
-
 _SAMPLE_HASH_KEY = "_sample_hash"
+_PRIVATE = (ID_HASH_KEY, _SAMPLE_HASH_KEY)
 
 
-def _sample_hash(row: dict[str, Any]) -> int:
-    return row[_SAMPLE_HASH_KEY]
+def _reason_column(reasons: Sequence[str]) -> pa.Array:
+    return pa.array(reasons, pa.string()).dictionary_encode().cast(PAIRS_SCHEMA.field(REASON).type)
+
+
+def _with(table: pa.Table, name: str, values: pa.Array | np.ndarray) -> pa.Table:
+    field = PAIRS_SCHEMA.field(name) if name in PAIRS_SCHEMA.names else pa.field(name, pa.uint64())
+    column = values if isinstance(values, pa.Array) else pa.array(values, field.type)
+    index = table.schema.get_field_index(name)
+    return table.set_column(index, field, column) if index >= 0 else table.append_column(field, column)
+
+
+class _ScoreAndJudge(beam.DoFn):
+    """A batch of pair records -> the same batch scored, with ``keep``/``reason`` from the threshold rules and
+    ``fold`` 0; with a ranking criterion the token limit waits until after ranking, as in
+    :func:`filters.folds.select_training_pairs`. The id hashes the ranking and the sample need are added as private
+    columns, which :class:`_CountDecisions` drops."""
+
+    def __init__(self, source: ScorerSource, filter_config: FilterConfig, seed: int,
+                 excluded: ExcludedSentences | None):
+        self._source, self._config, self._seed, self._excluded = source, filter_config, seed, excluded
+
+    def setup(self) -> None:
+        self._scorer: ParagramScorer | None = None
+        self._rules = rules_from_config(self._config, max_tokens=self._config.rank_by is None,
+                                        excluded=self._excluded)
+        self._pairs = Metrics.counter(METRICS_NAMESPACE, "pairs_scored")
+        self._no_known = Metrics.counter(METRICS_NAMESPACE, "no_known_words")
+        self._batches = Metrics.counter(METRICS_NAMESPACE, "batches")
+
+    def process(self, batch: pa.Table, fitted_id: str | None = None) -> Iterator[pa.Table]:
+        if self._scorer is None:
+            self._scorer = load_scorer(self._source)  # a scorer fitted in the job exists once fitted_id does
+        if fitted_id is not None and self._scorer.scorer_id != fitted_id:  # an earlier run's file or copy
+            self._scorer = load_scorer(self._source, refresh=True)
+            if self._scorer.scorer_id != fitted_id:
+                raise RuntimeError(f"{self._source} holds scorer {self._scorer.scorer_id}, not {fitted_id} that this "
+                                   "job fitted: is another run writing to the same output folder?")
+        table = score_pairs(batch, self._scorer)
+        self._pairs.inc(table.num_rows)
+        self._no_known.inc(pc.sum(table[NO_KNOWN_WORDS]).as_py() or 0)
+        self._batches.inc()
+        result = apply_rules(table, self._rules)
+        table = _with(table, KEEP, pa.array(result.keep, pa.bool_()))
+        table = _with(table, REASON, _reason_column([str(Reason(r)) for r in result.reason.tolist()]))
+        table = _with(table, FOLD, pa.array(np.zeros(table.num_rows, np.int8)))
+        if self._config.rank_by is not None:
+            table = _with(table, ID_HASH_KEY, id_hash(table[ID], self._seed))
+        if self._config.sample is not None:
+            table = _with(table, _SAMPLE_HASH_KEY, sample_hashes_of(table[ID].to_pylist(), self._seed))
+        yield table
+
+
+def _kept(batch: pa.Table) -> np.ndarray:
+    return batch[KEEP].to_numpy(zero_copy_only=False).astype(bool)
+
+
+def _candidate_sort_keys(batch: pa.Table, criterion: str) -> list[tuple[int, float, int]]:
+    """:func:`filters.folds.row_sort_key` of the rule-passing rows of a batch."""
+    passing = batch.filter(pa.array(_kept(batch)))
+    return [(0, 0.0, hashed) if value is None or math.isnan(value) else (1, value, hashed)
+            for value, hashed in zip(passing[criterion].to_pylist(), passing[ID_HASH_KEY].to_pylist(), strict=True)]
+
+
+def folds_of_keys(present: np.ndarray, values: np.ndarray, hashes: np.ndarray, interior: Sequence[Any]) -> np.ndarray:
+    """:func:`filters.folds.fold_of_key` of every key ``(present, value, hash)``, column-wise: one plus the
+    number of boundaries that sort strictly before the key."""
+    folds = np.ones(len(present), np.int64)
+    for b_present, b_value, b_hash in interior:
+        b_hash = np.uint64(b_hash)
+        before = (b_present < present) | ((b_present == present) & (
+            (b_value < values) | ((b_value == values) & (b_hash < hashes))))
+        folds += before
+    return folds
+
+
+def _assign_folds(batch: pa.Table, interior: Sequence[Any], config: FilterConfig) -> pa.Table:
+    """Folds of the rule-passing rows, then fold selection and the token limit (the rest is left as it is)."""
+    ranked = _kept(batch)
+    values = batch[config.rank_by].to_numpy(zero_copy_only=False).astype(np.float64)  # nulls -> nan
+    present = (~np.isnan(values)).astype(np.int64)
+    values = np.where(present == 1, values, 0.0)
+    hashes = batch[ID_HASH_KEY].to_numpy(zero_copy_only=False).astype(np.uint64)
+    folds = np.where(ranked, folds_of_keys(present, values, hashes, interior), 0)
+    reasons = np.array(batch[REASON].to_pylist(), dtype=object)
+    not_selected = ranked & ~np.isin(folds, list(config.select_folds))
+    reasons[not_selected] = str(Reason.NOT_IN_SELECTED_FOLDS)
+    keep = ranked & ~not_selected
+    if config.max_tokens is not None:
+        longest = np.maximum(*(pc.fill_null(pc.list_value_length(batch[side]), 0).to_numpy(zero_copy_only=False)
+                               for side in (EN_TOKENS, MT_TOKENS)))
+        too_long = keep & (longest > config.max_tokens)
+        reasons[too_long] = str(Reason.TOO_MANY_TOKENS)
+        keep &= ~too_long
+    batch = _with(batch, FOLD, pa.array(folds.astype(np.int8)))
+    batch = _with(batch, KEEP, pa.array(np.where(ranked, keep, _kept(batch)), pa.bool_()))
+    return _with(batch, REASON, _reason_column(reasons.tolist()))
+
+
+def _candidate_sample_hashes(batch: pa.Table) -> list[int]:
+    return batch.filter(pa.array(_kept(batch)))[_SAMPLE_HASH_KEY].to_pylist()
 
 
 def _sample_threshold(smallest: list[int], n: int) -> int | None:
@@ -181,47 +253,54 @@ def _sample_threshold(smallest: list[int], n: int) -> int | None:
     return max(smallest) if len(smallest) >= n else None
 
 
-def _apply_sample(row: dict[str, Any], threshold: int | None) -> dict[str, Any]:
-    if row[KEEP] and threshold is not None and _sample_hash(row) > threshold:
-        return {**row, KEEP: False, REASON: str(Reason.NOT_SAMPLED)}
-    return row
-
-
-def _is_candidate(row: dict[str, Any]) -> bool:
-    return bool(row[KEEP])
-
-
-def _is_rejected(row: dict[str, Any]) -> bool:
-    return not row[KEEP]
+def _apply_sample(batch: pa.Table, threshold: int | None) -> pa.Table:
+    if threshold is None:
+        return batch
+    kept = _kept(batch)
+    dropped = kept & (batch[_SAMPLE_HASH_KEY].to_numpy(zero_copy_only=False).astype(np.uint64) > np.uint64(threshold))
+    if not dropped.any():
+        return batch
+    reasons = np.array(batch[REASON].to_pylist(), dtype=object)
+    reasons[dropped] = str(Reason.NOT_SAMPLED)
+    batch = _with(batch, KEEP, pa.array(kept & ~dropped, pa.bool_()))
+    return _with(batch, REASON, _reason_column(reasons.tolist()))
 
 
 class _CountDecisions(beam.DoFn):
-    """Counts the decisions per reason and drops the private hash keys."""
+    """Counts the decisions per reason and drops the private hash columns."""
 
-    def process(self, row: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        Metrics.counter(METRICS_NAMESPACE, f"selection_{row[REASON]}").inc()
-        yield {key: value for key, value in row.items() if key not in (ID_HASH_KEY, _SAMPLE_HASH_KEY)}
+    def process(self, batch: pa.Table) -> Iterator[pa.Table]:
+        for reason, count in Counter(batch[REASON].to_pylist()).items():
+            Metrics.counter(METRICS_NAMESPACE, f"selection_{reason}").inc(count)
+        yield batch.drop_columns([name for name in _PRIVATE if name in batch.schema.names])
 
 
 class ScoreAndSelect(beam.PTransform):
-    """The pipeline's scoring and selection stage: pair rows -> the same rows with the scores, ``fold``, ``keep``
-    and ``reason`` filled, each row exactly once.
+    """The pipeline's scoring and selection stage: batches of pair records (Arrow tables in the
+    :data:`~core.pair_schema.PAIRS_SCHEMA` layout) -> the same rows with the scores, ``fold``, ``keep`` and
+    ``reason`` filled, each row exactly once.
 
-    The same decisions as :func:`filters.folds.select_training_pairs`, at Beam scale: threshold rules (batched,
-    vectorised), then — with ``rank_by`` — folds from approximate quantiles over the rule-passing rows
-    (:class:`pipeline.fold_transforms.AssignFoldsApprox`; exact on small inputs, fold sizes within ``2εn + 1`` of
-    ``n/k`` at scale), the selected folds, the per-side token limit, and the seeded sample of ``sample`` rows (the
-    rows with the smallest salted id hash, found with ``Top.Smallest``). ``metadata`` (scorer id, filter config and the
-    evaluation sentences excluded) goes into the output's Parquet metadata.
+    The same decisions as :func:`filters.folds.select_training_pairs`, at Beam scale: threshold rules (vectorised
+    per batch), then -- with ``rank_by`` -- folds from approximate quantiles over the rule-passing rows (the
+    quantiles of :class:`pipeline.fold_transforms.ApproxFoldBoundaries`; exact on small inputs, fold sizes within
+    ``2εn + 1`` of ``n/k`` at scale), the selected folds, the per-side token limit, and the seeded sample of
+    ``sample`` rows (the rows with the smallest salted id hash, found with ``Top.Smallest``). ``metadata`` (scorer
+    id, filter config and the evaluation sentences excluded) goes into the output's Parquet metadata.
 
     ``filter.exclude_sentences`` is read here, on the launcher (a missing file fails before any work), and the
     normalised sentences travel with the transform, so workers need no access to the evaluation files.
+
+    ``fitted``: a one-element PCollection, the id of a scorer the job fits and saves to ``scorer``
+    (:class:`pipeline.scorer_fit.FitScorer`); scoring waits for it. ``metadata["scorer_id"]`` is then ``None``
+    and the writers fill it from the same PCollection.
     """
 
     def __init__(self, scorer: ScorerSource, filter_config: FilterConfig, seed: int, *, epsilon: float = 1e-3,
-                 scorer_id: str | None = None) -> None:
+                 scorer_id: str | None = None, fitted: beam.PCollection | None = None) -> None:
         super().__init__()
-        self._score = ScorePairs(scorer)
+        if fitted is None:
+            ScorePairs(scorer)  # the same checks: a scorer that is missing or needs fitting fails here
+        self._scorer, self._fitted = scorer, fitted
         self._config = filter_config
         self._seed = seed
         self._epsilon = epsilon
@@ -231,24 +310,19 @@ class ScoreAndSelect(beam.PTransform):
         if self.excluded is not None:
             self.metadata["excluded_sentences"] = self.excluded.describe()
 
-    def expand(self, rows: beam.PCollection) -> beam.PCollection:
+    def expand(self, batches: beam.PCollection) -> beam.PCollection:
         config, seed = self._config, self._seed
-        judged = (rows
-                  | "Score" >> self._score
-                  | "BatchForRules" >> beam.BatchElements(min_batch_size=256, max_batch_size=16384)
-                  | "Rules" >> beam.FlatMap(_decide_by_rules, config, seed, self.excluded))
+        score = _ScoreAndJudge(self._scorer, config, seed, self.excluded)
+        judged = batches | "ScoreAndRules" >> (beam.ParDo(score) if self._fitted is None else
+                                               beam.ParDo(score, beam.pvalue.AsSingleton(self._fitted)))
         if config.rank_by is not None:
-            passing = judged | "Passing" >> beam.Filter(_is_candidate)
-            failing = judged | "Failing" >> beam.Filter(_is_rejected)
-            ranked = (passing
-                      | "Folds" >> AssignFoldsApprox(config.rank_by, config.folds, seed, self._epsilon,
-                                                     fold_key=FOLD)
-                      | "SelectFolds" >> beam.Map(_after_ranking, config))
-            judged = (ranked, failing) | "AllJudged" >> beam.Flatten()
+            boundaries = (judged
+                          | "SortKeys" >> beam.FlatMap(_candidate_sort_keys, config.rank_by)
+                          | "Boundaries" >> FoldBoundaries(config.folds, self._epsilon))
+            judged = judged | "Folds" >> beam.Map(_assign_folds, beam.pvalue.AsSingleton(boundaries), config)
         if config.sample is not None:
             threshold = (judged
-                         | "Candidates" >> beam.Filter(_is_candidate)
-                         | "SampleHash" >> beam.Map(_sample_hash)
+                         | "SampleHashes" >> beam.FlatMap(_candidate_sample_hashes)
                          | "Smallest" >> beam.combiners.Top.Smallest(config.sample)
                          | "Threshold" >> beam.Map(_sample_threshold, config.sample))
             judged = judged | "Sample" >> beam.Map(_apply_sample, beam.pvalue.AsSingleton(threshold))

@@ -1,11 +1,15 @@
-"""Stage 6 of the pipeline, wired to filters/: fit (or load) the PARAGRAM-PHRASE scorer on the launcher, then
-score and select in Beam with :class:`pipeline.score_transforms.ScoreAndSelect`.
+"""Stage 6 of the pipeline, wired to filters/: fit (or load) the PARAGRAM-PHRASE scorer, then score and select in
+Beam with :class:`pipeline.score_transforms.ScoreAndSelect`.
 
-The scorer is fitted before the job starts, on the English references of the first ``score.fit_sample`` rows of
-the input (read in input order, so reruns fit the same scorer), and saved to ``<output>/scorer/scorer.npz``;
-every worker loads that one file, so all pairs are scored by the same fitted state. ``score.scorer`` skips the
-fitting and uses a saved scorer instead (the way to share one scorer between runs, or to fit it on a sample of
-your choice with ``python -m filters.scores --save-scorer``).
+The scorer is fitted on the English references of the first ``score.fit_sample`` rows of the input that have a
+decodable, non-empty English side (in input order, so reruns fit the same scorer) and saved to
+``<output>/scorer/scorer.npz``; every worker loads that one file, so all pairs are scored by the same fitted state.
+The fit runs inside the job (:class:`FitScorer`), on the tokens the pre-filter made anyway; only where a remote
+worker could not read a file the fit needs (``score.embeddings`` or ``score.word_frequencies`` on the launcher's
+disk) does the launcher fit it before the job starts, reading and tokenising those rows itself
+(:func:`first_english_sentences`). Both give the same scorer. ``score.scorer`` skips the fitting and uses a saved
+scorer instead (the way to share one scorer between runs, or to fit it on a sample of your choice with
+``python -m filters.scores --save-scorer``).
 """
 
 from __future__ import annotations
@@ -13,19 +17,26 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
+import apache_beam as beam
+import numpy as np
+import pyarrow as pa
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
+from configs.schema import ScoreConfig
+from core.pair_schema import EN_TOKENS
 from core.text import TextProcessor
 from filters.paragram import ParagramScorer
 from pipeline.ingest import decode_record
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.input_reading import read_task
+from pipeline.records import FIT_SCHEMA, INPUT_INDEX, POSITION
 from pipeline.score_transforms import ScoreAndSelect, load_scorer
+from pipeline.summary import record_size
 
 log = logging.getLogger(__name__)
 
@@ -66,25 +77,97 @@ def _save(scorer: ParagramScorer, path: str) -> None:
             handle.close()
 
 
-def prepare_scorer(config: Any, plan: ReadPlan, specs: Sequence[InputSpec], output: str) -> tuple[str, str]:
-    """``(scorer path, scorer id)``: the saved scorer named by ``score.scorer``, or one fitted here and saved to
-    ``<output>/scorer/scorer.npz``."""
+def fits_on_workers(config: Any, *, local: bool) -> bool:
+    """Whether the job fits the scorer itself: always on a local runner; on a remote one unless the fit reads
+    a file from the launcher's disk (``score.embeddings`` / ``score.word_frequencies``)."""
+    return local or (config.score.embeddings is None and config.score.word_frequencies is None)
+
+
+def prepare_scorer(config: Any, plan: ReadPlan, specs: Sequence[InputSpec], output: str, *,
+                   fit_here: bool = True) -> tuple[str, str | None]:
+    """``(scorer path, scorer id)``: the saved scorer named by ``score.scorer``; or, with ``fit_here``, one fitted
+    now and saved to ``<output>/scorer/scorer.npz``; otherwise that path and ``None``, for :class:`FitScorer` to
+    fill in the job (after checking that the input has an English sentence to fit on)."""
     if config.score.scorer is not None:
         path = str(config.score.scorer)
         return path, load_scorer(path).scorer_id
-    sentences = first_english_sentences(plan, specs, config, config.score.fit_sample)
+    sentences = first_english_sentences(plan, specs, config, config.score.fit_sample if fit_here else 1)
     if not sentences:  # every row is a dead letter or has an empty English side: an input error, not a crash
         inputs = ", ".join(p for spec in specs for p in spec.paths)
         raise InputError(f"no English sentence to fit the paraphrase scorer on: no row of {inputs} has a "
                          "decodable, non-empty English side; check the files and the --en-column, or give a saved "
                          "scorer with --set score.scorer=FILE, or skip scoring with --no-score")
-    scorer = ParagramScorer.from_config(config.score, sentences)
     path = FileSystems.join(output, SCORER_FILE)
+    if not fit_here:
+        return path, None
+    return path, fit_and_save(sentences, config.score, path)
+
+
+def fit_and_save(sentences: list[list[str]], score_config: ScoreConfig, path: str) -> str:
+    """Fit the scorer on ``sentences`` (token lists), save it to ``path``; return its id."""
+    scorer = ParagramScorer.from_config(score_config, sentences)
     _save(scorer, path)
     log.info("fitted %s on %d English sentences; saved to %s", scorer.scorer_id, len(sentences), path)
-    return path, scorer.scorer_id
+    return scorer.scorer_id
 
 
-def score_and_select(config: Any, scorer_path: str, scorer_id: str) -> ScoreAndSelect:
-    """The default stage 6: scores from the fitted scorer, selection by ``config.filter`` (seeded by ``seed``)."""
-    return ScoreAndSelect(scorer_path, config.filter, config.seed, scorer_id=scorer_id)
+def _order_keys(table: pa.Table) -> np.ndarray:
+    """(input index, position) of each row as one sortable integer array (positions stay below 2**48)."""
+    return (table[INPUT_INDEX].to_numpy().astype(np.int64) << 48) + table[POSITION].to_numpy().astype(np.int64)
+
+
+class _FirstSentences(beam.CombineFn):
+    """The first ``n`` rows of :data:`~pipeline.records.FIT_SCHEMA` tables in input order. Once it holds ``n``
+    rows, a batch that starts after its last one (every batch past the first ``n`` rows of the input) is skipped
+    without sorting."""
+
+    def __init__(self, n: int):
+        self._n = n
+
+    def create_accumulator(self) -> pa.Table:
+        return FIT_SCHEMA.empty_table()
+
+    def _first(self, tables: list[pa.Table]) -> pa.Table:
+        table = pa.concat_tables([t for t in tables if t.num_rows] or [FIT_SCHEMA.empty_table()])
+        order = np.argsort(_order_keys(table), kind="stable")[: self._n]
+        return table.take(order).combine_chunks()
+
+    def add_input(self, accumulator: pa.Table, table: pa.Table) -> pa.Table:
+        if accumulator.num_rows >= self._n and _order_keys(table).min() > _order_keys(accumulator)[-1]:
+            return accumulator
+        return self._first([accumulator, table])
+
+    def merge_accumulators(self, accumulators: Iterable[pa.Table]) -> pa.Table:
+        return self._first(list(accumulators))
+
+    def extract_output(self, accumulator: pa.Table) -> pa.Table:
+        return accumulator
+
+
+def _fit_from_table(table: pa.Table, score_config: ScoreConfig, path: str) -> str:
+    record_size("fit_sample", table.num_rows, table.nbytes)
+    return fit_and_save(table.column(EN_TOKENS).to_pylist(), score_config, path)
+
+
+class FitScorer(beam.PTransform):
+    """English tokens from the pre-filter (``fit`` output of :class:`pipeline.prefilter.PrefilterRows`) -> one
+    element, the id of the scorer fitted on the first ``score.fit_sample`` of them and saved to ``path``.
+
+    The candidates are combined with lifting (each worker keeps only its first ``fit_sample``), so the fit holds
+    ``fit_sample`` sentences in memory whatever the input size."""
+
+    def __init__(self, score_config: ScoreConfig, path: str):
+        super().__init__()
+        self._config, self._path = score_config, path
+
+    def expand(self, candidates: beam.PCollection) -> beam.PCollection:
+        return (candidates
+                | "FirstSentences" >> beam.CombineGlobally(_FirstSentences(self._config.fit_sample))
+                | "Fit" >> beam.Map(_fit_from_table, self._config, self._path))
+
+
+def score_and_select(config: Any, scorer_path: str, scorer_id: str | None,
+                     fitted: beam.PCollection | None = None) -> ScoreAndSelect:
+    """The default stage 6: scores from the fitted scorer, selection by ``config.filter`` (seeded by ``seed``);
+    ``fitted``: the scorer id from :class:`FitScorer` when the job fits the scorer itself."""
+    return ScoreAndSelect(scorer_path, config.filter, config.seed, scorer_id=scorer_id, fitted=fitted)

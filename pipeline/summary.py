@@ -20,6 +20,7 @@ from typing import Any
 
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics import Metrics
 from apache_beam.metrics.metric import MetricsFilter
 
 from core.pair_schema import EN_TOKENS, MT_TOKENS, Reason
@@ -56,6 +57,52 @@ def metric_counts(result: Any) -> dict[str, int]:
             value = counter.attempted
         counts[counter.key.metric.name] += int(value or 0)
     return dict(sorted(counts.items()))
+
+
+_EXECUTION_TIME = "metric:ptransform_execution_time:total_msecs:v1"
+
+
+def record_size(name: str, rows: int, nbytes: int) -> None:
+    """Note, from inside a transform, the rows and Arrow bytes one worker holds at once in a global step (a dedup
+    bucket, a shard, the fit sample): Beam distributions ``<name>_rows`` and ``<name>_bytes``, whose maximum is
+    that step's memory (:func:`held_sizes`)."""
+    Metrics.distribution(METRICS_NAMESPACE, f"{name}_rows").update(int(rows))
+    Metrics.distribution(METRICS_NAMESPACE, f"{name}_bytes").update(int(nbytes))
+
+
+def held_sizes(result: Any) -> dict[str, dict[str, int]]:
+    """``{name: {"max": ..., "sum": ..., "count": ...}}`` of the distributions :func:`record_size` wrote."""
+    sizes: dict[str, dict[str, int]] = {}
+    try:
+        distributions = result.metrics().query(MetricsFilter().with_namespace(METRICS_NAMESPACE))["distributions"]
+    except Exception:
+        return sizes
+    for distribution in distributions:
+        value = distribution.committed if distribution.committed is not None else distribution.attempted
+        if value is None or not value.count:
+            continue
+        entry = sizes.setdefault(distribution.key.metric.name, {"max": 0, "sum": 0, "count": 0})
+        entry["max"] = max(entry["max"], int(value.max))
+        entry["sum"] += int(value.sum)
+        entry["count"] += int(value.count)
+    return dict(sorted(sizes.items()))
+
+
+def stage_seconds(result: Any, depth: int = 1) -> dict[str, float]:
+    """Seconds each top-level stage (``Ingest``, ``Prefilter``, ``Dedup``, ``ScoreAndSelect``, ``WritePairs``, ...)
+    spent executing, summed over workers: Beam's own sampled execution time per transform (what Dataflow shows
+    per step), grouped by the first ``depth`` parts of the transform's name. Empty where the runner does not
+    report it."""
+    seconds: Counter[str] = Counter()
+    try:
+        counters = result.monitoring_metrics().query()["counters"]
+    except Exception:  # runners without monitoring metrics
+        return {}
+    for counter in counters:
+        if counter.key.metric.namespace == "beam" and counter.key.metric.name == _EXECUTION_TIME:
+            value = counter.committed if counter.committed is not None else counter.attempted
+            seconds["/".join(counter.key.step.split("/")[:depth])] += (value or 0) / 1000
+    return {stage: round(value, 3) for stage, value in seconds.items() if value > 0}
 
 
 def _open(path: str):

@@ -29,7 +29,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import apache_beam as beam
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
@@ -37,7 +39,8 @@ from apache_beam.metrics import Metrics
 
 from core import pair_schema as S
 from pipeline import progress
-from pipeline.summary import METRICS_NAMESPACE, OUTPUTS, list_files, written_counter
+from pipeline.records import partition
+from pipeline.summary import METRICS_NAMESPACE, OUTPUTS, list_files, record_size, written_counter
 
 __all__ = [
     "DEADLETTER_SCHEMA",
@@ -51,6 +54,7 @@ __all__ = [
     "table_to_records",
     "write_table",
 ]
+
 
 STAGING = "_staging"
 STAGE = "stage"
@@ -118,6 +122,33 @@ def write_table(table: pa.Table, path: str, *, row_group_rows: int, compression:
         handle.close()
 
 
+def shards_of(ids: pa.Array | pa.ChunkedArray, count: int) -> np.ndarray:
+    """:func:`shard_of` of every id."""
+    return np.fromiter((zlib.crc32(i.encode("utf-8")) % count for i in ids.to_pylist()), np.int64, len(ids))
+
+
+def sorted_shard_table(parts: Iterable[pa.Table | Mapping[str, Any]], schema: pa.Schema) -> pa.Table:
+    """One shard's rows (Arrow batches and/or dicts) as one table with ``schema``, sorted by id; the same table
+    (dictionaries in order of first appearance, one chunk per column) as :func:`records_to_table` of the rows
+    sorted by id, so the Parquet bytes do not depend on how rows were batched."""
+    plain = pa.schema([f.with_type(f.type.value_type) if pa.types.is_dictionary(f.type) else f for f in schema])
+    tables, records = [], []
+    for part in parts:
+        if isinstance(part, pa.Table):
+            tables.append(part.select(schema.names).cast(plain))
+        elif part is not None:
+            records.append(part)
+    if records:
+        tables.append(records_to_table(records, plain))
+    if not tables:
+        return schema.empty_table()
+    table = pa.concat_tables(tables)
+    table = table.take(pc.sort_indices(table, [(S.ID, "ascending")])).combine_chunks()
+    columns = [table.column(f.name).dictionary_encode().cast(f.type) if pa.types.is_dictionary(f.type)
+               else table.column(f.name) for f in schema]
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
 class _KeyByShard(beam.DoFn):
     def __init__(self, count: int, counter: str | None):
         self._count, self._counter_name = count, counter
@@ -125,11 +156,15 @@ class _KeyByShard(beam.DoFn):
     def setup(self) -> None:
         self._counter = Metrics.counter(METRICS_NAMESPACE, self._counter_name) if self._counter_name else None
 
-    def process(self, record: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
+    def process(self, element: pa.Table | dict[str, Any]) -> Iterator[tuple[int, Any]]:
+        rows = element.num_rows if isinstance(element, pa.Table) else 1
         if self._counter is not None:
-            self._counter.inc()
-            progress.count(self._counter_name)
-        yield shard_of(record[S.ID], self._count), record
+            self._counter.inc(rows)
+            progress.count(self._counter_name, rows)
+        if isinstance(element, pa.Table):
+            yield from partition(element, shards_of(element.column(S.ID), self._count), self._count)
+        else:
+            yield shard_of(element[S.ID], self._count), element
 
 
 def _marker(index: int) -> tuple[int, None]:
@@ -143,10 +178,12 @@ class _WriteShard(beam.DoFn):
         self._schema = schema
         self._row_group_rows, self._compression, self._level = row_group_rows, compression, compression_level
 
-    def process(self, element: tuple[int, Iterable[dict[str, Any] | None]]) -> Iterator[str]:
-        index, values = element
-        rows = sorted((r for r in values if r is not None), key=lambda r: r[S.ID])
-        table = records_to_table(rows, self._schema)
+    def process(self, element: tuple[int, Iterable[pa.Table | dict[str, Any] | None]],
+                late_metadata: dict[str, Any] | None = None) -> Iterator[str]:
+        index, parts = element
+        schema = S.with_metadata(self._schema, **late_metadata) if late_metadata else self._schema
+        table = sorted_shard_table(parts, schema)
+        record_size(f"shard_{self._prefix}", table.num_rows, table.nbytes)
         path = FileSystems.join(self._directory, shard_name(self._prefix, index, self._count))
         write_table(table, path, row_group_rows=self._row_group_rows, compression=self._compression,
                     compression_level=self._level)
@@ -154,15 +191,20 @@ class _WriteShard(beam.DoFn):
 
 
 class WriteParquetShards(beam.PTransform):
-    """Records (dicts) -> ``<directory>/<prefix>-SSSSS-of-NNNNN.parquet``, sorted by id; yields the paths.
+    """Row batches (Arrow tables) or records (dicts) -> ``<directory>/<prefix>-SSSSS-of-NNNNN.parquet``, sorted by
+    id; yields the paths.
 
     ``counter`` (default ``written_<prefix>``) counts the records in :data:`~pipeline.summary.METRICS_NAMESPACE`.
+    ``late_metadata``: a one-element PCollection of metadata entries known only once the job runs (the id of a
+    scorer it fitted), set over the entries of ``schema`` (an entry already there keeps its place).
     """
 
     def __init__(self, directory: str, prefix: str, schema: pa.Schema, *, num_shards: int,
                  row_group_rows: int = 100_000, compression: str = "zstd", compression_level: int | None = None,
-                 counter: str | None = None, label: str | None = None):
+                 counter: str | None = None, late_metadata: beam.PCollection | None = None,
+                 label: str | None = None):
         super().__init__(label)
+        self._late_metadata = late_metadata
         self._directory, self._prefix, self._schema = directory, prefix, schema
         self._num_shards, self._row_group_rows = num_shards, row_group_rows
         self._compression, self._level = compression, compression_level
@@ -170,6 +212,7 @@ class WriteParquetShards(beam.PTransform):
 
     def expand(self, records: beam.PCollection) -> beam.PCollection:
         n = self._num_shards
+        late = [beam.pvalue.AsSingleton(self._late_metadata)] if self._late_metadata is not None else []
         keyed = records | "KeyByShard" >> beam.ParDo(_KeyByShard(n, self._counter))
         # One marker per shard, so every shard file is written, empty or not.
         markers = records.pipeline | "ShardMarkers" >> beam.Create(list(range(n))) | "Marker" >> beam.Map(_marker)
@@ -178,7 +221,8 @@ class WriteParquetShards(beam.PTransform):
             | "Together" >> beam.Flatten()
             | "GroupByShard" >> beam.GroupByKey()
             | "WriteShard" >> beam.ParDo(_WriteShard(self._directory, self._prefix, n, self._schema,
-                                                     self._row_group_rows, self._compression, self._level))
+                                                     self._row_group_rows, self._compression, self._level),
+                                         *late)
         )
 
 

@@ -26,6 +26,7 @@ from apache_beam.utils.windowed_value import WindowedValue
 from configs.schema import LexiconConfig
 from core.pair_schema import PAIRS_SCHEMA
 from pipeline.analysis.pmi_lexicon import Marginals, PairCounts, Vocabulary, required_columns, write_outputs
+from pipeline.summary import record_size
 
 __all__ = ["BuildLexicon", "records_to_batch"]
 
@@ -36,6 +37,10 @@ def records_to_batch(records: Iterable[Mapping[str, Any]], columns: tuple[str, .
     """Pair records (dicts) -> an Arrow table of ``columns`` with the types of the pairs schema."""
     rows = list(records)
     return pa.table({name: pa.array([r.get(name) for r in rows], PAIRS_SCHEMA.field(name).type) for name in columns})
+
+
+def _columns_of(batch: pa.Table, columns: tuple[str, ...]) -> pa.Table:
+    return batch.select(list(columns))
 
 
 class _MarginalsFn(beam.CombineFn):
@@ -104,25 +109,33 @@ def _write(counts: PairCounts | None, vocab: Vocabulary, marginals: Marginals, o
     if counts is None:  # no pair passed the filter: empty lexicon, stats still account for every row
         log.warning("lexicon: no pair passed the filter (%s); writing an empty lexicon", marginals.stats())
         counts = PairCounts(len(vocab), config.chunk_keys)
+    merged = [counts.cross, *counts.within.values()]
+    record_size("lexicon_counts", sum(len(c.keys) for c in merged),
+                sum(c.keys.nbytes + c.counts.nbytes for c in merged))
     return write_outputs(out_dir, counts, vocab, marginals, config, metadata)
 
 
 class BuildLexicon(beam.PTransform):
-    """Pair records (dicts in the :data:`core.pair_schema.PAIRS_SCHEMA` layout) -> the lexicon files in
-    ``out_dir``; the output PCollection holds one element, the stats dict (rows read / used / skipped by reason)."""
+    """Pair records (dicts in the :data:`core.pair_schema.PAIRS_SCHEMA` layout, or with ``tables=True`` Arrow
+    batches of them, as the pipeline has them) -> the lexicon files in ``out_dir``; the output PCollection holds one
+    element, the stats dict (rows read / used / skipped by reason)."""
 
     def __init__(self, config: LexiconConfig, out_dir: str, metadata: Mapping[str, Any] | None = None,
-                 label: str | None = None):
+                 label: str | None = None, *, tables: bool = False):
         super().__init__(label)
         self._config, self._out_dir, self._metadata = config, out_dir, dict(metadata or {})
+        self._tables = tables
 
     def expand(self, records: beam.PCollection) -> beam.PCollection:
         config = self._config
-        batches = (
-            records
-            | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=config.batch_pairs)
-            | "ToArrow" >> beam.Map(records_to_batch, required_columns(config))
-        )
+        if self._tables:
+            batches = records | "Columns" >> beam.Map(_columns_of, required_columns(config))
+        else:
+            batches = (
+                records
+                | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=config.batch_pairs)
+                | "ToArrow" >> beam.Map(records_to_batch, required_columns(config))
+            )
         marginals = batches | "WordCounts" >> beam.CombineGlobally(_MarginalsFn(config))
         vocab = marginals | "Vocabulary" >> beam.Map(Vocabulary.from_marginals, config)
         counts = (

@@ -17,6 +17,22 @@ def test_fast_tokeniser_matches_stock_sacremoses_on_real_text():
     fast, stock = TextProcessor(fast=True), TextProcessor(fast=False)
     for lang, lines in (("cs", cs), ("en", en)):
         assert [fast.tokenize(x, lang) for x in lines] == [stock.tokenize(x, lang) for x in lines]
-    tricky = ["U.S.A. a.m. No. 5 vs. 3.5 e.g. Mr. Smith", "ČR. Praha... „uvozovky“ – 3:00 p.m."]
+    tricky = ["U.S.A. a.m. No. 5 vs. 3.5 e.g. Mr. Smith", "ČR. Praha... „uvozovky“ – 3:00 p.m.",
+              # the normaliser's and tokeniser's group templates and literal steps: "(x) .", "5 %", a‘b, 1\xa0000,
+              # '"..', «\xa0», ´´, nº\xa0, and the tokeniser's apostrophes and commas
+              "(ahoj) . 5 % rock‘n’roll 1\xa0000 \"., «\xa0x\xa0» ´´ nº\xa01 ``x'' I'm 5,300, a,b", "\r\n"]
     for lang in ("cs", "en"):
         assert [fast.tokenize(x, lang) for x in tricky] == [stock.tokenize(x, lang) for x in tricky]
+
+
+def test_resolved_templates_expand_as_re_does():
+    """_replacement (templates parsed once) against Match.expand (re's own expansion), unmatched groups included."""
+    import re
+
+    from core.text import _replacement
+
+    match = re.search(r"(a)(b)?(c)", "xacx")
+    for template in [r" \1 ", r"\1\2\3x", r"\g<1>'\g<3>", r"\g<2>", "plain", r"\\1", r"\n\1"]:
+        resolved = _replacement(template)
+        got = resolved(match) if callable(resolved) else match.expand(resolved)
+        assert got == match.expand(template), template

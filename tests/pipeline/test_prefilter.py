@@ -78,3 +78,34 @@ def test_pair_record_and_translation_outcomes():
         assert rejected["reason"] == reason and rejected["stage"] == "translate"
     _, rejected = pair_record({**translated, "mt": " "}, text, "m")
     assert rejected["reason"] == "translation_empty"
+
+
+def test_column_wise_dedup_equals_pick_duplicates_on_real_pairs():
+    """duplicates_in (the pipeline's column-wise dedup in one bucket) against pick_duplicates per group (the obvious
+    reference), on real captions with many repeats, rows in shuffled order."""
+    import random
+
+    import numpy as np
+    import pyarrow as pa
+
+    from pipeline.prefilter import DEDUP_KEY, duplicates_in
+    from pipeline.records import PREFILTERED_SCHEMA
+    from tests.conftest import read_lines, shared_data
+
+    bitext = shared_data("bitext")
+    cs, en = read_lines(bitext / "multi30k-train.cs")[:300], read_lines(bitext / "multi30k-train.en")[:300]
+    text, options = TextProcessor(), PrefilterOptions()
+    rows = [prefilter_row(_row(cs[i % 120], en[i % 120], i + 1), text, options)[0] for i in range(300)]
+    rows = [r for r in rows if r is not None]
+    random.Random(3).shuffle(rows)
+    table = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA)
+    kept, dropped = duplicates_in(table)
+    groups: dict[bytes, list[dict]] = {}
+    for row in rows:
+        groups.setdefault(row[DEDUP_KEY], []).append(row)
+    expected = [pick_duplicates(group) for group in groups.values()]
+    ids = table[S.ID].to_pylist()
+    assert sorted(ids[i] for i in kept) == sorted(k[S.ID] for k, _ in expected)
+    assert sorted((ids[d], ids[w]) for d, w in dropped) == sorted(
+        (r[S.ID], r["detail"].removeprefix("duplicate of ")) for _, rejected in expected for r in rejected)
+    assert len(dropped) == 300 - 120 - (300 - len(rows)) and np.intersect1d(kept, dropped[:, 0]).size == 0

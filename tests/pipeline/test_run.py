@@ -338,3 +338,33 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, capsys):
     _assert_accounting(out, [f"sample:L{i:012d}" for i in range(1, 401)])
     meta = S.read_metadata(pq.read_schema(sorted((out / "pairs").glob("*.parquet"))[0]))
     assert meta["config"]["translate"]["beam_size"] == 12 and meta["nmt_model_id"].startswith("demo")
+
+
+def test_scorer_fitted_in_the_job_equals_the_launchers_fit(tmp_path, monkeypatch):
+    """The job fits the scorer on the pre-filter's tokens of the first score.fit_sample English sentences in input
+    order, across inputs and worker processes; the launcher's fit (read and tokenise those rows itself, the reference,
+    used where a remote worker cannot read the embeddings) gives the same scorer and byte-identical shards."""
+    import hashlib
+
+    import pipeline.graph
+
+    specs, ids = _mt_inputs(tmp_path)
+    config = _config("score.fit_sample=150")  # spans the TSV input and the JSONL one
+    in_job = run(config, specs, tmp_path / "job", ["--direct_running_mode=multi_processing",
+                                                    "--direct_num_workers=2"])
+    monkeypatch.setattr(pipeline.graph, "fits_on_workers", lambda config, local: False)
+    launcher = run(config, specs, tmp_path / "launcher")
+    assert in_job["held"]["fit_sample_rows"] == {"max": 150, "sum": 150, "count": 1}
+    assert "fit_sample_rows" not in launcher["held"]
+
+    def digests(out: Path) -> dict[str, str]:
+        files = [*sorted(out.glob("*/*.parquet")), out / "scorer" / "scorer.npz"]
+        return {str(f.relative_to(out)): hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
+
+    assert digests(tmp_path / "job") == digests(tmp_path / "launcher")
+    assert S.read_metadata(pq.read_schema(sorted((tmp_path / "job" / "train").glob("*.parquet"))[0]))[
+        "scorer_id"].startswith("paragram-")
+    # what one worker held in the global steps is on the summary: no bucket or shard is bigger than the input
+    held = in_job["held"]
+    assert 0 < held["dedup_bucket_rows"]["max"] <= held["dedup_bucket_rows"]["sum"] <= len(ids)
+    assert held["shard_pairs_rows"]["sum"] == in_job["pairs"] and held["shard_pairs_bytes"]["max"] > 0

@@ -1,7 +1,10 @@
-"""The pipeline's scoring + selection stage (pipeline.score_transforms.ScoreAndSelect) makes the same decisions as the
-Beam-free select_training_pairs, on real caption pairs, on an explicitly named local runner."""
+"""The pipeline's scoring + selection stage (pipeline.score_transforms.ScoreAndSelect) makes the same decisions on Arrow
+batches as the Beam-free select_training_pairs on the whole table, on real caption pairs, on an explicitly named local
+runner."""
 
 from __future__ import annotations
+
+import itertools
 
 import apache_beam as beam
 import numpy as np
@@ -41,9 +44,14 @@ def test_beam_selection_equals_the_table_selection(tmp_path, config):
         mismatched = [k for k in want if got[k] != want[k]]
         assert not mismatched, f"{len(mismatched)} decisions differ, e.g. {mismatched[:3]}"
 
+    # Batches of uneven sizes, as the pipeline's stages hand them over: decisions must not depend on them.
+    bounds = [0, 1, 200, 613, 1024, table.num_rows]
+    batches = [table.slice(a, b - a) for a, b in itertools.pairwise(bounds)]
     with beam.Pipeline(runner="BundleBasedDirectRunner") as p:
-        rows = p | beam.Create(table_to_records(table))
-        assert_that(rows | ScoreAndSelect(str(path), config, seed=7, scorer_id=scorer().scorer_id), check)
+        judged = (p | beam.Create(batches)
+                  | ScoreAndSelect(str(path), config, seed=7, scorer_id=scorer().scorer_id)
+                  | beam.FlatMap(table_to_records))
+        assert_that(judged, check)
 
 
 def test_selection_metadata_names_the_scorer(tmp_path):
@@ -51,3 +59,24 @@ def test_selection_metadata_names_the_scorer(tmp_path):
     stage = ScoreAndSelect(str(path), FilterConfig(), seed=1, scorer_id=scorer().scorer_id)
     assert stage.metadata["scorer_id"] == scorer().scorer_id and stage.metadata["filter"]["folds"] == 10
     assert np.isin([9, 10], stage.metadata["filter"]["select_folds"]).all()
+
+
+def test_column_wise_folds_equal_bisect_on_every_key_kind():
+    """folds_of_keys (the pipeline's vectorised fold of a batch) against fold_of_key (bisect over the boundary
+    tuples, the reference) for present and missing values, ties on the value and hashes near 2**64."""
+    import random
+
+    from filters.folds import fold_of_key
+    from pipeline.score_transforms import folds_of_keys
+
+    rng = random.Random(11)
+    hashes = [0, 1, 2**63, 2**64 - 1]
+    keys = []
+    for _ in range(3000):
+        present = int(rng.random() < 0.9)
+        value = rng.choice([0.1, 0.25, 0.5, 0.75, 0.9]) if present else 0.0
+        keys.append((present, value, rng.choice([*hashes, rng.getrandbits(64)])))
+    for interior in (sorted(rng.sample(keys, 9)), [(-1, 0.0, 0), *sorted(rng.sample(keys, 8))]):
+        got = folds_of_keys(np.array([k[0] for k in keys]), np.array([k[1] for k in keys]),
+                            np.array([k[2] for k in keys], np.uint64), interior)
+        assert got.tolist() == [fold_of_key(k, interior) for k in keys]

@@ -1,0 +1,400 @@
+"""How the corpus pipeline's time and memory grow with input size, and what a CzEng-sized run would cost.
+
+    .venv/bin/python benchmarks/scale_bench.py [--sizes 2000,8000,32000,all] [--modes mt,nmt]
+        [--results benchmarks/results/scale.json] [--doc docs/scaling.md] [--plot docs/scaling.png] [--fresh]
+
+Input: every pair of ``../shared/data/bitext`` (all files), shuffled with a fixed seed, so that every prefix has
+the same mix of captions, short everyday sentences and news. Two modes:
+
+* ``mt`` -- the input carries a translation column (no NMT stage): for Multi30k another English caption of the same
+  image (``paraphrase/multi30k-captions``), elsewhere the English of the next line of the same file, as in
+  ``benchmarks/pipeline_bench.py``; the lexicon branch is on, so its global merge is measured too;
+* ``nmt`` -- back-translation with the real ``../shared/models/small-cs-en`` (CTranslate2 int8, beam 12, on the CPU,
+  translation cache off).
+
+Each (mode, size) runs ``pipeline.run.run`` in a fresh subprocess on the in-process runner (one process, so its
+peak RSS is the run's memory) and records the wall time, Beam's own execution time per stage (what Dataflow shows
+per step), the sizes each global step held on one worker (Beam distributions: the fit sample, the largest dedup
+bucket, the largest shard, the merged lexicon counts), the launcher's counting pre-pass (time and traced memory)
+and the approximate-quantile accumulator of the fold boundaries (pickled bytes, fed the run's ranked keys). Figures
+go to ``--results`` after every run, so an interrupted bench resumes where it stopped (``--fresh`` starts over).
+
+Then it fits time = fixed + per-pair cost for each stage, renders the tables of ``docs/scaling.md`` (between its
+``scale_bench`` markers) with the CzEng 1.6 projection (anchored figures marked as such, with sources) and draws
+``--plot``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import random
+import re
+import resource
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow.parquet as pq
+from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
+
+from configs import load_config
+from filters.folds import id_hash
+from pipeline.input_plan import InputSpec, plan_reads
+from pipeline.run import run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SHARED = ROOT.parent / "shared"
+BITEXT = SHARED / "data" / "bitext"
+CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"
+MODEL = SHARED / "models" / "small-cs-en"
+SEED = 20261125
+MARKER_BEGIN, MARKER_END = "<!-- scale_bench:begin -->", "<!-- scale_bench:end -->"
+
+
+# ---------------------------------------------------------------------------------------------------- input
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def all_pairs() -> list[tuple[str, str, str]]:
+    """(cs, en, stand-in mt) of every bitext pair, in a fixed shuffled order."""
+    if not BITEXT.is_dir():
+        raise SystemExit(f"{BITEXT} is absent: the benchmark needs ../shared/data")
+    rows: list[tuple[str, str, str]] = []
+    for cs_path in sorted(BITEXT.glob("*.cs")):
+        cs, en = _lines(cs_path), _lines(cs_path.with_suffix(".en"))
+        split = {"multi30k-train": "train", "multi30k-val": "val"}.get(cs_path.stem)
+        if split is not None:
+            alternatives = [_lines(CAPTIONS / f"{split}.{k}.en") for k in range(1, 6)]
+            mt = [next((alt[i] for alt in alternatives if alt[i].strip() != e.strip()), alternatives[0][i])
+                  for i, e in enumerate(en)]
+        else:
+            mt = en[1:] + en[:1]
+        rows += zip(cs, en, mt, strict=True)
+    random.Random(SEED).shuffle(rows)
+    return rows
+
+
+def write_inputs(rows: list[tuple[str, str, str]], folder: Path) -> tuple[Path, Path, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = tuple(folder / f"input.{side}" for side in ("cs", "en", "mt"))
+    for index, path in enumerate(paths):
+        path.write_text("".join(row[index] + "\n" for row in rows), encoding="utf-8")
+    return paths  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------------------------- one measured run
+
+def _quantile_accumulator(pairs_dir: Path, config: Any) -> dict[str, float]:
+    """Pickled bytes of Beam's approximate-quantile accumulator after the run's ranked keys (``fold > 0``)."""
+    table = pq.read_table(pairs_dir, columns=["id", config.filter.rank_by, "fold"])
+    ranked = table.filter(table["fold"].to_numpy() > 0)
+    keys = [(1, value, hashed) for value, hashed in zip(
+        ranked[config.filter.rank_by].to_pylist(), id_hash(ranked["id"], config.seed).tolist(), strict=True)]
+    combine = ApproximateQuantilesCombineFn.create(num_quantiles=config.filter.folds + 1, epsilon=1e-3)
+    started = time.perf_counter()
+    accumulator = combine.create_accumulator()
+    for key in keys:
+        accumulator = combine.add_input(accumulator, key)
+    return {"keys": len(keys), "bytes": len(pickle.dumps(accumulator)), "seconds": time.perf_counter() - started}
+
+
+def measure_one(mode: str, size: int, folder: Path) -> dict[str, Any]:
+    """Run the pipeline once in this process (called in a subprocess) and return its figures."""
+    cs, en, mt = (folder / f"input.{side}" for side in ("cs", "en", "mt"))
+    if mode == "mt":
+        specs = [InputSpec.pair(cs, en, mt)]
+        overrides = ["lexicon.enabled=true"]
+    else:
+        specs = [InputSpec.pair(cs, en)]
+        overrides = [f"translate.model={MODEL}", "translate.device=cpu", "pipeline.translation_cache=false"]
+    config = load_config(None, overrides)
+    tracemalloc.start()
+    started = time.perf_counter()
+    plan_reads(specs, config.pipeline)
+    prepass = {"seconds": time.perf_counter() - started, "traced_peak_bytes": tracemalloc.get_traced_memory()[1]}
+    tracemalloc.stop()
+    out = folder / f"out-{mode}"
+    summary = run(config, specs, out, [], overwrite=True)
+    figures = {
+        "mode": mode, "size": size, "read": summary["read"], "pairs": summary["pairs"], "train": summary["train"],
+        "rejected": summary["rejected"], "deadletter": summary["deadletter"],
+        "wall_s": summary["wall_seconds"], "stage_s": summary["stage_seconds"], "step_s": summary["step_seconds"],
+        "held": summary["held"], "prepass": prepass, "peak_rss_bytes": resource.getrusage(
+            resource.RUSAGE_SELF).ru_maxrss * 1024, "quantiles": _quantile_accumulator(out / "pairs", config),
+    }
+    if summary.get("lexicon"):
+        figures["lexicon"] = {k: summary["lexicon"].get(k) for k in ("read", "used", "vocabulary")}
+    return figures
+
+
+def run_subprocess(mode: str, size: int, folder: Path, log: Path) -> dict[str, Any]:
+    command = [sys.executable, str(Path(__file__).resolve()), "--one", mode, str(size), str(folder)]
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(f"\n=== {time.strftime('%H:%M:%S')} {mode} {size}\n")
+        handle.flush()
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=handle, text=True, cwd=ROOT, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{mode} at {size} pairs failed (exit {done.returncode}); see {log}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# -------------------------------------------------------------------------------------------------- analysis
+
+STAGES_MT = ["Ingest", "Prefilter", "Dedup", "FitScorer", "PairRecords", "ScoreAndSelect", "Lexicon",
+             "WritePairs", "WriteTrain", "WriteRejected"]
+STAGES_NMT = ["Ingest", "Prefilter", "Dedup", "FitScorer", "Rows", "BackTranslate", "Batch", "PairRecords",
+              "ScoreAndSelect", "WritePairs", "WriteTrain", "WriteRejected"]
+
+
+def linear_fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
+    """Least-squares ``y = a + b x``: (a, b)."""
+    b, a = np.polyfit(np.asarray(xs, float), np.asarray(ys, float), 1)
+    return float(a), float(b)
+
+
+def _r2(xs: list[float], ys: list[float], a: float, b: float) -> float:
+    mean = sum(ys) / len(ys)
+    total = sum((y - mean) ** 2 for y in ys)
+    residual = sum((y - (a + b * x)) ** 2 for x, y in zip(xs, ys, strict=True))
+    return 1.0 - residual / total if total else 1.0
+
+
+def fits(results: list[dict[str, Any]], mode: str) -> dict[str, dict[str, float]]:
+    """Per stage (and the wall time): fixed seconds, µs per input pair, R² of the linear fit."""
+    runs = sorted((r for r in results if r["mode"] == mode), key=lambda r: r["read"])
+    if len(runs) < 2:
+        return {}
+    xs = [r["read"] for r in runs]
+    out = {}
+    names = ["wall", *(STAGES_MT if mode == "mt" else STAGES_NMT)]
+    for name in names:
+        ys = [r["wall_s"] if name == "wall" else r["stage_s"].get(name, 0.0) for r in runs]
+        if not any(ys):
+            continue
+        a, b = linear_fit(xs, ys)
+        out[name] = {"fixed_s": a, "us_per_pair": b * 1e6, "r2": _r2(xs, ys, a, b)}
+    return out
+
+
+def _mb(value: float) -> str:
+    return f"{value / 1e6:,.1f}"
+
+
+def render_tables(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str:
+    """The generated part of docs/scaling.md."""
+    lines: list[str] = []
+    for mode, title in (("mt", "without NMT (translation column given; lexicon on)"),
+                        ("nmt", "with the CPU NMT (small-cs-en, CTranslate2 int8, beam 12, 2 cores)")):
+        runs = sorted((r for r in results if r["mode"] == mode), key=lambda r: r["read"])
+        if not runs:
+            continue
+        stages = [s for s in (STAGES_MT if mode == "mt" else STAGES_NMT) if any(r["stage_s"].get(s) for r in runs)]
+        lines += [f"### Time per pair, {title}", "",
+                  "Beam's execution time per stage (in-process runner, one process), µs per input pair; wall time in "
+                  "seconds and pairs/s.", "",
+                  "| pairs read | wall s | pairs/s | " + " | ".join(stages) + " |",
+                  "|---:|---:|---:|" + "---:|" * len(stages)]
+        for r in runs:
+            per = [f"{r['stage_s'].get(s, 0.0) / r['read'] * 1e6:,.0f}" for s in stages]
+            lines.append(f"| {r['read']:,} | {r['wall_s']:.1f} | {r['read'] / r['wall_s']:,.0f} | "
+                         + " | ".join(per) + " |")
+        fitted = fits(results, mode)
+        if fitted:
+            lines += ["", "Linear fit over the sizes (time = fixed + cost × pairs):", "",
+                      "| stage | fixed s | µs per pair | R² |", "|---|---:|---:|---:|"]
+            for name, f in fitted.items():
+                lines.append(f"| {name} | {f['fixed_s']:.2f} | {f['us_per_pair']:,.1f} | {f['r2']:.4f} |")
+        lines.append("")
+    lines += ["### Memory of the global steps", "",
+              "What one worker holds at once in each step that sees more than one bundle's rows, measured in the "
+              "runs above (`mt` mode; Arrow bytes of the rows held, from the pipeline's own Beam distributions), "
+              "and the whole run's peak RSS.", "",
+              "| pairs read | pre-pass s | pre-pass traced MB | fit sample rows / MB | largest dedup bucket rows / "
+              "MB | quantile keys / accumulator KB | lexicon merged keys / MB | largest pairs shard rows / MB | "
+              "peak RSS MB (mt / nmt) |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    by_size: dict[int, dict[str, dict[str, Any]]] = {}
+    for r in results:
+        by_size.setdefault(r["size"], {})[r["mode"]] = r
+    for size in sorted(by_size):
+        r = by_size[size].get("mt") or next(iter(by_size[size].values()))
+        held = r["held"]
+
+        def pair(name: str, held: dict[str, Any] = held) -> str:
+            rows, nbytes = held.get(f"{name}_rows"), held.get(f"{name}_bytes")
+            return f"{rows['max']:,} / {_mb(nbytes['max'])}" if rows and nbytes else "–"
+
+        rss = " / ".join(_mb(by_size[size][m]["peak_rss_bytes"]) if m in by_size[size] else "–" for m in ("mt", "nmt"))
+        q = r["quantiles"]
+        lines.append(f"| {r['read']:,} | {r['prepass']['seconds']:.3f} | {_mb(r['prepass']['traced_peak_bytes'])} | "
+                     f"{pair('fit_sample')} | {pair('dedup_bucket')} | {q['keys']:,} / {q['bytes'] / 1e3:,.1f} | "
+                     f"{pair('lexicon_counts')} | {pair('shard_pairs')} | {rss} |")
+    lines += ["", projection(results, anchors)]
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------------------------ projection
+
+def gpu_rates(gpu: dict[str, Any], anchors: dict[str, Any]) -> tuple[float, float]:
+    """(low, high) back-translated sentences/s of one GPU at beam 12, from its beam-4 tokens/s anchor."""
+    low_scale, high_scale = gpu.get("tokens_scale", [1.0, 1.0])
+    fast, slow = anchors["beam12_slowdown"]
+    per_sentence = anchors["tokens_per_sentence"]
+    return (gpu["tokens_per_s_beam4"] * low_scale / per_sentence / slow,
+            gpu["tokens_per_s_beam4"] * high_scale / per_sentence / fast)
+
+
+def projection(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str:
+    """The CzEng 1.6 table: measured CPU cost per pair and memory growth, anchored GPU rates and prices."""
+    mt_fit, nmt_fit = fits(results, "mt"), fits(results, "nmt")
+    if not anchors or "wall" not in mt_fit:
+        return ""
+    pairs, workers = anchors["czeng_pairs"], anchors["workers"]
+    cpu_us = sum(max(f["us_per_pair"], 0.0) for name, f in mt_fit.items() if name != "wall")
+    cpu_core_hours = pairs * cpu_us / 1e6 / 3600
+    lines = ["### CzEng 1.6 projection", "",
+             f"{pairs / 1e6:.1f}M pairs ({anchors['czeng_source']}).", "",
+             f"* **Measured here:** every stage but the NMT costs {cpu_us:,.0f} µs of CPU per pair (sum of the "
+             f"fitted per-pair costs, `mt` mode) = **{cpu_core_hours:,.1f} core-hours** for CzEng, charged below to "
+             "one core per worker."]
+    if "BackTranslate" in nmt_fit:
+        cpu_nmt = max(nmt_fit["BackTranslate"]["us_per_pair"], 0.0)
+        lines.append(f"* **Measured here:** the small CPU model back-translates at {cpu_nmt / 1e3:,.1f} ms per pair "
+                     f"on 2 cores: CzEng would take {pairs * cpu_nmt / 1e6 / 3600 / 24:,.0f} days of this machine.")
+    lines += [f"* **Anchored** (not measured here): GPU rates and prices. Beam-4 tokens/s from the anchor below, "
+              f"/ {anchors['tokens_per_sentence']} tokens per sentence ({anchors['tokens_per_sentence_source']}), "
+              f"/ {anchors['beam12_slowdown'][0]}-{anchors['beam12_slowdown'][1]} for beam 12 "
+              f"({anchors['beam12_slowdown_source']}). Prices: {anchors['price_source']}.",
+              "", f"With {workers} workers, one GPU each:", "",
+              "| worker | beam-12 sentences/s per GPU (derived) | GPU-hours | wall hours | USD, on demand | "
+              "anchor |", "|---|---:|---:|---:|---:|---|"]
+    for gpu in anchors["gpus"]:
+        low, high = gpu_rates(gpu, anchors)
+        hours = (pairs / high / 3600, pairs / low / 3600)
+        cpu_wall = cpu_core_hours / workers
+        walls = tuple(h / workers + cpu_wall for h in hours)
+        usd = tuple(w * workers * (gpu["worker_usd_per_h"] + gpu["gpu_usd_per_h"]) for w in walls)
+        lines.append(f"| {gpu['name']} | {low:,.0f} – {high:,.0f} | {hours[0]:,.0f} – {hours[1]:,.0f} | "
+                     f"{walls[0]:,.1f} – {walls[1]:,.1f} | {usd[0]:,.0f} – {usd[1]:,.0f} | {gpu['source']} |")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------------------------------------- plot
+
+def plot(results: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(1, 3, figsize=(16, 4.8))
+    for axis, mode in zip(axes[:2], ("mt", "nmt"), strict=True):
+        runs = sorted((r for r in results if r["mode"] == mode), key=lambda r: r["read"])
+        if not runs:
+            axis.set_visible(False)
+            continue
+        xs = [r["read"] for r in runs]
+        for stage in (STAGES_MT if mode == "mt" else STAGES_NMT):
+            ys = [r["stage_s"].get(stage, 0.0) for r in runs]
+            if max(ys) > 0.02 * max(r["wall_s"] for r in runs):
+                axis.plot(xs, ys, "o-", label=stage)
+        axis.plot(xs, [r["wall_s"] for r in runs], "k^--", label="wall")
+        axis.set_xlabel("pairs read")
+        axis.set_ylabel("seconds")
+        axis.set_title({"mt": "without NMT", "nmt": "with CPU NMT (beam 12)"}[mode])
+        axis.grid(alpha=0.3)
+        axis.legend(fontsize=7)
+    axis = axes[2]
+    sizes = sorted({r["size"] for r in results if r["mode"] == "mt"})
+    runs = [next(r for r in results if r["mode"] == "mt" and r["size"] == s) for s in sizes]
+    xs = [r["read"] for r in runs]
+    for name, label in (("fit_sample", "fit sample"), ("dedup_bucket", "largest dedup bucket"),
+                        ("shard_pairs", "largest pairs shard"), ("lexicon_counts", "lexicon merged counts")):
+        ys = [r["held"].get(f"{name}_bytes", {}).get("max", 0) / 1e6 for r in runs]
+        if any(ys):
+            axis.plot(xs, ys, "o-", label=label)
+    axis.plot(xs, [r["quantiles"]["bytes"] / 1e6 for r in runs], "o-", label="quantile accumulator")
+    axis.plot(xs, [r["prepass"]["traced_peak_bytes"] / 1e6 for r in runs], "o-", label="launcher pre-pass")
+    axis.set_xlabel("pairs read")
+    axis.set_ylabel("MB held by one worker")
+    axis.set_title("global steps: memory")
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize=7)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+
+
+def update_doc(doc: Path, block: str) -> None:
+    text = doc.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(MARKER_BEGIN) + ".*?" + re.escape(MARKER_END), re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{doc} has no {MARKER_BEGIN} ... {MARKER_END} block")
+    doc.write_text(pattern.sub(lambda _: f"{MARKER_BEGIN}\n{block}{MARKER_END}", text), encoding="utf-8")
+
+
+# --------------------------------------------------------------------------------------------------------- main
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="2000,8000,32000,all")
+    parser.add_argument("--modes", default="mt,nmt")
+    parser.add_argument("--results", type=Path, default=ROOT / "benchmarks" / "results" / "scale.json")
+    parser.add_argument("--work", type=Path, default=ROOT / "runs" / "scale_bench")
+    parser.add_argument("--doc", type=Path, help="docs/scaling.md: rewrite its generated block")
+    parser.add_argument("--plot", type=Path, help="write the plot here (PNG)")
+    parser.add_argument("--anchors", type=Path, default=ROOT / "benchmarks" / "scale_anchors.json")
+    parser.add_argument("--fresh", action="store_true", help="forget earlier results")
+    parser.add_argument("--report-only", action="store_true", help="only render --doc / --plot from --results")
+    parser.add_argument("--one", nargs=3, metavar=("MODE", "SIZE", "FOLDER"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        import logging
+
+        logging.basicConfig(level=logging.WARNING)
+        os.environ.setdefault("PARANMT_CODE_VERSION", "scale-bench")
+        print(json.dumps(measure_one(args.one[0], int(args.one[1]), Path(args.one[2]))))
+        return 0
+
+    results: list[dict[str, Any]] = []
+    if args.results.exists() and not args.fresh:
+        results = json.loads(args.results.read_text(encoding="utf-8"))
+    if not args.report_only:
+        rows = all_pairs()
+        sizes = [len(rows) if s == "all" else min(int(s), len(rows)) for s in args.sizes.split(",")]
+        args.work.mkdir(parents=True, exist_ok=True)
+        log = args.work / "scale_bench.log"
+        for mode in args.modes.split(","):
+            for size in sizes:
+                if any(r["mode"] == mode and r["size"] == size for r in results):
+                    continue
+                folder = args.work / f"{size}"
+                write_inputs(rows[:size], folder)
+                print(f"{mode} {size:,} pairs ...", flush=True)
+                figures = run_subprocess(mode, size, folder, log)
+                print(f"  {figures['wall_s']:.1f} s, {figures['read'] / figures['wall_s']:,.0f} pairs/s, "
+                      f"peak RSS {figures['peak_rss_bytes'] / 1e6:,.0f} MB", flush=True)
+                results.append(figures)
+                args.results.parent.mkdir(parents=True, exist_ok=True)
+                args.results.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    anchors = json.loads(args.anchors.read_text(encoding="utf-8")) if args.anchors.exists() else {}
+    block = render_tables(results, anchors)
+    print(block)
+    if args.doc:
+        update_doc(args.doc, block)
+    if args.plot:
+        plot(results, args.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
