@@ -61,43 +61,10 @@ __all__ = ["SCORER_FORMAT", "ParagramScorer"]
 SCORER_FORMAT = 1  # bump when the .npz layout or the scoring arithmetic changes
 
 
-
-
-
-
-
-
-
-
-
-
-
 # ---------------------------------------------------------------------------------------------------- loaders
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 # ---------------------------------------------------------------------------------------------------- scorer
-
-
-
-
-
-
 
 
 class ParagramScorer:

@@ -30,13 +30,6 @@ from core.token_arrays import EncodedTokens, TokenLists, as_token_lists, encode_
 __all__ = ["trigram_overlap", "trigram_overlap_encoded"]
 
 
-
-
-
-
-
-
-
 # Packing limits (module constants so that tests can force the fallback paths on small inputs).
 _PACK_ID_BITS = 21  # three ids of up to 21 bits fit one uint64 exactly
 _KEY_BITS = 64  # pair | trigram | side must fit one uint64

@@ -108,8 +108,6 @@ class ReadPlan:
     notes: list[str] = field(default_factory=list)
 
 
-
-
 def source_name(path: str, kind: Kind) -> str:
     name = strip_compression(path.rstrip("/").rsplit("/", 1)[-1])
     if kind == "pair" and name.endswith(".cs"):

@@ -72,30 +72,7 @@ from translate.card import ModelDirError
 log = logging.getLogger(__name__)
 
 
-
-
-
 # --------------------------------------------------------------------------------------------------- assembly
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def run(
@@ -202,10 +179,6 @@ class AccountingError(RuntimeError):
     def __init__(self, message: str, summary: dict[str, Any]):
         super().__init__(message)
         self.summary = summary
-
-
-
-
 
 
 # ------------------------------------------------------------------------------------------------------- CLI

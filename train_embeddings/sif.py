@@ -79,8 +79,6 @@ TokenizeFn = Callable[[Sequence[str]], list[list[str]]]
 PC_MODES: tuple[str, ...] = ("reference", "batch", "none")
 
 
-
-
 class SifModel:
     """A SIF (or plain-average) sentence encoder: raw sentences in, ``float32 n x dim`` out.
 

@@ -25,7 +25,6 @@ from tests.pipeline.input_helpers import CAP, KEEP, write_file
 pytestmark = pytest.mark.timeout(120)
 
 
-
 # -------------------------------------------------------------------------------------- byte ranges
 
 

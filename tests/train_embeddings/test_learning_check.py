@@ -55,12 +55,6 @@ CAPTION_SETS = {"MSRvid": ("STS12", "MSRvid"), "images14": ("STS14", "images"), 
 SEEDS = (1, 2, 3)
 
 
-
-
-
-
-
-
 def pearson(encode, year: str, name: str) -> float:
     left, right, gold = sts_pairs(year, name)
     a, b = encode(left).astype(np.float64), encode(right).astype(np.float64)
@@ -71,14 +65,6 @@ def pearson(encode, year: str, name: str) -> float:
 
 def caption_scores(encode) -> dict[str, float]:
     return {label: round(100 * pearson(encode, *where), 2) for label, where in CAPTION_SETS.items()}
-
-
-
-
-
-
-
-
 
 
 def positive_nearest(model, data: Path, pools: tuple[int, ...] = (1, 20, 40), pairs: int = 4000) -> dict[str, float]:

@@ -99,7 +99,6 @@ def pair_similarities(encode: Encoder, dataset: StsDataset, *, batch_size: int =
     return cosine_similarity(vectors[first], vectors[second])
 
 
-
 def dataset_result(dataset: StsDataset, similarities: np.ndarray) -> DatasetResult:
     """Pearson and Spearman between ``similarities`` (one per pair) and the gold scores of ``dataset``."""
     return DatasetResult(dataset.name, dataset.year, len(dataset), pearson(similarities, dataset.scores),
@@ -109,7 +108,6 @@ def dataset_result(dataset: StsDataset, similarities: np.ndarray) -> DatasetResu
 def evaluate_dataset(encode: Encoder, dataset: StsDataset, *, batch_size: int = DEFAULT_BATCH_SIZE) -> DatasetResult:
     """Pearson and Spearman between ``encode``'s cosine similarities and the gold scores of ``dataset``."""
     return dataset_result(dataset, pair_similarities(encode, dataset, batch_size=batch_size))
-
 
 
 def evaluate_all(encode: Encoder, years: Iterable[int] = STS_YEARS, stsb: bool = True, *,

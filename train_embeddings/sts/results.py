@@ -39,7 +39,6 @@ STSB_RESULTS: dict[str, str] = {
 }
 
 
-
 def _json_number(value: float) -> float | None:
     return None if value is None or not math.isfinite(value) else float(value)
 
@@ -58,7 +57,6 @@ class DatasetResult:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "year": self.year, "n": self.n, "pearson": _json_number(self.pearson),
                 "spearman": _json_number(self.spearman), "unscored_skipped": self.unscored}
-
 
 
 def _mean(values: Iterable[float]) -> float:
