@@ -46,6 +46,7 @@ from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
 from configs import load_config
 from filters.folds import id_hash
+from pipeline.graph import DEDUP_BUCKET_ROWS
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.run import run
 
@@ -106,6 +107,19 @@ def _quantile_accumulator(pairs_dir: Path, config: Any) -> dict[str, float]:
     for key in keys:
         accumulator = combine.add_input(accumulator, key)
     return {"keys": len(keys), "bytes": len(pickle.dumps(accumulator)), "seconds": time.perf_counter() - started}
+
+
+def quantile_accumulator_cap(keys: int = 3_000_000, folds: int = 10) -> dict[str, float]:
+    """The largest pickled size Beam's approximate-quantile accumulator reaches when fed ``keys`` random sort keys
+    (past this corpus's size: where its buffers fill and start collapsing)."""
+    combine = ApproximateQuantilesCombineFn.create(num_quantiles=folds + 1, epsilon=1e-3)
+    rng = random.Random(SEED)
+    accumulator, largest = combine.create_accumulator(), 0
+    for i in range(1, keys + 1):
+        accumulator = combine.add_input(accumulator, (1, rng.random(), rng.getrandbits(64)))
+        if i % 250_000 == 0:
+            largest = max(largest, len(pickle.dumps(accumulator)))
+    return {"keys": keys, "max_bytes": largest}
 
 
 def measure_one(mode: str, size: int, folder: Path) -> dict[str, Any]:
@@ -245,6 +259,39 @@ def render_tables(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str
 
 # ------------------------------------------------------------------------------------------------ projection
 
+def czeng_memory(results: list[dict[str, Any]], anchors: dict[str, Any]) -> list[str]:
+    """What one worker holds in each global step at CzEng size, from the measured bytes per row (and, for the
+    lexicon, the measured growth of its distinct word pairs, extrapolated)."""
+    runs = sorted((r for r in results if r["mode"] == "mt"), key=lambda r: r["read"])
+    if len(runs) < 2:
+        return []
+    pairs, largest = anchors["czeng_pairs"], runs[-1]
+    held = largest["held"]
+    per_row = {name: held[f"{name}_bytes"]["max"] / held[f"{name}_rows"]["max"]
+               for name in ("dedup_bucket", "shard_pairs", "fit_sample")}
+    buckets, shards = -(-pairs // DEDUP_BUCKET_ROWS), anchors["shards"]
+    xs = [r["read"] for r in runs]
+    ys = [r["held"]["lexicon_counts_rows"]["max"] for r in runs]
+    exponent, _ = linear_fit([float(np.log(x)) for x in xs], [float(np.log(y)) for y in ys])[::-1]
+    lexicon_keys = ys[-1] * (pairs / xs[-1]) ** exponent
+    cap = anchors["quantile_cap"]
+    return [
+        "Memory of the global steps for CzEng (one worker each; from the bytes per row measured at the largest size):",
+        "", "| step | at CzEng size | basis |", "|---|---:|---|",
+        f"| launcher pre-pass | {largest['prepass']['traced_peak_bytes'] / 1e6:,.1f} MB + {pairs // 10_000:,} line "
+        f"offsets | measured at {largest['read']:,} pairs (one offset per 10,000 lines); a TSV input skips it |",
+        f"| scorer fit | {20_000 * per_row['fit_sample'] / 1e6:,.1f} MB (20,000 sentences) | measured, fixed |",
+        f"| dedup bucket | {DEDUP_BUCKET_ROWS * per_row['dedup_bucket'] / 1e6:,.0f} MB ({buckets:,} buckets of "
+        f"~{DEDUP_BUCKET_ROWS:,} rows) | measured bytes per row × bucket rows |",
+        f"| quantile accumulator | {cap['max_bytes'] / 1e6:,.1f} MB at most | measured: {cap['keys']:,} keys fed to "
+        "the same combine (it caps and collapses) |",
+        f"| pairs/ shard | {pairs / shards * per_row['shard_pairs'] / 1e6:,.0f} MB ({shards} shards) | measured "
+        "bytes per row × shard rows |",
+        f"| lexicon merge (optional) | ~{lexicon_keys / 1e9:,.2f}B word pairs, ~{lexicon_keys * 16 / 1e9:,.0f} GB | "
+        f"**extrapolated** from the measured growth (distinct pairs ∝ n^{exponent:.2f}): does not fit one worker |",
+    ]
+
+
 def gpu_rates(gpu: dict[str, Any], anchors: dict[str, Any]) -> tuple[float, float]:
     """(low, high) back-translated sentences/s of one GPU at beam 12, from its beam-4 tokens/s anchor."""
     low_scale, high_scale = gpu.get("tokens_scale", [1.0, 1.0])
@@ -275,7 +322,7 @@ def projection(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str:
               f"/ {anchors['tokens_per_sentence']} tokens per sentence ({anchors['tokens_per_sentence_source']}), "
               f"/ {anchors['beam12_slowdown'][0]}-{anchors['beam12_slowdown'][1]} for beam 12 "
               f"({anchors['beam12_slowdown_source']}). Prices: {anchors['price_source']}.",
-              "", f"With {workers} workers, one GPU each:", "",
+              "", *czeng_memory(results, anchors), "", f"With {workers} workers, one GPU each:", "",
               "| worker | beam-12 sentences/s per GPU (derived) | GPU-hours | wall hours | USD, on demand | "
               "anchor |", "|---|---:|---:|---:|---:|---|"]
     for gpu in anchors["gpus"]:
@@ -354,6 +401,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plot", type=Path, help="write the plot here (PNG)")
     parser.add_argument("--anchors", type=Path, default=ROOT / "benchmarks" / "scale_anchors.json")
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
+    parser.add_argument("--quantile-keys", type=int, default=3_000_000,
+                        help="random keys fed to the quantile accumulator to find its largest size")
     parser.add_argument("--report-only", action="store_true", help="only render --doc / --plot from --results")
     parser.add_argument("--one", nargs=3, metavar=("MODE", "SIZE", "FOLDER"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -387,6 +436,11 @@ def main(argv: list[str] | None = None) -> int:
                 args.results.parent.mkdir(parents=True, exist_ok=True)
                 args.results.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     anchors = json.loads(args.anchors.read_text(encoding="utf-8")) if args.anchors.exists() else {}
+    cap_file = args.results.with_name(args.results.stem + "_quantile_cap.json")
+    if not cap_file.exists() or args.fresh:
+        cap_file.parent.mkdir(parents=True, exist_ok=True)
+        cap_file.write_text(json.dumps(quantile_accumulator_cap(args.quantile_keys)) + "\n", encoding="utf-8")
+    anchors["quantile_cap"] = json.loads(cap_file.read_text(encoding="utf-8"))  # measured, kept beside the runs
     block = render_tables(results, anchors)
     print(block)
     if args.doc:

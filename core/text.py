@@ -77,7 +77,8 @@ def _fast_moses(lang: str) -> tuple[Any, Any]:
     ``re.search(r"^(\S+)\.$", token)`` on every token. The subclasses below do the same substitutions with
     precompiled patterns and test ``token.endswith(".")`` directly (``\S`` and ``str.split`` agree on what
     whitespace is). The output is identical (``tests/core/test_text.py`` compares them on real text);
-    they are about 1.5x faster. Both also resolve their substitution templates once (:func:`_replacement`).
+    with the templates resolved once (:func:`_replacement`) and literal patterns done as ``str.replace``, they are
+    about 2x faster.
     """
     class CompiledPunctNormalizer(MosesPunctNormalizer):
         def __init__(self, lang: str):

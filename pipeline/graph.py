@@ -59,8 +59,18 @@ def dedup_buckets(plan: ReadPlan) -> int:
     return max(16, -(-planned_rows(plan) // DEDUP_BUCKET_ROWS))
 
 
-def _check_shard_size(plan: ReadPlan, num_shards: int) -> None:
+#: Input rows above which the launcher warns about the lexicon branch: its merged word-pair counts are held by one
+#: worker and grow almost linearly with the input (docs/scaling.md: 2.0M pairs, 32 MB, at 63.5k input pairs).
+LEXICON_ROWS_WARNING = 5_000_000
+
+
+def _check_sizes(plan: ReadPlan, num_shards: int, lexicon: bool) -> None:
     rows = planned_rows(plan)
+    if lexicon and rows > LEXICON_ROWS_WARNING:
+        log.warning("about %d input rows with the lexicon branch on: its merged word-pair counts are held by one "
+                    "worker, about %.0f GB at this size (docs/scaling.md); give that worker the memory, raise "
+                    "lexicon.min_count or lower lexicon.max_vocab, or build the lexicon from a sample of pairs/",
+                    rows, rows / 63_517 * 32e6 / 1e9)
     if rows > num_shards * SHARD_ROWS_WARNING:
         log.warning("about %d input rows in %d shards: each shard of pairs/ (up to %d rows) is sorted and written "
                     "in the memory of one worker; pass --num-shards %d or more", rows, num_shards,
@@ -114,7 +124,7 @@ def build_pipeline(
     work. ``config`` is a config with a ``pipeline`` section (:func:`configs.load_config`)."""
     pc = config.pipeline
     ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
-    _check_shard_size(ingest.plan, pc.num_shards)
+    _check_sizes(ingest.plan, pc.num_shards, config.lexicon.enabled)
     mode = "mt_column" if ingest.plan.has_mt else "translate"
     staging = FileSystems.join(output, "_staging")
     local = runner_of(p.options) in progress.LOCAL_RUNNERS

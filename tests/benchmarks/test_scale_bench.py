@@ -19,7 +19,7 @@ def test_scale_bench_smoke(tmp_path, capsys):
     doc.write_text((REPO_ROOT / "docs" / "scaling.md").read_text(encoding="utf-8"), encoding="utf-8")
     results, plot = tmp_path / "scale.json", tmp_path / "scaling.png"
     args = ["--sizes", "300,600", "--modes", "mt", "--results", str(results), "--work", str(tmp_path / "work"),
-            "--doc", str(doc), "--plot", str(plot)]
+            "--doc", str(doc), "--plot", str(plot), "--quantile-keys", "250000"]
     assert bench.main(args) == 0
     runs = json.loads(results.read_text())
     assert [(r["mode"], r["size"]) for r in runs] == [("mt", 300), ("mt", 600)]
@@ -32,6 +32,7 @@ def test_scale_bench_smoke(tmp_path, capsys):
     assert fitted["wall"]["us_per_pair"] != 0 and "Prefilter" in fitted
     text = doc.read_text(encoding="utf-8")
     assert "| 600 |" in text and "### CzEng 1.6 projection" in text and "T4 (n1-standard-4)" in text
+    assert "| quantile accumulator |" in text and "| lexicon merge (optional) |" in text
     assert plot.stat().st_size > 10_000
     capsys.readouterr()
     assert bench.main(args) == 0  # resumed: both sizes are in the results already

@@ -368,3 +368,25 @@ def test_scorer_fitted_in_the_job_equals_the_launchers_fit(tmp_path, monkeypatch
     held = in_job["held"]
     assert 0 < held["dedup_bucket_rows"]["max"] <= held["dedup_bucket_rows"]["sum"] <= len(ids)
     assert held["shard_pairs_rows"]["sum"] == in_job["pairs"] and held["shard_pairs_bytes"]["max"] > 0
+
+
+def test_the_launcher_sizes_dedup_buckets_and_warns_about_big_shards_and_the_lexicon(caplog):
+    """A CzEng-sized plan (51.4M counted rows, or TSV bytes) gets ~50,000-row dedup buckets, and warnings that name
+    the shard count to use and the lexicon merge's memory; a small one gets 16 buckets and no warning."""
+    import logging
+
+    from pipeline.graph import _check_sizes, dedup_buckets
+    from pipeline.input_plan import ReadPlan
+
+    def plan(**source) -> ReadPlan:
+        return ReadPlan(tasks=[], sources=[source], expected_rows=source.get("rows"), sequential=False, has_mt=False)
+
+    assert dedup_buckets(plan(rows=63_517)) == 16 and dedup_buckets(plan(rows=51_400_000)) == 1028
+    assert dedup_buckets(plan(bytes=64 * 51_400_000)) == 1028
+    with caplog.at_level(logging.WARNING, logger="pipeline.graph"):
+        _check_sizes(plan(rows=63_517), num_shards=4, lexicon=True)
+        assert caplog.records == []
+        _check_sizes(plan(rows=51_400_000), num_shards=4, lexicon=True)
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("pass --num-shards 26 or more" in m for m in messages), messages
+    assert any("lexicon" in m and "26 GB" in m for m in messages), messages
