@@ -214,7 +214,8 @@ def render_tables(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str
             continue
         stages = [s for s in (STAGES_MT if mode == "mt" else STAGES_NMT) if any(r["stage_s"].get(s) for r in runs)]
         lines += [f"### Time per pair, {title}", "",
-                  "Beam's execution time per stage (in-process runner, one process), µs per input pair; wall time in "
+                  "Beam's execution time per stage (in-process runner, one process: the time spent in the stage; "
+                  "the NMT's two threads make its CPU time about twice that), µs per input pair; wall time in "
                   "seconds and pairs/s.", "",
                   "| pairs read | wall s | pairs/s | " + " | ".join(stages) + " |",
                   "|---:|---:|---:|" + "---:|" * len(stages)]
@@ -253,6 +254,16 @@ def render_tables(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str
         lines.append(f"| {r['read']:,} | {r['prepass']['seconds']:.3f} | {_mb(r['prepass']['traced_peak_bytes'])} | "
                      f"{pair('fit_sample')} | {pair('dedup_bucket')} | {q['keys']:,} / {q['bytes'] / 1e3:,.1f} | "
                      f"{pair('lexicon_counts')} | {pair('shard_pairs')} | {rss} |")
+    steps = [("pre-pass", None), ("fit: first 20k", "FitScorer/FirstSentences"), ("fit", "FitScorer/Fit"),
+             ("dedup pick", "Dedup/Pick"), ("quantiles", "ScoreAndSelect/Boundaries"),
+             ("lexicon merge", "Lexicon/MergePairCounts"), ("lexicon write", "Lexicon/Write"),
+             ("pairs shards", "WritePairs/WriteShard")]
+    lines += ["", "Time of the global steps (seconds; Beam's execution time of the step, `mt` mode):", "",
+              "| pairs read | " + " | ".join(name for name, _ in steps) + " |", "|---:|" + "---:|" * len(steps)]
+    for r in sorted((r for r in results if r["mode"] == "mt"), key=lambda r: r["read"]):
+        cells = [f"{r['prepass']['seconds']:.3f}" if step is None else f"{r['step_s'].get(step, 0.0):.3f}"
+                 for _, step in steps]
+        lines.append(f"| {r['read']:,} | " + " | ".join(cells) + " |")
     lines += ["", projection(results, anchors)]
     return "\n".join(lines) + "\n"
 
