@@ -300,8 +300,9 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
         print(format_table(summary))
     rate = summary["read"] / summary["wall_seconds"] if summary["wall_seconds"] else 0.0
     print(f"{summary['read']} rows in {summary['wall_seconds']:.1f}s ({rate:.0f} rows/s) on {summary['runner']}")
-    if summary.get("stage_seconds") and not args.quiet:
-        busiest = sorted(summary["stage_seconds"].items(), key=lambda item: -item[1])[:6]
+    busiest = [item for item in sorted(summary.get("stage_seconds", {}).items(), key=lambda item: -item[1])
+               if item[1] >= 0.05][:6]
+    if busiest and not args.quiet:
         print("time by stage (Beam's execution time, all workers): "
               + ", ".join(f"{stage} {seconds:.1f}s" for stage, seconds in busiest))
     for name in ("pairs", "train", "rejected", "deadletter"):
