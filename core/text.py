@@ -9,12 +9,8 @@
 from __future__ import annotations
 
 import re
-
-try:  # the parser behind re.compile (Python >= 3.11)
-    from re import _parser as _regex_parser
-except ImportError:  # pragma: no cover
-    import sre_parse as _regex_parser  # type: ignore[no-redef]
 from collections.abc import Callable, Iterable, Sequence
+from re import _parser as _regex_parser  # the parser behind re.compile (Python >= 3.11)
 from typing import Any
 
 from sacremoses import MosesPunctNormalizer, MosesTokenizer
@@ -59,12 +55,17 @@ def _literal(pattern: str) -> str | None:
     return None
 
 
+def _is_rule(value: Any) -> bool:
+    """A sacremoses ``(compiled pattern, template)`` substitution."""
+    return isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], re.Pattern) \
+        and isinstance(value[1], str)
+
+
 def _resolved(value: Any) -> Any:
-    """A sacremoses ``(pattern, template)`` rule, or a list of them, with the templates resolved."""
-    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], re.Pattern) \
-            and isinstance(value[1], str):
+    """A sacremoses rule, or a list of them, with the templates resolved; anything else as it is."""
+    if _is_rule(value):
         return value[0], _replacement(value[1])
-    if isinstance(value, list) and value and all(_resolved(item) is not item for item in value):
+    if isinstance(value, list) and value and all(_is_rule(item) for item in value):
         return [_resolved(item) for item in value]
     return value
 
@@ -102,8 +103,9 @@ def _fast_moses(lang: str) -> tuple[Any, Any]:
             super().__init__(lang=lang)
             for name in dir(MosesTokenizer):  # the (pattern, template) rules, shadowed per instance
                 rule = getattr(MosesTokenizer, name)
-                if _resolved(rule) is not rule:
-                    setattr(self, name, _resolved(rule))
+                resolved = _resolved(rule)
+                if resolved is not rule:
+                    setattr(self, name, resolved)
             self._lower = frozenset(self.IsLower)
             self._alpha = frozenset(self.IsAlpha)
 

@@ -45,7 +45,7 @@ decoded, kept truncated), unparseable TSV/JSON lines, null fields and misaligned
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import apache_beam as beam
@@ -53,6 +53,7 @@ import pyarrow as pa
 from apache_beam.metrics import Metrics
 
 from configs.schema import PipelineConfig
+from core.chunking import in_lists
 from core.pair_schema import Reason
 from pipeline import progress
 from pipeline.input_plan import InputSpec, plan_reads
@@ -216,17 +217,6 @@ def _order_key(raw: dict[str, Any]) -> tuple[int, int]:
     return tuple(raw["order"])
 
 
-def _in_lists(records: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    batch: list[Any] = []
-    for record in records:
-        batch.append(record)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
 class _ReadTask(beam.DoFn):
     """A read task -> its raw records, in lists of at most ``batch_rows`` (fewer, bigger elements downstream)."""
 
@@ -234,7 +224,7 @@ class _ReadTask(beam.DoFn):
         self._cap, self._keep, self._batch_rows = max_line_bytes, keep_bytes, batch_rows
 
     def process(self, task: dict[str, Any]) -> Iterator[list[dict[str, Any]]]:
-        yield from _in_lists(read_task(task, self._cap, self._keep), self._batch_rows)
+        yield from in_lists(read_task(task, self._cap, self._keep), self._batch_rows)
 
 
 def decode_batch(raws: Sequence[dict[str, Any]], specs: Sequence[InputSpec], max_line_bytes: int,
@@ -276,7 +266,7 @@ class DecodeRecords(beam.DoFn):
 
 
 def _first_lists(records: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
-    return _in_lists(sorted(records, key=_order_key), BATCH_ROWS)
+    return in_lists(sorted(records, key=_order_key), BATCH_ROWS)
 
 
 def _unlist(items: list[Any]) -> list[Any]:

@@ -39,9 +39,8 @@ DECODED_SCHEMA = pa.schema([
 
 DEDUP_KEY = "dedup_key"
 #: Stage 2 -> 3: pre-filtered rows (:class:`PrefilteredRow`), with the English tokens and the dedup key.
-PREFILTERED_SCHEMA = pa.schema([*DECODED_SCHEMA.remove(DECODED_SCHEMA.get_field_index(POSITION)).remove(
-    DECODED_SCHEMA.get_field_index(INPUT_INDEX)), pa.field(S.EN_TOKENS, pa.list_(pa.string())),
-    pa.field(DEDUP_KEY, pa.binary(16))])
+PREFILTERED_SCHEMA = pa.schema([*(f for f in DECODED_SCHEMA if f.name not in (INPUT_INDEX, POSITION)),
+                                pa.field(S.EN_TOKENS, pa.list_(pa.string())), pa.field(DEDUP_KEY, pa.binary(16))])
 
 #: Stage 2 -> the scorer fit: English tokens with their place in the input.
 FIT_SCHEMA = pa.schema([pa.field(INPUT_INDEX, pa.int32()), pa.field(POSITION, pa.int64()),

@@ -221,6 +221,16 @@ def folds_of_keys(present: np.ndarray, values: np.ndarray, hashes: np.ndarray, i
     return folds
 
 
+def _reject_where(batch: pa.Table, mask: np.ndarray, reason: Reason) -> pa.Table:
+    """``batch`` with the rows of ``mask`` no longer kept, for ``reason``."""
+    if not mask.any():
+        return batch
+    reasons = np.array(batch[REASON].to_pylist(), dtype=object)
+    reasons[mask] = str(reason)
+    batch = _with(batch, KEEP, pa.array(_kept(batch) & ~mask, pa.bool_()))
+    return _with(batch, REASON, _reason_column(reasons.tolist()))
+
+
 def _assign_folds(batch: pa.Table, interior: Sequence[Any], config: FilterConfig) -> pa.Table:
     """Folds of the rule-passing rows, then fold selection and the token limit (the rest is left as it is)."""
     ranked = _kept(batch)
@@ -229,19 +239,14 @@ def _assign_folds(batch: pa.Table, interior: Sequence[Any], config: FilterConfig
     values = np.where(present == 1, values, 0.0)
     hashes = batch[ID_HASH_KEY].to_numpy(zero_copy_only=False).astype(np.uint64)
     folds = np.where(ranked, folds_of_keys(present, values, hashes, interior), 0)
-    reasons = np.array(batch[REASON].to_pylist(), dtype=object)
-    not_selected = ranked & ~np.isin(folds, list(config.select_folds))
-    reasons[not_selected] = str(Reason.NOT_IN_SELECTED_FOLDS)
-    keep = ranked & ~not_selected
+    batch = _with(batch, FOLD, pa.array(folds.astype(np.int8)))
+    batch = _reject_where(batch, ranked & ~np.isin(folds, list(config.select_folds)),
+                          Reason.NOT_IN_SELECTED_FOLDS)
     if config.max_tokens is not None:
         longest = np.maximum(*(pc.fill_null(pc.list_value_length(batch[side]), 0).to_numpy(zero_copy_only=False)
                                for side in (EN_TOKENS, MT_TOKENS)))
-        too_long = keep & (longest > config.max_tokens)
-        reasons[too_long] = str(Reason.TOO_MANY_TOKENS)
-        keep &= ~too_long
-    batch = _with(batch, FOLD, pa.array(folds.astype(np.int8)))
-    batch = _with(batch, KEEP, pa.array(np.where(ranked, keep, _kept(batch)), pa.bool_()))
-    return _with(batch, REASON, _reason_column(reasons.tolist()))
+        batch = _reject_where(batch, _kept(batch) & (longest > config.max_tokens), Reason.TOO_MANY_TOKENS)
+    return batch
 
 
 def _candidate_sample_hashes(batch: pa.Table) -> list[int]:
@@ -256,14 +261,8 @@ def _sample_threshold(smallest: list[int], n: int) -> int | None:
 def _apply_sample(batch: pa.Table, threshold: int | None) -> pa.Table:
     if threshold is None:
         return batch
-    kept = _kept(batch)
-    dropped = kept & (batch[_SAMPLE_HASH_KEY].to_numpy(zero_copy_only=False).astype(np.uint64) > np.uint64(threshold))
-    if not dropped.any():
-        return batch
-    reasons = np.array(batch[REASON].to_pylist(), dtype=object)
-    reasons[dropped] = str(Reason.NOT_SAMPLED)
-    batch = _with(batch, KEEP, pa.array(kept & ~dropped, pa.bool_()))
-    return _with(batch, REASON, _reason_column(reasons.tolist()))
+    hashes = batch[_SAMPLE_HASH_KEY].to_numpy(zero_copy_only=False).astype(np.uint64)
+    return _reject_where(batch, _kept(batch) & (hashes > np.uint64(threshold)), Reason.NOT_SAMPLED)
 
 
 class _CountDecisions(beam.DoFn):

@@ -49,14 +49,17 @@ def metric_counts(result: Any) -> dict[str, int]:
 
     counts: Counter[str] = Counter()
     for counter in result.metrics().query(MetricsFilter().with_namespace(METRICS_NAMESPACE))["counters"]:
-        try:
-            value = counter.committed
-        except Exception:  # runners without committed metrics raise
-            value = None
-        if value is None:
-            value = counter.attempted
-        counts[counter.key.metric.name] += int(value or 0)
+        counts[counter.key.metric.name] += int(_metric_value(counter) or 0)
     return dict(sorted(counts.items()))
+
+
+def _metric_value(metric: Any) -> Any:
+    """A metric's committed value where the runner has one, else its attempted value."""
+    try:
+        value = metric.committed
+    except Exception:  # runners without committed metrics raise
+        value = None
+    return metric.attempted if value is None else value
 
 
 _EXECUTION_TIME = "metric:ptransform_execution_time:total_msecs:v1"
@@ -78,7 +81,7 @@ def held_sizes(result: Any) -> dict[str, dict[str, int]]:
     except Exception:
         return sizes
     for distribution in distributions:
-        value = distribution.committed if distribution.committed is not None else distribution.attempted
+        value = _metric_value(distribution)
         if value is None or not value.count:
             continue
         entry = sizes.setdefault(distribution.key.metric.name, {"max": 0, "sum": 0, "count": 0})
@@ -100,7 +103,7 @@ def stage_seconds(result: Any, depth: int = 1) -> dict[str, float]:
         return {}
     for counter in counters:
         if counter.key.metric.namespace == "beam" and counter.key.metric.name == _EXECUTION_TIME:
-            value = counter.committed if counter.committed is not None else counter.attempted
+            value = _metric_value(counter)
             seconds["/".join(counter.key.step.split("/")[:depth])] += (value or 0) / 1000
     return {stage: round(value, 3) for stage, value in seconds.items() if value > 0}
 

@@ -124,7 +124,7 @@ def write_table(table: pa.Table, path: str, *, row_group_rows: int, compression:
 
 def shards_of(ids: pa.Array | pa.ChunkedArray, count: int) -> np.ndarray:
     """:func:`shard_of` of every id."""
-    return np.fromiter((zlib.crc32(i.encode("utf-8")) % count for i in ids.to_pylist()), np.int64, len(ids))
+    return np.fromiter((shard_of(row_id, count) for row_id in ids.to_pylist()), np.int64, len(ids))
 
 
 def sorted_shard_table(parts: Iterable[pa.Table | Mapping[str, Any]], schema: pa.Schema) -> pa.Table:

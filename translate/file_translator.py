@@ -24,6 +24,7 @@ from tqdm import tqdm
 
 from configs import ConfigError, add_config_arguments, load_config
 from configs.command_line import ArgumentParser, command_name
+from core.chunking import in_lists
 from translate.card import ModelDirError
 from translate.ct2_backend import BackendUnavailable
 from translate.loading import load_translator
@@ -42,20 +43,17 @@ def _clean(text: str) -> str:
     return text.replace("\t", " ").replace("\n", " ").replace("\r", " ")
 
 
+def _decoded_line(number: int, raw: bytes) -> tuple[int, str | None, str | None]:
+    try:
+        return number, raw.rstrip(b"\r\n").decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        return number, None, f"invalid UTF-8: {error.reason} at byte {error.start}"
+
+
 def read_chunks(path: Path, chunk_size: int) -> Iterator[list[tuple[int, str | None, str | None]]]:
     """(line number, text or None, decode error or None) in chunks; bytes are decoded per line."""
-    chunk: list[tuple[int, str | None, str | None]] = []
     with _open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                chunk.append((number, raw.rstrip(b"\r\n").decode("utf-8"), None))
-            except UnicodeDecodeError as error:
-                chunk.append((number, None, f"invalid UTF-8: {error.reason} at byte {error.start}"))
-            if len(chunk) >= chunk_size:
-                yield chunk
-                chunk = []
-    if chunk:
-        yield chunk
+        yield from in_lists((_decoded_line(number, raw) for number, raw in enumerate(handle, start=1)), chunk_size)
 
 
 def format_rows(line: int, translation: Translation) -> list[str]:
