@@ -15,9 +15,10 @@ the same mix of captions, short everyday sentences and news. Two modes:
 Each (mode, size) runs ``pipeline.run.run`` in a fresh subprocess on the in-process runner (one process, so its
 peak RSS is the run's memory) and records the wall time, Beam's own execution time per stage (what Dataflow shows
 per step), the sizes each global step held on one worker (Beam distributions: the fit sample, the largest dedup
-bucket, the largest shard, the merged lexicon counts), the launcher's counting pre-pass (time and traced memory)
-and the approximate-quantile accumulator of the fold boundaries (pickled bytes, fed the run's ranked keys). Figures
-go to ``--results`` after every run, so an interrupted bench resumes where it stopped (``--fresh`` starts over).
+bucket, the largest shard, the merged counts of the largest lexicon shard), the launcher's counting pre-pass (time
+and traced memory) and the approximate-quantile accumulator of the fold boundaries (pickled bytes, fed the run's
+ranked keys). Figures go to ``--results`` after every run, so an interrupted bench resumes where it stopped
+(``--fresh`` starts over).
 
 Then it fits time = fixed + per-pair cost for each stage, renders the tables of ``docs/scaling.md`` (between its
 ``scale_bench`` markers) with the CzEng 1.6 projection (anchored figures marked as such, with sources) and draws
@@ -46,7 +47,7 @@ from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
 from configs import load_config
 from filters.folds import id_hash
-from pipeline.graph import DEDUP_BUCKET_ROWS
+from pipeline.graph import DEDUP_BUCKET_ROWS, LEXICON_SHARD_PAIRS
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.run import run
 
@@ -147,7 +148,10 @@ def measure_one(mode: str, size: int, folder: Path) -> dict[str, Any]:
             resource.RUSAGE_SELF).ru_maxrss * 1024, "quantiles": _quantile_accumulator(out / "pairs", config),
     }
     if summary.get("lexicon"):
-        figures["lexicon"] = {k: summary["lexicon"].get(k) for k in ("read", "used", "vocabulary")}
+        figures["lexicon"] = {k: summary["lexicon"].get(k) for k in ("read", "used", "vocabulary", "lexicon_shards",
+                                                                     "lexicon_rows", "distinct_cross_pairs")}
+        figures["lexicon"]["distinct_pairs"] = summary["lexicon"]["distinct_cross_pairs"] + sum(
+            summary["lexicon"]["distinct_within_pairs"].values())
     return figures
 
 
@@ -235,7 +239,8 @@ def render_tables(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str
               "runs above (`mt` mode; Arrow bytes of the rows held, from the pipeline's own Beam distributions), "
               "and the whole run's peak RSS.", "",
               "| pairs read | pre-pass s | pre-pass traced MB | fit sample rows / MB | largest dedup bucket rows / "
-              "MB | quantile keys / accumulator KB | lexicon merged keys / MB | largest pairs shard rows / MB | "
+              "MB | quantile keys / accumulator KB | largest lexicon shard keys / MB (shards) | largest pairs shard "
+              "rows / MB | "
               "peak RSS MB (mt / nmt) |",
               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     by_size: dict[int, dict[str, dict[str, Any]]] = {}
@@ -251,12 +256,14 @@ def render_tables(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str
 
         rss = " / ".join(_mb(by_size[size][m]["peak_rss_bytes"]) if m in by_size[size] else "–" for m in ("mt", "nmt"))
         q = r["quantiles"]
+        shards = f" ({r['lexicon']['lexicon_shards']})" if r.get("lexicon", {}).get("lexicon_shards") else ""
         lines.append(f"| {r['read']:,} | {r['prepass']['seconds']:.3f} | {_mb(r['prepass']['traced_peak_bytes'])} | "
                      f"{pair('fit_sample')} | {pair('dedup_bucket')} | {q['keys']:,} / {q['bytes'] / 1e3:,.1f} | "
-                     f"{pair('lexicon_counts')} | {pair('shard_pairs')} | {rss} |")
+                     f"{pair('lexicon_counts')}{shards} | {pair('shard_pairs')} | {rss} |")
     steps = [("pre-pass", None), ("fit: first 20k", "FitScorer/FirstSentences"), ("fit", "FitScorer/Fit"),
              ("dedup pick", "Dedup/Pick"), ("quantiles", "ScoreAndSelect/Boundaries"),
-             ("lexicon merge", "Lexicon/MergePairCounts"), ("lexicon write", "Lexicon/Write"),
+             ("lexicon merge", "Lexicon/MergePairCounts"), ("lexicon shards", "Lexicon/WriteShards"),
+             ("lexicon summary", "Lexicon/Write"),
              ("pairs shards", "WritePairs/WriteShard")]
     lines += ["", "Time of the global steps (seconds; Beam's execution time of the step, `mt` mode):", "",
               "| pairs read | " + " | ".join(name for name, _ in steps) + " |", "|---:|" + "---:|" * len(steps)]
@@ -282,9 +289,16 @@ def czeng_memory(results: list[dict[str, Any]], anchors: dict[str, Any]) -> list
                for name in ("dedup_bucket", "shard_pairs", "fit_sample")}
     buckets, shards = -(-pairs // DEDUP_BUCKET_ROWS), anchors["shards"]
     xs = [r["read"] for r in runs]
-    ys = [r["held"]["lexicon_counts_rows"]["max"] for r in runs]
+    ys = [r["lexicon"]["distinct_pairs"] for r in runs]  # merged word pairs of the whole lexicon, unsharded
     exponent, _ = linear_fit([float(np.log(x)) for x in xs], [float(np.log(y)) for y in ys])[::-1]
     lexicon_keys = ys[-1] * (pairs / xs[-1]) ** exponent
+    # A shard holds the pairs of its words, so a pair is in at most two shards: at CzEng's shard count (almost every
+    # pair in two), the largest shard holds 2 x distinct / shards x the imbalance measured at the largest size.
+    sharded = held["lexicon_counts_rows"]
+    imbalance = sharded["max"] / (sharded["sum"] / sharded["count"])
+    czeng_shards = -(-pairs // LEXICON_SHARD_PAIRS)
+    shard_keys = 2 * lexicon_keys * imbalance / czeng_shards
+    key_bytes = held["lexicon_counts_bytes"]["max"] / sharded["max"]
     cap = anchors["quantile_cap"]
     return [
         "Memory of the global steps for CzEng (one worker each; from the bytes per row measured at the largest size):",
@@ -298,8 +312,10 @@ def czeng_memory(results: list[dict[str, Any]], anchors: dict[str, Any]) -> list
         "the same combine (it caps and collapses) |",
         f"| pairs/ shard | {pairs / shards * per_row['shard_pairs'] / 1e6:,.0f} MB ({shards} shards) | measured "
         "bytes per row × shard rows |",
-        f"| lexicon merge (optional) | ~{lexicon_keys / 1e9:,.2f}B word pairs, ~{lexicon_keys * 16 / 1e9:,.0f} GB | "
-        f"**extrapolated** from the measured growth (distinct pairs ∝ n^{exponent:.2f}): does not fit one worker |",
+        f"| lexicon shard merge (optional) | ~{shard_keys / 1e6:,.1f}M word pairs, ~{shard_keys * key_bytes / 1e6:,.0f}"
+        f" MB ({czeng_shards:,} shards of ~{LEXICON_SHARD_PAIRS:,} input pairs) | **extrapolated**: distinct pairs "
+        f"∝ n^{exponent:.2f} (~{lexicon_keys / 1e9:,.2f}B at CzEng), each in at most 2 shards, × the largest "
+        f"shard's measured excess over the mean ({imbalance:.2f}×) |",
     ]
 
 
@@ -377,7 +393,7 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     runs = [next(r for r in results if r["mode"] == "mt" and r["size"] == s) for s in sizes]
     xs = [r["read"] for r in runs]
     for name, label in (("fit_sample", "fit sample"), ("dedup_bucket", "largest dedup bucket"),
-                        ("shard_pairs", "largest pairs shard"), ("lexicon_counts", "lexicon merged counts")):
+                        ("shard_pairs", "largest pairs shard"), ("lexicon_counts", "largest lexicon shard")):
         ys = [r["held"].get(f"{name}_bytes", {}).get("max", 0) / 1e6 for r in runs]
         if any(ys):
             axis.plot(xs, ys, "o-", label=label)

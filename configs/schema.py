@@ -403,13 +403,16 @@ class LexiconConfig(_Section):
         default=100_000, ge=1, description="Vocabulary cap (most frequent words): bounds the joint table by V^2.")
     smoothing: float = Field(
         default=1.0, gt=0, description="alpha added to within-sentence counts and marginals (PMI never infinite).")
-    parquet_min_joint: int = Field(default=1, ge=1, description="lexicon.parquet keeps pairs seen this often.")
+    parquet_min_joint: int = Field(default=1, ge=1, description="The lexicon table keeps pairs seen this often.")
     min_joint: int = Field(default=10, ge=1, description="Top-k TSV: minimum joint count (the paper shows >= 10).")
     top_k: int = Field(default=50, ge=1, description="Paraphrases per word in the TSV.")
     rank_by: Literal["pmi_adj", "pmi_cross"] = "pmi_adj"
     batch_pairs: int = Field(default=20_000, ge=1, description="Pairs per counting batch.")
     chunk_keys: int = Field(
         default=2_000_000, ge=1000, description="Word pairs materialised at once (memory bound for long input).")
+    num_shards: int | None = Field(
+        default=None, ge=1, description="Files of the lexicon table, each merged and written on its own worker; "
+        "None: one per 25,000 input pairs in pipeline.run, one in the stand-alone build.")
 
     @field_validator("stopwords")
     @classmethod

@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as arrow_compute
 from apache_beam.io.filesystems import FileSystems
 
+from configs.schema import LexiconConfig
 from core import pair_schema as S
 from filters.decontaminate import ExcludedSentences
 from pipeline import progress
@@ -59,18 +60,18 @@ def dedup_buckets(plan: ReadPlan) -> int:
     return max(16, -(-planned_rows(plan) // DEDUP_BUCKET_ROWS))
 
 
-#: Input rows above which the launcher warns about the lexicon branch: its merged word-pair counts are held by one
-#: worker and grow almost linearly with the input (docs/scaling.md: 2.0M pairs, 32 MB, at 63.5k input pairs).
-LEXICON_ROWS_WARNING = 5_000_000
+#: Input pairs per shard of the lexicon table when ``lexicon.num_shards`` is not set: ~1.7M merged word pairs
+#: (~60 MB of counts and output rows) on the worker that writes it (docs/scaling.md).
+LEXICON_SHARD_PAIRS = 25_000
 
 
-def _check_sizes(plan: ReadPlan, num_shards: int, lexicon: bool) -> None:
+def lexicon_shards(plan: ReadPlan, lexicon: LexiconConfig) -> int:
+    """Shards of the lexicon table: ``lexicon.num_shards``, else one per :data:`LEXICON_SHARD_PAIRS` input rows."""
+    return lexicon.num_shards or max(1, -(-planned_rows(plan) // LEXICON_SHARD_PAIRS))
+
+
+def _check_sizes(plan: ReadPlan, num_shards: int) -> None:
     rows = planned_rows(plan)
-    if lexicon and rows > LEXICON_ROWS_WARNING:
-        log.warning("about %d input rows with the lexicon branch on: its merged word-pair counts are held by one "
-                    "worker, about %.0f GB at this size (docs/scaling.md); give that worker the memory, raise "
-                    "lexicon.min_count or lower lexicon.max_vocab, or build the lexicon from a sample of pairs/",
-                    rows, rows / 63_517 * 32e6 / 1e9)
     if rows > num_shards * SHARD_ROWS_WARNING:
         log.warning("about %d input rows in %d shards: each shard of pairs/ (up to %d rows) is sorted and written "
                     "in the memory of one worker; pass --num-shards %d or more", rows, num_shards,
@@ -124,7 +125,7 @@ def build_pipeline(
     work. ``config`` is a config with a ``pipeline`` section (:func:`configs.load_config`)."""
     pc = config.pipeline
     ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
-    _check_sizes(ingest.plan, pc.num_shards, config.lexicon.enabled)
+    _check_sizes(ingest.plan, pc.num_shards)
     mode = "mt_column" if ingest.plan.has_mt else "translate"
     staging = FileSystems.join(output, "_staging")
     local = runner_of(p.options) in progress.LOCAL_RUNNERS
@@ -177,7 +178,8 @@ def build_pipeline(
 
     late = (fitted | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted is not None else None
     _write_outputs(config, staging, metadata, hook_metadata, scored, rejected, read["deadletter"],
-                   selected=transform is not None, late_metadata=late)
+                   selected=transform is not None, late_metadata=late,
+                   lexicon_shards=lexicon_shards(ingest.plan, config.lexicon))
     return BuiltPipeline(ingest, staging, transform is not None, mode, nmt_model_id, metadata,
                          getattr(transform, "excluded", None))
 
@@ -216,7 +218,7 @@ def _translation_cache(config: Any, output: str, nmt_model_id: str) -> Translati
 
 def _write_outputs(config: Any, staging: str, metadata: dict[str, Any], hook_metadata: dict[str, Any],
                    scored: beam.PCollection, rejected: list[beam.PCollection], deadletter: beam.PCollection, *,
-                   selected: bool, late_metadata: beam.PCollection | None) -> None:
+                   selected: bool, late_metadata: beam.PCollection | None, lexicon_shards: int) -> None:
     """Stage 7 (and the lexicon branch): every output folder as deterministic shards under ``staging``."""
     pc = config.pipeline
     shards = {"num_shards": pc.num_shards, "row_group_rows": pc.row_group_rows, "compression": pc.compression,
@@ -235,7 +237,7 @@ def _write_outputs(config: Any, staging: str, metadata: dict[str, Any], hook_met
                                                  S.with_metadata(REJECTED_SCHEMA, **metadata), **shards))
     if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
         _ = scored | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(staging, LEXICON_DIR), metadata,
-                                                   tables=True)
+                                                   tables=True, num_shards=lexicon_shards)
     _ = deadletter | "WriteDeadletter" >> WriteParquetShards(
         FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
         **{**shards, "num_shards": pc.deadletter_shards})

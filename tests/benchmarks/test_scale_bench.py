@@ -32,7 +32,7 @@ def test_scale_bench_smoke(tmp_path, capsys):
     assert fitted["wall"]["us_per_pair"] != 0 and "Prefilter" in fitted
     text = doc.read_text(encoding="utf-8")
     assert "| 600 |" in text and "### CzEng 1.6 projection" in text and "T4 (n1-standard-4)" in text
-    assert "| quantile accumulator |" in text and "| lexicon merge (optional) |" in text
+    assert "| quantile accumulator |" in text and "| lexicon shard merge (optional) |" in text
     assert plot.stat().st_size > 10_000
     capsys.readouterr()
     assert bench.main(args) == 0  # resumed: both sizes are in the results already

@@ -370,12 +370,13 @@ def test_scorer_fitted_in_the_job_equals_the_launchers_fit(tmp_path, monkeypatch
     assert held["shard_pairs_rows"]["sum"] == in_job["pairs"] and held["shard_pairs_bytes"]["max"] > 0
 
 
-def test_the_launcher_sizes_dedup_buckets_and_warns_about_big_shards_and_the_lexicon(caplog):
-    """A CzEng-sized plan (51.4M counted rows, or TSV bytes) gets ~50,000-row dedup buckets, and warnings that name
-    the shard count to use and the lexicon merge's memory; a small one gets 16 buckets and no warning."""
+def test_the_launcher_sizes_dedup_buckets_and_lexicon_shards_and_warns_about_big_shards(caplog):
+    """A CzEng-sized plan (51.4M counted rows, or TSV bytes) gets ~50,000-row dedup buckets, ~25,000-pair lexicon
+    shards and a warning that names the shard count to use; a small one gets 16 buckets and no warning."""
     import logging
 
-    from pipeline.graph import _check_sizes, dedup_buckets
+    from configs.schema import LexiconConfig
+    from pipeline.graph import _check_sizes, dedup_buckets, lexicon_shards
     from pipeline.input_plan import ReadPlan
 
     def plan(**source) -> ReadPlan:
@@ -383,10 +384,13 @@ def test_the_launcher_sizes_dedup_buckets_and_warns_about_big_shards_and_the_lex
 
     assert dedup_buckets(plan(rows=63_517)) == 16 and dedup_buckets(plan(rows=51_400_000)) == 1028
     assert dedup_buckets(plan(bytes=64 * 51_400_000)) == 1028
+    assert lexicon_shards(plan(rows=400), LexiconConfig()) == 1
+    assert lexicon_shards(plan(rows=63_517), LexiconConfig()) == 3
+    assert lexicon_shards(plan(rows=51_400_000), LexiconConfig()) == 2056
+    assert lexicon_shards(plan(rows=51_400_000), LexiconConfig(num_shards=7)) == 7
     with caplog.at_level(logging.WARNING, logger="pipeline.graph"):
-        _check_sizes(plan(rows=63_517), num_shards=4, lexicon=True)
+        _check_sizes(plan(rows=63_517), num_shards=4)
         assert caplog.records == []
-        _check_sizes(plan(rows=51_400_000), num_shards=4, lexicon=True)
+        _check_sizes(plan(rows=51_400_000), num_shards=4)
     messages = [r.getMessage() for r in caplog.records]
     assert any("pass --num-shards 26 or more" in m for m in messages), messages
-    assert any("lexicon" in m and "26 GB" in m for m in messages), messages

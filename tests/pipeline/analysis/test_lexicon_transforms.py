@@ -14,7 +14,13 @@ import pytest
 from configs import load_config
 from configs.schema import LexiconConfig
 from pipeline.analysis.lexicon_transforms import BuildLexicon
-from pipeline.analysis.pmi_lexicon import build_from_parquet, build_from_tables, compute_lexicon, write_outputs
+from pipeline.analysis.pmi_lexicon import (
+    build_from_parquet,
+    build_from_tables,
+    compute_lexicon,
+    lexicon_files,
+    write_outputs,
+)
 from pipeline.input_plan import InputSpec
 from pipeline.run import run
 from pipeline.summary import format_table
@@ -40,7 +46,7 @@ def test_pipeline_branch_equals_the_stand_alone_command(tmp_path):
     tsv = _caption_tsv(tmp_path)
     overrides = ["pipeline.tsv_header=true", "pipeline.score=false", "pipeline.num_shards=3",
                  "lexicon.enabled=true", "lexicon.min_score=null", "lexicon.min_joint=3", "lexicon.batch_pairs=50",
-                 "lexicon.chunk_keys=5000"]
+                 "lexicon.chunk_keys=5000", "lexicon.num_shards=2"]
     config = load_config(None, overrides)
     out = tmp_path / "run"
     summary = run(config, [InputSpec.tsv(tsv, mt=2)], out)
@@ -48,14 +54,15 @@ def test_pipeline_branch_equals_the_stand_alone_command(tmp_path):
     assert summary["identity"]["holds"] and lexicon["read"] == summary["pairs"] > 350
     assert lexicon["read"] == lexicon["used"] + sum(lexicon["skipped"].values())
     assert f"pairs counted of {lexicon['read']}" in format_table(summary)
-    assert sorted(p.name for p in (out / "lexicon").iterdir()) == ["lexicon.parquet", "stats.json", "top_k.tsv",
-                                                                   "vocabulary.parquet"]
-    # The stand-alone path over the run's pairs/ shards gives the same table, vocabulary and top-k list.
+    assert sorted(p.name for p in (out / "lexicon").iterdir()) == ["lexicon-00000-of-00002.parquet",
+                                                                   "lexicon-00001-of-00002.parquet", "stats.json",
+                                                                   "top_k.tsv", "vocabulary.parquet"]
+    # The stand-alone path over the run's pairs/ shards gives the same shards, vocabulary and top-k list.
     counts, vocab, marginals = build_from_parquet([out / "pairs"], config.lexicon, progress=False)
     alone = tmp_path / "alone"
     stats = write_outputs(alone, counts, vocab, marginals, config.lexicon)
-    assert stats == lexicon
-    for name in ("lexicon.parquet", "vocabulary.parquet"):
+    assert stats == lexicon and stats["lexicon_shards"] == 2
+    for name in ("lexicon-00000-of-00002.parquet", "lexicon-00001-of-00002.parquet", "vocabulary.parquet"):
         beam_table, alone_table = pq.read_table(out / "lexicon" / name), pq.read_table(alone / name)
         assert beam_table.num_rows > 0 and beam_table.equals(alone_table), name
     assert (out / "lexicon" / "top_k.tsv").read_text() == (alone / "top_k.tsv").read_text()
@@ -77,10 +84,12 @@ def test_transform_on_many_bundles_and_two_worker_processes(tmp_path):
     options = beam.options.pipeline_options.PipelineOptions(
         ["--runner=FnApiRunner", "--direct_running_mode=multi_processing", "--direct_num_workers=2"])
     with beam.Pipeline(options=options) as p:
-        _ = p | beam.Create(records, reshuffle=True) | BuildLexicon(config, str(tmp_path / "beam"))
+        _ = p | beam.Create(records, reshuffle=True) | BuildLexicon(config, str(tmp_path / "beam"), num_shards=3)
     counts, vocab, _ = build_from_tables([pa.table({"en_tokens": en, "mt_tokens": mt})], config)
     expected = compute_lexicon(counts, vocab, config)
-    assert pq.read_table(tmp_path / "beam" / "lexicon.parquet").equals(expected) and expected.num_rows > 1000
+    shards = [pq.read_table(f) for f in lexicon_files(tmp_path / "beam")]
+    assert len(shards) == 3 and all(s.num_rows for s in shards)
+    assert pa.concat_tables(shards).replace_schema_metadata().equals(expected) and expected.num_rows > 1000
 
 
 def test_cli_switch(tmp_path, capsys):

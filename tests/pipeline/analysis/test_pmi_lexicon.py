@@ -23,6 +23,7 @@ from pipeline.analysis.pmi_lexicon import (
     build_from_tables,
     compute_lexicon,
     evaluate_wordsim,
+    lexicon_files,
     lexicon_metadata,
     load_wordsim,
     main,
@@ -203,8 +204,37 @@ def caption_lexicon(tmp_path_factory) -> Path:
     pq.write_table(_pairs(en[:10_000], mt[:10_000], paraphrase_score=score[:10_000]), root / "pairs" / "a.parquet")
     pq.write_table(_pairs(en[10_000:], mt[10_000:], paraphrase_score=score[10_000:]), root / "pairs" / "b.parquet")
     assert main(["build", "--input", str(root / "pairs"), "--out", str(root / "lex"), "--quiet",
-                 "--set", "lexicon.min_joint=5"]) == 0
+                 "--set", "lexicon.min_joint=5", "--set", "lexicon.num_shards=4"]) == 0
     return root / "lex"
+
+
+def test_shards_read_in_order_are_the_one_table(caption_lexicon, tmp_path):
+    """Four shards (merged and written one by one, as the pipeline's workers do) hold exactly the rows of the
+    one-shard table, in its order; the top-k list and the counts are the same, and each word is in one shard."""
+    shards = lexicon_files(caption_lexicon)
+    assert [f.name for f in shards] == [f"lexicon-0000{i}-of-00004.parquet" for i in range(4)]
+    assert main(["build", "--input", str(caption_lexicon.parent / "pairs"), "--out", str(tmp_path / "one"),
+                 "--quiet", "--set", "lexicon.min_joint=5"]) == 0
+    tables = [pq.read_table(f) for f in shards]
+    one = pq.read_table(lexicon_files(tmp_path / "one")[0])
+    assert all(t.num_rows > 0.1 * one.num_rows for t in tables)  # balanced: no shard is nearly empty
+    assert pa.concat_tables(tables).replace_schema_metadata().equals(one.replace_schema_metadata())
+    vocabulary = pq.read_table(caption_lexicon / "vocabulary.parquet").to_pydict()
+    shard_of = dict(zip(vocabulary["word"], vocabulary["shard"], strict=True))
+    for index, table in enumerate(tables):
+        assert {shard_of[u] for u in table.column("u").to_pylist()} == {index}
+    assert (caption_lexicon / "top_k.tsv").read_text() == (tmp_path / "one" / "top_k.tsv").read_text()
+    stats = {p: json.loads((p / "stats.json").read_text())["stats"] for p in (caption_lexicon, tmp_path / "one")}
+    assert stats[caption_lexicon].pop("lexicon_shards") == 4 and stats[tmp_path / "one"].pop("lexicon_shards") == 1
+    assert stats[caption_lexicon] == stats[tmp_path / "one"]
+    # a rebuild with another shard count replaces the shards; a set with one missing is refused by name
+    assert main(["build", "--input", str(caption_lexicon.parent / "pairs"), "--out", str(tmp_path / "one"),
+                 "--quiet", "--set", "lexicon.num_shards=2"]) == 0
+    assert [f.name for f in lexicon_files(tmp_path / "one")] == ["lexicon-00000-of-00002.parquet",
+                                                                  "lexicon-00001-of-00002.parquet"]
+    (tmp_path / "one" / "lexicon-00001-of-00002.parquet").unlink()
+    with pytest.raises(LexiconError, match="not one complete set of 2"):
+        neighbours(tmp_path / "one", "bicycle")
 
 
 def test_build_command_outputs(caption_lexicon, capsys):
@@ -213,7 +243,7 @@ def test_build_command_outputs(caption_lexicon, capsys):
     assert stats["read"] == stats["used"] + sum(stats["skipped"].values())
     meta = lexicon_metadata(caption_lexicon)
     assert meta["lexicon_config"]["min_joint"] == 5 and meta["lexicon_stats"]["used"] == stats["used"] > 19_000
-    lexicon = pq.read_table(caption_lexicon / "lexicon.parquet")
+    lexicon = pa.concat_tables([pq.read_table(f) for f in lexicon_files(caption_lexicon)])
     assert lexicon.num_rows == stats["lexicon_rows"] > 10_000
     top = (caption_lexicon / "top_k.tsv").read_text().splitlines()
     assert top[0].split("\t") == ["word", "rank", "paraphrase", "joint", "pmi_adj", "pmi_cross"]
@@ -297,7 +327,7 @@ def test_clear_errors_for_bad_input(tmp_path, capsys):
                  "--set", "lexicon.top_k=0"]) == 2
     assert "lexicon.top_k" in capsys.readouterr().err
     assert main(["neighbours", "--lexicon", str(tmp_path), "x"]) == 2
-    assert "lexicon.parquet not found" in capsys.readouterr().err
+    assert "holds no lexicon table" in capsys.readouterr().err
     with pytest.raises(LexiconError, match="not found"):
         load_wordsim(tmp_path / "none.txt")
 
@@ -307,7 +337,8 @@ def test_write_outputs_of_an_empty_count_and_build_from_parquet(tmp_path):
     config = LexiconConfig(min_score=None, min_count=1)
     counts, vocab, marginals = build_from_parquet([tmp_path / "*.parquet"], config, progress=False)
     stats = write_outputs(tmp_path / "lex", counts, vocab, marginals, config)
-    assert stats["used"] == 3 and stats["lexicon_rows"] == pq.read_table(tmp_path / "lex" / "lexicon.parquet").num_rows
+    written = pq.read_table(tmp_path / "lex" / "lexicon-00000-of-00001.parquet")
+    assert stats["used"] == 3 and stats["lexicon_rows"] == written.num_rows > 0
     empty = write_outputs(tmp_path / "none", PairCounts(0), vocab, marginals, config)
     assert empty["lexicon_rows"] == 0
 
