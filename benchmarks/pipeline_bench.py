@@ -54,7 +54,7 @@ from filters.scores import score_pairs
 from pipeline.ingest import decode_batch
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.input_reading import read_task
-from pipeline.prefilter import PrefilterOptions, _prefilter, duplicates_in, pair_record
+from pipeline.prefilter import PrefilterOptions, _prefilter, duplicates_in, pair_table
 from pipeline.records import BATCH_ROWS, PREFILTERED_SCHEMA, partition
 from pipeline.scorer_fit import fit_and_save
 from pipeline.summary import file_counts
@@ -178,8 +178,7 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
     t = time.perf_counter()
     batches = []
     for start in range(0, unique.num_rows, BATCH_ROWS):
-        records = [pair_record(r, text, "external")[0] for r in unique.slice(start, BATCH_ROWS).to_pylist()]
-        batches.append(pa.Table.from_pylist([r for r in records if r is not None], schema=PAIRS_SCHEMA))
+        batches.append(pair_table(unique.slice(start, BATCH_ROWS), text, "external")[0])
     pairs = pa.concat_tables(batches)
     seconds["5 normalise+tokenise mt, pair records"] = time.perf_counter() - t
     t = time.perf_counter()

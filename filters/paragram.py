@@ -85,9 +85,6 @@ class ParagramScorer:
         self.components = components
         self.params = dict(params)
         self.lowercase = bool(self.params.get("lowercase", True))
-        # Weighted rows plus one zero row that every unknown token maps to (it adds nothing to a sum).
-        self._table = np.zeros((len(vectors) + 1, vectors.dim), np.float32)
-        np.multiply(vectors.matrix, weights[:, None], out=self._table[:-1])
         self._components64 = components.astype(np.float64)
 
     @functools.cached_property
@@ -241,17 +238,20 @@ class ParagramScorer:
             encoded = encoded.lowercased()
         n_sentences = encoded.n_sentences
         rows = self.vectors.lookup(encoded.dictionary)
-        zero_row = len(self.vectors)
-        rows[rows < 0] = zero_row
-        known_token = (rows != zero_row)[encoded.ids]
+        known_word = rows >= 0
+        known_token = known_word[encoded.ids]
         cumulative = np.zeros(len(known_token) + 1, np.int64)
         np.cumsum(known_token, out=cumulative[1:])
         n_known = cumulative[encoded.offsets[1:]] - cumulative[encoded.offsets[:-1]]  # empty sentences: 0
         if len(encoded.ids) == 0:
             sums = np.zeros((n_sentences, self.vectors.dim), np.float32)
         else:
-            # The batch's own weight table (distinct words only) keeps the gather cache-friendly.
-            table = torch.from_numpy(self._table[rows])
+            # The batch's own table of weighted vectors (its distinct words; a zero row for an unknown word adds
+            # nothing to a sum) keeps the gather cache-friendly, and no table of the whole vocabulary is built.
+            table = np.zeros((len(rows), self.vectors.dim), np.float32)
+            known_rows = rows[known_word]
+            table[known_word] = self.vectors.matrix[known_rows] * self.weights[known_rows, None]
+            table = torch.from_numpy(table)
             index_type = np.int32 if len(encoded.ids) < 2**31 else np.int64
             ids = torch.from_numpy(encoded.ids.astype(index_type, copy=False))
             offsets = torch.from_numpy(encoded.offsets[:-1].astype(index_type))

@@ -63,11 +63,12 @@ def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], config: 
 
 
 def _save(scorer: ParagramScorer, path: str) -> None:
-    """Save through Beam's FileSystems, so the output may be gs:// or s3:// as well as local."""
+    """Save to a local path directly, or through Beam's FileSystems (gs://, s3://, ...) from a local copy."""
+    if "://" not in path:
+        scorer.save(path)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         local = scorer.save(os.path.join(tmp, "scorer.npz"))
-        if "://" not in path:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
         handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
         try:
             with open(local, "rb") as source:

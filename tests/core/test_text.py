@@ -36,3 +36,21 @@ def test_resolved_templates_expand_as_re_does():
         resolved = _replacement(template)
         got = resolved(match) if callable(resolved) else match.expand(resolved)
         assert got == match.expand(template), template
+
+
+def test_needles_are_text_every_match_contains():
+    """_needle: the literal text on a pattern's mandatory path (runs, counted repeats), None where there is none;
+    checked against re on strings with and without it."""
+    import re
+
+    from core.text import _needle
+
+    expected = {r"\.{2,}": "..", r"\.' ?$": ".'", r"(?:DOT)+MULTI": "MULTI", r" +": " ", r"\s+": None,
+                r"[,]([^0-9])": ",", r"(\d) %": " %", r"a{3}b": "aaab", r"(?i)abc": None, r"x?y": "y",
+                r"(ab|cd)e": "e", r"a(b)c": "a"}
+    for source, needle in expected.items():
+        pattern = re.compile(source)
+        assert _needle(pattern) == needle, source
+        for text in ("xx... DOTDOTMULTI a, b 5 % aaab cde abc y \t", "plain words"):
+            if needle is not None and needle not in text:
+                assert pattern.search(text) is None, (source, text)

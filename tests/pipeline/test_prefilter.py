@@ -109,3 +109,31 @@ def test_column_wise_dedup_equals_pick_duplicates_on_real_pairs():
     assert sorted((ids[d], ids[w]) for d, w in dropped) == sorted(
         (r[S.ID], r["detail"].removeprefix("duplicate of ")) for _, rejected in expected for r in rejected)
     assert len(dropped) == 300 - 120 - (300 - len(rows)) and np.intersect1d(kept, dropped[:, 0]).size == 0
+
+
+def test_column_wise_pair_records_equal_pair_record_on_real_pairs():
+    """pair_table (the pipeline's column-wise pair records) against pair_record row by row (the obvious reference):
+    real Multi30k rows with given translations, some empty or blank, with and without their own model ids and
+    length-cap flags; the same records, rejections and Arrow table."""
+    import pyarrow as pa
+
+    from pipeline.prefilter import pair_table
+    from pipeline.records import PREFILTERED_SCHEMA
+    from tests.conftest import read_lines, shared_data
+
+    bitext = shared_data("bitext")
+    cs, en = read_lines(bitext / "multi30k-train.cs")[:200], read_lines(bitext / "multi30k-train.en")[:200]
+    text, options = TextProcessor(), PrefilterOptions()
+    rows = [prefilter_row(_row(cs[i], en[i], i + 1), text, options)[0] for i in range(200)]
+    rows = [{**r, "mt": en[(i + 1) % 200] if i % 17 else ("" if i % 2 else " .. "), "mt_score": -0.5 * (i % 3)}
+            for i, r in enumerate(rows) if r is not None]
+    plain = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA)
+    with_ids = plain.append_column(S.NMT_MODEL_ID, pa.array([("own" if i % 3 else "") if i % 5 else None
+                                                              for i in range(len(rows))], pa.string()))
+    with_ids = with_ids.append_column(S.HIT_LENGTH_CAP, pa.array([i % 4 == 0 for i in range(len(rows))]))
+    for table in (plain, with_ids):
+        expected = [pair_record(r, text, r.get(S.NMT_MODEL_ID) or "model-x") for r in table.to_pylist()]
+        got, rejected = pair_table(table, text, "model-x")
+        assert got.equals(pa.Table.from_pylist([p for p, _ in expected if p is not None], schema=S.PAIRS_SCHEMA))
+        assert rejected == [r for _, r in expected if r is not None] and 5 <= len(rejected) < 20
+    assert set(got.column(S.NMT_MODEL_ID).to_pylist()) == {"own", "model-x"}
