@@ -91,9 +91,9 @@ def _needle(pattern: re.Pattern[str]) -> str | None:
 
 
 class _GuardedPattern:
-    """A compiled pattern whose ``sub`` first checks, with ``str.__contains__``, that the text holds a character
-    every match needs (:func:`_needle`): most of Moses' ~25 substitutions per sentence cannot match most sentences,
-    and a ``sub`` that finds nothing still costs a regex scan. Anything else is the pattern's own."""
+    """A compiled pattern whose ``sub`` first checks, with ``str.__contains__``, that the text holds the text every
+    match needs (:func:`_needle`): most of Moses' ~25 substitutions per sentence cannot match most sentences, and a
+    ``sub`` that finds nothing still costs a regex scan. Anything else is the pattern's own."""
 
     __slots__ = ("_needle", "_pattern")
 
@@ -140,7 +140,7 @@ def _fast_moses(lang: str) -> tuple[Any, Any]:
     precompiled patterns and test ``token.endswith(".")`` directly (``\S`` and ``str.split`` agree on what
     whitespace is). The output is identical (``tests/core/test_text.py`` compares them on real text);
     with the templates resolved once (:func:`_replacement`), literal patterns done as ``str.replace`` and the
-    other patterns skipped where a character every match needs is absent (:func:`_needle`), they are about 2.5x
+    other patterns skipped where the text every match needs is absent (:func:`_needle`), they are about 2.5x
     faster.
     """
     class CompiledPunctNormalizer(MosesPunctNormalizer):
@@ -148,7 +148,7 @@ def _fast_moses(lang: str) -> tuple[Any, Any]:
             super().__init__(lang=lang)
             # A literal pattern with a plain replacement is str.replace (same leftmost non-overlapping matches,
             # ~10x cheaper when absent, which most of the 45 are in most sentences).
-            # The others are guarded by a character every match needs (:func:`_needle`; "" where none).
+            # The others are guarded by the text every match needs (:func:`_needle`; "" where there is none).
             self._steps = [("", literal, sub) if (literal := _literal(pattern)) is not None and "\\" not in sub
                            else (_needle(compiled := re.compile(pattern)) or "", compiled, _replacement(sub))
                            for pattern, sub in self.substitutions]

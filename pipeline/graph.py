@@ -60,8 +60,8 @@ def dedup_buckets(plan: ReadPlan) -> int:
     return max(16, -(-planned_rows(plan) // DEDUP_BUCKET_ROWS))
 
 
-#: Input pairs per shard of the lexicon table when ``lexicon.num_shards`` is not set: ~1.7M merged word pairs
-#: (~60 MB of counts and output rows) on the worker that writes it (docs/scaling.md).
+#: Input pairs per shard of the lexicon table when ``lexicon.num_shards`` is not set: the worker that merges and
+#: writes a shard holds ~1.2M word pairs (~20 MB of counts) at any input size (docs/scaling.md).
 LEXICON_SHARD_PAIRS = 25_000
 
 

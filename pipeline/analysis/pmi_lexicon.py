@@ -87,7 +87,6 @@ __all__ = [
 
 LEXICON_SHARD_FILE = "lexicon-{index:05d}-of-{count:05d}.parquet"
 LEXICON_SHARD_GLOB = "lexicon-?????-of-?????.parquet"
-LEGACY_LEXICON_FILE = "lexicon.parquet"  # one file, as written before the table was sharded
 VOCABULARY_FILE = "vocabulary.parquet"
 STATS_FILE = "stats.json"
 TOP_K_FILE = "top_k.tsv"
@@ -592,6 +591,7 @@ def word_shards(vocab: Vocabulary, num_shards: int) -> np.ndarray:
 
 
 def shard_file(index: int, num_shards: int) -> str:
+    """The file name of shard ``index`` of ``num_shards``."""
     return LEXICON_SHARD_FILE.format(index=index, count=num_shards)
 
 
@@ -768,11 +768,9 @@ def lexicon_files(path: str | os.PathLike) -> list[Path]:
     if path.is_file():
         return [path]
     files = sorted(path.glob(LEXICON_SHARD_GLOB))
-    if not files and (path / LEGACY_LEXICON_FILE).is_file():
-        return [path / LEGACY_LEXICON_FILE]
     if not files:
         raise LexiconError(f"{path} holds no lexicon table ({LEXICON_SHARD_GLOB}; build it with python -m "
-                           "pipeline.analysis.pmi_lexicon build)")
+                           "pipeline.analysis.pmi_lexicon build, or give the table file of an older build)")
     num_shards = int(files[0].stem.rsplit("-", 1)[1])
     expected = [path / shard_file(index, num_shards) for index in range(num_shards)]
     if files != expected:
