@@ -6,10 +6,10 @@ pairs, so runners lift it into per-bundle partial combines. The vocabulary it yi
 which counts word pairs in a ``DoFn`` that keeps one :class:`~pipeline.analysis.pmi_lexicon.PairCounts` per
 bundle (combiner lifting by hand: a combine with a side input is not lifted) and emits it at the end of the
 bundle, split by lexicon shard (a word pair goes to the shards of both its words: a shard is a run of words in
-byte order, :func:`~pipeline.analysis.pmi_lexicon.word_shards`); a ``CombinePerKey`` merges each shard's counts and
-:func:`~pipeline.analysis.pmi_lexicon.write_lexicon_shard` turns them into PMI and writes that shard. Memory per
-worker: one batch of ``batch_pairs`` pairs, at most ``chunk_keys`` materialised word pairs, the distinct pairs of
-its bundle, and the merged counts of one shard. Only the shards' top-k lists and stats (at most
+byte order, :meth:`~pipeline.analysis.pmi_lexicon.Vocabulary.shards`); a ``CombinePerKey`` merges each shard's
+counts and :func:`~pipeline.analysis.pmi_lexicon.write_lexicon_shard` turns them into PMI and writes that shard.
+Memory per worker: one batch of ``batch_pairs`` pairs, at most ``chunk_keys`` materialised word pairs, the distinct
+pairs of its bundle, and the merged counts of one shard. Only the shards' top-k lists and stats (at most
 ``max_vocab x top_k`` rows) meet on one worker, which writes ``top_k.tsv``, ``vocabulary.parquet`` and
 ``stats.json`` with :func:`~pipeline.analysis.pmi_lexicon.write_lexicon_summary` -- the functions the stand-alone
 command uses too.
@@ -35,7 +35,6 @@ from pipeline.analysis.pmi_lexicon import (
     PairCounts,
     Vocabulary,
     required_columns,
-    word_shards,
     write_lexicon_shard,
     write_lexicon_summary,
 )
@@ -98,7 +97,7 @@ class _CountBundle(beam.DoFn):
 
     def finish_bundle(self) -> Iterator[WindowedValue]:
         if self._counts is not None:
-            shard_of = word_shards(self._vocab, self._num_shards)
+            shard_of = self._vocab.shards(self._num_shards)
             for shard in self._counts.split(shard_of, self._num_shards):
                 yield WindowedValue(shard, MIN_TIMESTAMP, [GlobalWindow()])
             self._counts = None

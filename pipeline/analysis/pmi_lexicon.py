@@ -79,7 +79,6 @@ __all__ = [
     "read_rows",
     "select_pairs",
     "top_k_table",
-    "word_shards",
     "write_lexicon_shard",
     "write_lexicon_summary",
     "write_outputs",
@@ -296,6 +295,7 @@ class Vocabulary:
     mt: np.ndarray
     pairs: int  # P: pairs used
     excluded: dict[str, int] = field(default_factory=dict)  # words left out, by rule
+    _shards: dict[int, np.ndarray] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.words)
@@ -333,6 +333,22 @@ class Vocabulary:
             order = order[:config.max_vocab]
         take = pa.array(order, pa.int64())
         return cls(words.take(take), marginals.ref[order], marginals.mt[order], marginals.used, excluded)
+
+    def shards(self, num_shards: int) -> np.ndarray:
+        """The lexicon shard of every vocabulary id: runs of words in byte order, cut where the running sum of the
+        words' weights passes each 1/``num_shards``; read in order, the shards are one table sorted by u. The
+        weight, sentence count^0.75, follows a word's number of distinct partners (~count^0.85 on the real bitext):
+        the largest of 64 shards of 63.5k pairs holds 1.16x the mean of word pairs, against 1.58x weighting by
+        count. Computed once per shard count (every bundle and shard of a worker asks)."""
+        if num_shards not in self._shards:
+            shards = np.zeros(len(self), np.int64)
+            if num_shards > 1 and len(self):
+                order = pc.sort_indices(self.words).to_numpy()
+                weight = self.total[order].astype(np.float64) ** 0.75
+                before = np.cumsum(weight) - weight
+                shards[order] = np.minimum((before * num_shards / weight.sum()).astype(np.int64), num_shards - 1)
+            self._shards[num_shards] = shards
+        return self._shards[num_shards]
 
     def lookup(self, values: pa.Array) -> np.ndarray:
         """Vocabulary ids of ``values`` (-1 where absent)."""
@@ -485,7 +501,7 @@ class PairCounts:
         return self
 
     def split(self, shard_of: np.ndarray, num_shards: int) -> Iterator[tuple[int, PairCounts]]:
-        """The counts each lexicon shard needs (:func:`word_shards`): a word pair goes to the shards of both its
+        """The counts each lexicon shard needs (:meth:`Vocabulary.shards`): a word pair goes to the shards of both its
         words, which write its two rows (u, v) and (v, u). Empty shards are left out."""
         self.compact()
         parts = [PairCounts(self.size, self.budget) for _ in range(num_shards)]
@@ -575,21 +591,6 @@ def top_k_table(lexicon: pa.Table, k: int, min_joint: int, rank_by: str = "pmi_a
 # ----------------------------------------------------------------------------------------------- outputs
 
 
-def word_shards(vocab: Vocabulary, num_shards: int) -> np.ndarray:
-    """The lexicon shard of every vocabulary id: runs of words in byte order, cut where the running sum of the
-    words' weights passes each 1/``num_shards``; read in order, the shards are one table sorted by u. The weight,
-    sentence count^0.75, follows a word's number of distinct partners (~count^0.85 on the real bitext): the largest
-    of 64 shards of 63.5k pairs holds 1.16x the mean of word pairs, against 1.58x weighting by count."""
-    if num_shards == 1 or len(vocab) == 0:
-        return np.zeros(len(vocab), np.int64)
-    order = pc.sort_indices(vocab.words).to_numpy()
-    weight = vocab.total[order].astype(np.float64) ** 0.75
-    before = np.cumsum(weight) - weight
-    shards = np.empty(len(vocab), np.int64)
-    shards[order] = np.minimum((before * num_shards / weight.sum()).astype(np.int64), num_shards - 1)
-    return shards
-
-
 def shard_file(index: int, num_shards: int) -> str:
     """The file name of shard ``index`` of ``num_shards``."""
     return LEXICON_SHARD_FILE.format(index=index, count=num_shards)
@@ -617,7 +618,7 @@ def write_lexicon_shard(out_dir: str | os.PathLike, index: int, num_shards: int,
     """PMI of the word pairs of one shard (``counts`` from :meth:`PairCounts.split`; None: nothing counted), written
     as ``lexicon-SSSSS-of-NNNNN.parquet``; the stats count each word pair once, in the shard of its first word."""
     counts = counts if counts is not None else PairCounts(len(vocab), config.chunk_keys)
-    shard_of = word_shards(vocab, num_shards)
+    shard_of = vocab.shards(num_shards)
     mine = shard_of == index
     lexicon = compute_lexicon(counts, vocab, config, mine if num_shards > 1 else None)
     V = counts.size
@@ -650,7 +651,7 @@ def write_lexicon_summary(out_dir: str | os.PathLike, shards: Iterable[LexiconSh
              "lexicon_rows": sum(s.stats["lexicon_rows"] for s in shards), "lexicon_shards": len(shards)}
     meta = {"lexicon_config": config.model_dump(mode="json"), "lexicon_stats": stats, **(metadata or {})}
     vocabulary = pa.table({"word": vocab.words, "count_ref": vocab.ref, "count_mt": vocab.mt,
-                           "shard": pa.array(word_shards(vocab, len(shards)), pa.int32())})
+                           "shard": pa.array(vocab.shards(len(shards)), pa.int32())})
     with _create(out_dir, VOCABULARY_FILE) as handle:
         pq.write_table(vocabulary.replace_schema_metadata(with_metadata(vocabulary.schema, **meta).metadata),
                        handle, compression="zstd")
@@ -675,7 +676,7 @@ def write_outputs(out_dir: str | os.PathLike, counts: PairCounts, vocab: Vocabul
     stale = FileSystems.match([FileSystems.join(str(out_dir), LEXICON_SHARD_GLOB)])[0].metadata_list
     if stale:
         FileSystems.delete([m.path for m in stale])
-    parts = dict(counts.split(word_shards(vocab, num_shards), num_shards))
+    parts = dict(counts.split(vocab.shards(num_shards), num_shards))
     shards = [write_lexicon_shard(out_dir, index, num_shards, parts.get(index), vocab, config, metadata)
               for index in range(num_shards)]
     return write_lexicon_summary(out_dir, shards, vocab, marginals, config, metadata)
