@@ -182,7 +182,8 @@ def pick_duplicates(rows: Iterable[PrefilteredRow]) -> tuple[PrefilteredRow, lis
 
 def pair_record(row: TranslatedRow, text: TextProcessor,
                 nmt_model_id: str | None) -> tuple[PairRecord | None, RejectedRecord | None]:
-    """A translated row -> ``(pair record in PAIRS_SCHEMA layout, None)`` or ``(None, translation_empty)``.
+    """A translated row -> ``(pair record in PAIRS_SCHEMA layout, None)`` or ``(None, translation_empty)``: one row
+    of what :func:`pair_table` (which the pipeline runs) makes column-wise, and the reference it is tested against.
 
     Score columns, ``keep`` and ``reason`` stay null here: the scoring/selection stage fills them.
     """
@@ -363,22 +364,12 @@ class PairRecords(_Rejecting):
         self._model_id = nmt_model_id
 
     def process(self, batch: pa.Table | list[dict[str, Any]]) -> Iterator[Any]:
-        if isinstance(batch, pa.Table):
-            pairs, rejected = pair_table(batch, self._text, self._model_id)
-            for record in rejected:
-                yield self._reject(record)
-            if pairs.num_rows:
-                yield pairs
-            return
-        records = []
-        for row in batch:
-            pair, rejected = pair_record(row, self._text, row.get(S.NMT_MODEL_ID) or self._model_id)
-            if rejected is None:
-                records.append(pair)
-            else:
-                yield self._reject(rejected)
-        if records:
-            yield pa.Table.from_pylist(records, schema=S.PAIRS_SCHEMA)
+        table = batch if isinstance(batch, pa.Table) else pa.Table.from_pylist(batch)
+        pairs, rejected = pair_table(table, self._text, self._model_id)
+        for record in rejected:
+            yield self._reject(record)
+        if pairs.num_rows:
+            yield pairs
 
 
 def pair_table(batch: pa.Table, text: TextProcessor,
