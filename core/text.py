@@ -166,7 +166,7 @@ def _fast_moses(lang: str) -> tuple[Any, Any]:
     class FastPrefixTokenizer(MosesTokenizer):
         def __init__(self, lang: str):
             super().__init__(lang=lang)
-            for name in dir(MosesTokenizer):  # the (pattern, template) rules, shadowed per instance
+            for name in dir(MosesTokenizer):  # its rules and patterns, resolved and guarded, shadowed per instance
                 rule = getattr(MosesTokenizer, name)
                 resolved = _resolved(rule)
                 if resolved is not rule:
