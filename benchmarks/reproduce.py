@@ -64,7 +64,7 @@ from benchmarks.translate_bench import Case, run_case  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from core import pair_schema as S  # noqa: E402
 from core.text import CachedTokenizer  # noqa: E402
-from filters.folds import assign_folds  # noqa: E402
+from filters.folds import assign_folds, pair_keys  # noqa: E402
 from filters.rules import CRITERIA, MaxTokens, NotACopy  # noqa: E402
 from pipeline.analysis.corpus_report import build_report  # noqa: E402
 from train_embeddings import sts  # noqa: E402
@@ -267,7 +267,7 @@ def copies_under_the_papers_rule(table: pa.Table, seed: int = 1234) -> dict[str,
     scored = pc.and_(pc.is_valid(table.column(S.PARAPHRASE_SCORE)), pc.invert(pc.is_in(reason, excluded)))
     candidates = table.filter(pc.fill_null(scored, False))
     fold = assign_folds(candidates.column(S.PARAPHRASE_SCORE).to_numpy(zero_copy_only=False),
-                        candidates.column(S.ID), 10, seed)
+                        pair_keys(candidates), 10, seed)
     selected = (fold >= 9) & MaxTokens(30).check(candidates)
     return {"selected": int(selected.sum()), "copies": int((selected & copy_mask(candidates)).sum())}
 
@@ -424,7 +424,7 @@ def fold_data(out: Path, folds: int, seed: int = 1) -> dict[str, Any]:
     sizes: dict[str, list[int]] = {}
     for criterion in CRITERIA:
         values = np.asarray(pc.fill_null(table.column(criterion), math.nan).to_numpy(zero_copy_only=False))
-        fold = assign_folds(values, table.column(S.ID), folds, seed)
+        fold = assign_folds(values, pair_keys(table), folds, seed)
         per_fold = [np.flatnonzero(fold == f) for f in range(1, folds + 1)]
         n = min(len(rows) for rows in per_fold)
         rng = np.random.default_rng(seed)

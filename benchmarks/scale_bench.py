@@ -46,7 +46,7 @@ import pyarrow.parquet as pq
 from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
 from configs import load_config
-from filters.folds import id_hash
+from filters.folds import key_hash, pair_keys
 from pipeline.graph import DEDUP_BUCKET_ROWS, LEXICON_SHARD_PAIRS
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.run import run
@@ -98,10 +98,10 @@ def write_inputs(rows: list[tuple[str, str, str]], folder: Path) -> tuple[Path, 
 
 def _quantile_accumulator(pairs_dir: Path, config: Any) -> dict[str, float]:
     """Pickled bytes of Beam's approximate-quantile accumulator after the run's ranked keys (``fold > 0``)."""
-    table = pq.read_table(pairs_dir, columns=["id", config.filter.rank_by, "fold"])
+    table = pq.read_table(pairs_dir, columns=["cs", "en", config.filter.rank_by, "fold"])
     ranked = table.filter(table["fold"].to_numpy() > 0)
     keys = [(1, value, hashed) for value, hashed in zip(
-        ranked[config.filter.rank_by].to_pylist(), id_hash(ranked["id"], config.seed).tolist(), strict=True)]
+        ranked[config.filter.rank_by].to_pylist(), key_hash(pair_keys(ranked), config.seed).tolist(), strict=True)]
     combine = ApproximateQuantilesCombineFn.create(num_quantiles=config.filter.folds + 1, epsilon=1e-3)
     started = time.perf_counter()
     accumulator = combine.create_accumulator()

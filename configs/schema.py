@@ -65,17 +65,16 @@ class PipelineConfig(BaseModel):
         "false: pairs/ without scores or decisions (e.g. to score later with python -m filters.scores).",
     )
     # Reading and splitting.
-    chunk_lines: int = Field(default=100_000, ge=1, description="Most lines per read task for pair files.")
-    split_bytes: int = Field(default=64 << 20, ge=1 << 10, description="Most bytes per TSV/JSONL read task.")
+    chunk_lines: int = Field(default=100_000, ge=1, description="Most lines per read task (pair files, TSV, JSONL).")
     min_splits: int = Field(
         default=16, ge=1,
-        description="Split inputs into at least this many read tasks when large enough (pair files: tasks of "
-        "at least index_every lines; TSV/JSONL: of at least 64 KiB), so small inputs still spread over workers.",
+        description="Split inputs into at least this many read tasks when large enough (tasks of at least "
+        "index_every lines), so small inputs still spread over workers.",
     )
     index_every: int = Field(
         default=1000, ge=1,
-        description="Pair files: the counting pre-pass records a byte offset every this many lines; read "
-        "tasks start on these offsets (chunk sizes are rounded to a multiple of it).",
+        description="The counting pre-pass over pair, TSV and JSONL files records a byte offset every this many "
+        "lines; read tasks start on these offsets (chunk sizes are rounded to a multiple of it).",
     )
     allow_misaligned: bool = Field(
         default=False,
@@ -117,10 +116,9 @@ class PipelineConfig(BaseModel):
     cache_dir: str | None = Field(default=None, description="Translation cache root; None: <output>/cache.")
     cache_chunk_lines: int = Field(
         default=500, ge=1,
-        description="Chunk size (input lines or rows) for sources addressed by line or row number. A chunk is "
-        "translated in one call and cached at once: a kill loses at most the chunks being translated.")
-    cache_chunk_bytes: int = Field(
-        default=64 << 10, ge=1 << 10, description="Chunk size for sources addressed by byte offset (TSV, JSONL).")
+        description="Translation chunk: this many consecutive input rows (by row number, whatever the input's "
+        "format or sharding). A chunk is translated in one call and cached at once: a kill loses at most the "
+        "chunks being translated, and the same pairs always form the same chunks.")
     # Output (stages 6-7).
     num_shards: int = Field(default=4, ge=1, le=100_000, description="Shards of pairs/, train/ and rejected/.")
     deadletter_shards: int = Field(default=1, ge=1, le=100_000)

@@ -18,20 +18,25 @@ Arrow tables in the :mod:`core.pair_schema` layout:
 - ``python -m filters.folds --input pairs.parquet --out DIR`` — write the folds and print their sizes and
   boundaries.
 
-**Order and ties.** Rows are ordered by the sort key ``(value is present, value, id_hash(id, seed))``:
+**Order and ties.** Rows are ordered by the sort key ``(value is present, value, key_hash(pair key, seed))``:
 missing values (null or NaN) rank *lowest* (fold 1) in :func:`assign_folds`; :func:`select_training_pairs` never
-ranks them, because its ``score_present`` rule rejects them first. Rows with the same value and the same id
-(duplicate ids) keep their input order.
+ranks them, because its ``score_present`` rule rejects them first. Rows with the same value and the same key keep
+their input order.
 
-**The id hash** (:func:`id_hash`, scalar spec :func:`id_hash_scalar`): 64-bit FNV-1a over the UTF-8 bytes of the
-id, starting from the FNV offset basis XOR ``fmix64(seed mod 2**64)``, then MurmurHash3's ``fmix64`` finaliser so
+**The pair key** (:func:`pair_keys`) is the pair's text, ``cs``, ``en`` and ``mt`` joined by U+0000 -- not its
+id, which names the file and row it came from: ties and samples then depend only on the pairs, so the same pairs
+from another container or another sharding get the same folds and the same sample.
+
+**The key hash** (:func:`key_hash`, scalar spec :func:`key_hash_scalar`): 64-bit FNV-1a over the UTF-8 bytes of the
+key, starting from the FNV offset basis XOR ``fmix64(seed mod 2**64)``, then MurmurHash3's ``fmix64`` finaliser so
 every seed gives an unrelated order. Pure uint64 arithmetic on bytes: the same on every platform and run.
 Vectorised by looping over byte positions (not over rows): rows are sorted by length once, so the rows still
 active at position ``j`` are a prefix, and each step is one gather, one XOR and one multiply over that prefix.
 
-**Sampling** takes the ``n`` eligible rows with the smallest id hash under a salted seed (bottom-n hashing): it
-depends only on the ids and the seed (not on row order, the NumPy version or the platform), and a smaller
-sample is a subset of a larger one with the same seed.
+**Sampling** takes the ``n`` eligible rows with the smallest key hash under a salted seed (bottom-n hashing): it
+depends only on the keys and the seed (not on row order, the NumPy version or the platform; ids order only rows
+of identical text, which exist only with dedup off), and a smaller sample is a subset of a larger one with the same
+seed.
 """
 
 from __future__ import annotations
@@ -55,7 +60,7 @@ from pydantic import BaseModel
 from configs import ConfigError, load_config
 from configs.command_line import ArgumentParser, command_name
 from configs.schema import FilterConfig
-from core.pair_schema import EN_TOKENS, ID, MT_TOKENS, Reason, check_schema, with_metadata
+from core.pair_schema import CS, EN, EN_TOKENS, ID, MT, MT_TOKENS, Reason, check_schema, with_metadata
 from filters.rules import MaxTokens, apply_rules, count_reasons, rules_from_config, score_values
 
 __all__ = [
@@ -66,9 +71,11 @@ __all__ = [
     "fold_boundaries",
     "fold_file_name",
     "hash_sample",
-    "id_hash",
-    "id_hash_scalar",
+    "key_hash",
+    "key_hash_scalar",
     "main",
+    "pair_key",
+    "pair_keys",
     "rank_order",
     "sample_from_folds",
     "select_training_pairs",
@@ -86,7 +93,7 @@ MAX_FOLDS = 127  # folds are stored as int8
 DEFAULT_EPSILON = 1e-3
 
 
-# ------------------------------------------------------------------------------------------------- the id hash
+# ------------------------------------------------------------------------------------------------ the key hash
 
 
 def _fmix64_int(k: int) -> int:
@@ -110,29 +117,42 @@ def _basis(seed: int) -> int:
     return FNV_OFFSET ^ _fmix64_int(seed & _MASK64)
 
 
-def id_hash_scalar(pair_id: str, seed: int) -> int:
-    """The id hash of one id, in plain Python: the specification :func:`id_hash` vectorises."""
+def pair_key(cs: str | None, en: str | None, mt: str | None) -> str:
+    """The key of one pair: what ties and samples are decided by (see the module docstring); a missing side is
+    empty (caption pairs have no Czech)."""
+    return f"{cs or ''}\x00{en or ''}\x00{mt or ''}"
+
+
+def pair_keys(table: pa.Table) -> pa.Array:
+    """:func:`pair_key` of every row of a table (``cs``, ``en``, ``mt``; a missing column counts as empty)."""
+    columns = [table.column(name).combine_chunks().cast(pa.large_string()) if name in table.column_names
+               else pa.nulls(table.num_rows, pa.large_string()) for name in (CS, EN, MT)]
+    return pc.binary_join_element_wise(*columns, pa.scalar("\x00", pa.large_string()), null_handling="replace")
+
+
+def key_hash_scalar(key: str, seed: int) -> int:
+    """The hash of one key, in plain Python: the specification :func:`key_hash` vectorises."""
     h = _basis(seed)
-    for byte in pair_id.encode("utf-8"):
+    for byte in key.encode("utf-8"):
         h = ((h ^ byte) * FNV_PRIME) & _MASK64
     return _fmix64_int(h)
 
 
-def _as_large_strings(ids: pa.Array | pa.ChunkedArray | Sequence[str] | np.ndarray) -> pa.LargeStringArray:
-    if isinstance(ids, pa.ChunkedArray):
-        ids = ids.combine_chunks() if ids.num_chunks else pa.array([], type=pa.large_string())
-    if not isinstance(ids, pa.Array):
-        ids = pa.array(list(ids) if not isinstance(ids, np.ndarray) else ids, type=pa.large_string())
-    if ids.type != pa.large_string():
-        ids = ids.cast(pa.large_string())
-    if ids.null_count:
-        ids = pc.fill_null(ids, "")  # null slots may span bytes; the schema forbids null ids anyway
-    return ids
+def _as_large_strings(keys: pa.Array | pa.ChunkedArray | Sequence[str] | np.ndarray) -> pa.LargeStringArray:
+    if isinstance(keys, pa.ChunkedArray):
+        keys = keys.combine_chunks() if keys.num_chunks else pa.array([], type=pa.large_string())
+    if not isinstance(keys, pa.Array):
+        keys = pa.array(list(keys) if not isinstance(keys, np.ndarray) else keys, type=pa.large_string())
+    if keys.type != pa.large_string():
+        keys = keys.cast(pa.large_string())
+    if keys.null_count:
+        keys = pc.fill_null(keys, "")  # null slots may span bytes; a pair's cs and en are never null anyway
+    return keys
 
 
-def id_hash(ids: pa.Array | pa.ChunkedArray | Sequence[str] | np.ndarray, seed: int) -> np.ndarray:
-    """Seeded 64-bit hash of each id (uint64 array), equal to :func:`id_hash_scalar` element by element."""
-    arr = _as_large_strings(ids)
+def key_hash(keys: pa.Array | pa.ChunkedArray | Sequence[str] | np.ndarray, seed: int) -> np.ndarray:
+    """Seeded 64-bit hash of each key (uint64 array), equal to :func:`key_hash_scalar` element by element."""
+    arr = _as_large_strings(keys)
     n = len(arr)
     if n == 0:
         return np.zeros(0, dtype=np.uint64)
@@ -202,18 +222,18 @@ def _assign_with_hashes(values: np.ndarray | Sequence[float | None], hashes: np.
 
 def assign_folds(
     values: np.ndarray | Sequence[float | None],
-    ids: pa.Array | pa.ChunkedArray | Sequence[str] | np.ndarray,
+    keys: pa.Array | pa.ChunkedArray | Sequence[str] | np.ndarray,
     folds: int,
     seed: int,
 ) -> np.ndarray:
     """Fold (1..``folds``, int8) of every row: ascending rank by value, fold 1 lowest, fold ``folds`` highest.
 
-    Ties are broken by :func:`id_hash` of the id under ``seed``; missing values (None/NaN) rank lowest. Fold sizes
-    differ by at most one (with fewer rows than folds, some folds are empty).
+    Ties are broken by :func:`key_hash` of the key (:func:`pair_keys` for pairs) under ``seed``; missing values
+    (None/NaN) rank lowest. Fold sizes differ by at most one (with fewer rows than folds, some folds are empty).
     """
-    hashes = id_hash(ids, seed)
+    hashes = key_hash(keys, seed)
     if len(hashes) != len(values):
-        raise ValueError(f"{len(values)} values but {len(hashes)} ids")
+        raise ValueError(f"{len(values)} values but {len(hashes)} keys")
     return _assign_with_hashes(values, hashes, folds)
 
 
@@ -250,13 +270,15 @@ def fold_boundaries(values: np.ndarray | Sequence[float | None], fold: np.ndarra
 # ------------------------------------------------------------------------------------------------- sampling
 
 
-def sample_hashes_of(ids: pa.Array | pa.ChunkedArray | Sequence[str], seed: int) -> np.ndarray:
+def sample_hashes_of(keys: pa.Array | pa.ChunkedArray | Sequence[str], seed: int) -> np.ndarray:
     """The salted hashes :func:`hash_sample` orders by (the Beam selection samples with them)."""
-    return id_hash(ids, seed ^ _SAMPLE_SALT)
+    return key_hash(keys, seed ^ _SAMPLE_SALT)
 
 
-def hash_sample(eligible: np.ndarray, ids: pa.Array | pa.ChunkedArray | Sequence[str], n: int, seed: int) -> np.ndarray:
-    """Mask of ``min(n, eligible.sum())`` eligible rows: those with the smallest salted id hash."""
+def hash_sample(eligible: np.ndarray, keys: pa.Array | pa.ChunkedArray | Sequence[str], n: int,
+                seed: int, ids: pa.Array | pa.ChunkedArray | Sequence[str] | None = None) -> np.ndarray:
+    """Mask of ``min(n, eligible.sum())`` eligible rows: those with the smallest salted key hash; rows with equal
+    keys (identical pairs, when dedup is off) are ordered by ``ids`` when given, else by position."""
     eligible = np.asarray(eligible, dtype=bool)
     if n < 0:
         raise ValueError(f"sample size must be non-negative (got {n})")
@@ -265,8 +287,13 @@ def hash_sample(eligible: np.ndarray, ids: pa.Array | pa.ChunkedArray | Sequence
     if len(candidates) <= n:
         chosen[candidates] = True
         return chosen
-    hashes = sample_hashes_of(_as_large_strings(ids).take(pa.array(candidates)), seed)
-    chosen[candidates[np.argsort(hashes, kind="stable")[:n]]] = True
+    hashes = sample_hashes_of(_as_large_strings(keys).take(pa.array(candidates)), seed)
+    if ids is None:
+        order = np.argsort(hashes, kind="stable")
+    else:
+        ranked = pa.table({"hash": hashes, "id": _as_large_strings(ids).take(pa.array(candidates))})
+        order = pc.sort_indices(ranked, [("hash", "ascending"), ("id", "ascending")]).to_numpy()
+    chosen[candidates[order[:n]]] = True
     return chosen
 
 
@@ -283,7 +310,7 @@ def sample_from_folds(
     eligible = np.isin(np.asarray(fold), list(select_folds))
     if max_tokens is not None:
         eligible &= MaxTokens(max_tokens).check(table)
-    return hash_sample(eligible, table.column(ID), n, seed)
+    return hash_sample(eligible, pair_keys(table), n, seed, table.column(ID))
 
 
 # ------------------------------------------------------------------------------------------------ selection
@@ -339,7 +366,7 @@ def select_training_pairs(table: pa.Table, config: FilterConfig, seed: int) -> S
     if ranking:
         check_schema(table.schema, required=(ID, config.rank_by, EN_TOKENS, MT_TOKENS))
         values = score_values(table, config.rank_by)
-        hashes = id_hash(table.column(ID), seed)
+        hashes = key_hash(pair_keys(table), seed)
         ranked = np.flatnonzero(pre.keep)
         fold[ranked] = _assign_with_hashes(values[ranked], hashes[ranked], config.folds)
         boundaries = fold_boundaries(values, fold, config.folds)
@@ -355,7 +382,7 @@ def select_training_pairs(table: pa.Table, config: FilterConfig, seed: int) -> S
             eligible &= ~too_long
 
     if config.sample is not None:
-        chosen = hash_sample(eligible, table.column(ID), config.sample, seed)
+        chosen = hash_sample(eligible, pair_keys(table), config.sample, seed, table.column(ID))
         unsampled = eligible & ~chosen
         reason[unsampled] = Reason.NOT_SAMPLED
         rule_counts["sample"] = int(unsampled.sum())
@@ -429,11 +456,11 @@ def write_fold_subsets(
 # ------------------------------------------------------------------------------------------- Beam, at scale
 
 
-def sort_key(value: float | None, pair_id: str, seed: int) -> tuple[int, float, int]:
-    """The total order of :func:`assign_folds` for one row: ``(present, value, id hash)``."""
+def sort_key(value: float | None, key: str, seed: int) -> tuple[int, float, int]:
+    """The total order of :func:`assign_folds` for one row: ``(present, value, key hash)``."""
     if value is None or math.isnan(value):
-        return (0, 0.0, id_hash_scalar(pair_id, seed))
-    return (1, float(value), id_hash_scalar(pair_id, seed))
+        return (0, 0.0, key_hash_scalar(key, seed))
+    return (1, float(value), key_hash_scalar(key, seed))
 
 
 def interior_boundaries(quantiles: Sequence[Any], folds: int) -> list[Any]:
@@ -458,22 +485,22 @@ def fold_of_key(key: Any, interior: Sequence[Any]) -> int:
     return 1 + bisect.bisect_left(interior, key)
 
 
-#: A row may carry its id hash precomputed under this key (vectorised per batch, e.g. by
+#: A row may carry its key hash precomputed under this key (vectorised per batch, e.g. by
 #: :class:`pipeline.score_transforms.ScoreAndSelect`), which spares the per-row pure-Python hash.
-ID_HASH_KEY = "_id_hash"
+KEY_HASH_COLUMN = "_key_hash"
 
 
-def row_sort_key(row: Mapping[str, Any], criterion: str, id_key: str, seed: int) -> tuple[int, float, int]:
-    hashed = row.get(ID_HASH_KEY)
+def row_sort_key(row: Mapping[str, Any], criterion: str, seed: int) -> tuple[int, float, int]:
+    hashed = row.get(KEY_HASH_COLUMN)
     if hashed is None:
-        return sort_key(row.get(criterion), str(row[id_key]), seed)
+        return sort_key(row.get(criterion), pair_key(row.get(CS), row.get(EN), row.get(MT)), seed)
     value = row.get(criterion)
     return (0, 0.0, hashed) if value is None or math.isnan(value) else (1, float(value), hashed)
 
 
-def row_fold(row: Mapping[str, Any], interior: Sequence[Any], criterion: str, id_key: str, seed: int,
-               fold_key: str) -> dict[str, Any]:
-    return {**row, fold_key: fold_of_key(row_sort_key(row, criterion, id_key, seed), interior)}
+def row_fold(row: Mapping[str, Any], interior: Sequence[Any], criterion: str, seed: int,
+             fold_key: str) -> dict[str, Any]:
+    return {**row, fold_key: fold_of_key(row_sort_key(row, criterion, seed), interior)}
 
 
 # ------------------------------------------------------------------------------------------------------ CLI

@@ -1,16 +1,18 @@
 """Stage 4, back-translation: rows -> rows with ``mt`` (or a ``translation_*`` rejection), through
 :class:`pipeline.nmt_inference.BackTranslateChunks`, with a translation cache that makes a killed run cheap to resume.
 
-Rows are grouped into **chunks** of fixed input ranges (``pipeline.cache_chunk_lines`` lines of a pair file or row
-numbers, or ``cache_chunk_bytes`` bytes of a TSV/JSONL file, by the row's id), and a chunk is the unit of
-translation: RunInference translates one chunk per call, so the batches the Translator forms depend only on the
-chunk's rows. The moment a chunk is translated, in the same fused stage, its translations are written to
-``<root>/translations/<model id>/<hash>.parquet`` (id, Czech text, translation fields; written under a temporary
-name, then renamed), the hash over the model id, the decoding settings and the chunk's Czech text. A kill loses
-only the chunks being translated at that moment (one per worker thread); a rerun finds every finished chunk by its
-hash and translates only the rest. Because a chunk translates identically wherever it runs, the resumed run
-writes exactly the shards an uninterrupted run writes (CTranslate2's scores move by ~1e-5 with a batch's
-composition, so re-batching the remainder would not). Metrics: ``translation_cache_hit_rows``,
+Rows are grouped into **chunks** of ``pipeline.cache_chunk_lines`` consecutive row numbers
+(:data:`pipeline.records.ROW`: the row's place in the input, whatever container, compression or sharding holds it),
+and a chunk is the unit of translation: RunInference translates one chunk per call, so the batches the Translator
+forms depend only on the chunk's rows -- the same pairs give the same chunks, hence the same translations, from a
+pair file, a TSV, JSONL or Parquet file, one file or many. The moment a chunk is translated, in the same fused
+stage, its translations are written to ``<root>/translations/<model id>/<hash>.parquet`` (id, Czech text,
+translation fields; written under a temporary name, then renamed), the hash over the model id, the decoding
+settings and the chunk's Czech text. A kill loses only the chunks being translated at that moment (one per worker
+thread); a rerun finds every finished chunk by its hash and translates only the rest. Because a chunk translates
+identically wherever it runs, the resumed run writes exactly the shards an uninterrupted run writes (CTranslate2's
+output moves with a batch's composition -- scores and, with int8 weights, some hypotheses; docs/pipeline.md
+measures it -- so re-batching the remainder would not). Metrics: ``translation_cache_hit_rows``,
 ``translation_cache_miss_rows``.
 """
 
@@ -38,6 +40,7 @@ from core import pair_schema as S
 from core.pair_schema import Reason
 from pipeline import progress
 from pipeline.prefilter import REJECTED_TAG, STAGE_TRANSLATE, rejection
+from pipeline.records import ROW
 from pipeline.summary import METRICS_NAMESPACE, rejected_counter
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError
@@ -84,11 +87,9 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "model"
 
 
-def cache_chunk(row_id: str, lines: int, nbytes: int) -> str:
-    """The fixed input range of an id: ``<source>:<kind><position // size>`` (lines, rows or bytes by kind)."""
-    source, _, position = row_id.rpartition(":")
-    kind, number = position[:1], int(position[1:])
-    return f"{source}:{kind}{number // (nbytes if kind == 'B' else lines)}"
+def cache_chunk(row: int, lines: int) -> int:
+    """The chunk of a row number: rows ``[k * lines, (k + 1) * lines)`` are chunk ``k``."""
+    return row // lines
 
 
 @dataclass(frozen=True)
@@ -132,13 +133,13 @@ def write_cache(path: str, rows: Sequence[dict[str, Any]], fields: Sequence[dict
     FileSystems.rename([tmp], [path])
 
 
-def _key_by_chunk(row: dict[str, Any], lines: int, nbytes: int) -> tuple[str, dict[str, Any]]:
-    return cache_chunk(row[S.ID], lines, nbytes), row
+def _key_by_chunk(row: dict[str, Any], lines: int) -> tuple[int, dict[str, Any]]:
+    return cache_chunk(row[ROW], lines), row
 
 
 class _LookupChunk(beam.DoFn):
     """``(chunk, rows)`` -> ``(row, fields)`` per row of a cached chunk; otherwise one ``todo`` element
-    ``((cache path, rows), texts)`` for RunInference (rows sorted by id, so the texts are in a fixed order)."""
+    ``((cache path, rows), texts)`` for RunInference (rows in input order, so the texts are in a fixed order)."""
 
     TODO = "todo"
 
@@ -148,8 +149,8 @@ class _LookupChunk(beam.DoFn):
     def setup(self) -> None:
         self._hits = Metrics.counter(METRICS_NAMESPACE, "translation_cache_hit_rows")
 
-    def process(self, element: tuple[str, Iterable[dict[str, Any]]]) -> Iterator[Any]:
-        rows = sorted(element[1], key=lambda r: r[S.ID])
+    def process(self, element: tuple[int, Iterable[dict[str, Any]]]) -> Iterator[Any]:
+        rows = sorted(element[1], key=lambda r: r[ROW])
         texts = [r[S.CS] for r in rows]
         path = self._cache.path(texts) if self._cache is not None else None
         cached = read_cache(path, rows) if path is not None else None
@@ -200,17 +201,16 @@ class _ApplyTranslation(beam.DoFn):
 
 
 class BackTranslateRows(beam.PTransform):
-    """Rows -> rows with ``mt`` (main) and translation rejections (``rejected``): chunks of fixed input ranges
-    (``chunk_lines`` / ``chunk_bytes``), each looked up in the :class:`TranslationCache` (when given) and
+    """Rows -> rows with ``mt`` (main) and translation rejections (``rejected``): chunks of ``chunk_lines``
+    consecutive row numbers, each looked up in the :class:`TranslationCache` (when given) and
     otherwise translated by :class:`pipeline.nmt_inference.BackTranslateChunks` and cached at once. Without a cache the
     chunks are translated the same way, so outputs do not depend on whether a cache was used."""
 
     def __init__(self, translate_config: Any, nmt_model_id: str, cache: TranslationCache | None = None,
-                 label: str | None = None, *, chunk_lines: int = 500, chunk_bytes: int = 64 << 10,
-                 **handler_kwargs: Any):
+                 label: str | None = None, *, chunk_lines: int = 500, **handler_kwargs: Any):
         super().__init__(label)
         self._config, self._model_id, self._cache = translate_config, nmt_model_id, cache
-        self._chunk_lines, self._chunk_bytes = chunk_lines, chunk_bytes
+        self._chunk_lines = chunk_lines
         self._handler_kwargs = handler_kwargs
 
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
@@ -220,7 +220,7 @@ class BackTranslateRows(beam.PTransform):
 
         looked = (
             rows
-            | "KeyByChunk" >> beam.Map(_key_by_chunk, self._chunk_lines, self._chunk_bytes)
+            | "KeyByChunk" >> beam.Map(_key_by_chunk, self._chunk_lines)
             | "GroupByChunk" >> beam.GroupByKey()
             | "LookupChunk" >> beam.ParDo(_LookupChunk(self._cache)).with_outputs(_LookupChunk.TODO, main="hits")
         )

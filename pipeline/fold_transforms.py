@@ -10,7 +10,6 @@ from __future__ import annotations
 import apache_beam as beam
 from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
-from core.pair_schema import ID
 from filters.folds import DEFAULT_EPSILON, check_folds, interior_boundaries, row_fold, row_sort_key
 
 
@@ -33,23 +32,23 @@ class FoldBoundaries(beam.PTransform):
 
 
 class ApproxFoldBoundaries(beam.PTransform):
-    """Row dicts -> one list of the ``folds - 1`` interior boundary keys ``(present, value, id hash)``.
+    """Row dicts -> one list of the ``folds - 1`` interior boundary keys ``(present, value, pair key hash)``.
 
     Uses ``ApproximateQuantilesCombineFn`` with ``num_quantiles = folds + 1``: each boundary's rank is within
     ``epsilon * n`` of its exact rank ``j * n / folds`` (for ``n`` below ``max_num_elements``, default 1e9).
-    The sort key includes the id hash, so ties are split exactly as :func:`assign_folds` splits them.
+    The sort key includes the pair key's hash, so ties are split exactly as :func:`assign_folds` splits them.
     """
 
     def __init__(self, criterion: str, folds: int = 10, seed: int = 1234, epsilon: float = DEFAULT_EPSILON,
-                 max_num_elements: int | None = None, id_key: str = ID):
+                 max_num_elements: int | None = None):
         super().__init__()
         self.boundaries = FoldBoundaries(folds, epsilon, max_num_elements)
         self.criterion, self.folds, self.seed, self.epsilon = criterion, folds, seed, epsilon
-        self.max_num_elements, self.id_key = max_num_elements, id_key
+        self.max_num_elements = max_num_elements
 
     def expand(self, rows):
         return (rows
-                | "SortKey" >> beam.Map(row_sort_key, self.criterion, self.id_key, self.seed)
+                | "SortKey" >> beam.Map(row_sort_key, self.criterion, self.seed)
                 | "Boundaries" >> self.boundaries)
 
 class AssignFoldsApprox(beam.PTransform):
@@ -62,14 +61,14 @@ class AssignFoldsApprox(beam.PTransform):
     """
 
     def __init__(self, criterion: str, folds: int = 10, seed: int = 1234, epsilon: float = DEFAULT_EPSILON,
-                 max_num_elements: int | None = None, id_key: str = ID, fold_key: str = "fold"):
+                 max_num_elements: int | None = None, fold_key: str = "fold"):
         super().__init__()
-        self.boundaries = ApproxFoldBoundaries(criterion, folds, seed, epsilon, max_num_elements, id_key)
+        self.boundaries = ApproxFoldBoundaries(criterion, folds, seed, epsilon, max_num_elements)
         self.fold_key = fold_key
 
     def expand(self, rows):
         b = self.boundaries
         interior = rows | "Boundaries" >> b
         return rows | "AssignFold" >> beam.Map(
-            row_fold, beam.pvalue.AsSingleton(interior), b.criterion, b.id_key, b.seed, self.fold_key)
+            row_fold, beam.pvalue.AsSingleton(interior), b.criterion, b.seed, self.fold_key)
 

@@ -49,15 +49,10 @@ DEDUP_BUCKET_ROWS = 50_000
 SHARD_ROWS_WARNING = 2_000_000
 
 
-def planned_rows(plan: ReadPlan) -> int:
-    """Input rows as the launcher's pre-pass counted them, or estimated as one per 64 bytes of TSV/JSONL."""
-    return sum(source.get("rows") or source.get("bytes", 0) // 64 for source in plan.sources)
-
-
 def dedup_buckets(plan: ReadPlan) -> int:
     """Buckets of global dedup: enough for about :data:`DEDUP_BUCKET_ROWS` rows each however the input is split,
     at least 16."""
-    return max(16, -(-planned_rows(plan) // DEDUP_BUCKET_ROWS))
+    return max(16, -(-plan.expected_rows // DEDUP_BUCKET_ROWS))
 
 
 #: Input pairs per shard of the lexicon table when ``lexicon.num_shards`` is not set: the worker that merges and
@@ -67,13 +62,13 @@ LEXICON_SHARD_PAIRS = 25_000
 
 def lexicon_shards(plan: ReadPlan, lexicon: LexiconConfig) -> int:
     """Shards of the lexicon table: ``lexicon.num_shards``, else one per :data:`LEXICON_SHARD_PAIRS` input rows."""
-    return lexicon.num_shards or max(1, -(-planned_rows(plan) // LEXICON_SHARD_PAIRS))
+    return lexicon.num_shards or max(1, -(-plan.expected_rows // LEXICON_SHARD_PAIRS))
 
 
 def _check_sizes(plan: ReadPlan, num_shards: int) -> None:
-    rows = planned_rows(plan)
+    rows = plan.expected_rows
     if rows > num_shards * SHARD_ROWS_WARNING:
-        log.warning("about %d input rows in %d shards: each shard of pairs/ (up to %d rows) is sorted and written "
+        log.warning("%d input rows in %d shards: each shard of pairs/ (up to %d rows) is sorted and written "
                     "in the memory of one worker; pass --num-shards %d or more", rows, num_shards,
                     -(-rows // num_shards), -(-rows // SHARD_ROWS_WARNING))
 
@@ -163,7 +158,7 @@ def build_pipeline(
     if mode == "translate":
         cache = _translation_cache(config, output, nmt_model_id) if pc.translation_cache else None
         translated = unique["rows"] | "Rows" >> beam.FlatMap(as_rows) | "BackTranslate" >> BackTranslateRows(
-            config.translate, nmt_model_id, cache, chunk_lines=pc.cache_chunk_lines, chunk_bytes=pc.cache_chunk_bytes,
+            config.translate, nmt_model_id, cache, chunk_lines=pc.cache_chunk_lines,
             **(handler_kwargs or {}))
         rows = translated["rows"] | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=BATCH_ROWS)
         rejected.append(translated[REJECTED_TAG])

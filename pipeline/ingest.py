@@ -22,20 +22,25 @@ Splitting (all decided before the pipeline starts, by ``plan_reads``):
   ...) cannot seek: the pre-pass still counts its lines, but it is read as one sequential task, and the rows are
   reshuffled after reading so the later stages still spread over workers. For very large compressed pair files,
   decompress them first (or convert to TSV) to parallelise the reading itself.
-* TSV and JSONL files are cut into **byte ranges**, Hadoop style: a range owns the lines that *start* inside it
-  (a task that does not start at 0 skips the partial line it lands in). Compressed files are one task.
-* Parquet files are read one row group per task.
+* TSV and JSONL files get the same counting pre-pass and the same line-range tasks (a TSV header line is skipped
+  and not counted). Compressed files are one task each.
+* Parquet files are read one row group per task; their row counts come from the metadata.
+
+Every row gets a **row number** (:data:`pipeline.records.ROW`), 0-based over all inputs in the order given (a
+glob's files in name order): the same pairs have the same row numbers whether they come as pair files, TSV, JSONL
+or Parquet, plain or compressed, in one file or sharded. What must not depend on the container is decided by it:
+``--limit`` (the first N rows), the translation chunks, which copy dedup keeps, the scorer fit's first sentences.
 
 Checks on the launcher, before any work (each an ``InputError`` naming the file and the fix): a compressed
-file is decompressed to its end (pair files in the counting pre-pass, TSV/JSONL files in a pass of their own), so
+file is decompressed to its end in the counting pre-pass, so
 a truncated or corrupt one (``CorruptInputError``) is never read short; read tasks check the stream again.
 Inputs without a row, a TSV none of whose first lines has the columns asked for, a file given to ``--parquet``
 that is not Parquet and a Parquet text column that is not a string are errors too.
 
-Ids are stable across runs and independent of the splitting: ``<source>:L<line>`` (pair files, 1-based line
-number), ``<source>:B<byte offset>`` (TSV/JSONL, offset of the line's first byte), ``<source>:R<row>`` (Parquet,
-0-based row), numbers zero-padded to 12 digits so ids sort in input order within a source. ``<source>`` is the
-file name without its compression suffix (and without ``.cs`` for pair files).
+Ids are stable across runs and independent of the splitting: ``<source>:L<row>``, the row 1-based within its file
+(the line number of a pair file, or of a TSV/JSONL file without a header), zero-padded to 12 digits so ids sort in
+input order within a source. ``<source>`` is the file name without its compression and format suffixes (``.cs``,
+``.tsv``, ``.jsonl``, ``.parquet``, ...), so the same file converted to another format keeps its ids.
 
 Decoding (:func:`decode_record`) never raises for bad data: invalid UTF-8, lines over ``max_line_bytes`` (never
 decoded, kept truncated), unparseable TSV/JSON lines, null fields and misaligned tails become dead letters with a
@@ -58,7 +63,7 @@ from core.pair_schema import Reason
 from pipeline import progress
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.input_reading import read_task
-from pipeline.records import BATCH_ROWS, DECODED_SCHEMA, INPUT_INDEX, POSITION, DeadLetterRecord, DecodedRow
+from pipeline.records import BATCH_ROWS, DECODED_SCHEMA, ROW, DeadLetterRecord, DecodedRow
 from pipeline.summary import METRICS_NAMESPACE, READ_COUNTER, deadletter_counter
 
 __all__ = [
@@ -213,10 +218,6 @@ def decode_record(raw: dict[str, Any], spec: InputSpec, max_line_bytes: int,
 # ------------------------------------------------------------------------------------------------------ Beam
 
 
-def _order_key(raw: dict[str, Any]) -> tuple[int, int]:
-    return tuple(raw["order"])
-
-
 class _ReadTask(beam.DoFn):
     """A read task -> its raw records, in lists of at most ``batch_rows`` (fewer, bigger elements downstream)."""
 
@@ -237,7 +238,7 @@ def decode_batch(raws: Sequence[dict[str, Any]], specs: Sequence[InputSpec], max
         if tag == DEADLETTER_TAG:
             dead.append(record)  # type: ignore[arg-type]
         else:
-            record[INPUT_INDEX], record[POSITION] = raw["order"]  # type: ignore[literal-required]
+            record[ROW] = raw["row"]
             rows.append(record)  # type: ignore[arg-type]
     return pa.Table.from_pylist(rows, schema=DECODED_SCHEMA), dead
 
@@ -265,14 +266,6 @@ class DecodeRecords(beam.DoFn):
             yield rows
 
 
-def _first_lists(records: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
-    return in_lists(sorted(records, key=_order_key), BATCH_ROWS)
-
-
-def _unlist(items: list[Any]) -> list[Any]:
-    return items
-
-
 class Ingest(beam.PTransform):
     """Plans the reads at construction (errors before any work), then reads and decodes.
 
@@ -293,15 +286,7 @@ class Ingest(beam.PTransform):
             | "ReadTasks" >> beam.Create(self.plan.tasks)  # reshuffled: tasks spread over workers
             | "Read" >> beam.ParDo(_ReadTask(cfg.max_line_bytes, cfg.deadletter_raw_bytes))
         )
-        if cfg.limit is not None:
-            raw = (
-                raw
-                | "Unbatch" >> beam.FlatMap(_unlist)
-                | "FirstN" >> beam.combiners.Top.Of(cfg.limit, key=_order_key, reverse=True)
-                | "Rebatch" >> beam.FlatMap(_first_lists)
-                | "SpreadLimited" >> beam.Reshuffle()
-            )
-        elif self.plan.sequential:
+        if self.plan.sequential:
             raw = raw | "SpreadSequential" >> beam.Reshuffle()
         decoded = raw | "Decode" >> beam.ParDo(
             DecodeRecords(self.specs, cfg.max_line_bytes, cfg.deadletter_raw_bytes)

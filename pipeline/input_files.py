@@ -2,7 +2,7 @@
 
 A compressed file is decompressed with a stream that raises :class:`CorruptInputError` on a truncated or corrupt
 file instead of ending early, so no run reads a damaged input short. :func:`index_lines` is the counting pre-pass
-over a pair file (line count and seek offsets).
+over a pair, TSV or JSONL file (line count and seek offsets).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The launcher's plan for stage 1: which read tasks cover the inputs, checked before any work.
 
-:func:`plan_reads` turns :class:`InputSpec` s into a :class:`ReadPlan`: line ranges of pair files (after the
-counting pre-pass), byte ranges of TSV/JSONL files, row groups of Parquet files; misaligned pair files, empty
+:func:`plan_reads` turns :class:`InputSpec` s into a :class:`ReadPlan`: row ranges of pair files and TSV/JSONL files
+(after the counting pre-pass), row groups of Parquet files, each with the global row number of its first row;
+``--limit`` is cut here, exactly; misaligned pair files, empty
 inputs, a TSV without the columns asked for and Parquet columns of the wrong type are :class:`InputError` s that
 name the file and the fix (see :mod:`pipeline.ingest` for the whole contract).
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -18,11 +19,9 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import PipelineConfig
 from pipeline.input_files import (
-    READ_BLOCK,
     InputError,
     LineIndex,
     index_lines,
-    is_compressed,
     open_input,
     strip_compression,
 )
@@ -102,16 +101,29 @@ class InputSpec:
 class ReadPlan:
     tasks: list[dict[str, Any]]
     sources: list[dict[str, Any]]
-    expected_rows: int | None  # known in advance when every input is pair files
+    expected_rows: int  # rows the tasks read (already capped by --limit): the inputs' rows are counted up front
     sequential: bool  # some task reads a whole compressed file: reshuffle after reading
     has_mt: bool
     notes: list[str] = field(default_factory=list)
 
+    def take(self, rows: int, limit: int | None) -> int:
+        """How many of the next ``rows`` input rows the plan reads under ``limit``; counts them as planned."""
+        taken = rows if limit is None else max(0, min(rows, limit - self.expected_rows))
+        self.expected_rows += taken
+        return taken
+
+
+_FORMAT_SUFFIXES: dict[str, tuple[str, ...]] = {"pair": (".cs",), "tsv": (".tsv", ".txt"), "jsonl": (".jsonl", ".json"),
+                                               "parquet": (".parquet", ".pq")}
+
 
 def source_name(path: str, kind: Kind) -> str:
+    """The file name without its compression and format suffixes: ``news.cs``, ``news.tsv.gz``, ``news.jsonl`` and
+    ``news.parquet`` are all ``news``, so the same pairs get the same ids whatever container holds them."""
     name = strip_compression(path.rstrip("/").rsplit("/", 1)[-1])
-    if kind == "pair" and name.endswith(".cs"):
-        name = name[:-3]
+    for suffix in _FORMAT_SUFFIXES[kind]:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
     return name or "input"
 
 
@@ -119,8 +131,16 @@ def _count_desc(index: LineIndex) -> str:
     return f"{index.path} has {index.lines} lines"
 
 
-def _plan_pair(spec: InputSpec, input_index: int, config: PipelineConfig, remaining: int | None,
-               plan: ReadPlan) -> int:
+def _line_tasks(rows: int, every: int, config: PipelineConfig) -> Iterator[tuple[int, int, int]]:
+    """``(first row, rows, index step)`` of the read tasks over ``rows`` seekable rows: at most ``chunk_lines``
+    rows, small enough for ``min_splits`` tasks, starting on the index's recorded offsets."""
+    target = min(config.chunk_lines, max(1, math.ceil(rows / config.min_splits)))
+    chunk = max(every, (target // every) * every)
+    for first in range(1, rows + 1, chunk):
+        yield first, min(chunk, rows - first + 1), (first - 1) // every
+
+
+def _plan_pair(spec: InputSpec, input_index: int, config: PipelineConfig, plan: ReadPlan) -> None:
     name = spec.source or source_name(spec.paths[0], "pair")
     every = config.index_every
     indexes = [index_lines(p, every) for p in spec.paths]
@@ -139,8 +159,10 @@ def _plan_pair(spec: InputSpec, input_index: int, config: PipelineConfig, remain
     if len(set(counts)) > 1:
         plan.notes.append(f"misaligned pair files ({'; '.join(_count_desc(i) for i in indexes)}): "
                           f"lines {min(counts) + 1}-{total} are dead letters (misaligned)")
-    rows = total if remaining is None else min(total, remaining)
-    base = {"kind": "pair", "input": input_index, "source": name, "paths": list(spec.paths), "lines": counts}
+    base_row = plan.expected_rows
+    rows = plan.take(total, config.limit)
+    base = {"kind": "pair", "input": input_index, "source": name, "paths": list(spec.paths), "lines": counts,
+            "base": base_row}
     if any(i.compressed for i in indexes):
         if rows:
             plan.tasks.append({**base, "first": 1, "count": rows, "offsets": [0] * len(indexes),
@@ -148,17 +170,12 @@ def _plan_pair(spec: InputSpec, input_index: int, config: PipelineConfig, remain
             plan.sequential = True
         plan.notes.append(f"{name}: compressed pair file(s) are read as one sequential task")
     else:
-        # Chunk size: at most chunk_lines, small enough for min_splits tasks, a multiple of the index step.
-        target = min(config.chunk_lines, max(1, math.ceil(rows / config.min_splits)))
-        chunk = max(every, (target // every) * every)
-        for first in range(1, rows + 1, chunk):
-            k = (first - 1) // every
+        for first, count, k in _line_tasks(rows, every, config):
             offsets = [i.offsets[k] if k < len(i.offsets) else None for i in indexes]
-            plan.tasks.append({**base, "first": first, "count": min(chunk, rows - first + 1), "offsets": offsets,
+            plan.tasks.append({**base, "first": first, "count": count, "offsets": offsets,
                                "compressed": [False] * len(indexes)})
     plan.sources.append({"source": name, "kind": "pair", "paths": list(spec.paths), "lines": counts,
                          "rows": rows})
-    return rows
 
 
 def _match(pattern: str) -> list[tuple[str, int]]:
@@ -183,23 +200,21 @@ def _columns_desc(spec: InputSpec) -> str:
                      if getattr(spec, role + "_column") is not None)
 
 
-def _check_lines_file(spec: InputSpec, path: str, compressed: bool, config: PipelineConfig) -> bool:
-    """Launcher-side checks of one TSV/JSONL file before any work; False if it has no row.
-
-    A compressed file is decompressed once to the end, so a truncated or corrupt one fails here (as pair files
-    do in their counting pre-pass) instead of being read short by a worker. A TSV file none of whose first lines
-    has the columns asked for is the wrong file or the wrong columns: one error, not a dead letter per line.
-    """
-    if compressed:
-        with open_input(path, True) as handle:
-            while handle.read(READ_BLOCK):
-                pass
-    header = config.tsv_header and spec.kind == "tsv"
-    task = {"kind": "lines", "fmt": spec.kind, "input": 0, "source": "", "path": path, "header": header,
-            "cap": _SAMPLE_LINES, "start": 0, "end": None, "compressed": compressed}
-    records = list(read_lines(task, config.max_line_bytes, 0))
-    sample = [r["line"] for r in records if r["overlong"] is None]  # an over-long line is a dead letter anyway
-    if spec.kind == "tsv" and sample:
+def _check_lines_file(spec: InputSpec, path: str, compressed: bool, config: PipelineConfig) -> None:
+    """A TSV file none of whose first lines has the columns asked for is the wrong file or the wrong columns: one
+    error before any work, not a dead letter per line."""
+    if spec.kind != "tsv":
+        return
+    header = int(config.tsv_header)
+    task = {"kind": "lines", "fmt": spec.kind, "input": 0, "source": "", "path": path, "base": 0, "first": 1,
+            "count": _SAMPLE_LINES, "offset": 0, "skip": header, "compressed": compressed}
+    sample = []
+    for record in read_lines(task, config.max_line_bytes, 0):
+        if record["line"] is None:  # the file has fewer lines than the sample
+            break
+        if record["overlong"] is None:  # an over-long line is a dead letter anyway
+            sample.append(record["line"])
+    if sample:
         need = max(int(getattr(spec, role + "_column")) for role in _ROLES
                    if getattr(spec, role + "_column") is not None) + 1
         most = max(line.count(b"\t") + 1 for line in sample)
@@ -208,7 +223,6 @@ def _check_lines_file(spec: InputSpec, path: str, compressed: bool, config: Pipe
                 f"{path}: none of its first {len(sample)} lines has {need} tab-separated fields (the most is "
                 f"{most}), but columns {_columns_desc(spec)} (0-based) are read: is it tab-separated? Name its "
                 "columns with --cs-column/--en-column/--mt-column, or give line-aligned files with --cs/--en")
-    return bool(records)
 
 
 def _empty_error(spec: InputSpec, empty: Sequence[str]) -> InputError:
@@ -217,27 +231,37 @@ def _empty_error(spec: InputSpec, empty: Sequence[str]) -> InputError:
     return InputError(f"{what}: no {spec.kind} row to read; check the path, or the export that wrote it")
 
 
-def _plan_lines(spec: InputSpec, input_index: int, config: PipelineConfig, limit: int | None,
-                plan: ReadPlan) -> None:
+def _plan_lines(spec: InputSpec, input_index: int, config: PipelineConfig, plan: ReadPlan) -> None:
+    """TSV/JSONL files get the pair files' counting pre-pass (a compressed file is decompressed to its end, so a
+    truncated one fails here): their rows are numbered like a pair file's lines."""
+    every = config.index_every
+    header = int(config.tsv_header and spec.kind == "tsv")
     files = _match(spec.paths[0])
-    total_bytes = sum(size for _, size in files)
-    split = min(config.split_bytes, max(1 << 16, math.ceil(total_bytes / config.min_splits)))
     empty: list[str] = []
-    for path, size in files:
+    for path, _ in files:
         name = source_name(path, spec.kind)
-        compressed = is_compressed(path)
-        if not _check_lines_file(spec, path, compressed, config):
+        index = index_lines(path, every)
+        total = max(0, index.lines - header)
+        if not total:
             empty.append(path)
+        _check_lines_file(spec, path, index.compressed, config)
         base = {"kind": "lines", "fmt": spec.kind, "input": input_index, "source": name, "path": path,
-                "header": config.tsv_header and spec.kind == "tsv", "cap": limit}
-        if compressed:
-            plan.tasks.append({**base, "start": 0, "end": None, "compressed": True})
-            plan.sequential = True
+                "base": plan.expected_rows, "compressed": index.compressed}
+        rows = plan.take(total, config.limit)
+        if index.compressed:
+            if rows:
+                plan.tasks.append({**base, "first": 1, "count": rows, "offset": 0, "skip": header})
+                plan.sequential = True
             plan.notes.append(f"{name}: compressed, read as one sequential task")
         else:
-            for start in range(0, max(size, 1), split):
-                plan.tasks.append({**base, "start": start, "end": min(size, start + split), "compressed": False})
-        plan.sources.append({"source": name, "kind": spec.kind, "paths": [path], "bytes": size})
+            # Tasks start on recorded line offsets; row r is line r + header (the first task skips the header).
+            for first_line, lines, k in _line_tasks(rows + header if rows else 0, every, config):
+                skip = header if first_line == 1 else 0
+                if lines > skip:
+                    plan.tasks.append({**base, "first": first_line - header + skip, "count": lines - skip,
+                                       "offset": index.offsets[k], "skip": skip})
+        plan.sources.append({"source": name, "kind": spec.kind, "paths": [path], "bytes": index.size,
+                             "rows": rows})
     if len(empty) == len(files):
         raise _empty_error(spec, empty)
     plan.notes.extend(f"{path} is empty" for path in empty)
@@ -292,6 +316,7 @@ def _check_parquet_types(spec: InputSpec, path: str, schema: Any) -> None:
 
 
 def _plan_parquet(spec: InputSpec, input_index: int, limit: int | None, plan: ReadPlan) -> None:
+    """One task per row group (the part of it under ``limit``); the row counts come from the files' metadata."""
     columns = [c for c in (spec.cs_column, spec.en_column, spec.mt_column, spec.mt_score_column) if c is not None]
     files = _match(spec.paths[0])
     empty: list[str] = []
@@ -306,13 +331,16 @@ def _plan_parquet(spec: InputSpec, input_index: int, limit: int | None, plan: Re
         _check_parquet_types(spec, path, schema)
         if not meta.num_rows:
             empty.append(path)
-        first = 0
+        base = plan.expected_rows
+        first = 1
         for group in range(meta.num_row_groups):
-            rows = meta.row_group(group).num_rows
-            plan.tasks.append({"kind": "parquet", "input": input_index, "source": name, "path": path,
-                               "row_group": group, "first_row": first, "columns": columns, "cap": limit})
+            rows = plan.take(meta.row_group(group).num_rows, limit)
+            if rows:
+                plan.tasks.append({"kind": "parquet", "input": input_index, "source": name, "path": path,
+                                   "base": base, "row_group": group, "first": first, "count": rows,
+                                   "columns": columns})
             first += rows
-        plan.sources.append({"source": name, "kind": "parquet", "paths": [path], "rows": meta.num_rows})
+        plan.sources.append({"source": name, "kind": "parquet", "paths": [path], "rows": first - 1})
     if len(empty) == len(files):
         raise _empty_error(spec, empty)
     plan.notes.extend(f"{path} is empty" for path in empty)
@@ -327,22 +355,15 @@ def plan_reads(specs: Sequence[InputSpec], config: PipelineConfig) -> ReadPlan:
     if len(with_mt) > 1:
         raise InputError("either every input carries a machine-translation column (--mt / --mt-column) or none")
     plan = ReadPlan(tasks=[], sources=[], expected_rows=0, sequential=False, has_mt=with_mt.pop())
-    remaining = config.limit
     for i, spec in enumerate(specs):
         if spec.kind == "pair":
-            rows = _plan_pair(spec, i, config, remaining, plan)
-            if remaining is not None:
-                remaining -= rows
+            _plan_pair(spec, i, config, plan)
+        elif spec.kind == "parquet":
+            _plan_parquet(spec, i, config.limit, plan)
         else:
-            plan.expected_rows = None
-            if spec.kind == "parquet":
-                _plan_parquet(spec, i, config.limit, plan)
-            else:
-                _plan_lines(spec, i, config, config.limit, plan)
+            _plan_lines(spec, i, config, plan)
     names = [s["source"] for s in plan.sources]
     duplicated = sorted({n for n in names if names.count(n) > 1})
     if duplicated:
         raise InputError(f"two inputs have the same source name {duplicated}: ids would collide; rename a file")
-    if plan.expected_rows is not None:  # every input is pair files: rows are known (already capped by --limit)
-        plan.expected_rows = sum(s["rows"] for s in plan.sources)
     return plan

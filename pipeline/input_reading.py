@@ -1,6 +1,6 @@
-"""Reading the pipeline's inputs as raw records (bytes, not yet decoded): one read task -- a line range of pair
-files, a byte range of a TSV/JSONL file, a Parquet row group -- to records with stable ids (see
-:mod:`pipeline.ingest` for the id scheme). Over-long lines are cut at ``max_line_bytes`` and marked, never decoded.
+"""Reading the pipeline's inputs as raw records (bytes, not yet decoded): one read task -- a row range of pair
+files or of a TSV/JSONL file, (part of) a Parquet row group -- to records with stable ids and global row numbers
+(see :mod:`pipeline.ingest`). Over-long lines are cut at ``max_line_bytes`` and marked, never decoded.
 """
 
 from __future__ import annotations
@@ -40,9 +40,10 @@ def _read_line(handle: BinaryIO, cap: int, keep: int) -> tuple[bytes, int, int] 
     return prefix, consumed, length
 
 
-def _raw(task: dict[str, Any], kind: str, position: int, fmt: str) -> dict[str, Any]:
-    return {"id": make_id(task["source"], kind, position), "source": task["source"],
-            "order": (task["input"], position), "fmt": fmt, "input": task["input"], "overlong": None}
+def _raw(task: dict[str, Any], row: int, fmt: str) -> dict[str, Any]:
+    """The common fields of the raw record of ``row`` (1-based, within its file): its id and global row number."""
+    return {"id": make_id(task["source"], row), "source": task["source"], "row": task["base"] + row - 1,
+            "fmt": fmt, "input": task["input"], "overlong": None}
 
 
 def _read_pair(task: dict[str, Any], cap: int, keep: int) -> Iterator[dict[str, Any]]:
@@ -58,7 +59,7 @@ def _read_pair(task: dict[str, Any], cap: int, keep: int) -> Iterator[dict[str, 
                 handle.seek(offset)
             handles.append(handle)
         for line in range(task["first"], task["first"] + task["count"]):
-            record = _raw(task, "L", line, "pair")
+            record = _raw(task, line, "pair")
             missing: list[str] = []
             for side, handle, lines in zip(sides, handles, task["lines"], strict=True):
                 got = _read_line(handle, cap, keep) if handle is not None and line <= lines else None
@@ -81,31 +82,26 @@ def _read_pair(task: dict[str, Any], cap: int, keep: int) -> Iterator[dict[str, 
 
 
 def read_lines(task: dict[str, Any], cap: int, keep: int) -> Iterator[dict[str, Any]]:
-    start, end, row_cap = task["start"], task["end"], task["cap"]
-    emitted = 0
-    with open_input(task["path"], task["compressed"]) as handle:
-        position = start
-        if start > 0:
-            # Hadoop style: the line that straddles `start` belongs to the previous range. Reading from start - 1
-            # consumes the rest of it (or just the newline that ends it, when a line starts exactly at `start`).
-            handle.seek(start - 1)
-            skipped = _read_line(handle, cap, 0)
-            position = start - 1 + (skipped[1] if skipped else 0)
-        while end is None or position < end:
-            if row_cap is not None and emitted >= row_cap:
-                break
-            got = _read_line(handle, cap, keep)
-            if got is None:
-                break
-            line_start = position
-            position += got[1]
-            if line_start == 0 and task["header"]:
-                continue
-            record = _raw(task, "B", line_start, task["fmt"])
-            record["line"] = got[0]
-            if got[2] > cap:
-                record["overlong"] = ("line", got[2])
-            emitted += 1
+    """Rows ``first .. first + count - 1`` (1-based, header not counted) of a TSV/JSONL file: the reader seeks to
+    ``offset`` (the start of the first row's line, or of the header when ``skip`` is 1) and reads line by line."""
+    with open_input(task["path"], task["compressed"]) as opened:
+        handle: BinaryIO | None = opened
+        if task["offset"]:
+            opened.seek(task["offset"])
+        for _ in range(task["skip"]):
+            _read_line(opened, cap, 0)
+        for row in range(task["first"], task["first"] + task["count"]):
+            got = _read_line(handle, cap, keep) if handle is not None else None
+            record = _raw(task, row, task["fmt"])
+            if got is None:  # the counting pre-pass saw this row: the file changed during the run (as pair files)
+                handle = None
+                record["line"] = None
+                record["missing"] = (f"{task['path']} ended before row {row} although its rows were counted (did it "
+                                     "change during the run?)")
+            else:
+                record["line"] = got[0]
+                if got[2] > cap:
+                    record["overlong"] = ("line", got[2])
             yield record
 
 
@@ -125,9 +121,8 @@ def _read_parquet(task: dict[str, Any]) -> Iterator[dict[str, Any]]:
         elif pa.types.is_large_string(column.type):
             column = column.cast(pa.large_binary())
         columns[name] = column.to_pylist()
-    n = table.num_rows if task["cap"] is None else min(table.num_rows, task["cap"])
-    for i in range(n):
-        record = _raw(task, "R", task["first_row"] + i, "parquet")
+    for i in range(task["count"]):
+        record = _raw(task, task["first"] + i, "parquet")
         record["values"] = {name: values[i] for name, values in columns.items()}
         yield record
 
@@ -144,5 +139,7 @@ def read_task(task: dict[str, Any], max_line_bytes: int, keep_bytes: int) -> Ite
         raise ValueError(f"unknown read task kind {task['kind']!r}")
 
 
-def make_id(source: str, kind: str, position: int) -> str:
-    return f"{source}:{kind}{position:012d}"
+def make_id(source: str, row: int) -> str:
+    """``<source>:L<row>``, the row 1-based within its file (its line number in a pair file or a TSV/JSONL file
+    without a header), zero-padded so ids sort in input order within a source."""
+    return f"{source}:L{row:012d}"

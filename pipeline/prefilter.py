@@ -42,9 +42,8 @@ from pipeline.records import (
     BATCH_ROWS,
     DEDUP_KEY,
     FIT_SCHEMA,
-    INPUT_INDEX,
-    POSITION,
     PREFILTERED_SCHEMA,
+    ROW,
     DecodedRow,
     PairRecord,
     PrefilteredRow,
@@ -174,8 +173,8 @@ def _prefilter(row: DecodedRow, text: TextProcessor, options: PrefilterOptions
 
 
 def pick_duplicates(rows: Iterable[PrefilteredRow]) -> tuple[PrefilteredRow, list[RejectedRecord]]:
-    """The row with the smallest id, and rejections (``duplicate``) for the others."""
-    ordered = sorted(rows, key=lambda r: r[S.ID])
+    """The first row in input order (the smallest row number), and rejections (``duplicate``) for the others."""
+    ordered = sorted(rows, key=lambda r: r[ROW])
     kept = ordered[0]
     return kept, [rejection(r, STAGE_DEDUP, Reason.DUPLICATE, f"duplicate of {kept[S.ID]}") for r in ordered[1:]]
 
@@ -261,7 +260,7 @@ class PrefilterRows(_Rejecting):
                 if en_tokens is None:  # rejected before tokenising
                     en_tokens = self._text.tokenize(row[S.EN], "en")
                 if en_tokens:
-                    fit.append({INPUT_INDEX: row[INPUT_INDEX], POSITION: row[POSITION], S.EN_TOKENS: en_tokens})
+                    fit.append({ROW: row[ROW], S.EN_TOKENS: en_tokens})
         if kept:  # the kept rows' columns as they came, plus the two the pre-filter made
             columns = batch.take(kept).select(PREFILTERED_SCHEMA.names[:-2]).columns
             yield pa.Table.from_arrays([*columns, pa.array(en_lists, PREFILTERED_SCHEMA.field(S.EN_TOKENS).type),
@@ -272,9 +271,9 @@ class PrefilterRows(_Rejecting):
 
 
 def duplicates_in(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`pick_duplicates` column-wise over a table with ``dedup_key`` and ``id``: the row indices to keep (the
-    smallest id of each key) and an ``(m, 2)`` array of ``(dropped row, the kept row it duplicates)``."""
-    order = pc.sort_indices(table, [(DEDUP_KEY, "ascending"), (S.ID, "ascending")]).to_numpy()
+    """:func:`pick_duplicates` column-wise over a table with ``dedup_key`` and ``row``: the row indices to keep (the
+    smallest row number of each key) and an ``(m, 2)`` array of ``(dropped row, the kept row it duplicates)``."""
+    order = pc.sort_indices(table, [(DEDUP_KEY, "ascending"), (ROW, "ascending")]).to_numpy()
     keys = table.column(DEDUP_KEY).take(order)
     first = np.ones(len(order), bool)
     if len(order) > 1:
@@ -298,8 +297,8 @@ class _KeyByBucket(beam.DoFn):
 
 
 class _PickDuplicates(beam.DoFn):
-    """One bucket of rows (every row of a dedup key is in the same bucket) -> the first row of each key by id
-    (main, in batches) and ``duplicate`` rejections."""
+    """One bucket of rows (every row of a dedup key is in the same bucket) -> the first row of each key in input
+    order (main, in batches) and ``duplicate`` rejections."""
 
     def setup(self) -> None:
         self._counter = Metrics.counter(METRICS_NAMESPACE, rejected_counter(Reason.DUPLICATE))
@@ -326,7 +325,8 @@ def _drop_key(batch: pa.Table) -> pa.Table:
 
 
 class Dedup(beam.PTransform):
-    """Global exact dedup on the normalised pair, keeping the smallest id: the batches are split into ``buckets``
+    """Global exact dedup on the normalised pair, keeping the first copy in input order (whatever file holds it):
+    the batches are split into ``buckets``
     by their dedup key's hash, and each bucket is deduplicated column-wise on one worker (a bucket holds about
     ``1/buckets`` of the rows).
 

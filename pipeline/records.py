@@ -23,9 +23,11 @@ from core import pair_schema as S
 #: per-call cost of the vectorised scores vanish, small enough that a batch is a few MB.
 BATCH_ROWS = 4096
 
-INPUT_INDEX, POSITION = "input_index", "position"
-#: Stage 1 -> 2: decoded rows (:class:`DecodedRow`), with their place in the input (which input, which line or
-#: byte offset or row): the scorer is fitted on the first English sentences in input order.
+#: A row's place in the input: 0-based over the inputs in the order given (a glob's files in name order, a TSV
+#: header not counted), so it is the same whatever container, compression or sharding holds the pairs. Translation
+#: chunks, dedup's choice among copies and the scorer fit's "first sentences" are decided by it, never by an id.
+ROW = "row"
+#: Stage 1 -> 2: decoded rows (:class:`DecodedRow`), with their row number.
 DECODED_SCHEMA = pa.schema([
     pa.field(S.ID, pa.string(), nullable=False),
     pa.field(S.SOURCE, pa.string(), nullable=False),
@@ -33,18 +35,16 @@ DECODED_SCHEMA = pa.schema([
     pa.field(S.EN, pa.string()),
     pa.field(S.MT, pa.string()),
     pa.field("mt_score", pa.float64()),
-    pa.field(INPUT_INDEX, pa.int32()),
-    pa.field(POSITION, pa.int64()),
+    pa.field(ROW, pa.int64(), nullable=False),
 ])
 
 DEDUP_KEY = "dedup_key"
 #: Stage 2 -> 3: pre-filtered rows (:class:`PrefilteredRow`), with the English tokens and the dedup key.
-PREFILTERED_SCHEMA = pa.schema([*(f for f in DECODED_SCHEMA if f.name not in (INPUT_INDEX, POSITION)),
-                                pa.field(S.EN_TOKENS, pa.list_(pa.string())), pa.field(DEDUP_KEY, pa.binary(16))])
+PREFILTERED_SCHEMA = pa.schema([*DECODED_SCHEMA, pa.field(S.EN_TOKENS, pa.list_(pa.string())),
+                                pa.field(DEDUP_KEY, pa.binary(16))])
 
-#: Stage 2 -> the scorer fit: English tokens with their place in the input.
-FIT_SCHEMA = pa.schema([pa.field(INPUT_INDEX, pa.int32()), pa.field(POSITION, pa.int64()),
-                        pa.field(S.EN_TOKENS, pa.list_(pa.string()))])
+#: Stage 2 -> the scorer fit: English tokens with their row number.
+FIT_SCHEMA = pa.schema([pa.field(ROW, pa.int64(), nullable=False), pa.field(S.EN_TOKENS, pa.list_(pa.string()))])
 
 
 def partition(table: pa.Table, parts: np.ndarray, count: int) -> list[tuple[int, pa.Table]]:
@@ -66,6 +66,7 @@ class DecodedRow(TypedDict):
     en: str
     mt: str | None
     mt_score: float | None
+    row: int
 
 
 class PrefilteredRow(DecodedRow):

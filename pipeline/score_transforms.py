@@ -38,7 +38,7 @@ from apache_beam.metrics import Metrics
 from configs.schema import FilterConfig, ScoreConfig
 from core.pair_schema import EN_TOKENS, FOLD, ID, KEEP, MT_TOKENS, NO_KNOWN_WORDS, PAIRS_SCHEMA, REASON, Reason
 from filters.decontaminate import ExcludedSentences
-from filters.folds import ID_HASH_KEY, id_hash, sample_hashes_of
+from filters.folds import KEY_HASH_COLUMN, key_hash, pair_keys, sample_hashes_of
 from filters.paragram import ParagramScorer
 from filters.rules import apply_rules, rules_from_config
 from filters.scores import SCORE_COLUMNS, score_pairs
@@ -143,7 +143,7 @@ class ScorePairs(beam.PTransform):
 # ------------------------------------------------------------------------------------- scoring + selection
 
 _SAMPLE_HASH_KEY = "_sample_hash"
-_PRIVATE = (ID_HASH_KEY, _SAMPLE_HASH_KEY)
+_PRIVATE = (KEY_HASH_COLUMN, _SAMPLE_HASH_KEY)
 
 
 def _reason_column(reasons: Sequence[str]) -> pa.Array:
@@ -160,8 +160,8 @@ def _with(table: pa.Table, name: str, values: pa.Array | np.ndarray) -> pa.Table
 class _ScoreAndJudge(beam.DoFn):
     """A batch of pair records -> the same batch scored, with ``keep``/``reason`` from the threshold rules and
     ``fold`` 0; with a ranking criterion the token limit waits until after ranking, as in
-    :func:`filters.folds.select_training_pairs`. The id hashes the ranking and the sample need are added as private
-    columns, which :class:`_CountDecisions` drops."""
+    :func:`filters.folds.select_training_pairs`. The pair-key hashes the ranking and the sample need are added as
+    private columns, which :class:`_CountDecisions` drops."""
 
     def __init__(self, source: ScorerSource, filter_config: FilterConfig, seed: int,
                  excluded: ExcludedSentences | None):
@@ -192,9 +192,9 @@ class _ScoreAndJudge(beam.DoFn):
         table = _with(table, REASON, _reason_column([str(Reason(r)) for r in result.reason.tolist()]))
         table = _with(table, FOLD, pa.array(np.zeros(table.num_rows, np.int8)))
         if self._config.rank_by is not None:
-            table = _with(table, ID_HASH_KEY, id_hash(table[ID], self._seed))
+            table = _with(table, KEY_HASH_COLUMN, key_hash(pair_keys(table), self._seed))
         if self._config.sample is not None:
-            table = _with(table, _SAMPLE_HASH_KEY, sample_hashes_of(table[ID].to_pylist(), self._seed))
+            table = _with(table, _SAMPLE_HASH_KEY, sample_hashes_of(pair_keys(table), self._seed))
         yield table
 
 
@@ -206,7 +206,7 @@ def _candidate_sort_keys(batch: pa.Table, criterion: str) -> list[tuple[int, flo
     """:func:`filters.folds.row_sort_key` of the rule-passing rows of a batch."""
     passing = batch.filter(pa.array(_kept(batch)))
     return [(0, 0.0, hashed) if value is None or math.isnan(value) else (1, value, hashed)
-            for value, hashed in zip(passing[criterion].to_pylist(), passing[ID_HASH_KEY].to_pylist(), strict=True)]
+            for value, hashed in zip(passing[criterion].to_pylist(), passing[KEY_HASH_COLUMN].to_pylist(), strict=True)]
 
 
 def folds_of_keys(present: np.ndarray, values: np.ndarray, hashes: np.ndarray, interior: Sequence[Any]) -> np.ndarray:
@@ -237,7 +237,7 @@ def _assign_folds(batch: pa.Table, interior: Sequence[Any], config: FilterConfig
     values = batch[config.rank_by].to_numpy(zero_copy_only=False).astype(np.float64)  # nulls -> nan
     present = (~np.isnan(values)).astype(np.int64)
     values = np.where(present == 1, values, 0.0)
-    hashes = batch[ID_HASH_KEY].to_numpy(zero_copy_only=False).astype(np.uint64)
+    hashes = batch[KEY_HASH_COLUMN].to_numpy(zero_copy_only=False).astype(np.uint64)
     folds = np.where(ranked, folds_of_keys(present, values, hashes, interior), 0)
     batch = _with(batch, FOLD, pa.array(folds.astype(np.int8)))
     batch = _reject_where(batch, ranked & ~np.isin(folds, list(config.select_folds)),
@@ -249,20 +249,24 @@ def _assign_folds(batch: pa.Table, interior: Sequence[Any], config: FilterConfig
     return batch
 
 
-def _candidate_sample_hashes(batch: pa.Table) -> list[int]:
-    return batch.filter(pa.array(_kept(batch)))[_SAMPLE_HASH_KEY].to_pylist()
+def _candidate_sample_keys(batch: pa.Table) -> list[tuple[int, str]]:
+    """``(sample hash, id)`` of the kept rows: the id only orders rows whose text is identical (dedup off)."""
+    kept = batch.filter(pa.array(_kept(batch)))
+    return list(zip(kept[_SAMPLE_HASH_KEY].to_pylist(), kept[ID].to_pylist(), strict=True))
 
 
-def _sample_threshold(smallest: list[int], n: int) -> int | None:
-    """The largest hash among the ``n`` smallest, or None when fewer than ``n`` rows qualify (keep them all)."""
+def _sample_threshold(smallest: list[tuple[int, str]], n: int) -> tuple[int, str] | None:
+    """The largest key among the ``n`` smallest, or None when fewer than ``n`` rows qualify (keep them all)."""
     return max(smallest) if len(smallest) >= n else None
 
 
-def _apply_sample(batch: pa.Table, threshold: int | None) -> pa.Table:
+def _apply_sample(batch: pa.Table, threshold: tuple[int, str] | None) -> pa.Table:
     if threshold is None:
         return batch
     hashes = batch[_SAMPLE_HASH_KEY].to_numpy(zero_copy_only=False).astype(np.uint64)
-    return _reject_where(batch, _kept(batch) & (hashes > np.uint64(threshold)), Reason.NOT_SAMPLED)
+    limit, last_id = np.uint64(threshold[0]), pa.scalar(threshold[1], pa.string())
+    after = (hashes > limit) | ((hashes == limit) & pc.greater(batch[ID], last_id).to_numpy(zero_copy_only=False))
+    return _reject_where(batch, _kept(batch) & after, Reason.NOT_SAMPLED)
 
 
 class _CountDecisions(beam.DoFn):
@@ -283,7 +287,7 @@ class ScoreAndSelect(beam.PTransform):
     per batch), then -- with ``rank_by`` -- folds from approximate quantiles over the rule-passing rows (the
     quantiles of :class:`pipeline.fold_transforms.ApproxFoldBoundaries`; exact on small inputs, fold sizes within
     ``2εn + 1`` of ``n/k`` at scale), the selected folds, the per-side token limit, and the seeded sample of
-    ``sample`` rows (the rows with the smallest salted id hash, found with ``Top.Smallest``). ``metadata`` (scorer
+    ``sample`` rows (the rows with the smallest salted pair-key hash, found with ``Top.Smallest``). ``metadata`` (scorer
     id, filter config and the evaluation sentences excluded) goes into the output's Parquet metadata.
 
     ``filter.exclude_sentences`` is read here, on the launcher (a missing file fails before any work), and the
@@ -321,7 +325,7 @@ class ScoreAndSelect(beam.PTransform):
             judged = judged | "Folds" >> beam.Map(_assign_folds, beam.pvalue.AsSingleton(boundaries), config)
         if config.sample is not None:
             threshold = (judged
-                         | "SampleHashes" >> beam.FlatMap(_candidate_sample_hashes)
+                         | "SampleKeys" >> beam.FlatMap(_candidate_sample_keys)
                          | "Smallest" >> beam.combiners.Top.Smallest(config.sample)
                          | "Threshold" >> beam.Map(_sample_threshold, config.sample))
             judged = judged | "Sample" >> beam.Map(_apply_sample, beam.pvalue.AsSingleton(threshold))

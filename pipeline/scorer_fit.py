@@ -34,7 +34,7 @@ from pipeline.ingest import decode_record
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.input_reading import read_task
-from pipeline.records import FIT_SCHEMA, INPUT_INDEX, POSITION
+from pipeline.records import FIT_SCHEMA, ROW
 from pipeline.score_transforms import ScoreAndSelect, load_scorer
 from pipeline.summary import record_size
 
@@ -113,8 +113,8 @@ def fit_and_save(sentences: list[list[str]], score_config: ScoreConfig, path: st
 
 
 def _order_keys(table: pa.Table) -> np.ndarray:
-    """(input index, position) of each row as one sortable integer array (positions stay below 2**48)."""
-    return (table[INPUT_INDEX].to_numpy().astype(np.int64) << 48) + table[POSITION].to_numpy().astype(np.int64)
+    """Each row's row number: the input order, whatever container held the rows."""
+    return table[ROW].to_numpy()
 
 
 class _FirstSentences(beam.CombineFn):

@@ -23,8 +23,9 @@ from filters.folds import (
     fold_boundaries,
     fold_file_name,
     hash_sample,
-    id_hash,
     interior_boundaries,
+    key_hash,
+    pair_keys,
     sample_from_folds,
     select_training_pairs,
     write_fold_subsets,
@@ -86,6 +87,8 @@ def pairs_table(rng: np.random.Generator, n: int, *, ties: int = 20, max_len: in
     return table_from_columns({
         "id": [f"czeng-{i:06d}" for i in range(n)],
         "source": ["czeng"] * n,
+        "cs": [f"věta {i}" for i in range(n)],
+        "en": [f"sentence {i}" for i in range(n)],
         "en_tokens": [["w"] * k for k in rng.integers(1, max_len + 1, n)],
         "mt_tokens": [["m"] * k for k in rng.integers(1, max_len + 1, n)],  # differs from en: not a copy
         "paraphrase_score": scores,
@@ -97,20 +100,20 @@ def pairs_table(rng: np.random.Generator, n: int, *, ties: int = 20, max_len: in
 # ------------------------------------------------------------------------------------------------ the hash
 
 
-def test_id_hash_matches_the_reference_for_every_input_form():
+def test_key_hash_matches_the_reference_for_every_input_form():
     rng = np.random.default_rng(1)
     ids = [*random_ids(rng, 500), "", "a", "a\x00", "x" * 300]
     for seed in (0, 1234, -7, 2**70 + 3):
         expected = np.array([reference_hash(i, seed) for i in ids], dtype=np.uint64)
-        np.testing.assert_array_equal(id_hash(ids, seed), expected)
-        np.testing.assert_array_equal(folds_module.id_hash_scalar(ids[3], seed), expected[3])
+        np.testing.assert_array_equal(key_hash(ids, seed), expected)
+        np.testing.assert_array_equal(folds_module.key_hash_scalar(ids[3], seed), expected[3])
     arrow = pa.array(["zzz", *ids], type=pa.string()).slice(1)  # a slice: non-zero array offset
     chunked = pa.chunked_array([ids[:100], ids[100:]])
     # (an object array: NumPy's fixed-width str dtype drops trailing NULs such as the one in "a\x00")
     for form in (arrow, chunked, np.array(ids, dtype=object), pa.array(ids).dictionary_encode()):
-        np.testing.assert_array_equal(id_hash(form, 9), id_hash(ids, 9))
-    assert id_hash([], 1).shape == (0,)
-    assert id_hash(["a", "b"], 1)[0] != id_hash(["a", "b"], 2)[0]
+        np.testing.assert_array_equal(key_hash(form, 9), key_hash(ids, 9))
+    assert key_hash([], 1).shape == (0,)
+    assert key_hash(["a", "b"], 1)[0] != key_hash(["a", "b"], 2)[0]
 
 
 # ------------------------------------------------------------------------------------------------- folds
@@ -199,7 +202,7 @@ def test_default_selection_top_two_deciles_short_pairs_exact_sample():
     sizes = np.bincount(result.fold, minlength=11)[1:]
     assert sizes.sum() == n and sizes.max() - sizes.min() <= 1
     np.testing.assert_array_equal(result.fold, assign_folds(table.column("paraphrase_score").to_numpy(),
-                                                            table.column("id"), 10, 1234))
+                                                            pair_keys(table), 10, 1234))
     short = MaxTokens(30).check(table)
     top = np.isin(result.fold, [9, 10])
     assert np.all(top[result.keep]) and np.all(short[result.keep])
@@ -371,9 +374,10 @@ def test_beam_approximate_folds_are_within_the_epsilon_bound(tmp_path):
 
     rng = np.random.default_rng(12)
     n, k, eps, seed = 20_000, 10, 0.01, 77
-    values = (rng.integers(0, 50, n) / 50).astype(np.float32)  # many ties: the id hash must split them
+    values = (rng.integers(0, 50, n) / 50).astype(np.float32)  # many ties: the key hash must split them
     ids = [f"czeng-{i}" for i in range(n)]
-    rows = [{"id": i, "paraphrase_score": float(v), "en": "x"} for i, v in zip(ids, values, strict=True)]
+    keys = [folds_module.pair_key(i, "x", None) for i in ids]  # what ties are split by: the pair's text
+    rows = [{"id": i, "cs": i, "paraphrase_score": float(v), "en": "x"} for i, v in zip(ids, values, strict=True)]
 
     assign = fold_transforms.AssignFoldsApprox("paraphrase_score", folds=k, seed=seed, epsilon=eps,
                                             max_num_elements=n)
@@ -397,13 +401,13 @@ def test_beam_approximate_folds_are_within_the_epsilon_bound(tmp_path):
     assert np.all(np.abs(sizes - n / k) <= 2 * eps * n + 1), sizes
 
     # same total order as the exact folds; boundaries within eps * n ranks of the exact ones
-    exact = assign_folds(values, ids, k, seed)
+    exact = assign_folds(values, keys, k, seed)
     assert (approx_fold == exact).mean() > 1 - 2 * eps * (k - 1)
     assert np.all(np.abs(approx_fold - exact) <= 1)
     (bounds_file,) = tmp_path.glob("bounds*")
     interior = [tuple(b) for b in json.loads(bounds_file.read_text())]
     assert len(interior) == k - 1
-    keys = sorted(folds_module.sort_key(float(v), i, seed) for v, i in zip(values, ids, strict=True))
+    keys = sorted(folds_module.sort_key(float(v), key, seed) for v, key in zip(values, keys, strict=True))
     for j, boundary in enumerate(interior, start=1):
         rank = keys.index(boundary)
         assert abs(rank - math.ceil(j * n / k)) <= eps * n + 1, (j, rank)
@@ -449,9 +453,9 @@ def test_real_caption_pairs_folds_and_selection(caption_pairs, tmp_path):
     scores = table.column("paraphrase_score").to_numpy()
     assert len(np.unique(scores)) < n / 10  # heavy ties: the tie-break matters
 
-    ids = table.column("id").to_pylist()
-    fold = assign_folds(scores, table.column("id"), 10, 1234)
-    assert fold.tolist() == reference_folds(scores.tolist(), ids, 10, 1234)
+    keys = pair_keys(table).to_pylist()  # ties (many here) are split by the pair's text, not its id
+    fold = assign_folds(scores, pair_keys(table), 10, 1234)
+    assert fold.tolist() == reference_folds(scores.tolist(), keys, 10, 1234)
     sizes = np.bincount(fold, minlength=11)[1:]
     assert sizes.tolist() == [n // 10] * 10
     means = [scores[fold == j].mean() for j in range(1, 11)]

@@ -11,6 +11,7 @@ seconds-long profile (derandomised, a handful of examples); ``-m slow`` runs 60.
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import json
 import tempfile
@@ -23,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pipeline.input_plan import InputSpec
 from pipeline.run import main
 from tests.conftest import read_lines, shared_data
 
@@ -187,3 +189,93 @@ def test_fuzzed_inputs_end_in_a_run_or_one_line(case, capsys):
 @given(case=cases())
 def test_fuzzed_inputs_long_profile(case, capsys):
     run_case(case, capsys)
+
+
+# ------------------------------------------------------------------ the same pairs, the same rows in any container
+
+CONTAINER_FORMATS = ("pairs", "tsv", "jsonl", "parquet")
+COMPRESSIONS = {"": lambda data: data, ".gz": lambda data: gzip.compress(data, mtime=0), ".bz2": bz2.compress}
+
+
+@st.composite
+def containers(draw, cs: list[str], en: list[str]) -> tuple[str, str, int, dict[str, bytes], bool]:
+    """The same pairs in a drawn container: format, compression, shards (cut anywhere, empty shards included) and,
+    for TSV, a header line. Returns the format, the compression suffix, the number of parts, the files to write and
+    whether TSV headers are on."""
+    fmt = draw(st.sampled_from(CONTAINER_FORMATS))
+    suffix = "" if fmt == "parquet" else draw(st.sampled_from(sorted(COMPRESSIONS)))
+    cuts = sorted(draw(st.lists(st.integers(0, len(cs)), max_size=3)))
+    bounds = [0, *cuts, len(cs)]
+    header = fmt == "tsv" and draw(st.booleans())
+    files: dict[str, bytes] = {}
+    for k in range(len(bounds) - 1):
+        part_cs, part_en = cs[bounds[k]:bounds[k + 1]], en[bounds[k]:bounds[k + 1]]
+        name = f"part-{k}"
+        if fmt == "pairs":
+            files[f"{name}.cs{suffix}"] = COMPRESSIONS[suffix]("".join(f"{c}\n" for c in part_cs).encode())
+            files[f"{name}.en{suffix}"] = COMPRESSIONS[suffix]("".join(f"{e}\n" for e in part_en).encode())
+        elif fmt == "parquet":
+            sink = pa.BufferOutputStream()
+            pq.write_table(pa.table({"cs": pa.array(part_cs, pa.string()), "en": pa.array(part_en, pa.string())}),
+                           sink, row_group_size=draw(st.integers(1, 20)))
+            files[f"{name}.parquet"] = sink.getvalue().to_pybytes()
+        else:
+            lines = [f"{c}\t{e}" if fmt == "tsv" else json.dumps({"cs": c, "en": e}) for c, e in
+                     zip(part_cs, part_en, strict=True)]
+            text = ("cs\ten\n" if header else "") + "".join(f"{line}\n" for line in lines)
+            files[f"{name}.{fmt}{suffix}"] = COMPRESSIONS[suffix](text.encode())
+    return fmt, suffix, len(bounds) - 1, files, header
+
+
+def _container_specs(root: Path, fmt: str, suffix: str, parts: int) -> list[InputSpec]:
+    if fmt == "pairs":  # pair files are one input each, in order
+        return [InputSpec.pair(root / f"part-{k}.cs{suffix}", root / f"part-{k}.en{suffix}") for k in range(parts)
+                if (root / f"part-{k}.cs{suffix}").stat().st_size]
+    pattern = str(root / f"part-*.{fmt}{suffix}")
+    return [{"tsv": InputSpec.tsv, "jsonl": InputSpec.jsonl, "parquet": InputSpec.parquet}[fmt](pattern)]
+
+
+@pytest.mark.timeout(300)
+@settings(max_examples=25, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_the_same_pairs_get_the_same_rows_in_any_container(data):
+    """Two containers of the same real pairs, under drawn split settings and --limit: the same row numbers with
+    the same text, in order -- what translation chunks, dedup and the scorer fit are decided by."""
+    from configs.schema import PipelineConfig
+    from pipeline.ingest import decode_record
+    from pipeline.input_files import InputError
+    from pipeline.input_plan import plan_reads
+    from pipeline.input_reading import read_task
+
+    cs_all = read_lines(shared_data("bitext/tatoeba.cs"))
+    en_all = read_lines(shared_data("bitext/tatoeba.en"))
+    start = data.draw(st.integers(0, len(cs_all) - 60))
+    n = data.draw(st.integers(1, 60))
+    cs, en = cs_all[start:start + n], en_all[start:start + n]
+    config = PipelineConfig(chunk_lines=data.draw(st.integers(1, 30)), index_every=data.draw(st.integers(1, 10)),
+                            min_splits=data.draw(st.integers(1, 8)), limit=data.draw(st.none() | st.integers(1, 70)))
+    seen = []
+    for _ in range(2):
+        fmt, suffix, parts, files, header = data.draw(containers(cs, en))
+        with tempfile.TemporaryDirectory() as work:
+            root = Path(work)
+            for name, content in files.items():
+                (root / name).write_bytes(content)
+            specs = _container_specs(root, fmt, suffix, parts)
+            try:
+                plan = plan_reads(specs, config.model_copy(update={"tsv_header": header}))
+            except InputError as error:  # only an input of nothing but empty files may be refused
+                assert "empty" in str(error), error
+                seen.append(None)
+                continue
+            rows = []
+            for task in plan.tasks:
+                for raw in read_task(task, 10_000, 64):
+                    tag, record = decode_record(raw, specs[raw["input"]], 10_000, 64)
+                    assert tag == "row", record
+                    rows.append((raw["row"], record["cs"], record["en"]))
+            assert plan.expected_rows == len(rows)
+            seen.append(sorted(rows))
+    expected = list(zip(range(n), cs, en, strict=True))[: config.limit]
+    assert all(s is None or s == expected for s in seen), (seen, expected)

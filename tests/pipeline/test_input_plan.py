@@ -1,9 +1,10 @@
-"""Stage 1 on the launcher and in the readers: the counting pre-pass, read tasks (line ranges, byte ranges,
-row groups) and what planning refuses."""
+"""Stage 1 on the launcher and in the readers: the counting pre-pass, read tasks (row ranges, row groups), row
+numbers that do not depend on the container, and what planning refuses."""
 
 from __future__ import annotations
 
 import gzip
+import json
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -14,7 +15,6 @@ from core.pair_schema import Reason
 from pipeline.ingest import decode_record
 from pipeline.input_files import InputError, index_lines
 from pipeline.input_plan import InputSpec, MisalignedInputError, plan_reads
-from pipeline.input_reading import read_task
 from tests.pipeline.input_helpers import CAP, KEEP, read_all, write_file
 
 pytestmark = pytest.mark.timeout(120)
@@ -92,27 +92,65 @@ def test_missing_input_and_mixed_mt_are_errors(tmp_path):
         plan_reads([InputSpec.pair(en, en), InputSpec.tsv(tsv, mt=2)], PipelineConfig())
 
 
-@pytest.mark.parametrize("split", [1, 7, 100, 1000, 1 << 20])
-def test_byte_ranges_own_the_lines_that_start_in_them(tmp_path, split):
-    lines = [f"cs {i} {'x' * (i % 97)}\ten {i}".encode() for i in range(300)]
-    lines[17] = b""  # an empty line is a line too
-    data = b"\n".join(lines) + b"\n"
+@pytest.mark.parametrize("header", [False, True])
+def test_tsv_rows_are_line_ranges_that_cover_every_row_once(tmp_path, header):
+    n = 2345
+    lines = [f"cs {i} {'x' * (i % 97)}\ten {i}".encode() for i in range(1, n + 1)]
+    lines[17] = b""  # an empty line is a row too (a dead letter)
+    data = (b"cs\ten\n" if header else b"") + b"\n".join(lines) + b"\n"
     path = write_file(tmp_path / "corpus.tsv", data)
-    base = plan_reads([InputSpec.tsv(path)], PipelineConfig()).tasks[0]
-    tasks = [dict(base, start=s, end=min(s + split, len(data))) for s in range(0, len(data), split)]
-    records = [r for task in tasks for r in read_task(task, CAP, KEEP)]
-    starts = [0] + [i + 1 for i, b in enumerate(data[:-1]) if b == 10]
-    assert [r["id"] for r in records] == [f"corpus.tsv:B{s:012d}" for s in starts]
+    config = PipelineConfig(chunk_lines=500, index_every=100, min_splits=4, tsv_header=header)
+    plan = plan_reads([InputSpec.tsv(path)], config)
+    assert len(plan.tasks) == 5 and plan.expected_rows == n and not plan.sequential
+    records = read_all(plan)
+    assert [r["id"] for r in records] == [f"corpus:L{i:012d}" for i in range(1, n + 1)]
+    assert [r["row"] for r in records] == list(range(n))
     assert [r["line"] for r in records] == lines
 
 
-def test_large_tsv_is_split_into_byte_ranges(tmp_path):
-    data = b"".join(f"cs {i}\ten {i}\n".encode() for i in range(30_000))
-    path = write_file(tmp_path / "big.tsv", data)
-    plan = plan_reads([InputSpec.tsv(path)], PipelineConfig(split_bytes=100_000))
-    # At most split_bytes per task, and at least min_splits tasks but none under 64 KiB.
-    assert len(plan.tasks) == -(-len(data) // (1 << 16)) == 8
-    assert len(read_all(plan)) == 30_000
+def test_rows_are_numbered_across_inputs_and_files(tmp_path):
+    pairs = [write_file(tmp_path / f"a.{s}", b"1\n2\n3\n") for s in ("cs", "en")]
+    for k in range(3):
+        write_file(tmp_path / f"part-{k}.tsv", "".join(f"c{k}{i}\te{k}{i}\n" for i in range(k + 1)).encode())
+    plan = plan_reads([InputSpec.pair(*pairs), InputSpec.tsv(tmp_path / "part-*.tsv")],
+                      PipelineConfig(chunk_lines=2, index_every=1))
+    records = read_all(plan)
+    assert [(r["id"], r["row"]) for r in records] == [
+        ("a:L000000000001", 0), ("a:L000000000002", 1), ("a:L000000000003", 2), ("part-0:L000000000001", 3),
+        ("part-1:L000000000001", 4), ("part-1:L000000000002", 5), ("part-2:L000000000001", 6),
+        ("part-2:L000000000002", 7), ("part-2:L000000000003", 8)]
+    assert plan.expected_rows == 9
+
+
+def test_the_same_pairs_have_the_same_rows_in_every_container(tmp_path):
+    cs = [f"Věta {i}." for i in range(1, 1201)]
+    en = [f"Sentence {i}." for i in range(1, 1201)]
+    containers: dict[str, list[InputSpec]] = {}
+    (tmp_path / "pair").mkdir()
+    containers["pair files"] = [InputSpec.pair(
+        write_file(tmp_path / "pair" / "news.cs", "".join(f"{t}\n" for t in cs).encode()),
+        write_file(tmp_path / "pair" / "news.en", "".join(f"{t}\n" for t in en).encode()))]
+    tsv = "".join(f"{c}\t{e}\n" for c, e in zip(cs, en, strict=True)).encode()
+    containers["tsv"] = [InputSpec.tsv(write_file(tmp_path / "news.tsv", tsv))]
+    containers["tsv.gz"] = [InputSpec.tsv(write_file(tmp_path / "news.tsv.gz", gzip.compress(tsv)))]
+    jsonl = "".join(json.dumps({"cs": c, "en": e}) + "\n" for c, e in zip(cs, en, strict=True)).encode()
+    containers["jsonl"] = [InputSpec.jsonl(write_file(tmp_path / "news.jsonl", jsonl))]
+    pq.write_table(pa.table({"cs": cs, "en": en}), tmp_path / "news.parquet", row_group_size=333)
+    containers["parquet"] = [InputSpec.parquet(tmp_path / "news.parquet")]
+    (tmp_path / "shards").mkdir()
+    for k, (start, end) in enumerate([(0, 1), (1, 700), (700, 1200)]):
+        write_file(tmp_path / "shards" / f"news-{k}.tsv", b"".join(tsv.splitlines(True)[start:end]))
+    containers["3 tsv shards"] = [InputSpec.tsv(tmp_path / "shards" / "news-*.tsv")]
+    config = PipelineConfig(chunk_lines=200, index_every=50, limit=1100)
+    seen = {}
+    for name, specs in containers.items():
+        records = read_all(plan_reads(specs, config))
+        seen[name] = [(r["row"], decode_record(r, specs[0], CAP, KEEP)[1]) for r in records]
+    expected = [(i, c, e) for i, (c, e) in enumerate(zip(cs[:1100], en[:1100], strict=True))]
+    for name, rows in seen.items():
+        assert [(row, d["cs"], d["en"]) for row, d in rows] == expected, name
+        if name != "3 tsv shards":  # ids name the file: the same file in another format keeps them
+            assert [d["id"] for _, d in rows] == [f"news:L{i:012d}" for i in range(1, 1101)], name
 
 
 def test_over_long_lines_are_never_held_whole(tmp_path):
@@ -131,7 +169,7 @@ def test_tsv_header_and_columns(tmp_path):
     spec = InputSpec.tsv(path, cs=1, en=0, mt=2, mt_score=3)
     plan = plan_reads([spec], PipelineConfig(tsv_header=True))
     decoded = [decode_record(r, spec, CAP, KEEP) for r in read_all(plan)]
-    assert decoded[0] == ("row", {"id": "h.tsv:B000000000015", "source": "h.tsv", "cs": "Ahoj.", "en": "Hello.",
+    assert decoded[0] == ("row", {"id": "h:L000000000001", "source": "h", "cs": "Ahoj.", "en": "Hello.",
                                   "mt": "Hi.", "mt_score": -0.5})
     assert decoded[1][0] == "deadletter" and "1 field" in decoded[1][1]["error"]
 
@@ -144,8 +182,7 @@ def test_parquet_input_by_row_group(tmp_path):
     plan = plan_reads([spec], PipelineConfig())
     assert len(plan.tasks) == 2 and plan.has_mt
     decoded = [decode_record(r, spec, CAP, KEEP) for r in read_all(plan)]
-    assert [d[1]["id"] for d in decoded] == ["p.parquet:R000000000000", "p.parquet:R000000000001",
-                                             "p.parquet:R000000000002"]
+    assert [d[1]["id"] for d in decoded] == ["p:L000000000001", "p:L000000000002", "p:L000000000003"]
     assert decoded[1][0] == "deadletter" and "null" in decoded[1][1]["error"]
     with pytest.raises(InputError, match="no column"):
         plan_reads([InputSpec.parquet(path, mt="nope")], PipelineConfig())

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def _row(cs: str, en: str, i: int = 1) -> dict:
-    return {"id": f"t:L{i:012d}", "source": "t", "cs": cs, "en": en, "mt": None, "mt_score": None}
+    return {"id": f"t:L{i:012d}", "source": "t", "cs": cs, "en": en, "mt": None, "mt_score": None, "row": i - 1}
 
 
 @pytest.mark.parametrize(("cs", "en", "reason"), [
@@ -47,7 +47,7 @@ def test_prefilter_keeps_normal_pairs_with_tokens():
     assert len(kept["dedup_key"]) == 16
 
 
-def test_dedup_keeps_the_smallest_id_on_the_normalised_pair():
+def test_dedup_keeps_the_first_row_on_the_normalised_pair():
     text = TextProcessor()
     rows = [prefilter_row(_row("Ahoj,  světe!", "Hello, world!", i), text, PrefilterOptions())[0]
             for i in (7, 3)]

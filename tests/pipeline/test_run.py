@@ -207,25 +207,26 @@ def _mt_inputs(tmp_path: Path) -> tuple[list[InputSpec], list[str]]:
     ids = []
     tsv = bytearray(b"cs\ten\tmt\tscore\n")
     for i in range(100):
-        ids.append(f"real.tsv:B{len(tsv):012d}")
+        ids.append(f"real:L{i + 1:012d}")
         tsv += f"{cs[i]}\t{en[i]}\t{mt[i]}\t-0.{i + 1}\n".encode()
     for bad in (b"Dobr\xfd den.\tGood day.\tHello.\t-1\n", b"only one field\n", b"Ahoj.\tHello.\t\t-1\n",
                 b"Ahoj\x1b[31m.\tHello.\tHi.\t-1\n"):
-        ids.append(f"real.tsv:B{len(tsv):012d}")
+        ids.append(f"real:L{len(ids) + 1:012d}")
         tsv += bad
     (tmp_path / "real.tsv").write_bytes(bytes(tsv))
     jsonl = bytearray()
     for i in range(100, 200):
-        ids.append(f"real.jsonl:B{len(jsonl):012d}")
+        ids.append(f"real-jsonl:L{i - 99:012d}")
         jsonl += json.dumps({"cs": cs[i], "en": en[i], "mt": mt[i]}, ensure_ascii=False).encode() + b"\n"
-    ids.append(f"real.jsonl:B{len(jsonl):012d}")
+    ids.append(f"real-jsonl:L{101:012d}")
     jsonl += b'{"cs": "broken"\n'
-    (tmp_path / "real.jsonl").write_bytes(bytes(jsonl))
-    pq.write_table(pa.table({"cs": cs[200:], "en": en[200:], "mt": mt[200:]}), tmp_path / "real.parquet",
+    (tmp_path / "real-jsonl.jsonl").write_bytes(bytes(jsonl))
+    pq.write_table(pa.table({"cs": cs[200:], "en": en[200:], "mt": mt[200:]}), tmp_path / "real-parquet.parquet",
                    row_group_size=40)
-    ids += [f"real.parquet:R{i:012d}" for i in range(100)]
-    specs = [InputSpec.tsv(tmp_path / "real.tsv", mt=2, mt_score=3), InputSpec.jsonl(tmp_path / "real.jsonl", mt="mt"),
-             InputSpec.parquet(tmp_path / "real.parquet", mt="mt")]
+    ids += [f"real-parquet:L{i:012d}" for i in range(1, 101)]
+    specs = [InputSpec.tsv(tmp_path / "real.tsv", mt=2, mt_score=3),
+             InputSpec.jsonl(tmp_path / "real-jsonl.jsonl", mt="mt"),
+             InputSpec.parquet(tmp_path / "real-parquet.parquet", mt="mt")]
     return specs, ids
 
 
@@ -371,7 +372,7 @@ def test_scorer_fitted_in_the_job_equals_the_launchers_fit(tmp_path, monkeypatch
 
 
 def test_the_launcher_sizes_dedup_buckets_and_lexicon_shards_and_warns_about_big_shards(caplog):
-    """A CzEng-sized plan (51.4M counted rows, or TSV bytes) gets ~50,000-row dedup buckets, ~25,000-pair lexicon
+    """A CzEng-sized plan (51.4M counted rows) gets ~50,000-row dedup buckets, ~25,000-pair lexicon
     shards and a warning that names the shard count to use; a small one gets 16 buckets and no warning."""
     import logging
 
@@ -379,11 +380,10 @@ def test_the_launcher_sizes_dedup_buckets_and_lexicon_shards_and_warns_about_big
     from pipeline.graph import _check_sizes, dedup_buckets, lexicon_shards
     from pipeline.input_plan import ReadPlan
 
-    def plan(**source) -> ReadPlan:
-        return ReadPlan(tasks=[], sources=[source], expected_rows=source.get("rows"), sequential=False, has_mt=False)
+    def plan(rows: int) -> ReadPlan:
+        return ReadPlan(tasks=[], sources=[], expected_rows=rows, sequential=False, has_mt=False)
 
     assert dedup_buckets(plan(rows=63_517)) == 16 and dedup_buckets(plan(rows=51_400_000)) == 1028
-    assert dedup_buckets(plan(bytes=64 * 51_400_000)) == 1028
     assert lexicon_shards(plan(rows=400), LexiconConfig()) == 1
     assert lexicon_shards(plan(rows=63_517), LexiconConfig()) == 3
     assert lexicon_shards(plan(rows=51_400_000), LexiconConfig()) == 2056

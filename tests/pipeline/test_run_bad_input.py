@@ -149,8 +149,8 @@ def test_read_task_checks_the_stream_too(tmp_path):
     data = gzip.compress(_tsv())
     path = tmp_path / "corpus.tsv.gz"
     path.write_bytes(data[: len(data) // 2])
-    task = {"kind": "lines", "fmt": "tsv", "input": 0, "source": "corpus.tsv", "path": str(path), "header": False,
-            "cap": None, "start": 0, "end": None, "compressed": True}
+    task = {"kind": "lines", "fmt": "tsv", "input": 0, "source": "corpus", "path": str(path), "base": 0,
+            "first": 1, "count": 100, "offset": 0, "skip": 0, "compressed": True}
     with pytest.raises(CorruptInputError, match="truncated or corrupt"):
         list(read_task(task, 1 << 20, 100))
 
