@@ -61,6 +61,7 @@ SETS = {"MEN": "EN-MEN-TR-3k.txt", "MTurk-771": "EN-MTurk-771.txt", "RG-65": "EN
 BANDS = (0.0, 0.1, 1.0, 10.0, np.inf)  # E, expected within-sentence co-occurrences per side
 THRESHOLDS = (1, 2, 5, 10)
 TOP_PAIRS = 6
+TOP_MIN_JOINT = (1, 10)  # every pair, and those seen as often as the paper's Table 12 asks
 
 
 def load_corpus(spec: str, images: int | None) -> tuple[str, pa.Table, LexiconConfig]:
@@ -167,9 +168,10 @@ def band_table(before: dict, after: dict) -> tuple[list[dict[str, Any]], dict[st
     return rows, trend
 
 
-def top_pairs_by_band(lexicon: pa.Table, vocab: Vocabulary, k: int) -> dict[str, list[str]]:
-    """The ``k`` best word pairs (u < v) by adjusted PMI in each band of E."""
-    half = lexicon.filter(pc.less(lexicon.column("u"), lexicon.column("v")))
+def top_pairs_by_band(lexicon: pa.Table, vocab: Vocabulary, k: int, min_joint: int = 1) -> dict[str, list[str]]:
+    """The ``k`` best word pairs (u < v) with ``joint >= min_joint`` by adjusted PMI in each band of E."""
+    half = lexicon.filter(pc.and_(pc.less(lexicon.column("u"), lexicon.column("v")),
+                                  pc.greater_equal(lexicon.column("joint"), min_joint)))
     u, v = vocab.lookup(half.column("u").combine_chunks()), vocab.lookup(half.column("v").combine_chunks())
     E = expected_within(vocab, u, v)
     adj = half.column("pmi_adj").to_numpy()
@@ -215,8 +217,11 @@ def diagnose(name: str, table: pa.Table, base: LexiconConfig, gold: Gold, fracti
                 size["thresholds"][label] = {m: {s: {k: v for k, v in row.items() if not k.startswith("_")}
                                                  for s, row in gold.score(lexicon, vocab, m).items()}
                                              for m in THRESHOLDS}
-            size["top_pairs"] = {label: top_pairs_by_band(compute_lexicon(counts, vocab, configs[label]), vocab,
-                                                          TOP_PAIRS) for label in ("before", "after")}
+            size["top_pairs"] = {}
+            for label in ("before", "after"):
+                lexicon = compute_lexicon(counts, vocab, configs[label])
+                for m in TOP_MIN_JOINT:
+                    size["top_pairs"][f"{label}@{m}"] = top_pairs_by_band(lexicon, vocab, TOP_PAIRS, m)
         figures["sizes"][f"{fraction:g}"] = size
     return figures
 
@@ -256,10 +261,13 @@ def markdown(figures: dict[str, Any], default_prior: float) -> str:
     t = full["trend"]
     lines += ["", f"Rank correlation with E over the pooled pairs: gold {_fmt(t['gold'])}, cross {_fmt(t['cross'])}, "
               f"adjusted before {_fmt(t['before'])}, after {_fmt(t['after'])}.", "",
-              f"Top {TOP_PAIRS} adjusted pairs of the whole lexicon in each band (joint count):", "",
-              "| E | before (`additive`) | after (`prior`) |", "|---|---|---|"]
-    for band, pairs in full["top_pairs"]["before"].items():
-        lines.append(f"| {band} | {', '.join(pairs) or '–'} | {', '.join(full['top_pairs']['after'][band]) or '–'} |")
+              f"Top {TOP_PAIRS} adjusted pairs of the whole lexicon in each band (joint count), among all pairs and "
+              "among pairs seen ≥ 10 times (the paper's Table 12 threshold):", "",
+              "| E | joint ≥ | before (`additive`) | after (`prior`) |", "|---|---:|---|---|"]
+    for m in TOP_MIN_JOINT:
+        for band, pairs in full["top_pairs"][f"before@{m}"].items():
+            after_pairs = full["top_pairs"][f"after@{m}"][band]
+            lines.append(f"| {band} | {m} | {', '.join(pairs) or '–'} | {', '.join(after_pairs) or '–'} |")
     lines += ["", "Size curve (a seeded random share of the pairs, nested; mean ρ over the sets, MEN and SimVerb):",
               "",
               "| share | pairs counted | mean coverage | mean cross ρ(0) / ρ(cov) | mean adjusted before | "
