@@ -535,9 +535,10 @@ def within_pmi(joint: np.ndarray, count_u: np.ndarray, count_v: np.ndarray, sent
     words, ``count_*`` = sentences with each), by ``config.within_estimate``:
 
     - ``prior``: ``log((joint + b) / (E + b))``, E = count_u count_v / P the co-occurrences expected if u and v were
-      independent, b = ``within_prior``: the posterior mean of the rate ratio under a Gamma(b, b) prior (mean 1, PMI
-      0). A pair expected to meet far less than b times keeps ~0 whatever it did (no evidence either way); one
-      expected far more often gets the plain ``log(joint / E)``; never infinite.
+      independent, b = ``within_prior``: the log of the posterior mean of the ratio r when joint ~ Poisson(r E) and
+      r ~ Gamma(b, b) (mean 1, PMI 0). A pair expected to meet far less than b times gets ~``log(1 + joint / b)``
+      (0 if it never shared a sentence: no evidence either way); one expected far more often gets the plain
+      ``log(joint / E)``; never infinite.
     - ``additive``: ``log((joint + a) P / ((count_u + a)(count_v + a)))``, a = ``smoothing``. When E << a it is
       ~``log(a / E)``, large and positive: a pair of rare words that never shared a sentence looks strongly
       associated, and its adjusted PMI collapses to ~``log(#(u,v) / 2)`` (docs/lexicon.md, "Diagnosis").
