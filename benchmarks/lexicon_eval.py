@@ -11,7 +11,8 @@ Captions of one image are paraphrases by construction and have no paraphrase sco
 ``max_tokens: 30`` applies as in the paper.
 
 Prints: the evaluation table (cross-sentence vs adjusted PMI; Spearman's rho x 100 with unseen pairs scored 0 and
-on covered pairs only; coverage) on WS-353 (all, sim), MEN, SimVerb-3500, RG-65 and MTurk-771; the shuffled-pair
+on covered pairs only; coverage) on every set in ``../shared/data/wordsim`` (WS-353 all / sim / rel, MEN,
+SimVerb-3500, RG-65, MTurk-771, RW); the shuffled-pair
 control (second captions re-paired at random with ``--seed``: cross-sentence PMI then measures nothing); the
 counting throughput (pairs/s) of the vectorised core against a slow pure-Python reference on the same pairs in the
 same run (counts checked equal); example neighbour lists, and PPDB XL paraphrases side by side (Table 12).
@@ -51,8 +52,9 @@ DATA = REPO.parent / "shared" / "data"
 CAPTIONS = DATA / "paraphrase" / "multi30k-captions"
 WORDSIM = DATA / "wordsim"
 PPDB = DATA / "lexicon" / "retrofitting-ppdb-xl.txt"
-SETS = {"WS-353-ALL": "EN-WS-353-ALL.txt", "WS-353-SIM": "EN-WS-353-SIM.txt", "MEN": "EN-MEN-TR-3k.txt",
-        "SimVerb-3500": "EN-SimVerb-3500.txt", "RG-65": "EN-RG-65.txt", "MTurk-771": "EN-MTurk-771.txt"}
+SETS = {"WS-353-ALL": "EN-WS-353-ALL.txt", "WS-353-SIM": "EN-WS-353-SIM.txt", "WS-353-REL": "EN-WS-353-REL.txt",
+        "MEN": "EN-MEN-TR-3k.txt", "SimVerb-3500": "EN-SimVerb-3500.txt", "RG-65": "EN-RG-65.txt",
+        "MTurk-771": "EN-MTurk-771.txt", "RW": "EN-RW-STANFORD.txt"}
 EXAMPLES = ("man", "woman", "child", "dog", "running", "smiling", "laughing", "street", "shirt", "guitar",
             "bicycle", "jumping")
 

@@ -399,8 +399,16 @@ class LexiconConfig(_Section):
     min_count: int = Field(default=2, ge=1, description="Vocabulary: words in fewer sentences are not counted.")
     max_vocab: int | None = Field(
         default=100_000, ge=1, description="Vocabulary cap (most frequent words): bounds the joint table by V^2.")
+    within_estimate: Literal["prior", "additive"] = Field(
+        default="prior", description="Within-sentence PMI per side (docs/lexicon.md): 'prior' = "
+        "log((#_X(u,v) + within_prior) / (#_X(u) #_X(v) / P + within_prior)), 0 for a pair with no evidence; "
+        "'additive' = log((#_X(u,v) + smoothing) P / ((#_X(u) + smoothing)(#_X(v) + smoothing))), the earlier "
+        "estimate, strongly positive for every rare pair.")
+    within_prior: float = Field(
+        default=1.0, gt=0, description="'prior': expected co-occurrences of evidence worth as much as the prior "
+        "(PMI 0); pairs expected fewer times keep a within-sentence PMI near 0, so PMI_adj ~ PMI_cross.")
     smoothing: float = Field(
-        default=1.0, gt=0, description="alpha added to within-sentence counts and marginals (PMI never infinite).")
+        default=1.0, gt=0, description="'additive': alpha added to within-sentence counts and marginals.")
     parquet_min_joint: int = Field(default=1, ge=1, description="The lexicon table keeps pairs seen this often.")
     min_joint: int = Field(default=10, ge=1, description="Top-k TSV: minimum joint count (the paper shows >= 10).")
     top_k: int = Field(default=50, ge=1, description="Paraphrases per word in the TSV.")
@@ -411,6 +419,21 @@ class LexiconConfig(_Section):
     num_shards: int | None = Field(
         default=None, ge=1, description="Files of the lexicon table, each merged and written on its own worker; "
         "None: one per 25,000 input pairs in pipeline.run, one in the stand-alone build.")
+
+    @model_validator(mode="after")
+    def _one_within_strength(self) -> LexiconConfig:
+        # Tuning the other estimate's strength would otherwise be silently ignored (a full dump, every field at
+        # its default, passes).
+        def tuned(name: str) -> bool:
+            return name in self.model_fields_set and getattr(self, name) != type(self).model_fields[name].default
+
+        if self.within_estimate == "prior" and tuned("smoothing"):
+            raise ValueError(f"smoothing ({self.smoothing}) applies to within_estimate 'additive' only; the 'prior' "
+                             "estimate's strength is within_prior (or set within_estimate: additive)")
+        if self.within_estimate == "additive" and tuned("within_prior"):
+            raise ValueError(f"within_prior ({self.within_prior}) applies to within_estimate 'prior' only; the "
+                             "'additive' estimate's strength is smoothing")
+        return self
 
     @field_validator("stopwords")
     @classmethod

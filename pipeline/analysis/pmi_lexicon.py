@@ -15,8 +15,9 @@ in a sentence counts once. With P the pairs used and N = 2P the sentences:
 - ``#(., .)``: the number of ordered (sentence, paraphrase) pairs, 2P = N. Then
   ``PMI_cross = log(#(u,v) #(.,.) / (#(u) #(v)))`` is exactly log P(u in s, v in s') / (P(u in s) P(v in s')).
 - Within-sentence counts ``#_X(u, v)``: sentences of side X (X = ref or mt) containing both u and v (u != v);
-  ``PMI_X = log((#_X(u,v) + a) P / ((#_X(u) + a)(#_X(v) + a)))`` with a = ``smoothing`` (paraphrases seldom share a
-  sentence: without it the within-sentence PMI of the best pairs is -inf); ``PMI = (PMI_ref + PMI_mt) / 2``, and
+  ``PMI_X = log((#_X(u,v) + b) / (#_X(u) #_X(v) / P + b))`` with b = ``within_prior`` (:func:`within_pmi`:
+  paraphrases seldom share a sentence, so the plain estimate of the best pairs is -inf, and a pair of rare words
+  has no evidence either way: the prior keeps it at 0); ``PMI = (PMI_ref + PMI_mt) / 2``, and
   ``PMI_adj = PMI_cross - PMI``.
 
 **Cost.** Pass 1 counts word types per side (memory: the distinct words). Pass 2 materialises, per pair, the
@@ -79,6 +80,7 @@ __all__ = [
     "read_rows",
     "select_pairs",
     "top_k_table",
+    "within_pmi",
     "write_lexicon_shard",
     "write_lexicon_summary",
     "write_outputs",
@@ -527,6 +529,30 @@ class PairCounts:
 # -------------------------------------------------------------------------------------------------- PMI
 
 
+def within_pmi(joint: np.ndarray, count_u: np.ndarray, count_v: np.ndarray, sentences: int,
+               config: LexiconConfig) -> np.ndarray:
+    """Within-sentence PMI of word pairs on one side (``sentences`` = P sentences; ``joint`` = sentences with both
+    words, ``count_*`` = sentences with each), by ``config.within_estimate``:
+
+    - ``prior``: ``log((joint + b) / (E + b))``, E = count_u count_v / P the co-occurrences expected if u and v were
+      independent, b = ``within_prior``: the log of the posterior mean of the ratio r when joint ~ Poisson(r E) and
+      r ~ Gamma(b, b) (mean 1, PMI 0). A pair expected to meet far less than b times gets ~``log(1 + joint / b)``
+      (0 if it never shared a sentence: no evidence either way); one expected far more often gets the plain
+      ``log(joint / E)``; never infinite.
+    - ``additive``: ``log((joint + a) P / ((count_u + a)(count_v + a)))``, a = ``smoothing``. When E << a it is
+      ~``log(a / E)``, large and positive: a pair of rare words that never shared a sentence looks strongly
+      associated, and its adjusted PMI collapses to ~``log(#(u,v) / 2)`` (docs/lexicon.md, "Diagnosis").
+    """
+    joint = joint.astype(np.float64, copy=False)
+    count_u = count_u.astype(np.float64, copy=False)
+    count_v = count_v.astype(np.float64, copy=False)
+    if config.within_estimate == "prior":
+        b = config.within_prior
+        return np.log((joint + b) / (count_u * count_v / sentences + b))
+    a = config.smoothing
+    return np.log((joint + a) * sentences / ((count_u + a) * (count_v + a)))
+
+
 def compute_lexicon(counts: PairCounts, vocab: Vocabulary, config: LexiconConfig,
                     words: np.ndarray | None = None) -> pa.Table:
     """The lexicon table (:data:`LEXICON_SCHEMA`): both orders of every word pair u != v with
@@ -540,13 +566,12 @@ def compute_lexicon(counts: PairCounts, vocab: Vocabulary, config: LexiconConfig
     keys, joint, u, v = keys[off], joint[off], u[off], v[off]
     if keys.size == 0 or P == 0:
         return LEXICON_SCHEMA.empty_table()
-    a = config.smoothing
     total = vocab.total.astype(np.float64)
     n_pairs_ordered = 2.0 * P  # #(., .) = N = 2P
     pmi_cross = np.log(joint * n_pairs_ordered / (total[u] * total[v]))
     within = {side: c.get(keys) for side, c in counts.within.items()}
-    marg = {"ref": vocab.ref.astype(np.float64), "mt": vocab.mt.astype(np.float64)}
-    pmi_side = [np.log((within[s] + a) * P / ((marg[s][u] + a) * (marg[s][v] + a))) for s in ("ref", "mt")]
+    marg = {"ref": vocab.ref, "mt": vocab.mt}
+    pmi_side = [within_pmi(within[s], marg[s][u], marg[s][v], P, config) for s in ("ref", "mt")]
     pmi_within = 0.5 * (pmi_side[0] + pmi_side[1])
     pmi_adj = pmi_cross - pmi_within
     rows = None if words is None else np.concatenate([np.flatnonzero(words[u]), u.size + np.flatnonzero(words[v])])

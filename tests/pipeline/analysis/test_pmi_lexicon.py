@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 import tracemalloc
 from collections import Counter
 from pathlib import Path
@@ -53,13 +54,14 @@ TOY_MT = [["a", "guy", "runs"], ["the", "man", "walks", "."], ["the", "dog", "is
 
 
 def test_pmi_values_against_hand_counts():
-    """Three pairs, stop words and punctuation dropped, types per sentence ('runs runs' counts once).
+    """Three pairs, stop words and punctuation dropped, types per sentence ('runs runs' counts once); the
+    ``additive`` within-sentence estimate (the prior's hand values: test_paper_definition_on_a_hand_computed_corpus).
 
     Types: p1 {man, runs} / {guy, runs}; p2 {man, walks} / {man, walks}; p3 {dog, runs} / {dog, running}.
     P = 3, #(.,.) = N = 6; #(man) = 3, #(guy) = 1, #(runs) = 3, #(running) = 1; #_ref(man) = 2, #_mt(man) = 1,
     #_ref(runs) = 2, #_mt(runs) = 1, #_mt(guy) = 1.
     """
-    config = LexiconConfig(min_score=None, min_count=1)
+    config = LexiconConfig(min_score=None, min_count=1, within_estimate="additive")
     counts, vocab, marginals = build_from_tables([_pairs(TOY_EN, TOY_MT)], config)
     assert marginals.used == 3 and sorted(vocab.words.to_pylist()) == ["dog", "guy", "man", "running", "runs",
                                                                         "walks"]
@@ -85,6 +87,88 @@ def test_pmi_values_against_hand_counts():
     assert ("man", "man") not in rows and ("guy", "walks") not in rows and ("the", "man") not in rows
 
 
+# The paper's definitions (Appendix A.1) on a corpus small enough to count by hand. Types per sentence:
+#   p1 {car, red} / {auto, red}    p2 {car, fast} / {auto, quick}    p3 {red, fast} / {red, quick}
+#   p4 {red, dog} / {red, dog}
+# P = 4 pairs, #(.,.) = N = 8. Per side: ref car 2, red 3, fast 2, dog 1; mt auto 2, red 3, quick 2, dog 1.
+# Both sides: car 2, auto 2, fast 2, quick 2, red 6, dog 2.
+HAND_EN = [["car", "red"], ["car", "fast"], ["red", "fast"], ["red", "dog"]]
+HAND_MT = [["auto", "red"], ["auto", "quick"], ["red", "quick"], ["red", "dog"]]
+
+
+def test_paper_definition_on_a_hand_computed_corpus():
+    """car/auto is a paraphrase (always across a pair, never in one sentence); red/dog only ever shares a sentence
+    (the paper's Hong/Kong). By hand:
+
+    - car/auto: #(car,auto) = 2 (p1, p2; auto is never on the reference side) -> PMI_cross = log(2*8/(2*2)) = log 4.
+      Within: car is never a translation word and auto never a reference word: E_ref = E_mt = 0 and #_X = 0, so
+      the paper's ordinary PMI is log(0/0), undefined; the prior says nothing either way, PMI = log(1/1) = 0 and
+      PMI_adj = log 4. The additive estimate gives log((0+1)*4/((2+1)(0+1))) = log(4/3) per side: PMI_adj = log 3.
+    - red/dog: #(red,dog) = 2 (p4 both ways) -> PMI_cross = log(2*8/(6*2)) = log(4/3). Within: #_X(red,dog) = 1,
+      #_X(red) = 3, #_X(dog) = 1 per side: the paper's PMI = log(1*4/(3*1)) = log(4/3), PMI_adj = 0 (all of the
+      cross-sentence association is explained by the sentence). Prior b = 1: E = 3/4, PMI = log(2/1.75) =
+      log(8/7), PMI_adj = log(4/3) - log(8/7) = log(7/6). Additive: log(2*4/(4*2)) = 0, PMI_adj = log(4/3).
+    - red/quick: #(red,quick) = 1 (p3) -> PMI_cross = log(1*8/(6*2)) = log(2/3). Ref: quick absent, 0; mt:
+      #_mt = 1, E_mt = 3*2/4 = 1.5 -> log(2/2.5); PMI = log(0.8)/2.
+    """
+    rows = _rows(compute_lexicon(*build_from_tables([_pairs(HAND_EN, HAND_MT)], LexiconConfig(**PLAIN))[:2],
+                                 LexiconConfig(**PLAIN)))
+    log = math.log
+    car_auto, red_dog, red_quick = rows[("car", "auto")], rows[("red", "dog")], rows[("red", "quick")]
+    assert (car_auto["joint"], car_auto["within_ref"], car_auto["within_mt"]) == (2, 0, 0)
+    assert (red_dog["joint"], red_dog["within_ref"], red_dog["within_mt"]) == (2, 1, 1)
+    assert car_auto["pmi_cross"] == pytest.approx(log(4)) and red_dog["pmi_cross"] == pytest.approx(log(4 / 3))
+    assert car_auto["pmi_within"] == pytest.approx(0) and car_auto["pmi_adj"] == pytest.approx(log(4))
+    assert red_dog["pmi_within"] == pytest.approx(log(8 / 7)) and red_dog["pmi_adj"] == pytest.approx(log(7 / 6))
+    assert red_quick["pmi_cross"] == pytest.approx(log(2 / 3))
+    assert red_quick["pmi_adj"] == pytest.approx(log(2 / 3) - log(0.8) / 2)
+    assert rows[("fast", "quick")]["pmi_adj"] == pytest.approx(log(4))  # the other paraphrase, same counts
+
+    # A prior of ~0 is the paper's unsmoothed ordinary PMI wherever that is defined.
+    plain = LexiconConfig(**PLAIN, within_prior=1e-12)
+    exact = _rows(compute_lexicon(*build_from_tables([_pairs(HAND_EN, HAND_MT)], plain)[:2], plain))
+    assert exact[("red", "dog")]["pmi_within"] == pytest.approx(log(4 / 3), abs=1e-9)
+    assert exact[("red", "dog")]["pmi_adj"] == pytest.approx(0, abs=1e-9)
+
+    additive = LexiconConfig(**PLAIN, within_estimate="additive")
+    old = _rows(compute_lexicon(*build_from_tables([_pairs(HAND_EN, HAND_MT)], additive)[:2], additive))
+    assert old[("car", "auto")]["pmi_within"] == pytest.approx(log(4 / 3))
+    assert old[("car", "auto")]["pmi_adj"] == pytest.approx(log(3))
+    assert old[("red", "dog")]["pmi_adj"] == pytest.approx(log(4 / 3))
+
+
+def test_additive_estimate_finds_rare_pairs_associated_and_the_prior_does_not():
+    """The diagnosis of issue 27 in one corpus: two words in 2 of 1,000 sentences per side that never share one,
+    always paraphrases of each other: #(lorry, truck) = 4, #(lorry) = #(truck) = 4, PMI_cross = log(4*2000/16) =
+    log 500. Expected together in one sentence E = 2*2/1000 = 0.004 times per side. The additive estimate's PMI
+    is log(1*1000/(3*3)) = log(111): strongly associated, so their adjusted PMI is pushed down by 4.7 nats; the
+    prior's is log(1/1.004) ~ 0, so the adjusted PMI stays the cross-sentence PMI."""
+    en = [["lorry"], ["lorry"], ["truck"], ["truck"]] + [["filler"]] * 996
+    mt = [["truck"], ["truck"], ["lorry"], ["lorry"]] + [["padding"]] * 996
+    for estimate, within in (("additive", math.log(1000 / 9)), ("prior", math.log(1 / 1.004))):
+        config = LexiconConfig(**PLAIN, within_estimate=estimate)
+        row = _rows(compute_lexicon(*build_from_tables([_pairs(en, mt)], config)[:2], config))[("lorry", "truck")]
+        assert (row["joint"], row["within_ref"], row["within_mt"]) == (4, 0, 0)
+        assert row["pmi_cross"] == pytest.approx(math.log(500))
+        assert row["pmi_within"] == pytest.approx(within)
+        assert row["pmi_adj"] == pytest.approx(row["pmi_cross"] - within)
+
+
+def test_within_estimate_settings_are_validated():
+    from configs import ConfigError, load_config
+
+    assert load_config(None, []).lexicon.within_estimate == "prior"
+    assert load_config(None, ["lexicon.within_estimate=additive", "lexicon.smoothing=0.5"]).lexicon.smoothing == 0.5
+    for overrides, shown in ((["lexicon.smoothing=0.5"], "smoothing (0.5) applies to within_estimate 'additive'"),
+                             (["lexicon.within_estimate=additive", "lexicon.within_prior=3"], "within_prior (3.0)"),
+                             (["lexicon.within_prior=0"], "lexicon.within_prior: Input should be greater than 0"),
+                             (["lexicon.within_estimate=bayes"], "lexicon.within_estimate: Input should be")):
+        with pytest.raises(ConfigError, match=re.escape(shown)):
+            load_config(None, overrides)
+    # A full dump (every field written out at its default, e.g. copied from stats.json) loads again.
+    assert LexiconConfig(**LexiconConfig().model_dump()) == LexiconConfig()
+
+
 def _reference(en, mt, lowercase=True):
     """Obvious nested-loop counts: marginals per side, cross (both directions), within per side (ordered)."""
     refm, mtm, cross, wref, wmt = Counter(), Counter(), Counter(), Counter(), Counter()
@@ -102,11 +186,22 @@ def _reference(en, mt, lowercase=True):
     return refm, mtm, cross, wref, wmt
 
 
-@pytest.mark.parametrize("chunk_keys", [1000, 2_000_000])
-def test_vectorised_counts_equal_the_reference_on_real_captions(chunk_keys):
+def _reference_within(joint: int, count_u: int, count_v: int, sentences: int, config: LexiconConfig) -> float:
+    """One side's within-sentence PMI of one word pair, written out (docs/lexicon.md)."""
+    if config.within_estimate == "prior":
+        b = config.within_prior
+        return math.log((joint + b) / (count_u * count_v / sentences + b))
+    a = config.smoothing
+    return math.log((joint + a) * sentences / ((count_u + a) * (count_v + a)))
+
+
+@pytest.mark.parametrize(("chunk_keys", "estimate"), [(1000, "prior"), (2_000_000, "prior"),
+                                                      (2_000_000, "additive")])
+def test_vectorised_counts_equal_the_reference_on_real_captions(chunk_keys, estimate):
     en = [line.split() for line in read_lines(shared_data("paraphrase/multi30k-captions/train.1.en"))[:400]]
     mt = [line.split() for line in read_lines(shared_data("paraphrase/multi30k-captions/train.2.en"))[:400]]
-    config = LexiconConfig(**PLAIN, drop_punctuation=False, chunk_keys=chunk_keys, max_tokens=None)
+    config = LexiconConfig(**PLAIN, drop_punctuation=False, chunk_keys=chunk_keys, max_tokens=None,
+                           within_estimate=estimate)
     tables = [_pairs(en[i:i + 37], mt[i:i + 37]) for i in range(0, 400, 37)]  # uneven batches
     counts, vocab, _ = build_from_tables(tables, config)
     lexicon = compute_lexicon(counts, vocab, config)
@@ -119,8 +214,8 @@ def test_vectorised_counts_equal_the_reference_on_real_captions(chunk_keys):
         assert (r["joint"], r["within_ref"], r["within_mt"]) == (expected[(u, v)], wref[(u, v)], wmt[(u, v)])
         tu, tv = refm[u] + mtm[u], refm[v] + mtm[v]
         cross_pmi = math.log(expected[(u, v)] * 2 * P / (tu * tv))
-        within = 0.5 * (math.log((wref[(u, v)] + 1) * P / ((refm[u] + 1) * (refm[v] + 1)))
-                        + math.log((wmt[(u, v)] + 1) * P / ((mtm[u] + 1) * (mtm[v] + 1))))
+        within = 0.5 * (_reference_within(wref[(u, v)], refm[u], refm[v], P, config)
+                        + _reference_within(wmt[(u, v)], mtm[u], mtm[v], P, config))
         assert r["pmi_cross"] == pytest.approx(cross_pmi, abs=1e-9)
         assert r["pmi_adj"] == pytest.approx(cross_pmi - within, abs=1e-9)
     # Merging two halves (what Beam's combiners do) gives the same counts.
