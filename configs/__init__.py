@@ -33,7 +33,7 @@ def _format_validation_error(error: ValidationError, source: str, flags: Mapping
     for item in error.errors():
         field = ".".join(str(part) for part in item["loc"]) or "<root>"
         value = item.get("input")
-        message = item["msg"][:1].lower() + item["msg"][1:]
+        message = item["msg"]
         if field in flags:
             from_flags.append(f"invalid {flags[field]} {value}: {message} ({field})")
         else:

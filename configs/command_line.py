@@ -14,12 +14,14 @@ import contextlib
 import os
 import re
 import shutil
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-__all__ = ["ArgumentParser", "command_name", "config_flags", "make_out_folder", "out_folder_problem",
-           "remove_created", "set_command_name"]
+__all__ = ["ArgumentParser", "command_name", "config_flags", "make_out_folder", "os_error_line", "out_file_problem",
+           "out_folder_problem",
+           "remove_created", "run_main", "set_command_name"]
 
 _called_as: str | None = None
 
@@ -133,3 +135,68 @@ def remove_created(created: Sequence[Path], *, tree: bool = False) -> None:
             continue
         with contextlib.suppress(OSError):
             directory.rmdir()
+
+
+def _flag_naming(path: str, argv: Sequence[str]) -> tuple[str, str] | None:
+    """``(flag, value)`` of the argument that names ``path``, a folder above it or a path below it."""
+    target = Path(os.path.abspath(path))
+    for k, token in enumerate(argv):
+        if not token.startswith("-"):
+            continue
+        flag, sep, value = token.partition("=")
+        if not sep:
+            if k + 1 >= len(argv):
+                continue
+            value = argv[k + 1]
+        given = Path(os.path.abspath(value))
+        if given == target or given in target.parents or target in given.parents:
+            return flag, value
+    return None
+
+
+def os_error_line(error: OSError, argv: Sequence[str]) -> str:
+    """A failed open/mkdir/rename on a path the user gave, as one line naming the flag, the path and the fix."""
+    path = str(error.filename2 if error.filename2 is not None and isinstance(error, IsADirectoryError)
+               else error.filename)
+    named = _flag_naming(path, argv)
+    flag, given = named if named else ("", path)
+    who = f"{flag} {given}".strip()
+    if isinstance(error, IsADirectoryError):
+        return f"{who} is a folder: give a file path"
+    if isinstance(error, NotADirectoryError | FileExistsError):
+        blocker = next((a for a in (Path(path), *Path(path).parents) if a.is_file()), None)
+        if blocker is not None:
+            return f"{who} cannot be written: {blocker} is a file, not a folder"
+        return f"{who} already exists: choose another path"
+    if isinstance(error, PermissionError):
+        return f"{who}: permission denied on {path}: choose a path you can write (or read)"
+    if isinstance(error, FileNotFoundError):
+        return f"{who} does not exist" if given == path else f"{who}: {path} does not exist"
+    return f"{who}: {error.strerror or error}"
+
+
+def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None) -> int:
+    """Run a command's ``main(argv)``; a file-system error on a named path (a folder given as a file, a path
+    below a file, no permission) is one ``error:`` line and exit status 2 instead of a traceback."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return main(args)
+    except OSError as error:
+        if error.filename is None:  # not about a path (a socket, a device): a real failure, keep its traceback
+            raise
+        print(f"error: {os_error_line(error, args)}", file=sys.stderr)
+        return 2
+
+
+def out_file_problem(flag: str, path: str | os.PathLike) -> str | None:
+    """Why the output file ``path`` could not be written, checked before any work (None when it can be): a
+    folder there, a file where a parent folder must be, or a parent folder the user cannot write."""
+    path = Path(path)
+    if path.is_dir():
+        return f"{flag} {path} is a folder: give a file path"
+    parent = next((a for a in path.parents if a.exists()), Path("."))
+    if not parent.is_dir():
+        return f"{flag} {path} cannot be written: {parent} is a file, not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"{flag} {path}: permission denied on {parent}: choose a path you can write"
+    return None

@@ -13,7 +13,7 @@ import importlib.metadata
 import sys
 from collections.abc import Sequence
 
-from configs.command_line import set_command_name
+from configs.command_line import run_main, set_command_name
 
 # subcommand -> (module with main(argv), what it does)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     module = importlib.import_module(SUBCOMMANDS[name][0])
     set_command_name(f"paranmt {name}")
     try:
-        return module.main(rest)
+        return run_main(module.main, rest)
     finally:
         set_command_name(None)
 

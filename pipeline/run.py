@@ -45,7 +45,7 @@ from apache_beam.portability import common_urns
 from apache_beam.portability.api import beam_runner_api_pb2
 
 from configs import ConfigError, add_config_arguments, load_config
-from configs.command_line import ArgumentParser, command_name, config_flags
+from configs.command_line import ArgumentParser, command_name, config_flags, run_main
 from filters.decontaminate import ExclusionError
 from pipeline import progress
 from pipeline.analysis.pmi_lexicon import STATS_FILE
@@ -358,4 +358,4 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, beam_args: 
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -62,6 +62,7 @@ from configs.command_line import (
     make_out_folder,
     out_folder_problem,
     remove_created,
+    run_main,
 )
 from configs.schema import ParaNMTConfig, TrainConfig
 from core import pair_schema as S
@@ -660,4 +661,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -23,7 +23,7 @@ from typing import IO
 from tqdm import tqdm
 
 from configs import ConfigError, add_config_arguments, load_config
-from configs.command_line import ArgumentParser, command_name, config_flags
+from configs.command_line import ArgumentParser, command_name, config_flags, out_file_problem, run_main
 from core.chunking import in_lists
 from translate.card import ModelDirError
 from translate.ct2_backend import BackendUnavailable
@@ -109,8 +109,14 @@ def main(argv: list[str] | None = None) -> int:
         }
         config = load_config(args.config, args.overrides, values,
                              flags=config_flags(parser, values, {"translate.beam_size": "--beam"}))
+        if args.input.is_dir():
+            raise ConfigError(f"--input {args.input} is a folder: give a text file, one sentence per line")
         if not args.input.is_file():
             raise ConfigError(f"--input {args.input} does not exist")
+        for flag, path in (("--out", args.out), ("--summary", args.summary)):
+            problem = out_file_problem(flag, path) if path is not None else None
+            if problem:
+                raise ConfigError(problem)
         if args.chunk_size < 1:
             raise ConfigError(f"--chunk-size must be positive (got {args.chunk_size})")
 
@@ -157,4 +163,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -328,7 +328,8 @@ def test_out_in_a_folder_the_user_cannot_write(tmp_path):
         shutil.rmtree(base, ignore_errors=True)
 
 
-@pytest.mark.parametrize("flag,value,field", [("--beam", "0", "translate.beam_size"), ("--limit", "0", "pipeline.limit"),
+@pytest.mark.parametrize("flag,value,field", [("--beam", "0", "translate.beam_size"),
+                                              ("--limit", "0", "pipeline.limit"),
                                               ("--num-shards", "0", "pipeline.num_shards")])
 def test_a_bad_flag_value_is_one_line_naming_the_flag(tmp_path, capsys, flag, value, field):
     """It used to be two lines: ``invalid configuration (defaults):`` and the field."""
@@ -336,7 +337,7 @@ def test_a_bad_flag_value_is_one_line_naming_the_flag(tmp_path, capsys, flag, va
     path.write_bytes(_tsv())
     line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out", tmp_path / "out",
                                         flag, value, *RUNNER))
-    assert line == f"error: invalid {flag} {value}: input should be greater than or equal to 1 ({field})"
+    assert line == f"error: invalid {flag} {value}: Input should be greater than or equal to 1 ({field})"
     assert not (tmp_path / "out").exists()
 
 
