@@ -154,3 +154,14 @@ def test_the_progress_line_shows_a_started_translation():
     assert "translating:" not in progress_line({READ: 700}, 25, 700)  # not started: nothing claimed
     done = progress_line({READ: 700, STARTED_CHUNKS: 2, TRANSLATED: 500}, 30, 700, 20.0, "model m, beam 12")
     assert "translating:" not in done and "translated 500 (20.0/s" in done
+
+
+def test_report_on_an_empty_folder_is_an_error(user_paths, capsys):
+    """It used to exit 0 and write a report of nothing."""
+    d = user_paths
+    with pytest.raises(SystemExit) as exit_:
+        main(["report", "--input", str(d / "folder"), "--out", str(d / "report")])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == (f"error: --input {d / 'folder'} holds no pairs (no Parquet rows): give a "
+                                       "run's pairs/ or train/ (see paranmt report --help)\n")
+    assert not (d / "report").exists()
