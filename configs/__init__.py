@@ -26,14 +26,22 @@ class ConfigError(ValueError):
     """A configuration value is missing, unknown or invalid; the message names the field and the value."""
 
 
-def _format_validation_error(error: ValidationError, source: str) -> str:
-    lines = [f"invalid configuration ({source}):"]
+def _format_validation_error(error: ValidationError, source: str, flags: Mapping[str, str]) -> str:
+    """One line: a value from a dedicated flag is named by its flag (``invalid --beam 0: ...``), any other by its
+    field and where the configuration came from; several problems are joined with ``;``."""
+    from_flags, others = [], []
     for item in error.errors():
         field = ".".join(str(part) for part in item["loc"]) or "<root>"
         value = item.get("input")
-        shown = "" if isinstance(value, Mapping) else f" (got {value!r})"
-        lines.append(f"  {field}: {item['msg']}{shown}")
-    return "\n".join(lines)
+        message = item["msg"]
+        if field in flags:
+            from_flags.append(f"invalid {flags[field]} {value}: {message} ({field})")
+        else:
+            shown = "" if isinstance(value, Mapping) else f" (got {value!r})"
+            others.append(f"{field}: {message}{shown}")
+    if others:
+        from_flags.append(f"invalid configuration ({source}): {'; '.join(others)}")
+    return "; ".join(from_flags)
 
 
 def add_config_arguments(parser: argparse.ArgumentParser, example: str) -> None:
@@ -92,6 +100,7 @@ def load_config(
     path: str | Path | None = None,
     overrides: Iterable[str] = (),
     values: Mapping[str, Any] | None = None,
+    flags: Mapping[str, str] | None = None,
 ) -> ParaNMTConfig:
     """Load and validate a config.
 
@@ -99,6 +108,8 @@ def load_config(
         path: a YAML file or a bundled config name; None for the built-in defaults.
         overrides: ``section.key=value`` strings (the CLI's ``--set``).
         values: dotted keys to values from dedicated CLI flags; ``None`` values are skipped (flag not given).
+        flags: dotted keys of ``values`` to the flag that gave them (``translate.beam_size`` -> ``--beam``), so an
+            invalid value is reported by its flag.
     """
     data: dict[str, Any] = {}
     base_dir: Path | None = None
@@ -126,4 +137,5 @@ def load_config(
         # relative to the working directory and are made absolute before they get here.
         return ParaNMTConfig.model_validate(data, context={"base_dir": base_dir})
     except ValidationError as exc:
-        raise ConfigError(_format_validation_error(exc, source)) from None
+        given = {key: flag for key, flag in (flags or {}).items() if (values or {}).get(key) is not None}
+        raise ConfigError(_format_validation_error(exc, source, given)) from None

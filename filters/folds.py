@@ -529,7 +529,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "filter.folds": args.folds,
             "filter.select_folds": [args.folds - 1, args.folds] if args.folds and args.folds >= 2 else None,
             "seed": args.seed,
-        })
+        }, flags={"filter.folds": "--folds", "filter.select_folds": "--folds", "seed": "--seed"})
         criterion = args.criterion or config.filter.rank_by or "paraphrase_score"
         filter_config = config.filter.model_copy(update={"rank_by": criterion, "max_tokens": None, "sample": None})
         config = config.model_copy(update={"filter": filter_config})

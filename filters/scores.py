@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from configs import ConfigError, add_config_arguments, load_config
-from configs.command_line import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name, out_file_problem
 from configs.schema import ScoreConfig
 from core.pair_schema import (
     EN_TOKENS,
@@ -153,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
             "score.embeddings": _absolute(args.embeddings), "score.embeddings_format": args.embeddings_format,
             "score.word_frequencies": _absolute(args.word_frequencies), "score.scorer": _absolute(args.scorer),
         }).score
+        problem = out_file_problem("--out", args.out) if args.out is not None else None
+        if problem:
+            raise ConfigError(problem)
         files = input_files(args.input)
         if args.out.resolve() in {f.resolve() for f in files} or args.out.resolve().parent == \
                 args.input.resolve():

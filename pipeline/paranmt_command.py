@@ -9,10 +9,11 @@ subcommand that runs, so ``paranmt --help`` is instant.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import sys
 from collections.abc import Sequence
 
-from configs.command_line import set_command_name
+from configs.command_line import run_main, set_command_name
 
 # subcommand -> (module with main(argv), what it does)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -34,10 +35,19 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+def version() -> str:
+    """The installed package's version (without importing any tool: ``paranmt --version`` stays instant)."""
+    try:
+        return importlib.metadata.version("paranmt")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def usage() -> str:
     width = max(map(len, SUBCOMMANDS))
     rows = "\n".join(f"  {name:<{width}}  {text}" for name, (_, text) in SUBCOMMANDS.items())
-    return f"usage: paranmt SUBCOMMAND [options]   (paranmt SUBCOMMAND --help)\n\nsubcommands:\n{rows}\n"
+    return (f"usage: paranmt SUBCOMMAND [options]   (paranmt SUBCOMMAND --help; paranmt --version)\n\n"
+            f"subcommands:\n{rows}\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -45,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args or args[0] in ("-h", "--help"):
         print(usage(), end="")
         return 0 if args else 2
+    if args[0] == "--version":
+        print(f"paranmt {version()}")
+        return 0
     name, rest = args[0], args[1:]
     if name not in SUBCOMMANDS:
         print(f"error: unknown subcommand {name!r}\n\n{usage()}", end="", file=sys.stderr)
@@ -52,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     module = importlib.import_module(SUBCOMMANDS[name][0])
     set_command_name(f"paranmt {name}")
     try:
-        return module.main(rest)
+        return run_main(module.main, rest)
     finally:
         set_command_name(None)
 

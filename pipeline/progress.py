@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 ENV = "PARANMT_PROGRESS_DIR"
 READ, TRANSLATED, WRITTEN = "read", "translated", "written_pairs"
+STARTED_CHUNKS = "translation_chunks_started"  # chunks handed to the model: translation has begun
 
 _counts: Counter[str] = Counter()
 _lock = threading.Lock()
@@ -95,11 +96,17 @@ def _duration(seconds: float) -> str:
 
 
 def progress_line(counts: Counter[str] | dict[str, int], elapsed: float, expected: int | None,
-                  rate: float | None = None) -> str:
+                  rate: float | None = None, translating: str = "") -> str:
     """One line: rows read (of the known total), translated (rate, ETA), pairs written, time so far. ``rate``:
-    translations per second (from the last interval); the ETA assumes every row still to read is translated."""
+    translations per second (from the last interval); the ETA assumes every row still to read is translated.
+    Until the first chunk is translated, a started translation shows as ``translating: 0 of N rows
+    (<translating>)``, ``translating`` naming the model and beam."""
     read, translated, written = counts.get(READ, 0), counts.get(TRANSLATED, 0), counts.get(WRITTEN, 0)
     parts = [f"read {read:,}" + (f"/{expected:,}" if expected else "")]
+    if counts.get(STARTED_CHUNKS, 0) and not translated and not rate:  # decoding, no chunk finished yet
+        parts.append(f"translating: 0 of {expected:,} rows" if expected else "translating: 0 rows")
+        if translating:
+            parts[-1] += f" ({translating})"
     if translated or rate:
         text = f"translated {translated:,}"
         if rate:
@@ -119,8 +126,8 @@ class LocalProgress:
     otherwise a line is written every ``log_every`` seconds."""
 
     def __init__(self, expected: int | None, *, enabled: bool = True, stream: TextIO | None = None,
-                 interval: float = 0.5, log_every: float = 30.0) -> None:
-        self.expected, self.enabled = expected, enabled
+                 interval: float = 0.5, log_every: float = 30.0, translating: str = "") -> None:
+        self.expected, self.enabled, self.translating = expected, enabled, translating
         self.stream = stream if stream is not None else sys.stderr
         self.interval, self.log_every = interval, log_every
         self._stop = threading.Event()
@@ -148,7 +155,7 @@ class LocalProgress:
             window = [(t, n) for t, n in window if now - t <= 30.0] + [(now, counts.get(TRANSLATED, 0))]
             span = window[-1][0] - window[0][0]
             rate = (window[-1][1] - window[0][1]) / span if span >= 2.0 else None
-            self.last_line = progress_line(counts, now - started, self.expected, rate)
+            self.last_line = progress_line(counts, now - started, self.expected, rate, self.translating)
             if tty:
                 self.stream.write("\r\033[K" + self.last_line)
                 self.stream.flush()
@@ -169,6 +176,19 @@ class LocalProgress:
         else:
             os.environ[ENV] = self._previous_env
         shutil.rmtree(self._directory or "", ignore_errors=True)
+
+
+def discard_local() -> None:
+    """Remove the launcher's progress folder when the run ends without unwinding (:mod:`pipeline.interrupts`)."""
+    global _directory
+    directory = os.environ.get(ENV)
+    if not directory or not Path(directory).name.startswith("paranmt-progress-"):
+        return
+    _directory = None  # this process's publisher stops at its next turn
+    for _ in range(3):  # a publisher may be writing its file right now: remove what it wrote, too
+        shutil.rmtree(directory, ignore_errors=True)
+        if not os.path.exists(directory):
+            return
 
 
 # Runners that execute in (or under) the launcher's process: they get the live line, not metric polling.

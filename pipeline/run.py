@@ -45,15 +45,16 @@ from apache_beam.portability import common_urns
 from apache_beam.portability.api import beam_runner_api_pb2
 
 from configs import ConfigError, add_config_arguments, load_config
-from configs.command_line import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name, config_flags, run_main
 from filters.decontaminate import ExclusionError
 from pipeline import progress
 from pipeline.analysis.pmi_lexicon import STATS_FILE
 from pipeline.graph import ScoreAndSelect, build_pipeline
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
+from pipeline.interrupts import exit_on_interrupt
 from pipeline.options import beam_argv, runner_name
-from pipeline.run_folder import LEXICON_DIR
+from pipeline.run_folder import LEXICON_DIR, own_output
 from pipeline.summary import (
     OUTPUTS,
     RUNNERS_DROPPING_COUNTERS,
@@ -100,55 +101,58 @@ def run(
     if dry_run and runner != "DataflowRunner":  # other runners ignore the flag and run the job
         raise InputError(f"--dry_run True builds a DataflowRunner job without submitting it; {runner} "
                          "would run the whole job: drop --dry_run or add --runner DataflowRunner")
-    started = time.perf_counter()
-    p = beam.Pipeline(options=options)
-    # Input, model and output-folder errors are raised here, before anything is written.
-    built = build_pipeline(p, config, specs, output, score_and_select=score_and_select,
-                           handler_kwargs=handler_kwargs, overwrite=overwrite)
-    clear_staging(output)
-    expected = built.ingest.plan.expected_rows
-    local = runner in progress.LOCAL_RUNNERS
-    with progress.LocalProgress(expected, enabled=show_progress and local):
-        result = p.run()
-        if dry_run:  # built and translated for Dataflow, never submitted
-            return dry_run_summary(result, runner)
-        if not local:
-            progress.log_until_done(result, expected)
-        result.wait_until_finish()
-    metrics = metric_counts(result)
-    finalize(output, (*OUTPUTS, LEXICON_DIR))
-    files = file_counts(output)
-    lexicon = _lexicon_stats(output) if config.lexicon.enabled else None
-    summary = build_summary(metrics, files, output_dir=output, expected_read=built.ingest.plan.expected_rows,
-                            scored=built.scored, counters_may_drop=runner in RUNNERS_DROPPING_COUNTERS,
-                            extra={"mode": built.mode, "nmt_model_id": built.nmt_model_id,
-                                   "runner": runner, "sources": built.ingest.plan.sources,
-                                   "notes": built.ingest.plan.notes, **({"lexicon": lexicon} if lexicon else {})})
-    if built.excluded is not None:
-        summary["decontamination"] = decontamination_check(files["shards"]["train"], built.excluded,
-                                                           summary["pairs_by_decision"])
-        if summary["decontamination"]["train_overlap"]:
-            summary["identity"]["problems"].append(
-                f"train/ holds {summary['decontamination']['train_overlap']} pairs with an evaluation sentence")
+    with own_output(output):  # one run per folder; created (and locked) before the checks below
+        started = time.perf_counter()
+        p = beam.Pipeline(options=options)
+        # Input, model and output-folder errors are raised here, before anything is written.
+        built = build_pipeline(p, config, specs, output, score_and_select=score_and_select,
+                               handler_kwargs=handler_kwargs, overwrite=overwrite)
+        clear_staging(output)
+        expected = built.ingest.plan.expected_rows
+        local = runner in progress.LOCAL_RUNNERS
+        translating = (f"model {built.nmt_model_id}, beam {config.translate.beam_size}"
+                       if built.mode == "translate" else "")
+        with progress.LocalProgress(expected, enabled=show_progress and local, translating=translating):
+            result = p.run()
+            if dry_run:  # built and translated for Dataflow, never submitted
+                return dry_run_summary(result, runner)
+            if not local:
+                progress.log_until_done(result, expected)
+            result.wait_until_finish()
+        metrics = metric_counts(result)
+        finalize(output, (*OUTPUTS, LEXICON_DIR))
+        files = file_counts(output)
+        lexicon = _lexicon_stats(output) if config.lexicon.enabled else None
+        summary = build_summary(metrics, files, output_dir=output, expected_read=built.ingest.plan.expected_rows,
+                                scored=built.scored, counters_may_drop=runner in RUNNERS_DROPPING_COUNTERS,
+                                extra={"mode": built.mode, "nmt_model_id": built.nmt_model_id,
+                                       "runner": runner, "sources": built.ingest.plan.sources,
+                                       "notes": built.ingest.plan.notes, **({"lexicon": lexicon} if lexicon else {})})
+        if built.excluded is not None:
+            summary["decontamination"] = decontamination_check(files["shards"]["train"], built.excluded,
+                                                               summary["pairs_by_decision"])
+            if summary["decontamination"]["train_overlap"]:
+                summary["identity"]["problems"].append(
+                    f"train/ holds {summary['decontamination']['train_overlap']} pairs with an evaluation sentence")
+                summary["identity"]["holds"] = False
+        if lexicon is not None and lexicon["read"] != summary["pairs"]:  # the lexicon sees every pair record
+            summary["identity"]["problems"].append(f"lexicon read {lexicon['read']} pairs but pairs/ holds "
+                                                   f"{summary['pairs']}")
             summary["identity"]["holds"] = False
-    if lexicon is not None and lexicon["read"] != summary["pairs"]:  # the lexicon sees every pair record
-        summary["identity"]["problems"].append(f"lexicon read {lexicon['read']} pairs but pairs/ holds "
-                                               f"{summary['pairs']}")
-        summary["identity"]["holds"] = False
-    summary_path = FileSystems.join(output, "summary.json")
-    handle = FileSystems.create(summary_path, compression_type=CompressionTypes.UNCOMPRESSED)
-    try:
-        handle.write(dumps(summary).encode("utf-8"))
-    finally:
-        handle.close()
-    summary["wall_seconds"] = round(time.perf_counter() - started, 3)  # console only: summary.json is stable
-    summary["stage_seconds"] = stage_seconds(result)
-    summary["step_seconds"] = stage_seconds(result, depth=2)
-    summary["held"] = held_sizes(result)
-    if not summary["identity"]["holds"]:
-        raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
-    write_marker(output)
-    return summary
+        summary_path = FileSystems.join(output, "summary.json")
+        handle = FileSystems.create(summary_path, compression_type=CompressionTypes.UNCOMPRESSED)
+        try:
+            handle.write(dumps(summary).encode("utf-8"))
+        finally:
+            handle.close()
+        summary["wall_seconds"] = round(time.perf_counter() - started, 3)  # console only: summary.json is stable
+        summary["stage_seconds"] = stage_seconds(result)
+        summary["step_seconds"] = stage_seconds(result, depth=2)
+        summary["held"] = held_sizes(result)
+        if not summary["identity"]["holds"]:
+            raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
+        write_marker(output)
+        return summary
 
 
 def dry_run_summary(result: Any, runner: str) -> dict[str, Any]:
@@ -245,7 +249,18 @@ def _column(value: str | None, kind: str, default: int | str | None) -> int | st
     return value
 
 
+def _not_a_folder(flag: str, path: str) -> None:
+    """A local folder given as an input file would fail deep in the read as ``IsADirectoryError``."""
+    if os.path.isdir(path):
+        hint = f"a pattern such as '{path.rstrip('/')}/*.{flag[2:]}'" if flag in ("--tsv", "--jsonl", "--parquet") \
+            else "a text file, one sentence per line"
+        raise InputError(f"{flag} {path} is a folder, not a file: give {hint}")
+
+
 def specs_from_args(args: argparse.Namespace) -> list[InputSpec]:
+    for flag in ("cs", "en", "mt", "tsv", "jsonl", "parquet"):
+        for path in getattr(args, flag):
+            _not_a_folder(f"--{flag}", path)
     if len(args.cs) != len(args.en):
         raise InputError(f"give --cs and --en in pairs (got {len(args.cs)} --cs and {len(args.en)} --en)")
     if args.mt and len(args.mt) != len(args.cs):
@@ -269,8 +284,30 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
     args, beam_args = parser.parse_known_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
 
+    loaded: list[Any] = []  # the config, once read: the interrupt line names the cache it kept
+    with exit_on_interrupt(lambda: interrupted_line(loaded[0] if loaded else None, args.out),
+                           cleanup=progress.discard_local):
+        return _main(parser, args, beam_args, score_and_select, loaded)
+
+
+def interrupted_line(config: Any, output: str) -> str:
+    """What a Ctrl-C'd run kept: the translated chunks in its cache (``read_cache`` reuses them on a rerun)."""
+    if config is not None and not config.pipeline.translation_cache:
+        return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"
+    root = (config.pipeline.cache_dir if config is not None else None) or FileSystems.join(output, "cache")
+    pattern = FileSystems.join(root, "translations", "*", "*.parquet")
     try:
-        config = load_config(args.config, args.overrides, {
+        chunks = len(FileSystems.match([pattern])[0].metadata_list)
+    except Exception:  # no cache folder yet (or an unreachable one): nothing was kept there
+        chunks = 0
+    return (f"interrupted; {chunks} chunk{'' if chunks == 1 else 's'} translated {'is' if chunks == 1 else 'are'} "
+            f"kept{f' in {root}' if chunks else ''} — rerun the same command to resume")
+
+
+def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, beam_args: list[str],
+          score_and_select: ScoreAndSelect | None, loaded: list[Any]) -> int:
+    try:
+        values = {
             "pipeline.limit": args.limit, "pipeline.num_shards": args.num_shards,
             "pipeline.allow_misaligned": args.allow_misaligned, "pipeline.dedup": args.dedup,
             "pipeline.translation_cache": args.translation_cache, "pipeline.cache_dir": args.cache_dir,
@@ -280,7 +317,10 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
             "translate.compute_type": args.compute_type, "translate.beam_size": args.beam,
             "translate.max_batch_tokens": args.max_batch_tokens,
             "translate.max_source_tokens": args.max_source_tokens, "translate.threads": args.threads,
-        })
+        }
+        config = load_config(args.config, args.overrides, values, flags=config_flags(
+            parser, values, {"translate.beam_size": "--beam", "lexicon.enabled": "--lexicon"}))
+        loaded.append(config)
         specs = specs_from_args(args)
         summary = run(config, specs, args.out, beam_args, score_and_select=score_and_select,
                       show_progress=not args.quiet, overwrite=args.overwrite)
@@ -318,4 +358,4 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -1,21 +1,29 @@
-"""One rule for every run folder: what makes two runs the same run (``<out>/_RUN``), resume or refuse, and the
-code version written into outputs' metadata."""
+"""One rule for every run folder: one run owns it at a time (``<out>/_LOCK``), what makes two runs the same run
+(``<out>/_RUN``), resume or refuse, and the code version written into outputs' metadata."""
 
 from __future__ import annotations
 
+import contextlib
+import datetime
+import fcntl
 import json
+import logging
 import os
+import socket
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
+from configs.command_line import make_out_folder, out_folder_problem, remove_created
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
 from pipeline.write import OUTPUTS, write_marker
+
+log = logging.getLogger(__name__)
 
 
 def code_version() -> str:
@@ -82,3 +90,85 @@ def claim_output(output: str, identity: dict[str, Any], *, overwrite: bool) -> N
 
 
 LEXICON_DIR = "lexicon"
+
+
+# ------------------------------------------------------------------------------------------------ ownership
+
+LOCK_FILE = "_LOCK"
+
+
+class RunFolderBusy(InputError):
+    """Another live run holds the run folder's lock."""
+
+
+def _holder(fd: int) -> str:
+    try:
+        info = json.loads(os.pread(fd, 4096, 0).decode("utf-8") or "{}")
+    except (OSError, ValueError):
+        info = {}
+    if not info:
+        return "another run (starting up)"
+    return f"pid {info.get('pid')} on {info.get('host')}, started {info.get('started')}"
+
+
+def _take_lock(path: str) -> int:
+    """An exclusive ``flock`` on ``path`` (created if absent), without waiting; the lock dies with the process
+    (kill -9 included), so a killed run never blocks its resume."""
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(fd)
+            os.close(fd)
+            raise RunFolderBusy(f"{Path(path).parent} is in use by {holder}: wait for that run to end (or stop it), "
+                                "or choose another --out") from None
+        except BaseException:
+            os.close(fd)
+            raise
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        os.close(fd)  # the file was replaced or removed between open and lock (a failed run cleaning up): again
+
+
+@contextlib.contextmanager
+def own_output(output: str) -> Iterator[None]:
+    """Hold ``output`` for this run: a local folder is created (every ancestor too) and locked exclusively by
+    ``<output>/_LOCK``, which names the holder (pid, host, start time) while the run lives; a second run into the
+    same folder is refused at once with :class:`RunFolderBusy`. A folder this call created is removed again when
+    the run fails before it wrote its ``_RUN`` identity, so a bad argument leaves nothing behind.
+
+    Object stores (gs://, s3://) have no locks: nothing is held there and a warning says so."""
+    if FileSystems.get_scheme(output) not in (None, "file"):
+        log.warning("%s is on an object store, which has no locks: make sure one run writes there at a time", output)
+        yield
+        return
+    folder = Path(output.removeprefix("file://"))
+    created: list[Path] = []
+    try:
+        created = make_out_folder(folder)
+        fd = _take_lock(str(folder / LOCK_FILE))
+    except RunFolderBusy:
+        raise
+    except OSError as error:
+        remove_created(created)
+        raise InputError(out_folder_problem(output, error)) from None
+    try:
+        started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": started}).encode(), 0)
+        yield
+    except BaseException:
+        if created and not (folder / RUN_FILE).exists():  # failed before any work: leave nothing behind
+            with contextlib.suppress(OSError):
+                os.unlink(folder / LOCK_FILE)  # before the unlock: a waiting open then sees a replaced file
+            remove_created(created)
+        raise
+    finally:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)  # a finished folder names no holder (and stays byte-identical across reruns)
+        os.close(fd)

@@ -2,7 +2,8 @@
 
 import sys
 
+from configs.command_line import run_main
 from train_embeddings.trainer import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

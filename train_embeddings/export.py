@@ -52,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--format sentence-transformers needs --model DIR")
     if args.format == "paranmt-tsv" and args.input is None:
         parser.error("--format paranmt-tsv needs --input (e.g. runs/x/train)")
+    if args.format == "sentence-transformers" and args.out.is_file():  # it would be replaced by the model folder
+        print(f"error: --out {args.out} is a file: a sentence-transformers model is a folder, choose a new path",
+              file=sys.stderr)
+        return 2
     try:
         if args.format == "sentence-transformers":
             message = export_model(args.model, args.out)

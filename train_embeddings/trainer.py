@@ -55,7 +55,15 @@ import pyarrow as pa
 import torch
 
 from configs import ConfigError, add_config_arguments, load_config
-from configs.command_line import ArgumentParser, command_name
+from configs.command_line import (
+    ArgumentParser,
+    command_name,
+    config_flags,
+    make_out_folder,
+    out_folder_problem,
+    remove_created,
+    run_main,
+)
 from configs.schema import ParaNMTConfig, TrainConfig
 from core import pair_schema as S
 from core.text import MOSES_EN
@@ -347,10 +355,17 @@ class Trainer:
         timing = {"data_s": 0.0, "mining_s": 0.0, "train_s": 0.0, "eval_s": 0.0, "checkpoint_s": 0.0}
         checkpointer = Checkpointer(out, self._signature(), timing)
         checkpoint = checkpointer.load_for_run(resume=resume, overwrite=self.overwrite)
-        out.mkdir(parents=True, exist_ok=True)
+        try:
+            created = make_out_folder(out)
+        except OSError as error:
+            raise TrainingError(out_folder_problem(out, error)) from None
         started = time.perf_counter()
-        source = self._open_data(out)
-        model = self._stored_model(out, checkpoint) if checkpoint is not None else self._fresh_model(out, source)
+        try:
+            source = self._open_data(out)
+            model = self._stored_model(out, checkpoint) if checkpoint is not None else self._fresh_model(out, source)
+        except BaseException:  # bad data or settings, found before any update: leave no folder behind
+            remove_created(created, tree=True)
+            raise
         encoder, words, trigrams, n_pairs = model
         state = self._training_state(encoder, n_pairs, checkpoint)
         schedule = Schedule.plan(n_pairs, cfg.megabatch, cfg.batch_size, cfg.epochs, cfg.max_steps,
@@ -618,10 +633,11 @@ def _cli_path(value: str | None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", force=True)
     try:
-        config = load_config(args.config, args.overrides, {
+        values = {
             "train.data": _cli_path(args.data), "train.model": args.model, "train.megabatch": args.megabatch,
             "train.epochs": args.epochs, "train.batch_size": args.batch_size, "train.lr": args.lr,
             "train.margin": args.margin, "train.scramble": args.scramble, "train.negatives": args.negatives,
@@ -629,7 +645,8 @@ def main(argv: list[str] | None = None) -> int:
             "train.max_steps": args.max_steps, "train.seed": args.seed, "train.device": args.device,
             "train.threads": args.threads, "train.optimizer": args.optimizer, "train.lambda_c": args.lambda_c,
             "train.lambda_w": args.lambda_w,
-        })
+        }
+        config = load_config(args.config, args.overrides, values, flags=config_flags(parser, values))
         result = train(config, args.out, resume=args.resume, evaluate_fn=None if args.no_eval else _DEFAULT,
                        progress=False if args.quiet else None, overwrite=args.overwrite)
     except (ConfigError, TrainDataError, TrainingError) as error:
@@ -644,4 +661,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

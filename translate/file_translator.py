@@ -23,7 +23,7 @@ from typing import IO
 from tqdm import tqdm
 
 from configs import ConfigError, add_config_arguments, load_config
-from configs.command_line import ArgumentParser, command_name
+from configs.command_line import ArgumentParser, command_name, config_flags, out_file_problem, run_main
 from core.chunking import in_lists
 from translate.card import ModelDirError
 from translate.ct2_backend import BackendUnavailable
@@ -96,18 +96,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
     try:
-        config = load_config(args.config, args.overrides, {
+        values = {
             "translate.model": str(args.model.resolve()) if args.model else None,
             "translate.backend": args.backend, "translate.device": args.device,
             "translate.compute_type": args.compute_type, "translate.beam_size": args.beam,
             "translate.nbest": args.nbest, "translate.max_batch_tokens": args.max_batch_tokens,
             "translate.max_source_tokens": args.max_source_tokens, "translate.threads": args.threads,
-        })
+        }
+        config = load_config(args.config, args.overrides, values,
+                             flags=config_flags(parser, values, {"translate.beam_size": "--beam"}))
+        if args.input.is_dir():
+            raise ConfigError(f"--input {args.input} is a folder: give a text file, one sentence per line")
         if not args.input.is_file():
             raise ConfigError(f"--input {args.input} does not exist")
+        for flag, path in (("--out", args.out), ("--summary", args.summary)):
+            problem = out_file_problem(flag, path) if path is not None else None
+            if problem:
+                raise ConfigError(problem)
         if args.chunk_size < 1:
             raise ConfigError(f"--chunk-size must be positive (got {args.chunk_size})")
 
@@ -154,4 +163,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -775,6 +775,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.input.exists():
         ap.error(f"--input {args.input} does not exist")
     table = read_pairs(args.input, args.sample, args.seed)
+    if table.num_rows == 0:  # an empty folder or empty shards: a report of nothing would look like a result
+        ap.error(f"--input {args.input} holds no pairs (no Parquet rows): give a run's pairs/ or train/")
     name = args.name or (args.input.stem if args.input.is_file() else args.input.name)
     report = build_report(table, args.out, name=name, max_parse=args.max_parse, seed=args.seed)
     print("Table 1\n\n" + report["markdown"]["table1"] + "\n")

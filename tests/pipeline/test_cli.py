@@ -38,3 +38,130 @@ def test_old_spellings_still_work(tmp_path):
     assert parser.parse_args(["--output", "a"]).out == parser.parse_args(["--out", "a"]).out == "a"
     with pytest.raises(SystemExit):
         parser.parse_args([])
+
+
+# ------------------------------------------------------------------------ issue 22: the smaller items, the audit
+
+
+def test_version(capsys):
+    from importlib.metadata import version
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"paranmt {version('paranmt')}\n"
+
+
+@pytest.mark.parametrize("name", ["translate", "train", "evaluate-nmt", "convert", "export-vectors", "train-nmt",
+                                  "score"])
+def test_help_is_plain_text_spelling_the_command_as_called(name, capsys):
+    """Examples in the help (module docstrings) used to say ``python -m ...``, and ``train --help`` showed reST."""
+    with pytest.raises(SystemExit):
+        main([name, "--help"])
+    text = capsys.readouterr().out
+    assert "python -m" not in text and "``" not in text and ":class:`" not in text and ":func:`" not in text
+    assert f"paranmt {name}" in text
+
+
+def test_a_flag_that_does_not_parse_is_one_line(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", "--cs", "a", "--en", "b", "--out", "o", "--beam", "abc"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == "error: argument --beam: invalid int value: 'abc' (see paranmt run --help)\n"
+
+
+def test_train_flag_errors_are_one_line_and_a_failed_train_leaves_no_out(tmp_path, capsys):
+    out = tmp_path / "runs" / "emb"
+    assert main(["train", "--input", str(tmp_path / "none.parquet"), "--model", "word", "--out", str(out),
+                 "--epochs", "-1"]) == 2
+    assert capsys.readouterr().err == \
+        "error: invalid --epochs -1: Input should be greater than or equal to 1 (train.epochs)\n"
+    assert main(["train", "--input", str(tmp_path / "none.parquet"), "--model", "word", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"error: training data {tmp_path / 'none.parquet'} does not exist")
+    assert not (tmp_path / "runs").exists()  # it used to leave an empty --out behind
+
+
+@pytest.fixture
+def user_paths(tmp_path):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file").write_text("user data\n")
+    (tmp_path / "in.cs").write_text("Pes vidí kočku.\n", encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("case", ["out-folder", "out-under-file", "summary-under-file", "input-folder"])
+def test_translate_paths_are_checked_before_any_work(case, user_paths, toy_model, capsys):
+    d = user_paths
+    args = {"out-folder": ["--input", d / "in.cs", "--out", d / "folder"],
+            "out-under-file": ["--input", d / "in.cs", "--out", d / "file" / "x.tsv"],
+            "summary-under-file": ["--input", d / "in.cs", "--out", d / "o.tsv", "--summary", d / "file" / "s.json"],
+            "input-folder": ["--input", d / "folder", "--out", d / "o.tsv"]}[case]
+    expected = {"out-folder": f"--out {d / 'folder'} is a folder: give a file path",
+                "out-under-file": f"--out {d / 'file' / 'x.tsv'} cannot be written: {d / 'file'} is a file, not a "
+                                  "folder",
+                "summary-under-file": f"--summary {d / 'file' / 's.json'} cannot be written: {d / 'file'} is a file, "
+                                      "not a folder",
+                "input-folder": f"--input {d / 'folder'} is a folder: give a text file, one sentence per line"}[case]
+    assert main(["translate", *map(str, args), "--model", str(toy_model), "--quiet"]) == 2
+    assert capsys.readouterr().err == f"error: {expected}\n"
+    assert not (d / "o.tsv").exists() and (d / "file").read_text() == "user data\n"
+
+
+@pytest.mark.parametrize("out", ["folder", "file/s.parquet"])
+def test_score_checks_its_out_before_any_work(out, user_paths, capsys):
+    d = user_paths
+    assert main(["score", "--input", str(d / "in.cs"), "--out", str(d / out)]) == 2
+    line = capsys.readouterr().err
+    assert line == (f"error: --out {d / 'folder'} is a folder: give a file path\n" if out == "folder" else
+                    f"error: --out {d / out} cannot be written: {d / 'file'} is a file, not a folder\n")
+
+
+def test_export_never_replaces_a_file_with_a_model_folder(user_paths, capsys):
+    """``export --out FILE`` used to delete the file and write the model folder in its place."""
+    d = user_paths
+    assert main(["export", "--format", "sentence-transformers", "--model", str(d / "folder"), "--out",
+                 str(d / "file")]) == 2
+    assert capsys.readouterr().err == (f"error: --out {d / 'file'} is a file: a sentence-transformers model is a "
+                                       "folder, choose a new path\n")
+    assert (d / "file").read_text() == "user data\n"
+
+
+@pytest.mark.parametrize("target", ["folder", "file/x.txt"])
+def test_any_file_system_error_on_a_named_path_is_one_line(target, user_paths, capsys):
+    """The dispatcher's last line of defence (configs.command_line.run_main) for opens the audit did not move
+    before the work: the error names the flag and the path."""
+    from configs.command_line import run_main
+
+    d = user_paths
+
+    def tool(argv: list[str]) -> int:
+        with open(argv[1], "w") as handle:  # what a command's main does with --out
+            handle.write("x")
+        return 0
+
+    assert run_main(tool, ["--out", str(d / target)]) == 2
+    assert capsys.readouterr().err == (f"error: --out {d / 'folder'} is a folder: give a file path\n"
+                                       if target == "folder" else
+                                       f"error: --out {d / target} cannot be written: {d / 'file'} is a file, "
+                                       "not a folder\n")
+
+
+def test_the_progress_line_shows_a_started_translation():
+    """Until the first chunk is translated the line said nothing about translation."""
+    from pipeline.progress import READ, STARTED_CHUNKS, TRANSLATED, progress_line
+
+    started = progress_line({READ: 700, STARTED_CHUNKS: 2}, 25, 700, None, "model small-cs-en, beam 12")
+    assert started == "read 700/700 · translating: 0 of 700 rows (model small-cs-en, beam 12) · pairs written 0 · 25 s"
+    assert "translating:" not in progress_line({READ: 700}, 25, 700)  # not started: nothing claimed
+    done = progress_line({READ: 700, STARTED_CHUNKS: 2, TRANSLATED: 500}, 30, 700, 20.0, "model m, beam 12")
+    assert "translating:" not in done and "translated 500 (20.0/s" in done
+
+
+def test_report_on_an_empty_folder_is_an_error(user_paths, capsys):
+    """It used to exit 0 and write a report of nothing."""
+    d = user_paths
+    with pytest.raises(SystemExit) as exit_:
+        main(["report", "--input", str(d / "folder"), "--out", str(d / "report")])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == (f"error: --input {d / 'folder'} holds no pairs (no Parquet rows): give a "
+                                       "run's pairs/ or train/ (see paranmt report --help)\n")
+    assert not (d / "report").exists()

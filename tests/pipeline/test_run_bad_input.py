@@ -251,3 +251,100 @@ def test_no_decodable_english_for_the_scorer_is_an_error(tmp_path, capsys):
     line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", tmp_path / "out",
                                         *RUNNER), en)
     assert "--no-score" in line and "score.scorer" in line
+
+
+# ------------------------------------------------- folders, the output folder and flag values (issue 22, item 4)
+
+
+@pytest.mark.parametrize("flag", ["--cs", "--en", "--tsv", "--jsonl", "--parquet"])
+def test_a_folder_given_as_an_input_file(tmp_path, capsys, flag):
+    """It used to be an IsADirectoryError traceback (44 lines, exit 1)."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (tmp_path / "c.cs").write_bytes(_side(0))
+    (tmp_path / "c.en").write_bytes(_side(1))
+    args = {"--cs": ["--cs", folder, "--en", tmp_path / "c.en"], "--en": ["--cs", tmp_path / "c.cs", "--en", folder]
+            }.get(flag, [flag, folder, "--mt-column", "2" if flag == "--tsv" else "mt"])
+    out = tmp_path / "out"
+    line = _one_line_error(capsys, _run(*args, "--no-score", "--out", out, *RUNNER), folder)
+    hint = f"a pattern such as '{folder}/*.{flag[2:]}'" if flag in ("--tsv", "--jsonl", "--parquet") \
+        else "a text file, one sentence per line"
+    assert line == f"error: {flag} {folder} is a folder, not a file: give {hint}"
+    assert not out.exists()
+
+
+def test_out_naming_an_existing_file(tmp_path, capsys):
+    """It used to be a FileExistsError traceback."""
+    path = tmp_path / "c.tsv"
+    path.write_bytes(_tsv())
+    out = tmp_path / "results.txt"
+    out.write_text("keep me")
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out", out, *RUNNER))
+    assert line == f"error: --out {out} is a file, not a folder: choose a new folder (or an earlier run's)"
+    assert out.read_text() == "keep me"
+
+
+def test_out_under_a_file(tmp_path, capsys):
+    """No user, root included, can make a folder below a regular file (it used to be NotADirectoryError)."""
+    path = tmp_path / "c.tsv"
+    path.write_bytes(_tsv())
+    out = tmp_path / "c.tsv" / "run"
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out", out, *RUNNER))
+    assert line == f"error: --out {out} cannot be created: {path} is a file, not a folder"
+
+
+# Runs the command line as a user who cannot write the folder: root drops to nobody first (root writes anywhere),
+# anyone else is such a user already.
+_AS_NOBODY = """
+import os, sys
+from pipeline.run import main
+if os.geteuid() == 0:
+    os.setegid(65534)
+    os.seteuid(65534)
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_out_in_a_folder_the_user_cannot_write(tmp_path):
+    """It used to be a PermissionError traceback. The parent folder is read-only (0o555) for its user."""
+    import shutil
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="paranmt-readonly-"))  # under /tmp, so nobody can reach it
+    try:
+        base.chmod(0o755)
+        locked = base / "locked"
+        locked.mkdir(mode=0o555)
+        locked.chmod(0o555)
+        out = locked / "run"
+        done = subprocess.run([sys.executable, "-c", _AS_NOBODY, "--tsv", "unused.tsv", "--mt-column", "2",
+                               "--no-score", "--out", str(out), *RUNNER], cwd=REPO_ROOT, capture_output=True,
+                              text=True, timeout=100, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+        lines = [line for line in done.stderr.splitlines() if not line.startswith("WARNING:")]
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert lines == [f"error: --out {out}: permission denied on {out}: choose a folder you can write"]
+        assert not out.exists()
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.parametrize("flag,value,field", [("--beam", "0", "translate.beam_size"),
+                                              ("--limit", "0", "pipeline.limit"),
+                                              ("--num-shards", "0", "pipeline.num_shards")])
+def test_a_bad_flag_value_is_one_line_naming_the_flag(tmp_path, capsys, flag, value, field):
+    """It used to be two lines: ``invalid configuration (defaults):`` and the field."""
+    path = tmp_path / "c.tsv"
+    path.write_bytes(_tsv())
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out", tmp_path / "out",
+                                        flag, value, *RUNNER))
+    assert line == f"error: invalid {flag} {value}: Input should be greater than or equal to 1 ({field})"
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_flag_that_does_not_parse_is_one_line_without_the_usage(tmp_path, capsys):
+    """``--beam abc`` used to print the whole 17-line usage before the error."""
+    with pytest.raises(SystemExit) as exit_:
+        _run("--tsv", tmp_path / "c.tsv", "--out", tmp_path / "out", "--beam", "abc")
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2
+    assert err == "error: argument --beam: invalid int value: 'abc' (see python -m pipeline.run --help)\n"

@@ -115,3 +115,37 @@ def test_kill_at_random_points(tmp_path, bitext, toy_model, reference):
     chunks = len(_parts(reference[2]))
     for k in sorted(random.Random(7).sample(range(1, chunks), 5)):
         _kill_and_resume(tmp_path, bitext, toy_model, reference, k)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_during_translation_is_one_line_and_resumes(tmp_path, bitext, toy_model, reference, sig):
+    """Ctrl-C (SIGINT to the process group, as a terminal sends it) or SIGTERM while chunks are being translated:
+    one line saying what is kept, exit 130 / 143, no traceback (it used to be three RunInference tracebacks and a
+    segmentation fault); the same command then resumes to the uninterrupted run's shards. The signal is sent once
+    two chunks are in the cache (watched on the file system), so it lands inside the translation stage."""
+    out = tmp_path / f"run-{sig.name}"
+    command = _command(*bitext, out, toy_model)
+    process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    deadline = time.monotonic() + 300
+    while process.poll() is None and len(_parts(out)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert process.poll() is None, "the run ended before it could be interrupted"
+    seen = len(_parts(out))
+    if sig == signal.SIGINT:
+        os.killpg(process.pid, sig)
+    else:
+        os.kill(process.pid, sig)
+    _, stderr = process.communicate(timeout=120)
+    lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("WARNING:")]
+    assert process.returncode == 128 + sig, stderr
+    assert "Traceback" not in stderr and len(lines) == 1, stderr
+    kept = int(lines[0].split("; ", 1)[1].split()[0])
+    assert lines[0] == (f"interrupted; {kept} chunk{'' if kept == 1 else 's'} translated "
+                        f"{'is' if kept == 1 else 'are'} kept in {out / 'cache'} — rerun the same command to resume")
+    assert seen <= kept <= len(_parts(out))  # what it said is on disk (a chunk may land while it exits)
+    assert not (out / "_SUCCESS").exists()
+    subprocess.run(command, cwd=REPO_ROOT, check=True, capture_output=True)
+    summary = json.loads((out / "summary.json").read_text())
+    assert _outputs(out) == reference[0], "the resumed run's shards differ from the uninterrupted run's"
+    assert summary["metrics"].get("translation_cache_hit_rows", 0) >= kept * CHUNK_LINES - 10
