@@ -71,6 +71,7 @@ from train_embeddings.training_state import Schedule, TrainingState, new_history
 from train_embeddings.vocab import (
     Featurizer,
     SentenceBatch,
+    SentencePieceVocab,
     TrigramVocab,
     WordVocab,
     count_trigrams,
@@ -188,7 +189,7 @@ class Trainer:
     # ------------------------------------------------------------------------------------------ setup
 
     def _uses_words(self) -> bool:
-        return any(c != "trigram" for c in self.components)
+        return any(c not in ("trigram", "sp") for c in self.components)
 
     def _load_pretrained(self) -> Any:
         if self.cfg.word_vectors is None or not self._uses_words():
@@ -199,10 +200,12 @@ class Trainer:
         log.info("initial word vectors: %r", vectors)
         return vectors
 
-    def _build_vocabularies(self, source: PairSource, pretrained: Any) -> tuple[WordVocab | None, TrigramVocab | None]:
+    def _build_vocabularies(self, source: PairSource, pretrained: Any
+                            ) -> tuple[WordVocab | None, TrigramVocab | None, SentencePieceVocab | None]:
         words: Any = None
         trigram_counts: tuple[np.ndarray, np.ndarray] | None = None
         uses_trigrams = "trigram" in self.components
+        piece_text: list[str] = []  # sp: the sentences SentencePiece is trained on
         seen = 0
         for table in source.scan():
             if self.cfg.vocab_max_pairs is not None:
@@ -213,6 +216,8 @@ class Trainer:
                 if uses_trigrams:
                     strings = sentence_strings(table[column], self.cfg.lowercase, self.cfg.trigram_trailing_space)
                     trigram_counts = count_trigrams(strings, trigram_counts)
+                if "sp" in self.components:
+                    piece_text += sentence_strings(table[column], self.cfg.lowercase).to_pylist()
             seen += table.num_rows
             if self.cfg.vocab_max_pairs is not None and seen >= self.cfg.vocab_max_pairs:
                 break
@@ -227,9 +232,16 @@ class Trainer:
             trigram_vocab = TrigramVocab.build(trigram_counts or (np.zeros(0, np.uint64), np.zeros(0, np.int64)),
                                                min_count=self.cfg.trigram_min_count, max_size=self.cfg.max_trigrams,
                                                trailing_space=self.cfg.trigram_trailing_space)
-        return word_vocab, trigram_vocab
+        piece_vocab = None
+        if "sp" in self.components:
+            piece_vocab = SentencePieceVocab.train(piece_text, vocab_size=self.cfg.sp_vocab_size,
+                                                   model_type=self.cfg.sp_model_type, seed=self.seed)
+            log.info("SentencePiece (%s): %d pieces from %d sentences", self.cfg.sp_model_type, len(piece_vocab),
+                     len(piece_text))
+        return word_vocab, trigram_vocab, piece_vocab
 
-    def _spec(self, words: WordVocab | None, trigrams: TrigramVocab | None, word_dim: int) -> ModelSpec:
+    def _spec(self, words: WordVocab | None, trigrams: TrigramVocab | None, word_dim: int,
+              pieces: SentencePieceVocab | None = None) -> ModelSpec:
         return ModelSpec(components=list(self.components), combine=self.combine, word_dim=word_dim,
                          trigram_dim=self.cfg.trigram_dim, lstm_dim=self.cfg.lstm_dim,
                          n_words=len(words) if words else 0, n_trainable_words=words.n_trainable if words else 0,
@@ -238,7 +250,8 @@ class Trainer:
                          hidden_dim=self.cfg.hidden_dim or 0, dan_layers=self.cfg.dan_layers,
                          dan_activation=self.cfg.dan_activation, rnn_activation=self.cfg.rnn_activation,
                          peep_pool=self.cfg.peep_pool, cse_widths=list(self.cfg.cse_widths),
-                         cse_maps=self.cfg.cse_maps)
+                         cse_maps=self.cfg.cse_maps, sp_dim=self.cfg.sp_dim,
+                         n_pieces=len(pieces) if pieces else 0)
 
     def _open_data(self, out: Path) -> PairSource:
         """The configured pairs; released-ParaNMT TSV is tokenised once into ``out/data/`` Parquet shards (every
@@ -264,27 +277,30 @@ class Trainer:
         return {k: v for k, v in data.items() if k not in _RESUMABLE_CHANGES} | {"seed": self.seed}
 
     def _fresh_model(self, out: Path, source: PairSource) -> tuple[SentenceEncoder, WordVocab | None,
-                                                                    TrigramVocab | None, int]:
+                                                                    TrigramVocab | None, SentencePieceVocab | None,
+                                                                    int]:
         """A new encoder (seeded), with vocabularies built from ``source`` and saved to ``out/vocab/``."""
         n_pairs = source.count()
         if n_pairs < 2:
             raise TrainDataError(f"{n_pairs} training pair(s) in {source.path} after the filters "
                                  f"({source.describe_filter()}); at least 2 are needed")
         pretrained = self._load_pretrained()
-        words, trigrams = self._build_vocabularies(source, pretrained)
+        words, trigrams, pieces = self._build_vocabularies(source, pretrained)
         (out / "vocab").mkdir(exist_ok=True)
         if words is not None:
             words.save(out / "vocab" / "words.json")
         if trigrams is not None:
             trigrams.save(out / "vocab" / "trigrams.json")
-        spec = self._spec(words, trigrams, pretrained.dim if pretrained is not None else self.cfg.word_dim)
+        if pieces is not None:
+            pieces.save(out / "vocab" / SentencePieceVocab.FILE)
+        spec = self._spec(words, trigrams, pretrained.dim if pretrained is not None else self.cfg.word_dim, pieces)
         vectors = known = None
         if pretrained is not None and words is not None:
             vectors, known = self._initial_vectors(pretrained, words)
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(self.seed)
             encoder = build_encoder(spec, vectors, known)
-        return encoder, words, trigrams, n_pairs
+        return encoder, words, trigrams, pieces, n_pairs
 
     @staticmethod
     def _initial_vectors(pretrained: Any, words: WordVocab) -> tuple[torch.Tensor, torch.Tensor]:
@@ -299,13 +315,15 @@ class Trainer:
         return torch.from_numpy(matrix), torch.from_numpy(known)
 
     def _stored_model(self, out: Path, checkpoint: dict[str, Any]) -> tuple[SentenceEncoder, WordVocab | None,
-                                                                             TrigramVocab | None, int]:
+                                                                             TrigramVocab | None,
+                                                                             SentencePieceVocab | None, int]:
         """The checkpoint's encoder, with the vocabularies saved in ``out/vocab/``."""
         words = WordVocab.load(out / "vocab" / "words.json") if self._uses_words() else None
         trigrams = TrigramVocab.load(out / "vocab" / "trigrams.json") if "trigram" in self.components else None
+        pieces = SentencePieceVocab.load(out / "vocab" / SentencePieceVocab.FILE) if "sp" in self.components else None
         encoder = SentenceEncoder(ModelSpec.from_json(json.loads(checkpoint["spec"])))
         encoder.load_state_dict(checkpoint["model"])
-        return encoder, words, trigrams, int(checkpoint["n_pairs"])
+        return encoder, words, trigrams, pieces, int(checkpoint["n_pairs"])
 
     def _training_state(self, encoder: SentenceEncoder, n_pairs: int,
                         checkpoint: dict[str, Any] | None) -> TrainingState:
@@ -351,21 +369,21 @@ class Trainer:
         started = time.perf_counter()
         source = self._open_data(out)
         model = self._stored_model(out, checkpoint) if checkpoint is not None else self._fresh_model(out, source)
-        encoder, words, trigrams, n_pairs = model
+        encoder, words, trigrams, pieces, n_pairs = model
         state = self._training_state(encoder, n_pairs, checkpoint)
         schedule = Schedule.plan(n_pairs, cfg.megabatch, cfg.batch_size, cfg.epochs, cfg.max_steps,
                                  cfg.evals_per_epoch)
         meta = {"n_pairs": n_pairs, "steps_per_epoch": schedule.steps_per_epoch, "device": str(self.device),
                 "seed": self.seed, "data": source.path, "files": len(source.files),
                 "vocab": {"words": len(words) if words else 0, "trainable_words": words.n_trainable if words else 0,
-                          "trigrams": len(trigrams) if trigrams else 0},
+                          "trigrams": len(trigrams) if trigrams else 0, "pieces": len(pieces) if pieces else 0},
                 "parameters": sum(p.numel() for p in encoder.parameters())}
         log.info("training %s on %d pairs (%d files), %d updates per epoch, device %s", cfg.model, n_pairs,
                  len(source.files), schedule.steps_per_epoch, self.device)
         evaluator = None if self.evaluate_fn is None else DevEvaluator(
             self.evaluate_fn, cfg.select_metric, out / "best", schedule.steps_per_epoch, timing)
-        run = _Run(source, Featurizer(words, trigrams, lowercase=cfg.lowercase),
-                   EmbeddingModel(state.spec, encoder, words, trigrams), state, schedule, checkpointer,
+        run = _Run(source, Featurizer(words, trigrams, lowercase=cfg.lowercase, pieces=pieces),
+                   EmbeddingModel(state.spec, encoder, words, trigrams, pieces), state, schedule, checkpointer,
                    ProgressLog(cfg, schedule, state, self.progress), evaluator, timing)
         self._train(run)
         return self._finish(run, started, meta)
