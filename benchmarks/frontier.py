@@ -183,6 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--docs", type=Path, help="markdown page whose 'frontier' section is (re)written")
     p.add_argument("--json", type=Path, help="write every number here")
     p.add_argument("--machine", default="this machine", help="how the docs describe the machine")
+    p.add_argument("--note", action="append", default=[], help="a line under the table (repeatable): e.g. where "
+                   "each model was trained")
     p.add_argument("--quick", action="store_true", help="STS2017-sized smoke run: 100 sentences, 1 round, no MiniLM")
     return p
 
@@ -213,7 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     shown = " ".join(f"--model {label}={_shown(d)}" for label, d in args.model)
     meta = {"args": shown + f" --speed {args.speed} --rounds {args.rounds}" + (" --no-minilm" if args.no_minilm
                                                                                 else ""),
-            "speed": args.speed, "rounds": args.rounds, "machine": args.machine}
+            "speed": args.speed, "rounds": args.rounds, "machine": args.machine,
+            "notes": [f"- {note}" for note in args.note]}
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n", encoding="utf-8")

@@ -293,6 +293,7 @@ def plot_curve(analysis: dict[str, Any], path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
     styles = {"top2": "o-", "thr0.8": "s--", "all": "^-"}
@@ -317,6 +318,7 @@ def plot_curve(analysis: dict[str, Any], path: Path) -> None:
     axes[1].set_title("STS-B test")
     for ax in axes:
         ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_xlabel("training pairs")
         ax.set_ylabel("Pearson × 100")
         ax.grid(alpha=0.3, which="both")

@@ -664,12 +664,13 @@ def _cli_path(value: str | None) -> str | None:
 
 def default_word_vectors(config: ParaNMTConfig, given: str | None) -> ParaNMTConfig:
     """The command line's default initialisation: a word-based model whose ``--word-vectors`` is neither given
-    nor set in the config starts from GloVe 6B 50d (``kumo``: a dependency of paranmt) when it is installed, with
+    nor set in the config (nor ``word_dim``, which asks for random vectors of that size) starts from GloVe 6B 50d
+    (``kumo``: a dependency of paranmt) when it is installed, with
     a log line saying so; otherwise from random vectors with a warning (the Trainer's). ``--word-vectors none``
     asks for random vectors on purpose."""
     train_cfg = config.train
-    if given is not None or "word_vectors" in train_cfg.model_fields_set:
-        return config
+    if given is not None or {"word_vectors", "word_dim"} & train_cfg.model_fields_set:
+        return config  # chosen: given vectors, or a word size of the user's (random vectors of that size)
     components, _ = TrainConfig.parse_model(train_cfg.model)
     if all(c in ("trigram", "sp") for c in components):
         return config

@@ -35,6 +35,8 @@ def test_command_line_default_is_glove_for_word_models() -> None:
     assert default_word_vectors(load_config(None, [], {"train.model": "sp"}), None).train.word_vectors is None
     explicit = load_config(None, ["train.word_vectors=null"], {"train.model": "word"})
     assert default_word_vectors(explicit, None).train.word_vectors is None  # the config chose random
+    sized = load_config(None, ["train.word_dim=8"], {"train.model": "word"})
+    assert default_word_vectors(sized, None).train.word_vectors is None  # a word size of the user's: random
 
 
 def test_random_words_are_announced(captions, tmp_path, caplog) -> None:
