@@ -624,8 +624,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_renamed("--input", "--data", dest="data",
                   help="training pairs: Parquet file / directory of shards / glob / URL, or a ParaNMT TSV file")
-    p.add_argument("--model", help="word | trigram | lstm | blstm | blstm-cat | blstm-max | proj | dan | rnn | irnn | "
-                                   "lstm-peep | lstm-peep-nog | cse, or e.g. word,trigram (concatenation) / "
+    p.add_argument("--model", help="word | trigram | sp | lstm | blstm | blstm-cat | blstm-max | proj | dan | rnn | "
+                                   "irnn | lstm-peep | lstm-peep-nog | cse, or e.g. word,trigram (concatenation) / "
                                    "word+trigram (addition)")
     p.add_renamed("--out", "--output", required=True, type=Path,
                   help="run directory (checkpoint, best/, model/, metrics)")
