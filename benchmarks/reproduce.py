@@ -60,6 +60,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from benchmarks.caption_pairs import build_caption_pairs  # noqa: E402
+from benchmarks.doc_sections import kept_sections  # noqa: E402
 from benchmarks.translate_bench import Case, run_case  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from core import pair_schema as S  # noqa: E402
@@ -734,7 +735,8 @@ def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Na
                           for m, sel in results["select_lr"]["sts2017"].items()) + ".", ""]
     lines += ["## 6. The paper's directions on this data (computed from the tables above)", ""]
     lines += [f"- {line}" for line in verdicts(results)] + [""]
-    docs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kept = kept_sections(docs)  # sections other commands wrote (frontier, learning curve) survive a rerun
+    docs.write_text("\n".join(lines) + "\n" + ("\n" + kept if kept else ""), encoding="utf-8")
     return {"docs": str(docs), "figures": sorted(str(p) for p in figures.glob("*.png"))}
 
 

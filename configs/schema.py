@@ -276,7 +276,7 @@ class TrainConfig(_Section):
     read_batch_rows: int = Field(default=16_384, ge=1, description="Rows per Arrow record batch read.")
     # -- model
     model: str = Field(
-        default="word", description="word | trigram | lstm | blstm | blstm-cat | blstm-max (ParaNMT-50M), proj | "
+        default="word", description="word | trigram | sp | lstm | blstm | blstm-cat | blstm-max (ParaNMT-50M), proj | "
         "dan | rnn | irnn | lstm-peep | lstm-peep-nog (ICLR'16), cse (CSE), or a combination: 'word,trigram' "
         "concatenates, 'word+trigram' adds (all parts trained jointly).")
     word_dim: int = Field(default=300, ge=1, description="Word embedding size without pretrained vectors.")
@@ -302,6 +302,11 @@ class TrainConfig(_Section):
     keep_pretrained_vocab: bool = Field(
         default=True, description="Pretrained words never seen in training stay in the vocabulary, frozen (Adam "
         "would never move them: their gradient is always zero).")
+    unseen_words: Literal["pretrained", "mapped"] = Field(
+        default="mapped", description="Frozen pretrained words (never in training) in evaluated and saved models: "
+        "their pretrained vectors, or mapped by the ridge-regression map from the trained words' initial to "
+        "trained vectors (train_embeddings/unseen_words.py).")
+    unseen_words_ridge: float = Field(default=10.0, ge=0, description="Ridge weight of the unseen-word map.")
     lowercase: bool = True
     min_count: int = Field(default=1, ge=1, description="Training words seen fewer times map to <unk>.")
     max_vocab: int | None = Field(default=None, ge=1, description="Most frequent training words kept.")
@@ -309,6 +314,11 @@ class TrainConfig(_Section):
     max_trigrams: int | None = Field(default=None, ge=1)
     trigram_trailing_space: bool = Field(
         default=False, description="Trigrams of ' ' + sentence (the papers); True: ' ' + sentence + ' '.")
+    sp_vocab_size: int = Field(
+        default=16_000, ge=16, description="sp: SentencePiece vocabulary size, an upper bound (a small corpus gets "
+        "the largest vocabulary it supports).")
+    sp_model_type: Literal["unigram", "bpe"] = Field(default="unigram", description="sp: SentencePiece algorithm.")
+    sp_dim: int = Field(default=300, ge=1, description="sp: piece embedding size.")
     vocab_max_pairs: int | None = Field(default=None, ge=1, description="Pairs read to build vocabularies.")
     # -- optimisation
     epochs: int = Field(default=5, ge=1)
@@ -343,7 +353,7 @@ class TrainConfig(_Section):
     def parse_model(cls, text: str) -> tuple[list[str], Literal["concat", "sum"]]:
         """``"word,trigram"`` -> (["word", "trigram"], "concat"); ``"word+trigram"`` -> (..., "sum"); ``"lstm"``
         -> (["lstm"], "concat"). The paper's notation (Table 8): a comma concatenates, a plus adds."""
-        components = ("word", "trigram", "lstm", "blstm", "blstm-cat", "blstm-max",  # = models.COMPONENTS
+        components = ("word", "trigram", "sp", "lstm", "blstm", "blstm-cat", "blstm-max",  # = models.COMPONENTS
                       "proj", "dan", "rnn", "irnn", "lstm-peep", "lstm-peep-nog", "cse")
         value = text.strip().lower().replace(" ", "")
         if "," in value and "+" in value:

@@ -11,7 +11,8 @@ A model directory holds:
 
 * ``model.json`` — format version, the :class:`~train_embeddings.models.ModelSpec` (components, sizes, tokeniser
   settings: Moses ``en``, punctuation normalisation, ``escape=False``, lower-casing), torch version;
-* ``words.json`` / ``trigrams.json`` — the vocabularies (when the model uses them);
+* ``words.json`` / ``trigrams.json`` / ``sp.model`` — the vocabularies (when the model uses them; ``sp.model`` is
+  the SentencePiece model of an ``sp`` component);
 * ``weights.pt`` — the encoder's ``state_dict``, plain tensors, loaded with ``torch.load(weights_only=True)``;
 * WORD models only: ``word_vectors.npy`` + ``vocab.txt`` — the word table without ``<pad>``, the layout
   ``core.word_vectors.load_word_model`` reads: a saved WORD model directory *is* word vectors for the
@@ -43,7 +44,7 @@ from train_embeddings.model_dir import MODEL_JSON, ModelLoadError, model_directo
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder, WordAverage
 from train_embeddings.sif import MODEL_TYPE as SIF_MODEL_TYPE
 from train_embeddings.sif import SifModel, load_sif
-from train_embeddings.vocab import PAD, TrigramVocab, WordVocab
+from train_embeddings.vocab import PAD, SentencePieceVocab, TrigramVocab, WordVocab
 
 __all__ = ["EMBEDDING_MODEL_TYPE", "MODEL_FORMAT", "MODEL_LOADERS", "ModelLoadError", "export_word_vectors",
            "load_embedding_model", "load_model", "main", "save_model"]
@@ -110,6 +111,8 @@ def save_model(model: EmbeddingModel, directory: str | Path, extra: dict | None 
             model.words.save(staging / WORDS_JSON)
         if model.trigrams is not None:
             model.trigrams.save(staging / TRIGRAMS_JSON)
+        if model.pieces is not None:
+            model.pieces.save(staging / SentencePieceVocab.FILE)
         state = {k: v.detach().cpu().contiguous() for k, v in model.encoder.state_dict().items()}
         if _word_only(model):  # word_vectors.npy is the one copy of the word table (the paragram layout)
             export_word_vectors(model, staging, format="word_model")
@@ -125,6 +128,11 @@ def load_embedding_model(directory: Path, meta: dict[str, Any], device: str | to
     spec = ModelSpec.from_json(meta["spec"])
     words = WordVocab.load(directory / WORDS_JSON) if spec.uses_words else None
     trigrams = TrigramVocab.load(directory / TRIGRAMS_JSON) if spec.uses_trigrams else None
+    pieces = None
+    if spec.uses_pieces:
+        if not (directory / SentencePieceVocab.FILE).is_file():
+            raise ModelLoadError(f"{directory}: missing {SentencePieceVocab.FILE} (the model's SentencePiece model)")
+        pieces = SentencePieceVocab.load(directory / SentencePieceVocab.FILE)
     if not (directory / WEIGHTS).is_file():
         raise ModelLoadError(f"{directory}: missing {WEIGHTS}")
     encoder = SentenceEncoder(spec)
@@ -139,7 +147,7 @@ def load_embedding_model(directory: Path, meta: dict[str, Any], device: str | to
         state[_WORD_TABLE_KEYS[1]] = table[spec.n_trainable_words:]
     encoder.load_state_dict(state)
     encoder.eval()
-    return EmbeddingModel(spec, encoder, words, trigrams).to(device)
+    return EmbeddingModel(spec, encoder, words, trigrams, pieces).to(device)
 
 
 def _load_sif_model(directory: Path, meta: dict[str, Any], device: str | torch.device = "cpu") -> SifModel:

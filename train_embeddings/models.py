@@ -4,6 +4,8 @@ Components (``TrainConfig.model``; all take a :class:`~train_embeddings.vocab.Se
 
 * ``word`` — WORD: the mean of the word embeddings of the sentence (PARAGRAM-PHRASE, Wieting et al. 2016b).
 * ``trigram`` — TRIGRAM: the mean of the character-trigram embeddings (CHARAGRAM, Wieting et al. 2016a).
+* ``sp`` — SP: the mean of SentencePiece piece embeddings (ParaGram-SP, Wieting et al., "Paraphrastic
+  Representations at Scale"); the SentencePiece model is trained on the training pairs (``sp_vocab_size``).
 * ``lstm`` — LSTM: the mean of the hidden states (``lstm_dim``, e.g. 300 or 900).
 * ``blstm`` — BLSTM: forward and backward states averaged (no concatenation), then the mean over time.
 * ``blstm-cat`` / ``blstm-max`` — Appendix A.2: forward and backward states concatenated (``2 x lstm_dim``; with
@@ -63,17 +65,17 @@ from torch import nn
 from core.text import MOSES_EN, CachedTokenizer
 from core.token_arrays import as_token_lists
 from train_embeddings.pairing import paired_cosine, sentence_sides
-from train_embeddings.vocab import Featurizer, SentenceBatch, TrigramVocab, WordVocab
+from train_embeddings.vocab import Featurizer, SentenceBatch, SentencePieceVocab, TrigramVocab, WordVocab
 
 __all__ = ["COMPONENTS", "RECURRENT", "BiLSTMEncoder", "ConvSentenceEncoder", "DeepAveragingNetwork",
-           "ElmanRNN", "EmbeddingModel", "IdentityRNN", "LSTMEncoder", "ModelSpec", "PeepholeLSTM",
+           "ElmanRNN", "EmbeddingModel", "IdentityRNN", "LSTMEncoder", "ModelSpec", "PeepholeLSTM", "PieceAverage",
            "ProjectionAverage", "SentenceEncoder", "TrigramAverage", "WordAverage", "build_encoder",
            "scramble_mask", "scramble_padded"]
 
 log = logging.getLogger(__name__)
 
 # Every component name ``TrainConfig.model`` accepts; the recurrent ones scramble words (ParaNMT-50M §5.2).
-COMPONENTS = ("word", "trigram", "lstm", "blstm", "blstm-cat", "blstm-max", "proj", "dan", "rnn", "irnn",
+COMPONENTS = ("word", "trigram", "sp", "lstm", "blstm", "blstm-cat", "blstm-max", "proj", "dan", "rnn", "irnn",
               "lstm-peep", "lstm-peep-nog", "cse")
 RECURRENT = frozenset({"lstm", "blstm", "blstm-cat", "blstm-max", "rnn", "irnn", "lstm-peep", "lstm-peep-nog"})
 
@@ -99,10 +101,16 @@ class ModelSpec:
     peep_pool: Literal["last", "mean"] = "last"
     cse_widths: list[int] = field(default_factory=lambda: [1, 2, 3])
     cse_maps: int = 100
+    sp_dim: int = 300
+    n_pieces: int = 0  # SentencePiece vocabulary size
 
     @property
     def uses_words(self) -> bool:
-        return any(c != "trigram" for c in self.components)
+        return any(c not in ("trigram", "sp") for c in self.components)
+
+    @property
+    def uses_pieces(self) -> bool:
+        return "sp" in self.components
 
     @property
     def uses_trigrams(self) -> bool:
@@ -204,6 +212,20 @@ class TrigramAverage(nn.Module):
     def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
         assert batch.trigram_ids is not None and batch.trigram_offsets is not None
         return self.embedding(batch.trigram_ids, batch.trigram_offsets[:-1])
+
+
+class PieceAverage(nn.Module):
+    """SP: mean of SentencePiece piece embeddings. Input: a batch with piece ids. Output: ``n x dim``."""
+
+    def __init__(self, n_pieces: int, dim: int) -> None:
+        super().__init__()
+        self.embedding = nn.EmbeddingBag(n_pieces, dim, mode="mean")
+        nn.init.normal_(self.embedding.weight, 0.0, 0.1)
+        self.output_dim = dim
+
+    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        assert batch.sp_ids is not None and batch.sp_offsets is not None
+        return self.embedding(batch.sp_ids, batch.sp_offsets[:-1])
 
 
 def scramble_mask(n_pairs: int, rate: float, generator: torch.Generator | None = None) -> torch.Tensor:
@@ -490,7 +512,7 @@ class ConvSentenceEncoder(nn.Module):
 
 def composition_parameters(part: nn.Module) -> list[torch.Tensor]:
     """The compositional parameters ``W_c`` of a component (ICLR'16 §3): every trainable parameter except the
-    word table and the trigram embeddings."""
+    word table and the trigram / piece embeddings."""
     return [p for name, p in part.named_parameters()
             if p.requires_grad and not name.startswith(("table.", "embedding."))]
 
@@ -505,6 +527,9 @@ class SentenceEncoder(nn.Module):
         for name in spec.components:
             if name == "trigram":
                 parts[name] = TrigramAverage(spec.n_trigrams, spec.trigram_dim)
+                continue
+            if name == "sp":
+                parts[name] = PieceAverage(spec.n_pieces, spec.sp_dim)
                 continue
             table = WordTable(spec.n_trainable_words, spec.n_words - spec.n_trainable_words, spec.word_dim)
             if name == "word":
@@ -594,19 +619,22 @@ class EmbeddingModel:
     """
 
     def __init__(self, spec: ModelSpec, encoder: SentenceEncoder, words: WordVocab | None,
-                 trigrams: TrigramVocab | None) -> None:
+                 trigrams: TrigramVocab | None, pieces: SentencePieceVocab | None = None) -> None:
         self.spec = spec
         self.encoder = encoder
         self.words = words
         self.trigrams = trigrams
-        self.featurizer = Featurizer(words, trigrams, lowercase=bool(spec.tokenizer.get("lowercase", True)))
+        self.pieces = pieces
+        self.featurizer = Featurizer(words, trigrams, lowercase=bool(spec.tokenizer.get("lowercase", True)),
+                                     pieces=pieces)
         self._tokenizer = CachedTokenizer(spec.tokenizer)
 
     def __repr__(self) -> str:
         joiner = "," if self.spec.combine == "concat" else "+"
         return (f"EmbeddingModel({joiner.join(self.spec.components)}, dim={self.dim}, "
                 f"words={len(self.words) if self.words else 0}, "
-                f"trigrams={len(self.trigrams) if self.trigrams else 0}, device={self.device})")
+                f"trigrams={len(self.trigrams) if self.trigrams else 0}"
+                + (f", pieces={len(self.pieces)}" if self.pieces else "") + f", device={self.device})")
 
     @property
     def dim(self) -> int:

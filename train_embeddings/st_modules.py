@@ -10,7 +10,7 @@ implementation of the tokeniser and of every encoder, and the exported vectors e
   tokenisation exactly (``core.text.CachedTokenizer``: Moses punctuation normalisation and tokenisation,
   ``escape=False``; lower-cased at lookup; unknown words → ``<unk>``, id 1, whose vector the model learnt). WORD
   models export as the library's own ``WordEmbeddings`` + ``Pooling(mean)`` over it.
-* :class:`ParanmtEncoder` — any other model (TRIGRAM, LSTM/BLSTM, combinations, …): the paranmt model directory
+* :class:`ParanmtEncoder` — any other model (TRIGRAM, SP, LSTM/BLSTM, combinations, …): the paranmt model directory
   inside the module folder, featurised and encoded by ``train_embeddings.models``.
 """
 
@@ -39,7 +39,7 @@ __all__ = ["MosesWordTokenizer", "ParanmtEncoder"]
 
 TOKENIZER_CONFIG = "paranmt_tokenizer.json"
 TOKENIZER_WORDS = "paranmt_words.json"
-_BATCH_KEYS = ("word_ids", "word_offsets", "trigram_ids", "trigram_offsets")
+_BATCH_KEYS = ("word_ids", "word_offsets", "trigram_ids", "trigram_offsets", "sp_ids", "sp_offsets")
 
 
 class MosesWordTokenizer(WordTokenizer):

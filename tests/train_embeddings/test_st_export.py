@@ -43,7 +43,7 @@ def sentences() -> list[str]:
     return [*RAW, *caption_lines(3, 200)]
 
 
-@pytest.mark.parametrize("components", ["word", "trigram", "lstm", "blstm", "word,trigram"])
+@pytest.mark.parametrize("components", ["word", "trigram", "lstm", "blstm", "word,trigram", "sp", "sp,word"])
 def test_sentence_transformers_encode_equals_paranmt(components, captions, sentences, tmp_path) -> None:
     run = train(tiny(components, captions, max_steps=6), tmp_path / "run", evaluate_fn=None, progress=False)
     model = load_model(run.model_dir)

@@ -1,0 +1,34 @@
+"""Named sections of a generated markdown page, written by different commands: a command replaces its own section
+(``<!-- section:NAME -->`` … ``<!-- /section:NAME -->``) and leaves the rest of the page alone; a command that
+rewrites the whole page (``benchmarks.reproduce --docs``) keeps the sections it does not own."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+__all__ = ["kept_sections", "replace_section"]
+
+
+def _pattern(name: str = r"[\w-]+") -> re.Pattern[str]:
+    return re.compile(rf"<!-- section:({name}) -->\n.*?<!-- /section:\1 -->\n?", re.DOTALL)
+
+
+def replace_section(path: Path, name: str, body: str) -> None:
+    """Write ``body`` as section ``name`` of ``path``: in place of the old one, else appended (file created)."""
+    block = f"<!-- section:{name} -->\n{body.rstrip()}\n<!-- /section:{name} -->\n"
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    pattern = _pattern(re.escape(name))
+    if pattern.search(text):
+        text = pattern.sub(lambda _: block, text, count=1)
+    else:
+        text = text.rstrip() + ("\n\n" if text.strip() else "") + block
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def kept_sections(path: Path) -> str:
+    """Every named section of ``path`` (empty when there is none or no file), to append to a regenerated page."""
+    if not path.is_file():
+        return ""
+    return "\n".join(m.group(0).rstrip() + "\n" for m in _pattern().finditer(path.read_text(encoding="utf-8")))

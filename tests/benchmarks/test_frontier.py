@@ -1,0 +1,45 @@
+"""benchmarks/frontier.py end to end on a tiny SP model trained on real caption pairs (seconds-long smoke: 100
+timed sentences, one round, no MiniLM), and the named doc sections other commands' pages keep."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks.doc_sections import kept_sections, replace_section
+from tests.conftest import load_benchmark
+from tests.train_embeddings.helpers import caption_parquet, tiny
+from train_embeddings.trainer import train
+
+
+def test_sections_are_replaced_in_place_and_kept(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("# Title\n\nbody\n", encoding="utf-8")
+    replace_section(page, "frontier", "first")
+    replace_section(page, "curve", "curve text")
+    replace_section(page, "frontier", "second\nversion")
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("# Title\n\nbody\n") and "first" not in text
+    assert text.index("second\nversion") < text.index("curve text")  # replaced where it was
+    kept = kept_sections(page)
+    assert kept.count("<!-- section:") == 2 and "body" not in kept
+    assert kept_sections(tmp_path / "absent.md") == ""
+
+
+@pytest.mark.timeout(600)
+def test_frontier_smoke(tmp_path: Path) -> None:
+    data = caption_parquet(tmp_path / "captions", n=300)
+    run = train(tiny("sp", data, max_steps=6), tmp_path / "sp", evaluate_fn=None, progress=False)
+    docs, out = tmp_path / "docs" / "reproduction.md", tmp_path / "frontier.json"
+    assert load_benchmark("frontier").main(["--quick", "--model", f"SP={run.model_dir}", "--docs", str(docs),
+                                             "--json", str(out)]) == 0
+    rows = {row["encoder"]: row for row in json.loads(out.read_text())["rows"]}
+    assert set(rows) == {"GloVe avg", "SIF-GloVe", "SP", "SP (no Moses)"}
+    assert all(row["sentences_per_second"] > 0 and -100 <= row["mean"] <= 100 for row in rows.values())
+    assert rows["SIF-GloVe"]["mean"] > rows["GloVe avg"]["mean"]  # the published ordering (58.9 vs 45.2)
+    text = docs.read_text(encoding="utf-8")
+    assert "<!-- section:frontier -->" in text and "| SP (no Moses) |" in text
+    assert (docs.parent / "reproduction" / "frontier.png").stat().st_size > 0
+    assert load_benchmark("frontier").main(["--model", f"X={tmp_path / 'missing'}"]) == 2
