@@ -18,8 +18,10 @@ Parts (``--parts``, default all):
   each in its own process-wide translator loaded once; min and median sentences/s and the median of the
   per-round ratios to ``today`` (pairing cancels slow drifts of a shared machine). ``today`` is the code path
   before this change: ``inter_threads=1, intra_threads=<threads>``, the token buckets decoded one after
-  another, synchronously; ``new`` is the default now (``inter_threads=<threads>, intra_threads=1``,
-  buckets submitted asynchronously, longest first); ``fairseq`` is the PyTorch backend at the same threads.
+  another, synchronously; ``new`` is the default now (batches of at most 4 cores,
+  buckets submitted asynchronously, longest first; on 2 cores the same thread split as today);
+  ``percore`` is one batch per core (``inter_threads=<threads>, intra_threads=1``, asynchronous), the split the
+  issue proposed; ``fairseq`` is the PyTorch backend at the same threads.
   The outputs of every round are compared byte for byte with the first round's (repeatability).
 * ``identity``: today's path and the new one translate the same ``--identity-sentences`` sentences, as one chunk,
   int8 and float32: hypotheses that differ and the largest score difference.
@@ -103,6 +105,9 @@ def build(kind: str, model: Path, compute_type: str, threads: int, beam: int, ba
     if kind == "new":
         return load_translator(TranslateConfig(backend="ctranslate2", compute_type=compute_type, vmap=vmap,
                                                **common))
+    if kind == "percore":
+        return load_translator(TranslateConfig(backend="ctranslate2", compute_type=compute_type, inter_threads=threads,
+                                               intra_threads=1, **common))
     raise ValueError(kind)
 
 
@@ -444,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
         chunk = sample_bitext(args.bitext, args.sentences, seed=2)
         cases = [SpeedCase(f"{kind} {ct}" + (f" x{k} chunks" if k > 1 else ""), kind, ct, chunks=k)
                  for k in args.chunks for ct in (args.compute_types if k == 1 else args.compute_types[:1])
-                 for kind in ("today", "new")]
+                 for kind in ("today", "new", "percore")]
         cases += [SpeedCase(f"new {ct} @{n}", "new", ct, batch_tokens=n) for ct in args.compute_types
                   for n in args.new_batch_tokens]
         if args.vmap is not None:
