@@ -194,3 +194,21 @@ def test_a_bad_vmap_file_is_a_one_line_error(small_model, tmp_path, content, mes
         load_translator(small_config(small_model, vmap=path))
     with pytest.raises(ModelDirError, match="cannot read the vocabulary map"):
         load_translator(small_config(small_model, vmap=tmp_path / "absent.txt"))
+
+
+def test_the_translation_cache_key_follows_the_vmap_bytes_and_the_bucket_budget(tmp_path):
+    from configs.schema import ParaNMTConfig
+    from pipeline.graph import _translation_cache
+
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("\t</s> a\n", encoding="utf-8")
+    second.write_text("\t</s> the\n", encoding="utf-8")
+
+    def key(**translate) -> tuple:
+        config = ParaNMTConfig.model_validate({"translate": translate})
+        return _translation_cache(config, str(tmp_path), "m").settings
+
+    assert key() != key(vmap=first) != key(vmap=second)
+    assert key(vmap=first) == key(vmap=first)
+    assert key(max_batch_tokens=1024) != key()
+    assert key(inter_threads=2, intra_threads=1) == key(), "the thread split changes no translation"
