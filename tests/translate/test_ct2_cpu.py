@@ -212,3 +212,22 @@ def test_the_translation_cache_key_follows_the_vmap_bytes_and_the_bucket_budget(
     assert key(vmap=first) == key(vmap=first)
     assert key(max_batch_tokens=1024) != key()
     assert key(inter_threads=2, intra_threads=1) == key(), "the thread split changes no translation"
+
+
+def test_translate_cpu_bench_smoke(small_model, tmp_path):
+    """The side-by-side benchmark end to end in seconds (the measured run is in docs/translate-cpu.md)."""
+    from tests.conftest import load_benchmark
+
+    out = tmp_path / "bench.json"
+    bench = load_benchmark("translate_cpu_bench")
+    assert bench.main(["--model", str(small_model), "--bitext", str(shared_data("bitext")), "--parts", "speed",
+                       "identity", "--sentences", "6", "--identity-sentences", "6", "--repeats", "2",
+                       "--no-fairseq", "--compute-types", "int8", "--beam", "2", "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    cases = {row["name"]: row for row in report["speed"]}
+    assert set(cases) == {"today int8", "new int8", "percore int8"}
+    assert all(row["repeatable"] and len(row["seconds"]) == 2 for row in cases.values())
+    assert cases["today int8"]["vs_today"]["seconds"] == pytest.approx(1.0)
+    assert report["identity"]["int8"]["identical_bytes"] is True
+    macs = bench.Architecture.of(small_model).macs(22, 22, 12)
+    assert 1.2e9 < macs < 1.3e9, "1.25 GMAC for a 22-token sentence at beam 12 (docs/translate-cpu.md)"
