@@ -18,10 +18,9 @@ Parts (``--parts``, default all):
   each in its own process-wide translator loaded once; min and median sentences/s and the median of the
   per-round ratios to ``today`` (pairing cancels slow drifts of a shared machine). ``today`` is the code path
   before this change: ``inter_threads=1, intra_threads=<threads>``, the token buckets decoded one after
-  another, synchronously; ``new`` is the default now (batches of at most 4 cores,
-  buckets submitted asynchronously, longest first; on 2 cores the same thread split as today);
-  ``percore`` is one batch per core (``inter_threads=<threads>, intra_threads=1``, asynchronous), the split the
-  issue proposed; ``fairseq`` is the PyTorch backend at the same threads.
+  another, synchronously; ``new`` is the default now (one batch per core, ``inter_threads=<threads>,
+  intra_threads=1``, buckets submitted asynchronously, longest first); ``percore`` is the same split spelt out
+  (it stays one batch per core if the default changes); ``fairseq`` is the PyTorch backend at the same threads.
   The outputs of every round are compared byte for byte with the first round's (repeatability).
 * ``identity``: today's path and the new one translate the same ``--identity-sentences`` sentences, as one chunk,
   int8 and float32: hypotheses that differ and the largest score difference.

@@ -167,14 +167,14 @@ class TranslateConfig(_Section):
     threads: int = Field(default=0, ge=0, description="CPU cores per translator (0: every core the process may use).")
     inter_threads: int = Field(
         default=0, ge=0,
-        description="CTranslate2 on CPU: batches decoded at once, each on intra_threads cores (0: auto, batches "
-        "of at most 4 cores: translate/ct2_backend.py). Changes speed only: a batch's translation does not depend "
-        "on the thread that runs it.",
+        description="CTranslate2 on CPU: batches decoded at once, each on intra_threads cores (0: threads / "
+        "intra_threads, i.e. one batch per core by default). Changes speed only: a batch's translation does not "
+        "depend on the thread that runs it.",
     )
     intra_threads: int = Field(
         default=0, ge=0,
-        description="CTranslate2 on CPU: cores that share one batch (0: threads / inter_threads; "
-        "docs/translate-cpu.md measures the split).",
+        description="CTranslate2 on CPU: cores that share one batch (0: threads / inter_threads when that is "
+        "set, else 1; docs/translate-cpu.md measures the split).",
     )
     vmap: Path | None = Field(
         default=None,

@@ -47,17 +47,13 @@ class ThreadPlan:
     intra: int  # cores per batch (0 on GPU: CTranslate2's default)
 
 
-MAX_AUTO_INTRA_THREADS = 4
-
-
 def plan_threads(config: TranslateConfig, device: str, cores: int | None = None) -> ThreadPlan:
     """The inter/intra split of ``config.threads`` cores (0: all ``cores``); explicit settings win.
 
-    CPU default: batches of at most 4 cores each, as many as fit: one batch on all cores up to 4 cores (on 2
-    cores this beat one batch per core, docs/translate-cpu.md), 2 x 4 on 8, 4 x 4 on 16 (splitting one small
-    model's GEMMs further loses efficiency: 2 threads already reach only ~2/3 of one thread's multiply-adds per
-    CPU second at the decoder's shapes; not measured above 2 cores). GPU: one batch at a time unless
-    ``inter_threads`` says otherwise (several would share one GPU).
+    CPU default: one batch per core, as many batches as cores (docs/translate-cpu.md: 1.30x today's one batch on
+    both cores at load ~5 on 2 cores, 1.31x in the issue's quiet run; a batch of this size splits badly over
+    threads). It needs as many buckets in flight as cores: several chunks at once on a many-core worker (Beam's
+    worker threads share the translator). GPU: one batch at a time unless ``inter_threads`` says otherwise.
     """
     if device != "cpu":
         return ThreadPlan(config.inter_threads or 1, 0)
@@ -68,8 +64,7 @@ def plan_threads(config: TranslateConfig, device: str, cores: int | None = None)
     elif intra and not inter:
         inter = max(1, total // intra)
     elif not inter and not intra:
-        inter = -(-total // MAX_AUTO_INTRA_THREADS)
-        intra = max(1, total // inter)
+        inter, intra = total, 1
     return ThreadPlan(inter, intra)
 
 

@@ -20,13 +20,12 @@ from translate.vmap import main as vmap_main
 pytestmark = pytest.mark.timeout(600)
 
 
-def test_thread_plan_defaults_to_batches_of_at_most_four_cores():
+def test_thread_plan_defaults_to_one_batch_per_core():
     auto = TranslateConfig()
     assert plan_threads(auto, "cpu", cores=1) == ThreadPlan(1, 1)
-    assert plan_threads(auto, "cpu", cores=2) == ThreadPlan(1, 2)
-    assert plan_threads(auto, "cpu", cores=6) == ThreadPlan(2, 3)
-    assert plan_threads(auto, "cpu", cores=16) == ThreadPlan(4, 4)
-    assert plan_threads(TranslateConfig(threads=4), "cpu", cores=16) == ThreadPlan(1, 4)
+    assert plan_threads(auto, "cpu", cores=2) == ThreadPlan(2, 1)
+    assert plan_threads(auto, "cpu", cores=16) == ThreadPlan(16, 1)
+    assert plan_threads(TranslateConfig(threads=4), "cpu", cores=16) == ThreadPlan(4, 1)
     assert plan_threads(TranslateConfig(threads=8, intra_threads=2), "cpu", cores=16) == ThreadPlan(4, 2)
     assert plan_threads(TranslateConfig(threads=8, inter_threads=2), "cpu", cores=16) == ThreadPlan(2, 4)
     assert plan_threads(TranslateConfig(inter_threads=3, intra_threads=5), "cpu", cores=2) == ThreadPlan(3, 5)
