@@ -360,7 +360,43 @@ def projection(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str:
         usd = tuple(w * workers * (gpu["worker_usd_per_h"] + gpu["gpu_usd_per_h"]) for w in walls)
         lines.append(f"| {gpu['name']} | {low:,.0f} – {high:,.0f} | {hours[0]:,.0f} – {hours[1]:,.0f} | "
                      f"{walls[0]:,.1f} – {walls[1]:,.1f} | {usd[0]:,.0f} – {usd[1]:,.0f} | {gpu['source']} |")
+    lines += cpu_workers(anchors, pairs, workers, cpu_core_hours)
     return "\n".join(lines) + "\n"
+
+
+def cpu_workers(anchors: dict[str, Any], pairs: int, workers: int, cpu_core_hours: float) -> list[str]:
+    """The CPU-worker rows: back-translation sentences per core-second measured here by
+    ``benchmarks/translate_cpu_bench.py`` (``benchmarks/results/translate_cpu.json``), projected to a worker."""
+    cpu = anchors.get("cpu_worker")
+    measured = ROOT / "benchmarks" / "results" / "translate_cpu.json"
+    if cpu is None or not measured.exists():
+        return []
+    speed = {row["name"]: row for row in json.loads(measured.read_text(encoding="utf-8"))["speed"]}
+    row = speed.get("new int8") or speed.get("percore int8")  # one batch per core: the default
+    if row is None:
+        return []
+    per_core = row["median_rates"]["cpu_seconds"]  # sentences per CPU second: one busy core
+    cores, usd_h = cpu["vcpus"], cpu["worker_usd_per_h"]
+    lines = ["", f"With {workers} CPU workers instead ({cpu['name']}, no GPU; CTranslate2 int8, beam 12, one batch "
+             "per core):", "",
+             "| worker | model | beam-12 sentences/s per worker | core-hours | wall hours | USD | basis |",
+             "|---|---|---:|---:|---:|---:|---|"]
+    for model, slowdown, basis in [
+        ("small-cs-en (3+3 layers of 256)", 1.0,
+         f"**measured here**: {per_core:.1f} sentences per CPU second (2 cores, one batch per core, median of "
+         f"{len(row['seconds'])} rounds, docs/translate-cpu.md) × {cores} cores (**assumed** linear: one independent "
+         "batch per core)"),
+        ("transformer-base-sized (derived)", cpu["base_macs_ratio"],
+         f"the measured rate / {cpu['base_macs_ratio']} ({cpu['base_macs_ratio_source']}): **anchored**, as the GPU "
+         "rows' model"),
+    ]:
+        rate = per_core * cores / slowdown
+        core_hours = pairs / (rate / cores) / 3600 + cpu_core_hours
+        wall = pairs / rate / workers / 3600 + cpu_core_hours / workers
+        lines.append(f"| {cpu['name']} | {model} | {rate:,.0f} | {core_hours:,.0f} | {wall:,.1f} | "
+                     f"{wall * workers * usd_h:,.0f} | {basis} |")
+    lines += ["", f"CPU worker price: {cpu['price_source']}."]
+    return lines
 
 
 # --------------------------------------------------------------------------------------------------------- plot

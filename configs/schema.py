@@ -162,14 +162,41 @@ class TranslateConfig(_Section):
         default=200, ge=1, description="Longer inputs (in model subword tokens) are not decoded: status too_long."
     )
     max_decoding_length: int = Field(default=256, ge=1, description="Cap on hypothesis length in tokens.")
-    threads: int = Field(default=0, ge=0, description="CPU threads per translator (0: all cores).")
+    threads: int = Field(default=0, ge=0, description="CPU cores per translator (0: every core the process may use).")
+    inter_threads: int = Field(
+        default=0, ge=0,
+        description="CTranslate2 on CPU: batches decoded at once, each on intra_threads cores (0: threads / "
+        "intra_threads, i.e. one batch per core by default). Changes speed only: a batch's translation does not "
+        "depend on the thread that runs it.",
+    )
+    intra_threads: int = Field(
+        default=0, ge=0,
+        description="CTranslate2 on CPU: cores that share one batch (0: threads / inter_threads when that is "
+        "set, else 1; docs/translate-cpu.md measures the split).",
+    )
+    vmap: Path | None = Field(
+        default=None,
+        description="Vocabulary shortlist for CTranslate2 ('source n-gram<TAB>target tokens' lines, built by "
+        "`python -m translate.vmap`): each batch's softmax only covers the targets its source tokens map to. "
+        "Faster, but translations change (docs/translate-cpu.md measures by how much). None: full vocabulary.",
+    )
 
-    _resolve_model = field_validator("model", mode="before")(resolve_path)
+    _resolve_model = field_validator("model", "vmap", mode="before")(resolve_path)
 
     @model_validator(mode="after")
     def _nbest_within_beam(self) -> TranslateConfig:
         if self.nbest > self.beam_size:
             raise ValueError(f"nbest ({self.nbest}) cannot exceed beam_size ({self.beam_size})")
+        return self
+
+    @model_validator(mode="after")
+    def _threads_fit(self) -> TranslateConfig:
+        for name in ("inter_threads", "intra_threads"):
+            if self.threads and getattr(self, name) > self.threads:
+                raise ValueError(f"{name} ({getattr(self, name)}) cannot exceed threads ({self.threads})")
+        if self.threads and self.inter_threads * self.intra_threads > self.threads:
+            raise ValueError(f"inter_threads x intra_threads ({self.inter_threads} x {self.intra_threads}) "
+                             f"cannot exceed threads ({self.threads}); set threads to 0 or raise it")
         return self
 
 

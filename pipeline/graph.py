@@ -5,6 +5,7 @@ shards, plus the optional lexicon branch) to a Beam pipeline. :mod:`pipeline.run
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -205,9 +206,16 @@ def _scorer_id_metadata(scorer_id: str) -> dict[str, str]:
 def _translation_cache(config: Any, output: str, nmt_model_id: str) -> TranslationCache:
     """The cache of finished chunks, keyed by the model and every setting that changes a translation."""
     t = config.translate
+    # A vocabulary map changes translations: its bytes (not its path) are part of the key. The bucket budget
+    # changes a batch's composition, hence CTranslate2's rounding; the thread settings change nothing.
+    vmap = None
+    if t.vmap is not None:
+        with FileSystems.open(str(t.vmap)) as handle:
+            vmap = hashlib.sha256(handle.read()).hexdigest()[:16]
     settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend,
                              "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
-                             "max_decoding_length": t.max_decoding_length}.items()))
+                             "max_decoding_length": t.max_decoding_length, "max_batch_tokens": t.max_batch_tokens,
+                             "max_batch_sentences": t.max_batch_sentences, "vmap": vmap}.items()))
     return TranslationCache(config.pipeline.cache_dir or FileSystems.join(output, "cache"), nmt_model_id, settings)
 
 

@@ -1,14 +1,25 @@
-"""CTranslate2 backend: the fast path (C++ beam search, int8/float16 kernels, CPU and CUDA)."""
+"""CTranslate2 backend: the fast path (C++ beam search, int8/float16 kernels, CPU and CUDA).
+
+On CPU the translator runs ``inter_threads`` batches at once, each on ``intra_threads`` cores, and the
+:class:`~translate.translator.Translator` submits a chunk's token buckets asynchronously, longest first, so the
+worker threads never wait for Python and Python detokenises finished batches while the next ones decode. A batch's
+translation depends only on the batch: the thread that runs it, the thread counts and the order in which batches
+finish change nothing (tested byte for byte). Which split is fastest is measured in docs/translate-cpu.md.
+"""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
+from pathlib import Path
 
 import ctranslate2
 
 from configs.schema import TranslateConfig
 from translate.card import ModelDir, ModelDirError
 from translate.translator import RawHypothesis
+
+VMAP_FILE = "vmap.txt"  # the name CTranslate2 looks up among a model's files for `use_vmap`
 
 
 class BackendUnavailable(RuntimeError):
@@ -22,6 +33,75 @@ def cuda_device_count() -> int:
         return 0
 
 
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity, e.g. a container's cpuset), not the host's count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadPlan:
+    inter: int  # batches decoded at once
+    intra: int  # cores per batch (0 on GPU: CTranslate2's default)
+
+
+def plan_threads(config: TranslateConfig, device: str, cores: int | None = None) -> ThreadPlan:
+    """The inter/intra split of ``config.threads`` cores (0: all ``cores``); explicit settings win.
+
+    CPU default: one batch per core, as many batches as cores (docs/translate-cpu.md: 1.30x today's one batch on
+    both cores at load ~5 on 2 cores, 1.31x in the issue's quiet run; a batch of this size splits badly over
+    threads). It needs as many buckets in flight as cores: several chunks at once on a many-core worker (Beam's
+    worker threads share the translator). GPU: one batch at a time unless ``inter_threads`` says otherwise.
+    """
+    if device != "cpu":
+        return ThreadPlan(config.inter_threads or 1, 0)
+    total = config.threads or cores or available_cores()
+    inter, intra = config.inter_threads, config.intra_threads
+    if inter and not intra:
+        intra = max(1, total // inter)
+    elif intra and not inter:
+        inter = max(1, total // intra)
+    elif not inter and not intra:
+        inter, intra = total, 1
+    return ThreadPlan(inter, intra)
+
+
+def read_vmap(path: Path) -> bytes:
+    """A vocabulary map's bytes, checked: UTF-8 lines of ``source n-gram<TAB>target tokens``."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ModelDirError(f"{path}: cannot read the vocabulary map ({error.strerror}); build one with "
+                            "`python -m translate.vmap` or unset translate.vmap") from error
+    try:
+        lines = data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as error:
+        raise ModelDirError(f"{path}: the vocabulary map is not UTF-8 text; rebuild it with "
+                            "`python -m translate.vmap`") from error
+    bad = next((n for n, line in enumerate(lines, 1) if line and "\t" not in line), None)
+    if not lines or bad is not None:
+        where = f"line {bad} has no tab" if bad is not None else "it is empty"
+        raise ModelDirError(f"{path}: not a vocabulary map ({where}; expected 'source n-gram<TAB>target "
+                            "tokens' lines); rebuild it with `python -m translate.vmap`")
+    return data
+
+
+class PendingBatch:
+    """A batch submitted to CTranslate2's worker threads; :meth:`result` waits for it (the GIL is released)."""
+
+    def __init__(self, futures: list[ctranslate2.AsyncTranslationResult]):
+        self._futures = futures
+
+    def result(self) -> list[list[RawHypothesis]]:
+        return [_hypotheses(f.result()) for f in self._futures]
+
+
+def _hypotheses(result: ctranslate2.TranslationResult) -> list[RawHypothesis]:
+    return [RawHypothesis(list(h), float(s)) for h, s in zip(result.hypotheses, result.scores, strict=True)]
+
+
 class CTranslate2Backend:
     name = "ctranslate2"
 
@@ -32,12 +112,17 @@ class CTranslate2Backend:
                                 "convert the fairseq checkpoint with `python -m translate.convert fairseq`")
         self.device = device
         self.config = config
-        threads = config.threads or os.cpu_count() or 1
+        self.threads = plan_threads(config, device)
+        files = None
+        if config.vmap is not None:
+            # The model directory stays read-only: CTranslate2 reads the model's files and the map from memory.
+            files = {p.name: p.read_bytes() for p in Path(ct2_dir).iterdir() if p.is_file()}
+            files[VMAP_FILE] = read_vmap(Path(config.vmap))
         try:
             self.translator = ctranslate2.Translator(
                 str(ct2_dir), device=device, device_index=config.device_index,
-                compute_type=config.compute_type, inter_threads=1,
-                intra_threads=threads if device == "cpu" else 0,
+                compute_type=config.compute_type, inter_threads=self.threads.inter,
+                intra_threads=self.threads.intra, files=files,
             )
         except (RuntimeError, ValueError) as error:
             message = str(error)
@@ -50,11 +135,8 @@ class CTranslate2Backend:
                 ) from error
             raise ModelDirError(f"{ct2_dir}: CTranslate2 cannot load this model on {device}: {message}") from error
         self.compute_type = self.translator.compute_type
-
-    def decode(self, batch: list[list[str]]) -> list[list[RawHypothesis]]:
-        cfg = self.config
-        results = self.translator.translate_batch(
-            batch,
+        cfg = config
+        self._options = dict(
             beam_size=cfg.beam_size,
             num_hypotheses=cfg.nbest,
             length_penalty=1.0,  # score = log-prob sum / length (EOS included): same as fairseq's
@@ -64,11 +146,18 @@ class CTranslate2Backend:
             min_decoding_length=0,
             max_decoding_length=cfg.max_decoding_length,
             max_input_length=0,  # inputs are already capped by max_source_tokens; never truncate silently
+            # The Translator's buckets already fit the budget, so CT2 keeps each one as one batch.
             max_batch_size=cfg.max_batch_tokens,
             batch_type="tokens",
+            use_vmap=cfg.vmap is not None,
         )
-        return [[RawHypothesis(list(h), float(s)) for h, s in zip(r.hypotheses, r.scores, strict=True)]
-                for r in results]
+
+    def decode(self, batch: list[list[str]]) -> list[list[RawHypothesis]]:
+        return [_hypotheses(r) for r in self.translator.translate_batch(batch, **self._options)]
+
+    def submit(self, batch: list[list[str]]) -> PendingBatch:
+        """Queue a batch for the next free worker thread; the same batch gives the same result as :meth:`decode`."""
+        return PendingBatch(self.translator.translate_batch(batch, asynchronous=True, **self._options))
 
     def recover(self) -> None:
         """CT2 frees its per-batch buffers itself; nothing to do."""

@@ -32,11 +32,14 @@ def moses_words(text: str, normalizer: MosesPunctNormalizer | None, tokenizer: M
 class SourceEncoder:
     """Raw source sentences -> the token strings the model was trained on."""
 
-    def __init__(self, model_dir: ModelDir):
+    def __init__(self, model_dir: ModelDir, lang: str | None = None):
+        """``lang``: the Moses steps' language (default the card's source language; the target language
+        tokenises a training target side the way training did, e.g. for :mod:`translate.vmap`)."""
         card = model_dir.card
         spec = card.preprocess
-        self._normalizer = MosesPunctNormalizer(lang=card.source_lang) if spec.normalize_punctuation else None
-        self._tokenizer = MosesTokenizer(lang=card.source_lang) if spec.tokenize == "moses" else None
+        lang = lang or card.source_lang
+        self._normalizer = MosesPunctNormalizer(lang=lang) if spec.normalize_punctuation else None
+        self._tokenizer = MosesTokenizer(lang=lang) if spec.tokenize == "moses" else None
         self._aggressive = spec.aggressive_dash_splits
         self._bpe: BPE | None = None
         self._spm: spm.SentencePieceProcessor | None = None

@@ -73,6 +73,31 @@ class DecodeBackend(Protocol):
         ...
 
 
+class PendingDecode(Protocol):
+    """A batch being decoded in the background (a backend may offer ``submit(batch) -> PendingDecode``)."""
+
+    def result(self) -> list[list[RawHypothesis]]:
+        """The batch's n-best lists, as :meth:`DecodeBackend.decode` returns them; raises what decoding raised."""
+        ...
+
+
+class _Failed:
+    """A submission that raised at once: raises again where the result is read, so failures stay isolated."""
+
+    def __init__(self, error: Exception):
+        self._error = error
+
+    def result(self) -> list[list[RawHypothesis]]:
+        raise self._error
+
+
+def _submit_or_error(submit: Callable[[list[list[str]]], PendingDecode], batch: list[list[str]]) -> PendingDecode:
+    try:
+        return submit(batch)
+    except Exception as error:
+        return _Failed(error)
+
+
 def is_out_of_memory(error: BaseException) -> bool:
     if isinstance(error, MemoryError):
         return True
@@ -157,10 +182,21 @@ class Translator:
         decodable = np.flatnonzero((lengths > 0) & (lengths <= self.config.max_source_tokens))
         if progress is not None and len(decodable) < len(sentences):
             progress(len(sentences) - len(decodable))
-        for bucket in token_buckets(lengths[decodable], self.config.max_batch_tokens,
-                                    self.config.max_batch_sentences):
-            indices = decodable[bucket].tolist()
-            self._decode_isolating_failures(indices, sentences, pieces, results, call)
+        batches = [decodable[bucket] for bucket in token_buckets(lengths[decodable], self.config.max_batch_tokens,
+                                                                  self.config.max_batch_sentences)]
+        submit = getattr(self.backend, "submit", None)
+        if submit is not None:
+            # Costliest (padded tokens) first, so the batches that finish last are short ones; every batch is
+            # queued before any result is read, so the backend's threads decode several at once while this
+            # thread turns finished ones into text. Order and threads change no batch's result.
+            batches.sort(key=lambda b: -len(b) * int(lengths[b].max()))
+        pending: list[PendingDecode | None] = [None] * len(batches)
+        if submit is not None:
+            for k, batch in enumerate(batches):
+                pending[k] = _submit_or_error(submit, [pieces[i] for i in batch])
+        for batch, future in zip(batches, pending, strict=True):
+            indices = batch.tolist()
+            self._decode_isolating_failures(indices, sentences, pieces, results, call, future)
             if progress is not None:
                 progress(len(indices))
         final = [r for r in results if r is not None]
@@ -173,12 +209,13 @@ class Translator:
 
     def _decode_isolating_failures(
         self, indices: list[int], sentences: Sequence[str], pieces: list[list[str]],
-        results: list[Translation | None], stats: TranslationStats,
+        results: list[Translation | None], stats: TranslationStats, pending: PendingDecode | None = None,
     ) -> None:
-        """Decode a batch; on failure split it in halves and retry, so only the sentences that fail alone fail."""
+        """Decode a batch (or wait for its ``pending`` decode); on failure split it in halves and retry
+        synchronously, so only the sentences that fail alone fail."""
         stats.batches += 1
         try:
-            nbest_lists = self.backend.decode([pieces[i] for i in indices])
+            nbest_lists = pending.result() if pending is not None else self.backend.decode([pieces[i] for i in indices])
         except Exception as error:
             oom = is_out_of_memory(error)
             if oom:

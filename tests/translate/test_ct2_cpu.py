@@ -1,0 +1,232 @@
+"""CTranslate2 on CPU workers: the thread plan, asynchronous batches that translate a chunk the same way whatever
+the threads do, failure isolation with asynchronous batches, and the vocabulary shortlist (translate.vmap)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from configs.schema import TranslateConfig
+from tests.conftest import read_lines, shared_data, shared_path
+from translate import ModelDirError, Status, load_translator
+from translate.ct2_backend import ThreadPlan, plan_threads, read_vmap
+from translate.translator import Translator
+from translate.vmap import build_vmap, write_vmap
+from translate.vmap import main as vmap_main
+
+pytestmark = pytest.mark.timeout(600)
+
+
+def test_thread_plan_defaults_to_one_batch_per_core():
+    auto = TranslateConfig()
+    assert plan_threads(auto, "cpu", cores=1) == ThreadPlan(1, 1)
+    assert plan_threads(auto, "cpu", cores=2) == ThreadPlan(2, 1)
+    assert plan_threads(auto, "cpu", cores=16) == ThreadPlan(16, 1)
+    assert plan_threads(TranslateConfig(threads=4), "cpu", cores=16) == ThreadPlan(4, 1)
+    assert plan_threads(TranslateConfig(threads=8, intra_threads=2), "cpu", cores=16) == ThreadPlan(4, 2)
+    assert plan_threads(TranslateConfig(threads=8, inter_threads=2), "cpu", cores=16) == ThreadPlan(2, 4)
+    assert plan_threads(TranslateConfig(inter_threads=3, intra_threads=5), "cpu", cores=2) == ThreadPlan(3, 5)
+    assert plan_threads(auto, "cuda", cores=16) == ThreadPlan(1, 0)
+    assert plan_threads(TranslateConfig(inter_threads=2), "cuda", cores=16) == ThreadPlan(2, 0)
+
+
+@pytest.mark.parametrize(("values", "field"), [
+    ({"threads": 2, "inter_threads": 3}, "inter_threads (3) cannot exceed threads (2)"),
+    ({"threads": 2, "intra_threads": 4}, "intra_threads (4) cannot exceed threads (2)"),
+    ({"threads": 4, "inter_threads": 2, "intra_threads": 4}, "inter_threads x intra_threads (2 x 4)"),
+    ({"inter_threads": -1}, "inter_threads"),
+])
+def test_thread_settings_are_validated(values, field):
+    with pytest.raises(ValidationError, match=field.replace("(", r"\(").replace(")", r"\)")):
+        TranslateConfig(**values)
+
+
+@pytest.fixture(scope="module")
+def small_model() -> Path:
+    return shared_path("models/small-cs-en")
+
+
+@pytest.fixture(scope="module")
+def real_chunk() -> list[str]:
+    """48 real Czech sentences of mixed sources (captions, Tatoeba, news)."""
+    lines = []
+    for name, start in [("multi30k-val.cs", 0), ("tatoeba.cs", 500), ("newstest2015.cs", 40)]:
+        lines += read_lines(shared_data(f"bitext/{name}"))[start : start + 16]
+    return lines
+
+
+def small_config(model: Path, **overrides) -> TranslateConfig:
+    # Beam 4 and small buckets keep the test in seconds while the chunk still makes several batches.
+    values = {"model": model, "backend": "ctranslate2", "device": "cpu", "compute_type": "int8", "beam_size": 4,
+              "max_batch_tokens": 160, "threads": 2}
+    return TranslateConfig(**{**values, **overrides})
+
+
+def fingerprint(translations) -> list[tuple]:
+    return [(t.status, t.hypothesis, t.tokens, t.score) for t in translations]
+
+
+def test_asynchronous_batches_translate_a_chunk_like_todays_synchronous_path(small_model, real_chunk):
+    """Two batches at once on one core each, submitted longest first, give the bytes that one batch at a time
+    on two cores gives (today's path), and the same bytes on every repetition."""
+    parallel = load_translator(small_config(small_model, inter_threads=2, intra_threads=1))
+    assert parallel.backend.threads == ThreadPlan(2, 1)
+    runs = [fingerprint(parallel.translate(real_chunk)) for _ in range(5)]
+    assert all(run == runs[0] for run in runs[1:]), "a chunk must translate the same way every time"
+    assert parallel.stats.batches >= 5 * 4, "the chunk must make several batches"
+    today = load_translator(small_config(small_model, inter_threads=1, intra_threads=2))
+    synchronous = Translator(today.model_dir, _WithoutSubmit(today.backend), today.config)
+    assert fingerprint(synchronous.translate(real_chunk)) == runs[0]
+    assert all(t.status is Status.OK and t.hypothesis for t in parallel.translate(real_chunk))
+
+
+class _WithoutSubmit:
+    def __init__(self, inner):
+        self.inner, self.name, self.device = inner, inner.name, inner.device
+
+    def decode(self, batch):
+        return self.inner.decode(batch)
+
+    def recover(self):
+        self.inner.recover()
+
+
+class _FlakyAsync(_WithoutSubmit):
+    """A real asynchronous backend whose batches holding ``poison`` fail, at submission or when read."""
+
+    def __init__(self, inner, poison: str, at_submit: bool):
+        super().__init__(inner)
+        self.poison, self.at_submit = poison, at_submit
+
+    def _poisoned(self, batch) -> bool:
+        return any(" ".join(tokens) == self.poison for tokens in batch)
+
+    def decode(self, batch):
+        if self._poisoned(batch):
+            raise ValueError("cannot decode this sentence")
+        return self.inner.decode(batch)
+
+    def submit(self, batch):
+        if self._poisoned(batch):
+            if self.at_submit:
+                raise ValueError("cannot decode this sentence")
+            return _Raises()
+        return self.inner.submit(batch)
+
+
+class _Raises:
+    def result(self):
+        raise ValueError("cannot decode this sentence")
+
+
+@pytest.mark.parametrize("at_submit", [True, False])
+def test_a_failing_asynchronous_batch_fails_only_its_bad_sentence(small_model, real_chunk, at_submit):
+    good = load_translator(small_config(small_model, inter_threads=2, intra_threads=1))
+    poison = " ".join(good.encoder.encode_batch([real_chunk[20]])[0])
+    flaky = Translator(good.model_dir, _FlakyAsync(good.backend, poison, at_submit), good.config)
+    out = flaky.translate(real_chunk)
+    assert out[20].status is Status.FAILED and "cannot decode this sentence" in out[20].error
+    reference = good.translate(real_chunk)
+    others = [i for i in range(len(real_chunk)) if i != 20]
+    assert all(out[i].status is Status.OK for i in others)
+    # sentences whose batch did not fail keep their bytes; the failed batch's others were decoded in halves
+    assert sum(out[i].hypothesis == reference[i].hypothesis for i in others) >= len(others) - 4
+
+
+def test_vmap_with_every_target_token_changes_nothing(small_model, real_chunk, tmp_path):
+    vocab = json.loads((small_model / "ct2" / "target_vocabulary.json").read_text(encoding="utf-8"))
+    full = tmp_path / "full.vmap"
+    write_vmap(full, vocab, {})
+    plain = fingerprint(load_translator(small_config(small_model)).translate(real_chunk))
+    assert fingerprint(load_translator(small_config(small_model, vmap=full)).translate(real_chunk)) == plain
+
+
+def test_a_narrow_vmap_restricts_the_output_to_its_candidates(small_model, real_chunk, tmp_path):
+    allowed = ["</s>", "<unk>", "a", "the", "man", "woman", "is", ".", ","]
+    narrow = tmp_path / "narrow.vmap"
+    write_vmap(narrow, allowed, {})
+    out = load_translator(small_config(small_model, vmap=narrow)).translate(real_chunk)
+    assert all(set(t.tokens) <= set(allowed) for t in out)
+
+
+def test_build_vmap_ranks_co_occurring_targets(tmp_path):
+    source = [["pes", "běží"], ["pes", "spí"], ["kočka", "spí"], ["kočka", "běží"], ["pes"], ["pes"]]
+    target = [["dog", "runs"], ["dog", "sleeps"], ["cat", "sleeps"], ["cat", "runs"], ["dog"], ["dog"]]
+    always, mapping = build_vmap(source, target, ["pes", "kočka", "spí", "běží"],
+                                 ["</s>", "<unk>", "dog", "cat", "runs", "sleeps"], per_source=1, always=0,
+                                 min_joint=2)
+    assert always == ["</s>", "<unk>"]
+    assert mapping == {"pes": ["dog"], "kočka": ["cat"], "spí": ["sleeps"], "běží": ["runs"]}
+    path = tmp_path / "v.txt"
+    write_vmap(path, always, mapping)
+    assert read_vmap(path).decode().splitlines()[0] == "\t</s> <unk>"
+
+
+def test_vmap_command_builds_a_map_from_real_bitext(small_model, tmp_path, capsys):
+    cs, en = shared_data("bitext/multi30k-val.cs"), shared_data("bitext/multi30k-val.en")
+    out = tmp_path / "vmap.txt"
+    assert vmap_main(["--model", str(small_model), "--bitext-cs", str(cs), "--bitext-en", str(en),
+                      "--out", str(out), "--always", "50"]) == 0
+    lines = read_vmap(out).decode().splitlines()
+    assert lines[0].startswith("\t</s> <unk> ") and len(lines[0].split()) == 52
+    mapped = dict(line.split("\t") for line in lines[1:])
+    always = lines[0].split()
+    assert "dog" in always and "ball" in mapped["míč"].split() and mapped["kolo"].split()[0] == "bike"
+    assert "dog" not in mapped["pes"].split(), "always-on tokens are not repeated per source token"
+    bad = tmp_path / "bad.cs"
+    bad.write_text("jen jeden řádek\n", encoding="utf-8")
+    assert vmap_main(["--model", str(small_model), "--bitext-cs", str(bad), "--bitext-en", str(en),
+                      "--out", str(out)]) == 2
+    assert "equal" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"", "it is empty"), (b"pes dog\n", "line 1 has no tab"), (b"\xff\xfe\t\n", "not UTF-8"),
+])
+def test_a_bad_vmap_file_is_a_one_line_error(small_model, tmp_path, content, message):
+    path = tmp_path / "vmap.txt"
+    path.write_bytes(content)
+    with pytest.raises(ModelDirError, match=message):
+        load_translator(small_config(small_model, vmap=path))
+    with pytest.raises(ModelDirError, match="cannot read the vocabulary map"):
+        load_translator(small_config(small_model, vmap=tmp_path / "absent.txt"))
+
+
+def test_the_translation_cache_key_follows_the_vmap_bytes_and_the_bucket_budget(tmp_path):
+    from configs.schema import ParaNMTConfig
+    from pipeline.graph import _translation_cache
+
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("\t</s> a\n", encoding="utf-8")
+    second.write_text("\t</s> the\n", encoding="utf-8")
+
+    def key(**translate) -> tuple:
+        config = ParaNMTConfig.model_validate({"translate": translate})
+        return _translation_cache(config, str(tmp_path), "m").settings
+
+    assert key() != key(vmap=first) != key(vmap=second)
+    assert key(vmap=first) == key(vmap=first)
+    assert key(max_batch_tokens=1024) != key()
+    assert key(inter_threads=2, intra_threads=1) == key(), "the thread split changes no translation"
+
+
+def test_translate_cpu_bench_smoke(small_model, tmp_path):
+    """The side-by-side benchmark end to end in seconds (the measured run is in docs/translate-cpu.md)."""
+    from tests.conftest import load_benchmark
+
+    out = tmp_path / "bench.json"
+    bench = load_benchmark("translate_cpu_bench")
+    assert bench.main(["--model", str(small_model), "--bitext", str(shared_data("bitext")), "--parts", "speed",
+                       "identity", "--sentences", "6", "--identity-sentences", "6", "--repeats", "2",
+                       "--no-fairseq", "--compute-types", "int8", "--beam", "2", "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    cases = {row["name"]: row for row in report["speed"]}
+    assert set(cases) == {"today int8", "new int8", "percore int8"}
+    assert all(row["repeatable"] and len(row["seconds"]) == 2 for row in cases.values())
+    assert cases["today int8"]["vs_today"]["seconds"] == pytest.approx(1.0)
+    assert report["identity"]["int8"]["identical_bytes"] is True
+    macs = bench.Architecture.of(small_model).macs(22, 22, 12)
+    assert 1.2e9 < macs < 1.3e9, "1.25 GMAC for a 22-token sentence at beam 12 (docs/translate-cpu.md)"

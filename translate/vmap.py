@@ -1,0 +1,131 @@
+"""Build a CTranslate2 vocabulary shortlist (``translate.vmap``) from a model's training bitext.
+
+    python -m translate.vmap --model DIR --bitext-cs train.cs [more.cs ...] --bitext-en train.en [...] --out vmap.txt
+
+Both sides go through the model card's own text chain (Moses normalisation and tokenisation, then the model's
+BPE; :class:`translate.text_chain.SourceEncoder`), so the keys are the model's source tokens and the candidates its
+target tokens. A target token is a candidate of a source token when they co-occur in pairs more than chance says,
+ranked by local mutual information ``c(s,t) * log(N c(s,t) / (c(s) c(t)))`` (counts of pairs holding both, each,
+and all pairs); the ``always`` most frequent target tokens (and EOS, UNK) are candidates of every batch. The file is
+CTranslate2's format: ``source token<TAB>candidates`` lines, the always-on list on a line with an empty key.
+
+CTranslate2 restricts each batch's output layer and softmax to the union of its source tokens' candidates, so a
+sentence's translation then depends on its batch-mates (still only on its chunk, as the token buckets already make
+it) and differs from the full-vocabulary one where the model's choice falls outside the union:
+docs/translate-cpu.md measures by how much.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+
+from translate.card import ModelDir, ModelDirError
+from translate.text_chain import SourceEncoder
+
+log = logging.getLogger(__name__)
+
+SPECIAL_TARGETS = ("</s>", "<unk>")
+
+
+def _presence(pieces: Sequence[Sequence[str]], vocab: dict[str, int]) -> sparse.csr_matrix:
+    """pairs x vocabulary, 1 where the pair's side holds the token (tokens outside ``vocab`` ignored)."""
+    rows, cols = [], []
+    for row, tokens in enumerate(pieces):
+        ids = {vocab[t] for t in tokens if t in vocab}
+        rows.extend([row] * len(ids))
+        cols.extend(ids)
+    data = np.ones(len(rows), dtype=np.int32)
+    return sparse.csr_matrix((data, (rows, cols)), shape=(len(pieces), len(vocab)), dtype=np.int32)
+
+
+def build_vmap(source_pieces: Sequence[Sequence[str]], target_pieces: Sequence[Sequence[str]],
+               source_vocab: Sequence[str], target_vocab: Sequence[str], per_source: int = 20,
+               always: int = 200, min_joint: int = 2) -> tuple[list[str], dict[str, list[str]]]:
+    """(always-on target tokens, source token -> its top ``per_source`` candidates) from tokenised pairs."""
+    if len(source_pieces) != len(target_pieces):
+        raise ValueError(f"{len(source_pieces)} source sides but {len(target_pieces)} target sides")
+    src_index = {t: i for i, t in enumerate(source_vocab)}
+    tgt_index = {t: i for i, t in enumerate(target_vocab)}
+    s, t = _presence(source_pieces, src_index), _presence(target_pieces, tgt_index)
+    n = s.shape[0]
+    joint = (s.T @ t).tocoo()  # pairs holding both tokens
+    c_s, c_t = np.asarray(s.sum(axis=0)).ravel(), np.asarray(t.sum(axis=0)).ravel()
+    keep = joint.data >= min_joint
+    rows, cols, counts = joint.row[keep], joint.col[keep], joint.data[keep].astype(np.float64)
+    lmi = counts * np.log(n * counts / (c_s[rows] * c_t[cols]))
+    always_ids = [int(i) for i in np.argsort(-c_t, kind="stable")[:always] if c_t[i] > 0]
+    always_tokens = list(dict.fromkeys([*SPECIAL_TARGETS, *(target_vocab[i] for i in always_ids)]))
+    always_set = set(always_tokens)
+    mapping: dict[str, list[str]] = {}
+    order = np.lexsort((-lmi, rows))  # by source token, best first
+    rows, cols, lmi = rows[order], cols[order], lmi[order]
+    starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]]) if len(rows) else np.array([], dtype=np.int64)
+    for start, end in zip(starts, [*starts[1:], len(rows)], strict=True):
+        chosen = [target_vocab[c] for c, score in zip(cols[start:end], lmi[start:end], strict=True)
+                  if score > 0 and target_vocab[c] not in always_set][:per_source]
+        if chosen:
+            mapping[source_vocab[rows[start]]] = chosen
+    return always_tokens, mapping
+
+
+def write_vmap(path: Path, always_tokens: Sequence[str], mapping: dict[str, list[str]]) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        out.write("\t" + " ".join(always_tokens) + "\n")
+        for source, targets in sorted(mapping.items()):
+            out.write(f"{source}\t{' '.join(targets)}\n")
+
+
+def read_lines(paths: Sequence[Path]) -> list[str]:
+    lines: list[str] = []
+    for path in paths:
+        lines += path.read_text(encoding="utf-8").splitlines()
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", type=Path, required=True)
+    parser.add_argument("--bitext-cs", type=Path, nargs="+", required=True)
+    parser.add_argument("--bitext-en", type=Path, nargs="+", required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--per-source", type=int, default=20, help="candidates per source token")
+    parser.add_argument("--always", type=int, default=200, help="most frequent target tokens always allowed")
+    parser.add_argument("--min-joint", type=int, default=2, help="pairs a candidate must share with its source")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        model_dir = ModelDir(args.model)
+        ct2 = model_dir.ct2_dir
+        if ct2 is None:
+            raise ModelDirError(f"{args.model}: the model card names no CTranslate2 model; a vmap is for CTranslate2")
+        cs, en = read_lines(args.bitext_cs), read_lines(args.bitext_en)
+    except (ModelDirError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if len(cs) != len(en) or not cs:
+        print(f"error: {len(cs)} Czech lines but {len(en)} English lines in the bitext files (need equal, "
+              "non-zero counts)", file=sys.stderr)
+        return 2
+    log.info("tokenising %d pairs with the model card's text chain", len(cs))
+    source = SourceEncoder(model_dir).encode_batch(cs)
+    target = SourceEncoder(model_dir, lang=model_dir.card.target_lang).encode_batch(en)
+    source_vocab = json.loads((Path(ct2) / "source_vocabulary.json").read_text(encoding="utf-8"))
+    target_vocab = json.loads((Path(ct2) / "target_vocabulary.json").read_text(encoding="utf-8"))
+    always_tokens, mapping = build_vmap(source, target, source_vocab, target_vocab, args.per_source, args.always,
+                                        args.min_joint)
+    write_vmap(args.out, always_tokens, mapping)
+    log.info("wrote %s: %d always-on target tokens, %d source tokens mapped (%d candidates each at most) of %d",
+             args.out, len(always_tokens), len(mapping), args.per_source, len(source_vocab))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
