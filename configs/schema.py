@@ -140,7 +140,7 @@ class TranslateConfig(_Section):
     model: Path | None = Field(
         default=None,
         description="Model directory with a model_card.yaml (CTranslate2 and/or fairseq). "
-        "None: the small demo model trained on the bundled sample (cached on first use).",
+        "None: the real small Czech->English model shipped with paranmt (translate/models/small-cs-en).",
     )
     backend: Literal["auto", "ctranslate2", "fairseq"] = Field(
         default="auto", description="auto: CTranslate2 when the model has it and it can run on the device."

@@ -43,8 +43,7 @@ from pipeline.prefilter import REJECTED_TAG, STAGE_TRANSLATE, rejection
 from pipeline.records import ROW
 from pipeline.summary import METRICS_NAMESPACE, rejected_counter
 from pipeline.write import write_table
-from translate.card import ModelDir, ModelDirError
-from translate.demo import ensure_demo_model
+from translate.card import ModelDir, ModelDirError, model_or_default
 
 __all__ = ["CACHE_FIELDS", "BackTranslateRows", "TranslationCache", "apply_translation", "cache_chunk",
            "translation_fields"]
@@ -240,8 +239,8 @@ def check_model(translate_config: Any, *, local: bool) -> None:
     missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line). A path
     that does not exist here is accepted for a remote runner (it may exist only inside the worker image)."""
 
-    path = translate_config.model
-    if path is None or (not local and not Path(str(path)).exists()):
+    path = model_or_default(translate_config.model)
+    if not local and not Path(str(path)).exists():
         return
     model = ModelDir(path)
     backend = translate_config.backend
@@ -254,11 +253,9 @@ def check_model(translate_config: Any, *, local: bool) -> None:
 
 
 def resolve_model_id(translate_config: Any) -> str:
-    """The NMT model id from the model card (the demo model is trained here on first use if needed)."""
+    """The NMT model id from the model card (of the bundled default model when ``translate.model`` is None)."""
 
-    path = translate_config.model
-    if path is None:
-        path = ensure_demo_model()
+    path = model_or_default(translate_config.model)
     try:
         return ModelDir(path).model_id
     except Exception as error:  # a path that exists only inside the worker image (checked by check_model)

@@ -98,7 +98,7 @@ def _duration(seconds: float) -> str:
 def progress_line(counts: Counter[str] | dict[str, int], elapsed: float, expected: int | None,
                   rate: float | None = None, translating: str = "") -> str:
     """One line: rows read (of the known total), translated (rate, ETA), pairs written, time so far. ``rate``:
-    translations per second (from the last interval); the ETA assumes every row still to read is translated.
+    translations per second (:class:`TranslationRate`); the ETA assumes every row still to read is translated.
     Until the first chunk is translated, a started translation shows as ``translating: 0 of N rows
     (<translating>)``, ``translating`` naming the model and beam."""
     read, translated, written = counts.get(READ, 0), counts.get(TRANSLATED, 0), counts.get(WRITTEN, 0)
@@ -120,14 +120,49 @@ def progress_line(counts: Counter[str] | dict[str, int], elapsed: float, expecte
     return " · ".join(parts)
 
 
+class TranslationRate:
+    """Translations per second since the first translated rows were seen, steady on a steady run.
+
+    Workers count whole chunks (500 lines by default), so the counter moves in steps seconds apart: a rate over a
+    short window swings with how many steps happen to fall in it (2x between updates was seen). The rate here is
+    (rows since the first step) / (time since the first step), both taken at the latest step, so a run that
+    translates at a steady pace shows a steady rate and ETA; model loading before the first step is not counted.
+    If no step has come for longer than the mean time between steps, the time since then counts too, so a stall
+    lowers the rate instead of freezing it. None until two steps have been seen.
+    """
+
+    def __init__(self) -> None:
+        self._first: tuple[float, int] | None = None  # (time, count) at the first step
+        self._last: tuple[float, int] | None = None  # at the latest step
+        self._steps = 0
+
+    def update(self, now: float, translated: int) -> float | None:
+        if translated <= 0:
+            return None
+        if self._first is None:
+            self._first = self._last = (now, translated)
+            return None
+        if self._last is None or translated != self._last[1]:
+            self._last = (now, translated)
+            self._steps += 1
+        if self._steps == 0:
+            return None
+        (t0, n0), (t1, n1) = self._first, self._last
+        mean_gap = (t1 - t0) / self._steps
+        span = max(t1 - t0, now - t0 - mean_gap)  # grows only once a step is overdue
+        return (n1 - n0) / span if span > 0 else None
+
+
 class LocalProgress:
     """Context manager for a local run: sets :data:`ENV`, then shows :func:`progress_line` until the block ends.
     ``stream`` defaults to stderr; on a terminal the line is redrawn in place every ``interval`` seconds,
-    otherwise a line is written every ``log_every`` seconds."""
+    otherwise a line is written every ``log_every`` seconds. :meth:`update` takes the time, so tests drive
+    it on a synthetic clock."""
 
     def __init__(self, expected: int | None, *, enabled: bool = True, stream: TextIO | None = None,
                  interval: float = 0.5, log_every: float = 30.0, translating: str = "") -> None:
         self.expected, self.enabled, self.translating = expected, enabled, translating
+        self.rate = TranslationRate()
         self.stream = stream if stream is not None else sys.stderr
         self.interval, self.log_every = interval, log_every
         self._stop = threading.Event()
@@ -148,14 +183,9 @@ class LocalProgress:
     def _show(self) -> None:
         started = last_log = time.perf_counter()
         tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        window: list[tuple[float, int]] = []
         while not self._stop.wait(self.interval):
             now = time.perf_counter()
-            counts = read_counts(self._directory or ".")
-            window = [(t, n) for t, n in window if now - t <= 30.0] + [(now, counts.get(TRANSLATED, 0))]
-            span = window[-1][0] - window[0][0]
-            rate = (window[-1][1] - window[0][1]) / span if span >= 2.0 else None
-            self.last_line = progress_line(counts, now - started, self.expected, rate, self.translating)
+            self.last_line = self.update(read_counts(self._directory or "."), now - started, now)
             if tty:
                 self.stream.write("\r\033[K" + self.last_line)
                 self.stream.flush()
@@ -163,6 +193,11 @@ class LocalProgress:
                 self.stream.write(self.last_line + "\n")
                 self.stream.flush()
                 last_log = now
+
+    def update(self, counts: Counter[str], elapsed: float, now: float) -> str:
+        """The line for ``counts`` read at time ``now`` (the rate comes from :class:`TranslationRate`)."""
+        return progress_line(counts, elapsed, self.expected, self.rate.update(now, counts.get(TRANSLATED, 0)),
+                             self.translating)
 
     def __exit__(self, *exc: Any) -> None:
         self._stop.set()

@@ -225,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--lexicon", action="store_true", default=None,
                    help="also build the PMI paraphrase lexicon in <output>/lexicon/ (lexicon.enabled)")
     t = p.add_argument_group("back-translation (translate.<key> in the config)")
-    t.add_argument("--model", type=Path, help="model directory (default: the demo model, trained on first use)")
+    t.add_argument("--model", type=Path, help="model directory (default: the bundled small-cs-en model)")
     t.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"])
     t.add_argument("--device", choices=["auto", "cpu", "cuda"])
     t.add_argument("--compute-type")

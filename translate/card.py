@@ -29,6 +29,14 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 CARD_FILE = "model_card.yaml"
+# translate.model: null means this real small Czech->English model, shipped inside the package (int8 CTranslate2,
+# ~10 MB; its model_card.yaml says how it was made and what it scores). The demo model (translate.demo) is for tests.
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parent / "models" / "small-cs-en"
+
+
+def model_or_default(model: str | Path | None) -> Path:
+    """``model``, or the bundled default model when it is None."""
+    return DEFAULT_MODEL_DIR if model is None else Path(model)
 
 
 class ModelDirError(ValueError):

@@ -51,11 +51,12 @@ def convert_fairseq(args: argparse.Namespace) -> Path:
     tokenize, detokenize = ("moses", "moses") if moses else ("none", "none")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    fairseq_dir = out / "fairseq"
-    fairseq_dir.mkdir(exist_ok=True)
-    shutil.copy(checkpoint, fairseq_dir / checkpoint.name)
-    for lang in (args.source_lang, args.target_lang):
-        shutil.copy(data / f"dict.{lang}.txt", fairseq_dir / f"dict.{lang}.txt")
+    if args.keep_checkpoint:
+        fairseq_dir = out / "fairseq"
+        fairseq_dir.mkdir(exist_ok=True)
+        shutil.copy(checkpoint, fairseq_dir / checkpoint.name)
+        for lang in (args.source_lang, args.target_lang):
+            shutil.copy(data / f"dict.{lang}.txt", fairseq_dir / f"dict.{lang}.txt")
     fairseq_to_ctranslate2(checkpoint, data, out / "ct2", args.source_lang, args.target_lang, args.quantization)
     if args.bpe_codes:
         shutil.copy(args.bpe_codes, out / "bpe.codes")
@@ -67,7 +68,8 @@ def convert_fairseq(args: argparse.Namespace) -> Path:
         post = PostprocessSpec(subword="sentencepiece", sentencepiece_model="source.spm", detokenize=detokenize)
     card = ModelCard(name=args.name or out.name, source_lang=args.source_lang, target_lang=args.target_lang,
                      preprocess=pre, postprocess=post, ctranslate2="ct2",
-                     fairseq=FairseqSpec(checkpoint=f"fairseq/{checkpoint.name}", data="fairseq"),
+                     fairseq=FairseqSpec(checkpoint=f"fairseq/{checkpoint.name}", data="fairseq")
+                     if args.keep_checkpoint else None,
                      provenance={"converted_from": f"fairseq:{checkpoint}"})
     write_card(out, card)
     return out
@@ -211,6 +213,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--moses", action=argparse.BooleanOptionalAction, default=None,
                    help="Moses (de)tokenisation around the subwords (default: on with --bpe-codes, off with --spm)")
     p.add_argument("--quantization", choices=QUANTIZATIONS)
+    p.add_argument("--keep-checkpoint", action=argparse.BooleanOptionalAction, default=True,
+                   help="copy the checkpoint and dictionaries into the model directory for the fairseq backend "
+                   "(--no-keep-checkpoint: a CTranslate2-only directory, a third of the size for a small model)")
     p.set_defaults(run=convert_fairseq)
 
     for name, run, help_text in [

@@ -1,5 +1,6 @@
-"""The demo model of the README's main job and the small models the tests decode with, trained here on CPU in
-seconds to a minute (no model can be downloaded at run time).
+"""The demo model and the small models the tests decode with, trained here on CPU in seconds to a minute (no model
+can be downloaded at run time). The default model of a run is not one of these: it is the real small-cs-en shipped
+in ``translate/models`` (:data:`translate.card.DEFAULT_MODEL_DIR`).
 
 They are :mod:`translate.train` runs with its ``tiny`` preset (:class:`TinyModelRecipe` is that recipe) on small
 data, cached under ``$PARANMT_CACHE`` (default ``~/.cache/paranmt``) keyed by data and recipe. Their output is only
@@ -84,7 +85,7 @@ def cached_model(
 
 
 def ensure_demo_model(cache_dir: Path | None = None) -> Path:
-    """The demo model of the README's main job: trained on the bundled sample bitext on first use."""
+    """A tiny model trained on the bundled sample bitext on first use (``--model`` it explicitly; junk on real text)."""
     cs = (SAMPLE_DIR / "sample.cs").read_text(encoding="utf-8").splitlines()
     en = (SAMPLE_DIR / "sample.en").read_text(encoding="utf-8").splitlines()
     return cached_model("demo-tiny-cs-en", cs, en, DEMO_RECIPE, cache_dir)

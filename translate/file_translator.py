@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--input", required=True, type=Path, help="source sentences, one per line (.gz ok)")
     p.add_renamed("--out", "--output", required=True, type=Path, help="TSV to write (.gz ok)")
     add_config_arguments(p, "translate.max_source_tokens=150")
-    p.add_argument("--model", type=Path, help="model directory (default: the demo model, trained on first use)")
+    p.add_argument("--model", type=Path, help="model directory (default: the bundled small-cs-en model)")
     p.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"])
     p.add_argument("--device", choices=["auto", "cpu", "cuda"])
     p.add_argument("--compute-type", help="auto, int8, int8_float32, float16, bfloat16, float32")

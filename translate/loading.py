@@ -5,9 +5,8 @@ from __future__ import annotations
 import logging
 
 from configs.schema import TranslateConfig
-from translate.card import ModelDir
+from translate.card import ModelDir, model_or_default
 from translate.ct2_backend import BackendUnavailable, CTranslate2Backend, cuda_device_count
-from translate.demo import ensure_demo_model
 from translate.translator import Translator
 
 log = logging.getLogger(__name__)
@@ -26,13 +25,13 @@ def resolve_device(requested: str) -> str:
 
 
 def load_translator(config: TranslateConfig) -> Translator:
-    """Build a translator from ``config``; ``config.model=None`` uses the cached demo model.
+    """Build a translator from ``config``; ``config.model=None`` uses the bundled default model.
 
     ``backend=auto`` prefers CTranslate2 and falls back to fairseq (with a warning that says why) when the card
     has a fairseq checkpoint and CTranslate2 cannot run on the device, e.g. a CUDA 13 machine without the CUDA 12
     libraries the CTranslate2 wheel links.
     """
-    model_dir = ModelDir(ensure_demo_model() if config.model is None else config.model)
+    model_dir = ModelDir(model_or_default(config.model))
     device = resolve_device(config.device)
     card = model_dir.card
     backend_name = config.backend

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import REPO_ROOT, load_benchmark, shared_data
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(600)  # a hang guard: 234 s were seen at load average 11 on 2 cores (300 s timed out at 15)
 def test_scale_bench_smoke(tmp_path, capsys):
     shared_data("bitext/tatoeba.cs")
     bench = load_benchmark("scale_bench")
@@ -25,11 +25,14 @@ def test_scale_bench_smoke(tmp_path, capsys):
     assert [(r["mode"], r["size"]) for r in runs] == [("mt", 300), ("mt", 600)]
     for r in runs:
         assert r["read"] == r["size"] == r["pairs"] + r["rejected"] + r["deadletter"]
-        assert {"Prefilter", "PairRecords", "ScoreAndSelect"} <= set(r["stage_s"])  # sampled: tiny ones may be 0
+        # Beam samples stage times (a stage a tiny run passes through between samples reads 0 and is left out), so
+        # which stages appear is up to the sampler and the machine's load: only their form is deterministic.
+        assert all(s >= 0 for s in r["stage_s"].values()) and all(s >= 0 for s in r["step_s"].values())
+        assert set(r["stage_s"]) == {step.split("/")[0] for step in r["step_s"]}  # the same samples, two depths
         assert 0 < r["held"]["fit_sample_rows"]["max"] <= r["size"] and r["held"]["dedup_bucket_rows"]["max"] > 0
         assert r["quantiles"]["keys"] > 0 and r["quantiles"]["bytes"] > 0 and r["peak_rss_bytes"] > 0
     fitted = bench.fits(runs, "mt")
-    assert fitted["wall"]["us_per_pair"] != 0 and "Prefilter" in fitted
+    assert fitted["wall"]["us_per_pair"] != 0  # stage entries exist only where the sampler saw time
     text = doc.read_text(encoding="utf-8")
     assert "| 600 |" in text and "### CzEng 1.6 projection" in text and "T4 (n1-standard-4)" in text
     assert "| quantile accumulator |" in text and "| lexicon shard merge (optional) |" in text

@@ -41,7 +41,7 @@ class Case:
     flags: list[str] = field(default_factory=list)
     records: int = 0  # what a plain reader finds
     must_fail: str | None = None  # the kind of one-line error expected instead of a run
-    scored: bool = False  # scoring and selection on; pair files without --mt are translated by the demo model
+    scored: bool = False  # scoring and selection on; pair files without --mt are translated by the default model
 
 
 def count_lines(data: bytes) -> int:
@@ -86,7 +86,7 @@ def cases(draw) -> Case:
         if misaligned:
             sides[1] = b"".join(r[1] + b"\n" for r in rows[:-1])
         names = [f"in.cs{suffix}", f"in.en{suffix}", f"in.mt{suffix}"]
-        translate = draw(st.integers(0, 3)) == 0  # sometimes the demo model back-translates the Czech side
+        translate = draw(st.integers(0, 3)) == 0  # sometimes the default model back-translates the Czech side
         if translate:
             names, sides = names[:2], sides[:2]
         case.files = dict(zip(names, sides, strict=True))

@@ -25,7 +25,7 @@ from tests.conftest import REPO_ROOT
 pytestmark = pytest.mark.timeout(300)
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
-PAIRS = 300  # a few hundred pairs of the bundled sample, translated by the demo model
+PAIRS = 300  # a few hundred pairs of the bundled sample, translated by the default model (small-cs-en)
 
 
 def _free_port() -> int:
@@ -92,7 +92,7 @@ def _content(out: Path, name: str) -> pa.Table:
 
 def test_pipeline_on_the_portable_engine_matches_the_in_process_run(tmp_path, portable_engine):
     cs, en = _sample(tmp_path)
-    common = ["--config", "sample", "--cs", str(cs), "--en", str(en)]  # the demo model translates
+    common = ["--config", "sample", "--cs", str(cs), "--en", str(en)]  # the default model translates
     assert main([*common, "--out", str(tmp_path / "local")]) == 0
     started = time.monotonic()
     assert main([*common, "--out", str(tmp_path / "portable"), "--runner", "PortableRunner",

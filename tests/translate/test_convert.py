@@ -90,6 +90,16 @@ def test_fairseq_conversion_with_int8_weights(tmp_path, toy_model, heldout, toy_
     assert int8.backend.compute_type.startswith("int8")  # int8_float32 on CPU
 
 
+def test_fairseq_conversion_without_the_checkpoint(tmp_path, toy_model, heldout, toy_outputs):
+    """--no-keep-checkpoint (how the bundled default model was made): a CTranslate2-only directory."""
+    out = tmp_path / "toy-ct2-only"
+    assert main(fairseq_args(toy_model, out, "--quantization", "int8", "--no-keep-checkpoint")) == 0
+    card = ModelDir(out).card
+    assert card.fairseq is None and not (out / "fairseq").exists() and card.ctranslate2 == "ct2"
+    results = load_translator(config(out, "ctranslate2", compute_type="auto")).translate(heldout[0])
+    assert sum(t.hypothesis == ref for t, ref in zip(results, heldout[1], strict=True)) / len(results) >= 0.9
+
+
 # ---- card ----------------------------------------------------------------------------------------------------
 
 

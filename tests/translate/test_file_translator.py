@@ -1,4 +1,4 @@
-"""The stand-alone translator CLI (``python -m translate``), run in-process on the toy model and the demo model."""
+"""The stand-alone translator CLI (``python -m translate``), run in-process on the toy model and the default model."""
 
 from __future__ import annotations
 
@@ -225,7 +225,7 @@ def test_help_runs_as_a_module():
 
 @pytest.mark.timeout(600)
 def test_readme_main_job_on_the_bundled_sample(tmp_path, monkeypatch, capsys):
-    """The README's main job: back-translate the bundled sample with the demo model (trained once, cached)."""
+    """The README's main job: back-translate the bundled sample with the default model (the bundled small-cs-en)."""
     monkeypatch.chdir(REPO_ROOT)
     output, summary_path = tmp_path / "runs" / "sample" / "en.tsv", tmp_path / "runs" / "sample" / "summary.json"
     code = main(["--config", "sample", "--input", "configs/sample/sample.cs", "--output", str(output),
@@ -246,5 +246,5 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, monkeypatch, capsys):
     assert summary["empty"] == 0 and summary["invalid_utf8"] == 0
     assert summary["ok"] >= 390
     assert all(r[4] for r in rows if r[2] == "ok")
-    assert summary["model_id"] == "demo-tiny-cs-en" and summary["config"]["translate"]["model"] is None
+    assert summary["model_id"] == "small-cs-en" and summary["config"]["translate"]["model"] is None
     assert summary["config"]["translate"]["beam_size"] == 12 and summary["device"] == "cpu"

@@ -1,0 +1,46 @@
+"""The bundled default model (translate/models/small-cs-en): a valid CTranslate2-only model directory within the
+size budget, with the card the issue asks for, shipped by the package data, and chosen when no model is given."""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+
+import pytest
+
+from configs.schema import TranslateConfig
+from pipeline.backtranslate import check_model, resolve_model_id
+from tests.conftest import REPO_ROOT
+from translate.card import DEFAULT_MODEL_DIR, ModelDir, ModelDirError, model_or_default
+
+
+def test_the_default_model_is_a_small_ct2_model_with_its_card():
+    model = ModelDir(DEFAULT_MODEL_DIR)
+    files = [p for p in DEFAULT_MODEL_DIR.rglob("*") if p.is_file()]
+    assert sum(p.stat().st_size for p in files) <= 15_000_000
+    card = model.card
+    assert card.name == "small-cs-en" and card.ctranslate2 == "ct2" and card.fairseq is None
+    assert card.preprocess.bpe_codes == "bpe.codes" and card.preprocess.tokenize == "moses"
+    for key in ("valid_perplexity", "bleu_multi30k_test2016", "bleu_newstest2016", "bleu_multi30k_val",
+                "chrf_multi30k_val", "bleu_newstest2015", "chrf_newstest2015"):
+        assert key in card.metrics, key
+    assert {"recipe", "data", "updates", "converted_from"} <= set(card.provenance)
+
+
+def test_the_package_data_ships_every_file_of_the_default_model():
+    """An installed (non-editable) paranmt must find it: every file matches a package-data pattern."""
+    patterns = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    package = REPO_ROOT / "translate"
+    for path in DEFAULT_MODEL_DIR.rglob("*"):
+        if path.is_file():
+            relative = path.relative_to(package).as_posix()
+            assert any(fnmatch.fnmatch(relative, p) and relative.count("/") == p.count("/")
+                       for p in patterns["translate"]), relative
+
+
+def test_no_model_means_the_default_model():
+    assert model_or_default(None) == DEFAULT_MODEL_DIR
+    assert resolve_model_id(TranslateConfig()) == "small-cs-en"
+    check_model(TranslateConfig(), local=True)  # ready for the CTranslate2 backend
+    with pytest.raises(ModelDirError, match="names no fairseq checkpoint"):
+        check_model(TranslateConfig(backend="fairseq"), local=True)
