@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -485,6 +486,10 @@ def train_model(
     echo = _Echo(started)
     trained = work / "train.done"
     if not trained.is_file():
+        last = save_dir / "checkpoint_last.pt"
+        if last.is_file() and not zipfile.is_zipfile(last):  # a kill while fairseq wrote it: fairseq cannot read it
+            log.warning("%s is incomplete (the run was killed while saving it): training starts again", last)
+            last.unlink()
         log.info("training (fairseq-train, %s, %d thread(s)); log: %s", device, threads, log_file)
         run_fairseq(fairseq_train_args(recipe, data_bin, save_dir, device), threads, log_file, echo)
         trained.touch()
