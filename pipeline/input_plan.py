@@ -200,20 +200,16 @@ def _columns_desc(spec: InputSpec) -> str:
                      if getattr(spec, role + "_column") is not None)
 
 
-def _check_lines_file(spec: InputSpec, path: str, compressed: bool, config: PipelineConfig) -> None:
+def _check_lines_file(spec: InputSpec, path: str, compressed: bool, rows: int, config: PipelineConfig) -> None:
     """A TSV file none of whose first lines has the columns asked for is the wrong file or the wrong columns: one
     error before any work, not a dead letter per line."""
     if spec.kind != "tsv":
         return
     header = int(config.tsv_header)
     task = {"kind": "lines", "fmt": spec.kind, "input": 0, "source": "", "path": path, "base": 0, "first": 1,
-            "count": _SAMPLE_LINES, "offset": 0, "skip": header, "compressed": compressed}
-    sample = []
-    for record in read_lines(task, config.max_line_bytes, 0):
-        if record["line"] is None:  # the file has fewer lines than the sample
-            break
-        if record["overlong"] is None:  # an over-long line is a dead letter anyway
-            sample.append(record["line"])
+            "count": min(rows, _SAMPLE_LINES), "offset": 0, "skip": header, "compressed": compressed}
+    # An over-long line is a dead letter anyway.
+    sample = [r["line"] for r in read_lines(task, config.max_line_bytes, 0) if r["overlong"] is None]
     if sample:
         need = max(int(getattr(spec, role + "_column")) for role in _ROLES
                    if getattr(spec, role + "_column") is not None) + 1
@@ -244,7 +240,7 @@ def _plan_lines(spec: InputSpec, input_index: int, config: PipelineConfig, plan:
         total = max(0, index.lines - header)
         if not total:
             empty.append(path)
-        _check_lines_file(spec, path, index.compressed, config)
+        _check_lines_file(spec, path, index.compressed, total, config)
         base = {"kind": "lines", "fmt": spec.kind, "input": input_index, "source": name, "path": path,
                 "base": plan.expected_rows, "compressed": index.compressed}
         rows = plan.take(total, config.limit)
