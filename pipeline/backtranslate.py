@@ -39,9 +39,8 @@ from apache_beam.metrics import Metrics
 from core import pair_schema as S
 from core.pair_schema import Reason
 from pipeline import progress
-from pipeline.prefilter import REJECTED_TAG, STAGE_TRANSLATE, rejection
-from pipeline.records import ROW
-from pipeline.summary import METRICS_NAMESPACE, rejected_counter
+from pipeline.metrics import METRICS_NAMESPACE, STAGE_TRANSLATE, rejected_counter
+from pipeline.records import REJECTED_TAG, ROW, rejection
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
 

@@ -63,8 +63,8 @@ from core.pair_schema import Reason
 from pipeline import progress
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.input_reading import read_task
+from pipeline.metrics import METRICS_NAMESPACE, READ_COUNTER, deadletter_counter
 from pipeline.records import BATCH_ROWS, DECODED_SCHEMA, ROW, DeadLetterRecord, DecodedRow
-from pipeline.summary import METRICS_NAMESPACE, READ_COUNTER, deadletter_counter
 
 __all__ = [
     "STAGE_INGEST",

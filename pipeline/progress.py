@@ -32,7 +32,7 @@ from typing import Any, TextIO
 
 from apache_beam.runners.runner import PipelineState
 
-from pipeline.summary import metric_counts
+from pipeline.metrics import metric_counts
 
 log = logging.getLogger(__name__)
 

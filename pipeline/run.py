@@ -4,25 +4,23 @@ Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`,
 :mod:`pipeline.write` and :mod:`pipeline.summary`):
 
 1. ingest -- plan (counting pre-pass, misalignment check), read bytes, decode; dead letters for what fails;
-2. normalise and tokenise (sacremoses, cs and en);
-3. pre-filter and global dedup on the normalised pair; rejections with stage and reason;
+2-3. normalise and tokenise (sacremoses, cs and en), the pre-filter rules (``prefilter.rules``, a user's own
+   included) and global dedup on the normalised pair (:mod:`pipeline.prefilter`, :mod:`pipeline.dedup`); rejections
+   with stage and reason;
 4. back-translate the Czech side (:mod:`pipeline.backtranslate`: chunks of fixed input ranges through
    :class:`pipeline.nmt_inference.BackTranslateChunks`, each cached the moment it is translated, so a killed run resumes
    without decoding again what it had finished; skipped when the input carries an MT column);
-5. tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout;
+5. tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout
+   (:mod:`pipeline.pair_records`);
 6. **score and select** (:mod:`pipeline.scorer_fit`): the scorer is fitted on the launcher (or loaded from
-   ``score.scorer``), then :class:`pipeline.score_transforms.ScoreAndSelect` fills the scores, ``fold``, ``keep`` and
-   ``reason`` by the ``filter`` section (default: the paper's rank rule); ``train/`` holds the kept pairs.
-   ``pipeline.score=false`` skips it (``pairs/`` then has null scores and decisions, and no ``train/``), and a
-   custom stage can be passed as ``score_and_select``;
+   ``score.scorer``), then :class:`pipeline.score_transforms.ScoreAndSelect` fills the scores (``filter.scores`` add
+   their own columns), ``fold``, ``keep`` and ``reason`` by the ``filter`` section (default: the paper's rank rule;
+   ``filter.rules`` adds rules, a user's own included); ``train/`` holds the kept pairs. ``pipeline.score=false``
+   skips it (``pairs/`` then has null scores and decisions, and no ``train/``);
 7. write deterministic Parquet shards (staged, renamed into place on success);
 8. summarise from Beam metrics and from the written files; ``read = pairs + rejected + deadletter`` is checked.
 
-A custom ``score_and_select`` (a PTransform, or a factory ``config -> PTransform``) gets dicts with exactly the
-PAIRS_SCHEMA column names (see :func:`pipeline.prefilter.pair_record`) and must emit every input pair exactly once,
-with the score columns, ``scorer_id``, ``keep`` (bool) and ``reason`` (a :class:`core.pair_schema.Reason` value:
-``kept`` or a training-filter reason) filled. An optional ``metadata`` attribute (dict) on the transform is added
-to the Parquet schema metadata of ``pairs/`` and ``train/``.
+Rules and scores of your own: :mod:`filters.plugins` and docs/filters.md.
 """
 
 from __future__ import annotations
@@ -46,26 +44,24 @@ from apache_beam.portability.api import beam_runner_api_pb2
 
 from configs import ConfigError, add_config_arguments, load_config
 from configs.command_line import ArgumentParser, command_name, config_flags, run_main
+from configs.schema import ParaNMTConfig
 from filters.decontaminate import ExclusionError
 from pipeline import progress
 from pipeline.analysis.pmi_lexicon import STATS_FILE
-from pipeline.graph import ScoreAndSelect, build_pipeline
+from pipeline.graph import build_pipeline
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
 from pipeline.interrupts import exit_on_interrupt
+from pipeline.metrics import OUTPUTS, held_sizes, metric_counts, stage_seconds
 from pipeline.options import beam_argv, runner_name
 from pipeline.run_folder import LEXICON_DIR, own_output
 from pipeline.summary import (
-    OUTPUTS,
     RUNNERS_DROPPING_COUNTERS,
     build_summary,
     decontamination_check,
     dumps,
     file_counts,
     format_table,
-    held_sizes,
-    metric_counts,
-    stage_seconds,
 )
 from pipeline.write import clear_staging, finalize, write_marker
 from translate.card import ModelDirError
@@ -77,12 +73,11 @@ log = logging.getLogger(__name__)
 
 
 def run(
-    config: Any,
+    config: ParaNMTConfig,
     specs: Sequence[InputSpec],
     output: str | os.PathLike,
     beam_args: Sequence[str] = (),
     *,
-    score_and_select: ScoreAndSelect | None = None,
     handler_kwargs: dict[str, Any] | None = None,
     show_progress: bool = False,
     overwrite: bool = False,
@@ -105,8 +100,7 @@ def run(
         started = time.perf_counter()
         p = beam.Pipeline(options=options)
         # Input, model and output-folder errors are raised here, before anything is written.
-        built = build_pipeline(p, config, specs, output, score_and_select=score_and_select,
-                               handler_kwargs=handler_kwargs, overwrite=overwrite)
+        built = build_pipeline(p, config, specs, output, handler_kwargs=handler_kwargs, overwrite=overwrite)
         clear_staging(output)
         expected = built.ingest.plan.expected_rows
         local = runner in progress.LOCAL_RUNNERS
@@ -279,7 +273,7 @@ def specs_from_args(args: argparse.Namespace) -> list[InputSpec]:
     return specs
 
 
-def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, beam_args = parser.parse_known_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
@@ -287,7 +281,7 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
     loaded: list[Any] = []  # the config, once read: the interrupt line names the cache it kept
     with exit_on_interrupt(lambda: interrupted_line(loaded[0] if loaded else None, args.out),
                            cleanup=progress.discard_local):
-        return _main(parser, args, beam_args, score_and_select, loaded)
+        return _main(parser, args, beam_args, loaded)
 
 
 def interrupted_line(config: Any, output: str) -> str:
@@ -305,11 +299,11 @@ def interrupted_line(config: Any, output: str) -> str:
 
 
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, beam_args: list[str],
-          score_and_select: ScoreAndSelect | None, loaded: list[Any]) -> int:
+          loaded: list[Any]) -> int:
     try:
         values = {
             "pipeline.limit": args.limit, "pipeline.num_shards": args.num_shards,
-            "pipeline.allow_misaligned": args.allow_misaligned, "pipeline.dedup": args.dedup,
+            "pipeline.allow_misaligned": args.allow_misaligned, "prefilter.dedup": args.dedup,
             "pipeline.translation_cache": args.translation_cache, "pipeline.cache_dir": args.cache_dir,
             "pipeline.tsv_header": args.tsv_header, "pipeline.score": args.score, "lexicon.enabled": args.lexicon,
             "translate.model": str(args.model.resolve()) if args.model else None,
@@ -322,7 +316,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, beam_args: 
             parser, values, {"translate.beam_size": "--beam", "lexicon.enabled": "--lexicon"}))
         loaded.append(config)
         specs = specs_from_args(args)
-        summary = run(config, specs, args.out, beam_args, score_and_select=score_and_select,
+        summary = run(config, specs, args.out, beam_args,
                       show_progress=not args.quiet, overwrite=args.overwrite)
     except (ConfigError, InputError, ExclusionError, ModelDirError) as error:
         print(f"error: {error}", file=sys.stderr)

@@ -34,9 +34,9 @@ from pipeline.ingest import decode_record
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.input_reading import read_task
+from pipeline.metrics import record_size
 from pipeline.records import FIT_SCHEMA, ROW
-from pipeline.score_transforms import ScoreAndSelect, load_scorer
-from pipeline.summary import record_size
+from pipeline.score_transforms import load_scorer
 
 log = logging.getLogger(__name__)
 
@@ -165,10 +165,3 @@ class FitScorer(beam.PTransform):
         return (candidates
                 | "FirstSentences" >> beam.CombineGlobally(_FirstSentences(self._config.fit_sample))
                 | "Fit" >> beam.Map(_fit_from_table, self._config, self._path))
-
-
-def score_and_select(config: Any, scorer_path: str, scorer_id: str | None,
-                     fitted: beam.PCollection | None = None) -> ScoreAndSelect:
-    """The default stage 6: scores from the fitted scorer, selection by ``config.filter`` (seeded by ``seed``);
-    ``fitted``: the scorer id from :class:`FitScorer` when the job fits the scorer itself."""
-    return ScoreAndSelect(scorer_path, config.filter, config.seed, scorer_id=scorer_id, fitted=fitted)

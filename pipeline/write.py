@@ -39,8 +39,8 @@ from apache_beam.metrics import Metrics
 
 from core import pair_schema as S
 from pipeline import progress
+from pipeline.metrics import METRICS_NAMESPACE, OUTPUTS, record_size, written_counter
 from pipeline.records import partition
-from pipeline.summary import METRICS_NAMESPACE, OUTPUTS, list_files, record_size, written_counter
 
 __all__ = [
     "DEADLETTER_SCHEMA",
@@ -87,6 +87,16 @@ DEADLETTER_SCHEMA = pa.schema([
     pa.field(RAW_BYTES, pa.int64()),  # size of the original field/line
     pa.field(RAW_TRUNCATED, pa.bool_()),
 ])
+
+
+def list_files(directory: str, pattern: str = "*") -> list[str]:
+    """Sorted paths matching ``pattern`` in ``directory`` (any Beam FileSystems location); [] if there is none."""
+
+    try:
+        matched = FileSystems.match([FileSystems.join(directory, pattern)])[0].metadata_list
+    except Exception:
+        return []
+    return sorted(m.path for m in matched)
 
 
 def shard_name(prefix: str, index: int, count: int) -> str:

@@ -66,8 +66,8 @@ def test_column_wise_folds_equal_bisect_on_every_key_kind():
     tuples, the reference) for present and missing values, ties on the value and hashes near 2**64."""
     import random
 
-    from filters.folds import fold_of_key
     from pipeline.score_transforms import folds_of_keys
+    from tests.filters.fold_reference import fold_of_key
 
     rng = random.Random(11)
     hashes = [0, 1, 2**63, 2**64 - 1]
