@@ -36,6 +36,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
+from configs.schema import TranslateConfig
 from core import pair_schema as S
 from core.pair_schema import Reason
 from pipeline import progress
@@ -204,7 +205,7 @@ class BackTranslateRows(beam.PTransform):
     otherwise translated by :class:`pipeline.nmt_inference.BackTranslateChunks` and cached at once. Without a cache the
     chunks are translated the same way, so outputs do not depend on whether a cache was used."""
 
-    def __init__(self, translate_config: Any, nmt_model_id: str, cache: TranslationCache | None = None,
+    def __init__(self, translate_config: TranslateConfig, nmt_model_id: str, cache: TranslationCache | None = None,
                  label: str | None = None, *, chunk_lines: int = 500, **handler_kwargs: Any):
         super().__init__(label)
         self._config, self._model_id, self._cache = translate_config, nmt_model_id, cache
@@ -233,7 +234,7 @@ class BackTranslateRows(beam.PTransform):
         return {"rows": applied.rows, REJECTED_TAG: applied[REJECTED_TAG]}
 
 
-def check_model(translate_config: Any, *, local: bool) -> None:
+def check_model(translate_config: TranslateConfig, *, local: bool) -> None:
     """Fail before any work when ``translate.model`` cannot serve: no directory, no card, a file the card names is
     missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line). A path
     that does not exist here is accepted for a remote runner (it may exist only inside the worker image)."""
@@ -251,7 +252,7 @@ def check_model(translate_config: Any, *, local: bool) -> None:
                             "(use --backend ctranslate2)")
 
 
-def resolve_model_id(translate_config: Any) -> str:
+def resolve_model_id(translate_config: TranslateConfig) -> str:
     """The NMT model id from the model card (of the bundled default model when ``translate.model`` is None)."""
 
     path = model_or_default(translate_config.model)

@@ -284,7 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main(parser, args, beam_args, loaded)
 
 
-def interrupted_line(config: Any, output: str) -> str:
+def interrupted_line(config: ParaNMTConfig, output: str) -> str:
     """What a Ctrl-C'd run kept: the translated chunks in its cache (``read_cache`` reuses them on a rerun)."""
     if config is not None and not config.pipeline.translation_cache:
         return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"

@@ -109,3 +109,35 @@ def test_a_bad_plugin_is_a_clear_error_before_any_work(tmp_path, override, messa
     with pytest.raises(PluginError, match=message):
         run(config, specs, tmp_path / "out")
     assert not (tmp_path / "cache").exists() and not (tmp_path / "out" / "pairs").exists()
+
+
+def test_the_docs_example_plugs_in_as_written(monkeypatch):
+    """docs/filters.md "Add your own filter or score": its Python defines working classes and its YAML names them."""
+    import re
+    import sys
+    import types
+
+    import yaml
+
+    from filters.plugins import Stage, build_rules, build_scores
+    from filters.rules import rules_from_config
+
+    page = (REPO_ROOT / "docs" / "filters.md").read_text(encoding="utf-8")
+    section = page.split("## Add your own filter or score", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    config = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.S).group(1))
+    module = types.ModuleType("mypackage.filters")
+    exec(compile(code, "docs/filters.md", "exec"), module.__dict__)  # noqa: S102 (the page's own example)
+    monkeypatch.setitem(sys.modules, "mypackage", types.ModuleType("mypackage"))
+    monkeypatch.setitem(sys.modules, "mypackage.filters", module)
+
+    rules = build_rules(config["prefilter"]["rules"], Stage.PREFILTER, "prefilter.rules")
+    table = pa.table({"en": ["short", "x" * 250], "en_tokens": [["short"], ["x"]], "mt_tokens": [["a", "b"], ["x"]]})
+    assert rules[-1].check(table).tolist() == [True, False] and rules[-1].reason == "too_many_characters"
+    scores = build_scores(config["filter"]["scores"])
+    gap = scores[0].score(table)["length_gap"].to_pylist()
+    assert gap == pytest.approx([0.5, 0.0]) and scores[1].fields[0].name == "st_cosine"
+    from configs.schema import FilterConfig
+
+    selection = FilterConfig(**{k: v for k, v in config["filter"].items()})
+    assert [r.name for r in rules_from_config(selection)][-2:] == ["translation_score_range", "max_tokens"]
