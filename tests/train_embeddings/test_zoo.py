@@ -28,7 +28,8 @@ from train_embeddings.models import (
     WordTable,
     build_encoder,
 )
-from train_embeddings.trainer import CHECKPOINT, build_optimizer, main, regularization, train
+from train_embeddings.trainer import CHECKPOINT, main, regularization, train
+from train_embeddings.training_start import build_optimizer
 from train_embeddings.vocab import SentenceBatch, WordVocab
 
 pytestmark = pytest.mark.timeout(120)
