@@ -39,8 +39,7 @@ from apache_beam.metrics import Metrics
 from configs.schema import TranslateConfig
 from core import pair_schema as S
 from core.pair_schema import Reason
-from pipeline import progress
-from pipeline.metrics import METRICS_NAMESPACE, STAGE_TRANSLATE, rejected_counter
+from pipeline.metrics import METRICS_NAMESPACE, STAGE_TRANSLATE, TRANSLATED_COUNTER, StageCounter, rejected_counter
 from pipeline.records import REJECTED_TAG, ROW, rejection
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
@@ -147,6 +146,7 @@ class _LookupChunk(beam.DoFn):
 
     def setup(self) -> None:
         self._hits = Metrics.counter(METRICS_NAMESPACE, "translation_cache_hit_rows")
+        self._translated = StageCounter(TRANSLATED_COUNTER)
 
     def process(self, element: tuple[int, Iterable[dict[str, Any]]]) -> Iterator[Any]:
         rows = sorted(element[1], key=lambda r: r[ROW])
@@ -157,7 +157,7 @@ class _LookupChunk(beam.DoFn):
             yield beam.pvalue.TaggedOutput(self.TODO, ((path, rows), texts))
             return
         self._hits.inc(len(rows))
-        progress.count(progress.TRANSLATED, len(rows))
+        self._translated.inc(len(rows))
         yield from zip(rows, cached, strict=True)
 
 
@@ -167,6 +167,7 @@ class _StoreChunk(beam.DoFn):
 
     def setup(self) -> None:
         self._misses = Metrics.counter(METRICS_NAMESPACE, "translation_cache_miss_rows")
+        self._translated = StageCounter(TRANSLATED_COUNTER)
 
     def process(self, element: tuple[tuple[str | None, list[dict[str, Any]]], Sequence[Any]]) -> Iterator[Any]:
         (path, rows), translations = element
@@ -177,7 +178,7 @@ class _StoreChunk(beam.DoFn):
                 write_cache(path, rows, fields)
             except Exception as error:  # the cache is an optimisation: never fail the run for it
                 log.warning("could not write translation cache %s: %s", path, error)
-        progress.count(progress.TRANSLATED, len(rows))
+        self._translated.inc(len(rows))
         yield from zip(rows, fields, strict=True)
 
 

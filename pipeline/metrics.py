@@ -8,7 +8,14 @@ in :data:`SCORES_NAMESPACE`. The live progress line (:mod:`pipeline.progress`) a
 
 from __future__ import annotations
 
+import atexit
+import json
+import os
+import socket
+import threading
+import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from apache_beam.metrics import Metrics
@@ -25,6 +32,23 @@ STAGES = (STAGE_INGEST, STAGE_PREFILTER, STAGE_DEDUP, STAGE_TRANSLATE)
 
 
 SCORES_NAMESPACE = "paranmt_scores"
+TRANSLATED_COUNTER = "translated"  # rows with a translation, from the cache or the model
+STARTED_CHUNKS_COUNTER = "translation_chunks_started"  # chunks handed to the model: translation has begun
+#: The folder a local launcher watches (:mod:`pipeline.progress`): workers write their counters there as they count.
+WATCH_ENV = "PARANMT_PROGRESS_DIR"
+
+
+class StageCounter:
+    """A counter of :data:`METRICS_NAMESPACE` that a local launcher can watch while the job runs: Beam metrics
+    reach the launcher only when bundles finish (a local runner: at the end), so each worker process also keeps a
+    copy, written to :data:`WATCH_ENV`'s folder every half second while that is set."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def inc(self, n: int = 1) -> None:
+        Metrics.counter(METRICS_NAMESPACE, self.name).inc(n)
+        _watched(self.name, n)
 
 
 def rejected_counter(reason: Reason | str) -> str:
@@ -103,3 +127,47 @@ def stage_seconds(result: Any, depth: int = 1) -> dict[str, float]:
             value = _metric_value(counter)
             seconds["/".join(counter.key.step.split("/")[:depth])] += (value or 0) / 1000
     return {stage: round(value, 3) for stage, value in seconds.items() if value > 0}
+
+
+_counts: Counter[str] = Counter()
+_lock = threading.Lock()
+_directory: str | None = None  # where this process publishes; a new run (new folder) starts from zero
+
+
+def _watched(name: str, n: int) -> None:
+    """Add ``n`` to this worker process's copy of a counter (a no-op unless a local launcher watches)."""
+    global _directory
+    directory = os.environ.get(WATCH_ENV)
+    if not directory:
+        return
+    with _lock:
+        if directory != _directory:
+            _counts.clear()
+            _directory = directory
+            path = Path(directory) / f"{socket.gethostname()}-{os.getpid()}.json"
+            threading.Thread(target=_publish, args=(directory, path), name="paranmt-progress", daemon=True).start()
+            atexit.register(_write_once, path)
+        _counts[name] += n
+
+
+def _write_once(path: Path) -> None:
+    with _lock:
+        payload = json.dumps(dict(_counts))
+    try:
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(payload, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:  # the launcher removed the folder at the end of the run: nothing left to report
+        pass
+
+
+def _publish(directory: str, path: Path) -> None:
+    while _directory == directory and Path(directory).is_dir():
+        _write_once(path)
+        time.sleep(0.5)
+
+
+def stop_watching() -> None:
+    """This process stops writing its counters (the launcher is removing the folder)."""
+    global _directory
+    _directory = None

@@ -35,11 +35,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.metrics import Metrics
 
 from core import pair_schema as S
-from pipeline import progress
-from pipeline.metrics import METRICS_NAMESPACE, OUTPUTS, record_size, written_counter
+from pipeline.metrics import OUTPUTS, StageCounter, record_size, written_counter
 from pipeline.records import partition
 
 __all__ = [
@@ -164,13 +162,12 @@ class _KeyByShard(beam.DoFn):
         self._count, self._counter_name = count, counter
 
     def setup(self) -> None:
-        self._counter = Metrics.counter(METRICS_NAMESPACE, self._counter_name) if self._counter_name else None
+        self._counter = StageCounter(self._counter_name) if self._counter_name else None
 
     def process(self, element: pa.Table | dict[str, Any]) -> Iterator[tuple[int, Any]]:
         rows = element.num_rows if isinstance(element, pa.Table) else 1
         if self._counter is not None:
             self._counter.inc(rows)
-            progress.count(self._counter_name, rows)
         if isinstance(element, pa.Table):
             yield from partition(element, shards_of(element.column(S.ID), self._count), self._count)
         else:
