@@ -49,7 +49,6 @@ __all__ = [
     "records_to_table",
     "shard_name",
     "shard_of",
-    "table_to_records",
     "write_table",
 ]
 
@@ -110,11 +109,6 @@ def records_to_table(records: Sequence[Mapping[str, Any]], schema: pa.Schema = S
     if not records:
         return schema.empty_table()
     return pa.Table.from_pylist(list(records), schema=schema)
-
-
-def table_to_records(table: pa.Table) -> list[dict[str, Any]]:
-    """The inverse of :func:`records_to_table` (dictionary columns come back as plain strings)."""
-    return table.to_pylist()
 
 
 def write_table(table: pa.Table, path: str, *, row_group_rows: int, compression: str,
