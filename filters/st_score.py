@@ -14,6 +14,7 @@ docs/filters.md measures how it ranks STS-B pairs and its pairs/s beside the PAR
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -52,6 +53,7 @@ class SentenceTransformerCosine(Score):
         if self._encoder is not None:
             return
         sentence_transformers = import_sentence_transformers()
+        importlib.import_module("transformers").utils.logging.disable_progress_bar()  # no bar per worker in the log
         directory = minilm_directory() if self.model == "all-MiniLM-L6-v2" else Path(self.model)
         self._encoder = sentence_transformers.SentenceTransformer(str(directory), device=self.device)
 

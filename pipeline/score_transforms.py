@@ -53,7 +53,6 @@ from pipeline.metrics import SCORES_NAMESPACE
 
 __all__ = ["ScoreAndSelect", "check_scorer", "load_scorer", "score_columns"]
 
-METRICS_NAMESPACE = SCORES_NAMESPACE
 ScorerSource = str | Path | ScoreConfig | ParagramScorer
 
 _lock = threading.Lock()
@@ -152,9 +151,9 @@ class _ScoreAndJudge(beam.DoFn):
             score.setup()
         self._rules = rules_from_config(self._config, max_tokens=self._config.rank_by is None,
                                         excluded=self._excluded)
-        self._pairs = Metrics.counter(METRICS_NAMESPACE, "pairs_scored")
-        self._no_known = Metrics.counter(METRICS_NAMESPACE, "no_known_words")
-        self._batches = Metrics.counter(METRICS_NAMESPACE, "batches")
+        self._pairs = Metrics.counter(SCORES_NAMESPACE, "pairs_scored")
+        self._no_known = Metrics.counter(SCORES_NAMESPACE, "no_known_words")
+        self._batches = Metrics.counter(SCORES_NAMESPACE, "batches")
 
     def process(self, batch: pa.Table, fitted_id: str | None = None) -> Iterator[pa.Table]:
         if self._scorer is None:
@@ -273,7 +272,7 @@ class _CountDecisions(beam.DoFn):
 
     def process(self, batch: pa.Table) -> Iterator[pa.Table]:
         for reason, count in Counter(batch[REASON].to_pylist()).items():
-            Metrics.counter(METRICS_NAMESPACE, f"selection_{reason}").inc(count)
+            Metrics.counter(SCORES_NAMESPACE, f"selection_{reason}").inc(count)
         yield batch.drop_columns([name for name in _PRIVATE if name in batch.schema.names])
 
 
