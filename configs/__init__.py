@@ -15,6 +15,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from configs.schema import ParaNMTConfig, TranslateConfig
+from core.errors import ParanmtError
 
 CONFIG_DIR = Path(__file__).resolve().parent
 
@@ -22,7 +23,7 @@ __all__ = ["CONFIG_DIR", "ConfigError", "ParaNMTConfig", "TranslateConfig", "add
            "parse_override"]
 
 
-class ConfigError(ValueError):
+class ConfigError(ParanmtError, ValueError):
     """A configuration value is missing, unknown or invalid; the message names the field and the value."""
 
 

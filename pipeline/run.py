@@ -46,6 +46,7 @@ from apache_beam.portability.api import beam_runner_api_pb2
 
 from configs import ConfigError, add_config_arguments, load_config
 from configs.command_line import ArgumentParser, command_name, config_flags, run_main
+from core.errors import ParanmtError
 from filters.decontaminate import ExclusionError
 from pipeline import progress
 from pipeline.analysis.pmi_lexicon import STATS_FILE
@@ -177,8 +178,10 @@ def _lexicon_stats(output: str) -> dict[str, Any] | None:
         return json.loads(handle.read().decode("utf-8"))["stats"]
 
 
-class AccountingError(RuntimeError):
+class AccountingError(ParanmtError, RuntimeError):
     """``read = pairs + rejected + deadletter`` does not hold (or a metric disagrees with the files)."""
+
+    exit_status = 1  # the run went wrong, not its input
 
     def __init__(self, message: str, summary: dict[str, Any]):
         super().__init__(message)

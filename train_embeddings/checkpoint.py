@@ -22,6 +22,7 @@ from typing import Any
 
 import torch
 
+from core.errors import ParanmtError
 from train_embeddings.losses import MinedNegatives
 from train_embeddings.training_state import Position, TrainingState
 
@@ -33,7 +34,7 @@ CHECKPOINT = "checkpoint.pt"
 CHECKPOINT_FORMAT = 1
 
 
-class TrainingError(RuntimeError):
+class TrainingError(ParanmtError, RuntimeError):
     """Training cannot go on (a non-finite loss, an incompatible checkpoint); the message names the step."""
 
 

@@ -48,6 +48,7 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from core import pair_schema as S
+from core.errors import ParanmtError
 from core.text import TextProcessor
 
 __all__ = ["PairChunk", "PairSource", "TrainDataError", "parquet_to_tsv", "read_tsv_tables", "tsv_to_parquet"]
@@ -58,7 +59,7 @@ LEFT, RIGHT, GROUP = "left", "right", "group"
 _TSV_SUFFIXES = (".tsv", ".txt", ".tsv.gz", ".txt.gz")
 
 
-class TrainDataError(ValueError):
+class TrainDataError(ParanmtError, ValueError):
     """The training data cannot be used as given; the message names the path, the column or the filter."""
 
 

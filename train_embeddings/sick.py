@@ -62,6 +62,7 @@ from tqdm import tqdm
 
 from configs.command_line import ArgumentParser, command_name
 from core.correlation import pearson, spearman
+from core.errors import ParanmtError
 from core.token_arrays import as_token_lists
 from core.word_vectors import WordVectorsError
 from train_embeddings.model_dir import ModelLoadError
@@ -83,7 +84,7 @@ FILES: dict[str, tuple[str, str]] = {"relatedness": ("sicktrain.tsv", "sickdev.t
                                      "entailment": ("sicktrain-ent.tsv", "sickdev-ent.tsv")}
 
 
-class SickFormatError(ValueError):
+class SickFormatError(ParanmtError, ValueError):
     """A SICK file cannot be read; the message names the file and the line."""
 
 

@@ -46,6 +46,7 @@ from subword_nmt.learn_bpe import learn_bpe
 from tqdm import tqdm
 
 from configs.command_line import ArgumentParser, command_name
+from core.errors import ParanmtError
 from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 from translate.convert import fairseq_to_ctranslate2
 from translate.text_chain import moses_words
@@ -58,7 +59,7 @@ CURVE_FILE = "training_curve.png"
 BUDGET_FIELDS = frozenset({"max_epoch", "max_update", "max_hours", "patience", "threads"})
 
 
-class TrainError(ValueError):
+class TrainError(ParanmtError, ValueError):
     """Bad training input or a run folder that cannot be used; the message names the file or field and the fix."""
 
 

@@ -51,6 +51,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from configs.command_line import ArgumentParser, command_name
+from core.errors import ParanmtError
 from core.pair_schema import (
     EN,
     EN_TOKENS,
@@ -316,7 +317,7 @@ def template_entropy(templates: Sequence[str] | pa.Array, base: float = math.e, 
 # ------------------------------------------------------------------------------------------------ parsing
 
 
-class ParserUnavailable(RuntimeError):
+class ParserUnavailable(ParanmtError, RuntimeError):
     """No English spaCy pipeline with a dependency parser could be loaded; the message says why."""
 
 

@@ -55,6 +55,7 @@ from configs import ConfigError, add_config_arguments, load_config
 from configs.command_line import ArgumentParser, command_name
 from configs.schema import LexiconConfig
 from core.correlation import spearman
+from core.errors import ParanmtError
 from core.pair_schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE, check_schema, read_metadata, with_metadata
 
 __all__ = [
@@ -128,7 +129,7 @@ LEXICON_SCHEMA = pa.schema([
 ])
 
 
-class LexiconError(ValueError):
+class LexiconError(ParanmtError, ValueError):
     """Bad input for the lexicon (missing files or columns, nothing to count); the message says what."""
 
 
