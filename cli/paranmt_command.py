@@ -13,25 +13,25 @@ import importlib.metadata
 import sys
 from collections.abc import Sequence
 
-from configs.command_line import run_main, set_command_name
+from cli.command_line import run_main, set_command_name
 
-# subcommand -> (module with main(argv), what it does)
+# subcommand -> (module in cli/ with main(argv), what it does); each is also ``python -m`` of its library module
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("pipeline.run", "build the corpus: bitext -> back-translation -> scored Parquet shards"),
-    "translate": ("translate.file_translator", "back-translate a text file with a model directory"),
-    "train-nmt": ("translate.train", "train a cs->en back-translation model (presets cpu-small, base, big)"),
-    "evaluate-nmt": ("translate.evaluate", "BLEU / chrF and speed of a model directory on a test set"),
-    "convert": ("translate.convert", "make a model directory from OPUS-MT/Marian, Hugging Face, fairseq, Argos"),
-    "score": ("filters.scores", "trigram overlap and paraphrase score of Parquet pairs"),
-    "folds": ("filters.folds", "rank pairs by a criterion into folds (Table 5)"),
-    "report": ("pipeline.analysis.corpus_report", "Table 1 / Table 3 corpus statistics and plots"),
-    "lexicon": ("pipeline.analysis.pmi_lexicon", "PMI paraphrase lexicon: build, neighbours, evaluate"),
-    "train": ("train_embeddings.trainer", "train paraphrastic sentence embeddings"),
-    "evaluate": ("train_embeddings.evaluate_sts", "STS evaluation of models and baselines"),
-    "sif": ("train_embeddings.sif", "build a SIF model"),
-    "sick": ("train_embeddings.sick", "SICK relatedness / entailment heads"),
-    "export-vectors": ("train_embeddings.model_io", "export a WORD model's vectors"),
-    "export": ("train_embeddings.export", "a model as sentence-transformers, or train/ as ParaNMT TSV"),
+    "run": ("cli.run_command", "build the corpus: bitext -> back-translation -> scored Parquet shards"),
+    "translate": ("cli.translate_command", "back-translate a text file with a model directory"),
+    "train-nmt": ("cli.train_nmt_command", "train a cs->en back-translation model (presets cpu-small, base, big)"),
+    "evaluate-nmt": ("cli.evaluate_nmt_command", "BLEU / chrF and speed of a model directory on a test set"),
+    "convert": ("cli.convert_command", "make a model directory from OPUS-MT/Marian, Hugging Face, fairseq, Argos"),
+    "score": ("cli.score_command", "trigram overlap and paraphrase score of Parquet pairs"),
+    "folds": ("cli.folds_command", "rank pairs by a criterion into folds (Table 5)"),
+    "report": ("cli.report_command", "Table 1 / Table 3 corpus statistics and plots"),
+    "lexicon": ("cli.lexicon_command", "PMI paraphrase lexicon: build, neighbours, evaluate"),
+    "train": ("cli.train_command", "train paraphrastic sentence embeddings"),
+    "evaluate": ("cli.evaluate_command", "STS evaluation of models and baselines"),
+    "sif": ("cli.sif_command", "build a SIF model"),
+    "sick": ("cli.sick_command", "SICK relatedness / entailment heads"),
+    "export-vectors": ("cli.export_vectors_command", "export a WORD model's vectors"),
+    "export": ("cli.export_command", "a model as sentence-transformers, or train/ as ParaNMT TSV"),
 }
 
 

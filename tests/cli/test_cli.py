@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.paranmt_command import SUBCOMMANDS, main
+from cli.paranmt_command import SUBCOMMANDS, main
 
 
 def test_help_lists_every_subcommand(capsys):
@@ -31,7 +31,7 @@ def test_each_subcommand_names_itself_and_spells_outputs_out(name, capsys):
 
 
 def test_old_spellings_still_work(tmp_path):
-    from configs.command_line import ArgumentParser
+    from cli.command_line import ArgumentParser
 
     parser = ArgumentParser(prog="x")
     parser.add_renamed("--out", "--output", required=True)
@@ -127,9 +127,9 @@ def test_export_never_replaces_a_file_with_a_model_folder(user_paths, capsys):
 
 @pytest.mark.parametrize("target", ["folder", "file/x.txt"])
 def test_any_file_system_error_on_a_named_path_is_one_line(target, user_paths, capsys):
-    """The dispatcher's last line of defence (configs.command_line.run_main) for opens the audit did not move
+    """The dispatcher's last line of defence (cli.command_line.run_main) for opens the audit did not move
     before the work: the error names the flag and the path."""
-    from configs.command_line import run_main
+    from cli.command_line import run_main
 
     d = user_paths
 
