@@ -27,7 +27,7 @@ score, written at each evaluation that improves it), ``model/`` (the model at th
 Evaluation runs ``evals_per_epoch`` times per epoch through ``evaluate_fn(model) -> dict``; the default calls
 ``train_embeddings.sts.evaluator.dev_score(model.encode)`` (STS 2017, 250 pairs).
 
-This module holds the :class:`Trainer` loop (its command line is :mod:`cli.train_command`); the pieces it drives are
+This module holds the :class:`Trainer` loop and the CLI; the pieces it drives are
 :mod:`~train_embeddings.training_state` (position, history, model and optimiser; the schedule),
 :mod:`~train_embeddings.checkpoint` (``checkpoint.pt``, the continue-or-refuse rule for a run folder, resume),
 :mod:`~train_embeddings.dev_evaluation` (dev scoring and ``best/``) and :mod:`~train_embeddings.progress_log`
