@@ -13,6 +13,7 @@ import pytest
 from apache_beam.metrics.metric import MetricsFilter
 from apache_beam.testing.util import assert_that
 
+from cli.score_command import main
 from configs.schema import ScoreConfig
 from core.pair_schema import (
     EN_TOKENS,
@@ -30,7 +31,7 @@ from core.pair_schema import (
     table_from_columns,
 )
 from filters.paragram import ParagramScorer
-from filters.scores import SCORE_COLUMNS, main, score_pairs
+from filters.scores import SCORE_COLUMNS, score_pairs
 from filters.trigram import trigram_overlap
 from pipeline.score_transforms import METRICS_NAMESPACE, ScorePairs, load_scorer
 from tests.filters.test_paragram import caption_vectors
