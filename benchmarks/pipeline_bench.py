@@ -51,11 +51,13 @@ from core.text import TextProcessor
 from filters.folds import select_training_pairs
 from filters.paragram import ParagramScorer
 from filters.scores import score_pairs
+from pipeline.dedup import duplicates_in
 from pipeline.ingest import decode_batch
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.input_reading import read_task
-from pipeline.prefilter import PrefilterOptions, _prefilter, duplicates_in, pair_table
-from pipeline.records import BATCH_ROWS, PREFILTERED_SCHEMA, partition
+from pipeline.pair_records import pair_table
+from pipeline.prefilter import FIT_TAG, PrefilterRows, prefilter_rules
+from pipeline.records import BATCH_ROWS, partition
 from pipeline.scorer_fit import fit_and_save
 from pipeline.summary import file_counts
 from pipeline.write import shard_name, shards_of, sorted_shard_table, write_table
@@ -157,18 +159,16 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
     text = TextProcessor()
     text.tokenize("a", "cs")
     text.tokenize("a", "en")
-    options = PrefilterOptions.from_config(pc, config.translate)
+    prefilter = PrefilterRows(prefilter_rules(config), fit_sentences=config.score.fit_sample)
+    prefilter.setup()
     t = time.perf_counter()
     kept, fit = [], []
     for batch in decoded:
-        rows = []
-        for row in batch.to_pylist():
-            row_kept, _, en_tokens = _prefilter(row, text, options)
-            if row_kept is not None:
-                rows.append(row_kept)
-            if en_tokens and len(fit) < config.score.fit_sample:
-                fit.append(en_tokens)
-        kept.append(pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA))
+        for out in prefilter.process(batch):
+            if isinstance(out, pa.Table):
+                kept.append(out)
+            elif out.tag == FIT_TAG and len(fit) < config.score.fit_sample:
+                fit.extend(out.value.column("en_tokens").to_pylist()[: config.score.fit_sample - len(fit)])
     seconds["2-3 normalise+tokenise cs/en, pre-filter"] = time.perf_counter() - t
     t = time.perf_counter()
     table = pa.concat_tables(kept)

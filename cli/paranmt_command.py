@@ -34,6 +34,16 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "export": ("cli.export_command", "a model as sentence-transformers, or train/ as ParaNMT TSV"),
 }
 
+# subcommand -> its ``python -m`` form, which runs the same command (the module's ``__main__`` guard calls cli/)
+PYTHON_M: dict[str, str] = {
+    "run": "pipeline.run", "translate": "translate", "train-nmt": "translate.train",
+    "evaluate-nmt": "translate.evaluate", "convert": "translate.convert", "score": "filters.scores",
+    "folds": "filters.folds", "report": "pipeline.analysis.corpus_report", "lexicon": "pipeline.analysis.pmi_lexicon",
+    "train": "train_embeddings", "evaluate": "train_embeddings.evaluate_sts", "sif": "train_embeddings.sif",
+    "sick": "train_embeddings.sick", "export-vectors": "train_embeddings.model_io",
+    "export": "train_embeddings.export",
+}
+
 
 def version() -> str:
     """The installed package's version (without importing any tool: ``paranmt --version`` stays instant)."""

@@ -14,8 +14,8 @@ from apache_beam.io.filesystems import FileSystems
 
 from cli.command_line import ArgumentParser, add_config_arguments, command, command_name, config_flags
 from configs import load_config
+from configs.schema import ParaNMTConfig
 from pipeline import progress
-from pipeline.graph import ScoreAndSelect
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
 from pipeline.interrupts import exit_on_interrupt
@@ -116,7 +116,7 @@ def specs_from_args(args: argparse.Namespace) -> list[InputSpec]:
 
 
 @command
-def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, beam_args = parser.parse_known_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
@@ -124,10 +124,10 @@ def main(argv: Sequence[str] | None = None, score_and_select: ScoreAndSelect | N
     loaded: list[Any] = []  # the config, once read: the interrupt line names the cache it kept
     with exit_on_interrupt(lambda: interrupted_line(loaded[0] if loaded else None, args.out),
                            cleanup=progress.discard_local):
-        return _main(parser, args, beam_args, score_and_select, loaded)
+        return _main(parser, args, beam_args, loaded)
 
 
-def interrupted_line(config: Any, output: str) -> str:
+def interrupted_line(config: ParaNMTConfig, output: str) -> str:
     """What a Ctrl-C'd run kept: the translated chunks in its cache (``read_cache`` reuses them on a rerun)."""
     if config is not None and not config.pipeline.translation_cache:
         return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"
@@ -142,11 +142,11 @@ def interrupted_line(config: Any, output: str) -> str:
 
 
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, beam_args: list[str],
-          score_and_select: ScoreAndSelect | None, loaded: list[Any]) -> int:
+          loaded: list[Any]) -> int:
     try:
         values = {
             "pipeline.limit": args.limit, "pipeline.num_shards": args.num_shards,
-            "pipeline.allow_misaligned": args.allow_misaligned, "pipeline.dedup": args.dedup,
+            "pipeline.allow_misaligned": args.allow_misaligned, "prefilter.dedup": args.dedup,
             "pipeline.translation_cache": args.translation_cache, "pipeline.cache_dir": args.cache_dir,
             "pipeline.tsv_header": args.tsv_header, "pipeline.score": args.score, "lexicon.enabled": args.lexicon,
             "translate.model": str(args.model.resolve()) if args.model else None,
@@ -159,7 +159,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, beam_args: 
             parser, values, {"translate.beam_size": "--beam", "lexicon.enabled": "--lexicon"}))
         loaded.append(config)
         specs = specs_from_args(args)
-        summary = run(config, specs, args.out, beam_args, score_and_select=score_and_select,
+        summary = run(config, specs, args.out, beam_args,
                       show_progress=not args.quiet, overwrite=args.overwrite)
     except AccountingError as error:
         if not args.quiet:

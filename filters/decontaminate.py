@@ -34,6 +34,7 @@ import pyarrow.compute as pc
 from core.errors import ParanmtError
 from core.pair_schema import EN_TOKENS, MT_TOKENS, Reason
 from core.text import TextProcessor
+from filters.plugins import Rule
 
 __all__ = ["ExcludeSentences", "ExcludedSentences", "ExclusionError", "expand_patterns", "read_sentences",
            "sentence_keys"]
@@ -132,22 +133,18 @@ def _load_cached(stamps: tuple[tuple[str, int, int], ...]) -> ExcludedSentences:
                                             lambda s: text.tokenize(s, "en"))
 
 
-@dataclass(frozen=True)
-class ExcludeSentences:
-    """Filter rule: neither side of a pair may equal an evaluation sentence (reason ``eval_overlap``)."""
+class ExcludeSentences(Rule):
+    """Filter rule: neither side of a pair may equal an evaluation sentence (reason ``eval_overlap``). Built from
+    ``filter.exclude_sentences`` (the sentences are read once, on the launcher), not named in ``filter.rules``."""
 
+    key: ClassVar[str] = "exclude_sentences"
+    reason: ClassVar[str] = Reason.EVAL_OVERLAP
+    columns: ClassVar[tuple[str, ...]] = (EN_TOKENS, MT_TOKENS)
     excluded: ExcludedSentences
-    kind: ClassVar[str] = "exclude_sentences"
-    reason: Reason = field(default=Reason.EVAL_OVERLAP, init=False)
-    name: str = field(default="exclude_sentences", init=False)
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        return (EN_TOKENS, MT_TOKENS)
 
     def check(self, table: pa.Table) -> np.ndarray:
         return ~(self.excluded.matches(table.column(EN_TOKENS)) | self.excluded.matches(table.column(MT_TOKENS)))
 
-    def step_params(self) -> dict[str, Any]:
-        """What :func:`filters.rules.rules_to_steps` echoes: where the sentences came from, not the sentences."""
+    def params(self) -> dict[str, Any]:
+        """Where the sentences came from, not the sentences."""
         return self.excluded.describe()

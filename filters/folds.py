@@ -12,9 +12,9 @@ Arrow tables in the :mod:`core.pair_schema` layout:
   thresholds only, with a reason for every dropped row.
 - :func:`write_fold_subsets` / :func:`sample_from_folds` — one Parquet file per fold and N random pairs from
   chosen folds, for the Table 5 experiments.
-- :func:`row_sort_key` / :func:`row_fold` / :func:`interior_boundaries` — the per-row pieces that
-  :mod:`pipeline.fold_transforms` composes into the same ranking at corpus scale in Apache Beam, with boundaries
-  from ``ApproximateQuantiles`` (fold sizes are then ε-bounded, not exact).
+- :func:`interior_boundaries` — fold boundaries from ``ApproximateQuantiles`` keys, with which
+  :class:`pipeline.score_transforms.ScoreAndSelect` gives the same ranking at corpus scale in Apache Beam (fold
+  sizes are then ε-bounded, not exact).
 - ``python -m filters.folds --input pairs.parquet --out DIR`` — write the folds and print their sizes and
   boundaries.
 
@@ -41,8 +41,6 @@ seed.
 
 from __future__ import annotations
 
-import bisect
-import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -75,8 +73,7 @@ __all__ = [
     "rank_order",
     "sample_from_folds",
     "select_training_pairs",
-    "sort_key",
-    "write_fold_subsets",
+        "write_fold_subsets",
 ]
 
 _MASK64 = (1 << 64) - 1
@@ -452,13 +449,6 @@ def write_fold_subsets(
 # ------------------------------------------------------------------------------------------- Beam, at scale
 
 
-def sort_key(value: float | None, key: str, seed: int) -> tuple[int, float, int]:
-    """The total order of :func:`assign_folds` for one row: ``(present, value, key hash)``."""
-    if value is None or math.isnan(value):
-        return (0, 0.0, key_hash_scalar(key, seed))
-    return (1, float(value), key_hash_scalar(key, seed))
-
-
 def interior_boundaries(quantiles: Sequence[Any], folds: int) -> list[Any]:
     """The ``folds - 1`` keys that *end* folds 1..``folds - 1``, from ``ApproximateQuantiles`` output.
 
@@ -476,27 +466,9 @@ def interior_boundaries(quantiles: Sequence[Any], folds: int) -> list[Any]:
     return [quantiles[-(-j * n // folds) - 1] if -(-j * n // folds) >= 1 else below_all for j in range(1, folds)]
 
 
-def fold_of_key(key: Any, interior: Sequence[Any]) -> int:
-    """Fold 1..len(interior)+1 of a sort key: a boundary key is the last of its fold."""
-    return 1 + bisect.bisect_left(interior, key)
-
-
-#: A row may carry its key hash precomputed under this key (vectorised per batch, e.g. by
-#: :class:`pipeline.score_transforms.ScoreAndSelect`), which spares the per-row pure-Python hash.
+#: The private column :class:`pipeline.score_transforms.ScoreAndSelect` carries each row's key hash in between
+#: its ranking steps.
 KEY_HASH_COLUMN = "_key_hash"
-
-
-def row_sort_key(row: Mapping[str, Any], criterion: str, seed: int) -> tuple[int, float, int]:
-    hashed = row.get(KEY_HASH_COLUMN)
-    if hashed is None:
-        return sort_key(row.get(criterion), pair_key(row.get(CS), row.get(EN), row.get(MT)), seed)
-    value = row.get(criterion)
-    return (0, 0.0, hashed) if value is None or math.isnan(value) else (1, float(value), hashed)
-
-
-def row_fold(row: Mapping[str, Any], interior: Sequence[Any], criterion: str, seed: int,
-             fold_key: str) -> dict[str, Any]:
-    return {**row, fold_key: fold_of_key(row_sort_key(row, criterion, seed), interior)}
 
 
 if __name__ == "__main__":  # the command line lives in cli/

@@ -1,12 +1,11 @@
-"""Threshold rules for training pairs: declarative, vectorised over Arrow tables (ParaNMT-50M §5.4).
+"""The built-in selection rules for training pairs: vectorised over Arrow tables (ParaNMT-50M §5.4).
 
-Each rule is a small frozen object with a ``name``, a :class:`~core.pair_schema.Reason` and a vectorised
-``check(table) -> np.ndarray[bool]`` (True = the row passes). :func:`apply_rules` runs an ordered list of rules
-over a table in the :mod:`core.pair_schema` layout, like a datatrove filter chain: every row ends either kept
+Each rule is a :class:`filters.plugins.Rule` (stage ``select``): its parameters are its fields, and
+``check(table) -> np.ndarray[bool]`` says which rows pass. :func:`apply_rules` runs an ordered list of rules over a
+table in the :mod:`core.pair_schema` layout, like a datatrove filter chain: every row ends either kept
 (``Reason.KEPT``) or with the reason of the *first* rule it fails, and per-reason and per-rule counts come for
-free. Rules are built from a :class:`~configs.schema.FilterConfig` (:func:`rules_from_config`) or from
-OpusFilter-style declarative steps (:func:`rules_from_steps`, ``[{"score_range": {"criterion": ..., "min": ...}}]``),
-and :func:`rules_to_steps` echoes them back for output metadata.
+free. :func:`rules_from_config` builds the chain a :class:`~configs.schema.FilterConfig` asks for, a user's own
+rules (``filter.rules``) included.
 
 Missing values are never silently kept: a null or NaN score fails its ``score_present`` rule (reason
 ``missing_score``), and a null token list fails the token rules.
@@ -14,13 +13,14 @@ Missing values are never silently kept: a null or NaN score fails its ``score_pr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from pydantic import Field, model_validator
 
 from configs.schema import FilterConfig
 from core.pair_schema import (
@@ -37,6 +37,7 @@ from core.pair_schema import (
     check_schema,
 )
 from filters.decontaminate import ExcludedSentences, ExcludeSentences, sentence_keys
+from filters.plugins import PluginError, Rule, Score, Stage, build_rules
 
 __all__ = [
     "CRITERIA",
@@ -53,8 +54,6 @@ __all__ = [
     "count_reasons",
     "reason_array",
     "rules_from_config",
-    "rules_from_steps",
-    "rules_to_steps",
     "score_values",
     "token_lengths",
     "with_decision",
@@ -70,19 +69,6 @@ TRAINING_FILTER_REASONS: frozenset[Reason] = frozenset(
 )
 UPSTREAM_RULE = "upstream"  # rule name under which rows rejected before this stage are counted
 KEPT_RULE = "kept"
-
-
-@runtime_checkable
-class Rule(Protocol):
-    """A vectorised row filter: ``check`` says which rows pass; failing rows get ``reason``."""
-
-    name: str
-    reason: Reason
-
-    @property
-    def columns(self) -> tuple[str, ...]: ...
-
-    def check(self, table: pa.Table) -> np.ndarray: ...
 
 
 # --------------------------------------------------------------------------------------------------- helpers
@@ -109,53 +95,50 @@ def _bool_column(table: pa.Table, column: str, null_as: bool) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------------- rules
 
 
-@dataclass(frozen=True)
-class ScorePresent:
-    """The score is neither null nor NaN: unscored pairs cannot pass a range or be ranked."""
+class ScorePresent(Rule):
+    """The score is neither null nor NaN: unscored pairs cannot pass a range or be ranked (``missing_score``)."""
 
+    key: ClassVar[str] = "score_present"
+    reason: ClassVar[str] = Reason.MISSING_SCORE
     criterion: str
-    kind: ClassVar[str] = "score_present"
-    reason: Reason = field(default=Reason.MISSING_SCORE, init=False)
-
-    def __post_init__(self) -> None:
-        _check_criterion(self.criterion)
 
     @property
     def name(self) -> str:
         return f"{self.criterion}_present"
 
     @property
-    def columns(self) -> tuple[str, ...]:
+    def columns(self) -> tuple[str, ...]:  # type: ignore[override]
         return (self.criterion,)
 
     def check(self, table: pa.Table) -> np.ndarray:
         return ~np.isnan(score_values(table, self.criterion))
 
 
-@dataclass(frozen=True)
-class ScoreRange:
-    """``min <= score <= max`` (both inclusive, either optional). Null/NaN fails.
+class ScoreRange(Rule):
+    """``min <= score <= max`` (both inclusive, either optional) on any score column, a plug-in score's included.
+    Null/NaN fails (``score_out_of_range``).
 
     Thresholds are cast to the column's precision first, so a float32 score written as 0.7 passes ``min: 0.7``.
     """
 
+    key: ClassVar[str] = "score_range"
+    reason: ClassVar[str] = Reason.SCORE_OUT_OF_RANGE
     criterion: str
     min: float | None = None
     max: float | None = None
-    kind: ClassVar[str] = "score_range"
-    reason: Reason = field(default=Reason.SCORE_OUT_OF_RANGE, init=False)
 
-    def __post_init__(self) -> None:
-        _check_criterion(self.criterion)
+    @model_validator(mode="after")
+    def _ordered(self) -> ScoreRange:
         if self.min is not None and self.max is not None and self.min > self.max:
             raise ValueError(f"{self.criterion}: min ({self.min}) is greater than max ({self.max})")
+        return self
 
     @property
     def name(self) -> str:
         return f"{self.criterion}_range"
 
     @property
-    def columns(self) -> tuple[str, ...]:
+    def columns(self) -> tuple[str, ...]:  # type: ignore[override]
         return (self.criterion,)
 
     def check(self, table: pa.Table) -> np.ndarray:
@@ -168,98 +151,61 @@ class ScoreRange:
         return passes
 
 
-@dataclass(frozen=True)
-class MaxTokens:
-    """Both sides have at most ``max_tokens`` Moses tokens (the paper's 30). A null token list fails."""
+class MaxTokens(Rule):
+    """Both sides have at most ``max_tokens`` Moses tokens (the paper's 30). A null token list fails
+    (``too_many_tokens``)."""
 
-    max_tokens: int
-    kind: ClassVar[str] = "max_tokens"
-    reason: Reason = field(default=Reason.TOO_MANY_TOKENS, init=False)
-    name: str = field(default="max_tokens", init=False)
-
-    def __post_init__(self) -> None:
-        if self.max_tokens < 1:
-            raise ValueError(f"max_tokens must be at least 1 (got {self.max_tokens})")
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        return (EN_TOKENS, MT_TOKENS)
+    key: ClassVar[str] = "max_tokens"
+    reason: ClassVar[str] = Reason.TOO_MANY_TOKENS
+    columns: ClassVar[tuple[str, ...]] = (EN_TOKENS, MT_TOKENS)
+    max_tokens: int = Field(ge=1)
 
     def check(self, table: pa.Table) -> np.ndarray:
         en, mt = token_lengths(table, EN_TOKENS), token_lengths(table, MT_TOKENS)
         return (en >= 0) & (mt >= 0) & (en <= self.max_tokens) & (mt <= self.max_tokens)
 
 
-@dataclass(frozen=True)
-class LengthRatio:
-    """Longer side / shorter side (in tokens) is at most ``max_ratio``. An empty or null side fails."""
+class LengthRatio(Rule):
+    """English side / back-translation, longer over shorter (in tokens), is at most ``max_ratio``. An empty or null
+    side fails (``length_ratio``)."""
 
-    max_ratio: float
-    kind: ClassVar[str] = "length_ratio"
-    reason: Reason = field(default=Reason.LENGTH_RATIO, init=False)
-    name: str = field(default="length_ratio", init=False)
-
-    def __post_init__(self) -> None:
-        if not self.max_ratio >= 1:
-            raise ValueError(f"max_ratio must be at least 1 (got {self.max_ratio})")
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        return (EN_TOKENS, MT_TOKENS)
+    key: ClassVar[str] = "length_ratio"
+    reason: ClassVar[str] = Reason.LENGTH_RATIO
+    columns: ClassVar[tuple[str, ...]] = (EN_TOKENS, MT_TOKENS)
+    max_ratio: float = Field(ge=1)
 
     def check(self, table: pa.Table) -> np.ndarray:
         en, mt = token_lengths(table, EN_TOKENS), token_lengths(table, MT_TOKENS)
         shorter, longer = np.minimum(en, mt), np.maximum(en, mt)
-        # Integer cross-multiplication instead of a division: exact at the boundary, and no 0/0.
         return (shorter > 0) & (longer <= self.max_ratio * shorter)
 
 
-@dataclass(frozen=True)
-class NoKnownWords:
-    """Rejects pairs whose paraphrase score is a placeholder 0 because a side had no known word.
+class NoKnownWords(Rule):
+    """Rejects pairs whose paraphrase score is a placeholder 0 because a side had no known word (``no_known_words``).
 
     A null flag passes: it means "not scored", which :class:`ScorePresent` reports more precisely.
     """
 
-    kind: ClassVar[str] = "no_known_words"
-    reason: Reason = field(default=Reason.NO_KNOWN_WORDS, init=False)
-    name: str = field(default="no_known_words", init=False)
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        return (NO_KNOWN_WORDS,)
+    key: ClassVar[str] = "no_known_words"
+    reason: ClassVar[str] = Reason.NO_KNOWN_WORDS
+    columns: ClassVar[tuple[str, ...]] = (NO_KNOWN_WORDS,)
 
     def check(self, table: pa.Table) -> np.ndarray:
         return ~_bool_column(table, NO_KNOWN_WORDS, null_as=False)
 
 
-@dataclass(frozen=True)
-class NotACopy:
+class NotACopy(Rule):
     """The back-translation differs from the reference: equal after Moses normalisation and lower-casing (the
-    comparison of :func:`filters.decontaminate.sentence_keys`) is a copy, not a paraphrase. A null side passes
-    (nothing to compare; the token rules report it)."""
+    comparison of :func:`filters.decontaminate.sentence_keys`) is a copy, not a paraphrase (``copy``). A null side
+    passes (nothing to compare; the token rules report it)."""
 
-    kind: ClassVar[str] = "not_a_copy"
-    reason: Reason = field(default=Reason.COPY, init=False)
-    name: str = field(default="not_a_copy", init=False)
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        return (EN_TOKENS, MT_TOKENS)
+    key: ClassVar[str] = "not_a_copy"
+    reason: ClassVar[str] = Reason.COPY
+    columns: ClassVar[tuple[str, ...]] = (EN_TOKENS, MT_TOKENS)
 
     def check(self, table: pa.Table) -> np.ndarray:
         same = pc.equal(sentence_keys(table.column(EN_TOKENS)), sentence_keys(table.column(MT_TOKENS)))
         return ~np.asarray(pc.fill_null(same, False).to_numpy(zero_copy_only=False), dtype=bool)
-
-
-RULE_KINDS: dict[str, type] = {
-    cls.kind: cls for cls in (ScorePresent, ScoreRange, MaxTokens, LengthRatio, NoKnownWords, NotACopy)
-}
-
-
-def _check_criterion(criterion: str) -> None:
-    if criterion not in CRITERIA:
-        raise ValueError(f"unknown criterion {criterion!r}; expected one of {', '.join(CRITERIA)}")
 
 
 # ------------------------------------------------------------------------------------------ building rule lists
@@ -281,7 +227,8 @@ def rules_from_config(config: FilterConfig, *, max_tokens: bool = True,
     2. ``no_known_words`` when a paraphrase-score range or ranking is on (its score is a placeholder 0);
     3. ``score_range`` per criterion, in the config's (YAML) order;
     4. ``length_ratio`` if ``max_length_ratio`` is set;
-    5. ``max_tokens`` if set and ``max_tokens=True``. :func:`filters.folds.select_training_pairs` passes False
+    5. ``rules``: the config's own list (built-ins by key, a user's rules by import path), in order;
+    6. ``max_tokens`` if set and ``max_tokens=True``. :func:`filters.folds.select_training_pairs` passes False
        and applies it after fold selection, as the paper does (deciles over all pairs, then the 30-token cut).
     """
     criteria = list(config.score_ranges)
@@ -299,39 +246,29 @@ def rules_from_config(config: FilterConfig, *, max_tokens: bool = True,
                  if r.min is not None or r.max is not None)
     if config.max_length_ratio is not None:
         rules.append(LengthRatio(config.max_length_ratio))
+    rules.extend(build_rules(config.rules, Stage.SELECT, "filter.rules"))
     if max_tokens and config.max_tokens is not None:
         rules.append(MaxTokens(config.max_tokens))
     return rules
 
 
-def rules_from_steps(steps: Iterable[Mapping[str, Mapping[str, Any] | None]]) -> list[Rule]:
-    """Rules from OpusFilter-style steps: ``[{"score_range": {"criterion": "paraphrase_score", "min": 0.5}},
-    {"max_tokens": {"max_tokens": 30}}, {"no_known_words": {}}]`` (one kind per step, checked in order)."""
-    rules: list[Rule] = []
-    for i, step in enumerate(steps):
-        if len(step) != 1:
-            raise ValueError(f"step {i}: expected one rule kind per step, got {sorted(step)}")
-        ((kind, params),) = step.items()
-        cls = RULE_KINDS.get(kind)
-        if cls is None:
-            raise ValueError(f"step {i}: unknown rule {kind!r}; known rules: {', '.join(sorted(RULE_KINDS))}")
-        try:
-            rules.append(cls(**dict(params or {})))
-        except TypeError as exc:
-            raise ValueError(f"step {i} ({kind}): {exc}") from None
-    return rules
-
-
-def rules_to_steps(rules: Sequence[Rule]) -> list[dict[str, dict[str, Any]]]:
-    """The inverse of :func:`rules_from_steps`, for echoing the rules into output metadata."""
-    steps = []
-    for rule in rules:
-        if hasattr(rule, "step_params"):  # a rule that holds data (evaluation sentences) says what to echo
-            steps.append({type(rule).kind: rule.step_params()})  # type: ignore[attr-defined]
-            continue
-        params = {k: v for k, v in asdict(rule).items() if k not in ("reason", "name")}  # type: ignore[call-overload]
-        steps.append({type(rule).kind: params})  # type: ignore[attr-defined]
-    return steps
+def check_select_columns(config: FilterConfig, scores: Sequence[Score],
+                         excluded: ExcludedSentences | None = None) -> None:
+    """Every column the selection reads exists: those of the rules (built-in and the config's own), of
+    ``score_ranges`` and of ``rank_by``, among the pairs' columns and those the configured scores add. Raises
+    :class:`filters.plugins.PluginError` naming the config key, before any work."""
+    available = set(PAIRS_SCHEMA.names) | {f.name for score in scores for f in score.fields}
+    numeric = set(CRITERIA) | {f.name for score in scores for f in score.fields
+                               if pa.types.is_floating(f.type) or pa.types.is_integer(f.type)}
+    for name, key in [*((c, "filter.score_ranges") for c in config.score_ranges), (config.rank_by, "filter.rank_by")]:
+        if name is not None and name not in numeric:
+            raise PluginError(f"{key}: {name!r} is not a score column; choose from {', '.join(sorted(numeric))} "
+                              "(a score in filter.scores adds its own)")
+    for rule in rules_from_config(config, excluded=excluded):
+        missing = [c for c in rule.columns if c not in available]
+        if missing:
+            raise PluginError(f"filter.rules: {rule.name} reads {missing}, which no stage or score makes; the pairs "
+                              f"have {', '.join(sorted(available))}")
 
 
 # ---------------------------------------------------------------------------------------------- applying rules
@@ -356,14 +293,14 @@ class RuleResult:
         return len(self.keep)
 
 
-def _upstream_reasons(table: pa.Table) -> np.ndarray | None:
+def _upstream_reasons(table: pa.Table, own_reasons: Sequence[str]) -> np.ndarray | None:
     """Reasons set before this stage (object array, None where the row was not rejected upstream), or None."""
     if REASON not in table.column_names:
         return None
     col = table.column(REASON)
     if pa.types.is_dictionary(col.type):
         col = col.cast(pa.string())
-    own = pa.array(sorted(r.value for r in TRAINING_FILTER_REASONS), type=pa.string())
+    own = pa.array(sorted({str(r) for r in TRAINING_FILTER_REASONS} | set(own_reasons)), type=pa.string())
     mask = np.asarray(pc.and_(pc.is_valid(col), pc.invert(pc.is_in(col, value_set=own))).to_numpy(), dtype=bool)
     if not mask.any():
         return None
@@ -388,7 +325,7 @@ def apply_rules(table: pa.Table, rules: Sequence[Rule], *, respect_upstream: boo
     # code 0 = kept, i+1 = rule i, len(rules)+1 = upstream; the first failure wins because only rows still
     # at 0 are written.
     code = np.zeros(n, dtype=np.int32)
-    upstream = _upstream_reasons(table) if respect_upstream else None
+    upstream = _upstream_reasons(table, [str(rule.reason) for rule in rules]) if respect_upstream else None
     upstream_code = len(rules) + 1
     if upstream is not None:
         code[upstream != None] = upstream_code  # noqa: E711 (elementwise comparison on an object array)
@@ -399,7 +336,7 @@ def apply_rules(table: pa.Table, rules: Sequence[Rule], *, respect_upstream: boo
         code[(code == 0) & ~passes] = i
 
     rule_names = np.array([KEPT_RULE, *names, UPSTREAM_RULE], dtype=object)
-    code_reasons = np.array([Reason.KEPT, *(rule.reason for rule in rules), None], dtype=object)
+    code_reasons = np.array([Reason.KEPT, *(_as_reason(rule.reason) for rule in rules), None], dtype=object)
     reason = code_reasons[code]
     if upstream is not None:
         reason[code == upstream_code] = upstream[code == upstream_code]
@@ -408,6 +345,11 @@ def apply_rules(table: pa.Table, rules: Sequence[Rule], *, respect_upstream: boo
     rule_counts = {str(rule_names[c]): int(k) for c, k in zip(*np.unique(code, return_counts=True), strict=True)}
     return RuleResult(keep=keep, reason=reason, rule=rule_names[code], counts=count_reasons(reason),
                       rule_counts=rule_counts)
+
+
+def _as_reason(code: str) -> Reason | str:
+    """A built-in reason as its :class:`Reason`, a plug-in rule's own code as is."""
+    return Reason(code) if code in Reason._value2member_map_ else code
 
 
 def count_reasons(reason: np.ndarray | Sequence[str]) -> dict[str, int]:

@@ -36,12 +36,11 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
+from configs.schema import TranslateConfig
 from core import pair_schema as S
 from core.pair_schema import Reason
-from pipeline import progress
-from pipeline.prefilter import REJECTED_TAG, STAGE_TRANSLATE, rejection
-from pipeline.records import ROW
-from pipeline.summary import METRICS_NAMESPACE, rejected_counter
+from pipeline.metrics import METRICS_NAMESPACE, STAGE_TRANSLATE, TRANSLATED_COUNTER, StageCounter, rejected_counter
+from pipeline.records import REJECTED_TAG, ROW, rejection
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
 
@@ -147,6 +146,7 @@ class _LookupChunk(beam.DoFn):
 
     def setup(self) -> None:
         self._hits = Metrics.counter(METRICS_NAMESPACE, "translation_cache_hit_rows")
+        self._translated = StageCounter(TRANSLATED_COUNTER)
 
     def process(self, element: tuple[int, Iterable[dict[str, Any]]]) -> Iterator[Any]:
         rows = sorted(element[1], key=lambda r: r[ROW])
@@ -157,7 +157,7 @@ class _LookupChunk(beam.DoFn):
             yield beam.pvalue.TaggedOutput(self.TODO, ((path, rows), texts))
             return
         self._hits.inc(len(rows))
-        progress.count(progress.TRANSLATED, len(rows))
+        self._translated.inc(len(rows))
         yield from zip(rows, cached, strict=True)
 
 
@@ -167,6 +167,7 @@ class _StoreChunk(beam.DoFn):
 
     def setup(self) -> None:
         self._misses = Metrics.counter(METRICS_NAMESPACE, "translation_cache_miss_rows")
+        self._translated = StageCounter(TRANSLATED_COUNTER)
 
     def process(self, element: tuple[tuple[str | None, list[dict[str, Any]]], Sequence[Any]]) -> Iterator[Any]:
         (path, rows), translations = element
@@ -177,7 +178,7 @@ class _StoreChunk(beam.DoFn):
                 write_cache(path, rows, fields)
             except Exception as error:  # the cache is an optimisation: never fail the run for it
                 log.warning("could not write translation cache %s: %s", path, error)
-        progress.count(progress.TRANSLATED, len(rows))
+        self._translated.inc(len(rows))
         yield from zip(rows, fields, strict=True)
 
 
@@ -205,7 +206,7 @@ class BackTranslateRows(beam.PTransform):
     otherwise translated by :class:`pipeline.nmt_inference.BackTranslateChunks` and cached at once. Without a cache the
     chunks are translated the same way, so outputs do not depend on whether a cache was used."""
 
-    def __init__(self, translate_config: Any, nmt_model_id: str, cache: TranslationCache | None = None,
+    def __init__(self, translate_config: TranslateConfig, nmt_model_id: str, cache: TranslationCache | None = None,
                  label: str | None = None, *, chunk_lines: int = 500, **handler_kwargs: Any):
         super().__init__(label)
         self._config, self._model_id, self._cache = translate_config, nmt_model_id, cache
@@ -234,7 +235,7 @@ class BackTranslateRows(beam.PTransform):
         return {"rows": applied.rows, REJECTED_TAG: applied[REJECTED_TAG]}
 
 
-def check_model(translate_config: Any, *, local: bool) -> None:
+def check_model(translate_config: TranslateConfig, *, local: bool) -> None:
     """Fail before any work when ``translate.model`` cannot serve: no directory, no card, a file the card names is
     missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line). A path
     that does not exist here is accepted for a remote runner (it may exist only inside the worker image)."""
@@ -252,7 +253,7 @@ def check_model(translate_config: Any, *, local: bool) -> None:
                             "(use --backend ctranslate2)")
 
 
-def resolve_model_id(translate_config: Any) -> str:
+def resolve_model_id(translate_config: TranslateConfig) -> str:
     """The NMT model id from the model card (of the bundled default model when ``translate.model`` is None)."""
 
     path = model_or_default(translate_config.model)

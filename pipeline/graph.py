@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,22 +16,25 @@ import pyarrow as pa
 import pyarrow.compute as arrow_compute
 from apache_beam.io.filesystems import FileSystems
 
-from configs.schema import LexiconConfig
+from configs.schema import LexiconConfig, ParaNMTConfig
 from core import pair_schema as S
 from filters.decontaminate import ExcludedSentences
+from filters.plugins import build_scores
+from filters.rules import check_select_columns
 from pipeline import progress
 from pipeline.analysis.lexicon_transforms import BuildLexicon
 from pipeline.backtranslate import BackTranslateRows, TranslationCache, check_model, resolve_model_id
+from pipeline.dedup import Dedup
 from pipeline.ingest import Ingest
 from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.options import runner_of
-from pipeline.prefilter import FIT_TAG, REJECTED_TAG, Dedup, PairRecords, PrefilterOptions, PrefilterRows, as_rows
-from pipeline.records import BATCH_ROWS
+from pipeline.pair_records import PairRecords
+from pipeline.prefilter import FIT_TAG, PrefilterRows, prefilter_rules
+from pipeline.records import BATCH_ROWS, REJECTED_TAG
 from pipeline.run_folder import LEXICON_DIR, claim_output, code_version, run_identity
-from pipeline.score_transforms import ScoreAndSelect as ScoreAndSelectBatches
+from pipeline.score_transforms import ScoreAndSelect
 from pipeline.scorer_fit import FitScorer, fits_on_workers, prepare_scorer
-from pipeline.scorer_fit import score_and_select as default_score_and_select
-from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards, records_to_table
+from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards
 
 log = logging.getLogger(__name__)
 
@@ -74,26 +77,6 @@ def _check_sizes(plan: ReadPlan, num_shards: int) -> None:
                     -(-rows // num_shards), -(-rows // SHARD_ROWS_WARNING))
 
 
-def _table_of_pairs(records: list[dict[str, Any]]) -> pa.Table:
-    return records_to_table(records, S.PAIRS_SCHEMA)
-
-
-class _RowsAround(beam.PTransform):
-    """A caller's ``score_and_select``, which takes and gives pair records as dicts, between the pipeline's
-    Arrow batches."""
-
-    def __init__(self, transform: beam.PTransform):
-        super().__init__()
-        self.transform = transform
-
-    def expand(self, batches: beam.PCollection) -> beam.PCollection:
-        return (batches
-                | "Rows" >> beam.FlatMap(as_rows)
-                | "Hook" >> self.transform
-                | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=BATCH_ROWS)
-                | "ToArrow" >> beam.Map(_table_of_pairs))
-
-
 @dataclass
 class BuiltPipeline:
     ingest: Ingest
@@ -102,23 +85,23 @@ class BuiltPipeline:
     mode: str
     nmt_model_id: str
     metadata: dict[str, Any]
-    excluded: Any = None  # filters.decontaminate.ExcludedSentences of the selection stage, if any
+    excluded: ExcludedSentences | None = None  # the evaluation sentences kept out of train/, if any
 
 
 def build_pipeline(
     p: beam.Pipeline,
-    config: Any,
+    config: ParaNMTConfig,
     specs: Sequence[InputSpec],
     output: str,
     *,
-    score_and_select: ScoreAndSelect | None = None,
     nmt_model_id: str | None = None,
     code: str | None = None,
     handler_kwargs: dict[str, Any] | None = None,
     overwrite: bool = False,
 ) -> BuiltPipeline:
-    """Add every stage to ``p``, writing into ``<output>/_staging``. Input errors are raised here, before any
-    work. ``config`` is a config with a ``pipeline`` section (:func:`configs.load_config`)."""
+    """Add every stage to ``p``, writing into ``<output>/_staging``. Everything the launcher can check -- inputs,
+    the model, every rule and score the config names with its parameters, evaluation files -- is checked here,
+    before any work."""
     pc = config.pipeline
     ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
     _check_sizes(ingest.plan, pc.num_shards)
@@ -127,10 +110,16 @@ def build_pipeline(
     local = runner_of(p.options) in progress.LOCAL_RUNNERS
     if mode == "translate" and nmt_model_id is None:
         check_model(config.translate, local=local)
-    if config.filter.exclude_sentences and pc.score and score_and_select is None:
-        ExcludedSentences.load(config.filter.exclude_sentences)  # read (and cached) before any work
+    rules = prefilter_rules(config)
+    scores = build_scores(config.filter.scores) if pc.score else []
+    excluded = None
+    if pc.score:
+        if config.filter.exclude_sentences:
+            excluded = ExcludedSentences.load(config.filter.exclude_sentences)  # read once, before any work
+        check_select_columns(config.filter, scores, excluded)
     claim_output(output, run_identity(config, specs), overwrite=overwrite)  # everything checkable was checked
-    hook, scorer = _score_stage(config, score_and_select, ingest, specs, output, local=local)
+    scorer = prepare_scorer(config, ingest.plan, specs, output, fit_here=not fits_on_workers(config, local=local)) \
+        if pc.score else None
     if nmt_model_id is None:
         nmt_model_id = pc.mt_model_id if mode == "mt_column" else resolve_model_id(config.translate)
     metadata = {
@@ -139,26 +128,25 @@ def build_pipeline(
         "nmt_model_id": nmt_model_id,
         "inputs": [s.to_dict() for s in specs],
         "mode": mode,
-        "scored": hook is not None or scorer is not None,
+        "scored": scorer is not None,
     }
 
     read = p | "Ingest" >> ingest
     fit_in_job = scorer is not None and scorer[1] is None
     kept = read["rows"] | "Prefilter" >> beam.ParDo(PrefilterRows(
-        PrefilterOptions.from_config(pc, config.translate), config.score.fit_sample if fit_in_job else 0,
-        ("torch",) if scorer is not None else (),
+        rules, config.score.fit_sample if fit_in_job else 0, ("torch",) if scorer is not None else (),
     )).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
-    transform, fitted = hook, None
+    select, fitted = None, None
     if scorer is not None:
         fitted = (kept[FIT_TAG] | "FitScorer" >> FitScorer(config.score, scorer[0])) if fit_in_job else None
-        transform = default_score_and_select(config, *scorer, fitted)
-    hook_metadata = dict(getattr(transform, "metadata", None) or {})
-    unique = kept.rows | "Dedup" >> Dedup(pc.dedup, dedup_buckets(ingest.plan))
+        select = ScoreAndSelect(scorer[0], config.filter, config.seed, scorer_id=scorer[1], fitted=fitted,
+                                scores=scores, excluded=excluded)
+    unique = kept.rows | "Dedup" >> Dedup(config.prefilter.dedup, dedup_buckets(ingest.plan))
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
     if mode == "translate":
         cache = _translation_cache(config, output, nmt_model_id) if pc.translation_cache else None
-        translated = unique["rows"] | "Rows" >> beam.FlatMap(as_rows) | "BackTranslate" >> BackTranslateRows(
+        translated = unique["rows"] | "Rows" >> beam.FlatMap(_rows_of) | "BackTranslate" >> BackTranslateRows(
             config.translate, nmt_model_id, cache, chunk_lines=pc.cache_chunk_lines,
             **(handler_kwargs or {}))
         rows = translated["rows"] | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=BATCH_ROWS)
@@ -169,41 +157,27 @@ def build_pipeline(
     pairs = rows | "PairRecords" >> beam.ParDo(PairRecords(nmt_model_id)).with_outputs(REJECTED_TAG, main="pairs")
     rejected.append(pairs[REJECTED_TAG])
     scored = pairs.pairs
-    if transform is not None:
-        scored = scored | "ScoreAndSelect" >> transform
+    if select is not None:
+        scored = scored | "ScoreAndSelect" >> select
 
     late = (fitted | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted is not None else None
-    _write_outputs(config, staging, metadata, hook_metadata, scored, rejected, read["deadletter"],
-                   selected=transform is not None, late_metadata=late,
+    pairs_schema = S.with_metadata(pa.schema([*S.PAIRS_SCHEMA, *(f for score in scores for f in score.fields)]),
+                                   **metadata, **(select.metadata if select is not None else {}))
+    _write_outputs(config, staging, metadata, pairs_schema, scored, rejected, read["deadletter"],
+                   selected=select is not None, late_metadata=late,
                    lexicon_shards=lexicon_shards(ingest.plan, config.lexicon))
-    return BuiltPipeline(ingest, staging, transform is not None, mode, nmt_model_id, metadata,
-                         getattr(transform, "excluded", None))
+    return BuiltPipeline(ingest, staging, select is not None, mode, nmt_model_id, metadata, excluded)
 
 
-def _score_stage(config: Any, score_and_select: ScoreAndSelect | None, ingest: Ingest, specs: Sequence[InputSpec],
-                 output: str, *, local: bool) -> tuple[beam.PTransform | None, tuple[str, str | None] | None]:
-    """Stage 6 as configured: ``(a caller's transform, None)``, ``(None, (scorer path, scorer id))`` for the
-    default one -- the id is None when the job fits the scorer itself; an input the fit cannot use fails here,
-    before the NMT model is resolved --, or ``(None, None)``: no stage 6."""
-    if score_and_select is not None:
-        hook = score_and_select(config) if callable(score_and_select) and not isinstance(
-            score_and_select, beam.PTransform) else score_and_select
-        if hook is None or isinstance(hook, ScoreAndSelectBatches):
-            return hook, None
-        around = _RowsAround(hook)
-        around.metadata = getattr(hook, "metadata", None)
-        return around, None
-    if not config.pipeline.score:
-        return None, None
-    return None, prepare_scorer(config, ingest.plan, specs, output,
-                                fit_here=not fits_on_workers(config, local=local))
+def _rows_of(batch: pa.Table) -> list[dict[str, Any]]:
+    return batch.to_pylist()
 
 
 def _scorer_id_metadata(scorer_id: str) -> dict[str, str]:
     return {"scorer_id": scorer_id}
 
 
-def _translation_cache(config: Any, output: str, nmt_model_id: str) -> TranslationCache:
+def _translation_cache(config: ParaNMTConfig, output: str, nmt_model_id: str) -> TranslationCache:
     """The cache of finished chunks, keyed by the model and every setting that changes a translation."""
     t = config.translate
     # A vocabulary map changes translations: its bytes (not its path) are part of the key. The bucket budget
@@ -219,14 +193,13 @@ def _translation_cache(config: Any, output: str, nmt_model_id: str) -> Translati
     return TranslationCache(config.pipeline.cache_dir or FileSystems.join(output, "cache"), nmt_model_id, settings)
 
 
-def _write_outputs(config: Any, staging: str, metadata: dict[str, Any], hook_metadata: dict[str, Any],
+def _write_outputs(config: ParaNMTConfig, staging: str, metadata: dict[str, Any], pairs_schema: pa.Schema,
                    scored: beam.PCollection, rejected: list[beam.PCollection], deadletter: beam.PCollection, *,
                    selected: bool, late_metadata: beam.PCollection | None, lexicon_shards: int) -> None:
     """Stage 7 (and the lexicon branch): every output folder as deterministic shards under ``staging``."""
     pc = config.pipeline
     shards = {"num_shards": pc.num_shards, "row_group_rows": pc.row_group_rows, "compression": pc.compression,
               "compression_level": pc.compression_level}
-    pairs_schema = S.with_metadata(S.PAIRS_SCHEMA, **metadata, **hook_metadata)
     _ = scored | "WritePairs" >> WriteParquetShards(FileSystems.join(staging, "pairs"), "pairs", pairs_schema,
                                                     late_metadata=late_metadata, **shards)
     if selected:
@@ -244,6 +217,3 @@ def _write_outputs(config: Any, staging: str, metadata: dict[str, Any], hook_met
     _ = deadletter | "WriteDeadletter" >> WriteParquetShards(
         FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
         **{**shards, "num_shards": pc.deadletter_shards})
-
-
-ScoreAndSelect = beam.PTransform | Callable[[Any], beam.PTransform | None]

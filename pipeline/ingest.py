@@ -60,11 +60,10 @@ from apache_beam.metrics import Metrics
 from configs.schema import PipelineConfig
 from core.chunking import in_lists
 from core.pair_schema import Reason
-from pipeline import progress
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.input_reading import read_task
+from pipeline.metrics import METRICS_NAMESPACE, READ_COUNTER, StageCounter, deadletter_counter
 from pipeline.records import BATCH_ROWS, DECODED_SCHEMA, ROW, DeadLetterRecord, DecodedRow
-from pipeline.summary import METRICS_NAMESPACE, READ_COUNTER, deadletter_counter
 
 __all__ = [
     "STAGE_INGEST",
@@ -252,12 +251,11 @@ class DecodeRecords(beam.DoFn):
         self._cap, self._keep = max_line_bytes, keep_bytes
 
     def setup(self) -> None:
-        self._read = Metrics.counter(METRICS_NAMESPACE, READ_COUNTER)
+        self._read = StageCounter(READ_COUNTER)
         self._dead = {reason: Metrics.counter(METRICS_NAMESPACE, deadletter_counter(reason)) for reason in Reason}
 
     def process(self, raws: list[dict[str, Any]]) -> Iterator[Any]:
         self._read.inc(len(raws))
-        progress.count(progress.READ, len(raws))
         rows, dead = decode_batch(raws, self._specs, self._cap, self._keep)
         for record in dead:
             self._dead[Reason(record["reason"])].inc()

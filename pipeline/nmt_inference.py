@@ -33,7 +33,7 @@ from apache_beam.metrics import Metrics
 from apache_beam.ml.inference.base import KeyedModelHandler, ModelHandler, PredictionResult, RunInference
 
 from configs.schema import TranslateConfig
-from pipeline import progress
+from pipeline.metrics import STARTED_CHUNKS_COUNTER, StageCounter
 from translate.loading import load_translator
 from translate.translator import Status, Translation, Translator
 
@@ -203,7 +203,7 @@ class ChunkTranslatorModelHandler(TranslatorModelHandler):
         inference_args: dict[str, Any] | None = None,
     ) -> Iterable[PredictionResult]:
         model_id = self._model_id_of(model)
-        progress.count(progress.STARTED_CHUNKS, len(batch))
+        StageCounter(STARTED_CHUNKS_COUNTER).inc(len(batch))
         results = []
         for chunk in batch:
             translations = model.translate(list(chunk)) if chunk else []

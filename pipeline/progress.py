@@ -1,11 +1,10 @@
 """Progress of a running pipeline: a live line on a local run, periodic log lines from Beam metrics elsewhere.
 
 Beam metrics reach the launcher only when bundles finish, and a local runner hands back control only at the end,
-so a local run publishes its progress itself. The launcher sets ``PARANMT_PROGRESS_DIR`` (a temporary folder) before
-the pipeline starts; every worker process — the launcher's own for the in-process runner, child processes for
-``--direct_running_mode=multi_processing`` — keeps counters in memory (:func:`count`, called by the stages) and a
-daemon thread writes them every half second to ``<dir>/<host>-<pid>.json`` (atomic replace). :class:`LocalProgress`
-sums those files and redraws one line on a terminal (or logs a line every 30 s when stderr is not one):
+so a local run watches the stages' own counters as they count (:class:`pipeline.metrics.StageCounter`: one name, a
+Beam counter and, while a local launcher watches, a copy that each worker process writes every half second to
+``<dir>/<host>-<pid>.json``). :class:`LocalProgress` sets the folder (``PARANMT_PROGRESS_DIR``), sums those files
+and redraws one line on a terminal (or logs a line every 30 s when stderr is not one):
 
     read 48,210/64,505 · translated 12,000 (41.3/s, ETA ≈ 20 min) · pairs written 0 · 5 min 02 s
 
@@ -16,12 +15,10 @@ recounts every row from the written files.
 
 from __future__ import annotations
 
-import atexit
 import json
 import logging
 import os
 import shutil
-import socket
 import sys
 import tempfile
 import threading
@@ -32,50 +29,22 @@ from typing import Any, TextIO
 
 from apache_beam.runners.runner import PipelineState
 
-from pipeline.summary import metric_counts
+from pipeline.metrics import (
+    READ_COUNTER,
+    STARTED_CHUNKS_COUNTER,
+    TRANSLATED_COUNTER,
+    metric_counts,
+    stop_watching,
+    written_counter,
+)
+from pipeline.metrics import (
+    WATCH_ENV as ENV,
+)
 
 log = logging.getLogger(__name__)
 
-ENV = "PARANMT_PROGRESS_DIR"
-READ, TRANSLATED, WRITTEN = "read", "translated", "written_pairs"
-STARTED_CHUNKS = "translation_chunks_started"  # chunks handed to the model: translation has begun
-
-_counts: Counter[str] = Counter()
-_lock = threading.Lock()
-_directory: str | None = None  # where this process publishes; a new run (new folder) starts from zero
-
-
-def count(name: str, n: int = 1) -> None:
-    """Add ``n`` to a progress counter of this worker process (a no-op unless a local launcher asked for it)."""
-    global _directory
-    directory = os.environ.get(ENV)
-    if not directory:
-        return
-    with _lock:
-        if directory != _directory:
-            _counts.clear()
-            _directory = directory
-            path = Path(directory) / f"{socket.gethostname()}-{os.getpid()}.json"
-            threading.Thread(target=_publish, args=(directory, path), name="paranmt-progress", daemon=True).start()
-            atexit.register(_write_once, path)
-        _counts[name] += n
-
-
-def _write_once(path: Path) -> None:
-    with _lock:
-        payload = json.dumps(dict(_counts))
-    try:
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(payload, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:  # the launcher removed the folder at the end of the run: nothing left to report
-        pass
-
-
-def _publish(directory: str, path: Path) -> None:
-    while _directory == directory and Path(directory).is_dir():
-        _write_once(path)
-        time.sleep(0.5)
+READ, TRANSLATED, WRITTEN, STARTED_CHUNKS = (READ_COUNTER, TRANSLATED_COUNTER, written_counter("pairs"),
+                                           STARTED_CHUNKS_COUNTER)
 
 
 def read_counts(directory: str | Path) -> Counter[str]:
@@ -215,11 +184,10 @@ class LocalProgress:
 
 def discard_local() -> None:
     """Remove the launcher's progress folder when the run ends without unwinding (:mod:`pipeline.interrupts`)."""
-    global _directory
     directory = os.environ.get(ENV)
     if not directory or not Path(directory).name.startswith("paranmt-progress-"):
         return
-    _directory = None  # this process's publisher stops at its next turn
+    stop_watching()  # this process's publisher stops at its next turn
     for _ in range(3):  # a publisher may be writing its file right now: remove what it wrote, too
         shutil.rmtree(directory, ignore_errors=True)
         if not os.path.exists(directory):
@@ -248,7 +216,5 @@ def log_until_done(result: Any, expected: int | None, *, every: float = 60.0) ->
         except Exception as error:  # metrics may be unavailable while a job starts
             log.info("job %s (metrics not available yet: %s)", result.state, error)
         else:
-            counts = {READ: metrics.get(READ, 0), WRITTEN: metrics.get(WRITTEN, 0),
-                      TRANSLATED: sum(v for k, v in metrics.items() if k in ("translation_cache_hit_rows",
-                                                                             "translation_cache_miss_rows"))}
+            counts = {name: metrics.get(name, 0) for name in (READ, WRITTEN, TRANSLATED)}
             log.info("%s: %s", result.state, progress_line(counts, time.perf_counter() - started, expected))

@@ -12,12 +12,20 @@ ingest --DecodedRow--> prefilter --PrefilteredRow--> dedup --> back-translation 
 
 from __future__ import annotations
 
-from typing import TypedDict
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
+import apache_beam as beam
 import numpy as np
 import pyarrow as pa
+from apache_beam.metrics import Metrics
 
 from core import pair_schema as S
+from core.pair_schema import Reason
+from pipeline.metrics import METRICS_NAMESPACE, rejected_counter
+
+#: The tagged output every stage sends its rejections to (one :class:`RejectedRecord` each).
+REJECTED_TAG = "rejected"
 
 #: Rows per Arrow batch between the stages (one Beam element): big enough that Beam's per-element cost and the
 #: per-call cost of the vectorised scores vanish, small enough that a batch is a few MB.
@@ -70,7 +78,7 @@ class DecodedRow(TypedDict):
 
 
 class PrefilteredRow(DecodedRow):
-    """A pair that passed the pre-filter (:func:`pipeline.prefilter.prefilter_row`): English Moses tokens and the
+    """A pair that passed the pre-filter (:class:`pipeline.prefilter.PrefilterRows`): English Moses tokens and the
     key of global dedup (a hash of the normalised pair)."""
 
     en_tokens: list[str]
@@ -85,7 +93,7 @@ class TranslatedRow(PrefilteredRow, total=False):
 
 class PairRecord(TypedDict):
     """One row of ``pairs/`` in the :data:`core.pair_schema.PAIRS_SCHEMA` layout
-    (:func:`pipeline.prefilter.pair_record`); the score columns, ``fold``, ``keep`` and ``reason`` are null until
+    (:func:`pipeline.pair_records.pair_table`); the score columns, ``fold``, ``keep`` and ``reason`` are null until
     score and select fills them."""
 
     id: str
@@ -108,8 +116,8 @@ class PairRecord(TypedDict):
 
 
 class RejectedRecord(TypedDict):
-    """One row of ``rejected/`` (:func:`pipeline.prefilter.rejection`): the stage, a :class:`core.pair_schema.Reason`
-    value and a human-readable detail, with the raw text."""
+    """One row of ``rejected/`` (:func:`rejection`): the stage, a :class:`core.pair_schema.Reason`
+    value (or a plug-in rule's own reason code) and a human-readable detail, with the raw text."""
 
     id: str
     source: str
@@ -119,6 +127,21 @@ class RejectedRecord(TypedDict):
     cs: str | None
     en: str | None
     mt: str | None
+
+
+def rejection(row: Mapping[str, Any], stage: str, reason: Reason | str, detail: str) -> RejectedRecord:
+    """A ``rejected/`` record: the row's id, source and raw text with the stage, reason and a detail."""
+    return {S.ID: row[S.ID], S.SOURCE: row[S.SOURCE], "stage": stage, S.REASON: str(reason), "detail": detail,
+            S.CS: row.get(S.CS), S.EN: row.get(S.EN), S.MT: row.get(S.MT)}
+
+
+class RejectingDoFn(beam.DoFn):
+    """A stage's DoFn that sends rejections to :data:`REJECTED_TAG`, counting each under ``rejected_<reason>``
+    (a plug-in rule's own reason included)."""
+
+    def _reject(self, record: RejectedRecord) -> beam.pvalue.TaggedOutput:
+        Metrics.counter(METRICS_NAMESPACE, rejected_counter(record[S.REASON])).inc()
+        return beam.pvalue.TaggedOutput(REJECTED_TAG, record)
 
 
 class DeadLetterRecord(TypedDict):

@@ -4,25 +4,23 @@ Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`,
 :mod:`pipeline.write` and :mod:`pipeline.summary`):
 
 1. ingest -- plan (counting pre-pass, misalignment check), read bytes, decode; dead letters for what fails;
-2. normalise and tokenise (sacremoses, cs and en);
-3. pre-filter and global dedup on the normalised pair; rejections with stage and reason;
+2-3. normalise and tokenise (sacremoses, cs and en), the pre-filter rules (``prefilter.rules``, a user's own
+   included) and global dedup on the normalised pair (:mod:`pipeline.prefilter`, :mod:`pipeline.dedup`); rejections
+   with stage and reason;
 4. back-translate the Czech side (:mod:`pipeline.backtranslate`: chunks of fixed input ranges through
    :class:`pipeline.nmt_inference.BackTranslateChunks`, each cached the moment it is translated, so a killed run resumes
    without decoding again what it had finished; skipped when the input carries an MT column);
-5. tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout;
+5. tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout
+   (:mod:`pipeline.pair_records`);
 6. **score and select** (:mod:`pipeline.scorer_fit`): the scorer is fitted on the launcher (or loaded from
-   ``score.scorer``), then :class:`pipeline.score_transforms.ScoreAndSelect` fills the scores, ``fold``, ``keep`` and
-   ``reason`` by the ``filter`` section (default: the paper's rank rule); ``train/`` holds the kept pairs.
-   ``pipeline.score=false`` skips it (``pairs/`` then has null scores and decisions, and no ``train/``), and a
-   custom stage can be passed as ``score_and_select``;
+   ``score.scorer``), then :class:`pipeline.score_transforms.ScoreAndSelect` fills the scores (``filter.scores`` add
+   their own columns), ``fold``, ``keep`` and ``reason`` by the ``filter`` section (default: the paper's rank rule;
+   ``filter.rules`` adds rules, a user's own included); ``train/`` holds the kept pairs. ``pipeline.score=false``
+   skips it (``pairs/`` then has null scores and decisions, and no ``train/``);
 7. write deterministic Parquet shards (staged, renamed into place on success);
 8. summarise from Beam metrics and from the written files; ``read = pairs + rejected + deadletter`` is checked.
 
-A custom ``score_and_select`` (a PTransform, or a factory ``config -> PTransform``) gets dicts with exactly the
-PAIRS_SCHEMA column names (see :func:`pipeline.prefilter.pair_record`) and must emit every input pair exactly once,
-with the score columns, ``scorer_id``, ``keep`` (bool) and ``reason`` (a :class:`core.pair_schema.Reason` value:
-``kept`` or a training-filter reason) filled. An optional ``metadata`` attribute (dict) on the transform is added
-to the Parquet schema metadata of ``pairs/`` and ``train/``.
+Rules and scores of your own: :mod:`filters.plugins` and docs/filters.md.
 """
 
 from __future__ import annotations
@@ -42,24 +40,22 @@ from apache_beam.options.pipeline_options import PipelineOptions, TestOptions
 from apache_beam.portability import common_urns
 from apache_beam.portability.api import beam_runner_api_pb2
 
+from configs.schema import ParaNMTConfig
 from core.errors import ParanmtError
 from pipeline import progress
 from pipeline.analysis.pmi_lexicon import STATS_FILE
-from pipeline.graph import ScoreAndSelect, build_pipeline
+from pipeline.graph import build_pipeline
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
+from pipeline.metrics import OUTPUTS, held_sizes, metric_counts, stage_seconds
 from pipeline.options import beam_argv, runner_name
 from pipeline.run_folder import LEXICON_DIR, own_output
 from pipeline.summary import (
-    OUTPUTS,
     RUNNERS_DROPPING_COUNTERS,
     build_summary,
     decontamination_check,
     dumps,
     file_counts,
-    held_sizes,
-    metric_counts,
-    stage_seconds,
 )
 from pipeline.write import clear_staging, finalize, write_marker
 
@@ -70,12 +66,11 @@ log = logging.getLogger(__name__)
 
 
 def run(
-    config: Any,
+    config: ParaNMTConfig,
     specs: Sequence[InputSpec],
     output: str | os.PathLike,
     beam_args: Sequence[str] = (),
     *,
-    score_and_select: ScoreAndSelect | None = None,
     handler_kwargs: dict[str, Any] | None = None,
     show_progress: bool = False,
     overwrite: bool = False,
@@ -98,8 +93,7 @@ def run(
         started = time.perf_counter()
         p = beam.Pipeline(options=options)
         # Input, model and output-folder errors are raised here, before anything is written.
-        built = build_pipeline(p, config, specs, output, score_and_select=score_and_select,
-                               handler_kwargs=handler_kwargs, overwrite=overwrite)
+        built = build_pipeline(p, config, specs, output, handler_kwargs=handler_kwargs, overwrite=overwrite)
         clear_staging(output)
         expected = built.ingest.plan.expected_rows
         local = runner in progress.LOCAL_RUNNERS

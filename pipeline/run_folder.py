@@ -19,6 +19,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from configs.out_paths import make_out_folder, out_folder_problem, remove_created
+from configs.schema import ParaNMTConfig
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
 from pipeline.write import OUTPUTS, write_marker
@@ -52,7 +53,7 @@ _EXECUTION_ONLY = {("pipeline", "runner"), ("pipeline", "beam_options"), ("pipel
                    ("translate", "threads"), ("translate", "device_index")}
 
 
-def run_identity(config: Any, specs: Sequence[InputSpec]) -> dict[str, Any]:
+def run_identity(config: ParaNMTConfig, specs: Sequence[InputSpec]) -> dict[str, Any]:
     """What makes two runs the same run: the inputs and every setting that can change the outputs."""
     settings = config.model_dump(mode="json")
     for section, key in _EXECUTION_ONLY:

@@ -1,16 +1,13 @@
-"""Apache Beam glue for the pair scores: :class:`ScorePairs` applies :func:`filters.scores.score_pairs` to rows.
+"""Stage 6, score and select: one transform, :class:`ScoreAndSelect`, over the plugin API (:mod:`filters.plugins`).
 
-    from pipeline.score_transforms import ScorePairs
-    scored_rows = pair_rows | ScorePairs("scorer.npz")      # dicts in, the same dicts + the four score keys out
+Per batch of pair records (Arrow tables in the :data:`core.pair_schema.PAIRS_SCHEMA` layout): the paraphrase scores
+from the fitted PARAGRAM-PHRASE scorer (:func:`filters.scores.score_pairs`; loaded once per worker from its ``.npz``),
+then the configured scores (``filter.scores``), then the rules (:func:`filters.rules.rules_from_config`: the
+built-ins the filter section asks for and its ``rules``); then, over the whole corpus, the ranking into folds, the
+selected folds, the token limit and the seeded sample. Scores do not depend on how rows are batched.
 
-Rows are ``dict`` s in the :data:`core.pair_schema.PAIRS_SCHEMA` layout (at least ``en_tokens`` and ``mt_tokens``).
-They are batched with ``BatchElements``, turned into one Arrow table per batch, scored with the vectorised core
-and turned back into rows; scores do not depend on how rows are batched. The scorer is loaded once per worker
-process (``DoFn.setup`` through a process-wide cache) from a saved ``.npz``, so every worker scores with the same
-fitted state. Fit and save the scorer before the pipeline (``ParagramScorer.fit(...).save(path)``, or
-``python -m filters.scores --save-scorer``).
-
-Metrics (namespace ``paranmt_scores``): counters ``pairs_scored``, ``no_known_words``, ``batches``.
+Metrics (namespace :data:`pipeline.metrics.SCORES_NAMESPACE`): counters ``pairs_scored``, ``no_known_words``,
+``batches`` and ``selection_<reason>``.
 """
 
 from __future__ import annotations
@@ -34,19 +31,29 @@ import pyarrow.compute as pc
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
+from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
 from configs.schema import FilterConfig, ScoreConfig
 from core.pair_schema import EN_TOKENS, FOLD, ID, KEEP, MT_TOKENS, NO_KNOWN_WORDS, PAIRS_SCHEMA, REASON, Reason
 from filters.decontaminate import ExcludedSentences
-from filters.folds import KEY_HASH_COLUMN, key_hash, pair_keys, sample_hashes_of
+from filters.folds import (
+    DEFAULT_EPSILON,
+    KEY_HASH_COLUMN,
+    check_folds,
+    interior_boundaries,
+    key_hash,
+    pair_keys,
+    sample_hashes_of,
+)
 from filters.paragram import ParagramScorer
+from filters.plugins import Score, step_of
 from filters.rules import apply_rules, rules_from_config
-from filters.scores import SCORE_COLUMNS, score_pairs
-from pipeline.fold_transforms import FoldBoundaries
+from filters.scores import score_pairs
+from pipeline.metrics import SCORES_NAMESPACE
 
-__all__ = ["METRICS_NAMESPACE", "ScoreAndSelect", "ScorePairs"]
+__all__ = ["ScoreAndSelect", "check_scorer", "load_scorer", "score_columns"]
 
-METRICS_NAMESPACE = "paranmt_scores"
+METRICS_NAMESPACE = SCORES_NAMESPACE
 ScorerSource = str | Path | ScoreConfig | ParagramScorer
 
 _lock = threading.Lock()
@@ -71,6 +78,17 @@ def _local_copy(url: str, refresh: bool = False) -> Path:
     return local
 
 
+def check_scorer(scorer: ScorerSource) -> None:
+    """A scorer that is missing, or a config that needs fitting first, fails here, before any work."""
+    if isinstance(scorer, ScoreConfig) and scorer.scorer is None and (
+            scorer.remove_components > 0 or scorer.word_frequencies is None):
+        raise ValueError("this ScoreConfig needs fitting on a sample: fit and save a scorer first "
+                         "(ParagramScorer.fit(...).save(path)) and set score.scorer")
+    path = scorer.scorer if isinstance(scorer, ScoreConfig) else scorer
+    if isinstance(path, str | Path) and "://" not in str(path) and not Path(path).is_file():
+        raise FileNotFoundError(f"scorer file {path} not found (fit and save a scorer first)")
+
+
 def load_scorer(source: ScorerSource, *, refresh: bool = False) -> ParagramScorer:
     """A scorer from a local or remote (any Beam FileSystems URL) ``.npz``, a config, or as is; cached per process
     (``refresh``: copy a remote file again, it may have been rewritten)."""
@@ -88,58 +106,6 @@ def load_scorer(source: ScorerSource, *, refresh: bool = False) -> ParagramScore
         return _cached_scorer(str(path), stat.st_mtime_ns, stat.st_size)
 
 
-class _ScoreBatches(beam.DoFn):
-    def __init__(self, source: ScorerSource) -> None:
-        self._source = source
-        self._scorer: ParagramScorer | None = None
-        self._pairs = Metrics.counter(METRICS_NAMESPACE, "pairs_scored")
-        self._no_known = Metrics.counter(METRICS_NAMESPACE, "no_known_words")
-        self._batches = Metrics.counter(METRICS_NAMESPACE, "batches")
-
-    def setup(self) -> None:
-        self._scorer = load_scorer(self._source)
-
-    def process(self, rows: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-        assert self._scorer is not None
-        table = pa.table({
-            EN_TOKENS: pa.array([row.get(EN_TOKENS) for row in rows], pa.list_(pa.string())),
-            MT_TOKENS: pa.array([row.get(MT_TOKENS) for row in rows], pa.list_(pa.string())),
-        })
-        scored = score_pairs(table, self._scorer)
-        columns = {name: scored[name].to_pylist() for name in SCORE_COLUMNS}
-        self._pairs.inc(len(rows))
-        self._no_known.inc(sum(columns[NO_KNOWN_WORDS]))
-        self._batches.inc()
-        for i, row in enumerate(rows):
-            yield {**row, **{name: values[i] for name, values in columns.items()}}
-
-
-class ScorePairs(beam.PTransform):
-    """Row dicts → the same dicts with ``trigram_overlap``, ``paraphrase_score``, ``no_known_words``, ``scorer_id``.
-
-    ``scorer``: a saved scorer (``.npz`` path), a :class:`~configs.schema.ScoreConfig` whose ``scorer`` is set
-    (or that needs no fitting), or a :class:`ParagramScorer` (pickled into the pipeline: small scorers only).
-    ``min_batch_size`` / ``max_batch_size`` bound ``BatchElements`` (rows per vectorised call).
-    """
-
-    def __init__(self, scorer: ScorerSource, *, min_batch_size: int = 256, max_batch_size: int = 16384) -> None:
-        super().__init__()
-        if isinstance(scorer, ScoreConfig) and scorer.scorer is None and (
-                scorer.remove_components > 0 or scorer.word_frequencies is None):
-            raise ValueError("this ScoreConfig needs fitting on a sample: fit and save a scorer first "
-                             "(ParagramScorer.fit(...).save(path)) and set score.scorer")
-        path = scorer.scorer if isinstance(scorer, ScoreConfig) else scorer
-        if isinstance(path, str | Path) and "://" not in str(path) and not Path(path).is_file():
-            raise FileNotFoundError(f"scorer file {path} not found (fit and save a scorer first)")
-        self._scorer = scorer
-        self._batch = {"min_batch_size": min_batch_size, "max_batch_size": max_batch_size}
-
-    def expand(self, rows: beam.PCollection) -> beam.PCollection:
-        return (rows
-                | "BatchPairs" >> beam.BatchElements(**self._batch)
-                | "Score" >> beam.ParDo(_ScoreBatches(self._scorer)))
-
-
 # ------------------------------------------------------------------------------------- scoring + selection
 
 _SAMPLE_HASH_KEY = "_sample_hash"
@@ -148,6 +114,18 @@ _PRIVATE = (KEY_HASH_COLUMN, _SAMPLE_HASH_KEY)
 
 def _reason_column(reasons: Sequence[str]) -> pa.Array:
     return pa.array(reasons, pa.string()).dictionary_encode().cast(PAIRS_SCHEMA.field(REASON).type)
+
+
+def score_columns(table: pa.Table, scores: Sequence[Score]) -> pa.Table:
+    """``table`` with the columns of each score appended (each score sees the columns of the ones before it)."""
+    for score in scores:
+        values = score.score(table)
+        for field in score.fields:
+            column = values[field.name]
+            if len(column) != table.num_rows:
+                raise ValueError(f"score {type(score).__name__} gave {len(column)} values for {table.num_rows} rows")
+            table = table.append_column(field, pc.cast(column, field.type))
+    return table
 
 
 def _with(table: pa.Table, name: str, values: pa.Array | np.ndarray) -> pa.Table:
@@ -164,11 +142,14 @@ class _ScoreAndJudge(beam.DoFn):
     private columns, which :class:`_CountDecisions` drops."""
 
     def __init__(self, source: ScorerSource, filter_config: FilterConfig, seed: int,
-                 excluded: ExcludedSentences | None):
+                 excluded: ExcludedSentences | None, scores: Sequence[Score]):
         self._source, self._config, self._seed, self._excluded = source, filter_config, seed, excluded
+        self._scores = list(scores)
 
     def setup(self) -> None:
         self._scorer: ParagramScorer | None = None
+        for score in self._scores:
+            score.setup()
         self._rules = rules_from_config(self._config, max_tokens=self._config.rank_by is None,
                                         excluded=self._excluded)
         self._pairs = Metrics.counter(METRICS_NAMESPACE, "pairs_scored")
@@ -183,13 +164,13 @@ class _ScoreAndJudge(beam.DoFn):
             if self._scorer.scorer_id != fitted_id:
                 raise RuntimeError(f"{self._source} holds scorer {self._scorer.scorer_id}, not {fitted_id} that this "
                                    "job fitted: is another run writing to the same output folder?")
-        table = score_pairs(batch, self._scorer)
+        table = score_columns(score_pairs(batch, self._scorer), self._scores)
         self._pairs.inc(table.num_rows)
         self._no_known.inc(pc.sum(table[NO_KNOWN_WORDS]).as_py() or 0)
         self._batches.inc()
         result = apply_rules(table, self._rules)
         table = _with(table, KEEP, pa.array(result.keep, pa.bool_()))
-        table = _with(table, REASON, _reason_column([str(Reason(r)) for r in result.reason.tolist()]))
+        table = _with(table, REASON, _reason_column([str(r) for r in result.reason.tolist()]))
         table = _with(table, FOLD, pa.array(np.zeros(table.num_rows, np.int8)))
         if self._config.rank_by is not None:
             table = _with(table, KEY_HASH_COLUMN, key_hash(pair_keys(table), self._seed))
@@ -198,19 +179,37 @@ class _ScoreAndJudge(beam.DoFn):
         yield table
 
 
+class FoldBoundaries(beam.PTransform):
+    """Sort keys ``(present, value, id hash)`` -> one list of the ``folds - 1`` interior boundary keys."""
+
+    def __init__(self, folds: int, epsilon: float = DEFAULT_EPSILON, max_num_elements: int | None = None):
+        super().__init__()
+        check_folds(folds)
+        if not 0 < epsilon < 1:
+            raise ValueError(f"epsilon must be in (0, 1) (got {epsilon})")
+        self.folds, self.epsilon, self.max_num_elements = folds, epsilon, max_num_elements
+
+    def expand(self, keys):
+        combine = ApproximateQuantilesCombineFn.create(
+            num_quantiles=self.folds + 1, epsilon=self.epsilon, max_num_elements=self.max_num_elements)
+        return (keys
+                | "Quantiles" >> beam.CombineGlobally(combine)
+                | "Interior" >> beam.Map(interior_boundaries, self.folds))
+
+
 def _kept(batch: pa.Table) -> np.ndarray:
     return batch[KEEP].to_numpy(zero_copy_only=False).astype(bool)
 
 
 def _candidate_sort_keys(batch: pa.Table, criterion: str) -> list[tuple[int, float, int]]:
-    """:func:`filters.folds.row_sort_key` of the rule-passing rows of a batch."""
+    """The sort keys ``(present, value, key hash)`` of the rule-passing rows of a batch."""
     passing = batch.filter(pa.array(_kept(batch)))
     return [(0, 0.0, hashed) if value is None or math.isnan(value) else (1, value, hashed)
             for value, hashed in zip(passing[criterion].to_pylist(), passing[KEY_HASH_COLUMN].to_pylist(), strict=True)]
 
 
 def folds_of_keys(present: np.ndarray, values: np.ndarray, hashes: np.ndarray, interior: Sequence[Any]) -> np.ndarray:
-    """:func:`filters.folds.fold_of_key` of every key ``(present, value, hash)``, column-wise: one plus the
+    """The fold of every sort key ``(present, value, hash)``, column-wise: one plus the
     number of boundaries that sort strictly before the key."""
     folds = np.ones(len(present), np.int64)
     for b_present, b_value, b_hash in interior:
@@ -285,7 +284,7 @@ class ScoreAndSelect(beam.PTransform):
 
     The same decisions as :func:`filters.folds.select_training_pairs`, at Beam scale: threshold rules (vectorised
     per batch), then -- with ``rank_by`` -- folds from approximate quantiles over the rule-passing rows (the
-    quantiles of :class:`pipeline.fold_transforms.ApproxFoldBoundaries`; exact on small inputs, fold sizes within
+    quantiles of :class:`FoldBoundaries`; exact on small inputs, fold sizes within
     ``2εn + 1`` of ``n/k`` at scale), the selected folds, the per-side token limit, and the seeded sample of
     ``sample`` rows (the rows with the smallest salted pair-key hash, found with ``Top.Smallest``). ``metadata`` (scorer
     id, filter config and the evaluation sentences excluded) goes into the output's Parquet metadata.
@@ -299,23 +298,26 @@ class ScoreAndSelect(beam.PTransform):
     """
 
     def __init__(self, scorer: ScorerSource, filter_config: FilterConfig, seed: int, *, epsilon: float = 1e-3,
-                 scorer_id: str | None = None, fitted: beam.PCollection | None = None) -> None:
+                 scorer_id: str | None = None, fitted: beam.PCollection | None = None,
+                 scores: Sequence[Score] = (), excluded: ExcludedSentences | None = None) -> None:
         super().__init__()
         if fitted is None:
-            ScorePairs(scorer)  # the same checks: a scorer that is missing or needs fitting fails here
-        self._scorer, self._fitted = scorer, fitted
+            check_scorer(scorer)
+        self._scorer, self._fitted, self._scores = scorer, fitted, list(scores)
         self._config = filter_config
         self._seed = seed
         self._epsilon = epsilon
-        self.excluded = (ExcludedSentences.load(filter_config.exclude_sentences)
-                         if filter_config.exclude_sentences else None)
-        self.metadata = {"scorer_id": scorer_id, "filter": filter_config.model_dump(mode="json"), "seed": seed}
+        self.excluded = excluded if excluded is not None or not filter_config.exclude_sentences else \
+            ExcludedSentences.load(filter_config.exclude_sentences)
+        self.metadata = {"scorer_id": scorer_id, "filter": filter_config.model_dump(mode="json"), "seed": seed,
+                         "scores": [step_of(score) for score in self._scores],
+                         "rules": [step_of(rule) for rule in rules_from_config(filter_config, excluded=self.excluded)]}
         if self.excluded is not None:
             self.metadata["excluded_sentences"] = self.excluded.describe()
 
     def expand(self, batches: beam.PCollection) -> beam.PCollection:
         config, seed = self._config, self._seed
-        score = _ScoreAndJudge(self._scorer, config, seed, self.excluded)
+        score = _ScoreAndJudge(self._scorer, config, seed, self.excluded, self._scores)
         judged = batches | "ScoreAndRules" >> (beam.ParDo(score) if self._fitted is None else
                                                beam.ParDo(score, beam.pvalue.AsSingleton(self._fitted)))
         if config.rank_by is not None:

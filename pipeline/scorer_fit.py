@@ -18,7 +18,6 @@ import logging
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import apache_beam as beam
 import numpy as np
@@ -26,7 +25,7 @@ import pyarrow as pa
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
-from configs.schema import ScoreConfig
+from configs.schema import ParaNMTConfig, ScoreConfig
 from core.pair_schema import EN_TOKENS
 from core.text import TextProcessor
 from filters.paragram import ParagramScorer
@@ -34,16 +33,17 @@ from pipeline.ingest import decode_record
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.input_reading import read_task
+from pipeline.metrics import record_size
 from pipeline.records import FIT_SCHEMA, ROW
-from pipeline.score_transforms import ScoreAndSelect, load_scorer
-from pipeline.summary import record_size
+from pipeline.score_transforms import load_scorer
 
 log = logging.getLogger(__name__)
 
 SCORER_FILE = "scorer/scorer.npz"
 
 
-def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], config: Any, n: int) -> list[list[str]]:
+def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], config: ParaNMTConfig,
+                            n: int) -> list[list[str]]:
     """Moses tokens of the first ``n`` decodable, non-empty English references, in input order."""
     pc = config.pipeline
     text = TextProcessor(("en",))
@@ -78,13 +78,13 @@ def _save(scorer: ParagramScorer, path: str) -> None:
             handle.close()
 
 
-def fits_on_workers(config: Any, *, local: bool) -> bool:
+def fits_on_workers(config: ParaNMTConfig, *, local: bool) -> bool:
     """Whether the job fits the scorer itself: always on a local runner; on a remote one unless the fit reads
     a file from the launcher's disk (``score.embeddings`` / ``score.word_frequencies``)."""
     return local or (config.score.embeddings is None and config.score.word_frequencies is None)
 
 
-def prepare_scorer(config: Any, plan: ReadPlan, specs: Sequence[InputSpec], output: str, *,
+def prepare_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec], output: str, *,
                    fit_here: bool = True) -> tuple[str, str | None]:
     """``(scorer path, scorer id)``: the saved scorer named by ``score.scorer``; or, with ``fit_here``, one fitted
     now and saved to ``<output>/scorer/scorer.npz``; otherwise that path and ``None``, for :class:`FitScorer` to
@@ -165,10 +165,3 @@ class FitScorer(beam.PTransform):
         return (candidates
                 | "FirstSentences" >> beam.CombineGlobally(_FirstSentences(self._config.fit_sample))
                 | "Fit" >> beam.Map(_fit_from_table, self._config, self._path))
-
-
-def score_and_select(config: Any, scorer_path: str, scorer_id: str | None,
-                     fitted: beam.PCollection | None = None) -> ScoreAndSelect:
-    """The default stage 6: scores from the fitted scorer, selection by ``config.filter`` (seeded by ``seed``);
-    ``fitted``: the scorer id from :class:`FitScorer` when the job fits the scorer itself."""
-    return ScoreAndSelect(scorer_path, config.filter, config.seed, scorer_id=scorer_id, fitted=fitted)

@@ -20,106 +20,14 @@ from typing import Any
 
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.metrics import Metrics
-from apache_beam.metrics.metric import MetricsFilter
 
 from core.pair_schema import EN_TOKENS, MT_TOKENS, Reason
-
-METRICS_NAMESPACE = "paranmt_pipeline"
-READ_COUNTER = "read"
-OUTPUTS = ("pairs", "train", "rejected", "deadletter")
-STAGES = ("ingest", "prefilter", "dedup", "translate")
-
-
-def rejected_counter(reason: Reason | str) -> str:
-    return f"rejected_{Reason(reason).value}"
-
-
-def deadletter_counter(reason: Reason | str) -> str:
-    return f"deadletter_{Reason(reason).value}"
-
-
-def written_counter(output: str) -> str:
-    return f"written_{output}"
-
-
-def metric_counts(result: Any) -> dict[str, int]:
-    """Counters of :data:`METRICS_NAMESPACE` from a finished ``PipelineResult`` (committed values where the runner
-    has them, else attempted), summed over steps."""
-
-    counts: Counter[str] = Counter()
-    for counter in result.metrics().query(MetricsFilter().with_namespace(METRICS_NAMESPACE))["counters"]:
-        counts[counter.key.metric.name] += int(_metric_value(counter) or 0)
-    return dict(sorted(counts.items()))
-
-
-def _metric_value(metric: Any) -> Any:
-    """A metric's committed value where the runner has one, else its attempted value."""
-    try:
-        value = metric.committed
-    except Exception:  # runners without committed metrics raise
-        value = None
-    return metric.attempted if value is None else value
-
-
-_EXECUTION_TIME = "metric:ptransform_execution_time:total_msecs:v1"
-
-
-def record_size(name: str, rows: int, nbytes: int) -> None:
-    """Note, from inside a transform, the rows and Arrow bytes one worker holds at once in a global step (a dedup
-    bucket, a shard, the fit sample): Beam distributions ``<name>_rows`` and ``<name>_bytes``, whose maximum is
-    that step's memory (:func:`held_sizes`)."""
-    Metrics.distribution(METRICS_NAMESPACE, f"{name}_rows").update(int(rows))
-    Metrics.distribution(METRICS_NAMESPACE, f"{name}_bytes").update(int(nbytes))
-
-
-def held_sizes(result: Any) -> dict[str, dict[str, int]]:
-    """``{name: {"max": ..., "sum": ..., "count": ...}}`` of the distributions :func:`record_size` wrote."""
-    sizes: dict[str, dict[str, int]] = {}
-    try:
-        distributions = result.metrics().query(MetricsFilter().with_namespace(METRICS_NAMESPACE))["distributions"]
-    except Exception:
-        return sizes
-    for distribution in distributions:
-        value = _metric_value(distribution)
-        if value is None or not value.count:
-            continue
-        entry = sizes.setdefault(distribution.key.metric.name, {"max": 0, "sum": 0, "count": 0})
-        entry["max"] = max(entry["max"], int(value.max))
-        entry["sum"] += int(value.sum)
-        entry["count"] += int(value.count)
-    return dict(sorted(sizes.items()))
-
-
-def stage_seconds(result: Any, depth: int = 1) -> dict[str, float]:
-    """Seconds each top-level stage (``Ingest``, ``Prefilter``, ``Dedup``, ``ScoreAndSelect``, ``WritePairs``, ...)
-    spent executing, summed over workers: Beam's own sampled execution time per transform (what Dataflow shows
-    per step), grouped by the first ``depth`` parts of the transform's name. Empty where the runner does not
-    report it."""
-    seconds: Counter[str] = Counter()
-    try:
-        counters = result.monitoring_metrics().query()["counters"]
-    except Exception:  # runners without monitoring metrics
-        return {}
-    for counter in counters:
-        if counter.key.metric.namespace == "beam" and counter.key.metric.name == _EXECUTION_TIME:
-            value = _metric_value(counter)
-            seconds["/".join(counter.key.step.split("/")[:depth])] += (value or 0) / 1000
-    return {stage: round(value, 3) for stage, value in seconds.items() if value > 0}
+from pipeline.metrics import OUTPUTS, READ_COUNTER, STAGES, deadletter_counter, rejected_counter, written_counter
+from pipeline.write import list_files
 
 
 def _open(path: str):
     return FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED)
-
-
-def list_files(directory: str, pattern: str = "*") -> list[str]:
-    """Sorted paths matching ``pattern`` in ``directory`` (any Beam FileSystems location); [] if there is none."""
-
-    try:
-        matched = FileSystems.match([FileSystems.join(directory, pattern)])[0].metadata_list
-    except Exception:
-        return []
-    return sorted(m.path for m in matched)
 
 
 def list_shards(directory: str) -> list[str]:

@@ -35,12 +35,10 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.metrics import Metrics
 
 from core import pair_schema as S
-from pipeline import progress
+from pipeline.metrics import OUTPUTS, StageCounter, record_size, written_counter
 from pipeline.records import partition
-from pipeline.summary import METRICS_NAMESPACE, OUTPUTS, list_files, record_size, written_counter
 
 __all__ = [
     "DEADLETTER_SCHEMA",
@@ -51,7 +49,6 @@ __all__ = [
     "records_to_table",
     "shard_name",
     "shard_of",
-    "table_to_records",
     "write_table",
 ]
 
@@ -89,6 +86,16 @@ DEADLETTER_SCHEMA = pa.schema([
 ])
 
 
+def list_files(directory: str, pattern: str = "*") -> list[str]:
+    """Sorted paths matching ``pattern`` in ``directory`` (any Beam FileSystems location); [] if there is none."""
+
+    try:
+        matched = FileSystems.match([FileSystems.join(directory, pattern)])[0].metadata_list
+    except Exception:
+        return []
+    return sorted(m.path for m in matched)
+
+
 def shard_name(prefix: str, index: int, count: int) -> str:
     return f"{prefix}-{index:05d}-of-{count:05d}.parquet"
 
@@ -102,11 +109,6 @@ def records_to_table(records: Sequence[Mapping[str, Any]], schema: pa.Schema = S
     if not records:
         return schema.empty_table()
     return pa.Table.from_pylist(list(records), schema=schema)
-
-
-def table_to_records(table: pa.Table) -> list[dict[str, Any]]:
-    """The inverse of :func:`records_to_table` (dictionary columns come back as plain strings)."""
-    return table.to_pylist()
 
 
 def write_table(table: pa.Table, path: str, *, row_group_rows: int, compression: str,
@@ -154,13 +156,12 @@ class _KeyByShard(beam.DoFn):
         self._count, self._counter_name = count, counter
 
     def setup(self) -> None:
-        self._counter = Metrics.counter(METRICS_NAMESPACE, self._counter_name) if self._counter_name else None
+        self._counter = StageCounter(self._counter_name) if self._counter_name else None
 
     def process(self, element: pa.Table | dict[str, Any]) -> Iterator[tuple[int, Any]]:
         rows = element.num_rows if isinstance(element, pa.Table) else 1
         if self._counter is not None:
             self._counter.inc(rows)
-            progress.count(self._counter_name, rows)
         if isinstance(element, pa.Table):
             yield from partition(element, shards_of(element.column(S.ID), self._count), self._count)
         else:

@@ -10,12 +10,18 @@ Training: ``python -m train_embeddings --data DIR --model word|trigram|lstm|blst
 
 Modules:
 
-* training — :mod:`~train_embeddings.trainer` (the :class:`~train_embeddings.trainer.Trainer` loop and the CLI),
+* training — :mod:`~train_embeddings.trainer` (the :class:`~train_embeddings.trainer.Trainer` loop, ``train``
+  and the CLI), :mod:`~train_embeddings.training_setup` (``prepare_training``: builds what a Trainer is given),
+  :mod:`~train_embeddings.training_pairs` (the run's pairs; TSV converted once),
+  :mod:`~train_embeddings.vocab_building` (vocabularies from the pairs), :mod:`~train_embeddings.encoder_setup`
+  (a new or a checkpointed encoder), :mod:`~train_embeddings.training_start` (device, optimiser, generator),
   :mod:`~train_embeddings.training_state` (position, history, model and optimiser; the schedule),
   :mod:`~train_embeddings.checkpoint` (``checkpoint.pt``, the run-folder rule, resume),
-  :mod:`~train_embeddings.dev_evaluation` (dev scoring, ``best/``), :mod:`~train_embeddings.progress_log` (loss
-  log, progress bar), :mod:`~train_embeddings.data` (streamed, filtered, shuffled pairs),
-  :mod:`~train_embeddings.losses` (mega-batch miner, margin loss, training statistics);
+  :mod:`~train_embeddings.megabatches` (the loop's data loader), :mod:`~train_embeddings.dev_evaluation` (dev
+  scoring, ``best/``), :mod:`~train_embeddings.progress_log` (loss log, progress bar),
+  :mod:`~train_embeddings.run_metrics` (``metrics.json``, ``curves.png``), :mod:`~train_embeddings.data`
+  (streamed, filtered, shuffled pairs), :mod:`~train_embeddings.losses` (mega-batch miner, margin loss, training
+  statistics);
 * models — :mod:`~train_embeddings.vocab` (word and character-trigram vocabularies),
   :mod:`~train_embeddings.models` (WORD, TRIGRAM, LSTM, BLSTM, the ICLR'16 encoders, CSE, and combinations),
   :mod:`~train_embeddings.pairing` (paired cosines);

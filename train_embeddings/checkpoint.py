@@ -22,16 +22,23 @@ from typing import Any
 
 import torch
 
+from configs.schema import TrainConfig
 from core.errors import ParanmtError
 from train_embeddings.losses import MinedNegatives
 from train_embeddings.training_state import Position, TrainingState
 
-__all__ = ["CHECKPOINT", "CHECKPOINT_FORMAT", "Checkpointer", "TrainingError", "changed_settings"]
+__all__ = ["CHECKPOINT", "CHECKPOINT_FORMAT", "RESUMABLE_CHANGES", "Checkpointer", "TrainingError", "changed_settings",
+           "run_signature"]
 
 log = logging.getLogger("train_embeddings.trainer")  # the trainer's log: records keep the name they always had
 
 CHECKPOINT = "checkpoint.pt"
 CHECKPOINT_FORMAT = 1
+
+# Settings a resumed run may change; every other train.* field must match the checkpoint's.
+RESUMABLE_CHANGES = frozenset({"epochs", "max_steps", "evals_per_epoch", "log_every", "device", "select_metric",
+                               "encode_batch_size", "lr", "grad_clip", "threads", "unseen_words",
+                               "unseen_words_ridge"})
 
 
 class TrainingError(ParanmtError, RuntimeError):
@@ -51,6 +58,12 @@ def _set_rng_state(state: dict[str, Any]) -> None:
     random.setstate((state["python_version"], tuple(state["python"]), None))
     if "cuda" in state and torch.cuda.is_available():
         torch.cuda.set_rng_state_all(state["cuda"])
+
+
+def run_signature(cfg: TrainConfig, seed: int) -> dict[str, Any]:
+    """The settings that identify a run (all but :data:`RESUMABLE_CHANGES`, plus the seed in effect)."""
+    data = cfg.model_dump(mode="json")
+    return {k: v for k, v in data.items() if k not in RESUMABLE_CHANGES} | {"seed": seed}
 
 
 def changed_settings(checkpoint: dict[str, Any], signature: dict[str, Any]) -> list[str]:

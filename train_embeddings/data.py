@@ -47,6 +47,7 @@ import pyarrow.dataset as ds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
+from configs.schema import TrainConfig
 from core import pair_schema as S
 from core.errors import ParanmtError
 from core.text import TextProcessor
@@ -312,7 +313,7 @@ class PairSource:
         self.filter = self._expression()
 
     @classmethod
-    def from_config(cls, config: Any, path: str | Path | None = None) -> PairSource:
+    def from_config(cls, config: TrainConfig, path: str | Path | None = None) -> PairSource:
         """From a :class:`configs.schema.TrainConfig` (``path`` overrides ``config.data``)."""
         path = path if path is not None else config.data
         if path is None:

@@ -38,7 +38,7 @@ from pipeline.analysis.pmi_lexicon import (
     write_lexicon_shard,
     write_lexicon_summary,
 )
-from pipeline.summary import record_size
+from pipeline.metrics import record_size
 
 __all__ = ["BuildLexicon", "records_to_batch"]
 

@@ -195,6 +195,12 @@ def test_a_project_error_is_one_line_and_its_exit_status_in_one_place(capsys):
         raising(ZeroDivisionError("a bug"))([])
 
 
+def test_every_subcommand_has_its_python_m_form():
+    from cli.paranmt_command import PYTHON_M
+
+    assert set(PYTHON_M) == set(SUBCOMMANDS)
+
+
 def test_python_dash_m_runs_the_same_command_through_the_module_guard(tmp_path):
     """The README's ``python -m filters.folds`` form: the module's two-line guard calls cli.folds_command."""
     import os

@@ -17,7 +17,8 @@ from core.pair_schema import EN_TOKENS, MT_TOKENS, PAIRS_SCHEMA, Reason, table_f
 from core.text import TextProcessor
 from filters.decontaminate import ExcludedSentences, ExcludeSentences, ExclusionError, expand_patterns, read_sentences
 from filters.folds import select_training_pairs
-from filters.rules import rules_from_config, rules_to_steps
+from filters.plugins import step_of
+from filters.rules import rules_from_config
 from tests.conftest import REPO_ROOT, read_lines, shared_data
 
 TEXT = TextProcessor(("en",))
@@ -85,7 +86,7 @@ def test_selection_counts_eval_overlap_first_and_echoes_the_files(tmp_path):
     assert result.reason.tolist()[:4] == [Reason.EVAL_OVERLAP, Reason.KEPT, Reason.EVAL_OVERLAP, Reason.EVAL_OVERLAP]
     assert result.counts[Reason.EVAL_OVERLAP] == 3
     assert not result.keep[[0, 2, 3]].any() and result.keep[[1, 4]].all()
-    (step,) = [s for s in rules_to_steps(rules_from_config(config)) if "exclude_sentences" in s]
+    (step,) = [s for s in map(step_of, rules_from_config(config)) if "exclude_sentences" in s]
     assert step["exclude_sentences"]["files"] == {str(evaluation): 2}
     assert step["exclude_sentences"]["sentences"] == 2
 

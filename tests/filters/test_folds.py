@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import pickle
 import subprocess
 import sys
 
@@ -16,7 +15,6 @@ import pytest
 
 import cli.folds_command as folds_command
 import filters.folds as folds_module
-import pipeline.fold_transforms as fold_transforms
 from configs.schema import FilterConfig
 from core.pair_schema import Reason, check_schema, read_metadata, table_from_columns
 from filters.folds import (
@@ -33,6 +31,7 @@ from filters.folds import (
 )
 from filters.rules import MaxTokens
 from tests.conftest import REPO_ROOT, shared_data
+from tests.filters.fold_reference import fold_of_key
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -365,39 +364,34 @@ def test_interior_boundaries_exact_for_small_inputs():
             interior = interior_boundaries(keys, k) if n < k + 1 else None
             if interior is None:
                 continue
-            got = [folds_module.fold_of_key(key, interior) for key in keys]
+            got = [fold_of_key(key, interior) for key in keys]
             assert got == [r * k // n + 1 for r in range(n)], (n, k)
 
 
 @pytest.mark.timeout(120)
 def test_beam_approximate_folds_are_within_the_epsilon_bound(tmp_path):
+    """The pipeline's ranking at scale: boundaries from ApproximateQuantiles in Beam (FoldBoundaries), folds
+    column-wise (folds_of_keys); fold sizes within 2εn + 1 of n/k, each row at most one fold from the exact one."""
     import apache_beam as beam
+
+    from pipeline.score_transforms import FoldBoundaries, folds_of_keys
 
     rng = np.random.default_rng(12)
     n, k, eps, seed = 20_000, 10, 0.01, 77
     values = (rng.integers(0, 50, n) / 50).astype(np.float32)  # many ties: the key hash must split them
-    ids = [f"czeng-{i}" for i in range(n)]
-    keys = [folds_module.pair_key(i, "x", None) for i in ids]  # what ties are split by: the pair's text
-    rows = [{"id": i, "cs": i, "paraphrase_score": float(v), "en": "x"} for i, v in zip(ids, values, strict=True)]
-
-    assign = fold_transforms.AssignFoldsApprox("paraphrase_score", folds=k, seed=seed, epsilon=eps,
-                                            max_num_elements=n)
-    assert pickle.loads(pickle.dumps(type(assign))) is type(assign)
+    keys = [folds_module.pair_key(f"czeng-{i}", "x", None) for i in range(n)]  # ties are split by the pair's text
+    hashes = folds_module.key_hash(keys, seed)
+    sort_keys = [(1, float(v), int(h)) for v, h in zip(values, hashes, strict=True)]
     with beam.Pipeline(runner="BundleBasedDirectRunner") as pipeline:
-        source = pipeline | beam.Create(rows, reshuffle=False)
-        _ = (source | assign | beam.Map(lambda r: json.dumps([r["id"], r["fold"], r["en"]]))
-             | "WriteFolds" >> beam.io.WriteToText(str(tmp_path / "folds"), file_name_suffix=".jsonl"))
-        _ = (source | fold_transforms.ApproxFoldBoundaries("paraphrase_score", k, seed, eps, max_num_elements=n)
-             | beam.Map(json.dumps) | "WriteBounds" >> beam.io.WriteToText(str(tmp_path / "bounds")))
-
-    approx = {}
-    for path in tmp_path.glob("folds*.jsonl"):
-        for line in path.read_text().splitlines():
-            pair_id, fold, en = json.loads(line)
-            assert en == "x"
-            approx[pair_id] = fold
-    assert len(approx) == n
-    approx_fold = np.array([approx[i] for i in ids])
+        # Keys made in a Map, as the pipeline makes them in a FlatMap: Create would encode them with the varint
+        # coder it infers for int tuples, which a 64-bit hash above 2**63 does not fit.
+        interior = (pipeline | beam.Create(range(n), reshuffle=False) | beam.Map(sort_keys.__getitem__)
+                    | FoldBoundaries(k, eps, max_num_elements=n))
+        _ = interior | beam.Map(json.dumps) | beam.io.WriteToText(str(tmp_path / "bounds"))
+    (bounds_file,) = tmp_path.glob("bounds*")
+    interior = [tuple(b) for b in json.loads(bounds_file.read_text())]
+    assert len(interior) == k - 1
+    approx_fold = folds_of_keys(np.ones(n, np.int64), values.astype(np.float64), hashes, interior)
     sizes = np.bincount(approx_fold, minlength=k + 1)[1:]
     assert np.all(np.abs(sizes - n / k) <= 2 * eps * n + 1), sizes
 
@@ -405,12 +399,9 @@ def test_beam_approximate_folds_are_within_the_epsilon_bound(tmp_path):
     exact = assign_folds(values, keys, k, seed)
     assert (approx_fold == exact).mean() > 1 - 2 * eps * (k - 1)
     assert np.all(np.abs(approx_fold - exact) <= 1)
-    (bounds_file,) = tmp_path.glob("bounds*")
-    interior = [tuple(b) for b in json.loads(bounds_file.read_text())]
-    assert len(interior) == k - 1
-    keys = sorted(folds_module.sort_key(float(v), key, seed) for v, key in zip(values, keys, strict=True))
+    ordered = sorted(sort_keys)
     for j, boundary in enumerate(interior, start=1):
-        rank = keys.index(boundary)
+        rank = ordered.index(boundary)
         assert abs(rank - math.ceil(j * n / k)) <= eps * n + 1, (j, rank)
         exact_start = values[exact == j + 1].min()
         assert abs(boundary[1] - exact_start) <= 0.02 + 1e-6  # one tie level of the 50 either way

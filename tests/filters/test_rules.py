@@ -8,6 +8,7 @@ import pytest
 
 from configs.schema import FilterConfig
 from core.pair_schema import PAIRS_SCHEMA, Reason, SchemaMismatch, check_schema, table_from_columns
+from filters.plugins import PluginError, Stage, build_rules, step_of
 from filters.rules import (
     LengthRatio,
     MaxTokens,
@@ -15,10 +16,9 @@ from filters.rules import (
     ScorePresent,
     ScoreRange,
     apply_rules,
+    check_select_columns,
     reason_array,
     rules_from_config,
-    rules_from_steps,
-    rules_to_steps,
     with_decision,
 )
 
@@ -61,8 +61,10 @@ def test_score_rules_fail_null_and_nan():
 
 
 def test_score_rule_validation():
-    with pytest.raises(ValueError, match="unknown criterion"):
-        ScoreRange("bleu", 0, 1)
+    with pytest.raises(PluginError, match=r"filter\.rules: bleu_range reads \['bleu'\]"):
+        check_select_columns(FilterConfig(rules=[{"score_range": {"criterion": "bleu", "min": 0}}]), [])
+    with pytest.raises(PluginError, match=r"filter\.score_ranges: 'bleu' is not a score column"):
+        check_select_columns(FilterConfig(score_ranges={"bleu": {"min": 0}}), [])
     with pytest.raises(ValueError, match="greater than max"):
         ScoreRange("paraphrase_score", 0.9, 0.1)
 
@@ -161,18 +163,20 @@ def test_rules_from_config_order_and_switches():
 def test_declarative_steps_round_trip():
     config = FilterConfig(score_ranges={"paraphrase_score": {"min": 0.5, "max": 0.95}}, max_length_ratio=2.0)
     rules = rules_from_config(config)
-    steps = rules_to_steps(rules)
+    steps = [step_of(rule) for rule in rules]
     assert steps[:2] == [{"not_a_copy": {}}, {"score_present": {"criterion": "paraphrase_score"}}]
     assert {"max_tokens": {"max_tokens": 30}} in steps
-    assert rules_from_steps(steps) == rules
-    yaml_like = [{"score_range": {"criterion": "trigram_overlap", "max": 0.5}}, {"no_known_words": None}]
-    assert rules_from_steps(yaml_like) == [ScoreRange("trigram_overlap", max=0.5), NoKnownWords()]
-    with pytest.raises(ValueError, match="unknown rule 'bleu'"):
-        rules_from_steps([{"bleu": {}}])
-    with pytest.raises(ValueError, match="step 0"):
-        rules_from_steps([{"max_tokens": {"limit": 3}}])
-    with pytest.raises(ValueError, match="one rule kind"):
-        rules_from_steps([{"max_tokens": {"max_tokens": 3}, "no_known_words": {}}])
+    assert build_rules(steps, Stage.SELECT, "filter.rules") == rules
+    yaml_like = [{"score_range": {"criterion": "trigram_overlap", "max": 0.5}}, "no_known_words"]
+    assert build_rules(yaml_like, Stage.SELECT, "x") == [ScoreRange("trigram_overlap", max=0.5), NoKnownWords()]
+    with pytest.raises(PluginError, match=r"x\[0\]: 'bleu' is neither a built-in"):
+        build_rules([{"bleu": {}}], Stage.SELECT, "x")
+    with pytest.raises(PluginError, match=r"x\[0\] \(max_tokens\): max_tokens: Field required; limit: Extra inputs"):
+        build_rules([{"max_tokens": {"limit": 3}}], Stage.SELECT, "x")
+    with pytest.raises(PluginError, match=r"x\[0\]: garbage is a prefilter rule; list it under prefilter\.rules"):
+        build_rules(["garbage"], Stage.SELECT, "x")
+    user = FilterConfig(rules=[{"score_range": {"criterion": "translation_score", "min": -0.5}}])
+    assert [r.name for r in rules_from_config(user)][-2:] == ["translation_score_range", "max_tokens"]
 
 
 def test_upstream_reasons_are_kept():

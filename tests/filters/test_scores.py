@@ -1,17 +1,14 @@
-"""score_pairs on Arrow tables, the ``python -m filters.scores`` CLI, and the Beam ScorePairs transform (on an
-explicitly named local runner: the default runner tries to download Prism)."""
+"""score_pairs on Arrow tables, the ``python -m filters.scores`` CLI, and the scorer the pipeline's workers load
+(stage 6 itself: tests/pipeline/test_score_transforms.py)."""
 
 from __future__ import annotations
 
 import functools
 
-import apache_beam as beam
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from apache_beam.metrics.metric import MetricsFilter
-from apache_beam.testing.util import assert_that
 
 from cli.score_command import main
 from configs.schema import ScoreConfig
@@ -33,7 +30,7 @@ from core.pair_schema import (
 from filters.paragram import ParagramScorer
 from filters.scores import SCORE_COLUMNS, score_pairs
 from filters.trigram import trigram_overlap
-from pipeline.score_transforms import METRICS_NAMESPACE, ScorePairs, load_scorer
+from pipeline.score_transforms import check_scorer, load_scorer
 from tests.filters.test_paragram import caption_vectors
 from tests.filters.test_trigram import caption_pairs
 
@@ -135,39 +132,19 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     assert "score.sif_a" in capsys.readouterr().err
 
 
-def test_beam_score_pairs_equals_score_pairs(tmp_path):
-    table = pairs_table(1500)
+def test_the_worker_loads_one_scorer_per_process(tmp_path):
     path = scorer().save(tmp_path / "scorer.npz")
-    rows = table.to_pylist()
-    expected = sorted(score_pairs(table, scorer()).to_pylist(), key=lambda row: row[ID])
-
-    def check(actual):
-        actual = sorted(actual, key=lambda row: row[ID])
-        assert len(actual) == len(expected)
-        for got, want in zip(actual, expected, strict=True):
-            assert got == want, (got[ID], {k: (got[k], want[k]) for k in want if got[k] != want[k]})
-
-    pipeline = beam.Pipeline(runner="BundleBasedDirectRunner")
-    scored = pipeline | beam.Create(rows) | ScorePairs(path, min_batch_size=50, max_batch_size=400)
-    assert_that(scored, check)
-    result = pipeline.run()
-    result.wait_until_finish()
-    counters = {c.key.metric.name: c.committed for c in
-                result.metrics().query(MetricsFilter().with_namespace(METRICS_NAMESPACE))["counters"]}
-    assert counters["pairs_scored"] == len(rows) and counters["no_known_words"] == 3
-    assert counters["batches"] >= len(rows) // 400
-    # one loaded scorer per worker process, however the DoFns name it
-    assert load_scorer(ScoreConfig(scorer=path)) is load_scorer(str(path))
+    assert load_scorer(ScoreConfig(scorer=path)) is load_scorer(str(path))  # however the DoFns name it
     assert load_scorer(path).scorer_id == scorer().scorer_id
 
 
-def test_beam_transform_needs_a_saved_scorer(tmp_path):
+def test_stage_6_needs_a_saved_scorer(tmp_path):
     with pytest.raises(FileNotFoundError, match="fit and save a scorer first"):
-        ScorePairs(tmp_path / "absent.npz")
+        check_scorer(tmp_path / "absent.npz")
     with pytest.raises(FileNotFoundError, match=r"absent\.npz not found"):
-        ScorePairs(ScoreConfig(scorer=tmp_path / "absent.npz"))
+        check_scorer(ScoreConfig(scorer=tmp_path / "absent.npz"))
     with pytest.raises(ValueError, match="needs fitting on a sample"):
-        ScorePairs(ScoreConfig())
+        check_scorer(ScoreConfig())
 
 
 def test_cli_reads_a_directory_of_shards(tmp_path, capsys):

@@ -7,18 +7,16 @@ import pickle
 import cloudpickle
 import pytest
 
-from configs.schema import PipelineConfig, TranslateConfig
+from configs.schema import ParaNMTConfig, PipelineConfig, TranslateConfig
 from core import pair_schema as S
 from core.text import TextProcessor
+from filters.plugins import build_scores
 from pipeline.backtranslate import BackTranslateRows, TranslationCache
+from pipeline.dedup import Dedup
 from pipeline.ingest import DecodeRecords, Ingest
 from pipeline.input_plan import InputSpec
-from pipeline.prefilter import (
-    Dedup,
-    PairRecords,
-    PrefilterOptions,
-    PrefilterRows,
-)
+from pipeline.pair_records import PairRecords
+from pipeline.prefilter import PrefilterRows, prefilter_rules
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards
 from tests.pipeline.input_helpers import CAP, KEEP, write_file
 
@@ -36,7 +34,9 @@ def test_every_dofn_and_transform_pickles(tmp_path):
     text = TextProcessor()
     text.tokenize("Ahoj.", "cs")  # loaded sacremoses objects are dropped when pickled
     objects = [
-        Ingest([spec], PipelineConfig()), DecodeRecords([spec], CAP, KEEP), PrefilterRows(PrefilterOptions()),
+        Ingest([spec], PipelineConfig()), DecodeRecords([spec], CAP, KEEP),
+        PrefilterRows(prefilter_rules(ParaNMTConfig())),
+        *build_scores(["sentence_transformer"]),
         Dedup(), PairRecords("m"), text,
         BackTranslateRows(TranslateConfig(), "m", TranslationCache("/c", "m", ())),
         WriteParquetShards(str(tmp_path), "pairs", S.PAIRS_SCHEMA, num_shards=2),
@@ -44,10 +44,10 @@ def test_every_dofn_and_transform_pickles(tmp_path):
         WriteParquetShards(str(tmp_path), "deadletter", DEADLETTER_SCHEMA, num_shards=1),
     ]
     # The DoFns the transforms build in expand() (the multi-process end-to-end test also runs them all).
-    from pipeline import backtranslate, ingest, prefilter, write
+    from pipeline import backtranslate, dedup, ingest, write
 
     objects += [
-        ingest._ReadTask(CAP, KEEP), prefilter._PickDuplicates(),
+        ingest._ReadTask(CAP, KEEP), dedup._PickDuplicates(),
         backtranslate._LookupChunk(TranslationCache("/c", "m", ())), backtranslate._StoreChunk(),
         backtranslate._ApplyTranslation("m"),
         write._KeyByShard(2, "written_pairs"),

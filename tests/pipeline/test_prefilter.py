@@ -1,26 +1,42 @@
-"""Stages 2, 3 and 5: pre-filter reasons, dedup on the normalised pair, the pair record."""
+"""Stages 3 and 5: the pre-filter rules over batches, dedup on the normalised pair, the pair records -- each
+column-wise stage checked against the row-at-a-time reference in prefilter_reference.py, on real pairs."""
 
 from __future__ import annotations
 
+import apache_beam as beam
+import pyarrow as pa
 import pytest
 
+from configs.schema import ParaNMTConfig
 from core import pair_schema as S
 from core.pair_schema import Reason
 from core.text import TextProcessor
 from pipeline.backtranslate import apply_translation
-from pipeline.prefilter import (
-    PrefilterOptions,
-    pair_record,
-    pick_duplicates,
-    prefilter_row,
-)
+from pipeline.prefilter import FIT_TAG, PrefilterRows, prefilter_rules
+from pipeline.records import DECODED_SCHEMA, PREFILTERED_SCHEMA
 from pipeline.write import records_to_table
+from tests.conftest import read_lines, shared_data
+from tests.pipeline.prefilter_reference import pair_record, pick_duplicates, prefilter_row
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def _row(cs: str, en: str, i: int = 1) -> dict:
     return {"id": f"t:L{i:012d}", "source": "t", "cs": cs, "en": en, "mt": None, "mt_score": None, "row": i - 1}
+
+
+def _prefilter(rows: list[dict], fit: int = 0) -> tuple[list[dict], list[dict], list[dict]]:
+    """The pipeline's pre-filter DoFn on one batch: (kept rows, rejections, fit rows)."""
+    stage = PrefilterRows(prefilter_rules(ParaNMTConfig()), fit_sentences=fit)
+    stage.setup()
+    kept, rejected, fitted = [], [], []
+    for out in stage.process(pa.Table.from_pylist(rows, schema=DECODED_SCHEMA)):
+        if isinstance(out, beam.pvalue.TaggedOutput):
+            (fitted if out.tag == FIT_TAG else rejected).extend(
+                out.value.to_pylist() if out.tag == FIT_TAG else [out.value])
+        else:
+            kept.extend(out.to_pylist())
+    return kept, rejected, fitted
 
 
 @pytest.mark.parametrize(("cs", "en", "reason"), [
@@ -30,28 +46,48 @@ def _row(cs: str, en: str, i: int = 1) -> dict:
     ("Ahoj.", "Hello\tworld.", Reason.GARBAGE),
     ("!!! ??? ...", "Hello.", Reason.GARBAGE),
     ("Tom.", "tom .", Reason.UNTRANSLATED),
+    ("Straße.", "STRASSE .", Reason.UNTRANSLATED),  # full case folding, as str.casefold
     (" ".join(["slovo"] * 250), " ".join(["word"] * 250), Reason.SOURCE_TOO_LONG),
     ("Ano.", "Yes, I will certainly do that for you tomorrow morning.", Reason.LENGTH_RATIO),
 ])
 def test_prefilter_reasons(cs, en, reason):
-    kept, rejected = prefilter_row(_row(cs, en), TextProcessor(), PrefilterOptions())
-    assert kept is None and rejected["reason"] == reason and rejected["stage"] == "prefilter"
-    assert rejected["detail"] and rejected["cs"] == cs and rejected["en"] == en
+    kept, rejected, _ = _prefilter([_row(cs, en)])
+    assert not kept and len(rejected) == 1
+    (got,) = rejected
+    assert got["reason"] == reason and got["stage"] == "prefilter"
+    assert got["detail"] and got["cs"] == cs and got["en"] == en
+    assert got == prefilter_row(_row(cs, en), TextProcessor())[1]
 
 
 def test_prefilter_keeps_normal_pairs_with_tokens():
-    kept, rejected = prefilter_row(_row("„Dobrý den,“ řekl Dr. Novák.", '"Good morning," said Dr. Novak.'),
-                                   TextProcessor(), PrefilterOptions())
-    assert rejected is None
+    (kept,), rejected, _ = _prefilter([_row("„Dobrý den,“ řekl Dr. Novák.", '"Good morning," said Dr. Novak.')])
+    assert not rejected
     assert kept["en_tokens"] == ['"', "Good", "morning", ",", '"', "said", "Dr.", "Novak", "."]
     assert len(kept["dedup_key"]) == 16
 
 
-def test_dedup_keeps_the_first_row_on_the_normalised_pair():
+def test_prefilter_batches_equal_the_reference_on_real_pairs():
+    """Every real Multi30k/Tatoeba/newstest pair plus hand-made bad ones: the same kept rows (tokens and dedup
+    keys), the same rejections (reason and detail), and the scorer fit gets the English tokens of every row."""
+    bitext = shared_data("bitext")
+    cs = read_lines(bitext / "multi30k-train.cs")[:300] + read_lines(bitext / "tatoeba.cs")[:300]
+    en = read_lines(bitext / "multi30k-train.en")[:300] + read_lines(bitext / "tatoeba.en")[:300]
+    cs += ["", "Ahoj\x1b[31m.", "¿¿¿ !!! ...", "Tom.", "Ano.", "Pes\u00a0\u00a0\u2003běží .", "Straße"]
+    en += ["Hello.", "Hi.", "What?", "tom .", "Yes, I will certainly do that for you tomorrow morning.",
+           "%%% ### @@@ x", "STRASSE"]
+    rows = [_row(c, e, i + 1) for i, (c, e) in enumerate(zip(cs, en, strict=True))]
+    kept, rejected, fit = _prefilter(rows, fit=10_000)
     text = TextProcessor()
-    rows = [prefilter_row(_row("Ahoj,  světe!", "Hello, world!", i), text, PrefilterOptions())[0]
-            for i in (7, 3)]
-    rows.append(prefilter_row(_row("Ahoj, světe !", "Hello , world!", 9), text, PrefilterOptions())[0])
+    expected = [prefilter_row(r, text) for r in rows]
+    assert kept == [k for k, _ in expected if k is not None]
+    assert sorted(rejected, key=lambda r: r["id"]) == [r for _, r in expected if r is not None]  # shards sort by id
+    assert 7 <= len(rejected) < 100
+    assert [f["row"] for f in fit] == [r["row"] for r in rows if text.tokenize(r["en"], "en")]
+
+
+def test_dedup_keeps_the_first_row_on_the_normalised_pair():
+    rows, _, _ = _prefilter([_row("Ahoj,  světe!", "Hello, world!", i) for i in (7, 3)]
+                            + [_row("Ahoj, světe !", "Hello , world!", 9)])
     assert len({r["dedup_key"] for r in rows}) == 1
     kept, duplicates = pick_duplicates(rows)
     assert kept["id"] == "t:L000000000003"
@@ -62,7 +98,7 @@ def test_dedup_keeps_the_first_row_on_the_normalised_pair():
 
 def test_pair_record_and_translation_outcomes():
     text = TextProcessor()
-    row, _ = prefilter_row(_row("Ahoj.", "Hello."), text, PrefilterOptions())
+    (row,), _, _ = _prefilter([_row("Ahoj.", "Hello.")])
     fields = {"status": "ok", "hypothesis": "Hi there.", "score": -0.25, "hit_length_cap": True, "error": None}
     translated, rejected = apply_translation(row, fields, "model-x")
     assert rejected is None
@@ -86,17 +122,13 @@ def test_column_wise_dedup_equals_pick_duplicates_on_real_pairs():
     import random
 
     import numpy as np
-    import pyarrow as pa
 
-    from pipeline.prefilter import DEDUP_KEY, duplicates_in
-    from pipeline.records import PREFILTERED_SCHEMA
-    from tests.conftest import read_lines, shared_data
+    from pipeline.dedup import duplicates_in
+    from pipeline.records import DEDUP_KEY
 
     bitext = shared_data("bitext")
     cs, en = read_lines(bitext / "multi30k-train.cs")[:300], read_lines(bitext / "multi30k-train.en")[:300]
-    text, options = TextProcessor(), PrefilterOptions()
-    rows = [prefilter_row(_row(cs[i % 120], en[i % 120], i + 1), text, options)[0] for i in range(300)]
-    rows = [r for r in rows if r is not None]
+    rows, _, _ = _prefilter([_row(cs[i % 120], en[i % 120], i + 1) for i in range(300)])
     random.Random(3).shuffle(rows)
     table = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA)
     kept, dropped = duplicates_in(table)
@@ -115,16 +147,12 @@ def test_column_wise_pair_records_equal_pair_record_on_real_pairs():
     """pair_table (the pipeline's column-wise pair records) against pair_record row by row (the obvious reference):
     real Multi30k rows with given translations, some empty or blank, with and without their own model ids and
     length-cap flags; the same records, rejections and Arrow table."""
-    import pyarrow as pa
-
-    from pipeline.prefilter import pair_table
-    from pipeline.records import PREFILTERED_SCHEMA
-    from tests.conftest import read_lines, shared_data
+    from pipeline.pair_records import pair_table
 
     bitext = shared_data("bitext")
     cs, en = read_lines(bitext / "multi30k-train.cs")[:200], read_lines(bitext / "multi30k-train.en")[:200]
-    text, options = TextProcessor(), PrefilterOptions()
-    rows = [prefilter_row(_row(cs[i], en[i], i + 1), text, options)[0] for i in range(200)]
+    text = TextProcessor()
+    rows, _, _ = _prefilter([_row(cs[i], en[i], i + 1) for i in range(200)])
     rows = [{**r, "mt": en[(i + 1) % 200] if i % 17 else ("" if i % 2 else " .. "), "mt_score": -0.5 * (i % 3)}
             for i, r in enumerate(rows) if r is not None]
     plain = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA)

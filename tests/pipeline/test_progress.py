@@ -9,6 +9,7 @@ import time
 from collections import Counter
 
 from pipeline import progress
+from pipeline.metrics import StageCounter
 
 
 def test_progress_line_reads_counts_rate_and_eta():
@@ -29,8 +30,8 @@ def test_counts_are_published_and_shown_while_the_block_runs():
     with progress.LocalProgress(1000, stream=stream, interval=0.05, log_every=0.2) as display:
         assert os.environ[progress.ENV]
         for _ in range(10):
-            progress.count(progress.READ, 50)
-            progress.count(progress.TRANSLATED, 40)
+            StageCounter(progress.READ).inc(50)
+            StageCounter(progress.TRANSLATED).inc(40)
             time.sleep(0.05)
         _wait_for(lambda: progress.read_counts(os.environ[progress.ENV])[progress.READ] == 500)
         published = progress.read_counts(os.environ[progress.ENV])
@@ -45,7 +46,7 @@ def test_counts_are_published_and_shown_while_the_block_runs():
 def test_a_new_run_in_the_same_process_starts_from_zero():
     for _ in range(2):
         with progress.LocalProgress(None, enabled=False):
-            progress.count(progress.READ, 7)
+            StageCounter(progress.READ).inc(7)
             _wait_for(lambda: progress.read_counts(os.environ[progress.ENV])[progress.READ] >= 7)
             assert progress.read_counts(os.environ[progress.ENV])[progress.READ] == 7
 
@@ -100,4 +101,4 @@ def test_the_line_shows_a_steady_eta_on_an_injected_clock():
 
 def test_count_is_a_no_op_without_a_launcher():
     os.environ.pop(progress.ENV, None)
-    progress.count(progress.READ)  # nothing to publish to, and no error
+    StageCounter(progress.READ).inc()  # nothing to publish to, and no error

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.timeout(600)
 
 N = 200  # real newstest2014 pairs, in 4 chunks of 64 rows (the last one short)
 SETTINGS = ["translate.backend=ctranslate2", "translate.device=cpu", "translate.threads=1", "translate.beam_size=12",
-            "translate.max_source_tokens=60", "pipeline.max_source_tokens=100", "pipeline.cache_chunk_lines=64",
+            "translate.max_source_tokens=60", "prefilter.max_source_tokens=100", "pipeline.cache_chunk_lines=64",
             "pipeline.num_shards=2", "pipeline.index_every=16", "pipeline.chunk_lines=48"]
 
 

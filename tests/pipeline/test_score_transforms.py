@@ -8,6 +8,7 @@ import itertools
 
 import apache_beam as beam
 import numpy as np
+import pyarrow as pa
 import pytest
 from apache_beam.testing.util import assert_that
 
@@ -16,7 +17,6 @@ from core.pair_schema import FOLD, ID, KEEP, REASON, Reason
 from filters.folds import select_training_pairs
 from filters.scores import score_pairs
 from pipeline.score_transforms import ScoreAndSelect
-from pipeline.write import table_to_records
 from tests.filters.test_scores import pairs_table, scorer
 
 pytestmark = pytest.mark.timeout(300)
@@ -50,7 +50,7 @@ def test_beam_selection_equals_the_table_selection(tmp_path, config):
     with beam.Pipeline(runner="BundleBasedDirectRunner") as p:
         judged = (p | beam.Create(batches)
                   | ScoreAndSelect(str(path), config, seed=7, scorer_id=scorer().scorer_id)
-                  | beam.FlatMap(table_to_records))
+                  | beam.FlatMap(pa.Table.to_pylist))
         assert_that(judged, check)
 
 
@@ -66,8 +66,8 @@ def test_column_wise_folds_equal_bisect_on_every_key_kind():
     tuples, the reference) for present and missing values, ties on the value and hashes near 2**64."""
     import random
 
-    from filters.folds import fold_of_key
     from pipeline.score_transforms import folds_of_keys
+    from tests.filters.fold_reference import fold_of_key
 
     rng = random.Random(11)
     hashes = [0, 1, 2**63, 2**64 - 1]

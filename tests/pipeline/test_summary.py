@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pipeline.summary import READ_COUNTER, build_summary, rejected_counter, written_counter
+from pipeline.metrics import READ_COUNTER, rejected_counter, written_counter
+from pipeline.summary import build_summary
 
 FILES = {"pairs": 10, "train": None, "rejected": 3, "deadletter": 0, "shards": {},
          "rejected_by_stage": {"prefilter": {"length_ratio": 3}}, "deadletter_by_reason": {}, "pairs_by_reason": {}}

@@ -1,5 +1,5 @@
-"""The README's sentence-transformers block runs as written, in a fresh interpreter of this environment (the venv
-the README's set-up command builds), on a model exported with ``paranmt export``: nothing imported or patched
+"""The sentence-transformers block of docs/ecosystem.md runs as written, in a fresh interpreter of this environment
+(the venv the README's set-up command builds), on a model exported with ``paranmt export``: nothing imported or patched
 beforehand — in particular not ``core.hf_imports.hide_broken_torchaudio``, which paranmt's own entry points call.
 A CUDA-only torchaudio beside the CPU torch used to make its first line fail (``OSError: … _torchaudio.abi3.so``)."""
 
@@ -29,12 +29,15 @@ if importlib.util.find_spec("sentence_transformers") is None:  # the st extra is
 SENTENCES = ["A man is playing a guitar.", "A man plays the guitar."]
 
 
+DOC = REPO_ROOT / "docs" / "ecosystem.md"
+
+
 def readme_snippet() -> str:
-    """The README's Python block that loads an exported model with sentence-transformers (dedented only)."""
-    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    """The docs' Python block that loads an exported model with sentence-transformers (dedented only)."""
+    text = DOC.read_text(encoding="utf-8")
     blocks = [textwrap.dedent(b) for b in re.findall(r"^ *```python\n(.*?)^ *```", text, re.DOTALL | re.MULTILINE)]
     found = [b for b in blocks if "from sentence_transformers import SentenceTransformer" in b]
-    assert len(found) == 1, "README.md should hold one sentence-transformers Python block"
+    assert len(found) == 1, f"{DOC.name} should hold one sentence-transformers Python block"
     return found[0]
 
 

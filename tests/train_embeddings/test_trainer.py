@@ -19,6 +19,7 @@ from tests.train_embeddings.helpers import caption_lines, caption_parquet
 from train_embeddings import load_model
 from train_embeddings.data import TrainDataError
 from train_embeddings.trainer import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, train
+from train_embeddings.training_setup import prepare_training
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -110,7 +111,8 @@ def test_a_run_folder_continues_the_same_run_and_refuses_another(captions, tmp_p
 
 
 def test_nan_loss_names_the_step(captions, tmp_path):
-    trainer = Trainer(tiny(captions, "word"), tmp_path / "run", evaluate_fn=None, progress=False)
+    trainer = Trainer.from_setup(prepare_training(tiny(captions, "word"), tmp_path / "run", evaluate_fn=None,
+                                                  progress=False))
     real, calls = trainer.loss_fn, []
 
     def poisoned(*args, **kwargs):
@@ -165,13 +167,12 @@ def test_cli(captions, tmp_path, capsys):
 
 def test_checkpoints_without_evaluation_and_threads_restored(captions, tmp_path):
     threads = torch.get_num_threads()
-    trainer = Trainer(tiny(captions, "word", evals_per_epoch=3, threads=1), tmp_path / "run", evaluate_fn=None,
-                      progress=False)
     saved = []
     original = torch.save
     try:
         torch.save = lambda obj, path, *a, **k: (saved.append(str(path)), original(obj, path, *a, **k))[1]
-        result = trainer.run()
+        result = train(tiny(captions, "word", evals_per_epoch=3, threads=1), tmp_path / "run", evaluate_fn=None,
+                       progress=False)
     finally:
         torch.save = original
     assert result.finished and result.best is None and result.best_dir is None

@@ -15,7 +15,8 @@ from configs import load_config
 from core.word_vectors import load_word_vectors
 from tests.train_embeddings.helpers import caption_parquet, tiny
 from train_embeddings import load_model
-from train_embeddings.trainer import Trainer, default_word_vectors, train
+from train_embeddings.encoder_setup import initial_word_vectors
+from train_embeddings.trainer import default_word_vectors, train
 from train_embeddings.unseen_words import ANCHORS, UnseenWordMap, fit_word_map
 
 pytestmark = pytest.mark.timeout(120)
@@ -41,11 +42,11 @@ def test_command_line_default_is_glove_for_word_models() -> None:
 
 def test_random_words_are_announced(captions, tmp_path, caplog) -> None:
     with caplog.at_level(logging.WARNING, logger="train_embeddings.trainer"):
-        assert Trainer(tiny("word", captions), tmp_path, evaluate_fn=None)._load_pretrained() is None
+        assert initial_word_vectors(tiny("word", captions)) is None
     assert "random 16-d word vectors" in caplog.text and "--word-vectors kumo" in caplog.text
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="train_embeddings.trainer"):
-        Trainer(tiny("trigram", captions), tmp_path, evaluate_fn=None)._load_pretrained()
+        initial_word_vectors(tiny("trigram", captions))
     assert caplog.text == ""
 
 

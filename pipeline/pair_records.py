@@ -1,0 +1,67 @@
+"""Stage 5, pair records: translated rows -> rows of ``pairs/`` in the :data:`core.pair_schema.PAIRS_SCHEMA` layout,
+with the back-translation Moses-tokenised (``mt_tokens``); a translation with no tokens is rejected
+(``translation_empty``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from core import pair_schema as S
+from core.pair_schema import Reason
+from core.text import TextProcessor
+from pipeline.metrics import STAGE_TRANSLATE
+from pipeline.records import RejectedRecord, RejectingDoFn, rejection
+
+__all__ = ["PairRecords", "pair_table"]
+
+
+class PairRecords(RejectingDoFn):
+    """Translated row batches (Arrow tables or lists of dicts) -> pair record batches in the PAIRS_SCHEMA layout
+    (main) and ``translation_empty`` rejections."""
+
+    def __init__(self, nmt_model_id: str | None):
+        self._model_id = nmt_model_id
+
+    def setup(self) -> None:
+        self._text = TextProcessor()
+
+    def process(self, batch: pa.Table | list[dict[str, Any]]) -> Iterator[Any]:
+        table = batch if isinstance(batch, pa.Table) else pa.Table.from_pylist(batch)
+        pairs, rejected = pair_table(table, self._text, self._model_id)
+        for record in rejected:
+            yield self._reject(record)
+        if pairs.num_rows:
+            yield pairs
+
+
+def pair_table(batch: pa.Table, text: TextProcessor,
+               nmt_model_id: str | None) -> tuple[pa.Table, list[RejectedRecord]]:
+    """A table of translated rows -> the pair records (a :data:`~core.pair_schema.PAIRS_SCHEMA` table: ``mt_tokens``,
+    the translation score and the model id filled; the score columns, ``fold``, ``keep`` and ``reason`` null until
+    stage 6) and ``translation_empty`` rejections (a translation with no tokens after normalisation)."""
+    mt_tokens = [text.tokenize(mt, "en") if mt else [] for mt in batch.column(S.MT).to_pylist()]
+    empty = np.fromiter(map(len, mt_tokens), np.int64, len(mt_tokens)) == 0
+    rejected = [rejection(row, STAGE_TRANSLATE, Reason.TRANSLATION_EMPTY,
+                          "machine translation is empty after normalisation")
+                for row in batch.take(np.flatnonzero(empty)).to_pylist()]
+    kept = batch.filter(pa.array(~empty)) if empty.any() else batch
+    model_id = pa.scalar(nmt_model_id, pa.string())
+    if S.NMT_MODEL_ID in kept.column_names:  # a row's own model id where it has one ("" counts as none)
+        own = kept.column(S.NMT_MODEL_ID)
+        model_ids = pc.coalesce(pc.if_else(pc.equal(own, ""), pa.scalar(None, pa.string()), own), model_id)
+    else:
+        model_ids = pa.array([nmt_model_id] * kept.num_rows, pa.string())
+    given = {S.MT_TOKENS: pa.array([t for t, e in zip(mt_tokens, empty, strict=True) if not e],
+                                   S.PAIRS_SCHEMA.field(S.MT_TOKENS).type),
+             S.NMT_MODEL_ID: model_ids,
+             S.TRANSLATION_SCORE: kept.column("mt_score") if "mt_score" in kept.column_names else None,
+             **{name: kept.column(name) for name in (S.ID, S.SOURCE, S.CS, S.EN, S.MT, S.EN_TOKENS, S.HIT_LENGTH_CAP)
+                if name in kept.column_names}}
+    columns = [pa.nulls(kept.num_rows, field.type) if given.get(field.name) is None
+               else pc.cast(given[field.name], field.type) for field in S.PAIRS_SCHEMA]
+    return pa.Table.from_arrays(columns, schema=S.PAIRS_SCHEMA), rejected
