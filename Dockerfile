@@ -32,6 +32,7 @@ COPY core/ core/
 COPY translate/ translate/
 COPY pipeline/ pipeline/
 COPY filters/ filters/
+COPY cli/ cli/
 COPY constraints.txt /tmp/constraints.full.txt
 RUN grep -v '^torch==' /tmp/constraints.full.txt > /tmp/constraints.txt \
  && PIP_CONSTRAINT=/tmp/constraints.txt pip install ".[gcp]" \

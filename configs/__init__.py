@@ -6,7 +6,6 @@ dedicated CLI flags of a command (e.g. ``--beam``).
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, get_args
@@ -15,14 +14,15 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from configs.schema import ParaNMTConfig, TranslateConfig
+from core.errors import ParanmtError
 
 CONFIG_DIR = Path(__file__).resolve().parent
 
-__all__ = ["CONFIG_DIR", "ConfigError", "ParaNMTConfig", "TranslateConfig", "add_config_arguments", "load_config",
+__all__ = ["CONFIG_DIR", "ConfigError", "ParaNMTConfig", "TranslateConfig", "load_config",
            "parse_override"]
 
 
-class ConfigError(ValueError):
+class ConfigError(ParanmtError, ValueError):
     """A configuration value is missing, unknown or invalid; the message names the field and the value."""
 
 
@@ -42,13 +42,6 @@ def _format_validation_error(error: ValidationError, source: str, flags: Mapping
     if others:
         from_flags.append(f"invalid configuration ({source}): {'; '.join(others)}")
     return "; ".join(from_flags)
-
-
-def add_config_arguments(parser: argparse.ArgumentParser, example: str) -> None:
-    """The ``--config`` and ``--set`` options every command shares (``args.config``, ``args.overrides``)."""
-    parser.add_argument("--config", help="YAML config (a path or a bundled name such as 'sample')")
-    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="SECTION.KEY=VALUE",
-                        help=f"override a config value, e.g. --set {example}")
 
 
 def parse_override(text: str) -> tuple[list[str], Any]:

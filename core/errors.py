@@ -1,9 +1,19 @@
-"""The one base class of paranmt's errors: the command line turns any of them into a one-line message and exit 2."""
+"""The one base of every error the project raises for bad input or a failed run.
+
+A command line (:mod:`cli`) turns any :class:`ParanmtError` into one ``error:`` line and its
+:attr:`~ParanmtError.exit_status` in one place (``cli.command_line.run_main``), instead of each command listing
+its own tuple of error classes. The subclasses keep their other base (``ValueError``, ``RuntimeError``), so
+``except ValueError`` around a library call still catches them.
+"""
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 __all__ = ["ParanmtError"]
 
 
 class ParanmtError(Exception):
-    """A problem the user can fix (a bad input, config value or model); its message says what and how."""
+    """A problem the user can fix (a bad argument, input file, config or model directory): exit status 2."""
+
+    exit_status: ClassVar[int] = 2

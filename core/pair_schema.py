@@ -17,6 +17,8 @@ from typing import Any
 
 import pyarrow as pa
 
+from core.errors import ParanmtError
+
 SCHEMA_VERSION = "1"
 METADATA_PREFIX = b"paranmt."
 
@@ -112,7 +114,7 @@ def read_metadata(schema: pa.Schema) -> dict[str, Any]:
     return out
 
 
-class SchemaMismatch(ValueError):
+class SchemaMismatch(ParanmtError, ValueError):
     """A Parquet file does not follow this version of the contract; the message says how."""
 
 

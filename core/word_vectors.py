@@ -16,6 +16,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from core.errors import ParanmtError
+
 WORD_MODEL_VECTORS = "word_vectors.npy"
 
 
@@ -31,7 +33,7 @@ KUMO_INDEX = "glove_6B_index.parquet"
 EmbeddingsFormat = Literal["auto", "text", "npy", "word_model", "kumo"]
 
 
-class WordVectorsError(ValueError):
+class WordVectorsError(ParanmtError, ValueError):
     """Word vectors, a vocabulary, a frequency file or a saved scorer cannot be read; the message says where."""
 
 

@@ -31,6 +31,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from core.errors import ParanmtError
 from core.pair_schema import EN_TOKENS, MT_TOKENS, Reason
 from core.text import TextProcessor
 from filters.plugins import Rule
@@ -41,7 +42,7 @@ __all__ = ["ExcludeSentences", "ExcludedSentences", "ExclusionError", "expand_pa
 Tokenize = Callable[[str], list[str]]
 
 
-class ExclusionError(ValueError):
+class ExclusionError(ParanmtError, ValueError):
     """An evaluation file cannot be used; the message names the file or pattern and the fix."""
 
 

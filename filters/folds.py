@@ -41,7 +41,6 @@ seed.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -55,8 +54,6 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from pydantic import BaseModel
 
-from configs import ConfigError, load_config
-from configs.command_line import ArgumentParser, command_name
 from configs.schema import FilterConfig
 from core.pair_schema import CS, EN, EN_TOKENS, ID, MT, MT_TOKENS, Reason, check_schema, with_metadata
 from filters.rules import MaxTokens, apply_rules, count_reasons, rules_from_config, score_values
@@ -71,7 +68,6 @@ __all__ = [
     "hash_sample",
     "key_hash",
     "key_hash_scalar",
-    "main",
     "pair_key",
     "pair_keys",
     "rank_order",
@@ -475,63 +471,6 @@ def interior_boundaries(quantiles: Sequence[Any], folds: int) -> list[Any]:
 KEY_HASH_COLUMN = "_key_hash"
 
 
-# ------------------------------------------------------------------------------------------------------ CLI
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Rank a pairs Parquet file into folds, write one Parquet file per fold, print sizes and boundaries."""
-
-    parser = ArgumentParser(
-        prog=command_name("python -m filters.folds"),
-        description="Split scored pairs into equal folds by a criterion (ParaNMT-50M §5.4, Table 5). Pairs "
-        "failing the config's threshold rules (missing score, no known words, score ranges, length ratio) are "
-        "not ranked; the token limit is not applied (sample with it per fold).")
-    parser.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory")
-    parser.add_renamed("--out", "--output", required=True, type=Path, help="output directory for fold-JJ-of-KK.parquet")
-    parser.add_argument("--criterion", choices=["paraphrase_score", "trigram_overlap", "translation_score"],
-                        help="default: the config's filter.rank_by, else paraphrase_score")
-    parser.add_argument("--folds", type=int, help="default: filter.folds (10); also selects the top two folds")
-    parser.add_argument("--seed", type=int, help="tie-break seed (default: the config's seed, 1234)")
-    parser.add_argument("--config", help="YAML config (path or bundled name) for the filter section and seed")
-    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE")
-    args = parser.parse_args(argv)
-
-    try:
-        config = load_config(args.config, args.set, values={
-            "filter.folds": args.folds,
-            "filter.select_folds": [args.folds - 1, args.folds] if args.folds and args.folds >= 2 else None,
-            "seed": args.seed,
-        }, flags={"filter.folds": "--folds", "filter.select_folds": "--folds", "seed": "--seed"})
-        criterion = args.criterion or config.filter.rank_by or "paraphrase_score"
-        filter_config = config.filter.model_copy(update={"rank_by": criterion, "max_tokens": None, "sample": None})
-        config = config.model_copy(update={"filter": filter_config})
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if not args.input.exists():
-        print(f"error: {args.input} does not exist", file=sys.stderr)
-        return 2
-
-    table = pq.read_table(args.input)
-    check_schema(table.schema, required=(ID, criterion))
-    result = select_training_pairs(table, filter_config, config.seed)
-    paths = write_fold_subsets(table, result.fold, args.out, config, criterion=criterion, folds=filter_config.folds)
-
-    ranked = int((result.fold > 0).sum())
-    excluded = {k: v for k, v in result.counts.items() if k not in (Reason.KEPT, Reason.NOT_IN_SELECTED_FOLDS)}
-    print(f"ranked {ranked:,} of {table.num_rows:,} pairs by {criterion} into {filter_config.folds} folds "
-          f"(seed {config.seed}); not ranked: {excluded or 'none'}")
-    print(f"{'fold':>4} {'size':>12} {'min':>12} {'max':>12}  file")
-    for b, path in zip(result.boundaries, paths, strict=True):
-        low = "-" if b.min is None else f"{b.min:.6g}"
-        high = "-" if b.max is None else f"{b.max:.6g}"
-        print(f"{b.fold:>4} {b.size:>12,} {low:>12} {high:>12}  {path}")
-    summary = {"input": str(args.input), "criterion": criterion, "folds": filter_config.folds, "seed": config.seed,
-               "rows": table.num_rows, "ranked": ranked, "not_ranked": excluded,
-               "boundaries": [b.as_dict() for b in result.boundaries], "files": [p.name for p in paths]}
-    (args.out / "folds.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":
+if __name__ == "__main__":  # the command line lives in cli/
+    from cli.folds_command import main
     sys.exit(main())

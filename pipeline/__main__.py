@@ -1,7 +1,7 @@
-"""``python -m pipeline`` is ``python -m pipeline.run``."""
+"""``python -m pipeline`` is ``python -m pipeline.run`` (the command line lives in cli/)."""
 
 import sys
 
-from pipeline.run import main
-
-sys.exit(main())
+if __name__ == "__main__":
+    from cli.run_command import main
+    sys.exit(main())

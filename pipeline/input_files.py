@@ -19,10 +19,12 @@ import numpy as np
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
+from core.errors import ParanmtError
+
 READ_BLOCK = 1 << 20
 
 
-class InputError(ValueError):
+class InputError(ParanmtError, ValueError):
     """An input is missing, unreadable or inconsistent; the message names the file(s)."""
 
 

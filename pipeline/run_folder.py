@@ -18,7 +18,7 @@ from typing import Any
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
-from configs.command_line import make_out_folder, out_folder_problem, remove_created
+from configs.out_paths import make_out_folder, out_folder_problem, remove_created
 from configs.schema import ParaNMTConfig
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec

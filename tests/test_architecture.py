@@ -7,6 +7,9 @@ Layers, lowest first; a module may import its own layer or a lower one, never a 
 2. ``train_embeddings`` -- torch models, training, evaluation
 3. ``pipeline`` -- the only package that imports Apache Beam; composes the others
 4. ``benchmarks`` -- scripts over everything
+5. ``cli`` -- the command lines (``paranmt`` and one module per subcommand); no library module imports it, except
+   in its ``if __name__ == "__main__":`` guard (:data:`MAIN_GUARD_MAY_IMPORT`), which keeps ``python -m MODULE``
+   working; the library holds no argparse code and no ``main()``
 
 ``python tests/test_architecture.py [ROOT]`` prints the same measurements for any checkout (cycles, arrows that
 point up, in-function imports, the largest file and the longest function).
@@ -23,7 +26,18 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 LAYERS: dict[str, int] = {"configs": 0, "core": 0, "filters": 1, "translate": 1, "train_embeddings": 2,
-                          "pipeline": 3, "benchmarks": 4}
+                          "pipeline": 3, "benchmarks": 4, "cli": 5}
+# The one arrow allowed to point up: a library module's ``if __name__ == "__main__":`` guard (run only as ``python -m
+# MODULE``, never on import) imports its command from cli/ and calls it -- two lines, nothing else.
+MAIN_GUARD_MAY_IMPORT = "cli"
+# Library modules that import argparse for something other than a command line.
+ARGPARSE_NOT_FOR_A_COMMAND_LINE: dict[str, str] = {
+    "translate.fairseq_backend": "fairseq checkpoints pickle an argparse.Namespace; torch.load allow-lists the class",
+}
+# Exception classes that are not errors a user sees (so need no ParanmtError base).
+NOT_A_USER_ERROR: dict[str, str] = {
+    "pipeline.ingest._Dead": "control flow inside one reader: the row goes to the dead letters, never raised out",
+}
 # In-function imports of the project's own modules that are deliberate, each for a heavy optional dependency.
 DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("translate.loading", "translate.fairseq_backend"): "fairseq (an optional extra) loads only for fairseq models",
@@ -48,6 +62,7 @@ class ImportGraph:
     edges: dict[str, set[str]] = field(default_factory=dict)  # module-level imports of project modules
     in_function: set[tuple[str, str, int]] = field(default_factory=set)  # (importer, imported, line)
     third_party: dict[str, set[str]] = field(default_factory=dict)  # module -> top-level third-party names
+    main_guard: set[tuple[str, str, int]] = field(default_factory=set)  # (module, cli module, line) in the guard
 
 
 def _module_name(root: Path, path: Path) -> str:
@@ -75,10 +90,22 @@ def build_graph(root: Path = REPO_ROOT) -> ImportGraph:
     return graph
 
 
+def is_main_guard(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and ast.unparse(node.test) in ("__name__ == '__main__'", "'__main__' == __name__")
+
+
 def _visit(node: ast.AST, module: str, graph: ImportGraph, *, in_function: bool) -> None:
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
             continue  # annotations only: never executed
+        if is_main_guard(child) and not module.startswith(f"{MAIN_GUARD_MAY_IMPORT}."):
+            for statement in child.body:  # the exemption: ``from cli.X import main`` here is not an edge
+                if isinstance(statement, ast.ImportFrom) and statement.module and \
+                        statement.module.split(".")[0] == MAIN_GUARD_MAY_IMPORT:
+                    graph.main_guard.add((module, statement.module, statement.lineno))
+                else:
+                    _visit(ast.Module(body=[statement], type_ignores=[]), module, graph, in_function=in_function)
+            continue
         if isinstance(child, ast.Import | ast.ImportFrom):
             _record(child, module, graph, in_function=in_function)
         _visit(child, module, graph,
@@ -212,6 +239,53 @@ def test_no_in_function_imports_of_project_modules_except_heavy_optional_ones() 
     graph = build_graph()
     unexpected = [(a, b, line) for a, b, line in graph.in_function if (a, b) not in DEFERRED_ON_PURPOSE]
     assert unexpected == [], "import these at the top of the module (or add a reason to DEFERRED_ON_PURPOSE)"
+
+
+def test_command_lines_live_in_cli_and_main_guards_only_call_them() -> None:
+    """No library module parses arguments or defines ``main()``; its ``__main__`` guard, if any, is exactly
+    ``from cli.X import main`` and ``sys.exit(main())`` (so ``python -m MODULE`` is the same command)."""
+    graph = build_graph()
+    library = {m: p for m, p in graph.modules.items() if LAYERS[m.split(".")[0]] < LAYERS["benchmarks"]}
+    argparse_users = sorted(m for m in library if "argparse" in graph.third_party[m])
+    assert [m for m in argparse_users if m not in ARGPARSE_NOT_FOR_A_COMMAND_LINE] == []
+    mains, guards = [], []
+    for module, path in library.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        mains += [module for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main"]
+        for node in tree.body:
+            if is_main_guard(node):
+                code = [ast.unparse(statement) for statement in node.body]
+                if len(code) != 2 or not code[0].startswith(f"from {MAIN_GUARD_MAY_IMPORT}.") \
+                        or code[0].split(" import ")[1] != "main" or code[1] != "sys.exit(main())":
+                    guards.append((module, code))
+    assert mains == [] and guards == []
+    assert {target for _, target, _ in graph.main_guard} <= set(graph.modules)  # each names a real cli module
+
+
+def test_every_project_error_derives_from_paranmt_error() -> None:
+    """One base, so the command line maps them to a one-line error in one place (cli.command_line.run_main)."""
+    bases: dict[str, list[str]] = {}
+    for module, path in project_modules(REPO_ROOT).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases[f"{module}.{node.name}"] = [ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases]
+    by_name = {qualified.rsplit(".", 1)[-1]: qualified for qualified in bases}
+
+    def ancestors(name: str) -> set[str]:
+        found, todo = set(), list(bases.get(by_name.get(name, ""), []))
+        while todo:
+            base = todo.pop()
+            if base not in found:
+                found.add(base)
+                todo += bases.get(by_name.get(base, ""), [])
+        return found
+
+    exceptions = {q for q in bases if ancestors(q.rsplit(".", 1)[-1]) & {"Exception", "BaseException"}
+                  or any(b.endswith(("Error", "Exception")) for b in bases[q])}
+    assert "core.errors.ParanmtError" in exceptions
+    missing = sorted(q for q in exceptions - {"core.errors.ParanmtError"} - set(NOT_A_USER_ERROR)
+                     if "ParanmtError" not in ancestors(q.rsplit(".", 1)[-1]))
+    assert missing == []
 
 
 def test_only_pipeline_imports_beam_and_the_core_needs_no_torch() -> None:

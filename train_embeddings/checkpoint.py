@@ -23,6 +23,7 @@ from typing import Any
 import torch
 
 from configs.schema import TrainConfig
+from core.errors import ParanmtError
 from train_embeddings.losses import MinedNegatives
 from train_embeddings.training_state import Position, TrainingState
 
@@ -40,7 +41,7 @@ RESUMABLE_CHANGES = frozenset({"epochs", "max_steps", "evals_per_epoch", "log_ev
                                "unseen_words_ridge"})
 
 
-class TrainingError(RuntimeError):
+class TrainingError(ParanmtError, RuntimeError):
     """Training cannot go on (a non-finite loss, an incompatible checkpoint); the message names the step."""
 
 

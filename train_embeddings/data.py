@@ -49,6 +49,7 @@ import pyarrow.parquet as pq
 
 from configs.schema import TrainConfig
 from core import pair_schema as S
+from core.errors import ParanmtError
 from core.text import TextProcessor
 
 __all__ = ["PairChunk", "PairSource", "TrainDataError", "parquet_to_tsv", "read_tsv_tables", "tsv_to_parquet"]
@@ -59,7 +60,7 @@ LEFT, RIGHT, GROUP = "left", "right", "group"
 _TSV_SUFFIXES = (".tsv", ".txt", ".tsv.gz", ".txt.gz")
 
 
-class TrainDataError(ValueError):
+class TrainDataError(ParanmtError, ValueError):
     """The training data cannot be used as given; the message names the path, the column or the filter."""
 
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.errors import ParanmtError
+
 __all__ = ["MODEL_JSON", "ModelLoadError", "model_directory"]
 
 MODEL_JSON = "model.json"
 
 
-class ModelLoadError(ValueError):
+class ModelLoadError(ParanmtError, ValueError):
     """A directory is not a saved model (or a training run with one); the message says what is missing."""
 
 

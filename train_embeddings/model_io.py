@@ -38,7 +38,6 @@ from typing import Any, Literal
 import numpy as np
 import torch
 
-from configs.command_line import ArgumentParser, command_name
 from train_embeddings.files import staged_directory
 from train_embeddings.model_dir import MODEL_JSON, ModelLoadError, model_directory
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder, WordAverage
@@ -47,7 +46,7 @@ from train_embeddings.sif import SifModel, load_sif
 from train_embeddings.vocab import PAD, SentencePieceVocab, TrigramVocab, WordVocab
 
 __all__ = ["EMBEDDING_MODEL_TYPE", "MODEL_FORMAT", "MODEL_LOADERS", "ModelLoadError", "export_word_vectors",
-           "load_embedding_model", "load_model", "main", "save_model"]
+           "load_embedding_model", "load_model", "save_model"]
 
 MODEL_FORMAT = 1
 EMBEDDING_MODEL_TYPE = "embedding"  # the type of a model.json without "model_type" (save_model writes none)
@@ -178,25 +177,6 @@ def load_model(path: str | Path, device: str | torch.device = "cpu") -> Embeddin
     return loader(directory, meta, device)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m train_embeddings.model_io --model DIR --out PATH [--format text|word_model]``: export the WORD
-    vectors of a saved model (or a training run's best/ else model/)."""
-    p = ArgumentParser(prog=command_name("python -m train_embeddings.model_io"), description=main.__doc__)
-    p.add_argument("--model", required=True, type=Path, help="saved model directory or training run")
-    p.add_renamed("--out", "--output", required=True, type=Path, help="text file, or directory for --format word_model")
-    p.add_argument("--format", choices=["text", "word_model"], default="text")
-    args = p.parse_args(argv)
-    try:
-        model = load_model(args.model)
-        if not isinstance(model, EmbeddingModel):
-            raise ValueError(f"{args.model} is a {model!r}: export its source vectors instead")
-        path = export_word_vectors(model, args.out, format=args.format)
-    except (ModelLoadError, ValueError, FileNotFoundError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(f"wrote {len(model.words or []) - 1} word vectors ({model.spec.word_dim}-d) to {path}", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+if __name__ == "__main__":  # the command line lives in cli/
+    from cli.export_vectors_command import main
+    sys.exit(main())

@@ -41,9 +41,7 @@ model directory ``model/`` (:func:`train_embeddings.model_io.save_model`).
 
 from __future__ import annotations
 
-import argparse
 import copy
-import json
 import logging
 import math
 import os
@@ -60,17 +58,15 @@ from torch import nn
 from torch.nn import functional as F
 from tqdm import tqdm
 
-from configs.command_line import ArgumentParser, command_name
 from core.correlation import pearson, spearman
+from core.errors import ParanmtError
 from core.token_arrays import as_token_lists
-from core.word_vectors import WordVectorsError
-from train_embeddings.model_dir import ModelLoadError
-from train_embeddings.model_io import load_model, save_model
+from train_embeddings.model_io import load_model
 from train_embeddings.sif import build_sif, glove_average
 from train_embeddings.sts.benchmarks import read_lines
 
 __all__ = ["ENTAILMENT_LABELS", "PairHead", "SickConfig", "SickData", "SickFormatError", "SickResult", "Task",
-           "default_sick_dir", "evaluate_predictions", "load_encoder", "load_sick", "main", "pair_features",
+           "default_sick_dir", "evaluate_predictions", "load_encoder", "load_sick", "pair_features",
            "predicted_scores", "regulariser", "relatedness_target", "sick_files", "task_loss", "train_sick"]
 
 log = logging.getLogger(__name__)
@@ -83,7 +79,7 @@ FILES: dict[str, tuple[str, str]] = {"relatedness": ("sicktrain.tsv", "sickdev.t
                                      "entailment": ("sicktrain-ent.tsv", "sickdev-ent.tsv")}
 
 
-class SickFormatError(ValueError):
+class SickFormatError(ParanmtError, ValueError):
     """A SICK file cannot be read; the message names the file and the line."""
 
 
@@ -487,7 +483,7 @@ def train_sick(model: Any, train: SickData, dev: SickData, config: SickConfig | 
                       head=head, encoder=encoder_model)
 
 
-# ---------------------------------------------------------------------------------------------------- CLI
+# ----------------------------------------------------------------------------------------------------- encoders by name
 
 
 def load_encoder(spec: str, fit_sentences: Sequence[str] | None = None, word_counts: str | Path | None = None) -> Any:
@@ -509,72 +505,6 @@ def load_encoder(spec: str, fit_sentences: Sequence[str] | None = None, word_cou
     return load_model(path)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    d = SickConfig()
-    p = ArgumentParser(prog=command_name("python -m train_embeddings.sick"),
-                                description="Train a SICK relatedness / entailment head (Tai et al. 2015) on "
-                                            "sentence embeddings, frozen or fine-tuned.")
-    p.add_argument("--model", required=True, help="model directory, 'glove' or 'sif'")
-    p.add_argument("--task", required=True, choices=TASKS)
-    p.add_argument("--finetune", action="store_true", help="train the encoder too (neural models), regularised "
-                                                           "toward its initial parameters with --lambda-w")
-    p.add_argument("--sick-dir", type=Path, help="directory of the SICK files (default ../shared/data/sick)")
-    p.add_argument("--train", type=Path, help="training file (default: <sick-dir>/sicktrain[-ent].tsv)")
-    p.add_argument("--dev", type=Path, help="dev file (default: <sick-dir>/sickdev[-ent].tsv)")
-    p.add_argument("--limit", type=int, help="use only the first N training pairs (smoke runs)")
-    p.add_argument("--word-counts", type=Path, help="--model sif: 'word count' file (default: enwiki_vocab_min200)")
-    p.add_argument("--hidden", type=int, default=d.hidden, help=f"hidden units (default {d.hidden})")
-    p.add_argument("--epochs", type=int, default=d.epochs, help=f"maximum epochs (default {d.epochs})")
-    p.add_argument("--batch-size", type=int, default=d.batch_size, help=f"pairs per step (default {d.batch_size})")
-    p.add_argument("--lr", type=float, default=d.lr, help=f"Adam learning rate (default {d.lr})")
-    p.add_argument("--encoder-lr", type=float, default=d.encoder_lr,
-                   help=f"fine-tuning: encoder learning rate (default {d.encoder_lr})")
-    p.add_argument("--lambda-c", type=float, default=d.lambda_c, help=f"head L2 (default {d.lambda_c})")
-    p.add_argument("--lambda-w", type=float, default=d.lambda_w,
-                   help=f"fine-tuning: L2 toward the initial encoder parameters (default {d.lambda_w})")
-    p.add_argument("--patience", type=int, default=d.patience, help=f"early-stopping patience (default {d.patience})")
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--threads", type=int, default=d.threads, help="torch threads (default 1)")
-    p.add_renamed("--out", "--output", type=Path, help="write metrics.json, head.pt (and model/ when fine-tuning) here")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    return p
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s", force=True)
-    log.setLevel(logging.INFO)  # per-epoch dev metrics; not the INFO chatter of the libraries
-    try:
-        train_path, dev_path = sick_files(args.task, args.sick_dir)
-        train = load_sick(args.train or train_path, args.task)
-        dev = load_sick(args.dev or dev_path, args.task)
-        if args.limit is not None:
-            if args.limit < 2:
-                raise ValueError("--limit must be at least 2")
-            train = train.head(args.limit)
-        model = load_encoder(args.model, fit_sentences=train.unique_sentences(), word_counts=args.word_counts)
-        config = SickConfig(hidden=args.hidden, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
-                            encoder_lr=args.encoder_lr, lambda_c=args.lambda_c, lambda_w=args.lambda_w,
-                            patience=args.patience, seed=args.seed, threads=args.threads)
-        result = train_sick(model, train, dev, config, finetune=args.finetune, label=args.model,
-                            progress=not args.no_progress)
-    except (SickFormatError, WordVectorsError, ModelLoadError, FileNotFoundError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    summary = result.to_dict()
-    print(json.dumps({"task": result.task, "model": result.model, "mode": result.mode,
-                      "best_epoch": result.best_epoch, "dev": summary["best"]}, indent=2))
-    if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "metrics.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-        assert result.head is not None
-        torch.save(result.head.state_dict(), args.out / "head.pt")
-        if result.encoder is not None:
-            save_model(result.encoder, args.out / "model", extra={"sick": {"task": result.task,
-                                                                              "best_epoch": result.best_epoch}})
-    return 0
-
-
-if __name__ == "__main__":
+if __name__ == "__main__":  # the command line lives in cli/
+    from cli.sick_command import main
     sys.exit(main())

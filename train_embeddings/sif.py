@@ -44,7 +44,6 @@ recognises it and returns a :class:`SifModel`.
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import sys
@@ -54,7 +53,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from configs.command_line import ArgumentParser, command_name
 from configs.schema import ScoreConfig
 from core.sif_weighting import remove_projections, uncentred_components
 from core.text import MOSES_EN, CachedTokenizer
@@ -66,7 +64,7 @@ from train_embeddings.model_dir import MODEL_JSON, ModelLoadError, model_directo
 from train_embeddings.pairing import paired_cosine, sentence_sides
 
 __all__ = ["MODEL_TYPE", "SCORER_FILE", "SIF_FORMAT", "PcMode", "SifModel", "build_sif",
-           "glove_average", "load_sif", "main", "resolve_vectors"]
+           "glove_average", "load_sif", "resolve_vectors"]
 
 log = logging.getLogger(__name__)
 
@@ -312,44 +310,6 @@ def read_fit_sentences(path: str | Path) -> list[str]:
     return sentences
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog=command_name("python -m train_embeddings.sif"),
-                                description="Build a SIF sentence-embedding model (Arora et al. 2017) and save it "
-                                            "as a model directory that train_embeddings.model_io.load_model reads.")
-    p.add_argument("--vectors", required=True,
-                   help="'kumo' (GloVe 6B 50d), a vector file (text / .npy + vocab.txt) or a WORD model directory")
-    p.add_argument("--word-counts", type=Path, metavar="FILE",
-                   help="'word count' lines for p(w) (e.g. enwiki_vocab_min200.txt); default: the fit sentences")
-    p.add_argument("--fit-sentences", type=Path, metavar="FILE",
-                   help="sentences (one per line, or tab-separated pairs) for p(w) and the reference PC")
-    p.add_argument("--pc", choices=PC_MODES, default="reference",
-                   help="reference: PC of the fit sentences, saved (default); batch: PC of each encode() call; "
-                        "none: weighted average only")
-    p.add_argument("--components", type=int, default=1, help="principal components to remove (default 1)")
-    p.add_argument("--a", type=float, default=DEFAULT_A, help="SIF weight parameter a (default 1e-3)")
-    p.add_argument("--fit-sample", type=int, default=100_000, help="at most this many reference sentences")
-    p.add_argument("--seed", type=int, default=0, help="seed of the reference-sentence sample")
-    p.add_argument("--average", action="store_true", help="plain average instead (ignores the SIF options)")
-    p.add_renamed("--out", "--output", required=True, type=Path, help="model directory to write")
-    return p
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        if args.average:
-            model = glove_average(args.vectors)
-        else:
-            fit = read_fit_sentences(args.fit_sentences) if args.fit_sentences else None
-            model = build_sif(args.vectors, word_counts=args.word_counts, fit_sentences=fit, pc=args.pc,
-                              n_components=args.components, a=args.a, fit_sample=args.fit_sample, seed=args.seed)
-        model.save(args.out)
-    except (WordVectorsError, ValueError, FileNotFoundError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(f"wrote {model!r} to {args.out}", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+if __name__ == "__main__":  # the command line lives in cli/
+    from cli.sif_command import main
+    sys.exit(main())

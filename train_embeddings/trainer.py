@@ -40,7 +40,6 @@ This module holds the :class:`Trainer` loop, :func:`train` and the CLI. :func:`t
 
 from __future__ import annotations
 
-import argparse
 import logging
 import math
 import sys
@@ -53,11 +52,8 @@ from typing import Any, Literal
 
 import torch
 
-from configs import ConfigError, add_config_arguments, load_config
-from configs.command_line import ArgumentParser, command_name, config_flags, run_main
 from configs.schema import ParaNMTConfig, TrainConfig
 from train_embeddings.checkpoint import CHECKPOINT, Checkpointer, TrainingError
-from train_embeddings.data import TrainDataError
 from train_embeddings.dev_evaluation import DevEvaluator, EvaluateFn, default_evaluate_fn
 from train_embeddings.losses import MarginLoss, MegaBatchMiner, MinedNegatives, margin_statistics
 from train_embeddings.megabatches import MegaBatches
@@ -70,8 +66,8 @@ from train_embeddings.training_state import Schedule, TrainingState
 from train_embeddings.unseen_words import UnseenWordMap
 from train_embeddings.vocab import SentenceBatch
 
-__all__ = ["CHECKPOINT", "EvaluateFn", "TrainResult", "Trainer", "TrainingError", "build_parser",
-           "default_evaluate_fn", "main", "regularization", "train"]
+__all__ = ["CHECKPOINT", "EvaluateFn", "TrainResult", "Trainer", "TrainingError", "default_evaluate_fn",
+           "regularization", "train"]
 
 log = logging.getLogger(__name__)
 
@@ -330,50 +326,7 @@ def train(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *, resume: b
         return Trainer.from_setup(setup).run()
 
 
-# ---------------------------------------------------------------------------------------------- CLI
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog=command_name("python -m train_embeddings"), description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_renamed("--input", "--data", dest="data",
-                  help="training pairs: Parquet file / directory of shards / glob / URL, or a ParaNMT TSV file")
-    p.add_argument("--model", help="word | trigram | sp | lstm | blstm | blstm-cat | blstm-max | proj | dan | rnn | "
-                                   "irnn | lstm-peep | lstm-peep-nog | cse, or e.g. word,trigram (concatenation) / "
-                                   "word+trigram (addition)")
-    p.add_renamed("--out", "--output", required=True, type=Path,
-                  help="run directory (checkpoint, best/, model/, metrics)")
-    add_config_arguments(p, "train.lstm_dim=900")
-    p.add_argument("--megabatch", type=int, help="M, mini-batches per mega-batch (default 40)")
-    p.add_argument("--epochs", type=int, help="default 5")
-    p.add_argument("--batch-size", type=int, help="default 100")
-    p.add_argument("--lr", type=float, help="learning rate (default 0.001; ICLR'16 AdaGrad: 0.05)")
-    p.add_argument("--optimizer", choices=["adam", "adagrad"], help="default adam")
-    p.add_argument("--lambda-c", type=float, help="L2 weight on compositional parameters (ICLR'16; default 0)")
-    p.add_argument("--lambda-w", type=float, help="L2 weight toward the initial word vectors (default 0)")
-    p.add_argument("--margin", type=float, help="delta (default 0.4)")
-    p.add_argument("--scramble", type=float, help="word scrambling rate for recurrent models (default 0.3)")
-    p.add_argument("--negatives", choices=["max", "mix"])
-    p.add_argument("--word-vectors", help="'kumo' (GloVe 6B 50d; the default for word-based models when installed), "
-                                         "a vector file, a WORD model directory, or 'none' (random)")
-    p.add_argument("--grad-clip", type=float, help="max gradient norm")
-    p.add_argument("--max-steps", type=int, help="stop after this many updates")
-    p.add_argument("--seed", type=int)
-    p.add_argument("--device", choices=["auto", "cpu", "cuda"])
-    p.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's; 1 is often fastest for "
-                                               "WORD/TRIGRAM)")
-    p.add_argument("--resume", action="store_true", help="continue the run in --out from its checkpoint (also done "
-                   "without this flag when --out holds a run with the same settings)")
-    p.add_argument("--overwrite", action="store_true", help="replace a different run already in --out")
-    p.add_argument("--no-eval", action="store_true", help="no dev evaluation (no best/ model)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    return p
-
-
-def _cli_path(value: str | None) -> str | None:
-    if value is None or value == "kumo" or "://" in value:
-        return value
-    return str(Path(value).expanduser().absolute())
+# ------------------------------------------------------------------------------------------------ command-line defaults
 
 
 def default_word_vectors(config: ParaNMTConfig, given: str | None) -> ParaNMTConfig:
@@ -396,38 +349,6 @@ def default_word_vectors(config: ParaNMTConfig, given: str | None) -> ParaNMTCon
     return config.model_copy(update={"train": train_cfg.model_copy(update={"word_vectors": "kumo"})})
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", force=True)
-    try:
-        values = {
-            "train.data": _cli_path(args.data), "train.model": args.model, "train.megabatch": args.megabatch,
-            "train.epochs": args.epochs, "train.batch_size": args.batch_size, "train.lr": args.lr,
-            "train.margin": args.margin, "train.scramble": args.scramble, "train.negatives": args.negatives,
-            "train.word_vectors": None if (args.word_vectors or "").lower() == "none" else _cli_path(args.word_vectors),
-            "train.grad_clip": args.grad_clip,
-            "train.max_steps": args.max_steps, "train.seed": args.seed, "train.device": args.device,
-            "train.threads": args.threads, "train.optimizer": args.optimizer, "train.lambda_c": args.lambda_c,
-            "train.lambda_w": args.lambda_w,
-        }
-        config = load_config(args.config, args.overrides, values, flags=config_flags(parser, values))
-        if args.word_vectors is not None and args.word_vectors.lower() == "none":
-            config = config.model_copy(update={"train": config.train.model_copy(update={"word_vectors": None})})
-        else:
-            config = default_word_vectors(config, args.word_vectors)
-        result = train(config, args.out, resume=args.resume, evaluate_fn=None if args.no_eval else _DEFAULT,
-                       progress=False if args.quiet else None, overwrite=args.overwrite)
-    except (ConfigError, TrainDataError, TrainingError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    best = result.best
-    print(f"{result.steps} updates ({result.epochs_done:g} epochs){'' if result.finished else ', not finished'}; "
-          f"model: {result.model_dir}" + (f"; best {best['metric']} {best['score']:.4f} at step {best['step']}: "
-                                          f"{result.best_dir}" if best else "")
-          + f"; metrics: {result.metrics_path}", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(run_main(main))
+if __name__ == "__main__":  # the command line lives in cli/
+    from cli.train_command import main
+    sys.exit(main())

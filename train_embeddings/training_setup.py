@@ -14,7 +14,7 @@ from typing import Literal
 
 import torch
 
-from configs.command_line import make_out_folder, out_folder_problem, remove_created
+from configs.out_paths import make_out_folder, out_folder_problem, remove_created
 from configs.schema import ParaNMTConfig, TrainConfig
 from train_embeddings.checkpoint import Checkpointer, TrainingError, run_signature
 from train_embeddings.dev_evaluation import DevEvaluator, EvaluateFn, default_evaluate_fn

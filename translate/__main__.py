@@ -1,6 +1,7 @@
+"""``python -m translate`` is ``python -m translate.file_translator`` (the command line lives in cli/)."""
+
 import sys
 
-from configs.command_line import run_main
-from translate.file_translator import main
-
-sys.exit(run_main(main))
+if __name__ == "__main__":
+    from cli.translate_command import main
+    sys.exit(main())

@@ -28,6 +28,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from core.errors import ParanmtError
+
 CARD_FILE = "model_card.yaml"
 # translate.model: null means this real small Czech->English model, shipped inside the package (int8 CTranslate2,
 # ~10 MB; its model_card.yaml says how it was made and what it scores). The demo model (translate.demo) is for tests.
@@ -39,7 +41,7 @@ def model_or_default(model: str | Path | None) -> Path:
     return DEFAULT_MODEL_DIR if model is None else Path(model)
 
 
-class ModelDirError(ValueError):
+class ModelDirError(ParanmtError, ValueError):
     """A model directory is missing, incomplete or malformed; the message names what is missing."""
 
 

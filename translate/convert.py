@@ -12,17 +12,19 @@ still be chosen at load time).
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import sys
 import zipfile
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from configs.command_line import ArgumentParser, command_name
 from core.hf_imports import hide_broken_torchaudio
-from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
+from translate.card import FairseqSpec, ModelCard, PostprocessSpec, PreprocessSpec, write_card
+
+if TYPE_CHECKING:  # each converter reads the options cli/convert_command.py parsed for its subcommand
+    import argparse
 
 QUANTIZATIONS = ["int8", "int8_float16", "int8_float32", "float16", "bfloat16"]
 
@@ -193,68 +195,6 @@ def write_card_only(args: argparse.Namespace) -> Path:
     return out
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = ArgumentParser(prog=command_name("python -m translate.convert"), description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_renamed("--out", "--output", required=True, help="model directory to write")
-        p.add_argument("--name", help="model id recorded in outputs (default: the output folder's name)")
-        p.add_argument("--source-lang", default="cs")
-        p.add_argument("--target-lang", default="en")
-
-    p = sub.add_parser("fairseq", help="fairseq checkpoint -> CTranslate2 (keeps the checkpoint for fairseq)")
-    common(p)
-    p.add_argument("--checkpoint", required=True)
-    p.add_argument("--data", required=True, help="directory with dict.<src>.txt and dict.<tgt>.txt")
-    p.add_argument("--bpe-codes", help="subword-nmt BPE codes the model was trained with (Moses-tokenised input)")
-    p.add_argument("--spm", help="SentencePiece model the model was trained with (instead of --bpe-codes)")
-    p.add_argument("--moses", action=argparse.BooleanOptionalAction, default=None,
-                   help="Moses (de)tokenisation around the subwords (default: on with --bpe-codes, off with --spm)")
-    p.add_argument("--quantization", choices=QUANTIZATIONS)
-    p.add_argument("--keep-checkpoint", action=argparse.BooleanOptionalAction, default=True,
-                   help="copy the checkpoint and dictionaries into the model directory for the fairseq backend "
-                   "(--no-keep-checkpoint: a CTranslate2-only directory, a third of the size for a small model)")
-    p.set_defaults(run=convert_fairseq)
-
-    for name, run, help_text in [
-        ("marian", convert_marian, "OPUS-MT / Marian model directory -> CTranslate2"),
-        ("hf-marian", convert_hf_marian, "Hugging Face Marian model (local folder or name) -> CTranslate2"),
-    ]:
-        p = sub.add_parser(name, help=help_text)
-        common(p)
-        p.add_argument("--model-dir", required=True)
-        p.add_argument("--prefix", nargs="*", help="target-language token for multi-target models, e.g. '>>eng<<'")
-        p.add_argument("--quantization", choices=QUANTIZATIONS)
-        p.set_defaults(run=run)
-
-    p = sub.add_parser("argos", help="Argos Translate .argosmodel package -> model directory")
-    common(p)
-    p.add_argument("--package", required=True)
-    p.set_defaults(run=convert_argos)
-
-    p = sub.add_parser("card", help="write a model card for an existing CTranslate2 model")
-    common(p)
-    p.add_argument("--ct2", required=True, help="CTranslate2 model directory (with model.bin)")
-    p.add_argument("--spm", help="source SentencePiece model")
-    p.add_argument("--target-spm", help="target SentencePiece model (default: --spm)")
-    p.add_argument("--bpe-codes", help="subword-nmt BPE codes (Moses tokenisation is then applied)")
-    p.set_defaults(run=write_card_only)
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        out = args.run(args)
-        ModelDir(out)  # validates what was written
-    except (FileNotFoundError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(f"model directory ready: {out}")
-    return 0
-
-
-if __name__ == "__main__":
+if __name__ == "__main__":  # the command line lives in cli/
+    from cli.convert_command import main
     sys.exit(main())

@@ -16,13 +16,14 @@ from pathlib import Path
 import ctranslate2
 
 from configs.schema import TranslateConfig
+from core.errors import ParanmtError
 from translate.card import ModelDir, ModelDirError
 from translate.translator import RawHypothesis
 
 VMAP_FILE = "vmap.txt"  # the name CTranslate2 looks up among a model's files for `use_vmap`
 
 
-class BackendUnavailable(RuntimeError):
+class BackendUnavailable(ParanmtError, RuntimeError):
     """The backend cannot run here (library missing, CUDA libraries missing, ...); the message says what to do."""
 
 

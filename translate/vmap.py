@@ -17,8 +17,6 @@ docs/translate-cpu.md measures by how much.
 
 from __future__ import annotations
 
-import argparse
-import json
 import logging
 import sys
 from collections.abc import Sequence
@@ -26,9 +24,6 @@ from pathlib import Path
 
 import numpy as np
 from scipy import sparse
-
-from translate.card import ModelDir, ModelDirError
-from translate.text_chain import SourceEncoder
 
 log = logging.getLogger(__name__)
 
@@ -90,42 +85,6 @@ def read_lines(paths: Sequence[Path]) -> list[str]:
     return lines
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--model", type=Path, required=True)
-    parser.add_argument("--bitext-cs", type=Path, nargs="+", required=True)
-    parser.add_argument("--bitext-en", type=Path, nargs="+", required=True)
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--per-source", type=int, default=20, help="candidates per source token")
-    parser.add_argument("--always", type=int, default=200, help="most frequent target tokens always allowed")
-    parser.add_argument("--min-joint", type=int, default=2, help="pairs a candidate must share with its source")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    try:
-        model_dir = ModelDir(args.model)
-        ct2 = model_dir.ct2_dir
-        if ct2 is None:
-            raise ModelDirError(f"{args.model}: the model card names no CTranslate2 model; a vmap is for CTranslate2")
-        cs, en = read_lines(args.bitext_cs), read_lines(args.bitext_en)
-    except (ModelDirError, OSError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    if len(cs) != len(en) or not cs:
-        print(f"error: {len(cs)} Czech lines but {len(en)} English lines in the bitext files (need equal, "
-              "non-zero counts)", file=sys.stderr)
-        return 2
-    log.info("tokenising %d pairs with the model card's text chain", len(cs))
-    source = SourceEncoder(model_dir).encode_batch(cs)
-    target = SourceEncoder(model_dir, lang=model_dir.card.target_lang).encode_batch(en)
-    source_vocab = json.loads((Path(ct2) / "source_vocabulary.json").read_text(encoding="utf-8"))
-    target_vocab = json.loads((Path(ct2) / "target_vocabulary.json").read_text(encoding="utf-8"))
-    always_tokens, mapping = build_vmap(source, target, source_vocab, target_vocab, args.per_source, args.always,
-                                        args.min_joint)
-    write_vmap(args.out, always_tokens, mapping)
-    log.info("wrote %s: %d always-on target tokens, %d source tokens mapped (%d candidates each at most) of %d",
-             args.out, len(always_tokens), len(mapping), args.per_source, len(source_vocab))
-    return 0
-
-
-if __name__ == "__main__":
+if __name__ == "__main__":  # the command line lives in cli/
+    from cli.vmap_command import main
     sys.exit(main())

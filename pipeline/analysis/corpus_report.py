@@ -50,7 +50,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from configs.command_line import ArgumentParser, command_name
+from core.errors import ParanmtError
 from core.pair_schema import (
     EN,
     EN_TOKENS,
@@ -316,7 +316,7 @@ def template_entropy(templates: Sequence[str] | pa.Array, base: float = math.e, 
 # ------------------------------------------------------------------------------------------------ parsing
 
 
-class ParserUnavailable(RuntimeError):
+class ParserUnavailable(ParanmtError, RuntimeError):
     """No English spaCy pipeline with a dependency parser could be loaded; the message says why."""
 
 
@@ -740,7 +740,7 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
 
 
-# ---------------------------------------------------------------------------------------------------- CLI
+# -------------------------------------------------------------------------------------------------------- reading pairs
 
 _READ_COLUMNS = (EN, MT, EN_TOKENS, MT_TOKENS, *SCORE_COLUMNS)
 
@@ -760,32 +760,6 @@ def read_pairs(path: str | Path, sample: int | None = None, seed: int = 0) -> pa
     return table
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m pipeline.analysis.corpus_report``: print Tables 1 and 3 and write the report files."""
-    ap = ArgumentParser(prog=command_name("python -m pipeline.analysis.corpus_report"),
-                        description=__doc__.splitlines()[0])
-    ap.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory of shards")
-    ap.add_renamed("--out", "--output", required=True, type=Path, help="output directory")
-    ap.add_argument("--name", help="corpus name in the tables (default: the input's name)")
-    ap.add_argument("--max-parse", type=int, default=DEFAULT_MAX_PARSE,
-                    help=f"rows parsed for parse entropy (default {DEFAULT_MAX_PARSE}; 0 disables)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the parse / row / scatter samples")
-    ap.add_argument("--sample", type=int, help="report on a seeded sample of this many rows (the paper: 100K)")
-    args = ap.parse_args(argv)
-    if not args.input.exists():
-        ap.error(f"--input {args.input} does not exist")
-    table = read_pairs(args.input, args.sample, args.seed)
-    if table.num_rows == 0:  # an empty folder or empty shards: a report of nothing would look like a result
-        ap.error(f"--input {args.input} holds no pairs (no Parquet rows): give a run's pairs/ or train/")
-    name = args.name or (args.input.stem if args.input.is_file() else args.input.name)
-    report = build_report(table, args.out, name=name, max_parse=args.max_parse, seed=args.seed)
-    print("Table 1\n\n" + report["markdown"]["table1"] + "\n")
-    for corpus_name, md in report["markdown"]["table3"].items():
-        print(f"Table 3: {corpus_name}\n\n{md}\n")
-    print(f"wrote {args.out / 'report.json'}, {args.out / 'report.md'} and {len(report['files']['plots'])} plots "
-          f"in {args.out}")
-    return 0
-
-
-if __name__ == "__main__":
+if __name__ == "__main__":  # the command line lives in cli/
+    from cli.report_command import main
     sys.exit(main())

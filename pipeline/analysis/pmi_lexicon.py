@@ -30,14 +30,12 @@ vocabulary of V words (``max_vocab``, ``min_count``, stop words).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import glob
 import json
 import math
 import os
 import sys
-import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,10 +49,9 @@ import pyarrow.parquet as pq
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
-from configs import ConfigError, add_config_arguments, load_config
-from configs.command_line import ArgumentParser, command_name
 from configs.schema import LexiconConfig
 from core.correlation import spearman
+from core.errors import ParanmtError
 from core.pair_schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE, check_schema, read_metadata, with_metadata
 
 __all__ = [
@@ -75,7 +72,6 @@ __all__ = [
     "evaluate_wordsim",
     "lexicon_files",
     "load_wordsim",
-    "main",
     "neighbours",
     "read_rows",
     "select_pairs",
@@ -128,7 +124,7 @@ LEXICON_SCHEMA = pa.schema([
 ])
 
 
-class LexiconError(ValueError):
+class LexiconError(ParanmtError, ValueError):
     """Bad input for the lexicon (missing files or columns, nothing to count); the message says what."""
 
 
@@ -928,68 +924,7 @@ def format_results(results: Sequence[WordSimResult]) -> str:
     return "\n".join(lines)
 
 
-# -------------------------------------------------------------------------------------------------- CLI
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = ArgumentParser(prog=command_name("python -m pipeline.analysis.pmi_lexicon"),
-                            description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build", help="count and write a lexicon from Parquet pair shards")
-    b.add_argument("--input", action="append", required=True, help="Parquet file, directory of shards or glob")
-    b.add_renamed("--out", "--output", required=True, help="output directory")
-    b.add_argument("--quiet", action="store_true", help="no progress bars")
-    add_config_arguments(b, "lexicon.min_score=0.5")
-    n = sub.add_parser("neighbours", help="the best paraphrases of words")
-    n.add_argument("--lexicon", required=True, help="a lexicon directory (or one table file)")
-    n.add_argument("words", nargs="+")
-    n.add_argument("-k", type=int, default=20)
-    n.add_argument("--min-joint", type=int, default=10)
-    n.add_argument("--by", choices=["pmi_adj", "pmi_cross"], default="pmi_adj")
-    e = sub.add_parser("evaluate", help="Spearman's rho against word-similarity sets")
-    e.add_argument("--lexicon", required=True)
-    e.add_argument("--wordsim", action="append", required=True, help="word1 word2 score file (repeatable)")
-    e.add_argument("--min-joint", type=int, default=1, help="pairs seen fewer times count as unseen")
-    e.add_argument("--json", help="also write the results as JSON")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        if args.command == "build":
-            config = load_config(args.config, args.overrides)
-            started = time.perf_counter()
-            counts, vocab, marginals = build_from_parquet(args.input, config.lexicon, progress=not args.quiet)
-            if marginals.used == 0:
-                raise LexiconError(f"no pair passed the lexicon filter: {json.dumps(marginals.stats())}")
-            stats = write_outputs(args.out, counts, vocab, marginals, config.lexicon,
-                                  {"inputs": [str(i) for i in args.input], "seed": config.seed})
-            elapsed = time.perf_counter() - started
-            skipped = ", ".join(f"{r} {n}" for r, n in stats["skipped"].items() if n) or "none"
-            print(f"read {stats['read']} pairs: used {stats['used']}, skipped {skipped}")
-            print(f"vocabulary {stats['vocabulary']} words (of {stats['distinct_words']}); "
-                  f"{stats['distinct_cross_pairs']} cross-sentence word pairs; {stats['lexicon_rows']} lexicon rows")
-            print(f"{stats['read'] / elapsed:.0f} pairs/s ({elapsed:.1f}s); wrote {args.out}/"
-                  f"{{{LEXICON_SHARD_GLOB} ({stats['lexicon_shards']}),{VOCABULARY_FILE},{TOP_K_FILE},{STATS_FILE}}}")
-        elif args.command == "neighbours":
-            for word in args.words:
-                table = neighbours(args.lexicon, word, args.k, args.min_joint, args.by)
-                shown = ", ".join(f"{v} ({s:.2f}, {j})" for v, s, j in zip(
-                    table.column("v").to_pylist(), table.column(args.by).to_pylist(),
-                    table.column("joint").to_pylist(), strict=True))
-                print(f"{word}\t{shown or '-'}")
-        else:
-            results = []
-            for path in args.wordsim:
-                results += evaluate_wordsim(args.lexicon, path, min_joint=args.min_joint)
-            print(format_results(results))
-            if args.json:
-                Path(args.json).write_text(json.dumps([r.as_dict() for r in results], indent=2) + "\n")
-    except (ConfigError, LexiconError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return 0
+# ------------------------------------------------------------------------------------------------------------- metadata
 
 
 def lexicon_metadata(path: str | os.PathLike) -> dict[str, Any]:
@@ -998,5 +933,6 @@ def lexicon_metadata(path: str | os.PathLike) -> dict[str, Any]:
     return read_metadata(pq.read_schema(Path(path) / VOCABULARY_FILE))
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # the command line lives in cli/
+    from cli.lexicon_command import main
     sys.exit(main())

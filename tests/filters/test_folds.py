@@ -13,6 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+import cli.folds_command as folds_command
 import filters.folds as folds_module
 from configs.schema import FilterConfig
 from core.pair_schema import Reason, check_schema, read_metadata, table_from_columns
@@ -324,7 +325,7 @@ def test_cli_writes_folds_and_prints_sizes(tmp_path, capsys):
     rng = np.random.default_rng(11)
     table = pairs_table(rng, 777)
     pq.write_table(table, tmp_path / "pairs.parquet")
-    code = folds_module.main(["--input", str(tmp_path / "pairs.parquet"), "--out", str(tmp_path / "out"),
+    code = folds_command.main(["--input", str(tmp_path / "pairs.parquet"), "--out", str(tmp_path / "out"),
                               "--criterion", "trigram_overlap", "--folds", "5", "--seed", "3"])
     assert code == 0
     out = capsys.readouterr().out
@@ -339,7 +340,7 @@ def test_cli_writes_folds_and_prints_sizes(tmp_path, capsys):
     back = pq.read_table(files[4])
     assert sorted(back.column("id").to_pylist()) == sorted(np.array(table.column("id").to_pylist())[expected == 5])
     assert read_metadata(back.schema)["config"]["seed"] == 3
-    assert folds_module.main(["--input", str(tmp_path / "missing.parquet"), "--out", str(tmp_path / "x")]) == 2
+    assert folds_command.main(["--input", str(tmp_path / "missing.parquet"), "--out", str(tmp_path / "x")]) == 2
 
 
 def test_module_import_does_not_import_beam_and_cli_runs(tmp_path):

@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from cli.score_command import main
 from configs.schema import ScoreConfig
 from core.pair_schema import (
     EN_TOKENS,
@@ -27,7 +28,7 @@ from core.pair_schema import (
     table_from_columns,
 )
 from filters.paragram import ParagramScorer
-from filters.scores import SCORE_COLUMNS, main, score_pairs
+from filters.scores import SCORE_COLUMNS, score_pairs
 from filters.trigram import trigram_overlap
 from pipeline.score_transforms import check_scorer, load_scorer
 from tests.filters.test_paragram import caption_vectors

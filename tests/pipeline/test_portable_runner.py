@@ -18,8 +18,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from cli.run_command import main
 from pipeline import progress
-from pipeline.run import main
 from tests.conftest import REPO_ROOT
 
 pytestmark = pytest.mark.timeout(300)

@@ -17,9 +17,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from cli.run_command import main
 from pipeline.input_files import CorruptInputError, index_lines
 from pipeline.input_reading import read_task
-from pipeline.run import main
 from tests.conftest import REPO_ROOT
 
 pytestmark = pytest.mark.timeout(120)
@@ -297,7 +297,7 @@ def test_out_under_a_file(tmp_path, capsys):
 # anyone else is such a user already.
 _AS_NOBODY = """
 import os, sys
-from pipeline.run import main
+from cli.run_command import main
 if os.geteuid() == 0:
     os.setegid(65534)
     os.seteuid(65534)

@@ -14,10 +14,10 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from cli import export_command as export
 from core.hf_imports import hide_broken_torchaudio
 from core.pair_schema import PAIRS_SCHEMA
 from tests.conftest import REPO_ROOT
-from train_embeddings import export
 from train_embeddings.data import read_tsv_tables
 
 pytestmark = pytest.mark.timeout(300)

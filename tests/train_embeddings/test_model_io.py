@@ -110,7 +110,7 @@ def test_export_text_and_word_model_formats(word_run, tmp_path):
 
 
 def test_export_cli(word_run, combined_run, tmp_path, capsys):
-    from train_embeddings.model_io import main
+    from cli.export_vectors_command import main
 
     assert main(["--model", str(word_run.out_dir), "--out", str(tmp_path / "v.txt")]) == 0
     assert len(load_word_vectors(tmp_path / "v.txt")) == len(load_model(word_run.model_dir).words) - 1

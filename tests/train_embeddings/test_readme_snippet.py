@@ -15,7 +15,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from pipeline.paranmt_command import main as paranmt
+from cli.paranmt_command import main as paranmt
 from tests.conftest import REPO_ROOT
 from tests.train_embeddings.helpers import caption_parquet, tiny
 from train_embeddings import load_model

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import torch
 
+from cli.sick_command import main
 from tests.conftest import shared_data
 from train_embeddings.model_io import load_model, save_model
 from train_embeddings.models import EmbeddingModel, ModelSpec, build_encoder
@@ -23,7 +24,6 @@ from train_embeddings.sick import (
     SickFormatError,
     evaluate_predictions,
     load_sick,
-    main,
     pair_features,
     predicted_scores,
     regulariser,

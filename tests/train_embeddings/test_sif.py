@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import torch
 
+from cli.sif_command import main
 from core.correlation import pearson
 from core.text import CachedTokenizer
 from core.word_vectors import WordVectors, WordVectorsError
@@ -18,7 +19,7 @@ from tests.conftest import shared_data
 from train_embeddings import sts
 from train_embeddings.model_io import load_model, save_model
 from train_embeddings.models import EmbeddingModel, ModelSpec, build_encoder
-from train_embeddings.sif import SifModel, build_sif, glove_average, load_sif, main
+from train_embeddings.sif import SifModel, build_sif, glove_average, load_sif
 from train_embeddings.vocab import WordVocab
 
 pytestmark = pytest.mark.timeout(120)
@@ -253,7 +254,7 @@ def test_real_sif_glove_beats_glove_average_on_sts_2012_2015(real_sts: sts.StsBe
 def test_evaluate_cli_takes_sif_models_and_baselines(tmp_path: Path, vectors: WordVectors, counts_file: Path,
                                                      capsys) -> None:
     """A saved SIF directory is a --model; --glove/--sif use the same module (here on a text vector file)."""
-    from train_embeddings import evaluate_sts as evaluate
+    from cli import evaluate_command as evaluate
 
     root = tmp_path / "sts" / "STS12"
     root.mkdir(parents=True)

@@ -11,8 +11,8 @@ import json
 import numpy as np
 import pytest
 
+from cli.paranmt_command import main as paranmt
 from core.hf_imports import import_sentence_transformers
-from pipeline.paranmt_command import main as paranmt
 from tests.conftest import shared_data
 from tests.train_embeddings.helpers import caption_lines, caption_parquet, tiny
 from train_embeddings import load_model, sts

@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cli import evaluate_command
 from core.correlation import pearson, spearman
 from core.text import CachedTokenizer
 from tests.conftest import shared_data
-from train_embeddings import evaluate_sts as cli
 from train_embeddings import sts
 
 pytestmark = pytest.mark.timeout(120)
@@ -252,20 +252,21 @@ def test_cli_with_a_saved_model_and_json(toy_root: Path, tmp_path: Path, monkeyp
         loaded.append(Path(directory))
         return types.SimpleNamespace(encode=ToyEncoder())
 
-    monkeypatch.setattr(cli, "load_model", load_model)
+    monkeypatch.setattr(evaluate_command, "load_model", load_model)
     model_dir = tmp_path / "word-model"
     model_dir.mkdir()
     out = tmp_path / "out" / "sts.json"
-    rc = cli.main(["--model", str(model_dir), "--sts-dir", str(toy_root), "--years", "2012", "--json", str(out)])
+    rc = evaluate_command.main(["--model", str(model_dir), "--sts-dir", str(toy_root), "--years", "2012",
+                                "--json", str(out)])
     assert rc == 0 and loaded == [model_dir]
     printed = capsys.readouterr().out
     assert "| 2012 | first | 4 |" in printed and "STS-B test without STS2017" in printed
     payload = json.loads(out.read_text())
     assert payload["reports"]["word-model"]["years"]["2012"]["mean_pearson"] == pytest.approx(
         (R_FIRST + pearson([0.6, 1, 0], [2, 5, 0])) / 2)
-    assert cli.main(["--model", str(model_dir), "--sts-dir", str(tmp_path / "absent")]) == 2
+    assert evaluate_command.main(["--model", str(model_dir), "--sts-dir", str(tmp_path / "absent")]) == 2
     with pytest.raises(SystemExit):
-        cli.main(["--years", "2012"])  # nothing to evaluate
+        evaluate_command.main(["--years", "2012"])  # nothing to evaluate
 
 
 # ------------------------------------------------------------------------------------------ real data
@@ -405,14 +406,14 @@ def test_sts2016_as_distributed_by_semeval(toy_root: Path, tmp_path: Path) -> No
 
 def test_cli_reads_the_2016_release(toy_root: Path, tmp_path: Path, monkeypatch, capsys) -> None:
     release = sts2016_release(tmp_path / "release")
-    monkeypatch.setattr(cli, "load_model", lambda directory: types.SimpleNamespace(encode=ToyEncoder()))
+    monkeypatch.setattr(evaluate_command, "load_model", lambda directory: types.SimpleNamespace(encode=ToyEncoder()))
     (tmp_path / "m").mkdir()
-    assert cli.main(["--model", str(tmp_path / "m"), "--sts-dir", str(toy_root), "--years", "2012",
+    assert evaluate_command.main(["--model", str(tmp_path / "m"), "--sts-dir", str(toy_root), "--years", "2012",
                      "--year-dir", f"2016={release}"]) == 0
     printed = capsys.readouterr().out
     assert "| 2016 | answer-answer | 3 |" in printed and "MTEB STS16: Spearman" in printed
     with pytest.raises(SystemExit):
-        cli.main(["--model", str(tmp_path / "m"), "--year-dir", "2016"])  # not YEAR=DIR
+        evaluate_command.main(["--model", str(tmp_path / "m"), "--year-dir", "2016"])  # not YEAR=DIR
 
 
 def test_both_spellings_of_one_sub_dataset_are_refused(tmp_path: Path) -> None:
@@ -456,18 +457,18 @@ def test_sentences_per_second_times_one_cold_pass() -> None:
 
 def test_cli_speed_times_unseen_sentences(toy_root: Path, tmp_path: Path, monkeypatch, capsys) -> None:
     encoder = ToyEncoder()
-    monkeypatch.setattr(cli, "load_model", lambda directory: types.SimpleNamespace(encode=encoder))
+    monkeypatch.setattr(evaluate_command, "load_model", lambda directory: types.SimpleNamespace(encode=encoder))
     (tmp_path / "m").mkdir()
     lines = write(tmp_path / "timing.txt", "".join(f"unseen {i}\n" for i in range(80)) + "\n")
     for i in range(80):
         monkeypatch.setitem(VECTORS, f"unseen {i}", [1.0, float(i)])
     out = tmp_path / "r.json"
-    assert cli.main(["--model", str(tmp_path / "m"), "--sts-dir", str(toy_root), "--speed", "10",
+    assert evaluate_command.main(["--model", str(tmp_path / "m"), "--sts-dir", str(toy_root), "--speed", "10",
                      "--speed-file", str(lines), "--json", str(out)]) == 0
     timed = [s for call in encoder.calls for s in call if s.startswith("unseen")]
     assert timed == [f"unseen {i}" for i in range(74)]  # 64 to warm up, then the 10 timed
     assert "| sentences/s (1 CPU thread) |" in capsys.readouterr().out
     assert json.loads(out.read_text())["sentences_per_second"]["m"] > 0
-    assert cli.main(["--model", str(tmp_path / "m"), "--sts-dir", str(toy_root), "--speed", "100",
+    assert evaluate_command.main(["--model", str(tmp_path / "m"), "--sts-dir", str(toy_root), "--speed", "100",
                      "--speed-file", str(lines)]) == 2  # not enough sentences: one error line
     assert "only 80 unseen sentences" in capsys.readouterr().err

@@ -11,13 +11,14 @@ import pyarrow.parquet as pq
 import pytest
 import torch
 
+from cli.train_command import main
 from configs import ConfigError
 from configs.schema import TrainConfig
 from tests.conftest import shared_data
 from tests.train_embeddings.helpers import caption_lines, caption_parquet
 from train_embeddings import load_model
 from train_embeddings.data import TrainDataError
-from train_embeddings.trainer import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, main, train
+from train_embeddings.trainer import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, train
 from train_embeddings.training_setup import prepare_training
 
 pytestmark = pytest.mark.timeout(120)

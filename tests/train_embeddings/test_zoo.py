@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import torch
 
+from cli.train_command import main
 from configs.schema import TrainConfig
 from tests.train_embeddings.helpers import caption_parquet
 from train_embeddings import load_model
@@ -28,7 +29,7 @@ from train_embeddings.models import (
     WordTable,
     build_encoder,
 )
-from train_embeddings.trainer import CHECKPOINT, main, regularization, train
+from train_embeddings.trainer import CHECKPOINT, regularization, train
 from train_embeddings.training_start import build_optimizer
 from train_embeddings.vocab import SentenceBatch, WordVocab
 

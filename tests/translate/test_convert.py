@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 import sentencepiece as spm
 
+from cli.convert_command import main
 from configs.schema import TranslateConfig
 from tests.conftest import TOY_TRAIN_PAIRS
 from translate import Status, load_translator
 from translate.card import ModelDir
-from translate.convert import main
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from cli.vmap_command import main as vmap_main
 from configs.schema import TranslateConfig
 from tests.conftest import read_lines, shared_data, shared_path
 from translate import ModelDirError, Status, load_translator
 from translate.ct2_backend import ThreadPlan, plan_threads, read_vmap
 from translate.translator import Translator
 from translate.vmap import build_vmap, write_vmap
-from translate.vmap import main as vmap_main
 
 pytestmark = pytest.mark.timeout(600)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from translate.evaluate import main
+from cli.evaluate_nmt_command import main
 
 
 def _error(capsys, args: list[str]) -> str:

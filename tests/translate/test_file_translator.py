@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from cli.translate_command import main
 from tests.conftest import REPO_ROOT, TOY_TRAIN_PAIRS
-from translate.file_translator import COLUMNS, main
+from translate.file_translator import COLUMNS
 
 pytestmark = pytest.mark.timeout(300)
 

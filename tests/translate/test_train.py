@@ -15,12 +15,13 @@ import pyarrow.parquet as pq
 import pytest
 import torch
 
+from cli.evaluate_nmt_command import main as evaluate_main
+from cli.train_nmt_command import main as train_main
 from configs.schema import TranslateConfig
 from tests.conftest import REPO_ROOT
 from translate import Status, load_translator
 from translate.card import ModelDir
 from translate.demo import make_toy_corpus
-from translate.evaluate import main as evaluate_main
 from translate.train import (
     PRESETS,
     TrainRecipe,
@@ -28,7 +29,6 @@ from translate.train import (
     fairseq_train_args,
     parse_log_line,
 )
-from translate.train import main as train_main
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -97,8 +97,8 @@ def test_evaluate_scores_the_model_and_records_it_in_the_card(trained, toy_files
 
 
 def test_the_pipeline_translates_with_the_trained_model(trained, toy_files, tmp_path):
+    from cli.run_command import main as pipeline_main
     from core.pair_schema import read_metadata
-    from pipeline.run import main as pipeline_main
 
     out = tmp_path / "run"
     assert pipeline_main(["--cs", str(toy_files["test_cs"]), "--en", str(toy_files["test_en"]), "--model",
@@ -220,7 +220,7 @@ def test_a_folder_that_is_not_a_run_is_refused(tmp_path, toy_files, capsys):
 def test_tsv_and_parquet_inputs_read_the_same_pairs(tmp_path, toy_files):
     import pyarrow as pa
 
-    from translate.train import build_parser, read_inputs
+    from cli.train_nmt_command import build_parser, read_inputs
 
     cs = toy_files["cs"].read_text(encoding="utf-8").splitlines()
     en = toy_files["en"].read_text(encoding="utf-8").splitlines()

@@ -42,6 +42,8 @@ from pathlib import Path
 
 import numpy as np
 
+from core.errors import ParanmtError
+
 __all__ = [
     "STS2017_FILE",
     "STSB_SPLITS",
@@ -71,7 +73,7 @@ STSB_COLUMNS: tuple[str, ...] = ("genre", "file", "year", "id")  # metadata kept
 STS2017_FILE = "track5.en-en"
 
 
-class StsFormatError(ValueError):
+class StsFormatError(ParanmtError, ValueError):
     """An STS file cannot be read; the message names the file (and the line where there is one)."""
 
 

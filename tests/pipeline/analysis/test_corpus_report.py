@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from cli.report_command import main
 from core.pair_schema import (
     EN,
     EN_TOKENS,
@@ -35,7 +36,6 @@ from pipeline.analysis.corpus_report import (
     idf_stats,
     idf_table,
     length_stats,
-    main,
     score_bins,
     sentence_idf,
     side_stats,

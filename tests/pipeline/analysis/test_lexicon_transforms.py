@@ -93,7 +93,7 @@ def test_transform_on_many_bundles_and_two_worker_processes(tmp_path):
 
 
 def test_cli_switch(tmp_path, capsys):
-    from pipeline.run import main
+    from cli.run_command import main
 
     tsv = _caption_tsv(tmp_path, 120)
     out = tmp_path / "cli"

@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from cli.lexicon_command import main
 from configs.schema import LexiconConfig
 from pipeline.analysis.pmi_lexicon import (
     LexiconError,
@@ -27,7 +28,6 @@ from pipeline.analysis.pmi_lexicon import (
     lexicon_files,
     lexicon_metadata,
     load_wordsim,
-    main,
     neighbours,
     select_pairs,
     top_k_table,

@@ -5,23 +5,26 @@
   :meth:`ArgumentParser.add_renamed`.
 * A command's usage line names it as it was called: ``paranmt run`` through the ``paranmt`` command,
   ``python -m pipeline.run`` otherwise (:func:`command_name`).
+* A problem the user can fix is one ``error:`` line and exit status 2, never a traceback, decided here once
+  (:func:`run_main`): any :class:`~core.errors.ParanmtError` (each keeps its own ``exit_status``) and a
+  file-system error on a path the user named.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
+import functools
 import os
 import re
-import shutil
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-__all__ = ["ArgumentParser", "command_name", "config_flags", "make_out_folder", "os_error_line", "out_file_problem",
-           "out_folder_problem",
-           "remove_created", "run_main", "set_command_name"]
+from core.errors import ParanmtError
+
+__all__ = ["ArgumentParser", "add_config_arguments", "command", "command_name", "config_flags", "os_error_line",
+           "plain_text", "run_main", "set_command_name"]
 
 _called_as: str | None = None
 
@@ -66,6 +69,13 @@ def config_flags(parser: argparse.ArgumentParser, keys: Sequence[str],
     return {**found, **(renamed or {})}
 
 
+def add_config_arguments(parser: argparse.ArgumentParser, example: str) -> None:
+    """The ``--config`` and ``--set`` options every command shares (``args.config``, ``args.overrides``)."""
+    parser.add_argument("--config", help="YAML config (a path or a bundled name such as 'sample')")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="SECTION.KEY=VALUE",
+                        help=f"override a config value, e.g. --set {example}")
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` with renamed flags: :meth:`add_renamed` adds a flag and, hidden from the help,
     its old spelling filling the same destination (``required`` then means: one of the two)."""
@@ -103,38 +113,6 @@ class ArgumentParser(argparse.ArgumentParser):
             self.error(f"the following arguments are required: {', '.join(missing)}")
         return parsed, rest
 
-
-def out_folder_problem(output: str | os.PathLike, error: OSError) -> str:
-    """A failed mkdir/open of an output folder as one line naming it and what to do."""
-    path = Path(output)
-    if isinstance(error, FileExistsError) or (path.exists() and not path.is_dir()):
-        return f"--out {output} is a file, not a folder: choose a new folder (or an earlier run's)"
-    if isinstance(error, NotADirectoryError):
-        parent = next((a for a in path.parents if a.exists()), path)
-        return f"--out {output} cannot be created: {parent} is a file, not a folder"
-    if isinstance(error, PermissionError):
-        return f"--out {output}: permission denied on {error.filename or output}: choose a folder you can write"
-    return f"--out {output} cannot be written: {error.strerror or error}"
-
-
-def make_out_folder(output: str | os.PathLike) -> list[Path]:
-    """Create the output folder (and its missing parents); returns what was created, deepest first, for
-    :func:`remove_created`. A path that cannot be a folder raises ``OSError`` (see :func:`out_folder_problem`)."""
-    folder = Path(output)
-    created = [a for a in (folder, *folder.parents) if not a.exists()]
-    folder.mkdir(parents=True, exist_ok=True)
-    return created
-
-
-def remove_created(created: Sequence[Path], *, tree: bool = False) -> None:
-    """Undo :func:`make_out_folder` after a failure before any work: the folders it created, emptied first
-    when ``tree`` (the innermost one's content is then the failed run's own), else only if empty."""
-    for k, directory in enumerate(created):
-        if tree and k == 0:
-            shutil.rmtree(directory, ignore_errors=True)
-            continue
-        with contextlib.suppress(OSError):
-            directory.rmdir()
 
 
 def _flag_naming(path: str, argv: Sequence[str]) -> tuple[str, str] | None:
@@ -176,11 +154,16 @@ def os_error_line(error: OSError, argv: Sequence[str]) -> str:
 
 
 def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None) -> int:
-    """Run a command's ``main(argv)``; a file-system error on a named path (a folder given as a file, a path
-    below a file, no permission) is one ``error:`` line and exit status 2 instead of a traceback."""
+    """Run a command's ``main(argv)``: the one place where a problem the user can fix becomes one ``error:`` line
+    and an exit status instead of a traceback -- any :class:`ParanmtError` (its ``exit_status``, 2 unless the
+    class says otherwise) and a file-system error on a named path (a folder given as a file, a path below a file,
+    no permission: 2)."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         return main(args)
+    except ParanmtError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return error.exit_status
     except OSError as error:
         if error.filename is None:  # not about a path (a socket, a device): a real failure, keep its traceback
             raise
@@ -188,15 +171,12 @@ def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None
         return 2
 
 
-def out_file_problem(flag: str, path: str | os.PathLike) -> str | None:
-    """Why the output file ``path`` could not be written, checked before any work (None when it can be): a
-    folder there, a file where a parent folder must be, or a parent folder the user cannot write."""
-    path = Path(path)
-    if path.is_dir():
-        return f"{flag} {path} is a folder: give a file path"
-    parent = next((a for a in path.parents if a.exists()), Path("."))
-    if not parent.is_dir():
-        return f"{flag} {path} cannot be written: {parent} is a file, not a folder"
-    if not os.access(parent, os.W_OK | os.X_OK):
-        return f"{flag} {path}: permission denied on {parent}: choose a path you can write"
-    return None
+def command(main: Callable[..., int]) -> Callable[..., int]:
+    """``main(argv, **options)`` run through :func:`run_main`: what ``paranmt SUBCOMMAND``, ``python -m MODULE``
+    and a test calling ``main([...])`` all get."""
+
+    @functools.wraps(main)
+    def wrapped(argv: Sequence[str] | None = None, **options: Any) -> int:
+        return run_main(functools.partial(main, **options) if options else main, argv)
+
+    return wrapped

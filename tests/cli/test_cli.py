@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.paranmt_command import SUBCOMMANDS, main
+from cli.paranmt_command import SUBCOMMANDS, main
 
 
 def test_help_lists_every_subcommand(capsys):
@@ -31,7 +31,7 @@ def test_each_subcommand_names_itself_and_spells_outputs_out(name, capsys):
 
 
 def test_old_spellings_still_work(tmp_path):
-    from configs.command_line import ArgumentParser
+    from cli.command_line import ArgumentParser
 
     parser = ArgumentParser(prog="x")
     parser.add_renamed("--out", "--output", required=True)
@@ -127,9 +127,9 @@ def test_export_never_replaces_a_file_with_a_model_folder(user_paths, capsys):
 
 @pytest.mark.parametrize("target", ["folder", "file/x.txt"])
 def test_any_file_system_error_on_a_named_path_is_one_line(target, user_paths, capsys):
-    """The dispatcher's last line of defence (configs.command_line.run_main) for opens the audit did not move
+    """The dispatcher's last line of defence (cli.command_line.run_main) for opens the audit did not move
     before the work: the error names the flag and the path."""
-    from configs.command_line import run_main
+    from cli.command_line import run_main
 
     d = user_paths
 
@@ -165,3 +165,53 @@ def test_report_on_an_empty_folder_is_an_error(user_paths, capsys):
     assert capsys.readouterr().err == (f"error: --input {d / 'folder'} holds no pairs (no Parquet rows): give a "
                                        "run's pairs/ or train/ (see paranmt report --help)\n")
     assert not (d / "report").exists()
+
+
+# ---------------------------------------------------------------------- issue 23 item 4: cli/ and one error base
+
+
+def test_a_project_error_is_one_line_and_its_exit_status_in_one_place(capsys):
+    """Every command's main runs through cli.command_line.run_main: a ParanmtError subclass (which keeps its
+    ValueError base for library callers) is one ``error:`` line; a failed row accounting exits 1; a plain bug
+    keeps its traceback."""
+    from cli.command_line import command
+    from configs import ConfigError
+    from core.errors import ParanmtError
+    from pipeline.run import AccountingError
+
+    def raising(error: Exception):
+        @command
+        def tool(argv: list[str]) -> int:
+            raise error
+
+        return tool
+
+    assert issubclass(ConfigError, ValueError) and issubclass(ConfigError, ParanmtError)
+    assert raising(ConfigError("--beam 0: must be positive"))([]) == 2
+    assert capsys.readouterr().err == "error: --beam 0: must be positive\n"
+    assert raising(AccountingError("read 3 != 2 + 0 + 0", {}))([]) == 1
+    assert capsys.readouterr().err == "error: read 3 != 2 + 0 + 0\n"
+    with pytest.raises(ZeroDivisionError):
+        raising(ZeroDivisionError("a bug"))([])
+
+
+def test_every_subcommand_has_its_python_m_form():
+    from cli.paranmt_command import PYTHON_M
+
+    assert set(PYTHON_M) == set(SUBCOMMANDS)
+
+
+def test_python_dash_m_runs_the_same_command_through_the_module_guard(tmp_path):
+    """The README's ``python -m filters.folds`` form: the module's two-line guard calls cli.folds_command."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "filters.folds", "--input", str(tmp_path / "missing.parquet"),
+                           "--out", str(tmp_path / "x")], cwd=root, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(root)}, check=False)
+    assert done.returncode == 2
+    assert done.stderr == f"error: {tmp_path / 'missing.parquet'} does not exist\n"
+    assert done.stdout == ""

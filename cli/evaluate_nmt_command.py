@@ -1,0 +1,69 @@
+"""``paranmt evaluate-nmt`` (``python -m translate.evaluate``): BLEU / chrF of a model directory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from cli.command_line import ArgumentParser, command, command_name
+from configs.schema import TranslateConfig
+from translate import evaluate as evaluate_module
+from translate.card import CARD_FILE
+from translate.evaluate import evaluate, record
+from translate.train import TrainError, read_pair_files
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = ArgumentParser(prog=command_name("python -m translate.evaluate"), description=evaluate_module.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model", type=Path, required=True, help="model directory (with model_card.yaml)")
+    p.add_argument("--src", type=Path, required=True, help="raw source sentences, one per line (.gz ok)")
+    p.add_argument("--ref", type=Path, required=True, help="raw reference translations, line-aligned")
+    p.add_argument("--name", help="test set name used in the card's metric keys (default: the --src file stem)")
+    p.add_argument("--limit", type=int, help="only the first N sentences")
+    p.add_argument("--beam", type=int, default=5, help="beam size (default 5, as the shared model's card)")
+    p.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"], default="auto")
+    p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    p.add_argument("--compute-type", default="auto")
+    p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--out", type=Path, help="write the hypotheses here, one per line")
+    p.add_argument("--no-update-card", dest="update_card", action="store_false",
+                   help="do not write the scores into the model card")
+    return p
+
+
+@command
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    args = build_parser().parse_args(argv)
+    try:
+        sources, references = read_pair_files([args.src], [args.ref])
+        if args.limit:
+            sources, references = sources[: args.limit], references[: args.limit]
+        if not sources:
+            raise TrainError(f"{args.src} is empty; give a test set with at least one sentence")
+        name = args.name or args.src.name.split(".")[0].replace("-", "_")
+        config = TranslateConfig(backend=args.backend, device=args.device, compute_type=args.compute_type,
+                                 beam_size=args.beam, threads=args.threads)
+        result, hypotheses = evaluate(args.model, sources, references, name, config)
+        if args.out:
+            args.out.write_text("".join(h + "\n" for h in hypotheses), encoding="utf-8")
+        card = record(args.model, result) if args.update_card else None
+    except PermissionError as error:
+        print(f"error: {error.filename}: cannot write the model card ({error.strerror}); add --no-update-card "
+              "for a read-only model", file=sys.stderr)
+        return 2
+    print(f"{result.test_set}: BLEU {result.bleu:.2f}  chrF {result.chrf:.2f}  ({result.sentences} sentences, "
+          f"{result.sentences_per_second} sent/s, {result.backend} {result.compute_type}, beam {result.beam_size})")
+    print(f"BLEU signature: {result.bleu_signature}")
+    print(f"chrF signature: {result.chrf_signature}")
+    print(json.dumps(asdict(result)))
+    if card is not None:
+        print(f"scores recorded in {card}")
+    elif args.update_card:
+        print(f"{CARD_FILE} not updated")
+    return 0

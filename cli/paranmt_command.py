@@ -1,0 +1,84 @@
+"""``paranmt``: one command for every tool of the project (``paranmt SUBCOMMAND --help`` for each).
+
+Each subcommand is the tool's own command line (``paranmt run`` is ``python -m pipeline.run``, ``paranmt train``
+is ``python -m train_embeddings``, ...): the same flags, the same exit status (0 done, 1 failed accounting or a
+run that went wrong, 2 a bad argument or input, with a one-line ``error:``). The modules are imported only for the
+subcommand that runs, so ``paranmt --help`` is instant.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import sys
+from collections.abc import Sequence
+
+from cli.command_line import run_main, set_command_name
+
+# subcommand -> (module in cli/ with main(argv), what it does); each is also ``python -m`` of its library module
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("cli.run_command", "build the corpus: bitext -> back-translation -> scored Parquet shards"),
+    "translate": ("cli.translate_command", "back-translate a text file with a model directory"),
+    "train-nmt": ("cli.train_nmt_command", "train a cs->en back-translation model (presets cpu-small, base, big)"),
+    "evaluate-nmt": ("cli.evaluate_nmt_command", "BLEU / chrF and speed of a model directory on a test set"),
+    "convert": ("cli.convert_command", "make a model directory from OPUS-MT/Marian, Hugging Face, fairseq, Argos"),
+    "score": ("cli.score_command", "trigram overlap and paraphrase score of Parquet pairs"),
+    "folds": ("cli.folds_command", "rank pairs by a criterion into folds (Table 5)"),
+    "report": ("cli.report_command", "Table 1 / Table 3 corpus statistics and plots"),
+    "lexicon": ("cli.lexicon_command", "PMI paraphrase lexicon: build, neighbours, evaluate"),
+    "train": ("cli.train_command", "train paraphrastic sentence embeddings"),
+    "evaluate": ("cli.evaluate_command", "STS evaluation of models and baselines"),
+    "sif": ("cli.sif_command", "build a SIF model"),
+    "sick": ("cli.sick_command", "SICK relatedness / entailment heads"),
+    "export-vectors": ("cli.export_vectors_command", "export a WORD model's vectors"),
+    "export": ("cli.export_command", "a model as sentence-transformers, or train/ as ParaNMT TSV"),
+}
+
+# subcommand -> its ``python -m`` form, which runs the same command (the module's ``__main__`` guard calls cli/)
+PYTHON_M: dict[str, str] = {
+    "run": "pipeline.run", "translate": "translate", "train-nmt": "translate.train",
+    "evaluate-nmt": "translate.evaluate", "convert": "translate.convert", "score": "filters.scores",
+    "folds": "filters.folds", "report": "pipeline.analysis.corpus_report", "lexicon": "pipeline.analysis.pmi_lexicon",
+    "train": "train_embeddings", "evaluate": "train_embeddings.evaluate_sts", "sif": "train_embeddings.sif",
+    "sick": "train_embeddings.sick", "export-vectors": "train_embeddings.model_io",
+    "export": "train_embeddings.export",
+}
+
+
+def version() -> str:
+    """The installed package's version (without importing any tool: ``paranmt --version`` stays instant)."""
+    try:
+        return importlib.metadata.version("paranmt")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def usage() -> str:
+    width = max(map(len, SUBCOMMANDS))
+    rows = "\n".join(f"  {name:<{width}}  {text}" for name, (_, text) in SUBCOMMANDS.items())
+    return (f"usage: paranmt SUBCOMMAND [options]   (paranmt SUBCOMMAND --help; paranmt --version)\n\n"
+            f"subcommands:\n{rows}\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(usage(), end="")
+        return 0 if args else 2
+    if args[0] == "--version":
+        print(f"paranmt {version()}")
+        return 0
+    name, rest = args[0], args[1:]
+    if name not in SUBCOMMANDS:
+        print(f"error: unknown subcommand {name!r}\n\n{usage()}", end="", file=sys.stderr)
+        return 2
+    module = importlib.import_module(SUBCOMMANDS[name][0])
+    set_command_name(f"paranmt {name}")
+    try:
+        return run_main(module.main, rest)
+    finally:
+        set_command_name(None)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""``paranmt report`` (``python -m pipeline.analysis.corpus_report``): corpus statistics and plots."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from cli.command_line import ArgumentParser, command, command_name
+from pipeline.analysis import corpus_report as corpus_report_module
+from pipeline.analysis.corpus_report import DEFAULT_MAX_PARSE, build_report, read_pairs
+
+
+@command
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m pipeline.analysis.corpus_report``: print Tables 1 and 3 and write the report files."""
+    ap = ArgumentParser(prog=command_name("python -m pipeline.analysis.corpus_report"),
+                        description=corpus_report_module.__doc__.splitlines()[0])
+    ap.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory of shards")
+    ap.add_renamed("--out", "--output", required=True, type=Path, help="output directory")
+    ap.add_argument("--name", help="corpus name in the tables (default: the input's name)")
+    ap.add_argument("--max-parse", type=int, default=DEFAULT_MAX_PARSE,
+                    help=f"rows parsed for parse entropy (default {DEFAULT_MAX_PARSE}; 0 disables)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the parse / row / scatter samples")
+    ap.add_argument("--sample", type=int, help="report on a seeded sample of this many rows (the paper: 100K)")
+    args = ap.parse_args(argv)
+    if not args.input.exists():
+        ap.error(f"--input {args.input} does not exist")
+    table = read_pairs(args.input, args.sample, args.seed)
+    if table.num_rows == 0:  # an empty folder or empty shards: a report of nothing would look like a result
+        ap.error(f"--input {args.input} holds no pairs (no Parquet rows): give a run's pairs/ or train/")
+    name = args.name or (args.input.stem if args.input.is_file() else args.input.name)
+    report = build_report(table, args.out, name=name, max_parse=args.max_parse, seed=args.seed)
+    print("Table 1\n\n" + report["markdown"]["table1"] + "\n")
+    for corpus_name, md in report["markdown"]["table3"].items():
+        print(f"Table 3: {corpus_name}\n\n{md}\n")
+    print(f"wrote {args.out / 'report.json'}, {args.out / 'report.md'} and {len(report['files']['plots'])} plots "
+          f"in {args.out}")
+    return 0
