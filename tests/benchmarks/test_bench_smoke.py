@@ -10,7 +10,6 @@ import pytest
 from tests.conftest import load_benchmark
 
 
-@pytest.mark.timeout(600)
 def test_translate_bench_smoke(real_model, tmp_path: Path):
     out = tmp_path / "bench.json"
     assert load_benchmark("translate_bench").main(

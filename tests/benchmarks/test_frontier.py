@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from benchmarks.doc_sections import kept_sections, replace_section
 from tests.conftest import load_benchmark
 from tests.train_embeddings.helpers import caption_parquet, tiny
@@ -26,9 +24,6 @@ def test_sections_are_replaced_in_place_and_kept(tmp_path: Path) -> None:
     kept = kept_sections(page)
     assert kept.count("<!-- section:") == 2 and "body" not in kept
     assert kept_sections(tmp_path / "absent.md") == ""
-
-
-@pytest.mark.timeout(600)
 def test_frontier_smoke(tmp_path: Path) -> None:
     data = caption_parquet(tmp_path / "captions", n=300)
     run = train(tiny("sp", data, max_steps=6), tmp_path / "sp", evaluate_fn=None, progress=False)

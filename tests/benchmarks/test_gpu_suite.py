@@ -9,8 +9,6 @@ import pytest
 
 from tests.conftest import load_benchmark, shared_data
 
-pytestmark = pytest.mark.timeout(600)
-
 
 def test_gpu_suite_runs_on_cpu_small(tmp_path, capsys):
     shared_data("bitext/tatoeba.cs")

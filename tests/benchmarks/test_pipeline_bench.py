@@ -22,14 +22,8 @@ def run_bench(tmp_path, rows: int, *options: str) -> dict:
     assert figures["best"]["fraction_of_stock_sacremoses_ceiling"] > 0
     assert any(stage.startswith("6b score") for stage in figures["stages_one_process"])
     return figures
-
-
-@pytest.mark.timeout(300)
 def test_pipeline_bench_smoke(tmp_path):
     run_bench(tmp_path, 400)
-
-
-@pytest.mark.timeout(300)
 def test_pipeline_bench_runs_a_baseline_commit_beside_this_code(tmp_path):
     """--baseline checks a commit out in a temporary git worktree and runs its pipeline in the same run; HEAD here, so
     both code paths must write the same pairs. The worktree is gone afterwards."""

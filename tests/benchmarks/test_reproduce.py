@@ -11,8 +11,6 @@ import pytest
 from benchmarks import reproduce
 from tests.conftest import REPO_ROOT, shared_data
 
-pytestmark = pytest.mark.timeout(600)
-
 
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory):

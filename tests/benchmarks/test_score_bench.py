@@ -9,7 +9,6 @@ import pytest
 from tests.conftest import load_benchmark, shared_data
 
 
-@pytest.mark.timeout(120)
 def test_score_bench_smoke(tmp_path):
     captions = shared_data("paraphrase/multi30k-captions")
     out = tmp_path / "bench.json"

@@ -16,9 +16,6 @@ try:
     import_sentence_transformers()
 except ImportError as error:  # the st extra is optional; CI installs .[all]
     pytest.skip(f"{error}", allow_module_level=True)
-
-
-@pytest.mark.timeout(300)
 def test_round_trip_table(tmp_path, capsys) -> None:
     sts_dir = shared_data("sts")
     data = caption_parquet(tmp_path / "captions", n=300)

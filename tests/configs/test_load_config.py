@@ -9,8 +9,6 @@ import pytest
 from configs import CONFIG_DIR, ConfigError, load_config, parse_override
 from configs.schema import ParaNMTConfig, TranslateConfig
 
-pytestmark = pytest.mark.timeout(60)
-
 
 def test_defaults():
     config = load_config()

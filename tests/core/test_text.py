@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 from core.text import TextProcessor
 from tests.conftest import read_lines, shared_data
-
-pytestmark = pytest.mark.timeout(120)
 
 
 def test_fast_tokeniser_matches_stock_sacremoses_on_real_text():

@@ -96,9 +96,6 @@ def test_config_resolves_exclusions_relative_to_the_yaml_file(tmp_path):
     (tmp_path / "run.yaml").write_text("filter:\n  exclude_sentences: sets/*.txt\n", encoding="utf-8")
     config = load_config(tmp_path / "run.yaml")
     assert config.filter.exclude_sentences == [str(tmp_path / "sets" / "*.txt")]
-
-
-@pytest.mark.timeout(300)
 def test_pipeline_excludes_evaluation_sentences_and_proves_it_in_the_summary(tmp_path, capsys):
     """The bundled sample with half of its English sentences as an "evaluation set": the summary's count equals
     an independent count over pairs/, and train/ holds none of them."""

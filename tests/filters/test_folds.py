@@ -33,8 +33,6 @@ from filters.rules import MaxTokens
 from tests.conftest import REPO_ROOT, shared_data
 from tests.filters.fold_reference import fold_of_key
 
-pytestmark = pytest.mark.timeout(60)
-
 # ------------------------------------------------------------------------------------------ slow references
 
 M64 = 2**64 - 1
@@ -366,9 +364,6 @@ def test_interior_boundaries_exact_for_small_inputs():
                 continue
             got = [fold_of_key(key, interior) for key in keys]
             assert got == [r * k // n + 1 for r in range(n)], (n, k)
-
-
-@pytest.mark.timeout(120)
 def test_beam_approximate_folds_are_within_the_epsilon_bound(tmp_path):
     """The pipeline's ranking at scale: boundaries from ApproximateQuantiles in Beam (FoldBoundaries), folds
     column-wise (folds_of_keys); fold sizes within 2εn + 1 of n/k, each row at most one fold from the exact one."""

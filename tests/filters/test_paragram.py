@@ -30,8 +30,6 @@ from filters.paragram import ParagramScorer
 from tests.conftest import shared_data
 from tests.filters.test_trigram import caption_pairs
 
-pytestmark = pytest.mark.timeout(180)
-
 ENWIKI = "wordfreq/enwiki_vocab_min200.txt"
 
 

@@ -22,8 +22,6 @@ from filters.rules import (
     with_decision,
 )
 
-pytestmark = pytest.mark.timeout(60)
-
 
 def _tokens(n: int | None, side: str = "en") -> list[str] | None:
     """``n`` tokens; the two sides differ (a pair whose sides are equal is a copy, which the default rules drop)."""

@@ -34,8 +34,6 @@ from pipeline.score_transforms import check_scorer, load_scorer
 from tests.filters.test_paragram import caption_vectors
 from tests.filters.test_trigram import caption_pairs
 
-pytestmark = pytest.mark.timeout(180)
-
 
 @functools.lru_cache(maxsize=1)
 def scorer() -> ParagramScorer:

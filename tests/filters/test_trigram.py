@@ -17,8 +17,6 @@ from core.token_arrays import encode_tokens
 from filters.trigram import trigram_overlap
 from tests.conftest import read_lines, shared_data
 
-pytestmark = pytest.mark.timeout(120)
-
 
 @functools.lru_cache(maxsize=2)
 def _caption_pairs(n: int) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:

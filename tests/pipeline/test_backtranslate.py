@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pipeline.backtranslate import TranslationCache, cache_chunk
-
-pytestmark = pytest.mark.timeout(120)
 
 
 def test_cache_chunks_are_fixed_size_row_ranges():

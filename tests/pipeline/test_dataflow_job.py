@@ -21,8 +21,6 @@ from pipeline.input_plan import InputSpec
 from pipeline.options import beam_argv
 from tests.conftest import REPO_ROOT
 
-pytestmark = pytest.mark.timeout(300)
-
 IMAGE = "europe-west4-docker.pkg.dev/my-project/paranmt/paranmt-gpu:0.1.0"
 ACCELERATOR = "worker_accelerator=type:nvidia-l4;count:1;install-nvidia-driver"
 # The GPU submission of docs/dataflow.md, minus the input/output paths (gs:// needs credentials).

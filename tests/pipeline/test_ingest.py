@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from configs.schema import PipelineConfig
 from pipeline.ingest import decode_record
 from pipeline.input_plan import InputSpec, plan_reads
 from tests.pipeline.input_helpers import CAP, KEEP, read_all, write_file
-
-pytestmark = pytest.mark.timeout(120)
 
 
 def test_jsonl_decoding_dead_letters(tmp_path):

@@ -173,9 +173,6 @@ def run_case(case: Case, capsys) -> None:
 
 FAST = settings(max_examples=6, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-
-
-@pytest.mark.timeout(300)
 @FAST
 @given(case=cases())
 def test_fuzzed_inputs_end_in_a_run_or_one_line(case, capsys):
@@ -233,9 +230,6 @@ def _container_specs(root: Path, fmt: str, suffix: str, parts: int) -> list[Inpu
                 if (root / f"part-{k}.cs{suffix}").stat().st_size]
     pattern = str(root / f"part-*.{fmt}{suffix}")
     return [{"tsv": InputSpec.tsv, "jsonl": InputSpec.jsonl, "parquet": InputSpec.parquet}[fmt](pattern)]
-
-
-@pytest.mark.timeout(300)
 @settings(max_examples=25, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())

@@ -17,8 +17,6 @@ from pipeline.input_files import InputError, index_lines
 from pipeline.input_plan import InputSpec, MisalignedInputError, plan_reads
 from tests.pipeline.input_helpers import CAP, KEEP, read_all, write_file
 
-pytestmark = pytest.mark.timeout(120)
-
 
 def test_index_lines_counts_and_offsets(tmp_path):
     lines = [f"line {i}".encode() for i in range(1, 26)]

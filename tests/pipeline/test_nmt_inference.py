@@ -30,8 +30,6 @@ from pipeline.nmt_inference import (
 from translate.loading import load_translator
 from translate.translator import Status, Translation
 
-pytestmark = pytest.mark.timeout(300)
-
 
 def _config(model: Path, **overrides) -> TranslateConfig:
     return TranslateConfig(model=model, backend="ctranslate2", device="cpu", threads=1, beam_size=4, **overrides)

@@ -8,8 +8,6 @@ from configs import load_config
 from configs.schema import PipelineConfig
 from pipeline.options import beam_argv
 
-pytestmark = pytest.mark.timeout(120)
-
 
 def test_pipeline_config_loads_with_overrides_and_flags():
     config = load_config("sample", ["pipeline.num_shards=8", "pipeline.limit=5"], {"pipeline.limit": 3})

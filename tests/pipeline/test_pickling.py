@@ -5,7 +5,6 @@ from __future__ import annotations
 import pickle
 
 import cloudpickle
-import pytest
 
 from configs.schema import ParaNMTConfig, PipelineConfig, TranslateConfig
 from core import pair_schema as S
@@ -19,9 +18,6 @@ from pipeline.pair_records import PairRecords
 from pipeline.prefilter import PrefilterRows, prefilter_rules
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards
 from tests.pipeline.input_helpers import CAP, KEEP, write_file
-
-pytestmark = pytest.mark.timeout(120)
-
 
 # -------------------------------------------------------------------------------------- byte ranges
 

@@ -19,8 +19,6 @@ from pipeline.input_plan import InputSpec
 from pipeline.run import run
 from tests.conftest import REPO_ROOT
 
-pytestmark = pytest.mark.timeout(600)
-
 SAMPLE = REPO_ROOT / "configs" / "sample"
 EXAMPLES = "tests.pipeline.plugin_examples"
 ROWS = 80

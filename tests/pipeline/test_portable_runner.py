@@ -22,8 +22,6 @@ from cli.run_command import main
 from pipeline import progress
 from tests.conftest import REPO_ROOT
 
-pytestmark = pytest.mark.timeout(300)
-
 SAMPLE = REPO_ROOT / "configs" / "sample"
 PAIRS = 300  # a few hundred pairs of the bundled sample, translated by the default model (small-cs-en)
 

@@ -18,8 +18,6 @@ from pipeline.write import records_to_table
 from tests.conftest import read_lines, shared_data
 from tests.pipeline.prefilter_reference import pair_record, pick_duplicates, prefilter_row
 
-pytestmark = pytest.mark.timeout(120)
-
 
 def _row(cs: str, en: str, i: int = 1) -> dict:
     return {"id": f"t:L{i:012d}", "source": "t", "cs": cs, "en": en, "mt": None, "mt_score": None, "row": i - 1}

@@ -10,11 +10,8 @@ import json
 import re
 
 import pyarrow.parquet as pq
-import pytest
 
 from tests.conftest import REPO_ROOT
-
-pytestmark = pytest.mark.timeout(300)
 
 
 def readme_python_block() -> str:

@@ -21,8 +21,6 @@ from pipeline.run import run
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA
 from tests.conftest import read_lines, shared_data
 
-pytestmark = pytest.mark.timeout(300)
-
 TOY_TRANSLATE = ["translate.backend=ctranslate2", "translate.device=cpu", "translate.threads=1",
                  "translate.beam_size=4", "translate.max_source_tokens=30", "prefilter.max_source_tokens=100",
                  "pipeline.num_shards=3"]

@@ -22,8 +22,6 @@ from pipeline.input_files import CorruptInputError, index_lines
 from pipeline.input_reading import read_task
 from tests.conftest import REPO_ROOT
 
-pytestmark = pytest.mark.timeout(120)
-
 ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The sentence {i} is here.")
         for i in range(100)]
 RUNNER = ["--runner", "BundleBasedDirectRunner"]

@@ -21,8 +21,6 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 
-pytestmark = pytest.mark.timeout(600)
-
 CHUNK_LINES = 100
 
 

@@ -20,8 +20,6 @@ import pytest
 from pipeline.run_folder import LOCK_FILE, RunFolderBusy, own_output
 from tests.conftest import REPO_ROOT
 
-pytestmark = pytest.mark.timeout(300)
-
 ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The sentence {i} is here.")
         for i in range(60)]
 

@@ -26,8 +26,6 @@ from pipeline.input_plan import InputSpec
 from pipeline.run import run
 from tests.conftest import read_lines, shared_data
 
-pytestmark = pytest.mark.timeout(600)
-
 N = 200  # real newstest2014 pairs, in 4 chunks of 64 rows (the last one short)
 SETTINGS = ["translate.backend=ctranslate2", "translate.device=cpu", "translate.threads=1", "translate.beam_size=12",
             "translate.max_source_tokens=60", "prefilter.max_source_tokens=100", "pipeline.cache_chunk_lines=64",

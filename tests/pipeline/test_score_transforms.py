@@ -19,8 +19,6 @@ from filters.scores import score_pairs
 from pipeline.score_transforms import ScoreAndSelect
 from tests.filters.test_scores import pairs_table, scorer
 
-pytestmark = pytest.mark.timeout(300)
-
 
 @pytest.mark.parametrize("config", [
     FilterConfig(),  # the paper's rank rule: top two deciles, <= 30 tokens

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pipeline.write import shard_of
-
-pytestmark = pytest.mark.timeout(120)
 
 
 def test_shards_are_stable():

@@ -13,8 +13,6 @@ import pytest
 from tests.train_embeddings.helpers import caption_parquet, pairs_table
 from train_embeddings.data import PairSource, TrainDataError, tsv_to_parquet
 
-pytestmark = pytest.mark.timeout(60)
-
 
 def toy_shards(directory, n=250, shards=5, **extra_columns):
     """Pairs whose tokens name their row ("s17" / "p17"), written as ``shards`` files in document order."""

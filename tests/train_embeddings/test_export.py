@@ -20,8 +20,6 @@ from core.pair_schema import PAIRS_SCHEMA
 from tests.conftest import REPO_ROOT
 from train_embeddings.data import read_tsv_tables
 
-pytestmark = pytest.mark.timeout(300)
-
 
 @pytest.fixture(scope="module")
 def sample_run(tmp_path_factory) -> Path:

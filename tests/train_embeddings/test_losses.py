@@ -10,8 +10,6 @@ import torch
 
 from train_embeddings.losses import MARGIN_STATISTICS, MarginLoss, MegaBatchMiner, cosine, margin_statistics
 
-pytestmark = pytest.mark.timeout(60)
-
 
 def naive_max_negatives(left: np.ndarray, right: np.ndarray, groups: np.ndarray | None) -> tuple[list, list]:
     """The reference: for every sentence, scan all 2N sentences in order and keep the most similar one that is

@@ -19,8 +19,6 @@ from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder
 from train_embeddings.trainer import train
 from train_embeddings.vocab import TrigramVocab
 
-pytestmark = pytest.mark.timeout(120)
-
 RAW = ["A man in a blue shirt is playing the guitar.", "Two dogs run through the snow!", "", "Ünïcode café “quoted”"]
 
 

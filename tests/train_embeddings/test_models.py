@@ -24,8 +24,6 @@ from train_embeddings.vocab import (
     trigram_keys,
 )
 
-pytestmark = pytest.mark.timeout(60)
-
 SENTENCES = [["A", "man", "is", "playing", "a", "guitar", "."], ["Dogs", "run"], [], ["Ünïcode", "naïve", "café"],
              ["a"], ["The", "dog", "runs", "through", "the", "tall", "green", "grass", "near", "a", "river", "."]]
 

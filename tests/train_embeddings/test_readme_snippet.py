@@ -21,8 +21,6 @@ from tests.train_embeddings.helpers import caption_parquet, tiny
 from train_embeddings import load_model
 from train_embeddings.trainer import train
 
-pytestmark = pytest.mark.timeout(300)
-
 if importlib.util.find_spec("sentence_transformers") is None:  # the st extra is optional; CI installs .[all]
     pytest.skip("sentence-transformers is not installed (the st extra)", allow_module_level=True)
 

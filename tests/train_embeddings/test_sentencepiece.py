@@ -18,8 +18,6 @@ from train_embeddings.models import PieceAverage
 from train_embeddings.trainer import train
 from train_embeddings.vocab import Featurizer, SentencePieceVocab, sentence_strings
 
-pytestmark = pytest.mark.timeout(120)
-
 RAW = ["A man in a blue shirt is playing the guitar.", "", "Zyzzyvas quixotically flummox jabberwockies."]
 
 

@@ -33,8 +33,6 @@ from train_embeddings.sick import (
 )
 from train_embeddings.vocab import WordVocab
 
-pytestmark = pytest.mark.timeout(120)
-
 
 def test_relatedness_target_hand_values() -> None:
     target = relatedness_target(np.array([3.6, 1.0, 5.0, 4.5, 2.0, 1.2]))

@@ -22,8 +22,6 @@ from train_embeddings.models import EmbeddingModel, ModelSpec, build_encoder
 from train_embeddings.sif import SifModel, build_sif, glove_average, load_sif
 from train_embeddings.vocab import WordVocab
 
-pytestmark = pytest.mark.timeout(120)
-
 WS = {"kind": "whitespace", "lowercase": True}
 WORDS = ["the", "a", "man", "dog", "plays", "runs", "guitar", "park", "in", ".", "cat", "sleeps"]
 

@@ -18,16 +18,14 @@ from tests.train_embeddings.helpers import caption_lines, caption_parquet, tiny
 from train_embeddings import load_model, sts
 from train_embeddings.trainer import train
 
-pytestmark = pytest.mark.timeout(300)
-
 try:
     sentence_transformers = import_sentence_transformers()
 except ImportError as error:  # the st extra is optional; CI installs .[all]
     pytest.skip(f"{error}", allow_module_level=True)
 
-from sentence_transformers.sentence_transformer.evaluation import EmbeddingSimilarityEvaluator  # noqa: E402
+from sentence_transformers.sentence_transformer.evaluation import EmbeddingSimilarityEvaluator
 
-from train_embeddings.st_export import export_sentence_transformers  # noqa: E402
+from train_embeddings.st_export import export_sentence_transformers
 
 RAW = ["A man in a blue shirt is playing the guitar.", "Two dogs run through the snow!", "",
        "Ünïcode café “quoted” -- and an unknownword-xyz", "don't stop: 3:00 p.m. (really)"]

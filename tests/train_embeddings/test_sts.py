@@ -28,8 +28,6 @@ from core.text import CachedTokenizer
 from tests.conftest import shared_data
 from train_embeddings import sts
 
-pytestmark = pytest.mark.timeout(120)
-
 try:
     from scipy import stats as scipy_stats
 except ImportError:  # scipy is not a dependency of the project; the hand-computed values suffice
@@ -316,9 +314,6 @@ def baseline_reports(real_benchmarks: sts.StsBenchmarks) -> dict[str, sts.StsRep
                           word_frequencies=shared_data("wordfreq/enwiki_vocab_min200.txt"))
     return {"glove": sts.evaluate_all(glove, data=real_benchmarks, label="GloVe avg"),
             "sif": sts.evaluate_all(sif, data=real_benchmarks, label="SIF GloVe")}
-
-
-@pytest.mark.timeout(60)
 def test_real_sif_beats_glove_average(baseline_reports: dict[str, sts.StsReport]) -> None:
     glove, sif = baseline_reports["glove"], baseline_reports["sif"]
     print(sts.markdown_comparison({"GloVe avg": glove, "SIF": sif}))

@@ -21,8 +21,6 @@ from train_embeddings.data import TrainDataError
 from train_embeddings.trainer import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, train
 from train_embeddings.training_setup import prepare_training
 
-pytestmark = pytest.mark.timeout(120)
-
 PROBE = ["A man is playing a guitar.", "A dog runs in the park.", "Two women are talking."]
 
 

@@ -16,8 +16,6 @@ from train_embeddings.trainer import Trainer, train
 from train_embeddings.training_setup import prepare_training
 from train_embeddings.vocab_building import Vocabularies, build_vocabularies
 
-pytestmark = pytest.mark.timeout(120)
-
 
 @pytest.fixture(scope="module")
 def captions(tmp_path_factory):

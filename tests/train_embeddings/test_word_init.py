@@ -19,8 +19,6 @@ from train_embeddings.encoder_setup import initial_word_vectors
 from train_embeddings.trainer import default_word_vectors, train
 from train_embeddings.unseen_words import ANCHORS, UnseenWordMap, fit_word_map
 
-pytestmark = pytest.mark.timeout(120)
-
 
 @pytest.fixture(scope="module")
 def captions(tmp_path_factory):

@@ -33,8 +33,6 @@ from train_embeddings.trainer import CHECKPOINT, regularization, train
 from train_embeddings.training_start import build_optimizer
 from train_embeddings.vocab import SentenceBatch, WordVocab
 
-pytestmark = pytest.mark.timeout(120)
-
 ZOO = ["proj", "dan", "rnn", "irnn", "lstm-peep", "lstm-peep-nog", "cse"]
 PROBE = ["a man is playing a guitar .", "a dog runs in the park", "two women are talking"]
 

@@ -18,8 +18,6 @@ from configs.schema import TranslateConfig
 from tests.conftest import load_benchmark, read_lines, shared_data, shared_path
 from translate import load_translator
 
-pytestmark = pytest.mark.timeout(600)
-
 SENTENCES, BEAM = 150, 12
 
 

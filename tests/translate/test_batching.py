@@ -7,8 +7,6 @@ import pytest
 
 from translate.batching import token_buckets
 
-pytestmark = pytest.mark.timeout(60)
-
 
 def reference_buckets(lengths, max_tokens: int, max_sentences: int) -> list[list[int]]:
     """Sort stably by length (0 counts as 1), then grow each batch one sentence at a time while the padded cost

@@ -17,8 +17,6 @@ from tests.conftest import TOY_TRAIN_PAIRS
 from translate import Status, load_translator
 from translate.card import ModelDir
 
-pytestmark = pytest.mark.timeout(300)
-
 
 def config(model: Path, backend: str = "ctranslate2", **overrides) -> TranslateConfig:
     values = {"model": model, "backend": backend, "device": "cpu", "compute_type": "float32", "threads": 1}

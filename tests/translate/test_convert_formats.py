@@ -32,8 +32,6 @@ from translate.convert import import_transformers
 from translate.demo import make_toy_corpus
 from translate.translator import Translation
 
-pytestmark = pytest.mark.timeout(600)
-
 BEAM, MAX_LEN = 4, 40
 D_MODEL, LAYERS, HEADS, FFN = 32, 2, 2, 64
 

@@ -17,8 +17,6 @@ from translate.ct2_backend import ThreadPlan, plan_threads, read_vmap
 from translate.translator import Translator
 from translate.vmap import build_vmap, write_vmap
 
-pytestmark = pytest.mark.timeout(600)
-
 
 def test_thread_plan_defaults_to_one_batch_per_core():
     auto = TranslateConfig()

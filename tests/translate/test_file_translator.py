@@ -14,8 +14,6 @@ from cli.translate_command import main
 from tests.conftest import REPO_ROOT, TOY_TRAIN_PAIRS
 from translate.file_translator import COLUMNS
 
-pytestmark = pytest.mark.timeout(300)
-
 INVALID_BYTES = b"\xff\xfe Velk\xfd pes \xe8te.\n"  # Latin-2 bytes: not UTF-8
 
 
@@ -222,9 +220,6 @@ def test_help_runs_as_a_module():
     assert "usage: python -m translate" in done.stdout
     for flag in ("--input", "--out", "--model", "--beam", "--nbest", "--set", "--summary"):
         assert flag in done.stdout
-
-
-@pytest.mark.timeout(600)
 def test_readme_main_job_on_the_bundled_sample(tmp_path, monkeypatch, capsys):
     """The README's main job: back-translate the bundled sample with the default model (the bundled small-cs-en)."""
     monkeypatch.chdir(REPO_ROOT)

@@ -18,8 +18,6 @@ from tests.conftest import read_lines, shared_data
 from translate.card import ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 from translate.text_chain import SourceEncoder, TargetDecoder
 
-pytestmark = pytest.mark.timeout(120)
-
 # Real sentences with the things Moses (de)tokenisation must get right.
 TRICKY_EN = [
     "The truth is I don't like Tom.",

@@ -30,8 +30,6 @@ from translate.train import (
     parse_log_line,
 )
 
-pytestmark = pytest.mark.timeout(600)
-
 # Seconds on one thread: 2+2 layers of 64 on a few hundred toy pairs.
 FAST = ["--preset", "tiny", "--set", "bpe_merges=300", "--set", "max_tokens=1024", "--threads", "1"]
 

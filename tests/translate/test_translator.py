@@ -15,8 +15,6 @@ from translate.card import ModelDir
 from translate.ct2_backend import CTranslate2Backend
 from translate.translator import Translator, is_out_of_memory
 
-pytestmark = pytest.mark.timeout(600)
-
 
 def config(model: Path, backend: str, **overrides) -> TranslateConfig:
     # float32 so both backends compute the same function (CT2's "auto" is int8 on CPU).

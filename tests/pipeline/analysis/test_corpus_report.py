@@ -46,8 +46,6 @@ from pipeline.analysis.corpus_report import (
 )
 from tests.conftest import read_lines, shared_data
 
-pytestmark = pytest.mark.timeout(120)
-
 TOKENS = pa.list_(pa.string())
 REAL_LINES = 2000  # per corpus
 REAL_PARSE = 150  # parsed rows per corpus: keeps spaCy to a few seconds

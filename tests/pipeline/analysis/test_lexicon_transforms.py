@@ -9,7 +9,6 @@ from pathlib import Path
 import apache_beam as beam
 import pyarrow as pa
 import pyarrow.parquet as pq
-import pytest
 
 from configs import load_config
 from configs.schema import LexiconConfig
@@ -25,8 +24,6 @@ from pipeline.input_plan import InputSpec
 from pipeline.run import run
 from pipeline.summary import format_table
 from tests.conftest import read_lines, shared_data
-
-pytestmark = pytest.mark.timeout(300)
 
 
 def _caption_tsv(tmp_path: Path, n: int = 400) -> Path:
