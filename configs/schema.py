@@ -467,8 +467,8 @@ class TrainConfig(_Section):
 
 class LexiconConfig(_Section):
     """The PMI paraphrase lexicon (ParaNMT-50M Appendix A.1; ``pipeline/analysis/pmi_lexicon.py``,
-    ``pipeline/analysis/lexicon_transforms.py``). Counting units are word types per sentence; see README
-    "Paraphrase lexicon (PMI)" for the definitions."""
+    ``pipeline/analysis/lexicon_transforms.py``). Counting units are word types per sentence; docs/lexicon.md
+    has the definitions."""
 
     enabled: bool = Field(default=False, description="pipeline.run: also build <output>/lexicon/ from pairs/.")
     min_score: float | None = Field(

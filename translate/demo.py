@@ -4,8 +4,8 @@ in ``translate/models`` (:data:`translate.card.DEFAULT_MODEL_DIR`).
 
 They are :mod:`translate.train` runs with its ``tiny`` preset (:class:`TinyModelRecipe` is that recipe) on small
 data, cached under ``$PARANMT_CACHE`` (default ``~/.cache/paranmt``) keyed by data and recipe. Their output is only
-as good as a tiny model on a few thousand sentences can be: real corpora need a real model (README: "Bring a real
-model", "...or train one").
+as good as a tiny model on a few thousand sentences can be: real corpora need a real model (docs/translate-models.md:
+converting one, or training one with ``paranmt train-nmt``).
 """
 
 from __future__ import annotations
