@@ -57,6 +57,7 @@ __all__ = [
     "Stage",
     "build_rules",
     "build_scores",
+    "check_unique_names",
     "step_of",
 ]
 
@@ -209,8 +210,21 @@ def build_rules(steps: Sequence[PluginStep], stage: Stage, where: str) -> list[R
                               f"'wrong_language' (got {reason!r})")
         if reason == Reason.KEPT:
             raise PluginError(f"{where}[{i}]: {rule.name}.reason cannot be 'kept'")
+        missing = [c for c in rule.columns if c not in STAGE_COLUMNS[stage]] if stage == Stage.PREFILTER else []
+        if missing:  # select-stage columns depend on the scores: filters.rules.check_select_columns
+            raise PluginError(f"{where}[{i}]: {rule.name} reads {missing}; a pre-filter batch has "
+                              f"{', '.join(STAGE_COLUMNS[stage])}")
         rules.append(rule)
+    check_unique_names(rules, where)
     return rules
+
+
+def check_unique_names(rules: Sequence[Rule], where: str) -> None:
+    """Per-rule counts are keyed by name: the same rule twice (a duplicate step) is a config error."""
+    names = [rule.name for rule in rules]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise PluginError(f"{where}: {', '.join(twice)} appears twice; list each rule once")
 
 
 def build_scores(steps: Sequence[PluginStep], where: str = "filter.scores") -> list[Score]:

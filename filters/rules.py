@@ -37,7 +37,7 @@ from core.pair_schema import (
     check_schema,
 )
 from filters.decontaminate import ExcludedSentences, ExcludeSentences, sentence_keys
-from filters.plugins import PluginError, Rule, Score, Stage, build_rules
+from filters.plugins import PluginError, Rule, Score, Stage, build_rules, check_unique_names
 
 __all__ = [
     "CRITERIA",
@@ -247,6 +247,7 @@ def rules_from_config(config: FilterConfig, *, max_tokens: bool = True,
     if config.max_length_ratio is not None:
         rules.append(LengthRatio(config.max_length_ratio))
     rules.extend(build_rules(config.rules, Stage.SELECT, "filter.rules"))
+    check_unique_names(rules, "filter.rules (with the rules score_ranges, max_length_ratio and rank_by imply)")
     if max_tokens and config.max_tokens is not None:
         rules.append(MaxTokens(config.max_tokens))
     return rules

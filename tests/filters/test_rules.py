@@ -207,3 +207,12 @@ def test_with_decision_writes_schema_columns():
     bare = with_decision(table.drop_columns(["keep", "reason"]), result.keep, result.reason)
     check_schema(bare.schema, required=("id", "keep", "reason"))
     assert reason_array([]).type == PAIRS_SCHEMA.field("reason").type
+
+
+def test_a_rule_twice_or_a_column_a_stage_lacks_is_a_config_error():
+    twice = FilterConfig(score_ranges={"paraphrase_score": {"min": 0.1}},
+                         rules=[{"score_range": {"criterion": "paraphrase_score", "min": 0.2}}])
+    with pytest.raises(PluginError, match="paraphrase_score_range appears twice"):
+        rules_from_config(twice)
+    with pytest.raises(PluginError, match=r"prefilter\.rules: garbage appears twice"):
+        build_rules(["garbage", "garbage"], Stage.PREFILTER, "prefilter.rules")
