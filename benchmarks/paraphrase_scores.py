@@ -50,6 +50,7 @@ sys.path.insert(0, str(REPO))
 
 from configs.schema import ScoreConfig  # noqa: E402
 from core.correlation import spearman  # noqa: E402
+from core.errors import ParanmtError  # noqa: E402
 from core.pair_schema import (  # noqa: E402
     EN,
     EN_TOKENS,
@@ -81,7 +82,7 @@ LABELS = {
 WARMUP_PAIRS = 32
 
 
-class BenchmarkInputError(ValueError):
+class BenchmarkInputError(ParanmtError, ValueError):
     """Bad input to the benchmark: the message names it and the fix (exit 2)."""
 
 
