@@ -32,6 +32,7 @@ STAGES = (STAGE_INGEST, STAGE_PREFILTER, STAGE_DEDUP, STAGE_TRANSLATE)
 
 
 SCORES_NAMESPACE = "paranmt_scores"
+TRANSLATE_NAMESPACE = "paranmt_translate"  # RunInference's own metrics namespace for the translator handler
 TRANSLATED_COUNTER = "translated"  # rows with a translation, from the cache or the model
 STARTED_CHUNKS_COUNTER = "translation_chunks_started"  # chunks handed to the model: translation has begun
 #: The folder a local launcher watches (:mod:`pipeline.progress`): workers write their counters there as they count.

@@ -33,13 +33,12 @@ from apache_beam.metrics import Metrics
 from apache_beam.ml.inference.base import KeyedModelHandler, ModelHandler, PredictionResult, RunInference
 
 from configs.schema import TranslateConfig
-from pipeline.metrics import STARTED_CHUNKS_COUNTER, StageCounter
+from pipeline.metrics import STARTED_CHUNKS_COUNTER, TRANSLATE_NAMESPACE, StageCounter
 from translate.loading import load_translator
 from translate.translator import Status, Translation, Translator
 
 log = logging.getLogger(__name__)
 
-METRICS_NAMESPACE = "paranmt_translate"
 
 
 def estimate_source_tokens(element: str | tuple[Any, str], cap: int | None = None) -> int:
@@ -171,7 +170,7 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
         return sum(len(s.encode("utf-8")) for s in batch)  # cheaper than the default pickle.dumps
 
     def get_metrics_namespace(self) -> str:
-        return METRICS_NAMESPACE
+        return TRANSLATE_NAMESPACE
 
     def share_model_across_processes(self) -> bool:
         return self._share_across_processes

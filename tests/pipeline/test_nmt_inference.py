@@ -20,8 +20,8 @@ from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 from apache_beam.utils.multi_process_shared import MultiProcessShared
 
 from configs.schema import TranslateConfig
+from pipeline.metrics import TRANSLATE_NAMESPACE
 from pipeline.nmt_inference import (
-    METRICS_NAMESPACE,
     BackTranslate,
     TranslatorModelHandler,
     keyed_translation_to_json,
@@ -92,7 +92,7 @@ def test_back_translate_pipeline_matches_standalone_translator(toy_model, toy_co
         assert by_key[i].score == pytest.approx(expected.score, abs=1e-4, nan_ok=True)
 
     counters = {c.key.metric.name: c.committed for c in result.metrics().query(
-        beam.metrics.MetricsFilter().with_namespace(METRICS_NAMESPACE))["counters"]}
+        beam.metrics.MetricsFilter().with_namespace(TRANSLATE_NAMESPACE))["counters"]}
     statuses = [t.status for t in standalone]
     assert counters["translate_ok"] == statuses.count(Status.OK)
     assert counters["translate_empty"] == 1 and counters["translate_too_long"] == 1
