@@ -53,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--num-shards", type=int, help="shards of pairs/, train/, rejected/ (default 4)")
     g.add_argument("--allow-misaligned", action="store_true", default=None,
                    help="dead-letter the unmatched tail of pair files with different line counts")
-    g.add_argument("--no-dedup", dest="dedup", action="store_false", default=None)
+    g.add_argument("--no-dedup", dest="dedup", action="store_false", default=None,
+                   help="keep exact duplicates (prefilter.dedup: false)")
     g.add_argument("--no-translation-cache", dest="translation_cache", action="store_false", default=None)
     g.add_argument("--no-score", dest="score", action="store_false", default=None,
                    help="skip scoring and selection: pairs/ without scores, no train/")
