@@ -20,7 +20,7 @@ from translate.convert import (
 
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog=command_name("python -m translate.convert"), description=convert_module.__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
 
     def common(p: argparse.ArgumentParser) -> None:

@@ -33,7 +33,7 @@ from filters.scores import _batches, fit_sample_from_parquet, input_files, score
 
 def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog=command_name("python -m filters.scores"), description=scores_module.__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", required=True, type=Path,
                    help="pairs Parquet file or directory of shards (en_tokens, mt_tokens, ...)")
     p.add_renamed("--out", "--output", required=True, type=Path, help="Parquet file to write")

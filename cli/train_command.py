@@ -15,7 +15,7 @@ from train_embeddings.trainer import _DEFAULT, default_word_vectors, train
 
 def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog=command_name("python -m train_embeddings"), description=trainer_module.__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_renamed("--input", "--data", dest="data",
                   help="training pairs: Parquet file / directory of shards / glob / URL, or a ParaNMT TSV file")
     p.add_argument("--model", help="word | trigram | sp | lstm | blstm | blstm-cat | blstm-max | proj | dan | rnn | "

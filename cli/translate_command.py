@@ -21,7 +21,7 @@ from translate.loading import load_translator
 
 def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog=command_name("python -m translate"), description=file_translator_module.__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", required=True, type=Path, help="source sentences, one per line (.gz ok)")
     p.add_renamed("--out", "--output", required=True, type=Path, help="TSV to write (.gz ok)")
     add_config_arguments(p, "translate.max_source_tokens=150")
