@@ -37,7 +37,7 @@ from core.pair_schema import (
     check_schema,
 )
 from filters.decontaminate import ExcludedSentences, ExcludeSentences, sentence_keys
-from filters.plugins import PluginError, Rule, Score, Stage, build_rules, check_unique_names
+from filters.plugins import STAGE_COLUMNS, PluginError, Rule, Score, Stage, build_rules, check_unique_names
 
 __all__ = [
     "CRITERIA",
@@ -258,7 +258,7 @@ def check_select_columns(config: FilterConfig, scores: Sequence[Score],
     """Every column the selection reads exists: those of the rules (built-in and the config's own), of
     ``score_ranges`` and of ``rank_by``, among the pairs' columns and those the configured scores add. Raises
     :class:`filters.plugins.PluginError` naming the config key, before any work."""
-    available = set(PAIRS_SCHEMA.names) | {f.name for score in scores for f in score.fields}
+    available = set(STAGE_COLUMNS[Stage.SELECT]) | {f.name for score in scores for f in score.fields}
     numeric = set(CRITERIA) | {f.name for score in scores for f in score.fields
                                if pa.types.is_floating(f.type) or pa.types.is_integer(f.type)}
     for name, key in [*((c, "filter.score_ranges") for c in config.score_ranges), (config.rank_by, "filter.rank_by")]:

@@ -146,7 +146,7 @@ def build_pipeline(
 
     if mode == "translate":
         cache = _translation_cache(config, output, nmt_model_id) if pc.translation_cache else None
-        translated = unique["rows"] | "Rows" >> beam.FlatMap(_rows_of) | "BackTranslate" >> BackTranslateRows(
+        translated = unique["rows"] | "Rows" >> beam.FlatMap(pa.Table.to_pylist) | "BackTranslate" >> BackTranslateRows(
             config.translate, nmt_model_id, cache, chunk_lines=pc.cache_chunk_lines,
             **(handler_kwargs or {}))
         rows = translated["rows"] | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=BATCH_ROWS)
@@ -167,10 +167,6 @@ def build_pipeline(
                    selected=select is not None, late_metadata=late,
                    lexicon_shards=lexicon_shards(ingest.plan, config.lexicon))
     return BuiltPipeline(ingest, staging, select is not None, mode, nmt_model_id, metadata, excluded)
-
-
-def _rows_of(batch: pa.Table) -> list[dict[str, Any]]:
-    return batch.to_pylist()
 
 
 def _scorer_id_metadata(scorer_id: str) -> dict[str, str]:
