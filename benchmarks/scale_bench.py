@@ -372,18 +372,18 @@ def cpu_workers(anchors: dict[str, Any], pairs: int, workers: int, cpu_core_hour
     if cpu is None or not measured.exists():
         return []
     speed = {row["name"]: row for row in json.loads(measured.read_text(encoding="utf-8"))["speed"]}
-    row = speed.get("new int8") or speed.get("percore int8")  # one batch per core: the default
+    row = speed.get("new int8")  # the default: one batch per core, the CPU bucket
     if row is None:
         return []
     per_core = row["median_rates"]["cpu_seconds"]  # sentences per CPU second: one busy core
     cores, usd_h = cpu["vcpus"], cpu["worker_usd_per_h"]
     lines = ["", f"With {workers} CPU workers instead ({cpu['name']}, no GPU; CTranslate2 int8, beam 12, one batch "
-             "per core):", "",
+             "per core, 512-token buckets):", "",
              "| worker | model | beam-12 sentences/s per worker | core-hours | wall hours | USD | basis |",
              "|---|---|---:|---:|---:|---:|---|"]
     for model, slowdown, basis in [
         ("small-cs-en (3+3 layers of 256)", 1.0,
-         f"**measured here**: {per_core:.1f} sentences per CPU second (2 cores, one batch per core, median of "
+         f"**measured here**: {per_core:.1f} sentences per CPU second (2 cores, the default split, median of "
          f"{len(row['seconds'])} rounds, docs/translate-cpu.md) × {cores} cores (**assumed** linear: one independent "
          "batch per core)"),
         ("transformer-base-sized (derived)", cpu["base_macs_ratio"],

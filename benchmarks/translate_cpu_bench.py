@@ -17,13 +17,15 @@ Parts (``--parts``, default all):
 * ``speed``: the cases below translate the same sentences as one chunk, A B C A B C ... (``--repeats`` rounds),
   each in its own process-wide translator loaded once; min and median sentences/s and the median of the
   per-round ratios to ``today`` (pairing cancels slow drifts of a shared machine). ``today`` is the code path
-  before this change: ``inter_threads=1, intra_threads=<threads>``, the token buckets decoded one after
-  another, synchronously; ``new`` is the default now (one batch per core, ``inter_threads=<threads>,
-  intra_threads=1``, buckets submitted asynchronously, longest first); ``percore`` is the same split spelt out
-  (it stays one batch per core if the default changes); ``fairseq`` is the PyTorch backend at the same threads.
-  The outputs of every round are compared byte for byte with the first round's (repeatability).
-* ``identity``: today's path and the new one translate the same ``--identity-sentences`` sentences, as one chunk,
-  int8 and float32: hypotheses that differ and the largest score difference.
+  before this change: ``inter_threads=1, intra_threads=<threads>``, 4,096-token buckets (``--today-batch-tokens``)
+  decoded one after another, synchronously; ``percore`` changes the thread split only (one batch per core,
+  ``inter_threads=<threads>, intra_threads=1``, buckets submitted asynchronously, longest first); ``new`` is the
+  default now: percore's split with the CPU's default bucket (512 tokens); ``fairseq`` is the PyTorch backend at
+  the same threads and the default bucket; ``--extra KIND@TOKENS`` adds a path at another bucket. The outputs of
+  every round are compared byte for byte with the first round's (repeatability).
+* ``identity``: percore vs today (the thread split alone: must be byte-identical), new vs today at new's bucket
+  (the same), and new vs today (the bucket's batch-composition jitter), on ``--identity-sentences`` sentences as
+  one chunk, int8 and float32: hypotheses that differ and the largest score difference.
 
 Sentences: a seeded random sample of the Czech side of every file of ``../shared/data/bitext`` (captions,
 Tatoeba, news). The machine's load average is printed at the start and the end. ``--json`` keeps everything.
@@ -88,10 +90,10 @@ class _Synchronous:
         self._backend.recover()
 
 
-def build(kind: str, model: Path, compute_type: str, threads: int, beam: int, batch_tokens: int,
+def build(kind: str, model: Path, compute_type: str, threads: int, beam: int, batch_tokens: int | None,
           vmap: Path | None = None) -> Translator:
-    """``today`` / ``new`` (CTranslate2, ``new`` optionally with a vocabulary map) or ``fairseq``, as the pipeline
-    would load them."""
+    """``today`` / ``percore`` / ``new`` (CTranslate2, ``new`` optionally with a vocabulary map) or ``fairseq``, as
+    the pipeline would load them; ``batch_tokens`` None is the configuration's default (the CPU bucket)."""
     common = dict(model=model, device="cpu", beam_size=beam, max_batch_tokens=batch_tokens, threads=threads)
     if kind == "fairseq":
         return load_translator(TranslateConfig(backend="fairseq", compute_type="float32", **common))
@@ -149,8 +151,9 @@ def gemm_peak(threads_list: list[int], seconds: float = 0.6) -> list[dict[str, A
 
 
 def peak_per_core(rows: list[dict[str, Any]], dtype: str) -> float:
-    """The best multiply-adds per CPU second (one core's peak) of any kernel and shape for ``dtype``."""
-    return max(r["gmacs_per_cpu_s"] for r in rows if r["kernel"].startswith(dtype))
+    """One core's peak: the best multiply-adds per second of any one-thread kernel and shape for ``dtype`` (a
+    multi-thread call's per-CPU-second figure is not used: a short call's CPU time can miss a thread's share)."""
+    return max(r["gmacs_per_cpu_s"] for r in rows if r["kernel"].startswith(dtype) and r["threads"] == 1)
 
 
 # ------------------------------------------------------------------------------------------ multiply-add count
@@ -217,7 +220,7 @@ def profile_chunk(translator: Translator, sentences: list[str], arch: Architectu
     pieces = translator.encoder.encode_batch(sentences)
     prof.encode_s = time.perf_counter() - t0
     lengths = np.array([len(p) for p in pieces])
-    buckets = token_buckets(lengths, config.max_batch_tokens, config.max_batch_sentences)
+    buckets = token_buckets(lengths, translator.batch_tokens, config.max_batch_sentences)
     prof.batches = len(buckets)
     prof.fill = float(lengths.sum() / sum(len(b) * lengths[b].max() for b in buckets))
     backend = translator.backend
@@ -253,7 +256,7 @@ class SpeedCase:
     name: str
     kind: str
     compute_type: str
-    batch_tokens: int | None = None  # None: --max-batch-tokens
+    batch_tokens: int | None = None  # None: the kind's own (today, percore: --today-batch-tokens; new: default)
     chunks: int = 1  # chunks translated at once by as many threads
     seconds: list[float] = field(default_factory=list)
     cpu_seconds: list[float] = field(default_factory=list)
@@ -341,7 +344,7 @@ def vmap_part(args: argparse.Namespace, threads: int, full: Translator) -> list[
     new path): BLEU, chrF, top-1 agreement, and the speed of the two, alternating, two rounds (min time)."""
     import sacrebleu
 
-    shortlist = build("new", args.model, "int8", threads, args.beam, args.max_batch_tokens, args.vmap)
+    shortlist = build("new", args.model, "int8", threads, args.beam, None, args.vmap)
     rows = []
     print(f"\nVocabulary map {args.vmap} (int8, new path, first {args.vmap_sentences} sentences of each set):\n"
           "| test set | vocabulary | BLEU | chrF | top-1 equal to full | sent/s (best of 2) | CPU sent/s | speed-up |"
@@ -383,9 +386,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--identity-sentences", type=int, default=1000)
     parser.add_argument("--threads", type=int, default=0, help="0: every core this process may use")
     parser.add_argument("--beam", type=int, default=12)
-    parser.add_argument("--max-batch-tokens", type=int, default=4096)
-    parser.add_argument("--new-batch-tokens", type=int, nargs="*", default=[],
-                        help="also time the new path at these bucket sizes (translations then differ slightly)")
+    parser.add_argument("--today-batch-tokens", type=int, default=4096,
+                        help="the bucket of today's path and of percore (the default before this change)")
+    parser.add_argument("--extra", nargs="*", default=[], metavar="KIND@TOKENS",
+                        help="also time these paths at these buckets, e.g. today@512 new@1024 fairseq@4096")
     parser.add_argument("--chunks", type=int, nargs="+", default=[1],
                         help="also time K chunks translated at once by K threads sharing the translator")
     parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds of the speed cases")
@@ -402,14 +406,18 @@ def main(argv: list[str] | None = None) -> int:
     threads = args.threads or available_cores()
     report: dict[str, Any] = {"model": str(args.model), "threads": threads, "beam": args.beam,
                               "load_start": os.getloadavg()}
-    print(f"model {args.model}, beam {args.beam}, {threads} threads, {args.max_batch_tokens} tokens per bucket; "
+    new_tokens = TranslateConfig().batch_tokens("cpu")
+    print(f"model {args.model}, beam {args.beam}, {threads} threads; buckets: today and percore "
+          f"{args.today_batch_tokens} tokens, new {new_tokens} (the CPU default); "
           f"load average at start {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} cores", flush=True)
     made: dict[tuple[str, str, int], Translator] = {}
 
     def translator(kind: str, compute_type: str, batch_tokens: int | None = None) -> Translator:
-        key = (kind, compute_type, batch_tokens or args.max_batch_tokens)
+        if batch_tokens is None and kind in ("today", "percore"):
+            batch_tokens = args.today_batch_tokens
+        key = (kind, compute_type, batch_tokens)
         if key not in made:
-            made[key] = build(kind, args.model, compute_type, threads, args.beam, key[2])
+            made[key] = build(kind, args.model, compute_type, threads, args.beam, batch_tokens)
         return made[key]
 
     if "gemm" in args.parts or "profile" in args.parts:
@@ -449,23 +457,24 @@ def main(argv: list[str] | None = None) -> int:
         cases = [SpeedCase(f"{kind} {ct}" + (f" x{k} chunks" if k > 1 else ""), kind, ct, chunks=k)
                  for k in args.chunks for ct in (args.compute_types if k == 1 else args.compute_types[:1])
                  for kind in ("today", "new", "percore")]
-        cases += [SpeedCase(f"new {ct} @{n}", "new", ct, batch_tokens=n) for ct in args.compute_types
-                  for n in args.new_batch_tokens]
+        for extra in args.extra:
+            kind, _, tokens = extra.partition("@")
+            if kind not in ("today", "percore", "new", "fairseq") or not tokens.isdigit():
+                parser.error(f"--extra {extra}: expected KIND@TOKENS with KIND today, percore, new or fairseq")
+            for ct in (["float32"] if kind == "fairseq" else args.compute_types):
+                cases.append(SpeedCase(f"{kind} {ct} @{tokens}", kind, ct, batch_tokens=int(tokens)))
         if args.vmap is not None:
             cases.append(SpeedCase(f"new {args.compute_types[0]} +vmap", "new", args.compute_types[0]))
         if not args.no_fairseq:
             cases.append(SpeedCase("fairseq float32", "fairseq", "float32"))
-        translators = {c.name: (build("fairseq", args.model, "float32", threads, args.beam, args.max_batch_tokens)
-                                if c.kind == "fairseq" else
-                                build("new", args.model, c.compute_type, threads, args.beam, args.max_batch_tokens,
-                                      args.vmap) if c.name.endswith("+vmap") else
-                                translator(c.kind, c.compute_type, c.batch_tokens))
+        translators = {c.name: (build("new", args.model, c.compute_type, threads, args.beam, None, args.vmap)
+                                if c.name.endswith("+vmap") else translator(c.kind, c.compute_type, c.batch_tokens))
                        for c in cases}
         print(f"\nSide by side: {len(cases)} cases x {args.repeats} interleaved rounds of the same "
               f"{args.sentences} sentences (one chunk, or K chunks at once)", flush=True)
         run_speed(cases, translators, chunk, args.repeats)
-        ref = {(c.compute_type, c.chunks): c for c in cases if c.kind == "today"}
-        fair = next((c for c in cases if c.kind == "fairseq"), None)
+        ref = {(c.compute_type, c.chunks): c for c in cases if c.kind == "today" and c.batch_tokens is None}
+        fair = next((c for c in cases if c.kind == "fairseq" and c.batch_tokens is None), None)
         rows = []
         print("\nwall: sentences/s as timed; CPU: sentences per CPU second of the process (all threads); busiest "
               "thread: sentences per on-CPU second of the thread that ran longest (the rate with each thread on its "
@@ -499,14 +508,23 @@ def main(argv: list[str] | None = None) -> int:
     if "identity" in args.parts:
         chunk = sample_bitext(args.bitext, args.identity_sentences, seed=3)
         report["identity"] = {}
-        print(f"\nIdentity, today's path vs the new one, one {len(chunk)}-sentence chunk:")
+        # percore vs today: the thread split and asynchronous batches alone (same buckets: must be identical);
+        # new vs today at the new bucket: the same; new vs today: the bucket's batch-composition jitter.
+        pairs = {"percore vs today": (("percore", None), ("today", None)),
+                 f"new vs today @{new_tokens}": (("new", None), ("today", new_tokens)),
+                 "new vs today": (("new", None), ("today", None))}
+        print(f"\nIdentity, one {len(chunk)}-sentence chunk:")
         for compute_type in args.compute_types:
-            a = fingerprint(translator("today", compute_type).translate(chunk))
-            b = fingerprint(translator("new", compute_type).translate(chunk))
-            result = compare(a, b)
-            report["identity"][compute_type] = result
-            print(f"  {compute_type}: {result['hypotheses_differ']} of {result['sentences']} hypotheses differ, "
-                  f"max score difference {result['max_score_diff']:.3g}, byte-identical: {result['identical_bytes']}")
+            done: dict[tuple[str, int | None], list[tuple[tuple[str, ...], float]]] = {}
+            for label, sides in pairs.items():
+                for side in sides:
+                    if side not in done:
+                        done[side] = fingerprint(translator(side[0], compute_type, side[1]).translate(chunk))
+                result = compare(done[sides[0]], done[sides[1]])
+                report["identity"][f"{compute_type}: {label}"] = result
+                print(f"  {compute_type}, {label}: {result['hypotheses_differ']} of {result['sentences']} "
+                      f"hypotheses differ, max score difference {result['max_score_diff']:.3g}, byte-identical: "
+                      f"{result['identical_bytes']}")
 
     if "vmap" in args.parts and args.vmap is not None:
         report["vmap"] = vmap_part(args, threads, translator("new", "int8"))

@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "train-nmt": ("cli.train_nmt_command", "train a cs->en back-translation model (presets cpu-small, base, big)"),
     "evaluate-nmt": ("cli.evaluate_nmt_command", "BLEU / chrF and speed of a model directory on a test set"),
     "convert": ("cli.convert_command", "make a model directory from OPUS-MT/Marian, Hugging Face, fairseq, Argos"),
+    "vmap": ("cli.vmap_command", "a vocabulary shortlist for CTranslate2 from a model's training bitext"),
     "score": ("cli.score_command", "trigram overlap and paraphrase score of Parquet pairs"),
     "folds": ("cli.folds_command", "rank pairs by a criterion into folds (Table 5)"),
     "report": ("cli.report_command", "Table 1 / Table 3 corpus statistics and plots"),
@@ -37,7 +38,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 # subcommand -> its ``python -m`` form, which runs the same command (the module's ``__main__`` guard calls cli/)
 PYTHON_M: dict[str, str] = {
     "run": "pipeline.run", "translate": "translate", "train-nmt": "translate.train",
-    "evaluate-nmt": "translate.evaluate", "convert": "translate.convert", "score": "filters.scores",
+    "evaluate-nmt": "translate.evaluate", "convert": "translate.convert", "vmap": "translate.vmap",
+    "score": "filters.scores",
     "folds": "filters.folds", "report": "pipeline.analysis.corpus_report", "lexicon": "pipeline.analysis.pmi_lexicon",
     "train": "train_embeddings", "evaluate": "train_embeddings.evaluate_sts", "sif": "train_embeddings.sif",
     "sick": "train_embeddings.sick", "export-vectors": "train_embeddings.model_io",

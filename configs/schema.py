@@ -165,6 +165,11 @@ class PrefilterConfig(_Section):
     _check_rules = field_validator("rules")(check_plugin_steps)
 
 
+# Default token buckets (padded source subword tokens): measured in docs/translate-cpu.md.
+CPU_BATCH_TOKENS = 512
+GPU_BATCH_TOKENS = 4096
+
+
 class TranslateConfig(_Section):
     """The NMT back-translation worker (``translate/``)."""
 
@@ -185,8 +190,10 @@ class TranslateConfig(_Section):
     )
     beam_size: int = Field(default=12, ge=1, le=256, description="Beam width (the paper uses 12).")
     nbest: int = Field(default=1, ge=1, description="Hypotheses kept per sentence (best first).")
-    max_batch_tokens: int = Field(
-        default=4096, ge=1, description="Token bucket: padded source subword tokens per batch."
+    max_batch_tokens: int | None = Field(
+        default=None, ge=1,
+        description="Token bucket: padded source subword tokens per batch. None: 512 on CPU, 4096 on GPU (on CPU a "
+        "small bucket keeps a beam's working set in the caches and gives every core a batch: docs/translate-cpu.md).",
     )
     max_batch_sentences: int = Field(default=512, ge=1)
     max_source_tokens: int = Field(
@@ -208,11 +215,17 @@ class TranslateConfig(_Section):
     vmap: Path | None = Field(
         default=None,
         description="Vocabulary shortlist for CTranslate2 ('source n-gram<TAB>target tokens' lines, built by "
-        "`python -m translate.vmap`): each batch's softmax only covers the targets its source tokens map to. "
+        "`paranmt vmap`): each batch's softmax only covers the targets its source tokens map to. "
         "Faster, but translations change (docs/translate-cpu.md measures by how much). None: full vocabulary.",
     )
 
     _resolve_model = field_validator("model", "vmap", mode="before")(resolve_path)
+
+    def batch_tokens(self, device: str) -> int:
+        """The token bucket on ``device`` ("cpu" or "cuda"): ``max_batch_tokens``, or the device's default."""
+        if self.max_batch_tokens is not None:
+            return self.max_batch_tokens
+        return CPU_BATCH_TOKENS if device == "cpu" else GPU_BATCH_TOKENS
 
     @model_validator(mode="after")
     def _nbest_within_beam(self) -> TranslateConfig:

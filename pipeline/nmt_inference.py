@@ -59,8 +59,8 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
     """RunInference handler: raw Czech sentences in, one ``PredictionResult(sentence, Translation, model_id)``
     out per sentence.
 
-    Batches are bounded by estimated source tokens (``max_batch_tokens``, default four of the Translator's own
-    ``max_batch_tokens`` buckets, so it can sort each Beam batch into well-filled length buckets). By default
+    Batches are bounded by estimated source tokens (``max_batch_tokens``, default four of the Translator's GPU
+    buckets, so it can sort each Beam batch into well-filled length buckets). By default
     the budget is fixed (``min_batch_tokens == max_batch_tokens``); a smaller ``min_batch_tokens`` lets Beam's
     timing-driven estimator grow batches from there, which optimises CPU overhead, not GPU memory.
 
@@ -78,7 +78,8 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
         model_copies: int | None = None,
         log_every_batches: int = 50,
     ) -> None:
-        budget = max_batch_tokens if max_batch_tokens is not None else config.max_batch_tokens * 4
+        # The GPU's (larger) bucket whatever the worker's device: the Translator cuts a Beam batch into its own.
+        budget = max_batch_tokens if max_batch_tokens is not None else config.batch_tokens("cuda") * 4
         floor = budget if min_batch_tokens is None else min_batch_tokens
         if not 1 <= floor <= budget:
             raise ValueError(f"need 1 <= min_batch_tokens ({floor}) <= max_batch_tokens ({budget})")

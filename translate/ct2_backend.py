@@ -75,17 +75,17 @@ def read_vmap(path: Path) -> bytes:
         data = path.read_bytes()
     except OSError as error:
         raise ModelDirError(f"{path}: cannot read the vocabulary map ({error.strerror}); build one with "
-                            "`python -m translate.vmap` or unset translate.vmap") from error
+                            "`paranmt vmap` or unset translate.vmap") from error
     try:
         lines = data.decode("utf-8").splitlines()
     except UnicodeDecodeError as error:
         raise ModelDirError(f"{path}: the vocabulary map is not UTF-8 text; rebuild it with "
-                            "`python -m translate.vmap`") from error
+                            "`paranmt vmap`") from error
     bad = next((n for n, line in enumerate(lines, 1) if line and "\t" not in line), None)
     if not lines or bad is not None:
         where = f"line {bad} has no tab" if bad is not None else "it is empty"
         raise ModelDirError(f"{path}: not a vocabulary map ({where}; expected 'source n-gram<TAB>target "
-                            "tokens' lines); rebuild it with `python -m translate.vmap`")
+                            "tokens' lines); rebuild it with `paranmt vmap`")
     return data
 
 
@@ -148,7 +148,7 @@ class CTranslate2Backend:
             max_decoding_length=cfg.max_decoding_length,
             max_input_length=0,  # inputs are already capped by max_source_tokens; never truncate silently
             # The Translator's buckets already fit the budget, so CT2 keeps each one as one batch.
-            max_batch_size=cfg.max_batch_tokens,
+            max_batch_size=cfg.batch_tokens(device),
             batch_type="tokens",
             use_vmap=cfg.vmap is not None,
         )

@@ -151,6 +151,7 @@ class Translator:
         self.model_dir = model_dir
         self.backend = backend
         self.config = config
+        self.batch_tokens = config.batch_tokens(backend.device)
         self.encoder = SourceEncoder(model_dir)
         self.decoder = TargetDecoder(model_dir)
         self.stats = TranslationStats()
@@ -182,7 +183,7 @@ class Translator:
         decodable = np.flatnonzero((lengths > 0) & (lengths <= self.config.max_source_tokens))
         if progress is not None and len(decodable) < len(sentences):
             progress(len(sentences) - len(decodable))
-        batches = [decodable[bucket] for bucket in token_buckets(lengths[decodable], self.config.max_batch_tokens,
+        batches = [decodable[bucket] for bucket in token_buckets(lengths[decodable], self.batch_tokens,
                                                                   self.config.max_batch_sentences)]
         submit = getattr(self.backend, "submit", None)
         if submit is not None:

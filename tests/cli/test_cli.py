@@ -201,6 +201,14 @@ def test_every_subcommand_has_its_python_m_form():
     assert set(PYTHON_M) == set(SUBCOMMANDS)
 
 
+def test_every_command_module_is_a_subcommand():
+    """A tool with a command line in cli/ is listed by ``paranmt --help``."""
+    from pathlib import Path
+
+    modules = {f"cli.{p.stem}" for p in (Path(__file__).resolve().parents[2] / "cli").glob("*_command.py")}
+    assert modules - {"cli.paranmt_command"} == {module for module, _ in SUBCOMMANDS.values()}
+
+
 def test_python_dash_m_runs_the_same_command_through_the_module_guard(tmp_path):
     """The README's ``python -m filters.folds`` form: the module's two-line guard calls cli.folds_command."""
     import os

@@ -17,7 +17,9 @@ def test_defaults():
     assert t.beam_size == 12 and t.nbest == 1
     assert t.model is None and t.backend == "auto" and t.device == "auto" and t.compute_type == "auto"
     assert (t.max_batch_tokens, t.max_batch_sentences, t.max_source_tokens, t.max_decoding_length) == (
-        4096, 512, 200, 256)
+        None, 512, 200, 256)
+    assert (t.batch_tokens("cpu"), t.batch_tokens("cuda")) == (512, 4096), "None: the device's bucket"
+    assert t.model_copy(update={"max_batch_tokens": 64}).batch_tokens("cpu") == 64
     assert t.threads == 0 and config.seed == 1234
 
 
@@ -100,7 +102,7 @@ def test_overrides_are_typed_and_validated():
     assert config.translate.beam_size == 4 and isinstance(config.translate.beam_size, int)
     assert config.translate.max_source_tokens == 150 and config.seed == 7
     assert config.translate.device == "cuda"
-    assert config.translate.max_batch_tokens == 4096, "values not overridden come from the file"
+    assert config.translate.max_decoding_length == 256, "values not overridden come from the file"
 
 
 def test_precedence_values_over_overrides_over_file_over_defaults():

@@ -18,6 +18,14 @@ from translate.translator import Translator
 from translate.vmap import build_vmap, write_vmap
 
 
+def test_the_cpu_bucket_is_the_default_on_cpu(small_model):
+    """translate.max_batch_tokens None: 512-token buckets on CPU (docs/translate-cpu.md), for the Translator's
+    buckets and for CTranslate2's own batch limit alike."""
+    translator = load_translator(small_config(small_model, max_batch_tokens=None))
+    assert translator.batch_tokens == 512 == translator.backend._options["max_batch_size"]
+    assert load_translator(small_config(small_model)).batch_tokens == 160, "a set budget wins"
+
+
 def test_thread_plan_defaults_to_one_batch_per_core():
     auto = TranslateConfig()
     assert plan_threads(auto, "cpu", cores=1) == ThreadPlan(1, 1)
@@ -219,12 +227,15 @@ def test_translate_cpu_bench_smoke(small_model, tmp_path):
     bench = load_benchmark("translate_cpu_bench")
     assert bench.main(["--model", str(small_model), "--bitext", str(shared_data("bitext")), "--parts", "speed",
                        "identity", "--sentences", "6", "--identity-sentences", "6", "--repeats", "2",
-                       "--no-fairseq", "--compute-types", "int8", "--beam", "2", "--json", str(out)]) == 0
+                       "--no-fairseq", "--compute-types", "int8", "--beam", "2", "--extra", "today@512",
+                       "--json", str(out)]) == 0
     report = json.loads(out.read_text())
     cases = {row["name"]: row for row in report["speed"]}
-    assert set(cases) == {"today int8", "new int8", "percore int8"}
+    assert set(cases) == {"today int8", "new int8", "percore int8", "today int8 @512"}
     assert all(row["repeatable"] and len(row["seconds"]) == 2 for row in cases.values())
     assert cases["today int8"]["vs_today"]["seconds"] == pytest.approx(1.0)
-    assert report["identity"]["int8"]["identical_bytes"] is True
+    identity = report["identity"]
+    assert identity["int8: percore vs today"]["identical_bytes"] is True, "the thread split changes nothing"
+    assert identity["int8: new vs today @512"]["identical_bytes"] is True
     macs = bench.Architecture.of(small_model).macs(22, 22, 12)
     assert 1.2e9 < macs < 1.3e9, "1.25 GMAC for a 22-token sentence at beam 12 (docs/translate-cpu.md)"

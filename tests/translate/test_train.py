@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -127,23 +126,57 @@ def _train_command(out: Path, files: dict[str, Path]) -> list[str]:
             "--keep-work"]
 
 
+# Loaded by every Python process of the first run (PYTHONPATH): once fairseq has saved the checkpoint of epoch
+# KILL_AFTER_EPOCH, it SIGKILLs the whole run (translate.train and its fairseq-train child) -- a kill at a fixed
+# point of training rather than after a sleep, which a fast or a loaded machine could overrun.
+_KILL_HOOK = """
+import importlib.abc, importlib.util, os, signal, sys
+
+class _KillAfterSave(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name != "fairseq.checkpoint_utils":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        run_module = spec.loader.exec_module
+
+        def exec_module(module):
+            run_module(module)
+            save = module.save_checkpoint
+
+            def save_then_kill(cfg, trainer, epoch_itr, val_loss):
+                saved = save(cfg, trainer, epoch_itr, val_loss)
+                if epoch_itr.epoch >= int(os.environ["KILL_AFTER_EPOCH"]) and epoch_itr.end_of_epoch():
+                    os.killpg(os.getpgid(0), signal.SIGKILL)
+                return saved
+
+            module.save_checkpoint = save_then_kill
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+sys.meta_path.insert(0, _KillAfterSave())
+"""
+
+
 def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path, toy_files):
     out = tmp_path / "killed"
     command = _train_command(out, toy_files)
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(_KILL_HOOK, encoding="utf-8")
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    killing = dict(env, KILL_AFTER_EPOCH="3",
+                   PYTHONPATH=os.pathsep.join(filter(None, [str(hook), env.get("PYTHONPATH")])))
+    # its own process group, which the hook kills whole
+    first = subprocess.run(command, cwd=REPO_ROOT, env=killing, start_new_session=True, capture_output=True,
+                           text=True, timeout=600)
+    assert first.returncode == -signal.SIGKILL, f"killed after epoch 3's checkpoint: {first.stderr[-2000:]}"
     last = out / "work" / "checkpoints" / "checkpoint_last.pt"
-    deadline = time.monotonic() + 300
-    while not last.exists() and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.2)
-    time.sleep(0.5)
-    os.killpg(process.pid, signal.SIGKILL)  # the whole run: translate.train and its fairseq-train child
-    process.wait()
     assert last.exists() and not (out / "model_card.yaml").exists(), "killed mid-training"
     codes = (out / "bpe.codes").stat().st_mtime_ns
 
-    done = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "resuming" in done.stderr, "training continued from the checkpoint"
     assert (out / "bpe.codes").stat().st_mtime_ns == codes, "finished stages are not redone"
