@@ -18,7 +18,7 @@ def test_progress_line_reads_counts_rate_and_eta():
     assert progress.progress_line(Counter(read=5), 2.0, None) == "read 5 · pairs written 0 · 2 s"
 
 
-def _wait_for(condition, seconds: float = 10.0) -> None:
+def _wait_for(condition, seconds: float = 120.0) -> None:
     """Poll until ``condition()``: the publisher and the display are threads a loaded machine may delay."""
     deadline = time.monotonic() + seconds
     while not condition() and time.monotonic() < deadline:
