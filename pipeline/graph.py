@@ -177,7 +177,8 @@ def _translation_cache(config: ParaNMTConfig, output: str, nmt_model_id: str) ->
     """The cache of finished chunks, keyed by the model and every setting that changes a translation."""
     t = config.translate
     # A vocabulary map changes translations: its bytes (not its path) are part of the key. The bucket budget
-    # changes a batch's composition, hence CTranslate2's rounding; the thread settings change nothing.
+    # changes a batch's composition, hence CTranslate2's rounding; so can the cores that share a batch
+    # (intra_threads, float32), but not how many batches run at once (docs/translate-cpu.md).
     vmap = None
     if t.vmap is not None:
         with FileSystems.open(str(t.vmap)) as handle:
@@ -185,7 +186,8 @@ def _translation_cache(config: ParaNMTConfig, output: str, nmt_model_id: str) ->
     settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend,
                              "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
                              "max_decoding_length": t.max_decoding_length, "max_batch_tokens": t.max_batch_tokens,
-                             "max_batch_sentences": t.max_batch_sentences, "vmap": vmap}.items()))
+                             "max_batch_sentences": t.max_batch_sentences, "intra_threads": t.intra_threads,
+                             "vmap": vmap}.items()))
     return TranslationCache(config.pipeline.cache_dir or FileSystems.join(output, "cache"), nmt_model_id, settings)
 
 

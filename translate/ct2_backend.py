@@ -3,8 +3,10 @@
 On CPU the translator runs ``inter_threads`` batches at once, each on ``intra_threads`` cores, and the
 :class:`~translate.translator.Translator` submits a chunk's token buckets asynchronously, longest first, so the
 worker threads never wait for Python and Python detokenises finished batches while the next ones decode. A batch's
-translation depends only on the batch: the thread that runs it, the thread counts and the order in which batches
-finish change nothing (tested byte for byte). Which split is fastest is measured in docs/translate-cpu.md.
+translation depends only on the batch and on how many cores share it (``intra_threads``): the thread that runs it,
+the number of batches at once and the order in which they finish change nothing (tested byte for byte);
+``intra_threads`` can change the last digits of a float32 score, so it is part of the translation cache's key
+(docs/translate-cpu.md measures both).
 """
 
 from __future__ import annotations
@@ -51,10 +53,9 @@ class ThreadPlan:
 def plan_threads(config: TranslateConfig, device: str, cores: int | None = None) -> ThreadPlan:
     """The inter/intra split of ``config.threads`` cores (0: all ``cores``); explicit settings win.
 
-    CPU default: one batch per core, as many batches as cores (docs/translate-cpu.md: 1.30x today's one batch on
-    both cores at load ~5 on 2 cores, 1.31x in the issue's quiet run; a batch of this size splits badly over
-    threads). It needs as many buckets in flight as cores: several chunks at once on a many-core worker (Beam's
-    worker threads share the translator). GPU: one batch at a time unless ``inter_threads`` says otherwise.
+    CPU default: one batch per core, as many batches as cores (a beam-12 batch of a small model splits badly over
+    threads; docs/translate-cpu.md measures it). With the CPU's small buckets one 500-row chunk makes ~20 batches,
+    enough to keep a many-core worker busy. GPU: one batch at a time unless ``inter_threads`` says otherwise.
     """
     if device != "cpu":
         return ThreadPlan(config.inter_threads or 1, 0)

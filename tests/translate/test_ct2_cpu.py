@@ -201,7 +201,7 @@ def test_a_bad_vmap_file_is_a_one_line_error(small_model, tmp_path, content, mes
         load_translator(small_config(small_model, vmap=tmp_path / "absent.txt"))
 
 
-def test_the_translation_cache_key_follows_the_vmap_bytes_and_the_bucket_budget(tmp_path):
+def test_the_translation_cache_key_follows_the_vmap_bytes_the_bucket_and_the_cores_per_batch(tmp_path):
     from configs.schema import ParaNMTConfig
     from pipeline.graph import _translation_cache
 
@@ -216,7 +216,8 @@ def test_the_translation_cache_key_follows_the_vmap_bytes_and_the_bucket_budget(
     assert key() != key(vmap=first) != key(vmap=second)
     assert key(vmap=first) == key(vmap=first)
     assert key(max_batch_tokens=1024) != key()
-    assert key(inter_threads=2, intra_threads=1) == key(), "the thread split changes no translation"
+    assert key(inter_threads=2) == key(), "how many batches run at once changes no translation"
+    assert key(intra_threads=2) != key(), "the cores sharing a batch can change a float32 score's last digits"
 
 
 def test_translate_cpu_bench_smoke(small_model, tmp_path):
