@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cli.command_line import ArgumentParser, command, command_name
 from configs import load_config
 from core.pair_schema import ID, Reason, check_schema
 from filters.folds import select_training_pairs, write_fold_subsets
+from filters.scores import input_files
 
 
 @command
@@ -42,11 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     criterion = args.criterion or config.filter.rank_by or "paraphrase_score"
     filter_config = config.filter.model_copy(update={"rank_by": criterion, "max_tokens": None, "sample": None})
     config = config.model_copy(update={"filter": filter_config})
-    if not args.input.exists():
-        print(f"error: {args.input} does not exist", file=sys.stderr)
-        return 2
-
-    table = pq.read_table(args.input)
+    table = pa.concat_tables(pq.read_table(f) for f in input_files(args.input))  # one-line error if none
     check_schema(table.schema, required=(ID, criterion))
     result = select_training_pairs(table, filter_config, config.seed)
     paths = write_fold_subsets(table, result.fold, args.out, config, criterion=criterion, folds=filter_config.folds)

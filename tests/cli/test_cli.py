@@ -221,5 +221,5 @@ def test_python_dash_m_runs_the_same_command_through_the_module_guard(tmp_path):
                            "--out", str(tmp_path / "x")], cwd=root, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(root)}, check=False)
     assert done.returncode == 2
-    assert done.stderr == f"error: {tmp_path / 'missing.parquet'} does not exist\n"
+    assert done.stderr == f"error: --input {tmp_path / 'missing.parquet'} does not exist\n"
     assert done.stdout == ""

@@ -339,6 +339,18 @@ def test_cli_writes_folds_and_prints_sizes(tmp_path, capsys):
     assert sorted(back.column("id").to_pylist()) == sorted(np.array(table.column("id").to_pylist())[expected == 5])
     assert read_metadata(back.schema)["config"]["seed"] == 3
     assert folds_command.main(["--input", str(tmp_path / "missing.parquet"), "--out", str(tmp_path / "x")]) == 2
+    (tmp_path / "empty").mkdir()
+    capsys.readouterr()
+    assert folds_command.main(["--input", str(tmp_path / "empty"), "--out", str(tmp_path / "x")]) == 2
+    assert "is a directory without .parquet files" in capsys.readouterr().err
+    shards = tmp_path / "shards"  # a pairs/ folder: its shards together, as one file
+    shards.mkdir()
+    pq.write_table(table.slice(0, 400), shards / "pairs-00000-of-00002.parquet")
+    pq.write_table(table.slice(400), shards / "pairs-00001-of-00002.parquet")
+    assert folds_command.main(["--input", str(shards), "--out", str(tmp_path / "from-shards"),
+                               "--criterion", "trigram_overlap", "--folds", "5", "--seed", "3"]) == 0
+    assert [pq.read_table(f).sort_by("id").equals(pq.read_table(g).sort_by("id")) for f, g in zip(
+        sorted((tmp_path / "from-shards").glob("fold-*.parquet")), files, strict=True)] == [True] * 5
 
 
 def test_module_import_does_not_import_beam_and_cli_runs(tmp_path):
