@@ -219,7 +219,14 @@ class TranslateConfig(_Section):
         "Faster, but translations change (docs/translate-cpu.md measures by how much). None: full vocabulary.",
     )
 
-    _resolve_model = field_validator("model", "vmap", mode="before")(resolve_path)
+    @field_validator("model", "vmap", mode="before")
+    @classmethod
+    def _local_model_files(cls, value: Path | str | None, info: ValidationInfo) -> Path | str | None:
+        # The translator opens these on the worker's own disk; a gs:// path would be mangled into "gs:/..." by Path.
+        if isinstance(value, str) and "://" in value:
+            raise ValueError(f"{value} is a remote path, but the translator reads its files from the worker's disk: "
+                             "bake them into the worker image and give the path there (docs/dataflow.md)")
+        return resolve_path(value, info)
 
     def batch_tokens(self, device: str) -> int:
         """The token bucket on ``device`` ("cpu" or "cuda"): ``max_batch_tokens``, or the device's default."""

@@ -189,6 +189,13 @@ def test_wrong_type_in_a_yaml_file(tmp_path):
         load_config(path)
 
 
+@pytest.mark.parametrize("key", ["model", "vmap"])
+def test_a_remote_model_or_vmap_path_is_refused_with_the_fix(key):
+    """The translator reads them on the worker's disk; Path would have turned gs://b/x into gs:/b/x."""
+    with pytest.raises(ConfigError, match=rf"translate\.{key}: .*gs://b/x is a remote path.*worker image"):
+        load_config(None, [f"translate.{key}=gs://b/x"])
+
+
 @pytest.mark.parametrize(("text", "kind"), [("- a\n- b\n", "list"), ("just a string\n", "str"), ("42\n", "int")])
 def test_yaml_top_level_must_be_a_mapping(tmp_path, text, kind):
     path = tmp_path / "bad.yaml"
