@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from cli.command_line import ArgumentParser, command, command_name
 from translate import convert as convert_module
@@ -24,17 +25,18 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_renamed("--out", "--output", required=True, help="model directory to write")
+        p.add_renamed("--out", "--output", required=True, type=Path, help="model directory to write")
         p.add_argument("--name", help="model id recorded in outputs (default: the output folder's name)")
         p.add_argument("--source-lang", default="cs")
         p.add_argument("--target-lang", default="en")
 
     p = sub.add_parser("fairseq", help="fairseq checkpoint -> CTranslate2 (keeps the checkpoint for fairseq)")
     common(p)
-    p.add_argument("--checkpoint", required=True)
-    p.add_argument("--data", required=True, help="directory with dict.<src>.txt and dict.<tgt>.txt")
-    p.add_argument("--bpe-codes", help="subword-nmt BPE codes the model was trained with (Moses-tokenised input)")
-    p.add_argument("--spm", help="SentencePiece model the model was trained with (instead of --bpe-codes)")
+    p.add_argument("--checkpoint", required=True, type=Path)
+    p.add_argument("--data", required=True, type=Path, help="directory with dict.<src>.txt and dict.<tgt>.txt")
+    p.add_argument("--bpe-codes", type=Path,
+                   help="subword-nmt BPE codes the model was trained with (Moses-tokenised input)")
+    p.add_argument("--spm", type=Path, help="SentencePiece model the model was trained with (instead of --bpe-codes)")
     p.add_argument("--moses", action=argparse.BooleanOptionalAction, default=None,
                    help="Moses (de)tokenisation around the subwords (default: on with --bpe-codes, off with --spm)")
     p.add_argument("--quantization", choices=QUANTIZATIONS)
@@ -43,28 +45,28 @@ def build_parser() -> argparse.ArgumentParser:
                    "(--no-keep-checkpoint: a CTranslate2-only directory, a third of the size for a small model)")
     p.set_defaults(run=convert_fairseq)
 
-    for name, run, help_text in [
-        ("marian", convert_marian, "OPUS-MT / Marian model directory -> CTranslate2"),
-        ("hf-marian", convert_hf_marian, "Hugging Face Marian model (local folder or name) -> CTranslate2"),
+    for name, run, model_type, help_text in [
+        ("marian", convert_marian, Path, "OPUS-MT / Marian model directory -> CTranslate2"),
+        ("hf-marian", convert_hf_marian, str, "Hugging Face Marian model (local folder or name) -> CTranslate2"),
     ]:
         p = sub.add_parser(name, help=help_text)
         common(p)
-        p.add_argument("--model-dir", required=True)
+        p.add_argument("--model-dir", required=True, type=model_type)
         p.add_argument("--prefix", nargs="*", help="target-language token for multi-target models, e.g. '>>eng<<'")
         p.add_argument("--quantization", choices=QUANTIZATIONS)
         p.set_defaults(run=run)
 
     p = sub.add_parser("argos", help="Argos Translate .argosmodel package -> model directory")
     common(p)
-    p.add_argument("--package", required=True)
+    p.add_argument("--package", required=True, type=Path)
     p.set_defaults(run=convert_argos)
 
     p = sub.add_parser("card", help="write a model card for an existing CTranslate2 model")
     common(p)
-    p.add_argument("--ct2", required=True, help="CTranslate2 model directory (with model.bin)")
-    p.add_argument("--spm", help="source SentencePiece model")
-    p.add_argument("--target-spm", help="target SentencePiece model (default: --spm)")
-    p.add_argument("--bpe-codes", help="subword-nmt BPE codes (Moses tokenisation is then applied)")
+    p.add_argument("--ct2", required=True, type=Path, help="CTranslate2 model directory (with model.bin)")
+    p.add_argument("--spm", type=Path, help="source SentencePiece model")
+    p.add_argument("--target-spm", type=Path, help="target SentencePiece model (default: --spm)")
+    p.add_argument("--bpe-codes", type=Path, help="subword-nmt BPE codes (Moses tokenisation is then applied)")
     p.set_defaults(run=write_card_only)
     return parser
 
@@ -72,8 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
 @command
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    options = {k: v for k, v in vars(args).items() if k not in ("command", "run")}  # the converter's parameters
     try:
-        out = args.run(args)
+        out = args.run(**options)
         ModelDir(out)  # validates what was written
     except (FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
