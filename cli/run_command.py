@@ -186,7 +186,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, beam_args: 
             folder = paths[0].rsplit("/", 1)[0]
             print(f"{name + '/':<12} {folder}/ ({len(paths)} shard{'s' if len(paths) != 1 else ''})")
     if summary.get("lexicon"):
-        print(f"{'lexicon/':<12} {FileSystems.join(args.out, LEXICON_DIR)}/ (python -m pipeline.analysis.pmi_lexicon "
-              f"neighbours --lexicon ... WORD)")
+        print(f"{'lexicon/':<12} {FileSystems.join(args.out, LEXICON_DIR)}/ (paranmt lexicon neighbours "
+              f"--lexicon ... WORD)")
     print(f"summary     {FileSystems.join(args.out, 'summary.json')}")
     return 0

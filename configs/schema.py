@@ -80,7 +80,7 @@ class PipelineConfig(BaseModel):
     score: bool = Field(
         default=True,
         description="Score and select (stage 6: filters/ scores, the filter section's rules and rank rule, train/). "
-        "false: pairs/ without scores or decisions (e.g. to score later with python -m filters.scores).",
+        "false: pairs/ without scores or decisions (e.g. to score later with paranmt score).",
     )
     # Reading and splitting.
     chunk_lines: int = Field(default=100_000, ge=1, description="Most lines per read task (pair files, TSV, JSONL).")

@@ -247,7 +247,7 @@ def check_model(translate_config: TranslateConfig, *, local: bool) -> None:
     backend = translate_config.backend
     if backend == "ctranslate2" and model.card.ctranslate2 is None:
         raise ModelDirError(f"--backend ctranslate2: the card of {model.root} names no CTranslate2 model "
-                            "(convert one with python -m translate.convert, or use --backend fairseq)")
+                            "(convert one with paranmt convert, or use --backend fairseq)")
     if backend == "fairseq" and model.card.fairseq is None:
         raise ModelDirError(f"--backend fairseq: the card of {model.root} names no fairseq checkpoint "
                             "(use --backend ctranslate2)")

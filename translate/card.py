@@ -115,9 +115,9 @@ class ModelDir:
             hint = ""
             if (self.root / "model.bin").is_file():
                 hint = (" It looks like a bare CTranslate2 model: write a model card for it, e.g. with "
-                        "`python -m translate.convert card`.")
+                        "`paranmt convert card`.")
             elif any(self.root.glob("*.npz")) and any(self.root.glob("*.spm")):
-                hint = " It looks like an OPUS-MT/Marian model: convert it with `python -m translate.convert marian`."
+                hint = " It looks like an OPUS-MT/Marian model: convert it with `paranmt convert marian`."
             raise ModelDirError(f"model directory {self.root} has no {CARD_FILE}.{hint}")
         try:
             raw = yaml.safe_load(card_path.read_text(encoding="utf-8")) or {}

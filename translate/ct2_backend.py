@@ -111,7 +111,7 @@ class CTranslate2Backend:
         ct2_dir = model_dir.ct2_dir
         if ct2_dir is None:
             raise ModelDirError(f"{model_dir.root}: the model card names no CTranslate2 model (key `ctranslate2`); "
-                                "convert the fairseq checkpoint with `python -m translate.convert fairseq`")
+                                "convert the fairseq checkpoint with `paranmt convert fairseq`")
         self.device = device
         self.config = config
         self.threads = plan_threads(config, device)

@@ -791,8 +791,8 @@ def lexicon_files(path: str | os.PathLike) -> list[Path]:
         return [path]
     files = sorted(path.glob(LEXICON_SHARD_GLOB))
     if not files:
-        raise LexiconError(f"{path} holds no lexicon table ({LEXICON_SHARD_GLOB}; build it with python -m "
-                           "pipeline.analysis.pmi_lexicon build, or give the table file of an older build)")
+        raise LexiconError(f"{path} holds no lexicon table ({LEXICON_SHARD_GLOB}; build it with paranmt "
+                           "lexicon build, or give the table file of an older build)")
     num_shards = int(files[0].stem.rsplit("-", 1)[1])
     expected = [path / shard_file(index, num_shards) for index in range(num_shards)]
     if files != expected:
