@@ -223,3 +223,16 @@ def test_python_dash_m_runs_the_same_command_through_the_module_guard(tmp_path):
     assert done.returncode == 2
     assert done.stderr == f"error: --input {tmp_path / 'missing.parquet'} does not exist\n"
     assert done.stdout == ""
+
+
+def test_a_command_that_imports_beam_prints_no_beam_import_warning():
+    """Beam without its gcp extra logs 'apitools not found ...' on import; a newcomer's first run must not show it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", "import cli.run_command, apache_beam.io.gcp.bigquery"], cwd=root,
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "apitools" not in done.stderr
