@@ -1,150 +1,546 @@
-"""One call for a machine with a GPU: back-translation and trainer throughput in one JSON and one table.
+"""The GPU worker, measured in one run: back-translation at beam 12, the pipeline with ``--device cuda``, training.
 
-    .venv/bin/python benchmarks/gpu_suite.py --json gpu.json                # CUDA: under 10 minutes
-    .venv/bin/python benchmarks/gpu_suite.py --device cpu --small           # the same code on CPU, in seconds
+    .venv/bin/python benchmarks/gpu_suite.py --json gpu_suite.json          # a CUDA machine with ../shared
+    .venv/bin/python benchmarks/gpu_suite.py --smoke                        # the same code on the CPU, in a minute
+    python3 benchmarks/gpu_suite.py --bundle DIR --json gpu_suite.json      # an offline GPU image (gpu_bundle.py)
 
-**Back-translation** at beam 12 through the pipeline's ``Translator`` (``benchmarks/translate_bench.py``'s cases):
-a transformer-base-sized model (fairseq's ``transformer_wmt_en_de``: 6+6 layers of 512, FFN 2048, 8 heads; one
-update of ``translate.train``'s ``base`` preset on Tatoeba, so its weights are as good as random — speed does
-not depend on them; the length cap bounds the output instead of EOS), decoded by CTranslate2 ``float16`` and
-``int8_float16`` and by fairseq (``float32`` and ``int8`` on CPU): sentences/s and target tokens/s. ``--model DIR``
-times a real model directory instead.
+**translate**: the same Czech sentences (``translate_cpu_bench.sample_bitext``: a seeded sample of every file of
+the bitext) through the pipeline's ``Translator`` at beam 12:
 
-**Trainer** (``benchmarks/train_bench.py``'s cases): pairs/s of WORD, TRIGRAM and LSTM at M = 1 and M = 40 on real
-caption pairs with the paper's sizes (300-d), the share of a mega-batch step spent mining negatives, and the time
-of a 5M-pair WORD epoch at M = 40 extrapolated from the measured steps (pairs / pairs-per-second).
+* small-cs-en (the repository's model) with CTranslate2 at every compute type the GPU offers, a sweep of tokens per
+  batch and of batches decoded at once (``inter_threads``), and with fairseq on the machine's PyTorch;
+* a transformer-base-sized model (fairseq's ``transformer_wmt_en_de``, 6+6 layers of 512, over small-cs-en's
+  vocabularies, random weights with a fixed seed) with both backends. Random weights never emit EOS, so its length
+  cap is set to small-cs-en's mean output length on the same sentences: every sentence then costs as many decoder
+  steps as a real translation does on average;
+* the CPU reference: CTranslate2 int8 on all the machine's cores with the CPU defaults (the pipeline's CPU path).
 
-``--small`` (CPU smoke, run by the default test suite): the tiny preset, 24 sentences with a short length cap,
-50-d encoders at M = 1 and 4 on 2,400 pairs — the same code paths, so the suite is known to run wherever a GPU
-is at hand. Without ``../shared/data`` it stops with a one-line error.
+Each case: sentences/s, target tokens/s, GPU utilisation and memory (``nvidia-smi`` sampled every 100 ms during the
+case) and the share of hypotheses identical to the CPU int8 output.
+
+**pipeline**: ``pipeline.run.run`` over every pair of the bitext with ``--device cuda`` (translation cache off),
+in-process and with 16 worker processes, for this code and, with ``--before DIR`` (a checkout of an older commit's
+packages), for that code: wall time, rows/s, the translation's span (first call to last, all workers) and rate,
+Beam's time per stage, GPU utilisation during the run, and whether both codes wrote the same ``train/``.
+
+**train**: pairs/s of WORD, TRIGRAM and SP (300-d) at M = 1 and M = 40 on Multi30k caption pairs, the mining share
+of a mega-batch step (``train_bench.run_case``), and a 5M-pair WORD epoch at M = 40 extrapolated from it.
+
+Results are written to ``--json`` after every case, so a run cut short keeps what it measured; ``--minutes`` stops
+starting new cases past a time budget. ``--smoke`` runs a few cases of each part with small sizes on the CPU (the
+default test suite runs it).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import hashlib
 import json
-import logging
 import os
 import platform
+import shutil
+import subprocess
 import sys
+import tempfile
+import threading
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
+import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
 import torch  # noqa: E402
-from train_bench import caption_pairs, run_case  # noqa: E402
-from translate_bench import Case  # noqa: E402
-from translate_bench import run_case as run_translation_case  # noqa: E402
+from train_bench import caption_pairs  # noqa: E402
+from train_bench import run_case as run_train_case  # noqa: E402
+from translate_cpu_bench import sample_bitext  # noqa: E402
 
+from configs.schema import TranslateConfig  # noqa: E402
 from train_embeddings.vocab import (  # noqa: E402
+    SentencePieceVocab,
     TrigramVocab,
     WordVocab,
     count_trigrams,
     count_words,
     sentence_strings,
 )
-from translate.ct2_backend import BackendUnavailable  # noqa: E402
-from translate.demo import TATOEBA_TRAIN_PAIRS, cached_model  # noqa: E402
-from translate.train import PRESETS  # noqa: E402
+from translate.card import DEFAULT_MODEL_DIR  # noqa: E402
+from translate.loading import load_translator  # noqa: E402
 
-SHARED = REPO.parent / "shared" / "data"
+SHARED = REPO.parent / "shared"
 EPOCH_PAIRS = 5_000_000
+BEAM = 12
 
 
-def throughput_model(small: bool) -> Path:
-    """A model directory of the right size for speed: one update of the base (or, ``small``, tiny) preset."""
-    lines = {side: (SHARED / "bitext" / f"tatoeba.{side}").read_text(encoding="utf-8").splitlines()
-             for side in ("cs", "en")}
-    cs, en = lines["cs"][:TATOEBA_TRAIN_PAIRS], lines["en"][:TATOEBA_TRAIN_PAIRS]
-    preset = PRESETS["tiny" if small else "base"]
-    recipe = preset.model_copy(update={"max_update": 1, "max_epoch": 1, "patience": 0, "average_last": 0,
-                                       "save_interval_updates": 0, "update_freq": 1, "bpe_merges": 2000 if small
-                                       else 8000, "fp16": False})
-    return cached_model(f"gpu-suite-{'tiny' if small else 'base'}-cs-en", cs, en, recipe)
+@dataclass(frozen=True)
+class Data:
+    """Where the suite's inputs are: ``../shared`` or an unpacked ``gpu_bundle.py`` archive."""
+
+    bitext: Path
+    captions: Path
+    small_fairseq: Path  # a model directory with small-cs-en's fairseq checkpoint (and CTranslate2 model)
+    glove: Path | None  # a kumo-layout GloVe directory for the pipeline's scorer; None: the installed package
+
+    @classmethod
+    def locate(cls, bundle: Path | None, work: Path) -> Data:
+        if bundle is None:
+            return cls(SHARED / "data" / "bitext", SHARED / "data" / "paraphrase" / "multi30k-captions",
+                       SHARED / "models" / "small-cs-en", None)
+        return cls(bundle / "data" / "bitext", bundle / "data" / "captions",
+                   unpack_small_model(bundle / "data" / "small-cs-en", work / "small-cs-en"), bundle / "data" / "glove")
 
 
-def translation_cases(model: Path, device: str, sentences: list[str], max_len: int, threads: int) -> list[Case]:
-    compute = ["float16", "int8_float16"] if device == "cuda" else ["float32", "int8"]
-    cases = [Case("ctranslate2", c, threads, device) for c in compute]
-    cases.append(Case("fairseq", "float16" if device == "cuda" else "float32", threads, device))
-    for case in cases:
-        try:
-            run_translation_case(case, model, sentences, beam=12, max_len=max_len, batch_tokens=8192, repeats=1)
-        except BackendUnavailable as error:
-            case.note = f"not run: {error}"
+def unpack_small_model(packed: Path, out: Path) -> Path:
+    """The bundle's small-cs-en (matrices as int8 + a scale per row) as a model directory: float16 fairseq weights,
+    the repository's CTranslate2 model beside them."""
+    if not (out / "fairseq" / "checkpoint_best.pt").exists():
+        shutil.copytree(packed, out, dirs_exist_ok=True, ignore=shutil.ignore_patterns("checkpoint_int8.pt"))
+        shutil.copytree(DEFAULT_MODEL_DIR / "ct2", out / "ct2", dirs_exist_ok=True)
+        state = torch.load(packed / "fairseq" / "checkpoint_int8.pt", map_location="cpu", weights_only=False)
+        state["model"] = {name: (v["int8"].float() * v["scale"]).half() if isinstance(v, dict) else v
+                          for name, v in state["model"].items()}
+        torch.save(state, out / "fairseq" / "checkpoint_best.pt")
+    return out
+
+
+def build_base_model(vocabulary: Path, out: Path, smoke: bool) -> Path:
+    """A transformer-base-sized fairseq model (``--smoke``: 1+1 layers of 64) over small-cs-en's dictionaries and
+    BPE, random weights (seed 1), converted to CTranslate2 float16; the directory serves both backends."""
+    if (out / "model_card.yaml").exists():
+        return out
+    from fairseq import options, tasks
+    from fairseq.dataclass.utils import convert_namespace_to_omegaconf
+    from omegaconf import OmegaConf
+
+    from translate.convert import convert_fairseq
+
+    data = out.parent / f"{out.name}-data"
+    data.mkdir(parents=True, exist_ok=True)
+    for lang in ("cs", "en"):
+        shutil.copy(vocabulary / "fairseq" / f"dict.{lang}.txt", data / f"dict.{lang}.txt")
+    shape = (["--arch", "transformer", "--encoder-layers", "1", "--decoder-layers", "1", "--encoder-embed-dim", "64",
+              "--decoder-embed-dim", "64", "--encoder-ffn-embed-dim", "128", "--decoder-ffn-embed-dim", "128",
+              "--encoder-attention-heads", "2", "--decoder-attention-heads", "2"] if smoke
+             else ["--arch", "transformer_wmt_en_de"])
+    parser = options.get_training_parser()
+    args = options.parse_args_and_arch(parser, [str(data), "--task", "translation", "-s", "cs", "-t", "en", *shape])
+    cfg = convert_namespace_to_omegaconf(args)
+    task = tasks.setup_task(cfg.task)
+    torch.manual_seed(1)
+    model = task.build_model(cfg.model)
+    checkpoint = data / "checkpoint_base.pt"
+    torch.save({"cfg": OmegaConf.to_container(cfg, resolve=True, enum_to_str=True), "args": None,
+                "model": model.state_dict(), "criterion": None, "task_state": {}, "last_optimizer_state": None,
+                "optimizer_history": [{"criterion_name": "CrossEntropyCriterion", "optimizer_name": "Adam",
+                                       "lr_scheduler_state": {"best": None}, "num_updates": 0}],
+                "extra_state": {"epoch": 1, "previous_training_time": 0}}, checkpoint)
+    return convert_fairseq(checkpoint, data, out, bpe_codes=vocabulary / "bpe.codes", quantization="float16",
+                           name="random-transformer-base" if not smoke else "random-transformer-tiny")
+
+
+# ------------------------------------------------------------------------------------------------- GPU sampling
+
+
+class GpuSampler:
+    """``nvidia-smi`` sampled every 100 ms in the background: utilisation (%) and memory used (MiB) over time."""
+
+    def __init__(self) -> None:
+        self.samples: list[tuple[float, float, float]] = []
+        self._process: subprocess.Popen[str] | None = None
+        if shutil.which("nvidia-smi") is None:
+            return
+        self._process = subprocess.Popen(
+            ["nvidia-smi", "--query-gpu=utilization.gpu,memory.used", "--format=csv,noheader,nounits", "-lms", "100"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self._process is not None and self._process.stdout is not None
+        for line in self._process.stdout:
+            try:
+                util, memory = (float(x) for x in line.split(","))
+            except ValueError:
+                continue
+            self.samples.append((time.monotonic(), util, memory))
+
+    def window(self, start: float, end: float) -> dict[str, float | None]:
+        inside = [(u, m) for t, u, m in self.samples if start <= t <= end]
+        if not inside:
+            return {"gpu_util_mean": None, "gpu_util_samples": 0, "gpu_memory_max_mib": None}
+        util = np.array([u for u, _ in inside])
+        return {"gpu_util_mean": round(float(util.mean()), 1), "gpu_util_samples": len(inside),
+                "gpu_memory_max_mib": max(m for _, m in inside)}
+
+    def stop(self) -> None:
+        if self._process is not None:
+            self._process.terminate()
+
+
+# ------------------------------------------------------------------------------------------------- translation
+
+
+@dataclass
+class TranslationCase:
+    model: str
+    backend: str
+    compute_type: str
+    device: str
+    batch_tokens: int | None  # None: the device's default bucket
+    inter_threads: int = 0
+    max_decoding_length: int = 256
+    ran_backend: str = ""
+    ran_compute_type: str = ""
+    sentences: int = 0
+    seconds: float = 0.0
+    sentences_per_second: float = 0.0
+    target_tokens_per_second: float = 0.0
+    mean_output_tokens: float = 0.0
+    hit_length_cap: int = 0
+    identical_to_cpu_int8: float | None = None
+    gpu_util_mean: float | None = None
+    gpu_util_samples: int = 0
+    gpu_memory_max_mib: float | None = None
+    note: str = ""
+    hypotheses: list[str] = field(default_factory=list, repr=False)
+
+
+def time_translation(case: TranslationCase, model_dir: Path, sentences: list[str], sampler: GpuSampler) -> None:
+    """Warm up on 256 sentences, then translate all of them once (timed); fills ``case``, or its note on failure."""
+    config = TranslateConfig(model=model_dir, backend=case.backend, device=case.device,
+                             compute_type=case.compute_type, beam_size=BEAM, threads=0,
+                             max_batch_tokens=case.batch_tokens, inter_threads=case.inter_threads,
+                             max_batch_sentences=max(512, case.batch_tokens or 0),
+                             max_decoding_length=case.max_decoding_length)
+    translator = None
+    try:
+        translator = load_translator(config)
+        case.ran_backend = translator.backend.name
+        case.ran_compute_type = str(getattr(translator.backend, "compute_type", ""))
+        translator.translate(sentences[:256])
+        start = time.monotonic()
+        results = translator.translate(sentences)
+        end = time.monotonic()
+    except Exception as error:  # a case that cannot run here is recorded, not fatal
+        case.note = f"not run: {type(error).__name__}: {str(error).splitlines()[0][:300]}"
+        return
+    finally:
+        del translator
+        gc.collect()
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+    tokens = sum(len(t.tokens) for t in results)
+    case.sentences, case.seconds = len(sentences), round(end - start, 3)
+    case.sentences_per_second = round(len(sentences) / case.seconds, 1)
+    case.target_tokens_per_second = round(tokens / case.seconds, 1)
+    case.mean_output_tokens = round(tokens / len(sentences), 2)
+    case.hit_length_cap = sum(t.hit_length_cap for t in results)
+    case.hypotheses = [t.hypothesis for t in results]
+    for key, value in sampler.window(start, end).items():
+        setattr(case, key, value)
+
+
+def translation_part(data: Data, work: Path, device: str, n: int, smoke: bool, short: bool, sampler: GpuSampler,
+                     record: Any, out_of_time: Any) -> list[TranslationCase]:
+    sentences = sample_bitext(data.bitext, n)
+    small = data.small_fairseq
+    cases: list[TranslationCase] = []
+
+    def run(case: TranslationCase, model_dir: Path) -> TranslationCase:
+        if out_of_time():
+            case.note = "not run: out of time"
+        else:
+            time_translation(case, model_dir, sentences, sampler)
+        cases.append(case)
+        reference = cases[0].hypotheses
+        if case.hypotheses and reference and case.model == "small-cs-en":
+            same = sum(a == b for a, b in zip(case.hypotheses, reference, strict=True))
+            case.identical_to_cpu_int8 = round(same / len(reference), 4)
+        print(f"  {case.model:12s} {case.ran_backend or case.backend:11s} {case.compute_type:13s} "
+              f"{case.device:4s} tokens {case.batch_tokens or 'default'!s:>7s} x{case.inter_threads or 1}: "
+              f"{case.sentences_per_second:8.1f} sent/s  {case.note}", flush=True)
+        record(cases)
+        return case
+
+    run(TranslationCase("small-cs-en", "ctranslate2", "int8", "cpu", None), small)
+    if device == "cpu":  # smoke: the code paths, not the speeds
+        run(TranslationCase("small-cs-en", "ctranslate2", "float32", "cpu", 2048), small)
+        run(TranslationCase("small-cs-en", "fairseq", "float32", "cpu", 2048), small)
+        base = build_base_model(small, work / "base", smoke)
+        length = max(1, round(cases[1].mean_output_tokens or 16))
+        run(TranslationCase("base-random", "ctranslate2", "float32", "cpu", 2048, max_decoding_length=length), base)
+        run(TranslationCase("base-random", "fairseq", "float32", "cpu", 2048, max_decoding_length=length), base)
+        return cases
+    computes = ("float16", "bfloat16", "int8_float16") if short else ("float16", "bfloat16", "int8_float16", "int8",
+                                                                       "float32")
+    for compute in computes:
+        run(TranslationCase("small-cs-en", "ctranslate2", compute, "cuda", 4096), small)
+    budgets = {4096: cases[1]}
+    for tokens in (16384, 32768) if short else (1024, 2048, 8192, 16384, 32768):
+        budgets[tokens] = run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", tokens), small)
+    best = max(budgets, key=lambda t: budgets[t].sentences_per_second)
+    for inter in (2,) if short else (2, 4):
+        run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", best, inter_threads=inter), small)
+    if not short:
+        run(TranslationCase("small-cs-en", "ctranslate2", "int8_float16", "cuda", best), small)
+    for compute in ("float16",) if short else ("float16", "bfloat16"):
+        run(TranslationCase("small-cs-en", "fairseq", compute, "cuda", 4096), small)
+    if not short:
+        run(TranslationCase("small-cs-en", "fairseq", "float16", "cuda", best), small)
+    base = build_base_model(small, work / "base", smoke)
+    length = max(1, round(cases[1].mean_output_tokens))
+    for compute in ("float16",) if short else ("float16", "int8_float16"):
+        for tokens in (best,) if short else sorted({4096, best}):
+            run(TranslationCase("base-random", "ctranslate2", compute, "cuda", tokens,
+                                max_decoding_length=length), base)
+    for tokens in (best,) if short else sorted({4096, best}):
+        run(TranslationCase("base-random", "fairseq", "float16", "cuda", tokens, max_decoding_length=length), base)
     return cases
 
 
-def trainer_cases(device: torch.device, small: bool) -> tuple[list, dict]:
-    n_pairs, min_pairs, dim, megabatches = (2_400, 800, 50, (1, 4)) if small else (20_000, 8_000, 300, (1, 40))
-    left, right, groups = caption_pairs(SHARED / "paraphrase" / "multi30k-captions", n_pairs)
+# ------------------------------------------------------------------------------------------------- pipeline
+
+PIPELINE_DRIVER = """
+import json, sys
+from configs import load_config
+from pipeline.input_plan import InputSpec
+from pipeline.run import run
+a = json.loads(sys.argv[1])
+summary = run(load_config(None, a["sets"]), [InputSpec.pair(a["cs"], a["en"])], a["out"], a["beam_args"])
+keep = ("read", "pairs", "train", "rejected", "deadletter", "wall_seconds", "stage_seconds", "translation_seconds",
+        "metrics", "runner")
+print("SUMMARY " + json.dumps({k: summary.get(k) for k in keep}))
+"""
+
+
+def bitext_input(bitext: Path, work: Path, limit: int | None) -> tuple[Path, Path, int]:
+    """Every pair of the bitext's files (sorted by name) as one pair of files, at most ``limit`` pairs."""
+    sides: dict[str, list[str]] = {"cs": [], "en": []}
+    for cs in sorted(bitext.glob("*.cs")):
+        en = cs.with_suffix(".en")
+        if en.exists():
+            sides["cs"] += cs.read_text(encoding="utf-8").splitlines()
+            sides["en"] += en.read_text(encoding="utf-8").splitlines()
+    n = min(len(sides["cs"]), limit or len(sides["cs"]))
+    paths = []
+    for side in ("cs", "en"):
+        path = work / f"bitext.{side}"
+        path.write_text("\n".join(sides[side][:n]) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths[0], paths[1], n
+
+
+def shards_digest(folder: Path) -> str:
+    """A digest of the rows of a folder's shards (not of the files, whose metadata names the code version)."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.parquet")):
+        digest.update(json.dumps(pq.read_table(path).to_pydict(), default=str).encode())
+    return digest.hexdigest()[:16]
+
+
+def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, sets: list[str], workers: int,
+                 sampler: GpuSampler) -> dict[str, Any]:
+    beam_args = ["--runner=FnApiRunner"]
+    if workers > 1:
+        beam_args += ["--direct_running_mode=multi_processing", f"--direct_num_workers={workers}"]
+    payload = {"cs": str(inputs[0]), "en": str(inputs[1]), "out": str(out), "sets": sets, "beam_args": beam_args}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(code), os.environ.get("PYTHONPATH", "")]),
+           "PARANMT_CODE_VERSION": "gpu-suite"}
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", PIPELINE_DRIVER, json.dumps(payload)], env=env, cwd=code,
+                          capture_output=True, text=True)
+    end = time.monotonic()
+    row: dict[str, Any] = {"label": label, "code": "this" if code == REPO else str(code), "workers": workers,
+                           "sets": sets, "process_seconds": round(end - start, 1), **sampler.window(start, end)}
+    lines = [line for line in done.stdout.splitlines() if line.startswith("SUMMARY ")]
+    if done.returncode or not lines:
+        row["note"] = f"failed (exit {done.returncode}): {done.stderr.strip().splitlines()[-3:]}"
+        return row
+    summary = json.loads(lines[-1].removeprefix("SUMMARY "))
+    row.update(summary)
+    metrics = summary.get("metrics") or {}
+    translated = metrics.get("translated", 0) - metrics.get("translation_cache_hit_rows", 0)
+    span = summary.get("translation_seconds")
+    row["translated"] = translated
+    row["rows_per_second"] = round(summary["read"] / summary["wall_seconds"], 1)
+    if span:
+        row["translation_rows_per_second"] = round(translated / span, 1)
+        row["wall_over_translation"] = round(summary["wall_seconds"] / span, 3)
+    row["train_digest"] = shards_digest(out / "train")
+    return row
+
+
+def pipeline_part(data: Data, work: Path, device: str, before: Path | None, limit: int | None, workers: int,
+                  short: bool, sampler: GpuSampler, record: Any, out_of_time: Any,
+                  best_tokens: int | None) -> list[dict[str, Any]]:
+    inputs = bitext_input(data.bitext, work, limit)
+    # The model is named: an older checkout's packages do not carry it.
+    sets = [f"translate.model={DEFAULT_MODEL_DIR}", f"translate.device={device}", "pipeline.translation_cache=false",
+            "lexicon.enabled=false"]
+    if data.glove is not None:
+        sets += [f"score.embeddings={data.glove}", "score.embeddings_format=kumo"]
+    plans = [("this, workers", REPO, sets, workers)]
+    if before is not None:
+        plans.append(("before, workers", before, sets, workers))
+    plans.append(("this, in-process", REPO, sets, 1))
+    if before is not None:
+        plans.append(("before, in-process", before, sets, 1))
+    if best_tokens and device == "cuda":
+        plans.append((f"this, workers, {best_tokens} tokens", REPO,
+                      [*sets, f"translate.max_batch_tokens={best_tokens}"], workers))
+    if short:
+        plans = plans[:2]
+    rows: list[dict[str, Any]] = []
+    for k, (label, code, run_sets, n_workers) in enumerate(plans):
+        if out_of_time():
+            rows.append({"label": label, "note": "not run: out of time"})
+            continue
+        row = pipeline_run(label, code, inputs, work / f"pipeline-{k}", run_sets, n_workers, sampler)
+        row["input_pairs"] = inputs[2]
+        rows.append(row)
+        print(f"  {label:34s} wall {row.get('wall_seconds', 0):7.1f}s  {row.get('rows_per_second', 0):8.1f} rows/s  "
+              f"translation {row.get('translation_seconds') or 0:6.1f}s "
+              f"({row.get('translation_rows_per_second', 0):.0f}/s)  {row.get('note', '')}", flush=True)
+        record(rows)
+    return rows
+
+
+# ------------------------------------------------------------------------------------------------- training
+
+
+def train_part(data: Data, device: torch.device, smoke: bool, short: bool, record: Any,
+               out_of_time: Any) -> dict[str, Any]:
+    n_pairs, min_pairs, dim, megabatches = (1_200, 400, 32, (1, 4)) if smoke else (60_000, 40_000, 300, (1, 40))
+    if short:
+        min_pairs, megabatches = 20_000, megabatches[-1:]
+    left, right, groups = caption_pairs(data.captions, n_pairs)
     both = pa.chunked_array([left, right])
-    vocab = (WordVocab.build(count_words(both)), TrigramVocab.build(count_trigrams(sentence_strings(both))))
-    cases = [run_case(model, m, device, (left, right, groups), vocab, min_pairs, 0, dim)
-             for model in ("word", "trigram", "lstm") for m in megabatches]
-    word = max((c for c in cases if c.model == "word"), key=lambda c: c.megabatch)
-    epoch = {"pairs": EPOCH_PAIRS, "megabatch": word.megabatch,
-             "minutes": round(EPOCH_PAIRS / word.pairs_per_second / 60, 1)}
-    return cases, epoch
+    strings = sentence_strings(both).to_pylist()
+    pieces = SentencePieceVocab.train(strings, vocab_size=2_000 if smoke else 16_000)
+    vocab = (WordVocab.build(count_words(both)), TrigramVocab.build(count_trigrams(sentence_strings(both))), pieces)
+    cases = []
+    for model in ("word", "trigram", "sp"):
+        for m in megabatches:
+            if out_of_time():
+                continue
+            case = run_train_case(model, m, device, (left, right, groups), vocab, min_pairs, 0, dim)
+            cases.append(asdict(case))
+            print(f"  {model:8s} M={m:<3d} {case.pairs_per_second:10.0f} pairs/s  mining "
+                  f"{100 * case.mining_fraction:5.1f}%", flush=True)
+            record({"cases": cases})
+    word = [c for c in cases if c["model"] == "word"]
+    epoch = None
+    if word:
+        top = max(word, key=lambda c: c["megabatch"])
+        epoch = {"pairs": EPOCH_PAIRS, "megabatch": top["megabatch"],
+                 "minutes": round(EPOCH_PAIRS / top["pairs_per_second"] / 60, 2)}
+    return {"pairs": n_pairs, "dim": dim, "cases": cases, "word_epoch": epoch}
 
 
-def table(result: dict) -> str:
-    rows = [f"device {result['device']} ({result['device_name']}), model {result['model']}",
-            "", f"{'back-translation, beam 12':30s} {'sent/s':>9s} {'tok/s':>9s} {'out len':>8s}  note"]
-    for c in result["translation"]:
-        label = f"{c['backend']} {c['ran_compute_type'] or c['compute_type']}"
-        rows.append(f"{label:30s} {c['sentences_per_second']:9.1f} {c['target_tokens_per_second']:9.0f} "
-                    f"{c['mean_output_tokens']:8.1f}  {c['note']}")
-    rows += ["", f"{'trainer':30s} {'pairs/s':>9s} {'mining':>9s}"]
-    for c in result["trainer"]:
-        rows.append(f"{c['model'] + ' M=' + str(c['megabatch']):30s} {c['pairs_per_second']:9.0f} "
-                    f"{100 * c['mining_fraction']:8.1f}%")
-    epoch = result["word_epoch"]
-    rows.append(f"\n5M-pair WORD epoch at M={epoch['megabatch']}: {epoch['minutes']} min (extrapolated)")
-    rows.append(f"suite wall time {result['seconds']:.0f} s")
-    return "\n".join(rows)
+# ------------------------------------------------------------------------------------------------- main
+
+
+def environment(device: str) -> dict[str, Any]:
+    info: dict[str, Any] = {"python": platform.python_version(), "torch": torch.__version__,
+                            "cpu_cores": os.cpu_count(), "machine": platform.machine()}
+    if device == "cuda":
+        info["gpu"] = torch.cuda.get_device_name(0)
+        info["torch_cuda"] = torch.version.cuda
+    try:
+        import ctranslate2
+
+        info["ctranslate2"] = ctranslate2.__version__
+        info["ctranslate2_cuda_devices"] = ctranslate2.get_cuda_device_count()
+    except Exception as error:
+        info["ctranslate2"] = f"unavailable: {error}"
+    try:
+        import fairseq
+
+        info["fairseq"] = fairseq.__version__
+    except Exception as error:
+        info["fairseq"] = f"unavailable: {error}"
+    if shutil.which("nvidia-smi"):
+        query = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"],
+                               capture_output=True, text=True)
+        info["nvidia_smi"] = query.stdout.strip()
+    info["ld_library_path"] = os.environ.get("LD_LIBRARY_PATH", "")
+    return info
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
-    parser.add_argument("--small", action="store_true", help="CPU smoke sizes (seconds)")
-    parser.add_argument("--model", type=Path, help="a model directory to time instead of the base-sized one")
-    parser.add_argument("--sentences", type=int, help="Czech sentences to translate (default 2,000; --small 24)")
-    parser.add_argument("--threads", type=int, default=1, help="CPU threads for decoding and training")
-    parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--smoke", action="store_true", help="CPU, small sizes: the code paths in a minute")
+    parser.add_argument("--short", action="store_true",
+                        help="the main cases only (about 3 minutes on an H100): fewer compute types, budgets and runs")
+    parser.add_argument("--bundle", type=Path, help="an unpacked gpu_bundle.py archive instead of ../shared")
+    parser.add_argument("--before", type=Path, help="an older commit's packages: its pipeline runs beside this one")
+    parser.add_argument("--parts", default="translate,pipeline,train")
+    parser.add_argument("--sentences", type=int, help="Czech sentences per translation case (default 4,000)")
+    parser.add_argument("--pipeline-pairs", type=int, help="at most this many bitext pairs (default all)")
+    parser.add_argument("--workers", type=int, help="worker processes of the multi-process runs (default: cores)")
+    parser.add_argument("--minutes", type=float, default=8.0, help="start no new case after this many minutes")
+    parser.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
+    parser.add_argument("--json", type=Path, help="write the results here (after every case)")
     args = parser.parse_args(argv)
-    if args.device == "cuda" and not torch.cuda.is_available():
-        print("error: no CUDA device visible: run with --device cpu --small to check the suite on CPU",
-              file=sys.stderr)
+    device = "cpu" if args.smoke else "cuda"
+    if device == "cuda" and not torch.cuda.is_available():
+        print("error: no CUDA device visible: run with --smoke to check the suite on the CPU", file=sys.stderr)
         return 2
-    if not SHARED.is_dir():
-        print(f"error: {SHARED} is absent: the suite reads Tatoeba and the Multi30k captions from it",
-              file=sys.stderr)
+    if args.bundle is None and not SHARED.is_dir():
+        print(f"error: {SHARED} is absent: pass --bundle (benchmarks/gpu_bundle.py) or put ../shared beside the "
+              "repository", file=sys.stderr)
         return 2
-    started = time.perf_counter()
-    torch.set_num_threads(args.threads)
-    logging.basicConfig(level=logging.WARNING, force=True)
-    model = args.model or throughput_model(args.small)
-    logging.getLogger().setLevel(logging.WARNING)  # fairseq's loggers raise the root level while training
-    n = args.sentences or (24 if args.small else 2000)
-    sentences = (SHARED / "bitext" / "tatoeba.cs").read_text(encoding="utf-8").splitlines()[-n:]
-    translation = translation_cases(model, args.device, sentences, 24 if args.small else 128, args.threads)
-    trainer, epoch = trainer_cases(torch.device(args.device), args.small)
-    result = {"device": args.device,
-              "device_name": torch.cuda.get_device_name(0) if args.device == "cuda"
-              else f"{platform.machine()}, {os.cpu_count()} cores, {args.threads} thread(s)",
-              "model": str(model), "sentences": n, "torch": torch.__version__,
-              "translation": [asdict(c) for c in translation], "trainer": [asdict(c) for c in trainer],
-              "word_epoch": epoch, "seconds": round(time.perf_counter() - started, 1)}
-    print(table(result))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    started = time.monotonic()
+    work = args.work or Path(tempfile.mkdtemp(prefix="gpu-suite-"))
+    work.mkdir(parents=True, exist_ok=True)
+    data = Data.locate(args.bundle, work)
+    parts = set(args.parts.split(","))
+    result: dict[str, Any] = {"device": device, "environment": environment(device), "beam": BEAM}
+    print(json.dumps(result["environment"], indent=1), flush=True)
+    sampler = GpuSampler()
+
+    def out_of_time() -> bool:
+        return time.monotonic() - started > args.minutes * 60
+
+    def record(key: str) -> Any:
+        def write(value: Any) -> None:
+            result[key] = value
+            result["seconds"] = round(time.monotonic() - started, 1)
+            if args.json:
+                clean = json.loads(json.dumps(result, default=lambda o: asdict(o)))
+                for case in clean.get("translation", []):
+                    case.pop("hypotheses", None)
+                args.json.write_text(json.dumps(clean, indent=1) + "\n", encoding="utf-8")
+        return write
+
+    best_tokens = None
+    try:
+        if "translate" in parts:
+            print("translation, beam 12:", flush=True)
+            cases = translation_part(data, work, device, args.sentences or (48 if args.smoke else 4000),
+                                     args.smoke, args.short, sampler, record("translation"), out_of_time)
+            fp16 = [c for c in cases if c.model == "small-cs-en" and c.backend == "ctranslate2"
+                    and c.compute_type == "float16" and not c.inter_threads and c.sentences]
+            best_tokens = max(fp16, key=lambda c: c.sentences_per_second).batch_tokens if fp16 else None
+        if "train" in parts:  # before the pipeline: it is short, and the pipeline's runs fill the budget
+            print("training:", flush=True)
+            result["train"] = train_part(data, torch.device(device), args.smoke, args.short, record("train"),
+                                         out_of_time)
+            record("train")(result["train"])
+        if "pipeline" in parts:
+            print("pipeline:", flush=True)
+            pipeline_part(data, work, device, args.before, args.pipeline_pairs or (600 if args.smoke else None),
+                          args.workers or (2 if args.smoke else os.cpu_count() or 1), args.short, sampler,
+                          record("pipeline"),
+                          out_of_time, best_tokens)
+    finally:
+        sampler.stop()
+    print(f"suite: {time.monotonic() - started:.0f} s", flush=True)
     return 0
 
 

@@ -172,13 +172,15 @@ def sync(device: torch.device) -> None:
 def run_case(model: str, megabatch: int, device: torch.device, data: tuple, vocab: tuple, min_pairs: int,
              extra_words: int, dim: int = 300, seed: int = 0) -> Case:
     left, right, groups = data
-    words, trigrams = vocab
+    words, trigrams, *more = vocab  # a third vocabulary, SentencePiece, for model "sp"
+    pieces = more[0] if more else None
     torch.manual_seed(seed)
-    spec = ModelSpec(components=[model], word_dim=dim, trigram_dim=dim, lstm_dim=dim,
+    spec = ModelSpec(components=[model], word_dim=dim, trigram_dim=dim, lstm_dim=dim, sp_dim=dim,
                      n_words=len(words) + extra_words, n_trainable_words=len(words) + extra_words,
-                     n_trigrams=len(trigrams))
+                     n_trigrams=len(trigrams), n_pieces=len(pieces) if pieces is not None else 0)
     encoder = build_encoder(spec).to(device).train()
-    featurizer = Featurizer(words if model != "trigram" else None, trigrams if model == "trigram" else None)
+    featurizer = Featurizer(words if model not in ("trigram", "sp") else None, trigrams if model == "trigram" else None,
+                            pieces=pieces if model == "sp" else None)
     optimizer = torch.optim.Adam(encoder.parameters(), lr=1e-3)
     miner, loss_fn = MegaBatchMiner("max"), MarginLoss(0.4)
     generator = torch.Generator().manual_seed(seed)

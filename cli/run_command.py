@@ -180,6 +180,11 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, beam_args: 
     if busiest and not args.quiet:
         print("time by stage (Beam's execution time, all workers): "
               + ", ".join(f"{stage} {seconds:.1f}s" for stage, seconds in busiest))
+    if summary.get("translation_seconds") and not args.quiet:
+        span = summary["translation_seconds"]
+        metrics = summary["metrics"]
+        translated = metrics.get("translated", 0) - metrics.get("translation_cache_hit_rows", 0)
+        print(f"translation: {translated} rows in {span:.1f}s, first call to last ({translated / span:.0f} rows/s)")
     for name in ("pairs", "train", "rejected", "deadletter"):
         paths = summary["shards"].get(name) or []
         if paths:

@@ -35,6 +35,7 @@ SCORES_NAMESPACE = "paranmt_scores"
 TRANSLATE_NAMESPACE = "paranmt_translate"  # RunInference's own metrics namespace for the translator handler
 TRANSLATED_COUNTER = "translated"  # rows with a translation, from the cache or the model
 STARTED_CHUNKS_COUNTER = "translation_chunks_started"  # chunks handed to the model: translation has begun
+TRANSLATE_CLOCK = "translate_clock_ms"  # wall clock at the start and end of every translate call
 #: The folder a local launcher watches (:mod:`pipeline.progress`): workers write their counters there as they count.
 WATCH_ENV = "PARANMT_PROGRESS_DIR"
 
@@ -111,6 +112,20 @@ def held_sizes(result: Any) -> dict[str, dict[str, int]]:
         entry["sum"] += int(value.sum)
         entry["count"] += int(value.count)
     return dict(sorted(sizes.items()))
+
+
+def translation_seconds(result: Any) -> float | None:
+    """Wall seconds from the first translate call's start to the last one's end, over all workers (the
+    :data:`TRANSLATE_CLOCK` distribution); None where nothing was translated or the runner has no distributions."""
+    try:
+        distributions = result.metrics().query(MetricsFilter().with_namespace(TRANSLATE_NAMESPACE)
+                                               .with_name(TRANSLATE_CLOCK))["distributions"]
+    except Exception:
+        return None
+    values = [v for v in (_metric_value(d) for d in distributions) if v is not None and v.count]
+    if not values:
+        return None
+    return round((max(v.max for v in values) - min(v.min for v in values)) / 1000, 3)
 
 
 def stage_seconds(result: Any, depth: int = 1) -> dict[str, float]:

@@ -25,17 +25,21 @@ import json
 import logging
 import math
 import time
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import apache_beam as beam
 from apache_beam.metrics import Metrics
 from apache_beam.ml.inference.base import KeyedModelHandler, ModelHandler, PredictionResult, RunInference
+from apache_beam.utils.multi_process_shared import MultiProcessShared
 
 from configs.schema import TranslateConfig
-from pipeline.metrics import STARTED_CHUNKS_COUNTER, TRANSLATE_NAMESPACE, StageCounter
-from translate.loading import load_translator
-from translate.translator import Status, Translation, Translator
+from pipeline.metrics import STARTED_CHUNKS_COUNTER, TRANSLATE_CLOCK, TRANSLATE_NAMESPACE, StageCounter
+from translate.card import ModelDir, model_or_default
+from translate.loading import load_backend, load_translator
+from translate.translator import RawHypothesis, Status, Translation, Translator
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +59,44 @@ def estimate_source_tokens(element: str | tuple[Any, str], cap: int | None = Non
     return estimate if cap is None else min(estimate, cap)
 
 
+class SharedDecoder:
+    """The one decoding backend of a machine, served to all its worker processes: batches of model tokens in,
+    n-best lists out (pickled both ways to the other processes). The text chain (Moses, subwords) stays in each
+    worker, so it runs on every core while the model decodes; a GPU holds one copy of the model."""
+
+    def __init__(self, config: TranslateConfig) -> None:
+        _, self._backend = load_backend(config)
+
+    def describe(self) -> tuple[str, str, str]:
+        backend = self._backend
+        return backend.name, backend.device, str(getattr(backend, "compute_type", ""))
+
+    def decode(self, batch: list[list[str]]) -> list[list[RawHypothesis]]:
+        return self._backend.decode(batch)
+
+    def recover(self) -> None:
+        self._backend.recover()
+
+
+class ProxiedBackend:
+    """A worker's handle on its machine's :class:`SharedDecoder`, usable as a Translator's backend: ``submit``
+    keeps up to ``in_flight`` batches at the decoder while the worker detokenises finished ones."""
+
+    def __init__(self, proxy: Any, in_flight: int = 4) -> None:
+        self._proxy = proxy
+        self.name, self.device, self.compute_type = proxy.describe()
+        self._pool = ThreadPoolExecutor(in_flight, thread_name_prefix="paranmt-decode")
+
+    def decode(self, batch: list[list[str]]) -> list[list[RawHypothesis]]:
+        return self._proxy.decode(batch)
+
+    def submit(self, batch: list[list[str]]) -> Future[list[list[RawHypothesis]]]:
+        return self._pool.submit(self._proxy.decode, batch)
+
+    def recover(self) -> None:
+        self._proxy.recover()
+
+
 class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
     """RunInference handler: raw Czech sentences in, one ``PredictionResult(sentence, Translation, model_id)``
     out per sentence.
@@ -64,8 +106,9 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
     the budget is fixed (``min_batch_tokens == max_batch_tokens``); a smaller ``min_batch_tokens`` lets Beam's
     timing-driven estimator grow batches from there, which optimises CPU overhead, not GPU memory.
 
-    One translator per worker machine by default (``share_across_processes``): Beam then serves the model from
-    one process and the others call it through a proxy, so results are pickled back (Translation pickles).
+    One decoder per worker machine by default (``share_across_processes``): one worker process serves the model
+    (:class:`SharedDecoder`) and the others call it through a proxy with their token batches, while the text chain
+    runs in every worker.
     """
 
     def __init__(
@@ -75,7 +118,6 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
         max_batch_tokens: int | None = None,
         min_batch_tokens: int | None = None,
         share_across_processes: bool = True,
-        model_copies: int | None = None,
         log_every_batches: int = 50,
     ) -> None:
         # The GPU's (larger) bucket whatever the worker's device: the Translator cuts a Beam batch into its own.
@@ -83,12 +125,17 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
         floor = budget if min_batch_tokens is None else min_batch_tokens
         if not 1 <= floor <= budget:
             raise ValueError(f"need 1 <= min_batch_tokens ({floor}) <= max_batch_tokens ({budget})")
-        # Only large_model/model_copies reach the base class: its batching kwargs are replaced below.
-        super().__init__(large_model=share_across_processes, model_copies=model_copies)
+        # The decoder is shared by load_model itself, not by Beam (large_model), which would share the whole
+        # Translator and so run every worker's text chain in one process. The base class's batching kwargs are
+        # replaced below.
+        super().__init__()
         self._config = config
         self._max_batch_tokens = budget
         self._min_batch_tokens = floor
-        self._share_across_processes = share_across_processes
+        self._shares_decoder = share_across_processes
+        # One name per run, handed to every worker with the handler: the workers of a run find the same decoder,
+        # and a run never waits on an address an earlier run's (exited) server left behind.
+        self._decoder_tag = f"paranmt_decoder_{uuid.uuid4().hex}"
         self._log_every_batches = max(1, log_every_batches)
         self._model_id: str | None = None
         self._reset_progress()
@@ -112,7 +159,15 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
         self._reset_progress()
 
     def load_model(self) -> Translator:
-        translator = load_translator(self._config)
+        if self._shares_decoder:
+            # The first worker process to get here serves the decoder from a thread of its own and calls it
+            # directly; the machine's other worker processes call it through a proxy.
+            config = self._config
+            shared = MultiProcessShared(lambda: SharedDecoder(config), self._decoder_tag)
+            backend = ProxiedBackend(shared.acquire())
+            translator = Translator(ModelDir(model_or_default(self._config.model)), backend, self._config)
+        else:
+            translator = load_translator(self._config)
         log.info("loaded translator %s", translator.describe())
         return translator
 
@@ -173,8 +228,8 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
     def get_metrics_namespace(self) -> str:
         return TRANSLATE_NAMESPACE
 
-    def share_model_across_processes(self) -> bool:
-        return self._share_across_processes
+    def shares_decoder(self) -> bool:
+        return self._shares_decoder
 
     def batch_elements_kwargs(self) -> Mapping[str, Any]:
         # With element_size_fn, BatchElements measures min/max_batch_size in weight units (tokens here).
@@ -204,11 +259,14 @@ class ChunkTranslatorModelHandler(TranslatorModelHandler):
     ) -> Iterable[PredictionResult]:
         model_id = self._model_id_of(model)
         StageCounter(STARTED_CHUNKS_COUNTER).inc(len(batch))
+        clock = Metrics.distribution(TRANSLATE_NAMESPACE, TRANSLATE_CLOCK)
+        clock.update(int(time.time() * 1000))
         results = []
         for chunk in batch:
             translations = model.translate(list(chunk)) if chunk else []
             self._record(translations)
             results.append(PredictionResult(chunk, translations, model_id=model_id))
+        clock.update(int(time.time() * 1000))
         return results
 
     def get_num_bytes(self, batch: Sequence[Sequence[str]]) -> int:

@@ -47,7 +47,7 @@ from pipeline.analysis.pmi_lexicon import STATS_FILE
 from pipeline.graph import build_pipeline
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
-from pipeline.metrics import OUTPUTS, held_sizes, metric_counts, stage_seconds
+from pipeline.metrics import OUTPUTS, held_sizes, metric_counts, stage_seconds, translation_seconds
 from pipeline.options import beam_argv, runner_name
 from pipeline.run_folder import LEXICON_DIR, own_output
 from pipeline.summary import (
@@ -135,6 +135,7 @@ def run(
         summary["wall_seconds"] = round(time.perf_counter() - started, 3)  # console only: summary.json is stable
         summary["stage_seconds"] = stage_seconds(result)
         summary["step_seconds"] = stage_seconds(result, depth=2)
+        summary["translation_seconds"] = translation_seconds(result)
         summary["held"] = held_sizes(result)
         if not summary["identity"]["holds"]:
             raise AccountingError("; ".join(summary["identity"]["problems"]), summary)

@@ -7,7 +7,7 @@ import logging
 from configs.schema import TranslateConfig
 from translate.card import ModelDir, model_or_default
 from translate.ct2_backend import BackendUnavailable, CTranslate2Backend, cuda_device_count
-from translate.translator import Translator
+from translate.translator import DecodeBackend, Translator
 
 log = logging.getLogger(__name__)
 
@@ -24,12 +24,11 @@ def resolve_device(requested: str) -> str:
     return "cuda" if cuda_device_count() > 0 or _torch_has_cuda() else "cpu"
 
 
-def load_translator(config: TranslateConfig) -> Translator:
-    """Build a translator from ``config``; ``config.model=None`` uses the bundled default model.
+def load_backend(config: TranslateConfig) -> tuple[ModelDir, DecodeBackend]:
+    """The model directory and the decoding backend ``config`` asks for (``config.model=None``: the bundled model).
 
     ``backend=auto`` prefers CTranslate2 and falls back to fairseq (with a warning that says why) when the card
-    has a fairseq checkpoint and CTranslate2 cannot run on the device, e.g. a CUDA 13 machine without the CUDA 12
-    libraries the CTranslate2 wheel links.
+    has a fairseq checkpoint and CTranslate2 cannot run on the device.
     """
     model_dir = ModelDir(model_or_default(config.model))
     device = resolve_device(config.device)
@@ -39,7 +38,7 @@ def load_translator(config: TranslateConfig) -> Translator:
         backend_name = "ctranslate2" if card.ctranslate2 is not None else "fairseq"
     if backend_name == "ctranslate2":
         try:
-            return Translator(model_dir, CTranslate2Backend(model_dir, config, device), config)
+            return model_dir, CTranslate2Backend(model_dir, config, device)
         except BackendUnavailable as error:
             if config.backend != "auto" or card.fairseq is None:
                 raise
@@ -47,4 +46,10 @@ def load_translator(config: TranslateConfig) -> Translator:
 
     from translate.fairseq_backend import FairseqBackend  # deferred: it loads torch, and fairseq is an extra
 
-    return Translator(model_dir, FairseqBackend(model_dir, config, device), config)
+    return model_dir, FairseqBackend(model_dir, config, device)
+
+
+def load_translator(config: TranslateConfig) -> Translator:
+    """Build a translator from ``config`` (see :func:`load_backend`)."""
+    model_dir, backend = load_backend(config)
+    return Translator(model_dir, backend, config)

@@ -17,12 +17,12 @@ import cloudpickle
 import pytest
 from apache_beam.options.pipeline_options import PipelineOptions
 from apache_beam.runners.portability.fn_api_runner import FnApiRunner
-from apache_beam.utils.multi_process_shared import MultiProcessShared
 
 from configs.schema import TranslateConfig
 from pipeline.metrics import TRANSLATE_NAMESPACE
 from pipeline.nmt_inference import (
     BackTranslate,
+    ProxiedBackend,
     TranslatorModelHandler,
     keyed_translation_to_json,
     translation_to_dict,
@@ -145,11 +145,11 @@ def test_handler_batches_by_tokens_and_pickles(toy_model):
     assert size(" ".join(["x"] * 10_000)) == 4000, "an element never outweighs the budget"
     beam.BatchElements(**kwargs)  # the kwargs are accepted by the transform RunInference builds
 
-    assert handler.share_model_across_processes() and handler.model_copies() == 1
+    assert handler.shares_decoder() and not handler.share_model_across_processes()
     assert handler.get_metrics_namespace() == "paranmt_translate"
     local = TranslatorModelHandler(config, share_across_processes=False, max_batch_tokens=64,
                                    min_batch_tokens=16)
-    assert not local.share_model_across_processes()
+    assert not local.shares_decoder()
     assert local.batch_elements_kwargs()["min_batch_size"] == 16
     with pytest.raises(ValueError):
         TranslatorModelHandler(config, max_batch_tokens=8, min_batch_tokens=16)
@@ -160,7 +160,7 @@ def test_handler_batches_by_tokens_and_pickles(toy_model):
         copy = loads(dumps(handler))
         assert copy.config == config
         assert copy.batch_elements_kwargs()["max_batch_size"] == 4000
-        assert copy.share_model_across_processes()
+        assert copy.shares_decoder() and not copy.share_model_across_processes()
 
     translator = handler.load_model()
     results = list(handler.run_inference(["Velký pes vidí dům.", ""], translator))
@@ -169,8 +169,11 @@ def test_handler_batches_by_tokens_and_pickles(toy_model):
     assert {r.model_id for r in results} == {translator.model_id}
     assert list(handler.run_inference([], translator)) == []
 
-    # Shared across processes, the model is a proxy that exposes methods only (no model_id property).
-    proxy = MultiProcessShared(handler.load_model, tag=f"test-beam-{uuid.uuid4().hex}", always_proxy=True).acquire()
-    fresh = pickle.loads(pickle.dumps(handler))
-    results = list(fresh.run_inference(("Velký pes vidí dům.",), proxy))
-    assert results[0].model_id == translator.model_id and results[0].inference.status is Status.OK
+    # Shared across processes, only the decoder is: it runs in a process of its own, the text chain here, and the
+    # translations are the local translator's, byte for byte.
+    assert isinstance(translator.backend, ProxiedBackend)
+    assert translator.backend.name == "ctranslate2" and translator.backend.device == "cpu"
+    inputs = ["Velký pes vidí dům.", "Muž jede na kole po ulici.", "Dvě děti si hrají v parku."]
+    local_translator = local.load_model()
+    assert not isinstance(local_translator.backend, ProxiedBackend)
+    assert translator.translate(inputs) == local_translator.translate(inputs)
