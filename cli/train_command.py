@@ -1,4 +1,4 @@
-"""``paranmt train`` (``python -m train_embeddings``): train paraphrastic sentence embeddings."""
+"""``paranmt train``: train paraphrastic sentence embeddings."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import logging
 import sys
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, add_config_arguments, command, command_name, config_flags
+from cli.command_line import ArgumentParser, add_config_arguments, command, config_flags
 from configs import load_config
 from train_embeddings import trainer as trainer_module
 from train_embeddings.trainer import _DEFAULT, default_word_vectors, train
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog=command_name("python -m train_embeddings"), description=trainer_module.__doc__,
+    p = ArgumentParser(prog="paranmt train", description=trainer_module.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_renamed("--input", "--data", dest="data",
                   help="training pairs: Parquet file / directory of shards / glob / URL, or a ParaNMT TSV file")

@@ -1,6 +1,6 @@
 """Train paraphrastic sentence embeddings with mega-batch negative mining (ParaNMT-50M §4–5).
 
-    python -m train_embeddings --input runs/czeng/train --model word,trigram --out runs/emb/word-trigram \\
+    paranmt train --input runs/czeng/train --model word,trigram --out runs/emb/word-trigram \\
         [--megabatch 40] [--epochs 5] [--batch-size 100] [--lr 0.001] [--margin 0.4] [--scramble 0.3] \\
         [--negatives max|mix] [--word-vectors kumo|FILE] [--grad-clip 1.0] [--max-steps N] [--seed 1] \\
         [--device auto|cpu|cuda] [--threads N] [--config NAME] [--set train.key=value] [--resume] [--no-eval] \\
@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import logging
 import math
-import sys
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -348,7 +347,3 @@ def default_word_vectors(config: ParaNMTConfig, given: str | None) -> ParaNMTCon
     # Not logged here: a bad input must stay one line on stderr; the Trainer logs the vectors once the data is read.
     return config.model_copy(update={"train": train_cfg.model_copy(update={"word_vectors": "kumo"})})
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.train_command import main
-    sys.exit(main())

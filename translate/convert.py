@@ -1,10 +1,10 @@
 """Turn the models real users have into paranmt model directories (a CTranslate2 model + a model card).
 
-    python -m translate.convert fairseq --checkpoint ckpt.pt --data DIR --bpe-codes bpe.codes --out models/x
-    python -m translate.convert marian  --model-dir opus-mt-cs-en --out models/opus-mt-cs-en
-    python -m translate.convert hf-marian --model-dir Helsinki-NLP/opus-mt-cs-en --out models/opus-mt-cs-en
-    python -m translate.convert argos   --package translate-cs_en-1_9.argosmodel --out models/argos-cs-en
-    python -m translate.convert card    --ct2 existing_ct2_dir --spm source.spm --out DIR   # card only
+    paranmt convert fairseq --checkpoint ckpt.pt --data DIR --bpe-codes bpe.codes --out models/x
+    paranmt convert marian  --model-dir opus-mt-cs-en --out models/opus-mt-cs-en
+    paranmt convert hf-marian --model-dir Helsinki-NLP/opus-mt-cs-en --out models/opus-mt-cs-en
+    paranmt convert argos   --package translate-cs_en-1_9.argosmodel --out models/argos-cs-en
+    paranmt convert card    --ct2 existing_ct2_dir --spm source.spm --out DIR   # card only
 
 Conversions use CTranslate2's own converters; ``--quantization int8`` stores int8 weights (the compute type can
 still be chosen at load time).
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 import zipfile
 from pathlib import Path
 from types import ModuleType
@@ -204,7 +203,3 @@ def write_card_only(
     write_card(out, card)
     return out
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.convert_command import main
-    sys.exit(main())

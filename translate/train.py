@@ -1,4 +1,4 @@
-"""Train a back-translation model: ``python -m translate.train --bitext-cs a.cs --bitext-en a.en --out models/x``.
+"""Train a back-translation model: ``paranmt train-nmt --bitext-cs a.cs --bitext-en a.en --out models/x``.
 
 The recipe (one for every size, the demo and test models included):
 
@@ -642,7 +642,3 @@ def _prepare(source: Sequence[str], target: Sequence[str], valid: tuple[Sequence
 
 # ---- command line ---------------------------------------------------------------------------------------------
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.train_nmt_command import main
-    sys.exit(main())

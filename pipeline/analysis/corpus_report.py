@@ -30,7 +30,7 @@ Definitions (also written into every ``report.json`` under ``definitions``):
   edges -0.1, 0.2, …, 1.0, plus ``<= -0.1``, ``> 1.0`` and ``missing`` rows so every pair is counted once, with
   the mean ± sd trigram overlap of each range.
 
-CLI: ``python -m pipeline.analysis.corpus_report --input pairs.parquet|DIR --out DIR [--max-parse N] [--seed S]``.
+CLI: ``paranmt report --input pairs.parquet|DIR --out DIR [--max-parse N] [--seed S]``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ import itertools
 import json
 import math
 import re
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -759,7 +758,3 @@ def read_pairs(path: str | Path, sample: int | None = None, seed: int = 0) -> pa
         table = table.take(pa.array(rows))
     return table
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.report_command import main
-    sys.exit(main())

@@ -932,7 +932,3 @@ def lexicon_metadata(path: str | os.PathLike) -> dict[str, Any]:
     ``vocabulary.parquet``)."""
     return read_metadata(pq.read_schema(Path(path) / VOCABULARY_FILE))
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.lexicon_command import main
-    sys.exit(main())
