@@ -242,7 +242,7 @@ def test_command_lines_live_in_cli_and_nothing_below_imports_it() -> None:
     assert [m for m in argparse_users if m not in ARGPARSE_NOT_FOR_A_COMMAND_LINE] == []
     library = [m for m in below if LAYERS[m.split(".")[0]] < LAYERS["benchmarks"]]
     mains = sorted(m for m in library for node in ast.parse(below[m].read_text(encoding="utf-8")).body
-                   if isinstance(node, ast.FunctionDef) and node.name == "main" or is_main_guard(node))
+                   if (isinstance(node, ast.FunctionDef) and node.name == "main") or is_main_guard(node))
     assert mains == []
     assert sorted(m for m in library if below[m].name == "__main__.py") == []
     importers = sorted({importer for importer, target in _all_imports(graph) if importer in below
