@@ -27,7 +27,8 @@ score, written at each evaluation that improves it), ``model/`` (the model at th
 Evaluation runs ``evals_per_epoch`` times per epoch through ``evaluate_fn(model) -> dict``; the default calls
 ``train_embeddings.sts.evaluator.dev_score(model.encode)`` (STS 2017, 250 pairs).
 
-This module holds the :class:`Trainer` loop, :func:`train` and the CLI. :func:`train` sets the run up with
+This module holds the :class:`Trainer` loop and :func:`train` (the command line is ``cli/train_command.py``).
+:func:`train` sets the run up with
 :func:`~train_embeddings.training_setup.prepare_training`, which composes one module per concept:
 :mod:`~train_embeddings.training_pairs` (the pairs; TSV converted once), :mod:`~train_embeddings.vocab_building`
 (vocabularies), :mod:`~train_embeddings.encoder_setup` (a new or a checkpointed encoder),
@@ -71,7 +72,8 @@ __all__ = ["CHECKPOINT", "EvaluateFn", "TrainResult", "Trainer", "TrainingError"
 
 log = logging.getLogger(__name__)
 
-_DEFAULT: Literal["default"] = "default"
+#: ``train(evaluate_fn=...)``: evaluate on the dev STS sets the config names (``None``: no evaluation).
+DEFAULT_EVALUATION: Literal["default"] = "default"
 
 
 @dataclass
@@ -315,7 +317,7 @@ class Trainer:
 
 
 def train(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *, resume: bool = False,
-          evaluate_fn: EvaluateFn | Literal["default"] | None = _DEFAULT, progress: bool | None = None,
+          evaluate_fn: EvaluateFn | Literal["default"] | None = DEFAULT_EVALUATION, progress: bool | None = None,
           overwrite: bool = False) -> TrainResult:
     """Train a model as ``config.train`` says, writing into ``out_dir`` (see :class:`Trainer`). An ``out_dir``
     that holds this run (same settings) is continued; one that holds a different run is an error unless
