@@ -1,4 +1,4 @@
-# GPU worker image for the corpus pipeline (python -m pipeline.run) on Dataflow or any portable Beam runner.
+# GPU worker image for the corpus pipeline (paranmt run) on Dataflow or any portable Beam runner.
 #
 #   Beam 2.77 Python 3.11 SDK image (its /opt/apache/beam/boot entrypoint, same Beam and Python as the launcher)
 #   + CUDA 12 / cuDNN 9 runtime libraries from NVIDIA's pip wheels (the driver comes from the host: on Dataflow,

@@ -7,7 +7,7 @@ are tested on the result (ParaNMT-50M §3 Tables 1/3, §5.4 Table 5, §5.5 Table
 Steps (each writes ``<out>/steps/<step>.json``; a rerun skips finished steps, and inside the training steps every
 finished run, so a killed reproduction loses at most the run it was in):
 
-1. ``corpus`` — ``python -m pipeline.run`` over every ``*.cs``/``*.en`` pair of ``--bitext`` at beam 12
+1. ``corpus`` — ``paranmt run`` over every ``*.cs``/``*.en`` pair of ``--bitext`` at beam 12
    (CTranslate2 int8 on the CPU), with the paper's training selection (top two paraphrase-score deciles, both sides
    ≤ 30 tokens) and ``filter.exclude_sentences`` set to every STS, STS-B and SICK file of ``--eval-data``;
 2. ``throughput`` — back-translation sentences/s on a seeded 500-sentence sample of the same Czech side:
@@ -190,7 +190,7 @@ def evaluation_files(eval_data: Path) -> list[str]:
 def build_corpus(files: Sequence[tuple[Path, Path]], model: Path, eval_data: Path, out: Path) -> dict[str, Any]:
     """Run the pipeline as a user would (a subprocess, its progress and table on the console and in a log)."""
     corpus = out / "corpus"
-    command = [sys.executable, "-m", "pipeline.run", "--out", str(corpus), "--model", str(model),
+    command = [sys.executable, "-m", "cli.paranmt_command", "run", "--out", str(corpus), "--model", str(model),
                "--beam", "12", "--backend", "ctranslate2", "--compute-type", "int8", "--device", "cpu",
                "--cache-dir", str(out / "translation-cache"), "--runner", "FnApiRunner",
                "--set", f"filter.exclude_sentences={json.dumps(evaluation_files(eval_data))}"]

@@ -3,8 +3,7 @@
 * ``--out`` names what a command writes (a file or a folder) and ``--input`` what it reads, in every tool. The
   spellings of earlier versions (``--output``, the trainer's ``--data``) still work but are not shown:
   :meth:`ArgumentParser.add_renamed`.
-* A command's usage line names it as it was called: ``paranmt run`` through the ``paranmt`` command,
-  ``python -m pipeline.run`` otherwise (:func:`command_name`).
+* A command's usage line names it as it is called: ``paranmt run``.
 * A problem the user can fix is one ``error:`` line and exit status 2, never a traceback, decided here once
   (:func:`run_main`): any :class:`~core.errors.ParanmtError` (each keeps its own ``exit_status``) and a
   file-system error on a path the user named.
@@ -23,26 +22,8 @@ from typing import Any, NoReturn
 
 from core.errors import ParanmtError
 
-__all__ = ["ArgumentParser", "add_config_arguments", "command", "command_name", "config_flags", "os_error_line",
-           "plain_text", "run_main", "set_command_name"]
-
-_called_as: str | None = None
-
-
-def set_command_name(name: str | None) -> None:
-    """The dispatcher (``paranmt SUBCOMMAND``) says how the command was called, for its usage line."""
-    global _called_as
-    _called_as = name
-
-
-def command_name(module_command: str) -> str:
-    """``paranmt <subcommand>`` when called through the dispatcher, else ``module_command``."""
-    name = _called_as or module_command
-    _module_commands[name] = module_command
-    return name
-
-
-_module_commands: dict[str, str] = {}  # a parser's prog -> the ``python -m`` command its help text may spell
+__all__ = ["ArgumentParser", "add_config_arguments", "command", "config_flags", "os_error_line", "plain_text",
+           "run_main"]
 
 # Sphinx/reST markup of the docstrings used as help text -> plain text: :class:`~a.b.C` -> C, :func:`f` -> f,
 # ``code`` -> code, **bold** -> bold.
@@ -93,13 +74,8 @@ class ArgumentParser(argparse.ArgumentParser):
         return action
 
     def format_help(self) -> str:
-        """Plain text, and the command spelt as it was called (``paranmt translate``, not ``python -m
-        translate``) in examples taken from a module docstring."""
-        text = plain_text(super().format_help())
-        module = _module_commands.get(self.prog)
-        if module and module != self.prog:
-            text = re.sub(rf"{re.escape(module)}(?![\w.])", self.prog, text)
-        return text
+        """Plain text: a module docstring used as the description loses its reST markup."""
+        return plain_text(super().format_help())
 
     def error(self, message: str) -> NoReturn:
         """A bad argument is one line (the usage is what ``--help`` is for), exit status 2."""
@@ -172,8 +148,8 @@ def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None
 
 
 def command(main: Callable[..., int]) -> Callable[..., int]:
-    """``main(argv, **options)`` run through :func:`run_main`: what ``paranmt SUBCOMMAND``, ``python -m MODULE``
-    and a test calling ``main([...])`` all get."""
+    """``main(argv, **options)`` run through :func:`run_main`: what ``paranmt SUBCOMMAND`` and a test calling
+    ``main([...])`` both get."""
 
     @functools.wraps(main)
     def wrapped(argv: Sequence[str] | None = None, **options: Any) -> int:

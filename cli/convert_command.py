@@ -1,4 +1,4 @@
-"""``paranmt convert`` (``python -m translate.convert``): make a model directory from another toolkit's model."""
+"""``paranmt convert``: make a model directory from another toolkit's model."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command, command_name
+from cli.command_line import ArgumentParser, command
 from translate import convert as convert_module
 from translate.card import ModelDir
 from translate.convert import (
@@ -20,7 +20,7 @@ from translate.convert import (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = ArgumentParser(prog=command_name("python -m translate.convert"), description=convert_module.__doc__,
+    parser = ArgumentParser(prog="paranmt convert", description=convert_module.__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
 

@@ -1,4 +1,4 @@
-"""``paranmt evaluate`` (``python -m train_embeddings.evaluate_sts``): STS evaluation of models."""
+"""``paranmt evaluate``: STS evaluation of models."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command, command_name
+from cli.command_line import ArgumentParser, command
 from core.text import CachedTokenizer
 from train_embeddings import sts
 from train_embeddings.model_io import load_model
@@ -18,7 +18,7 @@ from train_embeddings.sif import build_sif, glove_average, read_fit_sentences, r
 
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
-        prog=command_name("python -m train_embeddings.evaluate_sts"),
+        prog="paranmt evaluate",
         description="Evaluate sentence encoders on STS 2012-2016 and the STS Benchmark (Pearson per sub-dataset "
                     "and year means as in ParaNMT-50M Tables 8-9; pooled Spearman per year).")
     parser.add_argument("--model", action="append", default=[], metavar="DIR", type=Path,

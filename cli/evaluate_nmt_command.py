@@ -1,4 +1,4 @@
-"""``paranmt evaluate-nmt`` (``python -m translate.evaluate``): BLEU / chrF of a model directory."""
+"""``paranmt evaluate-nmt``: BLEU / chrF of a model directory."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command, command_name
+from cli.command_line import ArgumentParser, command
 from configs.schema import TranslateConfig
 from translate import evaluate as evaluate_module
 from translate.card import CARD_FILE
@@ -18,7 +18,7 @@ from translate.train import TrainError, read_pair_files
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog=command_name("python -m translate.evaluate"), description=evaluate_module.__doc__,
+    p = ArgumentParser(prog="paranmt evaluate-nmt", description=evaluate_module.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", type=Path, required=True, help="model directory (with model_card.yaml)")
     p.add_argument("--src", type=Path, required=True, help="raw source sentences, one per line (.gz ok)")

@@ -1,4 +1,4 @@
-"""``paranmt export`` (``python -m train_embeddings.export``): a model or train/ in another format."""
+"""``paranmt export``: a model or train/ in another format."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command, command_name
+from cli.command_line import ArgumentParser, command
 from train_embeddings.data import parquet_to_tsv
 from train_embeddings.export import FORMATS, export_model
 
 
 @command
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = ArgumentParser(prog=command_name("python -m train_embeddings.export"),
+    parser = ArgumentParser(prog="paranmt export",
                             description="Export a model for sentence-transformers, or train/ as ParaNMT TSV.")
     parser.add_argument("--format", required=True, choices=FORMATS)
     parser.add_argument("--model", type=Path, help="sentence-transformers: a saved model directory or training run")

@@ -1,20 +1,20 @@
-"""``paranmt export-vectors`` (``python -m train_embeddings.model_io``): a WORD model's vectors."""
+"""``paranmt export-vectors``: a WORD model's vectors."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command, command_name
+from cli.command_line import ArgumentParser, command
 from train_embeddings.model_io import export_word_vectors, load_model
 from train_embeddings.models import EmbeddingModel
 
 
 @command
 def main(argv: list[str] | None = None) -> int:
-    """``python -m train_embeddings.model_io --model DIR --out PATH [--format text|word_model]``: export the WORD
+    """``paranmt export-vectors --model DIR --out PATH [--format text|word_model]``: export the WORD
     vectors of a saved model (or a training run's best/ else model/)."""
-    p = ArgumentParser(prog=command_name("python -m train_embeddings.model_io"), description=main.__doc__)
+    p = ArgumentParser(prog="paranmt export-vectors", description=main.__doc__)
     p.add_argument("--model", required=True, type=Path, help="saved model directory or training run")
     p.add_renamed("--out", "--output", required=True, type=Path, help="text file, or directory for --format word_model")
     p.add_argument("--format", choices=["text", "word_model"], default="text")

@@ -1,4 +1,4 @@
-"""``paranmt folds`` (``python -m filters.folds``): rank pairs by a criterion into folds (Table 5)."""
+"""``paranmt folds``: rank pairs by a criterion into folds (Table 5)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from cli.command_line import ArgumentParser, command, command_name
+from cli.command_line import ArgumentParser, command
 from configs import load_config
 from core.pair_schema import ID, Reason, check_schema
 from filters.folds import select_training_pairs, write_fold_subsets
@@ -21,7 +21,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Rank a pairs Parquet file into folds, write one Parquet file per fold, print sizes and boundaries."""
 
     parser = ArgumentParser(
-        prog=command_name("python -m filters.folds"),
+        prog="paranmt folds",
         description="Split scored pairs into equal folds by a criterion (ParaNMT-50M §5.4, Table 5). Pairs "
         "failing the config's threshold rules (missing score, no known words, score ranges, length ratio) are "
         "not ranked; the token limit is not applied (sample with it per fold).")

@@ -1,4 +1,4 @@
-"""``paranmt lexicon`` (``python -m pipeline.analysis.pmi_lexicon``): the PMI paraphrase lexicon."""
+"""``paranmt lexicon``: the PMI paraphrase lexicon."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, add_config_arguments, command, command_name
+from cli.command_line import ArgumentParser, add_config_arguments, command
 from configs import load_config
 from pipeline.analysis import pmi_lexicon as pmi_lexicon_module
 from pipeline.analysis.pmi_lexicon import (
@@ -26,7 +26,7 @@ from pipeline.analysis.pmi_lexicon import (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = ArgumentParser(prog=command_name("python -m pipeline.analysis.pmi_lexicon"),
+    parser = ArgumentParser(prog="paranmt lexicon",
                             description=pmi_lexicon_module.__doc__.split("\n\n")[0],
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)

@@ -1,7 +1,7 @@
 """``paranmt``: one command for every tool of the project (``paranmt SUBCOMMAND --help`` for each).
 
-Each subcommand is the tool's own command line (``paranmt run`` is ``python -m pipeline.run``, ``paranmt train``
-is ``python -m train_embeddings``, ...): the same flags, the same exit status (0 done, 1 failed accounting or a
+Each subcommand is one module of cli/ (``paranmt run`` is :mod:`cli.run_command`, ...), each with the same
+conventions (:mod:`cli.command_line`): one spelling per flag, the same exit status (0 done, 1 failed accounting or a
 run that went wrong, 2 a bad argument or input, with a one-line ``error:``). The modules are imported only for the
 subcommand that runs, so ``paranmt --help`` is instant.
 """
@@ -13,9 +13,9 @@ import importlib.metadata
 import sys
 from collections.abc import Sequence
 
-from cli.command_line import run_main, set_command_name
+from cli.command_line import run_main
 
-# subcommand -> (module in cli/ with main(argv), what it does); each is also ``python -m`` of its library module
+# subcommand -> (module in cli/ with main(argv), what it does)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("cli.run_command", "build the corpus: bitext -> back-translation -> scored Parquet shards"),
     "translate": ("cli.translate_command", "back-translate a text file with a model directory"),
@@ -34,18 +34,6 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "export-vectors": ("cli.export_vectors_command", "export a WORD model's vectors"),
     "export": ("cli.export_command", "a model as sentence-transformers, or train/ as ParaNMT TSV"),
 }
-
-# subcommand -> its ``python -m`` form, which runs the same command (the module's ``__main__`` guard calls cli/)
-PYTHON_M: dict[str, str] = {
-    "run": "pipeline.run", "translate": "translate", "train-nmt": "translate.train",
-    "evaluate-nmt": "translate.evaluate", "convert": "translate.convert", "vmap": "translate.vmap",
-    "score": "filters.scores",
-    "folds": "filters.folds", "report": "pipeline.analysis.corpus_report", "lexicon": "pipeline.analysis.pmi_lexicon",
-    "train": "train_embeddings", "evaluate": "train_embeddings.evaluate_sts", "sif": "train_embeddings.sif",
-    "sick": "train_embeddings.sick", "export-vectors": "train_embeddings.model_io",
-    "export": "train_embeddings.export",
-}
-
 
 def version() -> str:
     """The installed package's version (without importing any tool: ``paranmt --version`` stays instant)."""
@@ -75,11 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: unknown subcommand {name!r}\n\n{usage()}", end="", file=sys.stderr)
         return 2
     module = importlib.import_module(SUBCOMMANDS[name][0])
-    set_command_name(f"paranmt {name}")
-    try:
-        return run_main(module.main, rest)
-    finally:
-        set_command_name(None)
+    return run_main(module.main, rest)
 
 
 if __name__ == "__main__":

@@ -1,19 +1,19 @@
-"""``paranmt report`` (``python -m pipeline.analysis.corpus_report``): corpus statistics and plots."""
+"""``paranmt report``: corpus statistics and plots."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command, command_name
+from cli.command_line import ArgumentParser, command
 from pipeline.analysis import corpus_report as corpus_report_module
 from pipeline.analysis.corpus_report import DEFAULT_MAX_PARSE, build_report, read_pairs
 
 
 @command
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m pipeline.analysis.corpus_report``: print Tables 1 and 3 and write the report files."""
-    ap = ArgumentParser(prog=command_name("python -m pipeline.analysis.corpus_report"),
+    """``paranmt report``: print Tables 1 and 3 and write the report files."""
+    ap = ArgumentParser(prog="paranmt report",
                         description=corpus_report_module.__doc__.splitlines()[0])
     ap.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory of shards")
     ap.add_renamed("--out", "--output", required=True, type=Path, help="output directory")

@@ -1,4 +1,4 @@
-"""``paranmt run`` (``python -m pipeline.run``, ``python -m pipeline``): build the corpus from bitext."""
+"""``paranmt run``: build the corpus from bitext."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from apache_beam.io.filesystems import FileSystems
 
-from cli.command_line import ArgumentParser, add_config_arguments, command, command_name, config_flags
+from cli.command_line import ArgumentParser, add_config_arguments, command, config_flags
 from configs import load_config
 from configs.schema import ParaNMTConfig
 from pipeline import progress
@@ -26,7 +26,7 @@ from pipeline.summary import format_table
 
 def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(
-        prog=command_name("python -m pipeline.run"), allow_abbrev=False,
+        prog="paranmt run", allow_abbrev=False,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Build a ParaNMT-style paraphrase corpus: bitext -> back-translation -> Parquet shards.",
         epilog="Any other --option is a Beam pipeline option (--runner DataflowRunner --project ... "
@@ -89,8 +89,8 @@ def _column(value: str | None, kind: str, default: int | str | None) -> int | st
 def _not_a_folder(flag: str, path: str) -> None:
     """A local folder given as an input file would fail deep in the read as ``IsADirectoryError``."""
     if os.path.isdir(path):
-        hint = f"a pattern such as '{path.rstrip('/')}/*.{flag[2:]}'" if flag in ("--tsv", "--jsonl", "--parquet") \
-            else "a text file, one sentence per line"
+        hint = (f"a pattern such as '{path.rstrip('/')}/*.{flag[2:]}'" if flag in ("--tsv", "--jsonl", "--parquet")
+                else "a text file, one sentence per line")
         raise InputError(f"{flag} {path} is a folder, not a file: give {hint}")
 
 

@@ -1,4 +1,4 @@
-"""``paranmt score`` (``python -m filters.scores``): trigram overlap and paraphrase score of Parquet pairs."""
+"""``paranmt score``: trigram overlap and paraphrase score of Parquet pairs."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
-from cli.command_line import ArgumentParser, add_config_arguments, command, command_name
+from cli.command_line import ArgumentParser, add_config_arguments, command
 from configs import ConfigError, load_config
 from configs.out_paths import out_file_problem
 from configs.schema import ScoreConfig
@@ -32,7 +32,7 @@ from filters.scores import _batches, fit_sample_from_parquet, input_files, score
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog=command_name("python -m filters.scores"), description=scores_module.__doc__,
+    p = ArgumentParser(prog="paranmt score", description=scores_module.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", required=True, type=Path,
                    help="pairs Parquet file or directory of shards (en_tokens, mt_tokens, ...)")

@@ -1,4 +1,4 @@
-"""``paranmt sick`` (``python -m train_embeddings.sick``): SICK relatedness / entailment heads."""
+"""``paranmt sick``: SICK relatedness / entailment heads."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import torch
 
-from cli.command_line import ArgumentParser, command, command_name
+from cli.command_line import ArgumentParser, command
 from train_embeddings.model_io import save_model
 from train_embeddings.sick import (
     TASKS,
@@ -26,7 +26,7 @@ from train_embeddings.sick import (
 
 def build_parser() -> argparse.ArgumentParser:
     d = SickConfig()
-    p = ArgumentParser(prog=command_name("python -m train_embeddings.sick"),
+    p = ArgumentParser(prog="paranmt sick",
                                 description="Train a SICK relatedness / entailment head (Tai et al. 2015) on "
                                             "sentence embeddings, frozen or fine-tuned.")
     p.add_argument("--model", required=True, help="model directory, 'glove' or 'sif'")

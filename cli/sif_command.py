@@ -1,4 +1,4 @@
-"""``paranmt sif`` (``python -m train_embeddings.sif``): build a SIF model."""
+"""``paranmt sif``: build a SIF model."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command, command_name
+from cli.command_line import ArgumentParser, command
 from train_embeddings.sif import DEFAULT_A, PC_MODES, build_sif, glove_average, read_fit_sentences
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog=command_name("python -m train_embeddings.sif"),
+    p = ArgumentParser(prog="paranmt sif",
                                 description="Build a SIF sentence-embedding model (Arora et al. 2017) and save it "
                                             "as a model directory that train_embeddings.model_io.load_model reads.")
     p.add_argument("--vectors", required=True,

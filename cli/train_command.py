@@ -1,4 +1,4 @@
-"""``paranmt train`` (``python -m train_embeddings``): train paraphrastic sentence embeddings."""
+"""``paranmt train``: train paraphrastic sentence embeddings."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import logging
 import sys
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, add_config_arguments, command, command_name, config_flags
+from cli.command_line import ArgumentParser, add_config_arguments, command, config_flags
 from configs import load_config
 from train_embeddings import trainer as trainer_module
-from train_embeddings.trainer import _DEFAULT, default_word_vectors, train
+from train_embeddings.trainer import DEFAULT_EVALUATION, default_word_vectors, train
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog=command_name("python -m train_embeddings"), description=trainer_module.__doc__,
+    p = ArgumentParser(prog="paranmt train", description=trainer_module.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_renamed("--input", "--data", dest="data",
                   help="training pairs: Parquet file / directory of shards / glob / URL, or a ParaNMT TSV file")
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         config = config.model_copy(update={"train": config.train.model_copy(update={"word_vectors": None})})
     else:
         config = default_word_vectors(config, args.word_vectors)
-    result = train(config, args.out, resume=args.resume, evaluate_fn=None if args.no_eval else _DEFAULT,
+    result = train(config, args.out, resume=args.resume, evaluate_fn=None if args.no_eval else DEFAULT_EVALUATION,
                    progress=False if args.quiet else None, overwrite=args.overwrite)
     best = result.best
     print(f"{result.steps} updates ({result.epochs_done:g} epochs){'' if result.finished else ', not finished'}; "

@@ -1,4 +1,4 @@
-"""``paranmt train-nmt`` (``python -m translate.train``): train a back-translation model."""
+"""``paranmt train-nmt``: train a back-translation model."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from cli.command_line import ArgumentParser, command, command_name
+from cli.command_line import ArgumentParser, command
 from translate import train as train_module
 from translate.train import PRESETS, TrainError, TrainRecipe, read_pair_files, read_parquet, read_tsv, train_model
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog=command_name("python -m translate.train"), description=train_module.__doc__,
+    p = ArgumentParser(prog="paranmt train-nmt", description=train_module.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     i = p.add_argument_group("training pairs (one of the three forms)")
     i.add_argument("--bitext-cs", "--cs", nargs="+", action="extend", default=[], type=Path, metavar="FILE",

@@ -1,4 +1,4 @@
-"""``paranmt translate`` (``python -m translate``): back-translate a text file with a model directory."""
+"""``paranmt translate``: back-translate a text file with a model directory."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from cli.command_line import ArgumentParser, add_config_arguments, command, command_name, config_flags
+from cli.command_line import ArgumentParser, add_config_arguments, command, config_flags
 from configs import ConfigError, load_config
 from configs.out_paths import out_file_problem
 from translate import file_translator as file_translator_module
@@ -20,7 +20,7 @@ from translate.loading import load_translator
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog=command_name("python -m translate"), description=file_translator_module.__doc__,
+    p = ArgumentParser(prog="paranmt translate", description=file_translator_module.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", required=True, type=Path, help="source sentences, one per line (.gz ok)")
     p.add_renamed("--out", "--output", required=True, type=Path, help="TSV to write (.gz ok)")

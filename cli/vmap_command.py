@@ -1,4 +1,4 @@
-"""``paranmt vmap`` (``python -m translate.vmap``): a CTranslate2 vocabulary map from bitext."""
+"""``paranmt vmap``: a CTranslate2 vocabulary map from bitext."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command, command_name
+from cli.command_line import ArgumentParser, command
 from translate import vmap as vmap_module
 from translate.card import ModelDir, ModelDirError
 from translate.text_chain import SourceEncoder
@@ -17,7 +17,7 @@ from translate.vmap import build_vmap, log, read_lines, write_vmap
 
 @command
 def main(argv: list[str] | None = None) -> int:
-    parser = ArgumentParser(prog=command_name("python -m translate.vmap"), description=vmap_module.__doc__,
+    parser = ArgumentParser(prog="paranmt vmap", description=vmap_module.__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, required=True)
     parser.add_argument("--bitext-cs", type=Path, nargs="+", required=True)

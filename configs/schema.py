@@ -52,6 +52,13 @@ PluginParams = dict[str, str | int | float | bool | list[str | int | float] | di
 PluginStep = str | dict[str, PluginParams | None]
 
 
+def check_ordered(low: float | None, high: float | None, names: tuple[str, str] = ("min", "max"),
+                  where: str = "") -> None:
+    """The one check of a range whose bounds are both optional: ``low <= high`` where both are given."""
+    if low is not None and high is not None and low > high:
+        raise ValueError(f"{where}{names[0]} ({low}) is greater than {names[1]} ({high})")
+
+
 def check_plugin_steps(steps: list[PluginStep]) -> list[PluginStep]:
     """Each step names one rule or score: a non-empty name alone, or a mapping with exactly one key."""
     for i, step in enumerate(steps):
@@ -281,14 +288,15 @@ class ScoreConfig(_Section):
     _resolve_paths = field_validator("embeddings", "word_frequencies", "scorer", mode="before")(resolve_path)
 
 
-class ScoreRange(_Section):
+class ScoreBounds(_Section):
+    """``[min, max]`` of one score column, either optional (``filters.rules.ScoreRange`` is the rule it makes)."""
+
     min: float | None = None
     max: float | None = None
 
     @model_validator(mode="after")
-    def _ordered(self) -> ScoreRange:
-        if self.min is not None and self.max is not None and self.min > self.max:
-            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+    def _ordered(self) -> ScoreBounds:
+        check_ordered(self.min, self.max)
         return self
 
 
@@ -296,7 +304,7 @@ class FilterConfig(_Section):
     """Which scored pairs become training data (``filters/``). Defaults: the paper's rank rule (§5.4) — the top
     two deciles of the paraphrase score, both sides at most 30 tokens, then optionally a random sample."""
 
-    score_ranges: dict[Criterion, ScoreRange] = Field(
+    score_ranges: dict[Criterion, ScoreBounds] = Field(
         default_factory=dict, description="Threshold rules: keep pairs whose score lies in [min, max]."
     )
     max_tokens: int | None = Field(default=30, ge=1, description="Per side (Moses tokens).")
@@ -480,8 +488,7 @@ class TrainConfig(_Section):
 
     @model_validator(mode="after")
     def _score_range(self) -> TrainConfig:
-        if self.min_score is not None and self.max_score is not None and self.min_score > self.max_score:
-            raise ValueError(f"min_score ({self.min_score}) is greater than max_score ({self.max_score})")
+        check_ordered(self.min_score, self.max_score, ("min_score", "max_score"))
         return self
 
 

@@ -239,9 +239,11 @@ class TextProcessor:
         return self._tokenizers[lang].tokenize(normalized, escape=False)
 
 
-# The English tokeniser settings models save by default (``TrainConfig`` and the SIF/GloVe baselines).
-MOSES_EN: dict[str, Any] = {"kind": "moses", "lang": "en", "normalize_punctuation": True, "escape": False,
-                            "lowercase": True}
+# The English tokeniser settings models save by default (``TrainConfig`` and the SIF/GloVe baselines). Moses
+# always normalises punctuation and never escapes here (:class:`TextProcessor`); ``lowercase`` is read at lookup
+# (the encoders' vocabularies and the sentence-transformers export). Settings saved by older models with more keys
+# (``normalize_punctuation``, ``escape``) load the same: nothing reads those.
+MOSES_EN: dict[str, str | bool] = {"kind": "moses", "lang": "en", "lowercase": True}
 
 
 class CachedTokenizer:

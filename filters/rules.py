@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import Field, model_validator
 
-from configs.schema import FilterConfig
+from configs.schema import FilterConfig, check_ordered
 from core.pair_schema import (
     EN_TOKENS,
     KEEP,
@@ -129,8 +129,7 @@ class ScoreRange(Rule):
 
     @model_validator(mode="after")
     def _ordered(self) -> ScoreRange:
-        if self.min is not None and self.max is not None and self.min > self.max:
-            raise ValueError(f"{self.criterion}: min ({self.min}) is greater than max ({self.max})")
+        check_ordered(self.min, self.max, where=f"{self.criterion}: ")
         return self
 
     @property

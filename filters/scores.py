@@ -1,6 +1,6 @@
 """Score pairs: trigram overlap and PARAGRAM-PHRASE paraphrase score on a pairs table (ParaNMT-50M §3, §5.4).
 
-    python -m filters.scores --input pairs.parquet|runs/x/pairs --out scored.parquet \\
+    paranmt score --input pairs.parquet|runs/x/pairs --out scored.parquet \\
         [--scorer fitted.npz | --embeddings VECTORS [--embeddings-format F] [--word-frequencies FREQ]] \\
         [--save-scorer fitted.npz] [--config NAME_OR_PATH] [--set score.sif_a=1e-4] [--batch-rows 65536]
 
@@ -14,7 +14,6 @@ score identically. The output's schema metadata records the scorer id and parame
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -115,7 +114,3 @@ def fit_sample_from_parquet(path: Path | list[Path], sentences: int, batch_rows:
     return pa.chunked_array(chunks, type=pa.list_(pa.string())) if chunks else pa.chunked_array(
         [], type=pa.list_(pa.string()))
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.score_command import main
-    sys.exit(main())

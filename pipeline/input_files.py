@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 import numpy as np
+import zstandard
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
@@ -74,8 +75,6 @@ def _decompressor(kind: str) -> Any:
     if kind == CompressionTypes.LZMA:
         return lzma.LZMADecompressor()
     if kind == CompressionTypes.ZSTD:
-        import zstandard
-
         return zstandard.ZstdDecompressor(max_window_size=1 << 31).decompressobj()
     raise InputError(f"unsupported compression {kind!r}")
 
@@ -84,8 +83,6 @@ def _data_errors(kind: str) -> tuple[type[BaseException], ...]:
     """What a decompressor raises for bad data."""
     errors: tuple[type[BaseException], ...] = (zlib.error, OSError, EOFError, lzma.LZMAError, ValueError)
     if kind == CompressionTypes.ZSTD:
-        import zstandard
-
         errors += (zstandard.ZstdError,)
     return errors
 

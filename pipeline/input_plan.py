@@ -15,6 +15,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import PipelineConfig
@@ -264,8 +266,6 @@ def _plan_lines(spec: InputSpec, input_index: int, config: PipelineConfig, plan:
 
 
 def _is_text_type(type_: Any) -> bool:
-    import pyarrow as pa
-
     if pa.types.is_dictionary(type_):
         return _is_text_type(type_.value_type)
     return (pa.types.is_string(type_) or pa.types.is_large_string(type_) or pa.types.is_string_view(type_)
@@ -273,17 +273,12 @@ def _is_text_type(type_: Any) -> bool:
 
 
 def _is_score_type(type_: Any) -> bool:
-    import pyarrow as pa
-
     return (pa.types.is_integer(type_) or pa.types.is_floating(type_) or pa.types.is_decimal(type_)
             or _is_text_type(type_))
 
 
 def _parquet_schema(path: str) -> Any:
     """The Parquet metadata of ``path``; a file that is not Parquet (or is cut short) is an :class:`InputError`."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     try:
         with open_input(path, False) as handle:
             return pq.ParquetFile(handle).metadata

@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
+import pyarrow as pa
+import pyarrow.parquet as pq
+
 from pipeline.input_files import READ_BLOCK, open_input
 
 
@@ -106,9 +109,6 @@ def read_lines(task: dict[str, Any], cap: int, keep: int) -> Iterator[dict[str, 
 
 
 def _read_parquet(task: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     with open_input(task["path"], False) as handle:
         table = pq.ParquetFile(handle).read_row_group(task["row_group"], columns=task["columns"])
     columns: dict[str, list[Any]] = {}

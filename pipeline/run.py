@@ -1,4 +1,4 @@
-"""The corpus pipeline: ``python -m pipeline.run --cs corpus.cs --en corpus.en --out runs/x [Beam options]``.
+"""The corpus pipeline: ``paranmt run --cs corpus.cs --en corpus.en --out runs/x [Beam options]``.
 
 Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`, :mod:`pipeline.prefilter`,
 :mod:`pipeline.write` and :mod:`pipeline.summary`):
@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -174,7 +173,3 @@ class AccountingError(ParanmtError, RuntimeError):
         super().__init__(message)
         self.summary = summary
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.run_command import main
-    sys.exit(main())

@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 from collections.abc import Iterator, Sequence
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,6 @@ def code_version() -> str:
     if os.environ.get("PARANMT_CODE_VERSION"):
         return os.environ["PARANMT_CODE_VERSION"]
     try:
-        from importlib.metadata import version
-
         base = version("paranmt")
     except Exception:
         base = "unknown"

@@ -9,7 +9,7 @@ worker could not read a file the fit needs (``score.embeddings`` or ``score.word
 disk) does the launcher fit it before the job starts, reading and tokenising those rows itself
 (:func:`first_english_sentences`). Both give the same scorer. ``score.scorer`` skips the fitting and uses a saved
 scorer instead (the way to share one scorer between runs, or to fit it on a sample of your choice with
-``python -m filters.scores --save-scorer``).
+``paranmt score --save-scorer``).
 """
 
 from __future__ import annotations

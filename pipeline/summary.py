@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+import pyarrow.parquet as pq
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
@@ -35,8 +36,6 @@ def list_shards(directory: str) -> list[str]:
 
 
 def _value_counts(paths: list[str], columns: list[str]) -> tuple[int, Counter[tuple[Any, ...]]]:
-    import pyarrow.parquet as pq
-
     rows = 0
     counts: Counter[tuple[Any, ...]] = Counter()
     for path in paths:
@@ -77,8 +76,6 @@ def decontamination_check(train_paths: list[str], excluded: Any,
                           pairs_by_decision: Mapping[str, int]) -> dict[str, Any]:
     """The proof that ``train/`` holds no evaluation sentence, from the written files: every train shard is read
     back and both sides are looked up in the excluded sentences (vectorised). ``train_overlap`` must be 0."""
-    import pyarrow.parquet as pq
-
 
     checked = overlap = 0
     for path in train_paths:

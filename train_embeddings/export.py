@@ -13,7 +13,6 @@ Exit status 0 on success, 2 with a one-line ``error:`` for a bad argument or inp
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from train_embeddings.model_io import load_model
@@ -33,7 +32,3 @@ def export_model(model_path: Path, out: Path) -> str:
     export_sentence_transformers(model, out)
     return f"wrote {'+'.join(model.spec.components)} ({model.dim}-d) as a sentence-transformers model to {out}"
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.export_command import main
-    sys.exit(main())

@@ -5,7 +5,7 @@
     model.encode(["A man is playing a guitar."])  # float32 n x dim, tokenised with the saved settings
     export_word_vectors(model, "vectors.txt")     # paragram/GloVe text: word v1 ... vn
     export_word_vectors(model, "vectors/", format="word_model")   # word_vectors.npy + vocab.txt
-    # command line: python -m train_embeddings.model_io --model RUN --out vectors.txt [--format word_model]
+    # command line: paranmt export-vectors --model RUN --out vectors.txt [--format word_model]
 
 A model directory holds:
 
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -176,7 +175,3 @@ def load_model(path: str | Path, device: str | torch.device = "cpu") -> Embeddin
         raise ModelLoadError(f"{directory}: model_type {model_type!r}, this code reads {sorted(MODEL_LOADERS)}")
     return loader(directory, meta, device)
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.export_vectors_command import main
-    sys.exit(main())

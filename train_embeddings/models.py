@@ -67,9 +67,9 @@ from core.token_arrays import as_token_lists
 from train_embeddings.pairing import paired_cosine, sentence_sides
 from train_embeddings.vocab import Featurizer, SentenceBatch, SentencePieceVocab, TrigramVocab, WordVocab
 
-__all__ = ["COMPONENTS", "RECURRENT", "BiLSTMEncoder", "ConvSentenceEncoder", "DeepAveragingNetwork",
-           "ElmanRNN", "EmbeddingModel", "IdentityRNN", "LSTMEncoder", "ModelSpec", "PeepholeLSTM", "PieceAverage",
-           "ProjectionAverage", "SentenceEncoder", "TrigramAverage", "WordAverage", "build_encoder",
+__all__ = ["COMPONENTS", "RECURRENT", "BagAverage", "BiLSTMEncoder", "ConvSentenceEncoder", "DeepAveragingNetwork",
+           "ElmanRNN", "EmbeddingModel", "IdentityRNN", "LSTMEncoder", "ModelSpec", "PeepholeLSTM",
+           "ProjectionAverage", "SentenceEncoder", "WordAverage", "build_encoder",
            "scramble_mask", "scramble_padded"]
 
 log = logging.getLogger(__name__)
@@ -200,32 +200,21 @@ class WordAverage(nn.Module):
         return self.table.bag_mean(batch.word_ids, batch.word_offsets)
 
 
-class TrigramAverage(nn.Module):
-    """TRIGRAM: mean of character-trigram embeddings. Input: a batch with trigram ids. Output: ``n x dim``."""
+class BagAverage(nn.Module):
+    """TRIGRAM and SP: the mean of the embeddings of a sentence's character trigrams (``unit="trigram"``) or
+    SentencePiece pieces (``unit="sp"``). Input: a batch with those ids. Output: ``n x dim``."""
 
-    def __init__(self, n_trigrams: int, dim: int) -> None:
+    def __init__(self, n_units: int, dim: int, unit: Literal["trigram", "sp"]) -> None:
         super().__init__()
-        self.embedding = nn.EmbeddingBag(n_trigrams, dim, mode="mean")
+        self.embedding = nn.EmbeddingBag(n_units, dim, mode="mean")
         nn.init.normal_(self.embedding.weight, 0.0, 0.1)
         self.output_dim = dim
+        self.unit = unit
 
     def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
-        assert batch.trigram_ids is not None and batch.trigram_offsets is not None
-        return self.embedding(batch.trigram_ids, batch.trigram_offsets[:-1])
-
-
-class PieceAverage(nn.Module):
-    """SP: mean of SentencePiece piece embeddings. Input: a batch with piece ids. Output: ``n x dim``."""
-
-    def __init__(self, n_pieces: int, dim: int) -> None:
-        super().__init__()
-        self.embedding = nn.EmbeddingBag(n_pieces, dim, mode="mean")
-        nn.init.normal_(self.embedding.weight, 0.0, 0.1)
-        self.output_dim = dim
-
-    def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
-        assert batch.sp_ids is not None and batch.sp_offsets is not None
-        return self.embedding(batch.sp_ids, batch.sp_offsets[:-1])
+        ids, offsets = getattr(batch, f"{self.unit}_ids"), getattr(batch, f"{self.unit}_offsets")
+        assert ids is not None and offsets is not None
+        return self.embedding(ids, offsets[:-1])
 
 
 def scramble_mask(n_pairs: int, rate: float, generator: torch.Generator | None = None) -> torch.Tensor:
@@ -526,10 +515,10 @@ class SentenceEncoder(nn.Module):
         parts: dict[str, nn.Module] = {}
         for name in spec.components:
             if name == "trigram":
-                parts[name] = TrigramAverage(spec.n_trigrams, spec.trigram_dim)
+                parts[name] = BagAverage(spec.n_trigrams, spec.trigram_dim, "trigram")
                 continue
             if name == "sp":
-                parts[name] = PieceAverage(spec.n_pieces, spec.sp_dim)
+                parts[name] = BagAverage(spec.n_pieces, spec.sp_dim, "sp")
                 continue
             table = WordTable(spec.n_trainable_words, spec.n_words - spec.n_trainable_words, spec.word_dim)
             if name == "word":

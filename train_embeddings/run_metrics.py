@@ -11,6 +11,7 @@ from typing import Any
 import torch
 
 from configs.schema import TrainConfig
+from core.plotting import pyplot
 from train_embeddings.data import PairSource
 from train_embeddings.training_state import Schedule, TrainingState
 from train_embeddings.vocab_building import Vocabularies
@@ -70,11 +71,7 @@ def plot_curves(history: dict[str, Any], path: Path, title: str = "") -> Path | 
     """Loss (and every evaluation score) against the update step, as a PNG (matplotlib Agg)."""
     if not history["log"] and not history["evaluations"]:
         return None
-    import matplotlib  # deferred: heavy, and only this plot needs it (after training, not at import)
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     if history["log"]:
         steps = [e["step"] for e in history["log"]]

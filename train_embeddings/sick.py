@@ -1,8 +1,8 @@
 """Supervised heads on sentence embeddings: SICK relatedness and SICK entailment (SemEval 2014, Marelli et al.).
 
-    python -m train_embeddings.sick --model runs/emb/word --task relatedness [--finetune] --output runs/sick/word
-    python -m train_embeddings.sick --model sif --task entailment          # frozen SIF GloVe features
-    python -m train_embeddings.sick --model glove --task relatedness       # frozen GloVe-average features
+    paranmt sick --model runs/emb/word --task relatedness [--finetune] --output runs/sick/word
+    paranmt sick --model sif --task entailment          # frozen SIF GloVe features
+    paranmt sick --model glove --task relatedness       # frozen GloVe-average features
 
 **Model** (Tai, Socher & Manning 2015, as used in Wieting et al. 2016 §4.4 "Towards universal paraphrastic
 sentence embeddings" and the CSE paper §4.2): for sentence embeddings ``hL``, ``hR``
@@ -45,7 +45,6 @@ import copy
 import logging
 import math
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -504,7 +503,3 @@ def load_encoder(spec: str, fit_sentences: Sequence[str] | None = None, word_cou
         raise FileNotFoundError(f"--model {spec}: not 'glove', 'sif' nor an existing model directory")
     return load_model(path)
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.sick_command import main
-    sys.exit(main())

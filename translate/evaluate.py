@@ -1,4 +1,4 @@
-"""Score a model directory on a test set: ``python -m translate.evaluate --model DIR --src test.cs --ref test.en``.
+"""Score a model directory on a test set: ``paranmt evaluate-nmt --model DIR --src test.cs --ref test.en``.
 
 Translates the raw source file with the pipeline's translator (same text chain, backend and beam as a corpus run),
 scores the detokenised output against the raw references with sacrebleu (BLEU and chrF; the signatures are
@@ -9,7 +9,6 @@ with the signature and settings in its provenance. ``--no-update-card`` leaves t
 from __future__ import annotations
 
 import logging
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +72,3 @@ def record(model: Path, result: Evaluation) -> Path:
         f"{result.bleu_signature}; {result.chrf_signature}")
     return write_card(model_dir.root, card)
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.evaluate_nmt_command import main
-    sys.exit(main())

@@ -7,6 +7,7 @@ import contextlib
 import copy
 import logging
 import os
+from types import ModuleType
 
 import torch
 
@@ -18,11 +19,13 @@ from translate.translator import RawHypothesis
 log = logging.getLogger(__name__)
 
 
-def import_fairseq():
-    """Import fairseq lazily (it is an optional extra and slow to import) with an actionable error."""
+def import_fairseq() -> tuple[ModuleType, ModuleType]:
+    """``(fairseq, omegaconf)``: the one import of the optional ``fairseq`` extra (slow to import, so only when a
+    fairseq model is used), or :class:`BackendUnavailable` saying how to install it."""
     try:
         import fairseq.checkpoint_utils
         import fairseq.utils
+        import omegaconf
     except ImportError as error:
         raise BackendUnavailable(
             f"the fairseq backend needs the fairseq extra ({error}); install it with "
@@ -30,7 +33,7 @@ def import_fairseq():
         ) from error
     import fairseq
 
-    return fairseq
+    return fairseq, omegaconf
 
 
 def load_fairseq_checkpoint(checkpoint: str, data_dir: str):
@@ -39,7 +42,7 @@ def load_fairseq_checkpoint(checkpoint: str, data_dir: str):
     fairseq 0.12 checkpoints pickle an ``argparse.Namespace``; it is allow-listed explicitly rather than
     turning weights-only loading off.
     """
-    fairseq = import_fairseq()
+    fairseq, _ = import_fairseq()
     with torch.serialization.safe_globals([argparse.Namespace]):
         return fairseq.checkpoint_utils.load_model_ensemble_and_task([checkpoint], arg_overrides={"data": data_dir})
 
@@ -68,9 +71,8 @@ class FairseqBackend:
         self.models, self.task = models, task
         self.src_dict, self.tgt_dict = task.source_dictionary, task.target_dictionary
         gen_cfg = copy.deepcopy(cfg.generation)
-        from omegaconf import open_dict
-
-        with open_dict(gen_cfg):
+        _, omegaconf = import_fairseq()
+        with omegaconf.open_dict(gen_cfg):
             gen_cfg.beam = config.beam_size
             gen_cfg.nbest = config.nbest
             gen_cfg.max_len_a = 0

@@ -1,4 +1,4 @@
-"""Stand-alone translator: ``python -m translate --model DIR --input cs.txt --out en.tsv``.
+"""Stand-alone translator: ``paranmt translate --model DIR --input cs.txt --out en.tsv``.
 
 Reads raw source sentences (one per line, UTF-8, plain or .gz) in chunks, decodes each chunk with token-bucketed
 beam search, and writes a TSV with one row per input line (``nbest`` rows with ``--nbest``), in input order:
@@ -11,7 +11,6 @@ Lines that are not valid UTF-8 are reported with status ``invalid_utf8`` instead
 from __future__ import annotations
 
 import gzip
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -62,7 +61,3 @@ def count_lines(path: Path) -> int | None:
     with path.open("rb") as handle:
         return sum(block.count(b"\n") for block in iter(lambda: handle.read(1 << 20), b""))
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.translate_command import main
-    sys.exit(main())

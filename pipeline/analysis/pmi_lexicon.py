@@ -48,6 +48,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
+from tqdm import tqdm
 
 from configs.schema import LexiconConfig
 from core.correlation import spearman
@@ -724,7 +725,6 @@ def _progress(tables: Iterable[pa.Table], enabled: bool, total: int, desc: str) 
     if not enabled:
         yield from tables
         return
-    from tqdm import tqdm
 
     with tqdm(total=total, unit="pair", desc=desc, file=sys.stderr, dynamic_ncols=True) as bar:
         for table in tables:
@@ -932,7 +932,3 @@ def lexicon_metadata(path: str | os.PathLike) -> dict[str, Any]:
     ``vocabulary.parquet``)."""
     return read_metadata(pq.read_schema(Path(path) / VOCABULARY_FILE))
 
-
-if __name__ == "__main__":  # the command line lives in cli/
-    from cli.lexicon_command import main
-    sys.exit(main())

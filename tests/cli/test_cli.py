@@ -195,12 +195,6 @@ def test_a_project_error_is_one_line_and_its_exit_status_in_one_place(capsys):
         raising(ZeroDivisionError("a bug"))([])
 
 
-def test_every_subcommand_has_its_python_m_form():
-    from cli.paranmt_command import PYTHON_M
-
-    assert set(PYTHON_M) == set(SUBCOMMANDS)
-
-
 def test_every_command_module_is_a_subcommand():
     """A tool with a command line in cli/ is listed by ``paranmt --help``."""
     from pathlib import Path
@@ -209,16 +203,17 @@ def test_every_command_module_is_a_subcommand():
     assert modules - {"cli.paranmt_command"} == {module for module, _ in SUBCOMMANDS.values()}
 
 
-def test_python_dash_m_runs_the_same_command_through_the_module_guard(tmp_path):
-    """The README's ``python -m filters.folds`` form: the module's two-line guard calls cli.folds_command."""
+def test_a_subcommand_in_a_fresh_process_prints_one_error_line(tmp_path):
+    """``paranmt folds`` (here as ``python -m cli.paranmt_command``) in its own process: one line, exit 2."""
     import os
     import subprocess
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "-m", "filters.folds", "--input", str(tmp_path / "missing.parquet"),
-                           "--out", str(tmp_path / "x")], cwd=root, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "cli.paranmt_command", "folds",
+                           "--input", str(tmp_path / "missing.parquet"), "--out", str(tmp_path / "x")], cwd=root,
+                          capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(root)}, check=False)
     assert done.returncode == 2
     assert done.stderr == f"error: --input {tmp_path / 'missing.parquet'} does not exist\n"

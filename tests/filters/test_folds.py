@@ -357,8 +357,9 @@ def test_module_import_does_not_import_beam_and_cli_runs(tmp_path):
     code = "import sys, filters.folds; assert 'apache_beam' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, check=True, timeout=60)
     pq.write_table(pairs_table(np.random.default_rng(13), 50), tmp_path / "pairs.parquet")
-    run = subprocess.run([sys.executable, "-m", "filters.folds", "--input", str(tmp_path / "pairs.parquet"),
-                          "--out", str(tmp_path / "out")], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+    run = subprocess.run([sys.executable, "-m", "cli.paranmt_command", "folds",
+                          "--input", str(tmp_path / "pairs.parquet"), "--out", str(tmp_path / "out")], cwd=REPO_ROOT,
+                         capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert "into 10 folds (seed 1234)" in run.stdout and "fold-10-of-10.parquet" in run.stdout
     assert len(list((tmp_path / "out").glob("fold-*-of-10.parquet"))) == 10

@@ -109,7 +109,7 @@ def test_truncated_input_leaves_no_traceback_on_the_console(tmp_path):
     data = gzip.compress(_tsv())
     path = tmp_path / "corpus.tsv.gz"
     path.write_bytes(data[:-20])
-    done = subprocess.run([sys.executable, "-m", "pipeline.run", "--tsv", str(path), "--mt-column", "2",
+    done = subprocess.run([sys.executable, "-m", "cli.paranmt_command", "run", "--tsv", str(path), "--mt-column", "2",
                            "--no-score", "--output", str(tmp_path / "out"), *RUNNER], cwd=REPO_ROOT,
                           capture_output=True, text=True, timeout=100,
                           env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
@@ -345,4 +345,4 @@ def test_a_flag_that_does_not_parse_is_one_line_without_the_usage(tmp_path, caps
         _run("--tsv", tmp_path / "c.tsv", "--out", tmp_path / "out", "--beam", "abc")
     err = capsys.readouterr().err
     assert exit_.value.code == 2
-    assert err == "error: argument --beam: invalid int value: 'abc' (see python -m pipeline.run --help)\n"
+    assert err == "error: argument --beam: invalid int value: 'abc' (see paranmt run --help)\n"

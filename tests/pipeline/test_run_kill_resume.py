@@ -1,4 +1,4 @@
-"""Kill anywhere, resume: ``python -m pipeline.run`` is SIGKILLed (its whole process group) at chosen points of a
+"""Kill anywhere, resume: ``paranmt run`` is SIGKILLed (its whole process group) at chosen points of a
 run on 3,500 toy pairs, rerun with the same arguments, and must end with the shards of an uninterrupted run — no
 duplicates, nothing left behind — having reused the translations finished before the kill.
 
@@ -25,7 +25,7 @@ CHUNK_LINES = 100
 
 
 def _command(cs: Path, en: Path, out: Path, model: Path) -> list[str]:
-    return [sys.executable, "-m", "pipeline.run", "--cs", str(cs), "--en", str(en), "--output", str(out),
+    return [sys.executable, "-m", "cli.paranmt_command", "run", "--cs", str(cs), "--en", str(en), "--output", str(out),
             "--model", str(model), "--set", "translate.backend=ctranslate2", "--set", "translate.threads=1",
             "--set", "translate.beam_size=12", "--set", f"pipeline.cache_chunk_lines={CHUNK_LINES}",
             "--runner", "FnApiRunner", "--quiet"]

@@ -1,4 +1,4 @@
-"""A run folder has one owner: a second ``python -m pipeline.run`` into a folder another live process holds is
+"""A run folder has one owner: a second ``paranmt run`` into a folder another live process holds is
 refused at once (one line naming the holder, exit 2); a holder killed with SIGKILL leaves a lock that blocks
 nothing, so the rerun resumes. The holder is a separate process that takes the lock and says so in a file; every
 step waits on a file or a process, never on a sleep. Inputs carry their translation (--mt) and runs use --no-score,
@@ -47,8 +47,9 @@ def inputs(tmp_path: Path) -> list[str]:
 
 
 def _run(inputs: list[str], out: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline.run", *inputs, "--no-score", "--quiet", "--out", str(out),
-                           "--runner", "BundleBasedDirectRunner"], cwd=REPO_ROOT, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cli.paranmt_command", "run", *inputs, "--no-score", "--quiet",
+                           "--out", str(out), "--runner", "BundleBasedDirectRunner"], cwd=REPO_ROOT,
+                          capture_output=True, text=True,
                           timeout=240, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
 
 

@@ -1,5 +1,5 @@
 """``paranmt export`` (train_embeddings/export.py) and the corpus as a dataset, on real pipeline output: the bundled
-sample run through ``python -m pipeline.run`` (~10 s), its ``train/`` loaded by Hugging Face
+sample run through ``paranmt run`` (~10 s), its ``train/`` loaded by Hugging Face
 ``datasets.load_dataset("parquet", ...)`` and exported as the released ParaNMT files' TSV
 (train_embeddings/data.py:parquet_to_tsv), which the trainer's TSV reader reads back."""
 
@@ -25,8 +25,9 @@ from train_embeddings.data import read_tsv_tables
 def sample_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("sample") / "run"
     sample = REPO_ROOT / "configs" / "sample"
-    subprocess.run([sys.executable, "-m", "pipeline.run", "--config", "sample", "--cs", str(sample / "sample.cs"),
-                    "--en", str(sample / "sample.en"), "--out", str(out)], cwd=REPO_ROOT, check=True,
+    subprocess.run([sys.executable, "-m", "cli.paranmt_command", "run", "--config", "sample",
+                    "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"), "--out", str(out)],
+                   cwd=REPO_ROOT, check=True,
                    capture_output=True, timeout=240)
     assert sorted(p.name for p in (out / "train").glob("*.parquet")) == [f"train-0000{i}-of-00004.parquet"
                                                                        for i in range(4)]

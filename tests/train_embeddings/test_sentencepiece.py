@@ -14,7 +14,7 @@ import torch
 
 from tests.train_embeddings.helpers import caption_lines, caption_parquet, tiny
 from train_embeddings import load_model, save_model
-from train_embeddings.models import PieceAverage
+from train_embeddings.models import BagAverage
 from train_embeddings.trainer import train
 from train_embeddings.vocab import Featurizer, SentencePieceVocab, sentence_strings
 
@@ -77,7 +77,7 @@ def test_piece_vocabulary_is_deterministic_and_batch_select_keeps_pieces() -> No
     assert np.array_equal(batch.sp_ids.numpy(), ids) and np.array_equal(batch.sp_offsets.numpy(), offsets)
     picked = batch.select(torch.tensor([3, 0]))
     assert picked.sp_ids.tolist() == ids[offsets[3]:offsets[4]].tolist() + ids[offsets[0]:offsets[1]].tolist()
-    layer = PieceAverage(len(first), 4)
+    layer = BagAverage(len(first), 4, "sp")
     assert layer(batch).shape == (5, 4)
 
 

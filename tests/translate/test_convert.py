@@ -1,4 +1,4 @@
-"""The model converters (``python -m translate.convert``) on the toy model and on packages built here."""
+"""The model converters (``paranmt convert``) on the toy model and on packages built here."""
 
 from __future__ import annotations
 

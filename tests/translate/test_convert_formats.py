@@ -1,5 +1,5 @@
 """Every converter on a model in its ecosystem's real on-disk format, built here, converted with
-``python -m translate.convert``, decoded by the pipeline's translator and checked against the source framework.
+``paranmt convert``, decoded by the pipeline's translator and checked against the source framework.
 
 One tiny random Marian transformer (2+2 layers of 32, SentencePiece vocabulary learnt on toy Czech/English) is the
 reference: a Hugging Face ``MarianMTModel`` saved with ``save_pretrained``; the same weights under Marian's own

@@ -1,4 +1,4 @@
-"""The stand-alone translator CLI (``python -m translate``), run in-process on the toy model and the default model."""
+"""The stand-alone translator CLI (``paranmt translate``), run in-process on the toy model and the default model."""
 
 from __future__ import annotations
 
@@ -213,11 +213,11 @@ def test_missing_input_and_bad_chunk_size(tmp_path, toy_model, capsys):
     assert "--chunk-size must be positive (got 0)" in capsys.readouterr().err
 
 
-def test_help_runs_as_a_module():
-    done = subprocess.run([sys.executable, "-m", "translate", "--help"], cwd=REPO_ROOT, capture_output=True,
-                          text=True, timeout=120)
+def test_help_runs_in_a_fresh_process():
+    done = subprocess.run([sys.executable, "-m", "cli.paranmt_command", "translate", "--help"], cwd=REPO_ROOT,
+                          capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "usage: python -m translate" in done.stdout
+    assert "usage: paranmt translate" in done.stdout
     for flag in ("--input", "--out", "--model", "--beam", "--nbest", "--set", "--summary"):
         assert flag in done.stdout
 def test_readme_main_job_on_the_bundled_sample(tmp_path, monkeypatch, capsys):

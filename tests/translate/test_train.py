@@ -121,7 +121,7 @@ def test_rerunning_a_finished_run_does_nothing_and_a_different_run_is_refused(tr
 
 
 def _train_command(out: Path, files: dict[str, Path]) -> list[str]:
-    return [sys.executable, "-m", "translate.train", "--bitext-cs", str(files["cs"]), "--bitext-en",
+    return [sys.executable, "-m", "cli.paranmt_command", "train-nmt", "--bitext-cs", str(files["cs"]), "--bitext-en",
             str(files["en"]), "--out", str(out), *FAST, "--set", "max_tokens=256", "--max-epoch", "8",
             "--keep-work"]
 

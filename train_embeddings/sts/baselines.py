@@ -72,7 +72,7 @@ def sif_encoder(fit_sentences: Sequence[str] | None, vectors: WordVectors | None
     (:func:`~train_embeddings.sts.evaluator.evaluate_all` encodes each dataset's distinct sentences in one call,
     so: per dataset, as the SIF paper's own code does per dataset).
 
-    What to fit on is the caller's choice: ``python -m train_embeddings.evaluate_sts --sif`` fits on the distinct
+    What to fit on is the caller's choice: ``paranmt evaluate --sif`` fits on the distinct
     sentences of all the evaluated datasets together (transductive but unsupervised: no gold score is used; one
     fixed encoder for every dataset, so results do not depend on batching), or on a sample file given with
     ``--sif-fit``.
