@@ -252,3 +252,25 @@ def test_sick_says_quiet_like_the_others(capsys):
     assert parser.parse_args(["--model", "glove", "--task", "relatedness", "--no-progress"]).quiet is True
     assert parser.parse_args(["--model", "glove", "--task", "relatedness", "--quiet"]).quiet is True
     assert parser.parse_args(["--model", "glove", "--task", "relatedness"]).quiet is False
+
+
+def test_export_help_loads_no_library(tmp_path):
+    """Issue 34: ``export --help`` took seconds importing torch and pyarrow that the help does not need."""
+    import os
+    import subprocess
+    import sys
+
+    from cli import export_command
+    from train_embeddings import export
+
+    assert export_command.FORMATS == export.FORMATS
+    probe = ("import sys; from cli.paranmt_command import main\n"
+             "try:\n    main(['export', '--help'])\nexcept SystemExit as e:\n    assert e.code == 0\n"
+             "print(sorted(m for m in ('torch', 'pyarrow', 'train_embeddings.data', 'train_embeddings.export') "
+             "if m in sys.modules))")
+    from tests.conftest import REPO_ROOT
+
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO_ROOT,
+                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert done.stdout.splitlines()[-1] == "[]"
+    assert "usage: paranmt export" in done.stdout
