@@ -26,21 +26,26 @@ class ConfigError(ParanmtError, ValueError):
     """A configuration value is missing, unknown or invalid; the message names the field and the value."""
 
 
-def _format_validation_error(error: ValidationError, source: str, flags: Mapping[str, str]) -> str:
+def _format_validation_error(error: ValidationError, source: str, flags: Mapping[str, str],
+                             overrides: Mapping[str, str] | None = None) -> str:
     """One line: a value from a dedicated flag is named by its flag (``invalid --beam 0: ...``), any other by its
-    field and where the configuration came from; several problems are joined with ``;``."""
-    from_flags, others = [], []
+    field and where it came from -- the ``--set`` that gave it (``overrides``: dotted key -> its text), else the
+    file or the defaults (``source``); several problems are joined with ``;``."""
+    from_flags: list[str] = []
+    by_source: dict[str, list[str]] = {}
     for item in error.errors():
         field = ".".join(str(part) for part in item["loc"]) or "<root>"
         value = item.get("input")
         message = item["msg"]
         if field in flags:
             from_flags.append(f"invalid {flags[field]} {value}: {message} ({field})")
-        else:
-            shown = "" if isinstance(value, Mapping) else f" (got {value!r})"
-            others.append(f"{field}: {message}{shown}")
-    if others:
-        from_flags.append(f"invalid configuration ({source}): {'; '.join(others)}")
+            continue
+        given = next((text for key, text in (overrides or {}).items()
+                      if field == key or field.startswith(f"{key}.") or key.startswith(f"{field}.")), None)
+        shown = "" if isinstance(value, Mapping) else f" (got {value!r})"
+        by_source.setdefault(source if given is None else f"--set {given}", []).append(f"{field}: {message}{shown}")
+    from_flags.extend(f"invalid configuration ({where}): {'; '.join(problems)}"
+                      for where, problems in by_source.items())
     return "; ".join(from_flags)
 
 
@@ -117,8 +122,10 @@ def load_config(
         if loaded is not None and not isinstance(loaded, dict):
             raise ConfigError(f"{file}: top level must be a mapping of sections, got {type(loaded).__name__}")
         data = loaded or {}
+    set_by: dict[str, str] = {}  # dotted key -> the --set that gave it, so an error names the flag, not the file
     for text in overrides:
         keys, value = parse_override(text)
+        set_by[".".join(keys)] = text
         if base_dir is not None and isinstance(value, str) and "://" not in value and _is_path_field(keys):
             value = str(Path(value).expanduser().resolve())  # relative to the working directory, not the file
         _set_dotted(data, keys, value)
@@ -131,4 +138,4 @@ def load_config(
         return ParaNMTConfig.model_validate(data, context={"base_dir": base_dir})
     except ValidationError as exc:
         given = {key: flag for key, flag in (flags or {}).items() if (values or {}).get(key) is not None}
-        raise ConfigError(_format_validation_error(exc, source, given)) from None
+        raise ConfigError(_format_validation_error(exc, source, given, set_by)) from None

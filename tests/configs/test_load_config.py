@@ -156,7 +156,25 @@ def test_invalid_values_name_the_field_and_the_value(overrides, field, shown):
         load_config("sample", overrides)
     message = str(error.value)
     assert f"{field}: " in message and shown in message
-    assert "sample.yaml" in message, "the message says which config was being loaded"
+    assert f"(--set {overrides[0]})" in message, "the message names where the value came from"
+    assert "sample.yaml" not in message and "(defaults)" not in message
+
+
+def test_a_set_value_is_named_by_its_set_not_by_the_defaults(tmp_path):
+    """Issue 34: a bad value given with --set used to be reported as coming from "(defaults)" or the file."""
+    with pytest.raises(ConfigError) as error:
+        load_config(None, ["translate.beam_size=abc"])
+    assert str(error.value) == ("invalid configuration (--set translate.beam_size=abc): translate.beam_size: Input "
+                                "should be a valid integer, unable to parse string as an integer (got 'abc')")
+    path = tmp_path / "c.yaml"
+    path.write_text("translate:\n  beem: 4\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_config(path, ["translate.device=tpu"])
+    message = str(error.value)
+    assert f"invalid configuration ({path}): translate.beem" in message
+    assert "invalid configuration (--set translate.device=tpu): translate.device" in message
+    with pytest.raises(ConfigError, match=r"\(--set translate.nbest=13\): translate: .*nbest \(13\)"):
+        load_config(None, ["translate.nbest=13"])  # a section-level check names the --set inside it
 
 
 def test_beam_size_zero_message_matches_the_readme():
