@@ -99,14 +99,15 @@ def run(
         local = runner in progress.LOCAL_RUNNERS
         translating = (f"model {built.nmt_model_id}, beam {config.translate.beam_size}"
                        if built.mode == "translate" else "")
-        with progress.LocalProgress(expected, enabled=show_progress and local, translating=translating):
+        with progress.LocalProgress(expected, enabled=show_progress and local, translating=translating) as shown:
             result = p.run()
             if dry_run:  # built and translated for Dataflow, never submitted
                 return dry_run_summary(result, runner)
             if not local:
                 progress.log_until_done(result, expected)
             result.wait_until_finish()
-        metrics = metric_counts(result)
+            metrics = metric_counts(result)
+            shown.finish(metrics)
         finalize(output, (*OUTPUTS, LEXICON_DIR))
         files = file_counts(output)
         lexicon = _lexicon_stats(output) if config.lexicon.enabled else None
