@@ -13,7 +13,7 @@ import importlib.metadata
 import sys
 from collections.abc import Sequence
 
-from cli.command_line import run_main, set_command_name
+from cli.command_line import run_main, set_command_name, shadowing_line
 
 # subcommand -> (module in cli/ with main(argv), what it does); each is also ``python -m`` of its library module
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -74,7 +74,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if name not in SUBCOMMANDS:
         print(f"error: unknown subcommand {name!r}\n\n{usage()}", end="", file=sys.stderr)
         return 2
-    module = importlib.import_module(SUBCOMMANDS[name][0])
+    try:
+        module = importlib.import_module(SUBCOMMANDS[name][0])
+    except ModuleNotFoundError as error:
+        line = shadowing_line(error)
+        if line is None:
+            raise
+        print(f"error: {line}", file=sys.stderr)
+        return 2
     set_command_name(f"paranmt {name}")
     try:
         return run_main(module.main, rest)
