@@ -57,6 +57,7 @@ from pipeline.summary import (
     dumps,
     file_counts,
 )
+from pipeline.translator_check import translator_check
 from pipeline.write import clear_staging, finalize, write_marker
 
 log = logging.getLogger(__name__)
@@ -116,6 +117,8 @@ def run(
                                 extra={"mode": built.mode, "nmt_model_id": built.nmt_model_id,
                                        "runner": runner, "sources": built.ingest.plan.sources,
                                        "notes": built.ingest.plan.notes, **({"lexicon": lexicon} if lexicon else {})})
+        if built.mode == "translate" and built.scored:  # read from pairs/: was the translator up to this input?
+            summary["translator_check"] = translator_check(files["shards"]["pairs"])
         if built.excluded is not None:
             summary["decontamination"] = decontamination_check(files["shards"]["train"], built.excluded,
                                                                summary["pairs_by_decision"])

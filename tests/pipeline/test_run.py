@@ -342,6 +342,8 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, capsys):
     assert 0.2 <= statistics.mean(row["trigram_overlap"] for row in train) <= 0.7
     assert statistics.mean(row["paraphrase_score"] for row in train) >= 0.8
     assert sum(map(same, train)) <= 0.1 * len(train) and sum(map(same, pairs)) <= 0.2 * len(pairs)
+    check = json.loads((out / "summary.json").read_text())["translator_check"]  # in its domain: no warning
+    assert check["weak"] is False and check["hint"] is None and "warning: the translator" not in stdout
 
 
 def test_scorer_fitted_in_the_job_equals_the_launchers_fit(tmp_path, monkeypatch):
