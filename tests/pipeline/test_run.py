@@ -19,7 +19,7 @@ from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
 from pipeline.run import run
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA
-from tests.conftest import read_lines, shared_data
+from tests.conftest import read_lines, taste_data
 
 TOY_TRANSLATE = ["translate.backend=ctranslate2", "translate.device=cpu", "translate.threads=1",
                  "translate.beam_size=4", "translate.max_source_tokens=30", "prefilter.max_source_tokens=100",
@@ -182,8 +182,8 @@ def test_toy_bitext_end_to_end_with_bad_lines_and_identical_rerun(toy_run):
 
 
 def test_real_text_translated_by_the_toy_model(tmp_path, toy_model):
-    cs = read_lines(shared_data("bitext/tatoeba.cs"))[:300]
-    en = read_lines(shared_data("bitext/tatoeba.en"))[:300]
+    cs = read_lines(taste_data("bitext/tatoeba.cs", 300))[:300]
+    en = read_lines(taste_data("bitext/tatoeba.en", 300))[:300]
     (tmp_path / "tatoeba.cs").write_text("\n".join(cs) + "\n")
     (tmp_path / "tatoeba.en").write_text("\n".join(en) + "\n")
     out = tmp_path / "out"
@@ -200,8 +200,8 @@ def test_real_text_translated_by_the_toy_model(tmp_path, toy_model):
 
 def _mt_inputs(tmp_path: Path) -> tuple[list[InputSpec], list[str]]:
     """Real text in TSV, JSONL and Parquet with an MT column (the next line's English), plus bad lines."""
-    cs = read_lines(shared_data("bitext/tatoeba.cs"))[300:600]
-    en = read_lines(shared_data("bitext/tatoeba.en"))[300:600]
+    cs = read_lines(taste_data("bitext/tatoeba.cs", 600))[300:600]
+    en = read_lines(taste_data("bitext/tatoeba.en", 600))[300:600]
     mt = en[1:] + en[:1]
     ids = []
     tsv = bytearray(b"cs\ten\tmt\tscore\n")
