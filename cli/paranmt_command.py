@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from cli.command_line import run_main, set_command_name, shadowing_line
+from core.hf_imports import torchaudio_mismatch
 
 # subcommand -> (module in cli/ with main(argv), what it does); each is also ``python -m`` of its library module
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -82,6 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"error: {line}", file=sys.stderr)
         return 2
+    problem = torchaudio_mismatch()
+    if problem is not None:  # an install other than the README's command: say the one-line fix once per command
+        print(f"warning: {problem}", file=sys.stderr)
     set_command_name(f"paranmt {name}")
     try:
         return run_main(module.main, rest)
