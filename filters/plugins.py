@@ -180,9 +180,10 @@ def _load_class(name: str, builtins: Mapping[str, str], where: str) -> type:
     found = getattr(module, attr, None)
     if not isinstance(found, type):
         top = module_name.partition(".")[0]
-        if top in _OWN_PACKAGES and name not in builtins:  # paranmt's package hides the user's module of that name
-            raise PluginError(f"{where}: {module_name} is paranmt's own module, which hides yours of that name and "
-                              f"has no class {attr}: rename your module (e.g. my_{top}.py) and write my_{top}:{attr}")
+        if top in _OWN_PACKAGES and name not in builtins:  # paranmt's package hides a user's module of that name
+            raise PluginError(f"{where}: {module_name} is paranmt's own module and has no class {attr}; if {attr} "
+                              f"is in a module of yours named {top}, rename it (e.g. my_{top}.py) and write "
+                              f"my_{top}:{attr}")
         raise PluginError(f"{where}: {module_name} has no class {attr}")
     return found
 

@@ -168,7 +168,8 @@ def test_a_user_module_named_like_a_package_is_one_line(tmp_path):
 def test_a_plugin_named_in_a_module_paranmt_owns_says_why_it_is_missing():
     from filters.plugins import Stage, build_rules
 
-    with pytest.raises(PluginError, match=r"filters is paranmt's own module, which hides yours .* my_filters:MaxChars"):
+    with pytest.raises(PluginError, match=r"filters is paranmt's own module and has no class MaxChars; .* "
+                                          r"named filters, rename it .* my_filters:MaxChars"):
         build_rules(["filters:MaxChars"], Stage.PREFILTER, "prefilter.rules")
 
 

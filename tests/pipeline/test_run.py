@@ -71,7 +71,7 @@ def _toy_bitext(tmp_path: Path, toy_corpus) -> tuple[Path, Path, dict[int, str]]
     long_en = " ".join(["dog sees cat"] * 14)
     injected = [  # (cs bytes, en bytes, expected)
         (b"Dobr\xfd den.", b"Good day.", "invalid_utf8"),
-        (b"Pes.", b"x" * 100_000, "unparseable"),
+        (b"Pes.", b"x" * 100_000, "line_too_long"),  # over pipeline.max_line_bytes (issue 34: was unparseable)
         ("Pes vidí\x07 kočka.".encode(), b"Dog sees cat.", "garbage"),
         (cs[3].encode(), en[3].encode(), "duplicate"),
         (b"Pes vid\xc3\xad.", b"", "empty_side"),
@@ -115,13 +115,13 @@ def test_toy_bitext_end_to_end_with_bad_lines_and_identical_rerun(toy_run):
     rejected = _reasons(out)
     for line, outcome in expected.items():
         row_id = f"toy:L{line:012d}"
-        assert (dead if outcome in ("invalid_utf8", "unparseable") else rejected)[row_id] == outcome, row_id
+        assert (dead if outcome in ("invalid_utf8", "line_too_long") else rejected)[row_id] == outcome, row_id
     assert len(dead) == 2 and len(rejected) == 6 and len(ids["pairs"]) == n - 8
-    assert summary["deadletter_by_reason"] == {"invalid_utf8": 1, "unparseable": 1}
+    assert summary["deadletter_by_reason"] == {"invalid_utf8": 1, "line_too_long": 1}
     assert summary["stages"][0] == {"stage": "ingest", "in": n, "dropped": 2, "out": n - 2,
-                                    "reasons": {"invalid_utf8": 1, "unparseable": 1}}
+                                    "reasons": {"invalid_utf8": 1, "line_too_long": 1}}
     dead_table = _table(out, "deadletter")
-    long_row = dead_table.filter(pa.compute.equal(dead_table["reason"], "unparseable")).to_pylist()[0]
+    long_row = dead_table.filter(pa.compute.equal(dead_table["reason"], "line_too_long")).to_pylist()[0]
     assert long_row["raw_bytes"] == 100_000 and long_row["raw_truncated"] and len(long_row["raw"]) == 4096
 
     # Schema contract and metadata.
