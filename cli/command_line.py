@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib.util
 import os
 import re
 import sys
@@ -23,7 +24,7 @@ from typing import Any, NoReturn
 from core.errors import ParanmtError
 
 __all__ = ["ArgumentParser", "add_config_arguments", "command", "config_flags", "os_error_line", "plain_text",
-           "run_main"]
+           "run_main", "shadowing_line"]
 
 # Sphinx/reST markup of the docstrings used as help text -> plain text: :class:`~a.b.C` -> C, :func:`f` -> f,
 # ``code`` -> code, **bold** -> bold.
@@ -127,6 +128,24 @@ def os_error_line(error: OSError, argv: Sequence[str]) -> str:
     if isinstance(error, FileNotFoundError):
         return f"{who} does not exist" if given == path else f"{who}: {path} does not exist"
     return f"{who}: {error.strerror or error}"
+
+
+def shadowing_line(error: ModuleNotFoundError) -> str | None:
+    """A module of the user's named like one of paranmt's packages (``filters.py`` beside a plug-in) and earlier on
+    the Python path hides that package, and the first ``import filters.plugins`` fails: one line naming the file and
+    the fix instead of the traceback. None for any other missing module."""
+    top = (error.name or "").partition(".")[0]
+    if not top or "." not in (error.name or ""):
+        return None
+    try:  # a failed import leaves no module behind: ask the path what the name is
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.submodule_search_locations is not None:  # absent, or a package: not a shadowing module
+        return None
+    where = spec.origin or top
+    return (f"{where} hides paranmt's own {top} package (it comes first on the Python path): rename your module, "
+            f"e.g. to my_{top}.py, and name its plug-ins by the new name (my_{top}:YourRule)")
 
 
 def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None) -> int:

@@ -31,8 +31,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compute-type", default="auto")
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--out", type=Path, help="write the hypotheses here, one per line")
-    p.add_argument("--no-update-card", dest="update_card", action="store_false",
-                   help="do not write the scores into the model card")
+    # Writing into a model directory is opt-in: an evaluation must not change the model it measures unasked.
+    p.add_argument("--update-card", action="store_true",
+                   help="record the scores in the model's model_card.yaml (default: only print them)")
+    p.add_argument("--no-update-card", action="store_false", dest="update_card", help=argparse.SUPPRESS)
     return p
 
 
@@ -54,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             args.out.write_text("".join(h + "\n" for h in hypotheses), encoding="utf-8")
         card = record(args.model, result) if args.update_card else None
     except PermissionError as error:
-        print(f"error: {error.filename}: cannot write the model card ({error.strerror}); add --no-update-card "
+        print(f"error: {error.filename}: cannot write the model card ({error.strerror}); drop --update-card "
               "for a read-only model", file=sys.stderr)
         return 2
     print(f"{result.test_set}: BLEU {result.bleu:.2f}  chrF {result.chrf:.2f}  ({result.sentences} sentences, "
@@ -66,4 +68,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"scores recorded in {card}")
     elif args.update_card:
         print(f"{CARD_FILE} not updated")
+    else:
+        print(f"{CARD_FILE} left unchanged (--update-card records the scores there)")
     return 0

@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cli.command_line import ArgumentParser, command
-from train_embeddings.data import parquet_to_tsv
-from train_embeddings.export import FORMATS, export_model
+
+# train_embeddings.export.FORMATS (a test keeps them equal): the library is imported only once the arguments parse,
+# so --help loads neither torch nor pyarrow.
+FORMATS = ("sentence-transformers", "paranmt-tsv")
 
 
 @command
@@ -30,6 +32,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: --out {args.out} is a file: a sentence-transformers model is a folder, choose a new path",
               file=sys.stderr)
         return 2
+    from train_embeddings.data import parquet_to_tsv
+    from train_embeddings.export import export_model
+
     try:
         if args.format == "sentence-transformers":
             message = export_model(args.model, args.out)

@@ -13,7 +13,8 @@ import importlib.metadata
 import sys
 from collections.abc import Sequence
 
-from cli.command_line import run_main
+from cli.command_line import run_main, shadowing_line
+from core.hf_imports import torchaudio_mismatch
 
 # subcommand -> (module in cli/ with main(argv), what it does)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -62,7 +63,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if name not in SUBCOMMANDS:
         print(f"error: unknown subcommand {name!r}\n\n{usage()}", end="", file=sys.stderr)
         return 2
-    module = importlib.import_module(SUBCOMMANDS[name][0])
+    try:
+        module = importlib.import_module(SUBCOMMANDS[name][0])
+    except ModuleNotFoundError as error:
+        line = shadowing_line(error)
+        if line is None:
+            raise
+        print(f"error: {line}", file=sys.stderr)
+        return 2
+    problem = torchaudio_mismatch()
+    if problem is not None:  # an install other than the README's command: say the one-line fix once per command
+        print(f"warning: {problem}", file=sys.stderr)
     return run_main(module.main, rest)
 
 

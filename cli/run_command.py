@@ -173,6 +173,9 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, beam_args: 
         return 0
     if not args.quiet:
         print(format_table(summary))
+    hint = (summary.get("translator_check") or {}).get("hint")
+    if hint:  # even with --quiet: train/ is likely not paraphrases
+        print(f"warning: {hint}")
     rate = summary["read"] / summary["wall_seconds"] if summary["wall_seconds"] else 0.0
     print(f"{summary['read']} rows in {summary['wall_seconds']:.1f}s ({rate:.0f} rows/s) on {summary['runner']}")
     busiest = [item for item in sorted(summary.get("stage_seconds", {}).items(), key=lambda item: -item[1])

@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--threads", type=int, default=d.threads, help="torch threads (default 1)")
     p.add_renamed("--out", "--output", type=Path, help="write metrics.json, head.pt (and model/ when fine-tuning) here")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_renamed("--quiet", "--no-progress", action="store_true", help="no progress bar")  # as the other commands
     return p
 
 
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                             encoder_lr=args.encoder_lr, lambda_c=args.lambda_c, lambda_w=args.lambda_w,
                             patience=args.patience, seed=args.seed, threads=args.threads)
         result = train_sick(model, train, dev, config, finetune=args.finetune, label=args.model,
-                            progress=not args.no_progress)
+                            progress=not args.quiet)
     except (FileNotFoundError, ValueError) as error:  # a library's own (ParanmtError: run_main)
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -45,7 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its checkpoint (also done "
                    "without this flag when --out holds a run with the same settings)")
     p.add_argument("--overwrite", action="store_true", help="replace a different run already in --out")
-    p.add_argument("--no-eval", action="store_true", help="no dev evaluation (no best/ model)")
+    p.add_argument("--no-eval", action="store_true", help="no dev evaluation (no best/ model); without it, the STS "
+                   "Benchmark files STSB/sts-{dev,test}.csv must be in $PARANMT_STS_DIR (default: ../shared/data/sts "
+                   "beside the repository)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 

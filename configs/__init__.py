@@ -1,7 +1,7 @@
 """Configuration: YAML files in this folder, typed and validated by :mod:`configs.schema`.
 
-Precedence (lowest to highest): built-in defaults < YAML file < ``--set section.key=value`` overrides < the
-dedicated CLI flags of a command (e.g. ``--beam``).
+Precedence (lowest to highest): built-in defaults < the config a YAML file names as its ``base:`` < the YAML file
+< ``--set section.key=value`` overrides < the dedicated CLI flags of a command (e.g. ``--beam``).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from configs.schema import ParaNMTConfig, TranslateConfig
 from core.errors import ParanmtError
 
 CONFIG_DIR = Path(__file__).resolve().parent
+#: The top-level YAML key naming the config a file builds on (``base: sample``).
+BASE_KEY = "base"
 
 __all__ = ["CONFIG_DIR", "ConfigError", "ParaNMTConfig", "TranslateConfig", "load_config",
            "parse_override"]
@@ -26,21 +28,26 @@ class ConfigError(ParanmtError, ValueError):
     """A configuration value is missing, unknown or invalid; the message names the field and the value."""
 
 
-def _format_validation_error(error: ValidationError, source: str, flags: Mapping[str, str]) -> str:
+def _format_validation_error(error: ValidationError, source: str, flags: Mapping[str, str],
+                             overrides: Mapping[str, str] | None = None) -> str:
     """One line: a value from a dedicated flag is named by its flag (``invalid --beam 0: ...``), any other by its
-    field and where the configuration came from; several problems are joined with ``;``."""
-    from_flags, others = [], []
+    field and where it came from -- the ``--set`` that gave it (``overrides``: dotted key -> its text), else the
+    file or the defaults (``source``); several problems are joined with ``;``."""
+    from_flags: list[str] = []
+    by_source: dict[str, list[str]] = {}
     for item in error.errors():
         field = ".".join(str(part) for part in item["loc"]) or "<root>"
         value = item.get("input")
         message = item["msg"]
         if field in flags:
             from_flags.append(f"invalid {flags[field]} {value}: {message} ({field})")
-        else:
-            shown = "" if isinstance(value, Mapping) else f" (got {value!r})"
-            others.append(f"{field}: {message}{shown}")
-    if others:
-        from_flags.append(f"invalid configuration ({source}): {'; '.join(others)}")
+            continue
+        given = next((text for key, text in (overrides or {}).items()
+                      if field == key or field.startswith(f"{key}.") or key.startswith(f"{field}.")), None)
+        shown = "" if isinstance(value, Mapping) else f" (got {value!r})"
+        by_source.setdefault(source if given is None else f"--set {given}", []).append(f"{field}: {message}{shown}")
+    from_flags.extend(f"invalid configuration ({where}): {'; '.join(problems)}"
+                      for where, problems in by_source.items())
     return "; ".join(from_flags)
 
 
@@ -89,6 +96,50 @@ def resolve_config_path(name: str | Path) -> Path:
                       f"{', '.join(sorted(p.stem for p in CONFIG_DIR.glob('*.yaml')))})")
 
 
+def _read_yaml(file: Path) -> dict[str, Any]:
+    try:
+        loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{file}: not valid YAML: {exc}") from exc
+    if loaded is not None and not isinstance(loaded, dict):
+        raise ConfigError(f"{file}: top level must be a mapping of sections, got {type(loaded).__name__}")
+    return loaded or {}
+
+
+def _merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """``over`` on top of ``base``: mappings merge key by key, any other value (a list included) replaces."""
+    merged = dict(base)
+    for key, value in over.items():
+        below = merged.get(key)
+        merged[key] = _merged(below, value) if isinstance(below, dict) and isinstance(value, dict) else value
+    return merged
+
+
+def _file_data(file: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """A YAML file's settings, on top of the config its ``base:`` names (a path relative to the file, or a bundled
+    name such as ``sample``; a base may have its own). The base's paths stay relative to the base's own folder: it
+    is validated on its own and its values taken resolved."""
+    data = _read_yaml(file)
+    if BASE_KEY not in data:
+        return data
+    name = data.pop(BASE_KEY)
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError(f"{file}: {BASE_KEY}: must name a config (a path or a bundled name such as 'sample'), "
+                          f"got {name!r}")
+    beside = file.parent / name
+    base_file = beside if beside.is_file() else resolve_config_path(name)
+    chain = (*seen, file.resolve())
+    if base_file.resolve() in chain:
+        raise ConfigError(f"{file}: {BASE_KEY}: {name} leads back to {base_file}: a config cannot be its own base")
+    base_data = _file_data(base_file, chain)
+    try:
+        base = ParaNMTConfig.model_validate(base_data, context={"base_dir": base_file.resolve().parent})
+    except ValidationError as exc:
+        raise ConfigError(f"{file}: {BASE_KEY}: {name}: {_format_validation_error(exc, str(base_file), {})}") \
+            from None
+    return _merged(base.model_dump(mode="json", exclude_unset=True), data)
+
+
 def load_config(
     path: str | Path | None = None,
     overrides: Iterable[str] = (),
@@ -110,15 +161,11 @@ def load_config(
     if path is not None:
         file = resolve_config_path(path)
         source, base_dir = str(file), file.resolve().parent
-        try:
-            loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{file}: not valid YAML: {exc}") from exc
-        if loaded is not None and not isinstance(loaded, dict):
-            raise ConfigError(f"{file}: top level must be a mapping of sections, got {type(loaded).__name__}")
-        data = loaded or {}
+        data = _file_data(file)
+    set_by: dict[str, str] = {}  # dotted key -> the --set that gave it, so an error names the flag, not the file
     for text in overrides:
         keys, value = parse_override(text)
+        set_by[".".join(keys)] = text
         if base_dir is not None and isinstance(value, str) and "://" not in value and _is_path_field(keys):
             value = str(Path(value).expanduser().resolve())  # relative to the working directory, not the file
         _set_dotted(data, keys, value)
@@ -131,4 +178,4 @@ def load_config(
         return ParaNMTConfig.model_validate(data, context={"base_dir": base_dir})
     except ValidationError as exc:
         given = {key: flag for key, flag in (flags or {}).items() if (values or {}).get(key) is not None}
-        raise ConfigError(_format_validation_error(exc, source, given)) from None
+        raise ConfigError(_format_validation_error(exc, source, given, set_by)) from None

@@ -108,7 +108,7 @@ class PipelineConfig(BaseModel):
     )
     max_line_bytes: int = Field(
         default=10_000, ge=16,
-        description="A raw line (or field) longer than this is a dead letter (unparseable): it is not a "
+        description="A raw line (or field) longer than this is a dead letter (line_too_long): it is not a "
         "sentence, and it is never decoded or tokenised.",
     )
     deadletter_raw_bytes: int = Field(default=4096, ge=0, description="Raw bytes kept per dead letter.")

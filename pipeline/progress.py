@@ -24,6 +24,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -138,9 +139,12 @@ class LocalProgress:
         self._thread: threading.Thread | None = None
         self._directory: str | None = None
         self._previous_env: str | None = None
+        self._final: dict[str, int] | None = None
+        self._started = time.perf_counter()
         self.last_line = ""
 
     def __enter__(self) -> LocalProgress:
+        self._started = time.perf_counter()
         self._directory = tempfile.mkdtemp(prefix="paranmt-progress-")
         self._previous_env = os.environ.get(ENV)
         os.environ[ENV] = self._directory
@@ -168,13 +172,23 @@ class LocalProgress:
         return progress_line(counts, elapsed, self.expected, self.rate.update(now, counts.get(TRANSLATED, 0)),
                              self.translating)
 
+    def finish(self, counts: Mapping[str, int]) -> None:
+        """The finished job's counts (Beam's metrics): shown as the last line when the block ends. The live line
+        samples workers' files every ``interval`` and the writers count only in the job's last seconds, so without
+        it the last line showed fewer rows than the run had, and ``pairs written 0``."""
+        self._final = dict(counts)
+
     def __exit__(self, *exc: Any) -> None:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
-            if hasattr(self.stream, "isatty") and self.stream.isatty():
+            tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+            if tty:
                 self.stream.write("\r\033[K")
-                self.stream.flush()
+            if self._final is not None and exc[0] is None:
+                self.last_line = progress_line(self._final, time.perf_counter() - self._started, self.expected)
+                self.stream.write(self.last_line + "\n")
+            self.stream.flush()
         if self._previous_env is None:
             os.environ.pop(ENV, None)
         else:
@@ -209,9 +223,7 @@ def log_until_done(result: Any, expected: int | None, *, every: float = 60.0) ->
             result.wait_until_finish(duration=int(every * 1000))
         except NotImplementedError:  # no timed wait: poll the state
             time.sleep(every)
-        if PipelineState.is_terminal(result.state):
-            break
-        try:
+        try:  # also once the job has ended: its last line carries the final counts
             metrics = metric_counts(result)
         except Exception as error:  # metrics may be unavailable while a job starts
             log.info("job %s (metrics not available yet: %s)", result.state, error)

@@ -56,6 +56,7 @@ from pipeline.summary import (
     dumps,
     file_counts,
 )
+from pipeline.translator_check import translator_check
 from pipeline.write import clear_staging, finalize, write_marker
 
 log = logging.getLogger(__name__)
@@ -98,14 +99,15 @@ def run(
         local = runner in progress.LOCAL_RUNNERS
         translating = (f"model {built.nmt_model_id}, beam {config.translate.beam_size}"
                        if built.mode == "translate" else "")
-        with progress.LocalProgress(expected, enabled=show_progress and local, translating=translating):
+        with progress.LocalProgress(expected, enabled=show_progress and local, translating=translating) as shown:
             result = p.run()
             if dry_run:  # built and translated for Dataflow, never submitted
                 return dry_run_summary(result, runner)
             if not local:
                 progress.log_until_done(result, expected)
             result.wait_until_finish()
-        metrics = metric_counts(result)
+            metrics = metric_counts(result)
+            shown.finish(metrics)
         finalize(output, (*OUTPUTS, LEXICON_DIR))
         files = file_counts(output)
         lexicon = _lexicon_stats(output) if config.lexicon.enabled else None
@@ -114,6 +116,8 @@ def run(
                                 extra={"mode": built.mode, "nmt_model_id": built.nmt_model_id,
                                        "runner": runner, "sources": built.ingest.plan.sources,
                                        "notes": built.ingest.plan.notes, **({"lexicon": lexicon} if lexicon else {})})
+        if built.mode == "translate" and built.scored:  # read from pairs/: was the translator up to this input?
+            summary["translator_check"] = translator_check(files["shards"]["pairs"])
         if built.excluded is not None:
             summary["decontamination"] = decontamination_check(files["shards"]["train"], built.excluded,
                                                                summary["pairs_by_decision"])

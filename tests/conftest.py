@@ -10,10 +10,15 @@ from types import ModuleType
 
 import pytest
 
+from translate.card import DEFAULT_MODEL_DIR
 from translate.demo import TATOEBA_TRAIN_PAIRS, TinyModelRecipe, cached_model, make_toy_corpus, tatoeba_model
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+# ../shared beside the repository; PARANMT_SHARED_DIR points elsewhere (a missing folder: how a clone without it runs).
+SHARED_DATA = Path(os.environ.get("PARANMT_SHARED_DIR") or REPO_ROOT.parent / "shared") / "data"
+# Licensed excerpts of a few ../shared/data files (tests/data/shared-taste/README.md): enough for a test that reads
+# only their first lines, so it runs on any clone.
+TASTE_DATA = REPO_ROOT / "tests" / "data" / "shared-taste" / "data"
 
 # The toy language: 3,000 training pairs, held-out pairs come from the same generator after them.
 TOY_TRAIN_PAIRS = 3000
@@ -34,6 +39,23 @@ def shared_path(relative: str) -> Path:
 def shared_data(relative: str) -> Path:
     """A path under ../shared/data (see :func:`shared_path`)."""
     return shared_path(f"data/{relative}")
+
+
+def taste_data(relative: str, lines: int) -> Path:
+    """A file under ../shared/data of which the test reads only the first ``lines`` lines: the file itself, else
+    its bundled excerpt (:data:`TASTE_DATA`, the same first lines) when that holds as many; else a skip."""
+    full = SHARED_DATA / relative
+    taste = TASTE_DATA / relative
+    if not full.exists() and taste.is_file() and len(read_lines(taste)) >= lines:
+        return taste
+    return shared_data(relative)
+
+
+def small_cs_en() -> Path:
+    """../shared/models/small-cs-en, else the package's own copy of its CTranslate2 model (the same model.bin; no
+    fairseq checkpoint)."""
+    shared = SHARED_DATA.parent / "models" / "small-cs-en"
+    return shared if shared.exists() else DEFAULT_MODEL_DIR
 
 
 def load_benchmark(name: str) -> ModuleType:

@@ -44,6 +44,8 @@ DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("train_embeddings", "train_embeddings.model_io"): "the package's load_model without importing torch up front",
     ("train_embeddings", "train_embeddings.models"): "the package's EmbeddingModel without importing torch up front",
     ("train_embeddings.export", "train_embeddings.st_export"): "sentence-transformers: the st extra, one format",
+    ("cli.export_command", "train_embeddings.data"): "export --help answers without pyarrow and torch",
+    ("cli.export_command", "train_embeddings.export"): "export --help answers without pyarrow and torch",
 }
 # Third-party packages imported inside a function of the library, each for its import time or because it is an
 # optional extra; everything else (pyarrow included) is imported at the top of the module.

@@ -2,8 +2,8 @@
 
 Translates the raw source file with the pipeline's translator (same text chain, backend and beam as a corpus run),
 scores the detokenised output against the raw references with sacrebleu (BLEU and chrF; the signatures are
-printed), measures the speed, and records ``bleu_<name>`` / ``chrf_<name>`` (and the speed) in the model card,
-with the signature and settings in its provenance. ``--no-update-card`` leaves the card alone (a read-only model).
+printed) and measures the speed. With ``--update-card`` it also records ``bleu_<name>`` / ``chrf_<name>`` (and the
+speed) in the model card, with the signature and settings in its provenance; by default the model is left alone.
 """
 
 from __future__ import annotations

@@ -74,7 +74,8 @@ def test_train_flag_errors_are_one_line_and_a_failed_train_leaves_no_out(tmp_pat
                  "--epochs", "-1"]) == 2
     assert capsys.readouterr().err == \
         "error: invalid --epochs -1: Input should be greater than or equal to 1 (train.epochs)\n"
-    assert main(["train", "--input", str(tmp_path / "none.parquet"), "--model", "word", "--out", str(out)]) == 2
+    assert main(["train", "--input", str(tmp_path / "none.parquet"), "--model", "word", "--out", str(out),
+                 "--no-eval"]) == 2  # without the STS files, the dev evaluation's check would speak first
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"error: training data {tmp_path / 'none.parquet'} does not exist")
     assert not (tmp_path / "runs").exists()  # it used to leave an empty --out behind
@@ -231,3 +232,40 @@ def test_a_command_that_imports_beam_prints_no_beam_import_warning():
                           capture_output=True, text=True, check=False, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "apitools" not in done.stderr
+
+
+def test_sick_says_quiet_like_the_others(capsys):
+    """Issue 34: ``sick`` said ``--no-progress`` where every other command says ``--quiet`` (the old flag still works,
+    hidden)."""
+    from cli.sick_command import build_parser
+
+    with pytest.raises(SystemExit):
+        main(["sick", "--help"])
+    text = capsys.readouterr().out
+    assert "--quiet" in text and "--no-progress" not in text
+    parser = build_parser()
+    assert parser.parse_args(["--model", "glove", "--task", "relatedness", "--no-progress"]).quiet is True
+    assert parser.parse_args(["--model", "glove", "--task", "relatedness", "--quiet"]).quiet is True
+    assert parser.parse_args(["--model", "glove", "--task", "relatedness"]).quiet is False
+
+
+def test_export_help_loads_no_library(tmp_path):
+    """Issue 34: ``export --help`` took seconds importing torch and pyarrow that the help does not need."""
+    import os
+    import subprocess
+    import sys
+
+    from cli import export_command
+    from train_embeddings import export
+
+    assert export_command.FORMATS == export.FORMATS
+    probe = ("import sys; from cli.paranmt_command import main\n"
+             "try:\n    main(['export', '--help'])\nexcept SystemExit as e:\n    assert e.code == 0\n"
+             "print(sorted(m for m in ('torch', 'pyarrow', 'train_embeddings.data', 'train_embeddings.export') "
+             "if m in sys.modules))")
+    from tests.conftest import REPO_ROOT
+
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO_ROOT,
+                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert done.stdout.splitlines()[-1] == "[]"
+    assert "usage: paranmt export" in done.stdout

@@ -156,7 +156,25 @@ def test_invalid_values_name_the_field_and_the_value(overrides, field, shown):
         load_config("sample", overrides)
     message = str(error.value)
     assert f"{field}: " in message and shown in message
-    assert "sample.yaml" in message, "the message says which config was being loaded"
+    assert f"(--set {overrides[0]})" in message, "the message names where the value came from"
+    assert "sample.yaml" not in message and "(defaults)" not in message
+
+
+def test_a_set_value_is_named_by_its_set_not_by_the_defaults(tmp_path):
+    """Issue 34: a bad value given with --set used to be reported as coming from "(defaults)" or the file."""
+    with pytest.raises(ConfigError) as error:
+        load_config(None, ["translate.beam_size=abc"])
+    assert str(error.value) == ("invalid configuration (--set translate.beam_size=abc): translate.beam_size: Input "
+                                "should be a valid integer, unable to parse string as an integer (got 'abc')")
+    path = tmp_path / "c.yaml"
+    path.write_text("translate:\n  beem: 4\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_config(path, ["translate.device=tpu"])
+    message = str(error.value)
+    assert f"invalid configuration ({path}): translate.beem" in message
+    assert "invalid configuration (--set translate.device=tpu): translate.device" in message
+    with pytest.raises(ConfigError, match=r"\(--set translate.nbest=13\): translate: .*nbest \(13\)"):
+        load_config(None, ["translate.nbest=13"])  # a section-level check names the --set inside it
 
 
 def test_beam_size_zero_message_matches_the_readme():
@@ -226,3 +244,49 @@ def test_missing_config_file_lists_the_bundled_configs(tmp_path):
 def test_override_into_a_value_that_is_not_a_section():
     with pytest.raises(ConfigError, match=r"cannot set seed\.x: seed is not a section"):
         load_config("sample", ["seed.x=1"])
+
+
+# ---- base: a config on top of another (issue 34) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["sample", "czeng", "iclr16-zoo", "cse"])
+def test_a_file_with_only_a_base_is_that_config(tmp_path, name):
+    """Paths of the base stay relative to the base's own folder (czeng's ../models/opus-mt-cs-en)."""
+    path = tmp_path / "mine.yaml"
+    path.write_text(f"base: {name}\n", encoding="utf-8")
+    assert load_config(path) == load_config(name)
+
+
+def test_a_config_on_top_of_sample(tmp_path):
+    (tmp_path / "evals.txt").write_text("A man plays a guitar.\n", encoding="utf-8")
+    path = tmp_path / "mine.yaml"
+    path.write_text("base: sample\nfilter:\n  score_ranges: {paraphrase_score: {min: 0.3}}\n"
+                    "  exclude_sentences: [evals.txt]\ntranslate:\n  beam_size: 4\n", encoding="utf-8")
+    config, sample = load_config(path, ["translate.nbest=2"]), load_config("sample")
+    assert config.translate.beam_size == 4 and config.translate.nbest == 2, "the file, then --set, over the base"
+    assert config.translate.max_decoding_length == sample.translate.max_decoding_length, "the rest from the base"
+    assert config.lexicon == sample.lexicon and config.seed == sample.seed
+    assert config.filter.score_ranges["paraphrase_score"].min == 0.3
+    assert config.filter.exclude_sentences == [str(tmp_path / "evals.txt")], "the file's paths: relative to it"
+    base = tmp_path / "base.yaml"
+    base.write_text("base: sample\ntranslate:\n  beam_size: 6\n", encoding="utf-8")
+    path.write_text("base: base.yaml\nseed: 7\n", encoding="utf-8")  # a base beside the file, with its own base
+    chained = load_config(path)
+    assert chained.seed == 7 and chained.translate.beam_size == 6 and chained.lexicon == sample.lexicon
+
+
+def test_base_errors_name_the_file_and_the_base(tmp_path):
+    path = tmp_path / "mine.yaml"
+    path.write_text("base: nope\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="'nope' not found"):
+        load_config(path)
+    path.write_text("base: mine.yaml\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="cannot be its own base"):
+        load_config(path)
+    path.write_text("base: [sample]\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"mine.yaml: base: must name a config"):
+        load_config(path)
+    (tmp_path / "bad.yaml").write_text("translate:\n  beam_size: 0\n", encoding="utf-8")
+    path.write_text("base: bad.yaml\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"mine.yaml: base: bad.yaml: .*translate.beam_size"):
+        load_config(path)

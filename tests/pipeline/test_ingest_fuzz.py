@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from cli.run_command import main
 from pipeline.input_plan import InputSpec
-from tests.conftest import read_lines, shared_data
+from tests.conftest import read_lines, shared_data, taste_data
 
 MAX_LINE_BYTES = 300
 FORMATS = ("pairs", "tsv", "jsonl", "parquet")
@@ -63,8 +63,8 @@ def _field(text: str, corruption: str) -> bytes:
 
 @st.composite
 def cases(draw) -> Case:
-    cs_all = read_lines(shared_data("bitext/tatoeba.cs"))[:400]
-    en_all = read_lines(shared_data("bitext/tatoeba.en"))[:400]
+    cs_all = read_lines(taste_data("bitext/tatoeba.cs", 400))[:400]
+    en_all = read_lines(taste_data("bitext/tatoeba.en", 400))[:400]
     fmt = draw(st.sampled_from(FORMATS))
     gz = fmt != "parquet" and draw(st.booleans())
     n = draw(st.integers(1, 25))

@@ -158,7 +158,7 @@ def test_over_long_lines_are_never_held_whole(tmp_path):
     records = read_all(plan)
     assert [r["line"] for r in records] == [b"a\tb", long[:KEEP], b"c\td"]
     tag, dead = decode_record(records[1], InputSpec.tsv(path), CAP, KEEP)
-    assert tag == "deadletter" and dead["reason"] == Reason.UNPARSEABLE
+    assert tag == "deadletter" and dead["reason"] == Reason.LINE_TOO_LONG  # issue 34: was unparseable
     assert dead["raw_bytes"] == 100_002 and dead["raw_truncated"] and "max_line_bytes" in dead["error"]
 
 
@@ -182,5 +182,18 @@ def test_parquet_input_by_row_group(tmp_path):
     decoded = [decode_record(r, spec, CAP, KEEP) for r in read_all(plan)]
     assert [d[1]["id"] for d in decoded] == ["p:L000000000001", "p:L000000000002", "p:L000000000003"]
     assert decoded[1][0] == "deadletter" and "null" in decoded[1][1]["error"]
+    assert decoded[1][1]["reason"] == Reason.UNPARSEABLE
     with pytest.raises(InputError, match="no column"):
         plan_reads([InputSpec.parquet(path, mt="nope")], PipelineConfig())
+
+
+def test_an_over_long_parquet_value_is_line_too_long(tmp_path):
+    """Issue 34: a 100,000-character value was dead-lettered as ``unparseable``, though it is only too long."""
+    path = tmp_path / "long.parquet"
+    pq.write_table(pa.table({"cs": ["a", "č" * 50_000], "en": ["x", "y"]}), path)
+    spec = InputSpec.parquet(path)
+    decoded = [decode_record(r, spec, CAP, KEEP) for r in read_all(plan_reads([spec], PipelineConfig()))]
+    assert decoded[0][0] == "row"
+    tag, dead = decoded[1]
+    assert tag == "deadletter" and dead["reason"] == "line_too_long" and "max_line_bytes" in dead["error"]
+    assert dead["raw_bytes"] == 100_000 and dead["raw_truncated"]

@@ -95,7 +95,12 @@ def test_external_rules_and_score_in_a_real_run_on_both_local_runners(tmp_path):
 
 @pytest.mark.parametrize(("override", "message"), [
     (f"prefilter.rules=[{{{EXAMPLES}:LongEnglish: {{max_chars: 0}}}}]",
-     r"prefilter\.rules\[0\] \(tests\.pipeline\.plugin_examples:LongEnglish\): max_chars: Input should be greater"),
+     r"prefilter\.rules\[0\] \(tests\.pipeline\.plugin_examples:LongEnglish\): max_chars: Input should be greater"
+     r" than or equal to 1 \(got 0\)"),
+    (f"prefilter.rules=[{{{EXAMPLES}:LongEnglish: {{max_chars: lots}}}}]",  # issue 34: the value given is echoed
+     r"\(tests\.pipeline\.plugin_examples:LongEnglish\): max_chars: Input should be a valid integer, unable to parse "
+     r"string as an integer \(got 'lots'\)"),
+    (f"prefilter.rules=[{EXAMPLES}:LongEnglish]", r"LongEnglish\): max_chars: Field required$"),
     (f"prefilter.rules=[{EXAMPLES}:Missing]", r"prefilter\.rules\[0\]: tests\.pipeline\.plugin_examples has no class"),
     (f"prefilter.rules=[{EXAMPLES}:SameEnding]", r"is a select rule; list it under filter\.rules"),
     ("filter.rank_by=st_cosin", r"filter\.rank_by: 'st_cosin' is not a score column"),
@@ -139,3 +144,45 @@ def test_the_docs_example_plugs_in_as_written(monkeypatch):
 
     selection = FilterConfig(**{k: v for k, v in config["filter"].items()})
     assert [r.name for r in rules_from_config(selection)][-2:] == ["translation_score_range", "max_tokens"]
+
+
+def test_a_user_module_named_like_a_package_is_one_line(tmp_path):
+    """Issue 34: a plug-in module named ``filters.py`` first on the Python path hid paranmt's ``filters`` package
+    and the run died with a 25-line traceback; now one line names the file and the fix."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "filters.py").write_text("from filters.plugins import Rule\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "cli.paranmt_command", "run", "--config", "sample", "--cs", "a.cs",
+                           "--en", "a.en", "--out", "out"], capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                          env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{REPO_ROOT}"})
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("WARNING")]
+    assert lines == [f"error: {tmp_path / 'filters.py'} hides paranmt's own filters package (it comes first on the "
+                     "Python path): rename your module, e.g. to my_filters.py, and name its plug-ins by the new name "
+                     "(my_filters:YourRule)"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_plugin_named_in_a_module_paranmt_owns_says_why_it_is_missing():
+    from filters.plugins import Stage, build_rules
+
+    with pytest.raises(PluginError, match=r"filters is paranmt's own module and has no class MaxChars; .* "
+                                          r"named filters, rename it .* my_filters:MaxChars"):
+        build_rules(["filters:MaxChars"], Stage.PREFILTER, "prefilter.rules")
+
+
+def test_the_docs_config_on_top_of_sample_loads(tmp_path):
+    """docs/filters.md: the ``base: sample`` example is the sample's settings plus its own."""
+    import re
+
+    from configs import load_config
+
+    section = (REPO_ROOT / "docs" / "filters.md").read_text(encoding="utf-8").split("A config on top of `sample`", 1)[1]
+    text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    (tmp_path / "mine.yaml").write_text(text, encoding="utf-8")
+    config, sample = load_config(tmp_path / "mine.yaml"), load_config("sample")
+    assert config.translate == sample.translate and config.lexicon == sample.lexicon
+    assert config.prefilter.rules[-1] == {"mypackage.filters:MaxCharacters": {"max_chars": 200}}
+    assert config.filter.score_ranges["translation_score"].min == -1.0

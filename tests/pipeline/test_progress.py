@@ -102,3 +102,41 @@ def test_the_line_shows_a_steady_eta_on_an_injected_clock():
 def test_count_is_a_no_op_without_a_launcher():
     os.environ.pop(progress.ENV, None)
     StageCounter(progress.READ).inc()  # nothing to publish to, and no error
+
+
+def test_the_last_line_carries_the_finished_jobs_counts():
+    """Issue 34: the live line's last update stayed below the final count and read ``pairs written 0`` (the
+    writers count only in a job's last seconds): the block now ends with a line of the job's own final counts."""
+    stream = io.StringIO()
+    final = {progress.READ: 400, progress.TRANSLATED: 400, progress.WRITTEN: 400}
+    with progress.LocalProgress(400, stream=stream, interval=0.05, log_every=1000.0) as display:
+        display.finish(final)
+    assert stream.getvalue().splitlines()[-1].startswith("read 400/400 · translated 400 · pairs written 400 · ")
+    assert display.last_line.startswith("read 400/400")
+    quiet = io.StringIO()
+    with progress.LocalProgress(400, enabled=False, stream=quiet) as display:
+        display.finish(final)
+    assert quiet.getvalue() == ""
+    failed = io.StringIO()
+    try:
+        with progress.LocalProgress(400, stream=failed, interval=0.05, log_every=1000.0) as display:
+            display.finish(final)
+            raise RuntimeError("the job failed")
+    except RuntimeError:
+        pass
+    assert "pairs written 400" not in failed.getvalue()
+
+
+def test_a_remote_job_logs_its_final_counts(monkeypatch, caplog):
+    from apache_beam.runners.runner import PipelineState
+
+    class Job:
+        state = PipelineState.RUNNING
+
+        def wait_until_finish(self, duration=None):
+            self.state = PipelineState.DONE
+
+    monkeypatch.setattr(progress, "metric_counts", lambda result: {progress.READ: 9, progress.WRITTEN: 9})
+    with caplog.at_level("INFO", logger=progress.log.name):
+        progress.log_until_done(Job(), 9, every=0.01)
+    assert "DONE: read 9/9 · pairs written 9 · " in caplog.text

@@ -19,7 +19,7 @@ from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
 from pipeline.run import run
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA
-from tests.conftest import read_lines, shared_data
+from tests.conftest import read_lines, taste_data
 
 TOY_TRANSLATE = ["translate.backend=ctranslate2", "translate.device=cpu", "translate.threads=1",
                  "translate.beam_size=4", "translate.max_source_tokens=30", "prefilter.max_source_tokens=100",
@@ -71,7 +71,7 @@ def _toy_bitext(tmp_path: Path, toy_corpus) -> tuple[Path, Path, dict[int, str]]
     long_en = " ".join(["dog sees cat"] * 14)
     injected = [  # (cs bytes, en bytes, expected)
         (b"Dobr\xfd den.", b"Good day.", "invalid_utf8"),
-        (b"Pes.", b"x" * 100_000, "unparseable"),
+        (b"Pes.", b"x" * 100_000, "line_too_long"),  # over pipeline.max_line_bytes (issue 34: was unparseable)
         ("Pes vidí\x07 kočka.".encode(), b"Dog sees cat.", "garbage"),
         (cs[3].encode(), en[3].encode(), "duplicate"),
         (b"Pes vid\xc3\xad.", b"", "empty_side"),
@@ -115,13 +115,13 @@ def test_toy_bitext_end_to_end_with_bad_lines_and_identical_rerun(toy_run):
     rejected = _reasons(out)
     for line, outcome in expected.items():
         row_id = f"toy:L{line:012d}"
-        assert (dead if outcome in ("invalid_utf8", "unparseable") else rejected)[row_id] == outcome, row_id
+        assert (dead if outcome in ("invalid_utf8", "line_too_long") else rejected)[row_id] == outcome, row_id
     assert len(dead) == 2 and len(rejected) == 6 and len(ids["pairs"]) == n - 8
-    assert summary["deadletter_by_reason"] == {"invalid_utf8": 1, "unparseable": 1}
+    assert summary["deadletter_by_reason"] == {"invalid_utf8": 1, "line_too_long": 1}
     assert summary["stages"][0] == {"stage": "ingest", "in": n, "dropped": 2, "out": n - 2,
-                                    "reasons": {"invalid_utf8": 1, "unparseable": 1}}
+                                    "reasons": {"invalid_utf8": 1, "line_too_long": 1}}
     dead_table = _table(out, "deadletter")
-    long_row = dead_table.filter(pa.compute.equal(dead_table["reason"], "unparseable")).to_pylist()[0]
+    long_row = dead_table.filter(pa.compute.equal(dead_table["reason"], "line_too_long")).to_pylist()[0]
     assert long_row["raw_bytes"] == 100_000 and long_row["raw_truncated"] and len(long_row["raw"]) == 4096
 
     # Schema contract and metadata.
@@ -182,8 +182,8 @@ def test_toy_bitext_end_to_end_with_bad_lines_and_identical_rerun(toy_run):
 
 
 def test_real_text_translated_by_the_toy_model(tmp_path, toy_model):
-    cs = read_lines(shared_data("bitext/tatoeba.cs"))[:300]
-    en = read_lines(shared_data("bitext/tatoeba.en"))[:300]
+    cs = read_lines(taste_data("bitext/tatoeba.cs", 300))[:300]
+    en = read_lines(taste_data("bitext/tatoeba.en", 300))[:300]
     (tmp_path / "tatoeba.cs").write_text("\n".join(cs) + "\n")
     (tmp_path / "tatoeba.en").write_text("\n".join(en) + "\n")
     out = tmp_path / "out"
@@ -200,8 +200,8 @@ def test_real_text_translated_by_the_toy_model(tmp_path, toy_model):
 
 def _mt_inputs(tmp_path: Path) -> tuple[list[InputSpec], list[str]]:
     """Real text in TSV, JSONL and Parquet with an MT column (the next line's English), plus bad lines."""
-    cs = read_lines(shared_data("bitext/tatoeba.cs"))[300:600]
-    en = read_lines(shared_data("bitext/tatoeba.en"))[300:600]
+    cs = read_lines(taste_data("bitext/tatoeba.cs", 600))[300:600]
+    en = read_lines(taste_data("bitext/tatoeba.en", 600))[300:600]
     mt = en[1:] + en[:1]
     ids = []
     tsv = bytearray(b"cs\ten\tmt\tscore\n")
@@ -342,6 +342,8 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, capsys):
     assert 0.2 <= statistics.mean(row["trigram_overlap"] for row in train) <= 0.7
     assert statistics.mean(row["paraphrase_score"] for row in train) >= 0.8
     assert sum(map(same, train)) <= 0.1 * len(train) and sum(map(same, pairs)) <= 0.2 * len(pairs)
+    check = json.loads((out / "summary.json").read_text())["translator_check"]  # in its domain: no warning
+    assert check["weak"] is False and check["hint"] is None and "warning: the translator" not in stdout
 
 
 def test_scorer_fitted_in_the_job_equals_the_launchers_fit(tmp_path, monkeypatch):

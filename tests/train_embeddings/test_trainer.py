@@ -15,7 +15,7 @@ from cli.train_command import main
 from configs import ConfigError
 from configs.schema import TrainConfig
 from tests.conftest import shared_data
-from tests.train_embeddings.helpers import caption_lines, caption_parquet
+from tests.train_embeddings.helpers import caption_lines, caption_parquet, pairs_table
 from train_embeddings import load_model
 from train_embeddings.data import TrainDataError
 from train_embeddings.trainer import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, train
@@ -225,3 +225,29 @@ def test_no_warning_when_paraphrases_are_nearest(tmp_path):
     metrics = json.loads(result.metrics_path.read_text())
     assert metrics["warnings"] == []
     assert all(entry["positive_nearer"] > 0.9 for entry in metrics["log"])
+
+
+def test_train_without_sts_data_stops_before_any_work(tmp_path, monkeypatch, capsys):
+    """Issue 34: without the STS files the dev evaluation reads, one line naming PARANMT_STS_DIR and --no-eval,
+    exit status 2, before anything is written (it used to train, then die at the first evaluation)."""
+    words = ["a man plays a guitar", "a dog runs in the park", "two women are talking", "a child eats an apple"]
+    table = pairs_table(words, words[::-1], [w.split() for w in words], [w.split() for w in words[::-1]],
+                        [f"p{i}" for i in range(4)], paraphrase_score=[0.5] * 4)
+    pq.write_table(table, tmp_path / "pairs.parquet")
+    monkeypatch.setenv("PARANMT_STS_DIR", str(tmp_path / "no-sts"))
+    out = tmp_path / "run"
+    assert main(["--input", str(tmp_path / "pairs.parquet"), "--out", str(out), "--quiet", "--word-vectors",
+                 "none"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert "PARANMT_STS_DIR" in err and "--no-eval" in err and str(tmp_path / "no-sts") in err
+    assert not out.exists()
+    with pytest.raises(TrainingError, match="PARANMT_STS_DIR"):
+        train(TrainConfig(data=str(tmp_path / "pairs.parquet"), model="word", word_dim=8), tmp_path / "lib-run")
+    assert not (tmp_path / "lib-run").exists()
+
+
+def test_train_help_names_the_sts_folder(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "PARANMT_STS_DIR" in capsys.readouterr().out

@@ -31,3 +31,24 @@ def test_misaligned_or_empty_test_sets_and_missing_models(tmp_path, capsys):
     assert "nope does not exist" in err
     err = _error(capsys, ["--model", str(tmp_path), "--src", str(tmp_path / "missing.cs"), "--ref", str(ref)])
     assert "missing.cs: no such file" in err
+
+
+def test_the_model_card_is_written_only_when_asked(tmp_path, capsys):
+    """Issue 34: evaluating a model used to write into its card unless told not to; now ``--update-card`` opts in."""
+    import shutil
+
+    from translate.card import CARD_FILE, DEFAULT_MODEL_DIR
+
+    model = tmp_path / "model"
+    shutil.copytree(DEFAULT_MODEL_DIR, model)
+    before = (model / CARD_FILE).read_text(encoding="utf-8")
+    src = _write(tmp_path / "t.cs", ["Dobrý den.", "Pes běží parkem."])
+    ref = _write(tmp_path / "t.en", ["Hello.", "A dog runs through the park."])
+    args = ["--model", str(model), "--src", str(src), "--ref", str(ref), "--threads", "1", "--beam", "2"]
+    assert main(args) == 0
+    assert "left unchanged (--update-card" in capsys.readouterr().out
+    assert (model / CARD_FILE).read_text(encoding="utf-8") == before
+    assert main([*args, "--no-update-card"]) == 0  # the old spelling still works and still writes nothing
+    assert (model / CARD_FILE).read_text(encoding="utf-8") == before
+    assert main([*args, "--update-card"]) == 0
+    assert "bleu_t:" in (model / CARD_FILE).read_text(encoding="utf-8")

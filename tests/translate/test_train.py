@@ -79,7 +79,7 @@ def test_evaluate_scores_the_model_and_records_it_in_the_card(trained, toy_files
     hyps = trained.parent / "hyps.txt"
     args = ["--model", str(trained), "--src", str(toy_files["test_cs"]), "--ref", str(toy_files["test_en"]),
             "--name", "toy_test", "--threads", "1", "--compute-type", "float32", "--out", str(hyps)]
-    assert evaluate_main(args) == 0
+    assert evaluate_main([*args, "--update-card"]) == 0
     out = capsys.readouterr().out
     assert "BLEU signature: nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:" in out
     assert "chrF signature: nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:" in out
@@ -89,7 +89,7 @@ def test_evaluate_scores_the_model_and_records_it_in_the_card(trained, toy_files
     assert "beam 5" in card.provenance["evaluation_toy_test"]
     assert len(hyps.read_text(encoding="utf-8").splitlines()) == 100
     before = (trained / "model_card.yaml").read_text()
-    assert evaluate_main([*args[:-2], "--no-update-card", "--limit", "10"]) == 0
+    assert evaluate_main([*args[:-2], "--limit", "10"]) == 0  # without --update-card the card is left alone
     assert (trained / "model_card.yaml").read_text() == before
 
 

@@ -1,0 +1,58 @@
+"""The worker install route docs/dataflow.md gives (``--setup_file ./pyproject.toml``): Beam builds an sdist on the
+launcher with ``python -m build --no-isolation --sdist`` and each worker pip-installs it, base dependencies only.
+Here: the same sdist, installed with the project's constraints into a fresh environment, runs the sample job, with
+no torchaudio beside torch and ``pip check`` clean (issue 34: an install other than the README's command must work
+too). Slow (a fresh environment: minutes, and the package index), so ``-m slow``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+
+pytestmark = pytest.mark.slow
+
+PROJECT = ["pyproject.toml", "README.md", "constraints.txt", "cli", "configs", "core", "filters", "pipeline",
+           "translate", "train_embeddings"]
+
+
+def _run(args: list[str], **kwargs) -> subprocess.CompletedProcess:
+    done = subprocess.run(args, capture_output=True, text=True, timeout=1800, **kwargs)
+    assert done.returncode == 0, f"{args}: {done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+def test_the_setup_file_route_installs_a_worker_that_runs_the_sample(tmp_path):
+    source = tmp_path / "src"
+    for name in PROJECT:  # the project as committed, without a checkout's runs/, caches or venv
+        target = source / name
+        if (REPO_ROOT / name).is_dir():
+            shutil.copytree(REPO_ROOT / name, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO_ROOT / name, target)
+    # What `python -m build --no-isolation --sdist` does: the backend's own hook, in this environment.
+    _run([sys.executable, "-c", "import sys; from setuptools import build_meta; build_meta.build_sdist(sys.argv[1])",
+          str(tmp_path / "dist")], cwd=source)
+    (sdist,) = (tmp_path / "dist").glob("paranmt-*.tar.gz")
+    worker = tmp_path / "worker"
+    _run([sys.executable, "-m", "venv", str(worker)])
+    python = worker / "bin" / "python"
+    env = {**os.environ, "PIP_CONSTRAINT": str(REPO_ROOT / "constraints.txt"), "PYTHONPATH": ""}
+    _run([str(python), "-m", "pip", "install", str(sdist)], env=env)
+    _run([str(python), "-m", "pip", "check"], env=env)
+    versions = _run([str(python), "-c", "import importlib.metadata as m, importlib.util as u; "
+                     "print(m.version('torch'), u.find_spec('torchaudio'))"], env=env).stdout.split()
+    assert versions == ["2.13.0+cpu", "None"], versions  # the constrained CPU torch, and no torchaudio beside it
+    work = tmp_path / "work"  # away from the source tree: the installed package runs
+    work.mkdir()
+    sample = source / "configs" / "sample"
+    done = _run([str(worker / "bin" / "paranmt"), "run", "--config", "sample", "--cs", str(sample / "sample.cs"),
+                 "--en", str(sample / "sample.en"), "--out", str(work / "run")], cwd=work, env=env)
+    assert "read = pairs + rejected + deadletter: 400 = " in done.stdout and "-- holds" in done.stdout
+    assert "warning: torchaudio" not in done.stderr
