@@ -1,8 +1,8 @@
 # GPU worker image for the corpus pipeline (paranmt run) on Dataflow or any portable Beam runner.
 #
 #   Beam 2.77 Python 3.11 SDK image (its /opt/apache/beam/boot entrypoint, same Beam and Python as the launcher)
-#   + CUDA 12 / cuDNN 9 runtime libraries from NVIDIA's pip wheels (the driver comes from the host: on Dataflow,
-#     the install-nvidia-driver service option)
+#   + the CUDA 12 cuBLAS that CTranslate2 loads at run time, from NVIDIA's pip wheel (the driver comes from the
+#     host: on Dataflow, the install-nvidia-driver service option)
 #   + CTranslate2 and this project (torch from PyPI is its CUDA build on Linux).
 #
 # Build from the repository root (see docs/dataflow.md). Model directories placed under models/ before the build
@@ -18,10 +18,11 @@ ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONDONTWRITEBYTECODE=1
 
-# CUDA 12 libraries CTranslate2 4.x loads at run time (cuBLAS; cuDNN 9 for its convolution-free models is
-# optional but harmless), installed as wheels so no CUDA base image is needed.
-RUN pip install nvidia-cublas-cu12==12.9.3.13 nvidia-cudnn-cu12==9.27.0.42
-ENV LD_LIBRARY_PATH=/usr/local/lib/python3.11/site-packages/nvidia/cublas/lib:/usr/local/lib/python3.11/site-packages/nvidia/cudnn/lib:${LD_LIBRARY_PATH}
+# CTranslate2 4.8.5's wheel links the CUDA 12 runtime statically and opens libcublas.so.12 at run time; it names no
+# cuDNN library (docs/scaling.md, "GPU workers"), so cuBLAS is the one CUDA library the image adds, as a wheel: no
+# CUDA base image is needed.
+RUN pip install nvidia-cublas-cu12==12.9.3.13
+ENV LD_LIBRARY_PATH=/usr/local/lib/python3.11/site-packages/nvidia/cublas/lib:${LD_LIBRARY_PATH}
 
 WORKDIR /opt/paranmt
 # Dependencies first (cached layer), then the code. numpy/pyarrow/protobuf are pinned as on the launcher; torch

@@ -130,10 +130,10 @@ class CTranslate2Backend:
             message = str(error)
             if device == "cuda" and ("cuda" in message.lower() or ".so" in message):
                 raise BackendUnavailable(
-                    f"CTranslate2 {ctranslate2.__version__} cannot use the GPU here: {message}. The PyPI wheel "
-                    "links CUDA 12 (cuBLAS 12, cuDNN 9); install those libraries (e.g. pip install "
-                    "nvidia-cublas-cu12 nvidia-cudnn-cu12 and add them to LD_LIBRARY_PATH) or use "
-                    "backend fairseq on this GPU."
+                    f"CTranslate2 {ctranslate2.__version__} cannot use the GPU here: {message}. Its wheel opens the "
+                    "CUDA 12 cuBLAS (libcublas.so.12) at run time, which a CUDA 13 machine lacks: pip install "
+                    "nvidia-cublas-cu12 and put its nvidia/cublas/lib folder on LD_LIBRARY_PATH (the Dockerfile "
+                    "does), or use backend fairseq on this GPU."
                 ) from error
             raise ModelDirError(f"{ct2_dir}: CTranslate2 cannot load this model on {device}: {message}") from error
         self.compute_type = self.translator.compute_type
