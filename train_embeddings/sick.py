@@ -254,8 +254,8 @@ def evaluate_predictions(task: Task, log_probs: np.ndarray | torch.Tensor, targe
 @dataclass
 class SickConfig:
     """Head and training settings. Defaults: Tai et al.'s hidden size 50; the ICLR'16 paper's batch 25 and Adam
-    (1e-3 for the encoder; 5e-3 for the head, which reaches on SICK-R dev in ~20 epochs what 1e-3 needs ~40 for:
-    GloVe-average features 72.0 vs 70.1 Pearson); ``lambda_w`` is the paper's regularisation toward the universal
+    (1e-3 for the encoder; 5e-3 for the head, which gets there in fewer epochs: docs/embeddings.md, "SICK heads",
+    has the measurement); ``lambda_w`` is the paper's regularisation toward the universal
     parameters (searched there over 1e-3 … 1e-8); at most 30 epochs with patience 5."""
 
     hidden: int = 50
