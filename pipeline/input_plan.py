@@ -27,7 +27,7 @@ from pipeline.input_files import (
     open_input,
     strip_compression,
 )
-from pipeline.input_reading import read_lines
+from pipeline.input_reading import read_task_lines
 
 Kind = Literal["pair", "tsv", "jsonl", "parquet"]
 
@@ -211,7 +211,7 @@ def _check_lines_file(spec: InputSpec, path: str, compressed: bool, rows: int, c
     task = {"kind": "lines", "fmt": spec.kind, "input": 0, "source": "", "path": path, "base": 0, "first": 1,
             "count": min(rows, _SAMPLE_LINES), "offset": 0, "skip": header, "compressed": compressed}
     # An over-long line is a dead letter anyway.
-    sample = [r["line"] for r in read_lines(task, config.max_line_bytes, 0) if r["overlong"] is None]
+    sample = [r["line"] for r in read_task_lines(task, config.max_line_bytes, 0) if r["overlong"] is None]
     if sample:
         need = max(int(getattr(spec, role + "_column")) for role in _ROLES
                    if getattr(spec, role + "_column") is not None) + 1

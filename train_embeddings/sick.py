@@ -63,7 +63,7 @@ from core.token_arrays import as_token_lists
 from train_embeddings.model_io import load_model
 from train_embeddings.models import EmbeddingModel
 from train_embeddings.sif import SifModel, build_sif, glove_average
-from train_embeddings.sts.benchmarks import read_lines
+from train_embeddings.sts.benchmarks import read_utf8_lines
 
 __all__ = ["ENTAILMENT_LABELS", "PairHead", "SickConfig", "SickData", "SickFormatError", "SickResult", "Task",
            "default_sick_dir", "evaluate_predictions", "load_encoder", "load_sick", "pair_features",
@@ -153,7 +153,7 @@ def load_sick(path: str | Path, task: Task) -> SickData:
     left: list[str] = []
     right: list[str] = []
     targets: list[float | int] = []
-    for lineno, line in enumerate(read_lines(path, SickFormatError), start=1):
+    for lineno, line in enumerate(read_utf8_lines(path, SickFormatError), start=1):
         if not line.strip():
             continue
         fields = line.split("\t")

@@ -24,7 +24,7 @@ from train_embeddings.models import EmbeddingModel
 from train_embeddings.progress_log import ProgressLog
 from train_embeddings.run_metrics import MetricsWriter, run_facts
 from train_embeddings.training_pairs import open_training_pairs
-from train_embeddings.training_start import resolve_device, start_training_state
+from train_embeddings.training_start import start_training_state, training_device
 from train_embeddings.training_state import Schedule, TrainingState
 from train_embeddings.unseen_words import ANCHORS, UnseenWordMap
 
@@ -95,7 +95,7 @@ def prepare_training(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *
     evaluate = default_evaluate_fn() if evaluate_fn == "default" else evaluate_fn
     if evaluate is not None and not callable(evaluate):
         raise TypeError(f"evaluate_fn must be callable, 'default' or None, got {evaluate_fn!r}")
-    device = resolve_device(cfg.device)
+    device = training_device(cfg.device)
     timing = {"data_s": 0.0, "mining_s": 0.0, "train_s": 0.0, "eval_s": 0.0, "checkpoint_s": 0.0}
     checkpointer = Checkpointer(out, run_signature(cfg, seed), timing)
     checkpoint = checkpointer.load_for_run(resume=resume, overwrite=overwrite)
