@@ -71,6 +71,7 @@ from train_embeddings.vocab import (  # noqa: E402
     sentence_strings,
 )
 from translate.card import DEFAULT_MODEL_DIR  # noqa: E402
+from translate.convert import convert_fairseq  # noqa: E402
 from translate.loading import load_translator  # noqa: E402
 
 SHARED = REPO.parent / "shared"
@@ -117,8 +118,6 @@ def build_base_model(vocabulary: Path, out: Path, smoke: bool) -> Path:
     from fairseq import options, tasks
     from fairseq.dataclass.utils import convert_namespace_to_omegaconf
     from omegaconf import OmegaConf
-
-    from translate.convert import convert_fairseq
 
     data = out.parent / f"{out.name}-data"
     data.mkdir(parents=True, exist_ok=True)

@@ -62,10 +62,12 @@ class ArgumentParser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` with renamed flags: :meth:`add_renamed` adds a flag and, hidden from the help,
     its old spelling filling the same destination (``required`` then means: one of the two)."""
 
+    # Any: passed through unchanged to argparse (typeshed types each of its ~12 parameters).
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._required_renamed: list[tuple[str, str]] = []
 
+    # Any: add_argument's own keyword arguments (type, choices, default, ...), passed through unchanged.
     def add_renamed(self, flag: str, old: str, *, required: bool = False, **kwargs: Any) -> argparse.Action:
         action = self.add_argument(flag, **kwargs)
         hidden = {k: v for k, v in kwargs.items() if k not in ("help", "metavar", "dest")}
@@ -171,7 +173,7 @@ def command(main: Callable[..., int]) -> Callable[..., int]:
     ``main([...])`` both get."""
 
     @functools.wraps(main)
-    def wrapped(argv: Sequence[str] | None = None, **options: Any) -> int:
+    def wrapped(argv: Sequence[str] | None = None, **options: Any) -> int:  # Any: each command's own options
         return run_main(functools.partial(main, **options) if options else main, argv)
 
     return wrapped

@@ -83,7 +83,7 @@ def _timing_sentences(args: argparse.Namespace, data: sts.StsBenchmarks) -> list
     """``--speed`` sentences (+ 64 to warm up) that no encoder has seen: ``--speed-file`` lines, else STS-B train
     sentences outside the evaluated sets."""
     if args.speed_file is not None:
-        lines = [line.strip() for line in sts.read_lines(args.speed_file)]
+        lines = [line.strip() for line in sts.read_utf8_lines(args.speed_file)]
         candidates = [line for line in dict.fromkeys(lines) if line]
     else:
         train = sts.load_stsb("train", args.sts_dir)

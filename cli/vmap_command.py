@@ -12,7 +12,7 @@ from cli.command_line import ArgumentParser, command
 from translate import vmap as vmap_module
 from translate.card import ModelDir, ModelDirError
 from translate.text_chain import SourceEncoder
-from translate.vmap import build_vmap, log, read_lines, write_vmap
+from translate.vmap import build_vmap, concatenated_lines, log, write_vmap
 
 
 @command
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
         ct2 = model_dir.ct2_dir
         if ct2 is None:
             raise ModelDirError(f"{args.model}: the model card names no CTranslate2 model; a vmap is for CTranslate2")
-        cs, en = read_lines(args.bitext_cs), read_lines(args.bitext_en)
+        cs, en = concatenated_lines(args.bitext_cs), concatenated_lines(args.bitext_en)
     except OSError as error:  # printed as it is (a ParanmtError: run_main)
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -59,7 +59,7 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     return key.strip().split("."), yaml.safe_load(raw) if raw.strip() else None
 
 
-def _set_dotted(data: dict[str, Any], keys: list[str], value: Any) -> None:
+def _set_dotted(data: dict[str, Any], keys: list[str], value: Any) -> None:  # Any: whatever YAML parsed
     node = data
     for key in keys[:-1]:
         child = node.setdefault(key, {})

@@ -96,7 +96,7 @@ PAIRS_SCHEMA = pa.schema(
 )
 
 
-def with_metadata(schema: pa.Schema, **entries: Any) -> pa.Schema:
+def with_metadata(schema: pa.Schema, **entries: Any) -> pa.Schema:  # Any: JSON values, else their str()
     """Attach ``paranmt.*`` metadata (the schema version always; configs, model ids, ... as JSON)."""
     metadata = dict(schema.metadata or {})
     metadata[METADATA_PREFIX + b"schema_version"] = SCHEMA_VERSION.encode()

@@ -17,6 +17,9 @@ from typing import Any
 
 from sacremoses import MosesPunctNormalizer, MosesTokenizer
 
+# re._parser and re._constants are private: the one way to read a pattern's structure. They are used read-only, to
+# find the literal text every match needs (a guard); tests/core/test_text.py pins the output to stock sacremoses.
+
 _DIGIT_START = re.compile(r"[0-9]")
 
 
@@ -65,7 +68,7 @@ def _needle(pattern: re.Pattern[str]) -> str | None:
         return None
     runs: list[str] = []
 
-    def walk(items: Any) -> None:
+    def walk(items: Iterable[tuple[int, Any]]) -> None:  # Any: sre's argument, its shape set by the opcode
         run = ""
         for op, value in items:
             if op is _regex_constants.IN and len(value) == 1 and value[0][0] is _regex_constants.LITERAL:
@@ -90,6 +93,9 @@ def _needle(pattern: re.Pattern[str]) -> str | None:
     return max(runs, key=lambda run: (len(run), not run.isalnum()), default="") or None
 
 
+Replacement = str | Callable[[re.Match[str]], str]  # what Pattern.sub takes: a template or a function
+
+
 class _GuardedPattern:
     """A compiled pattern whose ``sub`` first checks, with ``str.__contains__``, that the text holds the text every
     match needs (:func:`_needle`): most of Moses' ~25 substitutions per sentence cannot match most sentences, and a
@@ -100,10 +106,10 @@ class _GuardedPattern:
     def __init__(self, pattern: re.Pattern[str], needle: str):
         self._pattern, self._needle = pattern, needle
 
-    def sub(self, replacement: Any, text: str, count: int = 0) -> str:
+    def sub(self, replacement: Replacement, text: str, count: int = 0) -> str:
         return self._pattern.sub(replacement, text, count) if self._needle in text else text
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> Any:  # Any: whatever re.Pattern's attribute is
         return getattr(self._pattern, name)
 
 
@@ -112,15 +118,15 @@ def _guarded(pattern: re.Pattern[str]) -> re.Pattern[str] | _GuardedPattern:
     return pattern if needle is None else _GuardedPattern(pattern, needle)
 
 
-def _is_rule(value: Any) -> bool:
+def _is_rule(value: object) -> bool:
     """A sacremoses ``(compiled pattern, template)`` substitution."""
     return isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], re.Pattern) \
         and isinstance(value[1], str)
 
 
-def _resolved(value: Any) -> Any:
+def _resolved(value: object) -> object:
     """A sacremoses rule, or a list of them, with the templates resolved and the patterns guarded
-    (:class:`_GuardedPattern`), a bare pattern guarded; anything else as it is."""
+    (:class:`_GuardedPattern`), a bare pattern guarded; anything else (any class attribute) as it is."""
     if isinstance(value, re.Pattern):
         return _guarded(value)
     if _is_rule(value):
@@ -130,75 +136,81 @@ def _resolved(value: Any) -> Any:
     return value
 
 
+# The speed layer: sacremoses' own classes with their per-call regex work done once per instance. Output is
+# identical to stock sacremoses (tests/core/test_text.py compares them on real text); docs/scaling.md ("CPU
+# throughput without the NMT") measured the gain. Build them through _fast_moses, once per process and language.
+
+
+class _CompiledPunctNormalizer(MosesPunctNormalizer):
+    """``MosesPunctNormalizer`` whose ~45 substitutions are resolved once: stock ``normalize`` calls
+    ``re.sub(pattern_string, ...)`` for each, a look-up in ``re``'s compile cache every time."""
+
+    def __init__(self, lang: str):
+        super().__init__(lang=lang)
+        # A literal pattern with a plain replacement is str.replace (same leftmost non-overlapping matches,
+        # ~10x cheaper when absent, which most of the 45 are in most sentences).
+        # The others are guarded by the text every match needs (:func:`_needle`; "" where there is none).
+        self._steps = [("", literal, sub) if (literal := _literal(pattern)) is not None and "\\" not in sub
+                       else (_needle(compiled := re.compile(pattern)) or "", compiled, _replacement(sub))
+                       for pattern, sub in self.substitutions]
+
+    def normalize(self, text: str) -> str:
+        if self.pre_replace_unicode_punct:
+            text = self.replace_unicode_punct(text)
+        for needle, pattern, sub in self._steps:
+            if needle in text:
+                text = text.replace(pattern, sub) if isinstance(pattern, str) else pattern.sub(sub, text)
+        if self.post_remove_control_chars:
+            text = self.remove_control_chars(text)
+        return text.strip()
+
+
+class _FastPrefixTokenizer(MosesTokenizer):
+    r"""``MosesTokenizer`` with its class-level rules resolved and guarded per instance, its character-class tests
+    on prebuilt sets, and ``handles_nonbreaking_prefixes`` testing ``token[-1] == "."`` where stock runs
+    ``re.search(r"^(\S+)\.$", token)`` on every token (``\S`` and ``str.split`` agree on what whitespace is)."""
+
+    def __init__(self, lang: str):
+        super().__init__(lang=lang)
+        for name in dir(MosesTokenizer):  # its rules and patterns, resolved and guarded, shadowed per instance
+            rule = getattr(MosesTokenizer, name)
+            resolved = _resolved(rule)
+            if resolved is not rule:
+                setattr(self, name, resolved)
+        self._lower = frozenset(self.IsLower)
+        self._alpha = frozenset(self.IsAlpha)
+
+    def islower(self, text: str) -> bool:  # stock: builds set(IsLower) (~1,000 chars) on every call
+        return self._lower.issuperset(text)
+
+    def isanyalpha(self, text: str) -> bool:  # stock: builds set(IsAlpha) (~100k chars) on every call
+        return not self._alpha.isdisjoint(text)
+
+    def handles_nonbreaking_prefixes(self, text: str) -> str:
+        tokens = text.split()
+        num_tokens = len(tokens)
+        for i, token in enumerate(tokens):
+            if len(token) < 2 or token[-1] != ".":
+                continue
+            prefix = token[:-1]
+            keep = (
+                ("." in prefix and self.isanyalpha(prefix))
+                or (prefix in self.NONBREAKING_PREFIXES and prefix not in self.NUMERIC_ONLY_PREFIXES)
+                or (i != num_tokens - 1 and tokens[i + 1] and self.islower(tokens[i + 1][0]))
+                or (prefix in self.NUMERIC_ONLY_PREFIXES and (i + 1) < num_tokens
+                    and _DIGIT_START.match(tokens[i + 1]))
+            )
+            if not keep:  # otherwise: a space before the full stop
+                tokens[i] = prefix + " ."
+        return " ".join(tokens)
+
+
 @functools.cache  # stateless once built (~0.2 s each): every TextProcessor of a process shares them
-def _fast_moses(lang: str) -> tuple[Any, Any]:
-    r"""sacremoses' normaliser and tokeniser for ``lang``, with their per-call regex look-ups precompiled.
-
-    ``MosesPunctNormalizer.normalize`` calls ``re.sub(pattern_string, ...)`` ~45 times per sentence (a cache
-    look-up in ``re._compile`` each time) and ``MosesTokenizer.handles_nonbreaking_prefixes`` runs
-    ``re.search(r"^(\S+)\.$", token)`` on every token. The subclasses below do the same substitutions with
-    precompiled patterns and test ``token.endswith(".")`` directly (``\S`` and ``str.split`` agree on what
-    whitespace is). The output is identical (``tests/core/test_text.py`` compares them on real text);
-    with the templates resolved once (:func:`_replacement`), literal patterns done as ``str.replace`` and the
-    other patterns skipped where the text every match needs is absent (:func:`_needle`), they are about 2.5x
-    faster.
-    """
-    class CompiledPunctNormalizer(MosesPunctNormalizer):
-        def __init__(self, lang: str):
-            super().__init__(lang=lang)
-            # A literal pattern with a plain replacement is str.replace (same leftmost non-overlapping matches,
-            # ~10x cheaper when absent, which most of the 45 are in most sentences).
-            # The others are guarded by the text every match needs (:func:`_needle`; "" where there is none).
-            self._steps = [("", literal, sub) if (literal := _literal(pattern)) is not None and "\\" not in sub
-                           else (_needle(compiled := re.compile(pattern)) or "", compiled, _replacement(sub))
-                           for pattern, sub in self.substitutions]
-
-        def normalize(self, text: str) -> str:
-            if self.pre_replace_unicode_punct:
-                text = self.replace_unicode_punct(text)
-            for needle, pattern, sub in self._steps:
-                if needle in text:
-                    text = text.replace(pattern, sub) if isinstance(pattern, str) else pattern.sub(sub, text)
-            if self.post_remove_control_chars:
-                text = self.remove_control_chars(text)
-            return text.strip()
-
-    class FastPrefixTokenizer(MosesTokenizer):
-        def __init__(self, lang: str):
-            super().__init__(lang=lang)
-            for name in dir(MosesTokenizer):  # its rules and patterns, resolved and guarded, shadowed per instance
-                rule = getattr(MosesTokenizer, name)
-                resolved = _resolved(rule)
-                if resolved is not rule:
-                    setattr(self, name, resolved)
-            self._lower = frozenset(self.IsLower)
-            self._alpha = frozenset(self.IsAlpha)
-
-        def islower(self, text: str) -> bool:  # stock: builds set(IsLower) (~1,000 chars) on every call
-            return self._lower.issuperset(text)
-
-        def isanyalpha(self, text: str) -> bool:  # stock: builds set(IsAlpha) (~100k chars) on every call
-            return not self._alpha.isdisjoint(text)
-
-        def handles_nonbreaking_prefixes(self, text: str) -> str:
-            tokens = text.split()
-            num_tokens = len(tokens)
-            for i, token in enumerate(tokens):
-                if len(token) < 2 or token[-1] != ".":
-                    continue
-                prefix = token[:-1]
-                keep = (
-                    ("." in prefix and self.isanyalpha(prefix))
-                    or (prefix in self.NONBREAKING_PREFIXES and prefix not in self.NUMERIC_ONLY_PREFIXES)
-                    or (i != num_tokens - 1 and tokens[i + 1] and self.islower(tokens[i + 1][0]))
-                    or (prefix in self.NUMERIC_ONLY_PREFIXES and (i + 1) < num_tokens
-                        and _DIGIT_START.match(tokens[i + 1]))
-                )
-                if not keep:  # otherwise: a space before the full stop
-                    tokens[i] = prefix + " ."
-            return " ".join(tokens)
-
-    return CompiledPunctNormalizer(lang), FastPrefixTokenizer(lang=lang)
+def _fast_moses(lang: str) -> tuple[_CompiledPunctNormalizer, _FastPrefixTokenizer]:
+    """sacremoses' normaliser and tokeniser for ``lang`` with their per-call regex work precompiled: templates
+    resolved once (:func:`_replacement`), literal patterns done as ``str.replace``, other patterns skipped where
+    the text every match needs is absent (:func:`_needle`). Same output as stock sacremoses."""
+    return _CompiledPunctNormalizer(lang), _FastPrefixTokenizer(lang=lang)
 
 
 class TextProcessor:
@@ -211,8 +223,8 @@ class TextProcessor:
     def __init__(self, languages: Iterable[str] = ("cs", "en"), fast: bool = True):
         self.languages = tuple(languages)
         self.fast = fast
-        self._normalizers: dict[str, Any] = {}
-        self._tokenizers: dict[str, Any] = {}
+        self._normalizers: dict[str, MosesPunctNormalizer] = {}
+        self._tokenizers: dict[str, MosesTokenizer] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         return {"languages": self.languages, "fast": self.fast, "_normalizers": {}, "_tokenizers": {}}

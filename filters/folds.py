@@ -395,7 +395,7 @@ def fold_file_name(fold: int, folds: int) -> str:
     return f"fold-{fold:0{width}d}-of-{folds:0{width}d}.parquet"
 
 
-def _jsonable(config_echo: Any) -> Any:
+def _jsonable(config_echo: Mapping[str, Any] | BaseModel | None) -> Mapping[str, Any] | None:
     if isinstance(config_echo, BaseModel):
         return config_echo.model_dump(mode="json")
     return config_echo

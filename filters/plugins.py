@@ -94,7 +94,7 @@ class _Plugin(BaseModel):
     #: Columns of the batch it reads: checked against :data:`STAGE_COLUMNS` (and earlier scores) before a run.
     columns: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # Any: each plugin's own fields, validated below
         # Positional parameters in field order, as with a dataclass: ScoreRange("paraphrase_score", 0.5).
         super().__init__(**dict(zip(type(self).model_fields, args, strict=False)), **kwargs)
 

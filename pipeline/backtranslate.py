@@ -27,7 +27,7 @@ import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import apache_beam as beam
 import pyarrow as pa
@@ -43,6 +43,10 @@ from pipeline.metrics import METRICS_NAMESPACE, STAGE_TRANSLATE, TRANSLATED_COUN
 from pipeline.records import REJECTED_TAG, ROW, rejection
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
+from translate.translator import Translation
+
+if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
+    from pipeline.nmt_inference import HandlerOptions
 
 __all__ = ["CACHE_FIELDS", "BackTranslateRows", "TranslationCache", "apply_translation", "cache_chunk",
            "translation_fields"]
@@ -57,7 +61,7 @@ _TRANSLATION_REASONS = {"empty": Reason.TRANSLATION_EMPTY, "too_long": Reason.TR
                         "failed": Reason.TRANSLATION_FAILED}
 
 
-def translation_fields(translation: Any) -> dict[str, Any]:
+def translation_fields(translation: Translation) -> dict[str, Any]:
     """What the pipeline keeps of a :class:`translate.translator.Translation` (JSON/Parquet friendly)."""
     score = translation.score
     return {"status": translation.status.value, "hypothesis": translation.hypothesis,
@@ -207,7 +211,7 @@ class BackTranslateRows(beam.PTransform):
     chunks are translated the same way, so outputs do not depend on whether a cache was used."""
 
     def __init__(self, translate_config: TranslateConfig, nmt_model_id: str, cache: TranslationCache | None = None,
-                 label: str | None = None, *, chunk_lines: int = 500, **handler_kwargs: Any):
+                 label: str | None = None, *, chunk_lines: int = 500, **handler_kwargs: Unpack[HandlerOptions]):
         super().__init__(label)
         self._config, self._model_id, self._cache = translate_config, nmt_model_id, cache
         self._chunk_lines = chunk_lines

@@ -9,7 +9,7 @@ import hashlib
 import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import apache_beam as beam
 import pyarrow as pa
@@ -35,6 +35,9 @@ from pipeline.run_folder import LEXICON_DIR, claim_output, code_version, run_ide
 from pipeline.score_transforms import ScoreAndSelect
 from pipeline.scorer_fit import FitScorer, fits_on_workers, prepare_scorer
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards
+
+if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
+    from pipeline.nmt_inference import HandlerOptions
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +99,7 @@ def build_pipeline(
     *,
     nmt_model_id: str | None = None,
     code: str | None = None,
-    handler_kwargs: dict[str, Any] | None = None,
+    handler_kwargs: HandlerOptions | None = None,
     overwrite: bool = False,
 ) -> BuiltPipeline:
     """Add every stage to ``p``, writing into ``<output>/_staging``. Everything the launcher can check -- inputs,

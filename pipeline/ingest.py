@@ -107,7 +107,7 @@ def _text(data: bytes | None, what: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _score(value: Any, what: str) -> float | None:
+def _score(value: object, what: str) -> float | None:  # a cell as read: bytes, str, a number, None, ...
     if value is None or value == b"" or value == "":
         return None
     if isinstance(value, bool):

@@ -111,7 +111,7 @@ class _Decompressed(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer: Any) -> int:
+    def readinto(self, buffer: bytearray | memoryview) -> int:
         while not self._pending and not self._done:
             self._fill()
         n = min(len(buffer), len(self._pending))

@@ -27,7 +27,7 @@ from pipeline.input_files import (
     open_input,
     strip_compression,
 )
-from pipeline.input_reading import read_lines
+from pipeline.input_reading import read_task_lines
 
 Kind = Literal["pair", "tsv", "jsonl", "parquet"]
 
@@ -211,7 +211,7 @@ def _check_lines_file(spec: InputSpec, path: str, compressed: bool, rows: int, c
     task = {"kind": "lines", "fmt": spec.kind, "input": 0, "source": "", "path": path, "base": 0, "first": 1,
             "count": min(rows, _SAMPLE_LINES), "offset": 0, "skip": header, "compressed": compressed}
     # An over-long line is a dead letter anyway.
-    sample = [r["line"] for r in read_lines(task, config.max_line_bytes, 0) if r["overlong"] is None]
+    sample = [r["line"] for r in read_task_lines(task, config.max_line_bytes, 0) if r["overlong"] is None]
     if sample:
         need = max(int(getattr(spec, role + "_column")) for role in _ROLES
                    if getattr(spec, role + "_column") is not None) + 1
@@ -265,19 +265,19 @@ def _plan_lines(spec: InputSpec, input_index: int, config: PipelineConfig, plan:
     plan.notes.extend(f"{path} is empty" for path in empty)
 
 
-def _is_text_type(type_: Any) -> bool:
+def _is_text_type(type_: pa.DataType) -> bool:
     if pa.types.is_dictionary(type_):
         return _is_text_type(type_.value_type)
     return (pa.types.is_string(type_) or pa.types.is_large_string(type_) or pa.types.is_string_view(type_)
             or pa.types.is_binary(type_) or pa.types.is_large_binary(type_) or pa.types.is_null(type_))
 
 
-def _is_score_type(type_: Any) -> bool:
+def _is_score_type(type_: pa.DataType) -> bool:
     return (pa.types.is_integer(type_) or pa.types.is_floating(type_) or pa.types.is_decimal(type_)
             or _is_text_type(type_))
 
 
-def _parquet_schema(path: str) -> Any:
+def _parquet_schema(path: str) -> pq.FileMetaData:
     """The Parquet metadata of ``path``; a file that is not Parquet (or is cut short) is an :class:`InputError`."""
     try:
         with open_input(path, False) as handle:
@@ -288,7 +288,7 @@ def _parquet_schema(path: str) -> Any:
             from None
 
 
-def _check_parquet_types(spec: InputSpec, path: str, schema: Any) -> None:
+def _check_parquet_types(spec: InputSpec, path: str, schema: pa.Schema) -> None:
     """Column types are a property of the whole file: a wrong one is one error naming the column, not a dead
     letter per row (JSONL, where each line has its own types, dead-letters instead)."""
     strings = [f.name for f in schema if _is_text_type(f.type)]

@@ -84,7 +84,7 @@ def _read_pair(task: dict[str, Any], cap: int, keep: int) -> Iterator[dict[str, 
                 handle.close()
 
 
-def read_lines(task: dict[str, Any], cap: int, keep: int) -> Iterator[dict[str, Any]]:
+def read_task_lines(task: dict[str, Any], cap: int, keep: int) -> Iterator[dict[str, Any]]:
     """Rows ``first .. first + count - 1`` (1-based, header not counted) of a TSV/JSONL file: the reader seeks to
     ``offset`` (the start of the first row's line, or of the header when ``skip`` is 1) and reads line by line."""
     with open_input(task["path"], task["compressed"]) as opened:
@@ -132,7 +132,7 @@ def read_task(task: dict[str, Any], max_line_bytes: int, keep_bytes: int) -> Ite
     if task["kind"] == "pair":
         yield from _read_pair(task, max_line_bytes, keep_bytes)
     elif task["kind"] == "lines":
-        yield from read_lines(task, max_line_bytes, keep_bytes)
+        yield from read_task_lines(task, max_line_bytes, keep_bytes)
     elif task["kind"] == "parquet":
         yield from _read_parquet(task)
     else:

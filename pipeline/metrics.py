@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from apache_beam.metrics import Metrics
+from apache_beam.metrics.execution import MetricResult
 from apache_beam.metrics.metric import MetricsFilter
+from apache_beam.runners.runner import PipelineResult
 
 from core.pair_schema import Reason
 
@@ -66,7 +68,7 @@ def written_counter(output: str) -> str:
     return f"written_{output}"
 
 
-def metric_counts(result: Any) -> dict[str, int]:
+def metric_counts(result: PipelineResult) -> dict[str, int]:
     """Counters of :data:`METRICS_NAMESPACE` from a finished ``PipelineResult`` (committed values where the runner
     has them, else attempted), summed over steps."""
 
@@ -76,7 +78,7 @@ def metric_counts(result: Any) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def _metric_value(metric: Any) -> Any:
+def _metric_value(metric: MetricResult) -> Any:  # Any: a counter's int, a distribution's DistributionResult, ...
     """A metric's committed value where the runner has one, else its attempted value."""
     try:
         value = metric.committed
@@ -96,7 +98,7 @@ def record_size(name: str, rows: int, nbytes: int) -> None:
     Metrics.distribution(METRICS_NAMESPACE, f"{name}_bytes").update(int(nbytes))
 
 
-def held_sizes(result: Any) -> dict[str, dict[str, int]]:
+def held_sizes(result: PipelineResult) -> dict[str, dict[str, int]]:
     """``{name: {"max": ..., "sum": ..., "count": ...}}`` of the distributions :func:`record_size` wrote."""
     sizes: dict[str, dict[str, int]] = {}
     try:
@@ -114,7 +116,7 @@ def held_sizes(result: Any) -> dict[str, dict[str, int]]:
     return dict(sorted(sizes.items()))
 
 
-def translation_seconds(result: Any) -> float | None:
+def translation_seconds(result: PipelineResult) -> float | None:
     """Wall seconds from the first translate call's start to the last one's end, over all workers (the
     :data:`TRANSLATE_CLOCK` distribution); None where nothing was translated or the runner has no distributions."""
     try:
@@ -128,7 +130,7 @@ def translation_seconds(result: Any) -> float | None:
     return round((max(v.max for v in values) - min(v.min for v in values)) / 1000, 3)
 
 
-def stage_seconds(result: Any, depth: int = 1) -> dict[str, float]:
+def stage_seconds(result: PipelineResult, depth: int = 1) -> dict[str, float]:
     """Seconds each top-level stage (``Ingest``, ``Prefilter``, ``Dedup``, ``ScoreAndSelect``, ``WritePairs``, ...)
     spent executing, summed over workers: Beam's own sampled execution time per transform (what Dataflow shows
     per step), grouped by the first ``depth`` parts of the transform's name. Empty where the runner does not

@@ -28,7 +28,7 @@ import time
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import apache_beam as beam
 from apache_beam.metrics import Metrics
@@ -59,6 +59,16 @@ def estimate_source_tokens(element: str | tuple[Any, str], cap: int | None = Non
     return estimate if cap is None else min(estimate, cap)
 
 
+class HandlerOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`TranslatorModelHandler` that the transforms below (and
+    :func:`pipeline.run.run`) pass through."""
+
+    max_batch_tokens: int | None
+    min_batch_tokens: int | None
+    share_across_processes: bool
+    log_every_batches: int
+
+
 class SharedDecoder:
     """The one decoding backend of a machine, served to all its worker processes: batches of model tokens in,
     n-best lists out (pickled both ways to the other processes). The text chain (Moses, subwords) stays in each
@@ -82,7 +92,7 @@ class ProxiedBackend:
     """A worker's handle on its machine's :class:`SharedDecoder`, usable as a Translator's backend: ``submit``
     keeps up to ``in_flight`` batches at the decoder while the worker detokenises finished ones."""
 
-    def __init__(self, proxy: Any, in_flight: int = 4) -> None:
+    def __init__(self, proxy: SharedDecoder, in_flight: int = 4) -> None:  # a multiprocessing proxy of one
         self._proxy = proxy
         self.name, self.device, self.compute_type = proxy.describe()
         self._pool = ThreadPoolExecutor(in_flight, thread_name_prefix="paranmt-decode")
@@ -288,7 +298,8 @@ class BackTranslate(beam.PTransform):
     ``empty``/``too_long``/``failed`` rather than being dropped. Keyword arguments go to the handler.
     """
 
-    def __init__(self, config: TranslateConfig, *, label: str | None = None, **handler_kwargs: Any) -> None:
+    def __init__(self, config: TranslateConfig, *, label: str | None = None,
+                 **handler_kwargs: Unpack[HandlerOptions]) -> None:
         super().__init__(label)
         self._handler = TranslatorModelHandler(config, **handler_kwargs)
 
@@ -309,7 +320,8 @@ class BackTranslateChunks(beam.PTransform):
     :class:`ChunkTranslatorModelHandler` (one chunk per call, translations in input order). Keyword arguments go
     to the handler."""
 
-    def __init__(self, config: TranslateConfig, *, label: str | None = None, **handler_kwargs: Any) -> None:
+    def __init__(self, config: TranslateConfig, *, label: str | None = None,
+                 **handler_kwargs: Unpack[HandlerOptions]) -> None:
         super().__init__(label)
         self._handler = ChunkTranslatorModelHandler(config, **handler_kwargs)
 

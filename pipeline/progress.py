@@ -26,9 +26,10 @@ import time
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from types import TracebackType
+from typing import TextIO
 
-from apache_beam.runners.runner import PipelineState
+from apache_beam.runners.runner import PipelineResult, PipelineState
 
 from pipeline.metrics import (
     READ_COUNTER,
@@ -178,14 +179,15 @@ class LocalProgress:
         it the last line showed fewer rows than the run had, and ``pairs written 0``."""
         self._final = dict(counts)
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
             tty = hasattr(self.stream, "isatty") and self.stream.isatty()
             if tty:
                 self.stream.write("\r\033[K")
-            if self._final is not None and exc[0] is None:
+            if self._final is not None and exc_type is None:
                 self.last_line = progress_line(self._final, time.perf_counter() - self._started, self.expected)
                 self.stream.write(self.last_line + "\n")
             self.stream.flush()
@@ -212,7 +214,7 @@ def discard_local() -> None:
 LOCAL_RUNNERS = frozenset({"FnApiRunner", "DirectRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner"})
 
 
-def log_until_done(result: Any, expected: int | None, *, every: float = 60.0) -> None:
+def log_until_done(result: PipelineResult, expected: int | None, *, every: float = 60.0) -> None:
     """For a remote runner (its ``run()`` returns at once): log the job's counts from Beam metrics every ``every``
     seconds until it reaches a terminal state (the caller then waits for the result as usual)."""
 

@@ -30,7 +30,7 @@ import logging
 import os
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import apache_beam as beam
 from apache_beam.io.filesystem import CompressionTypes
@@ -38,6 +38,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.options.pipeline_options import PipelineOptions, TestOptions
 from apache_beam.portability import common_urns
 from apache_beam.portability.api import beam_runner_api_pb2
+from apache_beam.runners.runner import PipelineResult
 
 from configs.schema import ParaNMTConfig
 from core.errors import ParanmtError
@@ -59,6 +60,9 @@ from pipeline.summary import (
 from pipeline.translator_check import translator_check
 from pipeline.write import clear_staging, finalize, write_marker
 
+if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
+    from pipeline.nmt_inference import HandlerOptions
+
 log = logging.getLogger(__name__)
 
 
@@ -71,7 +75,7 @@ def run(
     output: str | os.PathLike,
     beam_args: Sequence[str] = (),
     *,
-    handler_kwargs: dict[str, Any] | None = None,
+    handler_kwargs: HandlerOptions | None = None,
     show_progress: bool = False,
     overwrite: bool = False,
 ) -> dict[str, Any]:
@@ -146,7 +150,7 @@ def run(
         return summary
 
 
-def dry_run_summary(result: Any, runner: str) -> dict[str, Any]:
+def dry_run_summary(result: PipelineResult, runner: str) -> dict[str, Any]:
     """What ``--dry_run True`` proved: the runner took the graph (every DoFn pickled into its pipeline proto)."""
     job = getattr(result, "job", None)
     proto = getattr(job, "proto_pipeline", None)

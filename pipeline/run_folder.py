@@ -14,7 +14,7 @@ import subprocess
 from collections.abc import Iterator, Sequence
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
@@ -24,6 +24,9 @@ from configs.schema import ParaNMTConfig
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
 from pipeline.write import OUTPUTS, write_marker
+
+if TYPE_CHECKING:
+    from pydantic import JsonValue
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +63,7 @@ def run_identity(config: ParaNMTConfig, specs: Sequence[InputSpec]) -> dict[str,
     return {"inputs": [s.to_dict() for s in specs], "config": settings}
 
 
-def _flat(value: Any, prefix: str = "") -> dict[str, Any]:
+def _flat(value: JsonValue, prefix: str = "") -> dict[str, JsonValue]:
     if isinstance(value, dict):
         return {k: v for key, item in value.items() for k, v in _flat(item, f"{prefix}{key}.").items()}
     return {prefix.rstrip("."): value}

@@ -23,6 +23,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from core.pair_schema import EN_TOKENS, MT_TOKENS, Reason
+from filters.decontaminate import ExcludedSentences
 from pipeline.metrics import OUTPUTS, READ_COUNTER, STAGES, deadletter_counter, rejected_counter, written_counter
 from pipeline.write import list_files
 
@@ -72,7 +73,7 @@ def file_counts(output_dir: str) -> dict[str, Any]:
     return out
 
 
-def decontamination_check(train_paths: list[str], excluded: Any,
+def decontamination_check(train_paths: list[str], excluded: ExcludedSentences,
                           pairs_by_decision: Mapping[str, int]) -> dict[str, Any]:
     """The proof that ``train/`` holds no evaluation sentence, from the written files: every train shard is read
     back and both sides are looked up in the excluded sentences (vectorised). ``train_overlap`` must be 0."""

@@ -325,6 +325,20 @@ def test_module_file_names_are_unique_across_the_tree() -> None:
     assert [name for name, count in names.items() if count > 1] == []
 
 
+def test_public_names_are_unique_across_the_library() -> None:
+    """A public top-level function or class name means one thing: two ``read_lines`` with different contracts read
+    as one. The command modules' ``main`` and ``build_parser`` are their shared interface."""
+    owners: dict[str, list[str]] = {}
+    for module, path in project_modules(REPO_ROOT).items():
+        if LAYERS[module.split(".")[0]] >= LAYERS["benchmarks"] and not module.startswith(CLI):
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_") \
+                    and not (module.startswith(CLI) and node.name in ("main", "build_parser")):
+                owners.setdefault(node.name, []).append(module)
+    assert {name: modules for name, modules in owners.items() if len(modules) > 1} == {}
+
+
 def test_every_package_is_installed() -> None:
     """A non-editable install (a worker image, ``--setup_file``) gets every package the code imports."""
     import tomllib

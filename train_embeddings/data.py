@@ -146,7 +146,7 @@ def resolve_files(path: str | Path, data_format: str = "auto") -> tuple[pafs.Fil
 
 
 def read_tsv_tables(path: str, filesystem: pafs.FileSystem | None = None, rows: int = 16_384,
-                    processor: Any = None) -> Iterator[pa.Table]:
+                    processor: TextProcessor | None = None) -> Iterator[pa.Table]:
     """Tables (``id``, ``en_tokens``, ``mt_tokens``, ``paraphrase_score``) of a ParaNMT TSV file, ``rows`` lines at
     a time. A line needs two or three tab-separated fields; a score that is not a number is an error."""
     processor = processor or TextProcessor(("en",))

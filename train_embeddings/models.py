@@ -63,7 +63,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from core.text import MOSES_EN, CachedTokenizer
-from core.token_arrays import as_token_lists
+from core.token_arrays import TokenLists, as_token_lists
 from train_embeddings.pairing import paired_cosine, sentence_sides
 from train_embeddings.vocab import Featurizer, SentenceBatch, SentencePieceVocab, TrigramVocab, WordVocab
 
@@ -642,7 +642,7 @@ class EmbeddingModel:
         lower-casing happens at lookup)."""
         return self._tokenizer(sentences)
 
-    def encode_tokens(self, tokens: Any, batch_size: int = 1000) -> np.ndarray:
+    def encode_tokens(self, tokens: TokenLists, batch_size: int = 1000) -> np.ndarray:
         """Embeddings (float32 ``n x dim``) of Moses token lists (Python lists or an Arrow list<string> array)."""
         arrays = as_token_lists(tokens)
         n = len(arrays)

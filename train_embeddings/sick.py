@@ -49,7 +49,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import torch
@@ -61,8 +61,9 @@ from core.correlation import pearson, spearman
 from core.errors import ParanmtError
 from core.token_arrays import as_token_lists
 from train_embeddings.model_io import load_model
-from train_embeddings.sif import build_sif, glove_average
-from train_embeddings.sts.benchmarks import read_lines
+from train_embeddings.models import EmbeddingModel
+from train_embeddings.sif import SifModel, build_sif, glove_average
+from train_embeddings.sts.benchmarks import read_utf8_lines
 
 __all__ = ["ENTAILMENT_LABELS", "PairHead", "SickConfig", "SickData", "SickFormatError", "SickResult", "Task",
            "default_sick_dir", "evaluate_predictions", "load_encoder", "load_sick", "pair_features",
@@ -152,7 +153,7 @@ def load_sick(path: str | Path, task: Task) -> SickData:
     left: list[str] = []
     right: list[str] = []
     targets: list[float | int] = []
-    for lineno, line in enumerate(read_lines(path, SickFormatError), start=1):
+    for lineno, line in enumerate(read_utf8_lines(path, SickFormatError), start=1):
         if not line.strip():
             continue
         fields = line.split("\t")
@@ -253,8 +254,8 @@ def evaluate_predictions(task: Task, log_probs: np.ndarray | torch.Tensor, targe
 @dataclass
 class SickConfig:
     """Head and training settings. Defaults: Tai et al.'s hidden size 50; the ICLR'16 paper's batch 25 and Adam
-    (1e-3 for the encoder; 5e-3 for the head, which reaches on SICK-R dev in ~20 epochs what 1e-3 needs ~40 for:
-    GloVe-average features 72.0 vs 70.1 Pearson); ``lambda_w`` is the paper's regularisation toward the universal
+    (1e-3 for the encoder; 5e-3 for the head, which gets there in fewer epochs: docs/embeddings.md, "SICK heads",
+    has the measurement); ``lambda_w`` is the paper's regularisation toward the universal
     parameters (searched there over 1e-3 … 1e-8); at most 30 epochs with patience 5."""
 
     hidden: int = 50
@@ -293,12 +294,12 @@ class SickResult:
     epochs: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     head: PairHead | None = None
-    encoder: Any = None  # the fine-tuned EmbeddingModel (fine-tuning only)
+    encoder: EmbeddingModel | None = None  # the fine-tuned model (fine-tuning only)
 
     def to_dict(self) -> dict[str, Any]:
         data = {k: v for k, v in self.__dict__.items() if k not in ("head", "encoder")}
 
-        def clean(value: Any) -> Any:
+        def clean(value: object) -> object:  # JSON-ready: NaN and infinities become None
             if isinstance(value, float) and not math.isfinite(value):
                 return None
             if isinstance(value, dict):
@@ -311,6 +312,17 @@ class SickResult:
 
 
 Encode = Callable[[list[str]], np.ndarray]
+
+
+class SentenceEmbedder(Protocol):
+    """What frozen features need of a model: ``encode(sentences) -> (n, dim)`` (every model ``load_model`` loads)."""
+
+    def encode(self, sentences: list[str]) -> np.ndarray: ...
+
+
+#: A model to train a head on: a :class:`SentenceEmbedder` or a bare encode function (frozen features), or an
+#: :class:`EmbeddingModel` (which fine-tuning needs).
+SickModel = SentenceEmbedder | Encode
 
 
 class _FrozenFeatures:
@@ -337,7 +349,7 @@ class _TrainableFeatures:
     """Sentences featurised once for an :class:`EmbeddingModel`; each mini-batch re-encodes its distinct
     sentences with gradients."""
 
-    def __init__(self, model: Any, data: SickData) -> None:
+    def __init__(self, model: EmbeddingModel, data: SickData) -> None:
         sentences = data.unique_sentences()
         position = {s: i for i, s in enumerate(sentences)}
         self.model = model
@@ -353,14 +365,18 @@ class _TrainableFeatures:
         return both[:len(index)], both[len(index):]
 
 
+_Features = _FrozenFeatures | _TrainableFeatures
+
+
 def _targets(task: Task, data: SickData) -> torch.Tensor:
     if task == "relatedness":
         return relatedness_target(data.targets)
     return torch.from_numpy(data.targets.astype(np.int64))
 
 
-def _sick_features(model: Any, train: SickData, dev: SickData, config: SickConfig,
-                   finetune: bool) -> tuple[Any, dict[str, torch.Tensor] | None, Any, Any, int]:
+def _sick_features(model: SickModel, train: SickData, dev: SickData, config: SickConfig, finetune: bool
+                   ) -> tuple[EmbeddingModel | None, dict[str, torch.Tensor] | None, _Features, _FrozenFeatures | None,
+                              int]:
     """(the fine-tuned copy of ``model`` or None, its initial parameters, train features, dev features or None,
     embedding dimension): frozen embeddings computed once, or sentences featurised for a fine-tuned encoder."""
     if not finetune:
@@ -376,8 +392,8 @@ def _sick_features(model: Any, train: SickData, dev: SickData, config: SickConfi
     return encoder_model, initial, _TrainableFeatures(encoder_model, train), None, int(encoder_model.dim)
 
 
-def _dev_log_probs(head: PairHead, dev: SickData, dev_features: Any, encoder_model: Any, encode_batch: int,
-                   device: torch.device) -> torch.Tensor:
+def _dev_log_probs(head: PairHead, dev: SickData, dev_features: _FrozenFeatures | None,
+                   encoder_model: EmbeddingModel | None, encode_batch: int, device: torch.device) -> torch.Tensor:
     """The head's log-probabilities for every dev pair (eval mode, no gradients)."""
     head.eval()
     with torch.no_grad():
@@ -391,9 +407,9 @@ def _dev_log_probs(head: PairHead, dev: SickData, dev_features: Any, encoder_mod
     return out.cpu()
 
 
-def _sick_epoch(task: Task, head: PairHead, features: Any, targets: torch.Tensor, order: torch.Tensor,
-                optimiser: torch.optim.Optimizer, config: SickConfig, encoder_model: Any,
-                initial: dict[str, torch.Tensor] | None, bar: Any, epoch: int) -> float:
+def _sick_epoch(task: Task, head: PairHead, features: _Features, targets: torch.Tensor, order: torch.Tensor,
+                optimiser: torch.optim.Optimizer, config: SickConfig, encoder_model: EmbeddingModel | None,
+                initial: dict[str, torch.Tensor] | None, bar: tqdm | None, epoch: int) -> float:
     """One pass over the training pairs in ``order``; returns the mean task loss (regularisers excluded)."""
     total, seen = 0.0, 0
     for start in range(0, len(order), config.batch_size):
@@ -414,7 +430,7 @@ def _sick_epoch(task: Task, head: PairHead, features: Any, targets: torch.Tensor
     return total / seen
 
 
-def train_sick(model: Any, train: SickData, dev: SickData, config: SickConfig | None = None, *,
+def train_sick(model: SickModel, train: SickData, dev: SickData, config: SickConfig | None = None, *,
                finetune: bool = False, label: str = "", progress: bool = True) -> SickResult:
     """Train a SICK head on ``model``'s embeddings; return the selected (best dev epoch) head and metrics.
 
@@ -485,7 +501,8 @@ def train_sick(model: Any, train: SickData, dev: SickData, config: SickConfig | 
 # ----------------------------------------------------------------------------------------------------- encoders by name
 
 
-def load_encoder(spec: str, fit_sentences: Sequence[str] | None = None, word_counts: str | Path | None = None) -> Any:
+def load_encoder(spec: str, fit_sentences: Sequence[str] | None = None,
+                 word_counts: str | Path | None = None) -> EmbeddingModel | SifModel:
     """``glove`` (GloVe 6B 50d average), ``sif`` (SIF GloVe: ``word_counts`` — default the shared
     ``enwiki_vocab_min200.txt`` when present — and the reference PC of ``fit_sentences``), or a model directory
     (:func:`train_embeddings.model_io.load_model`: neural, SIF or average)."""

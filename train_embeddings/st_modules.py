@@ -39,6 +39,8 @@ __all__ = ["MosesWordTokenizer", "ParanmtEncoder"]
 
 TOKENIZER_CONFIG = "paranmt_tokenizer.json"
 TOKENIZER_WORDS = "paranmt_words.json"
+# The **kwargs (and *args) typed Any below are sentence-transformers' own, taken to match its module interface and
+# not used here.
 _BATCH_KEYS = ("word_ids", "word_offsets", "trigram_ids", "trigram_offsets", "sp_ids", "sp_offsets")
 
 

@@ -54,17 +54,13 @@ import torch
 
 from configs.schema import ParaNMTConfig, TrainConfig
 from core.word_vectors import kumo_data
-from train_embeddings.checkpoint import CHECKPOINT, Checkpointer, TrainingError
-from train_embeddings.dev_evaluation import DevEvaluator, EvaluateFn, default_evaluate_fn
+from train_embeddings.checkpoint import CHECKPOINT, TrainingError
+from train_embeddings.dev_evaluation import EvaluateFn, default_evaluate_fn
 from train_embeddings.losses import MarginLoss, MegaBatchMiner, MinedNegatives, margin_statistics
-from train_embeddings.megabatches import MegaBatches
 from train_embeddings.model_io import save_model
-from train_embeddings.models import EmbeddingModel, SentenceEncoder, scramble_mask
-from train_embeddings.progress_log import ProgressLog
-from train_embeddings.run_metrics import MetricsWriter, epochs_done
+from train_embeddings.models import SentenceEncoder, scramble_mask
+from train_embeddings.run_metrics import epochs_done
 from train_embeddings.training_setup import TrainingSetup, prepare_training, torch_threads, train_settings
-from train_embeddings.training_state import Schedule, TrainingState
-from train_embeddings.unseen_words import UnseenWordMap
 from train_embeddings.vocab import SentenceBatch
 
 __all__ = ["CHECKPOINT", "EvaluateFn", "TrainResult", "Trainer", "TrainingError", "default_evaluate_fn",
@@ -118,44 +114,18 @@ class Trainer:
     negatives and updating on its mini-batches, evaluating and checkpointing at the schedule's points, until
     ``cfg.epochs`` or ``cfg.max_steps``; then ``model/`` and the metrics.
 
-    Inputs, as :func:`~train_embeddings.training_setup.prepare_training` builds them: the settings ``cfg`` (the
-    loss margin, negatives, batch sizes, scrambling, regularisers and gradient clipping it applies), the ``state``
-    it trains (encoder, optimiser, generator, position, history), the data loader ``batches``, the ``schedule``,
-    ``model`` (``state.encoder`` with its vocabularies, for evaluation and saving), the ``checkpointer``, the
-    ``evaluator`` (None: none), the ``progress`` log, the ``metrics`` sink, the ``unseen``-word map (None: the
-    frozen words keep their pretrained vectors), the ``device`` and the ``timing`` shared with those parts.
-    Requirements: ``state.encoder`` is on ``device``; ``state.position`` is a point of ``batches``' seeded
-    stream (fresh, or restored from the checkpoint ``checkpointer`` wrote), so a resumed run continues
-    bit-identically. One :meth:`run` per Trainer.
+    It works with one :class:`~train_embeddings.training_setup.TrainingSetup`, as
+    :func:`~train_embeddings.training_setup.prepare_training` builds it (its fields say what each part is).
+    Requirements: ``setup.state.encoder`` is on ``setup.device``; ``setup.state.position`` is a point of
+    ``setup.batches``' seeded stream (fresh, or restored from the checkpoint ``setup.checkpointer`` wrote), so a
+    resumed run continues bit-identically. One :meth:`run` per Trainer.
     """
 
-    def __init__(self, cfg: TrainConfig, state: TrainingState, batches: MegaBatches, schedule: Schedule, *,
-                 model: EmbeddingModel, checkpointer: Checkpointer, progress: ProgressLog, metrics: MetricsWriter,
-                 out_dir: Path, device: torch.device, timing: dict[str, float],
-                 evaluator: DevEvaluator | None = None, unseen: UnseenWordMap | None = None) -> None:
-        self.cfg = cfg
-        self.state = state
-        self.batches = batches
-        self.schedule = schedule
-        self.model = model
-        self.checkpointer = checkpointer
-        self.progress = progress
-        self.metrics = metrics
-        self.out_dir = out_dir
-        self.device = device
-        self.timing = timing
-        self.evaluator = evaluator
-        self.unseen = unseen
-        self.loss_fn: Callable[..., torch.Tensor] = MarginLoss(cfg.margin)
-        self.miner = MegaBatchMiner(cfg.negatives)
+    def __init__(self, setup: TrainingSetup) -> None:
+        self.setup = setup
+        self.loss_fn: Callable[..., torch.Tensor] = MarginLoss(setup.cfg.margin)
+        self.miner = MegaBatchMiner(setup.cfg.negatives)
         self.losses: list[float] = []  # of this call's updates
-
-    @classmethod
-    def from_setup(cls, setup: TrainingSetup) -> Trainer:
-        return cls(setup.cfg, setup.state, setup.batches, setup.schedule, model=setup.model,
-                   checkpointer=setup.checkpointer, progress=setup.progress, metrics=setup.metrics,
-                   out_dir=setup.out_dir, device=setup.device, timing=setup.timing, evaluator=setup.evaluator,
-                   unseen=setup.unseen)
 
     def run(self) -> TrainResult:
         """Train from where ``state`` is to the end of the run (or ``max_steps``) and write the outputs."""
@@ -164,30 +134,31 @@ class Trainer:
 
     def _train(self) -> None:
         """Epochs until ``epochs`` or ``max_steps``; a checkpoint at every evaluation point and epoch end."""
-        state = self.state
-        stop = self.cfg.max_steps is not None and state.step >= self.cfg.max_steps
+        state = self.setup.state
+        stop = self.setup.cfg.max_steps is not None and state.step >= self.setup.cfg.max_steps
         try:
-            while state.position.epoch < self.cfg.epochs and not stop:
+            while state.position.epoch < self.setup.cfg.epochs and not stop:
                 stop = self._train_epoch()
                 if stop and (state.position.minibatch or state.position.pairs_done < state.n_pairs):
                     break  # stopped inside the epoch: the checkpoint already holds this position
                 state.next_epoch()
-                self.checkpointer.save(state, None)
+                self.setup.checkpointer.save(state, None)
         finally:
-            self.progress.close()
-        if self.progress.window:
-            self.progress.flush()
-            self.checkpointer.save(state, state.negatives)  # same position; the history now has the last log entry
+            self.setup.progress.close()
+        if self.setup.progress.window:
+            self.setup.progress.flush()
+            # same position; the history now has the last log entry
+            self.setup.checkpointer.save(state, state.negatives)
 
     def _train_epoch(self) -> bool:
         """The rest of the current epoch's mega-batches; True when ``max_steps`` stopped it."""
-        state = self.state
+        state = self.setup.state
         t_data = time.perf_counter()
-        for batch in self.batches.epoch(state.position.epoch, skip=state.position.pairs_done):
+        for batch in self.setup.batches.epoch(state.position.epoch, skip=state.position.pairs_done):
             if batch.features is None or batch.groups is None:  # a lone last pair has no possible negative
                 state.position.pairs_done += batch.n
                 continue
-            self.timing["data_s"] += time.perf_counter() - t_data
+            self.setup.timing["data_s"] += time.perf_counter() - t_data
             state.start_megabatch(self._negatives(batch.features, batch.n, batch.groups), batch.n)
             if self._train_megabatch(batch.features):
                 return True
@@ -196,38 +167,38 @@ class Trainer:
 
     def _negatives(self, features: SentenceBatch, n: int, groups: torch.Tensor) -> MinedNegatives:
         """The mega-batch's negatives: mined, or those saved with the checkpoint a resume started inside it."""
-        state = self.state
+        state = self.setup.state
         if state.resumed_negatives is not None:
-            negatives, state.resumed_negatives = state.resumed_negatives.to(self.device), None
+            negatives, state.resumed_negatives = state.resumed_negatives.to(self.setup.device), None
             return negatives
         t0 = time.perf_counter()
         negatives = self._mine(state.encoder, features, n, groups, state.generator)
         self._sync()
-        self.timing["mining_s"] += time.perf_counter() - t0
+        self.setup.timing["mining_s"] += time.perf_counter() - t0
         return negatives
 
     def _train_megabatch(self, features: SentenceBatch) -> bool:
         """The remaining mini-batches of the mega-batch in progress, evaluating and checkpointing at the
         evaluation points; True when ``max_steps`` stopped it."""
-        cfg, state, timing = self.cfg, self.state, self.timing
+        cfg, state, timing = self.setup.cfg, self.setup.state, self.setup.timing
         n, negatives = state.megabatch_size, state.negatives
         assert negatives is not None
         t_train = time.perf_counter()
         stop = False
         for j in range(state.position.minibatch, math.ceil(n / cfg.batch_size)):
-            idx = torch.arange(j * cfg.batch_size, min((j + 1) * cfg.batch_size, n), device=self.device)
+            idx = torch.arange(j * cfg.batch_size, min((j + 1) * cfg.batch_size, n), device=self.setup.device)
             value, statistics = self._update(features, negatives, idx, n)
             self._record(value, statistics, j)
             local = state.step - state.position.epoch_start_step
             stop = cfg.max_steps is not None and state.step >= cfg.max_steps
-            if local in self.schedule.eval_points or stop:
+            if local in self.setup.schedule.eval_points or stop:
                 self._sync()
                 timing["train_s"] += time.perf_counter() - t_train
-                if local in self.schedule.eval_points and self.evaluator is not None:
+                if local in self.setup.schedule.eval_points and self.setup.evaluator is not None:
                     with self._unseen_words_mapped():
-                        self.evaluator(self.model, state)
+                        self.setup.evaluator(self.setup.model, state)
                 state.finish_megabatch_if_done(cfg.batch_size)
-                self.checkpointer.save(state, state.negatives)
+                self.setup.checkpointer.save(state, state.negatives)
                 t_train = time.perf_counter()
                 if stop:
                     break
@@ -238,51 +209,51 @@ class Trainer:
 
     def _record(self, value: float, statistics: torch.Tensor, minibatch: int) -> None:
         """Count the update just made on mini-batch ``minibatch``; a non-finite loss ends the run."""
-        position = self.state.position
-        self.progress.add_statistics(statistics)
+        position = self.setup.state.position
+        self.setup.progress.add_statistics(statistics)
         position.step += 1
         position.minibatch = minibatch + 1
         if not math.isfinite(value):
             raise TrainingError(
                 f"loss is {value} at step {position.step} (epoch {position.epoch + 1}, mega-batch "
                 f"{position.megabatch + 1}, mini-batch {minibatch + 1}); lower --lr or set --grad-clip "
-                f"(the last good checkpoint is {self.checkpointer.path})")
+                f"(the last good checkpoint is {self.setup.checkpointer.path})")
         self.losses.append(value)
-        self.progress.record(value)
+        self.setup.progress.record(value)
 
     def _unseen_words_mapped(self) -> AbstractContextManager[None]:
         """Around an evaluation or a save: the frozen pretrained words carried by the map the trained words
         define (:mod:`train_embeddings.unseen_words`), when ``unseen_words`` is ``mapped`` and there are any."""
-        return self.unseen.applied(self.state.encoder) if self.unseen is not None else nullcontext()
+        return self.setup.unseen.applied(self.setup.state.encoder) if self.setup.unseen is not None else nullcontext()
 
     def _finish(self) -> TrainResult:
         """Write ``model/``, then ``metrics.json`` and ``curves.png`` through the metrics sink."""
-        state, out = self.state, self.out_dir
-        step, steps_per_epoch = state.step, self.schedule.steps_per_epoch
-        finished = state.position.epoch >= self.cfg.epochs
+        state, out = self.setup.state, self.setup.out_dir
+        step, steps_per_epoch = state.step, self.setup.schedule.steps_per_epoch
+        finished = state.position.epoch >= self.setup.cfg.epochs
         with self._unseen_words_mapped():
-            model_dir = save_model(self.model, out / "model", extra={
+            model_dir = save_model(self.setup.model, out / "model", extra={
                 "trained_steps": step, "finished": finished,
-                "unseen_words": "mapped" if self.unseen is not None else "pretrained"})
-        metrics_path, curves_path = self.metrics.write(state, self.schedule, self.timing, finished)
+                "unseen_words": "mapped" if self.setup.unseen is not None else "pretrained"})
+        metrics_path, curves_path = self.setup.metrics.write(state, self.setup.schedule, self.setup.timing, finished)
         best = state.best
         return TrainResult(out, step, epochs_done(step, steps_per_epoch), finished, self.losses,
                            state.history["evaluations"], best, model_dir, out / "best" if best is not None else None,
-                           metrics_path, curves_path, {k: round(v, 4) for k, v in self.timing.items()})
+                           metrics_path, curves_path, {k: round(v, 4) for k, v in self.setup.timing.items()})
 
     # ------------------------------------------------------------------------------------------ steps
 
     def _sync(self) -> None:
-        if self.device.type == "cuda":
+        if self.setup.device.type == "cuda":
             torch.cuda.synchronize()
 
     def _mine(self, encoder: SentenceEncoder, features: SentenceBatch, n: int, groups: torch.Tensor,
               generator: torch.Generator) -> MinedNegatives:
         encoder.eval()
-        chunk = self.cfg.encode_batch_size
+        chunk = self.setup.cfg.encode_batch_size
         with torch.no_grad():
             parts = [encoder(features.select(torch.arange(start, min(start + chunk, 2 * n),
-                                                          device=self.device)))
+                                                          device=self.setup.device)))
                      for start in range(0, 2 * n, chunk)]
         encoder.train()
         embeddings = torch.cat(parts)
@@ -291,21 +262,21 @@ class Trainer:
     def _update(self, features: SentenceBatch, negatives: MinedNegatives, idx: torch.Tensor,
                 n: int) -> tuple[float, torch.Tensor]:
         """One update on the mini-batch ``idx``: (the objective's value, :func:`margin_statistics` of the step)."""
-        encoder, optimizer, cfg = self.state.encoder, self.state.optimizer, self.cfg
+        encoder, optimizer, cfg = self.setup.state.encoder, self.setup.state.optimizer, self.setup.cfg
         b = idx.numel()
         partner = idx + n
         selection = torch.cat([idx, partner, negatives.index[idx], negatives.index[partner]])
         batch = features.select(selection)
         scramble = None
         if encoder.recurrent and cfg.scramble > 0:
-            pairs = scramble_mask(b, cfg.scramble, self.state.generator).to(self.device)
-            scramble = torch.cat([pairs, pairs, torch.zeros(2 * b, dtype=torch.bool, device=self.device)])
+            pairs = scramble_mask(b, cfg.scramble, self.setup.state.generator).to(self.setup.device)
+            scramble = torch.cat([pairs, pairs, torch.zeros(2 * b, dtype=torch.bool, device=self.setup.device)])
         embeddings = encoder(batch, scramble)
         s, s_prime, t, t_prime = embeddings.split(b)
         loss = self.loss_fn(s, s_prime, t, t_prime, negatives.valid[idx], negatives.valid[partner])
         statistics = margin_statistics(s, s_prime, t, t_prime, negatives.valid[idx], negatives.valid[partner],
                                        margin=cfg.margin)
-        penalty = regularization(encoder, cfg.lambda_c, cfg.lambda_w, self.state.initial_words)
+        penalty = regularization(encoder, cfg.lambda_c, cfg.lambda_w, self.setup.state.initial_words)
         if penalty is not None:
             loss = loss + penalty
         optimizer.zero_grad(set_to_none=True)
@@ -325,7 +296,7 @@ def train(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *, resume: b
     with torch_threads(train_settings(config)[0].threads):
         setup = prepare_training(config, out_dir, resume=resume, evaluate_fn=evaluate_fn, progress=progress,
                                  overwrite=overwrite)
-        return Trainer.from_setup(setup).run()
+        return Trainer(setup).run()
 
 
 # ------------------------------------------------------------------------------------------------ command-line defaults

@@ -24,7 +24,7 @@ from train_embeddings.models import EmbeddingModel
 from train_embeddings.progress_log import ProgressLog
 from train_embeddings.run_metrics import MetricsWriter, run_facts
 from train_embeddings.training_pairs import open_training_pairs
-from train_embeddings.training_start import resolve_device, start_training_state
+from train_embeddings.training_start import start_training_state, training_device
 from train_embeddings.training_state import Schedule, TrainingState
 from train_embeddings.unseen_words import ANCHORS, UnseenWordMap
 
@@ -35,25 +35,32 @@ log = logging.getLogger("train_embeddings.trainer")  # the trainer's log: record
 
 @dataclass
 class TrainingSetup:
-    """What one training call works with (the :class:`~train_embeddings.trainer.Trainer`'s constructor
-    arguments). ``model`` is a view of ``state.encoder`` with the vocabularies, for evaluation and saving;
-    ``timing`` the seconds per phase, shared with the checkpointer and the evaluator; ``unseen``: the unseen-word
-    map (``unseen_words: mapped`` with frozen words), else None."""
+    """What one training call works with: the :class:`~train_embeddings.trainer.Trainer`'s one argument, built by
+    :func:`prepare_training`."""
 
+    #: The settings the loop applies: loss margin, negatives, batch sizes, scrambling, regularisers, clipping.
     cfg: TrainConfig
     out_dir: Path
+    #: What it trains: encoder, optimiser, generator, data position, history.
     state: TrainingState
+    #: The data loader: mega-batches of the seeded shuffled pair stream.
     batches: MegaBatches
     schedule: Schedule
+    #: ``state.encoder`` with its vocabularies, for evaluation and saving.
     model: EmbeddingModel
     checkpointer: Checkpointer
+    #: Dev scoring and ``best/`` (None: no evaluation).
     evaluator: DevEvaluator | None
+    #: The loss log and progress bar.
     progress: ProgressLog
+    #: The ``metrics.json`` and ``curves.png`` sink.
     metrics: MetricsWriter
+    #: The unseen-word map (``unseen_words: mapped`` with frozen words); None: frozen words keep their pretrained
+    #: vectors.
     unseen: UnseenWordMap | None
     device: torch.device
+    #: Seconds per phase, shared with the checkpointer and the evaluator.
     timing: dict[str, float]
-
 
 def train_settings(config: ParaNMTConfig | TrainConfig) -> tuple[TrainConfig, int]:
     """The ``train`` section and the seed in effect (``train.seed``, else the top-level seed)."""
@@ -88,7 +95,7 @@ def prepare_training(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *
     evaluate = default_evaluate_fn() if evaluate_fn == "default" else evaluate_fn
     if evaluate is not None and not callable(evaluate):
         raise TypeError(f"evaluate_fn must be callable, 'default' or None, got {evaluate_fn!r}")
-    device = resolve_device(cfg.device)
+    device = training_device(cfg.device)
     timing = {"data_s": 0.0, "mining_s": 0.0, "train_s": 0.0, "eval_s": 0.0, "checkpoint_s": 0.0}
     checkpointer = Checkpointer(out, run_signature(cfg, seed), timing)
     checkpoint = checkpointer.load_for_run(resume=resume, overwrite=overwrite)

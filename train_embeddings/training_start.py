@@ -16,10 +16,10 @@ from train_embeddings.checkpoint import Checkpointer
 from train_embeddings.models import SentenceEncoder
 from train_embeddings.training_state import TrainingState, new_history
 
-__all__ = ["build_optimizer", "resolve_device", "start_training_state"]
+__all__ = ["build_optimizer", "start_training_state", "training_device"]
 
 
-def resolve_device(name: str) -> torch.device:
+def training_device(name: str) -> torch.device:
     """``auto``: CUDA when available, else the CPU; ``cuda`` without a CUDA device is a :class:`ConfigError`."""
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")

@@ -1,9 +1,9 @@
 """Carry what training learnt to the pretrained words it never saw (WORD and every word-table component).
 
 Why: a word table starts from pretrained vectors (GloVe), and only the words of the training pairs move; the
-other pretrained words (kept, frozen, so that evaluation text still has vectors) stay where GloVe put them. On
-the back-translated bitext (11.6k pairs) they are 66% of the STS 2012–2015 word types and 16% of the tokens, and a
-sentence mixing moved and unmoved words averages vectors from two geometries (docs/reproduction.md, "WORD").
+other pretrained words (kept, frozen, so that evaluation text still has vectors) stay where GloVe put them. They
+are a large share of the STS word types (docs/reproduction.md, "WORD", measured it), and a sentence mixing moved
+and unmoved words averages vectors from two geometries.
 
 Remedy: fit the linear map that takes each trained word's initial vector to its trained vector — ridge
 regression ``W = argmin ||X W − Y||² + ridge ||W||²`` over the trainable rows that had a pretrained vector

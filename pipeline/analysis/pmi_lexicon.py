@@ -336,9 +336,9 @@ class Vocabulary:
     def shards(self, num_shards: int) -> np.ndarray:
         """The lexicon shard of every vocabulary id: runs of words in byte order, cut where the running sum of the
         words' weights passes each 1/``num_shards``; read in order, the shards are one table sorted by u. The
-        weight, sentence count^0.75, follows a word's number of distinct partners (~count^0.85 on the real bitext):
-        the largest of 64 shards of 63.5k pairs holds 1.16x the mean of word pairs, against 1.58x weighting by
-        count. Computed once per shard count (every bundle and shard of a worker asks)."""
+        weight, sentence count^0.75, follows a word's number of distinct partners on the real bitext, so the
+        shards hold about equal numbers of word pairs (docs/lexicon.md measured the balance against weighting by
+        count). Computed once per shard count (every bundle and shard of a worker asks)."""
         if num_shards not in self._shards:
             shards = np.zeros(len(self), np.int64)
             if num_shards > 1 and len(self):

@@ -109,8 +109,8 @@ def test_a_run_folder_continues_the_same_run_and_refuses_another(captions, tmp_p
 
 
 def test_nan_loss_names_the_step(captions, tmp_path):
-    trainer = Trainer.from_setup(prepare_training(tiny(captions, "word"), tmp_path / "run", evaluate_fn=None,
-                                                  progress=False))
+    trainer = Trainer(prepare_training(tiny(captions, "word"), tmp_path / "run", evaluate_fn=None,
+                                       progress=False))
     real, calls = trainer.loss_fn, []
 
     def poisoned(*args, **kwargs):

@@ -63,5 +63,5 @@ def test_a_run_folder_is_restored_into_the_trainers_state(captions, tmp_path):
     restored = setup.state.encoder.state_dict()
     assert all(torch.equal(restored[k], v) for k, v in checkpoint["model"].items())
     assert setup.model.words.words == Vocabularies.load(tmp_path / "run" / "vocab", ["word"]).words.words
-    result = Trainer.from_setup(setup).run()
+    result = Trainer(setup).run()
     assert result.steps == 5 and len(result.losses) == 2 and first.steps == 3

@@ -59,7 +59,7 @@ __all__ = [
     "load_sts_dataset",
     "load_sts_year",
     "load_stsb",
-    "read_lines",
+    "read_utf8_lines",
     "sts2017_dev",
     "stsb_without_sts2017",
     "year_directory",
@@ -181,7 +181,7 @@ class StsYear(dict[str, StsDataset]):
                 f"directory={str(self.directory)!r})")
 
 
-def read_lines(path: Path, error: type[ValueError] = StsFormatError) -> list[str]:
+def read_utf8_lines(path: Path, error: type[ValueError] = StsFormatError) -> list[str]:
     """Lines of a UTF-8 file (BOM dropped, ``\\n`` or ``\\r\\n`` ends); only ``\\n`` separates lines, so odd
     characters inside a sentence (``\\x85``, U+2028, form feeds) never split it. Bad UTF-8 raises ``error``."""
     try:
@@ -250,10 +250,10 @@ def load_sts_dataset(input_path: str | Path, gold_path: str | Path, *, name: str
     for path in (input_path, gold_path):
         if not path.is_file():
             raise FileNotFoundError(f"STS file {path} not found")
-    inputs = read_lines(input_path)
+    inputs = read_utf8_lines(input_path)
     while inputs and not inputs[-1].strip():
         inputs.pop()
-    gold = read_lines(gold_path)
+    gold = read_utf8_lines(gold_path)
     if len(gold) > len(inputs) and not any(line.strip() for line in gold[len(inputs):]):
         gold = gold[:len(inputs)]
     if len(gold) != len(inputs):
@@ -329,7 +329,7 @@ def load_stsb(split: str = "test", root: str | Path | None = None, *, path: str 
     sentences2: list[str] = []
     scores: list[float] = []
     unscored = 0
-    for lineno, line in enumerate(read_lines(path), start=1):
+    for lineno, line in enumerate(read_utf8_lines(path), start=1):
         if not line.strip():
             continue
         fields = line.split("\t")

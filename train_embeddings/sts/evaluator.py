@@ -18,9 +18,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from core.correlation import pearson, spearman
 from train_embeddings.sts.benchmarks import (
@@ -33,6 +34,9 @@ from train_embeddings.sts.benchmarks import (
     load_benchmarks,
 )
 from train_embeddings.sts.results import DatasetResult, StsReport, YearResult
+
+if TYPE_CHECKING:  # an encoder may return a tensor; the evaluator itself runs without torch
+    import torch
 
 __all__ = ["DEFAULT_BATCH_SIZE", "Encoder", "cosine_similarity", "dataset_result", "dev_score", "encode_sentences",
            "evaluate_all", "evaluate_dataset", "pair_similarities"]
@@ -58,7 +62,7 @@ def cosine_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------------- encoding
 
 
-def _as_matrix(output: Any, n: int) -> np.ndarray:
+def _as_matrix(output: npt.ArrayLike | torch.Tensor, n: int) -> np.ndarray:
     if hasattr(output, "detach"):  # a torch tensor, possibly on a GPU
         output = output.detach().cpu().numpy()
     matrix = np.asarray(output)
