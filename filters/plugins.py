@@ -161,6 +161,7 @@ BUILTIN_RULES: dict[str, str] = {
 }
 BUILTIN_SCORES: dict[str, str] = {
     "sentence_transformer": "filters.st_score:SentenceTransformerCosine",
+    "paranmt_model": "filters.model_score:ParanmtModelCosine",
 }
 
 

@@ -1,0 +1,381 @@
+"""What the corpus adds to a distilled teacher (issue 32): the ``static`` encoder (all-MiniLM-L6-v2's model2vec
+distillation, then paraphrase training) row by row, beside TRIGRAM, SP and all-MiniLM-L6-v2.
+
+    python -m benchmarks.corpora                         # the corpora, from ../shared (translations cached)
+    python -m benchmarks.static_table [--corpora runs/corpora] [--out runs/static-table] \\
+        [--json benchmarks/results/static_table.json] [--workers 2] [--phases a,b,c,d,speed] \\
+        [--docs docs/reproduction.md]
+
+Training sets (from ``benchmarks.corpora``'s bitext corpus; both sides ≤ 30 tokens, no evaluation sentence, no
+copy): ``all`` — every ranked pair (53,517); ``train`` — the pipeline's ``train/`` (the paper's top-two-decile
+selection); ``shuffled`` — ``all`` with the back-translations permuted (not paraphrases: the control); ``lo`` —
+the LibreOffice corpus's ranked pairs, ``all+lo`` both; ``all-<n>`` — nested seeded samples for the learning curve.
+
+Every run: the paper's margin loss (δ 0.4, MAX negatives, batch 100), M = 20 unless the row says otherwise, Adam, 5
+epochs, one thread, the final model (no test year is looked at: every choice — the learning rate of each model,
+the teacher-loss weight, the best combination — is made on STS2017 alone, and rows say which). Phases, most
+important first: ``a`` distillation alone, learning-rate sweep on all pairs, seeds, train/, shuffled control,
+teacher loss and teacher-loss-alone control; ``b`` PCA size, vocabulary extension, M, pull; ``c`` LibreOffice,
+combinations with TRIGRAM and SP, the TRIGRAM and SP baselines; ``d`` the learning curve of the best static row;
+``speed`` encode sentences/s on one thread, cold, beside all-MiniLM-L6-v2 in the same run (via
+``benchmarks.frontier``), and size on disk. Results are written to ``--json`` after every run; a rerun skips the
+finished ones. ``--docs`` rewrites the ``static`` section of the page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import json
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from benchmarks.corpora import DEFAULT_OUT as CORPORA  # noqa: E402
+from benchmarks.corpora import corpus_dir  # noqa: E402
+
+YEARS = (2012, 2013, 2014, 2015)
+COLUMNS = ["id", "en", "mt", "en_tokens", "mt_tokens", "paraphrase_score"]
+CURVE = (2000, 5000, 11000, 30000)
+BASE_LR = {"trigram": 1e-3, "sp": 1e-3, "trigram,sp": 1e-3}  # benchmarks.reproduce / learning_curve's choices
+LABEL = {"static": "STATIC", "trigram": "TRIGRAM", "sp": "SP", "trigram,sp": "TRIGRAM,SP",
+         "static,trigram": "STATIC,TRIGRAM", "static,sp": "STATIC,SP"}
+
+
+# ------------------------------------------------------------------------------------------------- data
+
+
+def _ranked(run: Path) -> Any:
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(run / "pairs")
+    table = table.filter(pc.greater(pc.fill_null(table["fold"], 0), 0))
+    short = pc.and_(pc.less_equal(pc.list_value_length(table["en_tokens"]), 30),
+                    pc.less_equal(pc.list_value_length(table["mt_tokens"]), 30))
+    return table.filter(short).select(COLUMNS)
+
+
+def prepare(corpora: Path, data: Path, seed: int = 1) -> dict[str, int]:
+    """Write the training sets into ``data`` (see the module docstring); returns their sizes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sets_file = data / "sets.json"
+    if sets_file.is_file():
+        return json.loads(sets_file.read_text(encoding="utf-8"))
+    data.mkdir(parents=True, exist_ok=True)
+    bitext = _ranked(corpus_dir(corpora, "bitext"))
+    sizes = {"all": bitext.num_rows}
+    pq.write_table(bitext, data / "all.parquet")
+    train = pq.read_table(corpus_dir(corpora, "bitext") / "train").select(COLUMNS)
+    pq.write_table(train, data / "train.parquet")
+    sizes["train"] = train.num_rows
+    rng = np.random.default_rng(seed)
+    permutation = pa.array(rng.permutation(bitext.num_rows))
+    shuffled = bitext.set_column(2, "mt", bitext["mt"].take(permutation)).set_column(
+        4, "mt_tokens", bitext["mt_tokens"].take(permutation))
+    pq.write_table(shuffled, data / "shuffled.parquet")
+    sizes["shuffled"] = shuffled.num_rows
+    order = rng.permutation(bitext.num_rows)
+    for n in CURVE:
+        pq.write_table(bitext.take(pa.array(np.sort(order[:n]))), data / f"all-{n}.parquet")
+        sizes[f"all-{n}"] = n
+    software = corpus_dir(corpora, "software")
+    if (software / "_SUCCESS").exists():
+        lo = _ranked(software)
+        pq.write_table(lo, data / "lo.parquet")
+        (data / "all+lo").mkdir(exist_ok=True)
+        pq.write_table(bitext, data / "all+lo" / "a.parquet")
+        pq.write_table(lo, data / "all+lo" / "b.parquet")
+        sizes["lo"], sizes["all+lo"] = lo.num_rows, bitext.num_rows + lo.num_rows
+    sets_file.write_text(json.dumps(sizes, indent=1), encoding="utf-8")
+    return sizes
+
+
+def data_path(data: Path, name: str) -> Path:
+    return data / name if (data / name).is_dir() else data / f"{name}.parquet"
+
+
+# ------------------------------------------------------------------------------------------------- runs
+
+_CACHE: dict[str, Any] = {}
+
+
+def _benchmarks() -> Any:
+    from train_embeddings import sts
+
+    if "bench" not in _CACHE:
+        _CACHE["bench"] = sts.load_benchmarks(years=YEARS)
+    return _CACHE["bench"]
+
+
+def scores(label: str, encode: Any) -> dict[str, Any]:
+    """STS 2012–2015 (mean of per-year mean Pearson), STS-B test, STS2017 — ``benchmarks.frontier.evaluate``."""
+    from benchmarks.frontier import evaluate
+
+    return evaluate([(label, encode, "static")], _benchmarks())[label]
+
+
+def distilled_model(pca_dims: int | None = 256, vocabulary: Sequence[str] | None = None) -> Any:
+    """The distillation alone, as a paranmt model (no training)."""
+    import torch
+
+    from train_embeddings.models import EmbeddingModel, ModelSpec, build_encoder
+    from train_embeddings.static import STATIC, distill_teacher
+
+    vocab = distill_teacher(None, pca_dims, vocabulary)
+    assert vocab.initial is not None
+    spec = ModelSpec(components=[STATIC], static_dim=int(vocab.initial.shape[1]), n_static_tokens=len(vocab))
+    with torch.no_grad():
+        encoder = build_encoder(spec)
+        encoder.parts[STATIC].initialise(vocab.initial)
+    return EmbeddingModel(spec, encoder, None, None, None, vocab)
+
+
+def run_job(job: dict[str, Any], data: Path, runs: Path) -> dict[str, Any]:
+    """Train one row (one thread) and evaluate its final model; ``job["train"]`` False: the distillation alone."""
+    import torch
+
+    from configs.schema import TrainConfig
+    from train_embeddings.model_io import load_model, save_model
+    from train_embeddings.trainer import train
+
+    torch.set_num_threads(1)
+    started = time.perf_counter()
+    out = runs / job["name"]
+    if not job.get("train", True):
+        model = distilled_model(job.get("static_pca_dims", 256))
+        save_model(model, out / "model")
+        trained = time.perf_counter()
+        return {**job, "train_s": 0.0, "eval": scores(job["name"], model.encode),
+                "eval_s": time.perf_counter() - trained, "model_dir": str(out / "model")}
+    config = {"data": str(data_path(data, job["data"])), "model": job["model"], "seed": job.get("seed", 1),
+              "epochs": job.get("epochs", 5), "megabatch": job.get("megabatch", 20), "lr": job["lr"], "threads": 1,
+              "evals_per_epoch": 0, "device": "cpu",
+              **{k: job[k] for k in ("static_pca_dims", "static_extend_vocab", "static_teacher_loss", "static_pull",
+                                     "paraphrase_weight", "sp_vocab_size") if k in job}}
+    result = train(TrainConfig(**config), out, evaluate_fn=None, progress=False)
+    trained = time.perf_counter()
+    model = load_model(result.model_dir)
+    return {**job, "train_s": trained - started, "steps": result.steps, "eval": scores(job["name"], model.encode),
+            "eval_s": time.perf_counter() - trained, "model_dir": str(result.model_dir)}
+
+
+def _worker_init() -> None:
+    os.environ["OMP_NUM_THREADS"] = "1"
+
+
+class Results:
+    """``--json``: ``{"sets": ..., "rows": {name: row}}``, rewritten atomically after every finished run."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.data: dict[str, Any] = (json.loads(path.read_text(encoding="utf-8")) if path.is_file()
+                                     else {"rows": {}})
+        self.data.setdefault("rows", {})
+
+    @property
+    def rows(self) -> dict[str, Any]:
+        return self.data["rows"]
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.data, indent=1, default=str) + "\n", encoding="utf-8")
+        os.replace(tmp, self.path)
+
+
+def run_jobs(jobs: list[dict[str, Any]], results: Results, data: Path, runs: Path, workers: int) -> None:
+    todo = [j for j in jobs if j["name"] not in results.rows]
+    if not todo:
+        return
+    print(f"[runs] {len(todo)} to run ({len(jobs) - len(todo)} done earlier), {workers} at a time", flush=True)
+    context = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init) as pool:
+        futures = {pool.submit(run_job, job, data, runs): job for job in todo}
+        for future in cf.as_completed(futures):
+            job = futures[future]
+            try:
+                row = future.result()
+            except Exception as error:  # one failed row must not lose the others
+                print(f"  {job['name']}: FAILED {error!r}", flush=True)
+                continue
+            results.rows[job["name"]] = row
+            results.save()
+            e = row["eval"]
+            print(f"  {job['name']}: STS12-15 {e['mean']:.1f}, STS-B test {e['stsb_test']:.1f}, STS2017 "
+                  f"{e['sts2017']:.1f} (train {row['train_s']:.0f} s)", flush=True)
+
+
+# ------------------------------------------------------------------------------------------------- the grid
+
+
+def _dev(results: Results, name: str) -> float:
+    row = results.rows.get(name)
+    return row["eval"]["sts2017"] if row else float("-inf")
+
+
+def best_of(results: Results, names: Sequence[str]) -> str:
+    """The row of ``names`` with the best STS2017 (dev) score."""
+    return max(names, key=lambda n: _dev(results, n))
+
+
+def static_job(name: str, data: str = "all", lr: float = 3e-3, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "data": data, "model": "static", "lr": lr, **extra}
+
+
+def phase_a(results: Results, sets: dict[str, int], run: Any) -> None:
+    run([{"name": "distilled", "model": "static", "train": False, "data": "-"}])
+    sweep = [static_job(f"static-all-lr{lr:g}", lr=lr) for lr in (1e-3, 3e-3, 1e-2)]
+    run(sweep)
+    lr = results.rows[best_of(results, [j["name"] for j in sweep])]["lr"]
+    results.data["choices"] = {**results.data.get("choices", {}), "static_lr": lr}
+    run([static_job(f"static-all-lr{lr:g}-s{s}", lr=lr, seed=s) for s in (2, 3)]
+        + [static_job(f"static-train-lr{lr:g}", "train", lr), static_job(f"static-shuffled-lr{lr:g}", "shuffled", lr)])
+    teacher = [static_job(f"static-all-lr{lr:g}-teacher{w:g}", lr=lr, static_teacher_loss=w) for w in (0.5, 2.0)]
+    run(teacher)
+    w = results.rows[best_of(results, [j["name"] for j in teacher])]["static_teacher_loss"]
+    results.data["choices"]["teacher_loss"] = w
+    run([static_job(f"static-all-lr{lr:g}-teacher{w:g}-s{s}", lr=lr, static_teacher_loss=w, seed=s) for s in (2, 3)]
+        + [static_job(f"static-all-lr{lr:g}-teacheronly", lr=lr, static_teacher_loss=w, paraphrase_weight=0.0)])
+
+
+def phase_b(results: Results, sets: dict[str, int], run: Any) -> None:
+    lr = results.data["choices"]["static_lr"]
+    run([static_job(f"static-all-lr{lr:g}-pca128", lr=lr, static_pca_dims=128),
+         static_job(f"static-all-lr{lr:g}-pca384", lr=lr, static_pca_dims=384),
+         static_job(f"static-all-lr{lr:g}-vocab20k", lr=lr, static_extend_vocab=20000),
+         static_job(f"static-all-lr{lr:g}-M1", lr=lr, megabatch=1),
+         static_job(f"static-all-lr{lr:g}-M40", lr=lr, megabatch=40),
+         static_job(f"static-all-lr{lr:g}-pull0.1", lr=lr, static_pull=0.1),
+         static_job(f"static-all-lr{lr:g}-pull1", lr=lr, static_pull=1.0)])
+
+
+def phase_c(results: Results, sets: dict[str, int], run: Any) -> None:
+    lr = results.data["choices"]["static_lr"]
+    w = results.data["choices"].get("teacher_loss", 0.5)
+    jobs = [{"name": f"{m}-all", "data": "all", "model": m, "lr": BASE_LR[m]} for m in ("trigram", "sp")]
+    jobs += [{"name": f"{m}-all", "data": "all", "model": m, "lr": lr} for m in ("static,trigram", "static,sp")]
+    if "all+lo" in sets:
+        jobs += [static_job(f"static-all+lo-lr{lr:g}", "all+lo", lr),
+                 static_job(f"static-all+lo-lr{lr:g}-teacher{w:g}", "all+lo", lr, static_teacher_loss=w)]
+    jobs += [{"name": "trigram,sp-all", "data": "all", "model": "trigram,sp", "lr": BASE_LR["trigram,sp"]}]
+    run(jobs)
+
+
+def best_static(results: Results) -> str:
+    """The best trained static-only row on STS2017 (dev) among the full-corpus rows (not the controls)."""
+    names = [n for n, r in results.rows.items() if r.get("model") == "static" and r.get("train", True)
+             and r["data"] in ("all", "all+lo") and r.get("paraphrase_weight") != 0.0]
+    return best_of(results, names)
+
+
+def phase_d(results: Results, sets: dict[str, int], run: Any) -> None:
+    best = results.rows[best_static(results)]
+    results.data["choices"]["curve_row"] = best["name"]
+    keys = ("lr", "static_teacher_loss", "static_pca_dims", "static_extend_vocab", "static_pull", "megabatch")
+    run([static_job(f"curve-{n}", f"all-{n}", **{k: best[k] for k in keys if k in best}) for n in CURVE])
+
+
+# ------------------------------------------------------------------------------------------------- speed
+
+
+def disk_size(directory: Path) -> int:
+    return sum(p.stat().st_size for p in Path(directory).rglob("*") if p.is_file())
+
+
+def speed(results: Results, n: int, rounds: int) -> None:
+    """Encode sentences/s (one thread, cold) of the table's encoders beside all-MiniLM-L6-v2, and sizes on disk."""
+    import torch
+
+    from benchmarks.frontier import MINILM, measure_speeds, timing_slices
+    from core.hf_imports import minilm_directory
+    from train_embeddings import sts
+    from train_embeddings.model_io import load_model
+
+    torch.set_num_threads(1)
+    picks = {"distilled": "distilled", "best static": best_static(results)}
+    for name in ("trigram-all", "sp-all", "trigram,sp-all", "static,trigram-all"):
+        if name in results.rows:
+            picks[name] = name
+    encoders = [(label, load_model(results.rows[name]["model_dir"]).encode, "paranmt")
+                for label, name in picks.items()]
+    encoders.append((MINILM, sts.minilm_encoder(), "transformer"))
+    speeds = measure_speeds(encoders, timing_slices(_benchmarks(), n, rounds))
+    base = speeds[MINILM]
+    out = {}
+    for label, values in speeds.items():
+        directory = minilm_directory() if label == MINILM else Path(results.rows[picks[label]]["model_dir"])
+        out[label] = {"row": picks.get(label, MINILM), "sentences_per_second": statistics.median(values),
+                      "rounds": [round(v, 1) for v in values],
+                      "x_minilm": statistics.median(a / b for a, b in zip(values, base, strict=True)),
+                      "disk_bytes": disk_size(directory)}
+    if "minilm" not in results.data:
+        results.data["minilm"] = {"eval": scores(MINILM, sts.minilm_encoder())}
+    results.data["speed"] = {"sentences": n, "rounds": rounds, "encoders": out}
+    results.save()
+    for label, row in out.items():
+        print(f"  {label}: {row['sentences_per_second']:,.0f} sentences/s ({row['x_minilm']:.0f}x MiniLM), "
+              f"{row['disk_bytes'] / 1e6:.1f} MB", flush=True)
+
+
+# ------------------------------------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.static_table", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--corpora", type=Path, default=CORPORA, help="benchmarks.corpora's output (runs/corpora)")
+    p.add_argument("--out", type=Path, default=REPO / "runs" / "static-table", help="training sets and runs")
+    p.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "static_table.json")
+    p.add_argument("--workers", type=int, default=2, help="runs at a time, one thread each (default 2)")
+    p.add_argument("--phases", default="a,b,c,d,speed", help="comma-separated subset of a,b,c,d,speed")
+    p.add_argument("--speed", type=int, default=1000, help="sentences per timing round (default 1000)")
+    p.add_argument("--rounds", type=int, default=3, help="timing rounds (default 3)")
+    p.add_argument("--docs", type=Path, help="markdown page whose 'static' section is (re)written")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    data, runs = args.out / "data", args.out / "runs"
+    sets = prepare(args.corpora, data)
+    results = Results(args.json)
+    results.data["sets"] = sets
+    results.data.setdefault("choices", {})
+
+    def run(jobs: list[dict[str, Any]]) -> None:
+        run_jobs(jobs, results, data, runs, args.workers)
+        results.save()
+
+    phases = {"a": phase_a, "b": phase_b, "c": phase_c, "d": phase_d}
+    for phase in args.phases.split(","):
+        print(f"[phase {phase}]", flush=True)
+        if phase == "speed":
+            speed(results, args.speed, args.rounds)
+        else:
+            phases[phase](results, sets, run)
+        results.save()
+    if args.docs:
+        from benchmarks.doc_sections import replace_section
+        from benchmarks.static_report import markdown
+
+        replace_section(args.docs, "static", markdown(results.data))
+        print(f"wrote the static section of {args.docs}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
