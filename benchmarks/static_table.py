@@ -73,11 +73,13 @@ def prepare(corpora: Path, data: Path, seed: int = 1) -> dict[str, int]:
     import pyarrow.parquet as pq
 
     sets_file = data / "sets.json"
-    if sets_file.is_file():
-        return json.loads(sets_file.read_text(encoding="utf-8"))
+    sizes = json.loads(sets_file.read_text(encoding="utf-8")) if sets_file.is_file() else {}
+    software = corpus_dir(corpora, "software")
+    if "all" in sizes and ("lo" in sizes or not (software / "_SUCCESS").exists()):
+        return sizes
     data.mkdir(parents=True, exist_ok=True)
     bitext = _ranked(corpus_dir(corpora, "bitext"))
-    sizes = {"all": bitext.num_rows}
+    sizes["all"] = bitext.num_rows
     pq.write_table(bitext, data / "all.parquet")
     train = pq.read_table(corpus_dir(corpora, "bitext") / "train").select(COLUMNS)
     pq.write_table(train, data / "train.parquet")
@@ -92,8 +94,7 @@ def prepare(corpora: Path, data: Path, seed: int = 1) -> dict[str, int]:
     for n in CURVE:
         pq.write_table(bitext.take(pa.array(np.sort(order[:n]))), data / f"all-{n}.parquet")
         sizes[f"all-{n}"] = n
-    software = corpus_dir(corpora, "software")
-    if (software / "_SUCCESS").exists():
+    if (software / "_SUCCESS").exists():  # the LibreOffice sets join when that corpus is built
         lo = _ranked(software)
         pq.write_table(lo, data / "lo.parquet")
         (data / "all+lo").mkdir(exist_ok=True)
