@@ -44,6 +44,19 @@ if str(REPO) not in sys.path:
 
 from benchmarks.corpora import DEFAULT_OUT as CORPORA  # noqa: E402
 from benchmarks.corpora import corpus_dir  # noqa: E402
+from benchmarks.doc_sections import replace_section  # noqa: E402
+from benchmarks.frontier import MINILM, evaluate, measure_speeds, timing_slices  # noqa: E402
+from benchmarks.static_report import markdown  # noqa: E402
+from configs.schema import TrainConfig  # noqa: E402
+from core.hf_imports import minilm_directory  # noqa: E402
+from train_embeddings import sts  # noqa: E402
+from train_embeddings.data import PairSource  # noqa: E402
+from train_embeddings.model_io import load_model, save_model  # noqa: E402
+from train_embeddings.models import EmbeddingModel, ModelSpec, build_encoder  # noqa: E402
+from train_embeddings.static import STATIC, distill_teacher  # noqa: E402
+from train_embeddings.static_training import source_sentences  # noqa: E402
+from train_embeddings.teacher_targets import teacher_targets  # noqa: E402
+from train_embeddings.trainer import train  # noqa: E402
 
 YEARS = (2012, 2013, 2014, 2015)
 COLUMNS = ["id", "en", "mt", "en_tokens", "mt_tokens", "paraphrase_score"]
@@ -115,7 +128,6 @@ _CACHE: dict[str, Any] = {}
 
 
 def _benchmarks() -> Any:
-    from train_embeddings import sts
 
     if "bench" not in _CACHE:
         _CACHE["bench"] = sts.load_benchmarks(years=YEARS)
@@ -124,7 +136,6 @@ def _benchmarks() -> Any:
 
 def scores(label: str, encode: Any) -> dict[str, Any]:
     """STS 2012–2015 (mean of per-year mean Pearson), STS-B test, STS2017 — ``benchmarks.frontier.evaluate``."""
-    from benchmarks.frontier import evaluate
 
     return evaluate([(label, encode, "static")], _benchmarks())[label]
 
@@ -133,8 +144,6 @@ def distilled_model(pca_dims: int | None = 256, vocabulary: Sequence[str] | None
     """The distillation alone, as a paranmt model (no training)."""
     import torch
 
-    from train_embeddings.models import EmbeddingModel, ModelSpec, build_encoder
-    from train_embeddings.static import STATIC, distill_teacher
 
     vocab = distill_teacher(None, pca_dims, vocabulary)
     assert vocab.initial is not None
@@ -149,9 +158,6 @@ def run_job(job: dict[str, Any], data: Path, runs: Path) -> dict[str, Any]:
     """Train one row (one thread) and evaluate its final model; ``job["train"]`` False: the distillation alone."""
     import torch
 
-    from configs.schema import TrainConfig
-    from train_embeddings.model_io import load_model, save_model
-    from train_embeddings.trainer import train
 
     torch.set_num_threads(1)
     started = time.perf_counter()
@@ -225,9 +231,6 @@ def teacher_vectors(data: Path, sets: dict[str, int]) -> None:
     (one thread), so the teacher-loss rows only read them."""
     import torch
 
-    from train_embeddings.data import PairSource
-    from train_embeddings.static_training import source_sentences
-    from train_embeddings.teacher_targets import teacher_targets
 
     torch.set_num_threads(1)
     for name in ("all", "all+lo"):
@@ -318,10 +321,6 @@ def speed(results: Results, n: int, rounds: int) -> None:
     """Encode sentences/s (one thread, cold) of the table's encoders beside all-MiniLM-L6-v2, and sizes on disk."""
     import torch
 
-    from benchmarks.frontier import MINILM, measure_speeds, timing_slices
-    from core.hf_imports import minilm_directory
-    from train_embeddings import sts
-    from train_embeddings.model_io import load_model
 
     torch.set_num_threads(1)
     picks = {"distilled": "distilled", "best static": best_static(results)}
@@ -390,8 +389,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             phases[phase](results, sets, run)
         results.save()
     if args.docs:
-        from benchmarks.doc_sections import replace_section
-        from benchmarks.static_report import markdown
 
         replace_section(args.docs, "static", markdown(results.data))
         print(f"wrote the static section of {args.docs}")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from train_embeddings.model_io import load_model
 from train_embeddings.models import EmbeddingModel
+from train_embeddings.static_export import export_model2vec
 
 FORMATS = ("sentence-transformers", "model2vec", "paranmt-tsv")
 
@@ -31,8 +32,6 @@ def export_model(model_path: Path, out: Path, format: str = "sentence-transforme
     if not isinstance(model, EmbeddingModel):
         raise ValueError(f"{model_path} is a {model!r}: only trained paranmt encoders export to sentence-transformers")
     if format == "model2vec":
-        from train_embeddings.static_export import export_model2vec
-
         export_model2vec(model, out)
         return f"wrote the {model.dim}-d static table as a model2vec model to {out}"
     # deferred: optional extra (sentence-transformers), and the TSV export must work without it

@@ -36,6 +36,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from core.hf_imports import hide_broken_torchaudio, minilm_directory
+
 __all__ = ["STATIC", "StaticAverage", "StaticVocab", "default_teacher", "distill_teacher", "import_distill",
            "static_cache_dir"]
 
@@ -47,8 +49,6 @@ INSTALL_HINT = "PIP_CONSTRAINT=constraints.txt pip install -e '.[static]'"
 
 def import_distill() -> Any:
     """``model2vec.distill.distill`` (the ``static`` extra), or an ImportError saying how to install it."""
-    from core.hf_imports import hide_broken_torchaudio
-
     hide_broken_torchaudio()
     try:
         from model2vec.distill import distill
@@ -60,8 +60,6 @@ def import_distill() -> Any:
 
 def default_teacher() -> Path:
     """The packaged all-MiniLM-L6-v2 directory (unzipped on first use; see :func:`core.hf_imports.minilm_directory`)."""
-    from core.hf_imports import minilm_directory
-
     return minilm_directory()
 
 

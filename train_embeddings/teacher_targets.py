@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from core.hf_imports import import_sentence_transformers
 from train_embeddings.static import default_teacher, static_cache_dir, teacher_id
 
 __all__ = ["TeacherTargets", "teacher_targets"]
@@ -69,8 +70,6 @@ def teacher_targets(sentences: Iterable[str], teacher: str | Path | None = None,
     known = set(texts)
     missing = [s for s in dict.fromkeys(sentences) if s not in known]
     if missing:
-        from core.hf_imports import import_sentence_transformers
-
         model = import_sentence_transformers().SentenceTransformer(str(teacher), device="cpu")
         log.info("teacher vectors: %d cached, %d to encode with %s", len(texts), len(missing), teacher)
         started = time.perf_counter()

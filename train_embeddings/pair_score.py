@@ -23,6 +23,7 @@ from pydantic import Field, PrivateAttr, model_validator
 
 from core.pair_schema import EN, MT
 from filters.plugins import Score
+from train_embeddings.model_io import load_model
 
 __all__ = ["ParanmtModelCosine"]
 
@@ -53,8 +54,6 @@ class ParanmtModelCosine(Score):
 
     def setup(self) -> None:
         if self._encoder is None:
-            from train_embeddings.model_io import load_model
-
             self._encoder = load_model(self.model)
 
     def score(self, table: pa.Table) -> dict[str, pa.Array]:
