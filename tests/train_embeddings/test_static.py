@@ -17,6 +17,7 @@ hide_broken_torchaudio()
 pytest.importorskip("model2vec.distill", reason="the static extra (model2vec, skeletoken) is not installed")
 pytest.importorskip("sentence_transformers", reason="the st extra is not installed")
 
+from cli.paranmt_command import main as paranmt  # noqa: E402
 from train_embeddings import load_model  # noqa: E402
 from train_embeddings.static import STATIC, distill_teacher  # noqa: E402
 from train_embeddings.trainer import train  # noqa: E402
@@ -94,21 +95,40 @@ def test_trains_saves_loads_and_combines(trained) -> None:
     assert table.shape == distilled.shape and not np.allclose(table, distilled)  # started there, then trained
 
 
-def test_static_only_exports_to_model2vec_and_sentence_transformers(teacher, tmp_path) -> None:
+@pytest.fixture(scope="module")
+def static_run(teacher, tmp_path_factory):
+    root = tmp_path_factory.mktemp("static-only")
+    data = caption_parquet(root / "captions", n=120)
+    cfg = tiny(STATIC, data, teacher=str(teacher), static_pca_dims=8, static_cache=str(root / "cache"), lr=0.05)
+    train(cfg, root / "run", evaluate_fn=None, progress=False)
+    return root / "run"
+
+
+def test_static_only_exports_to_model2vec_and_sentence_transformers(static_run, tmp_path) -> None:
     from model2vec import StaticModel
     from sentence_transformers import SentenceTransformer
 
-    from train_embeddings.st_export import export_sentence_transformers
-    from train_embeddings.static_export import export_model2vec
-
-    data = caption_parquet(tmp_path / "captions", n=120)
-    cfg = tiny(STATIC, data, teacher=str(teacher), static_pca_dims=8, static_cache=str(tmp_path / "cache"), lr=0.05)
-    train(cfg, tmp_path / "run", evaluate_fn=None, progress=False)
-    model = load_model(tmp_path / "run")
+    model = load_model(static_run)
+    assert not model.spec.uses_tokens  # raw text only: Moses never runs on this path
     ours = model.encode(PROBE)
-    export_model2vec(model, tmp_path / "m2v")
+    assert paranmt(["export", "--format", "model2vec", "--model", str(static_run), "--out", str(tmp_path / "m2v")]) == 0
     m2v = StaticModel.from_pretrained(str(tmp_path / "m2v"))  # as docs/embeddings.md shows
     np.testing.assert_allclose(m2v.encode(PROBE, normalize=False), ours, atol=1e-5)
-    export_sentence_transformers(model, tmp_path / "st")
+    assert paranmt(["export", "--format", "sentence-transformers", "--model", str(static_run),
+                    "--out", str(tmp_path / "st")]) == 0
     st = SentenceTransformer(str(tmp_path / "st"), device="cpu")  # a library module: no trust_remote_code
     np.testing.assert_allclose(st.encode(PROBE), ours, atol=1e-5)
+
+
+def test_scores_pairs_as_a_filter_score(static_run) -> None:
+    import pyarrow as pa
+
+    from filters.plugins import BUILTIN_SCORES, _load_class
+
+    score_class = _load_class("paranmt_model", BUILTIN_SCORES, "filter.scores[0]")
+    score = score_class(model=str(static_run), column="static_cosine")
+    table = pa.table({"en": [*PROBE, None], "mt": [PROBE[0], PROBE[0], PROBE[2], "x"]})
+    values = score.score(table)["static_cosine"]
+    expected = load_model(static_run).similarity(PROBE, [PROBE[0], PROBE[0], PROBE[2]])
+    np.testing.assert_allclose(values.to_numpy(zero_copy_only=False)[:3], expected, atol=1e-6)
+    assert values[3].as_py() is None and values[0].as_py() == pytest.approx(1.0, abs=1e-6)
