@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import logging
 import os
@@ -116,9 +117,9 @@ class StaticVocab:
             texts = pc.fill_null(strings.cast(pa.string()), "").to_pylist()
         else:
             texts = list(strings)
-        encodings = self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)
-        ids = np.fromiter((i for e in encodings for i in e.ids), dtype=np.int64)
-        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(encodings))
+        pieces = [e.ids for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
+        lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+        ids = np.fromiter(itertools.chain.from_iterable(pieces), dtype=np.int64, count=int(lengths.sum()))
         if self.unk_id is not None and ids.size:
             known = ids != self.unk_id
             if not known.all():
