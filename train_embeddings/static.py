@@ -8,7 +8,7 @@ weighting; optionally with ``static_extend_vocab`` corpus words added to the voc
 the paper's margin loss and mega-batched negatives like every other component, optionally with
 
 * ``static_teacher_loss`` (Tokenlearn's teacher loss): ``1 - cos(head(s), teacher(s))`` for every sentence whose
-  teacher vector is known (computed once for the corpus sentences, batched, cached on disk:
+  teacher vector is known (computed once for the corpus's English references, batched, cached on disk:
   :mod:`train_embeddings.teacher_targets`); ``head`` is a linear map to the teacher's size, trained with it and
   unused at inference;
 * ``static_pull``: ``static_pull * mean ‖W - W_distilled‖²`` per row, a pull toward the distilled table.
