@@ -16,10 +16,11 @@ epochs, one thread, the final model (no test year is looked at: every choice —
 teacher-loss weight, the best combination — is made on STS2017 alone, and rows say which). Phases, most important
 first (``teacher`` computes the teacher vectors the teacher-loss rows read): ``a`` distillation alone, learning-rate
 sweep on all pairs, seeds, train/, shuffled control, teacher loss and teacher-loss-alone control; ``b`` PCA size,
-vocabulary extension, M, pull; ``c`` LibreOffice, combinations with TRIGRAM and SP, the TRIGRAM and SP baselines;
-``d`` the learning curve of the best static row; ``speed`` encode sentences/s on one thread, cold, beside
-all-MiniLM-L6-v2 in the same run (via ``benchmarks.frontier``), and size on disk. Results are written to ``--json``
-after every run; a rerun skips the finished ones. ``--docs`` rewrites the ``static`` section of the page.
+vocabulary extension, M, pull; ``c`` combinations with TRIGRAM and SP, the TRIGRAM and SP baselines; ``d`` the
+learning curve of the best static row; ``lo`` the LibreOffice pairs added (once that corpus is built); ``speed``
+encode sentences/s on one thread, cold, beside all-MiniLM-L6-v2 in the same run (via ``benchmarks.frontier``), and
+size on disk. Results are written to ``--json`` after every run; a rerun skips the finished ones. ``--docs`` rewrites
+the ``static`` section of the page.
 """
 
 from __future__ import annotations
@@ -289,11 +290,20 @@ def phase_c(results: Results, sets: dict[str, int], run: Any) -> None:
     w = results.data["choices"].get("teacher_loss", 0.5)
     jobs = [{"name": f"{m}-all", "data": "all", "model": m, "lr": BASE_LR[m]} for m in ("trigram", "sp")]
     jobs += [{"name": f"{m}-all", "data": "all", "model": m, "lr": lr} for m in ("static,trigram", "static,sp")]
-    if "all+lo" in sets:
-        jobs += [static_job(f"static-all+lo-lr{lr:g}", "all+lo", lr),
-                 static_job(f"static-all+lo-lr{lr:g}-teacher{w:g}", "all+lo", lr, static_teacher_loss=w)]
-    jobs += [{"name": "trigram,sp-all", "data": "all", "model": "trigram,sp", "lr": BASE_LR["trigram,sp"]}]
+    jobs += [{"name": "trigram,sp-all", "data": "all", "model": "trigram,sp", "lr": BASE_LR["trigram,sp"]},
+             static_job(f"static,trigram-all-teacher{w:g}", lr=lr, model="static,trigram", static_teacher_loss=w)]
     run(jobs)
+
+
+def phase_lo(results: Results, sets: dict[str, int], run: Any) -> None:
+    """More pairs: the LibreOffice corpus added (when ``benchmarks.corpora`` has built it)."""
+    if "all+lo" not in sets:
+        print("  no LibreOffice corpus yet (python -m benchmarks.corpora --only software): skipped", flush=True)
+        return
+    lr = results.data["choices"]["static_lr"]
+    w = results.data["choices"].get("teacher_loss", 0.5)
+    run([static_job(f"static-all+lo-lr{lr:g}", "all+lo", lr),
+         static_job(f"static-all+lo-lr{lr:g}-teacher{w:g}", "all+lo", lr, static_teacher_loss=w)])
 
 
 def best_static(results: Results) -> str:
@@ -358,8 +368,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=REPO / "runs" / "static-table", help="training sets and runs")
     p.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "static_table.json")
     p.add_argument("--workers", type=int, default=2, help="runs at a time, one thread each (default 2)")
-    p.add_argument("--phases", default="teacher,a,b,c,d,speed",
-                   help="comma-separated subset of teacher (the teacher vectors, cached), a, b, c, d, speed")
+    p.add_argument("--phases", default="teacher,a,b,c,d,lo,speed",
+                   help="comma-separated subset of teacher (the teacher vectors, cached), a, b, c, d, lo, speed")
     p.add_argument("--speed", type=int, default=1000, help="sentences per timing round (default 1000)")
     p.add_argument("--rounds", type=int, default=3, help="timing rounds (default 3)")
     p.add_argument("--docs", type=Path, help="markdown page whose 'static' section is (re)written")
@@ -378,7 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_jobs(jobs, results, data, runs, args.workers)
         results.save()
 
-    phases = {"a": phase_a, "b": phase_b, "c": phase_c, "d": phase_d}
+    phases = {"a": phase_a, "b": phase_b, "c": phase_c, "d": phase_d, "lo": phase_lo}
     for phase in args.phases.split(","):
         print(f"[phase {phase}]", flush=True)
         if phase == "speed":
