@@ -47,6 +47,7 @@ from benchmarks.corpora import DEFAULT_OUT as CORPORA  # noqa: E402
 from benchmarks.corpora import corpus_dir  # noqa: E402
 from benchmarks.doc_sections import replace_section  # noqa: E402
 from benchmarks.frontier import MINILM, evaluate, measure_speeds, timing_slices  # noqa: E402
+from benchmarks.frontier import main as frontier_main  # noqa: E402
 from benchmarks.static_report import markdown  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from core.hf_imports import minilm_directory  # noqa: E402
@@ -358,6 +359,32 @@ def speed(results: Results, n: int, rounds: int) -> None:
               f"{row['disk_bytes'] / 1e6:.1f} MB", flush=True)
 
 
+def frontier(results: Results, docs: Path | None, n: int, rounds: int) -> None:
+    """``benchmarks.frontier`` over this table's models (every one in the repository's ``runs/``): the frontier
+    section of ``docs``, its PNG and ``benchmarks/results/frontier.json``."""
+    picks = {"STATIC (distilled)": "distilled", "STATIC": best_static(results)}
+    for name, label in (("trigram-all", "TRIGRAM"), ("sp-all", "SP"), ("trigram,sp-all", "TRIGRAM,SP"),
+                        ("static,trigram-all", "STATIC,TRIGRAM")):
+        if name in results.rows:
+            picks[label] = name
+    argv = [a for label, name in picks.items()
+            for a in ("--model", f"{label}={_shown(Path(results.rows[name]['model_dir']))}")]
+    argv += ["--speed", str(n), "--rounds", str(rounds), "--json", str(REPO / "benchmarks/results/frontier.json"),
+             "--note", f"STATIC is {picks['STATIC']} of benchmarks/results/static_table.json (the best static row on "
+             "STS2017); every model here was trained by `python -m benchmarks.static_table` on all 53,517 ranked "
+             "pairs of `python -m benchmarks.corpora`'s bitext corpus."]
+    if docs is not None:
+        argv += ["--docs", str(docs)]
+    frontier_main(argv)
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(REPO))
+    except ValueError:
+        return str(path)
+
+
 # ------------------------------------------------------------------------------------------------- main
 
 
@@ -368,8 +395,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=REPO / "runs" / "static-table", help="training sets and runs")
     p.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "static_table.json")
     p.add_argument("--workers", type=int, default=2, help="runs at a time, one thread each (default 2)")
-    p.add_argument("--phases", default="teacher,a,b,c,d,lo,speed",
-                   help="comma-separated subset of teacher (the teacher vectors, cached), a, b, c, d, lo, speed")
+    p.add_argument("--phases", default="teacher,a,b,c,d,lo,speed,frontier",
+                   help="comma-separated subset of teacher (the teacher vectors, cached), a, b, c, d, lo, speed, "
+                   "frontier (benchmarks.frontier over these models, into --docs)")
     p.add_argument("--speed", type=int, default=1000, help="sentences per timing round (default 1000)")
     p.add_argument("--rounds", type=int, default=3, help="timing rounds (default 3)")
     p.add_argument("--docs", type=Path, help="markdown page whose 'static' section is (re)written")
@@ -395,6 +423,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             speed(results, args.speed, args.rounds)
         elif phase == "teacher":
             teacher_vectors(data, sets)
+        elif phase == "frontier":
+            frontier(results, args.docs, args.speed, args.rounds)
         else:
             phases[phase](results, sets, run)
         results.save()
