@@ -683,6 +683,12 @@ class EmbeddingModel:
         lower-casing happens at lookup)."""
         return self._tokenizer(sentences)
 
+    def features(self, sentences: Sequence[str]) -> SentenceBatch:
+        """Raw sentences featurised as this model reads them (Moses tokens and/or the raw text), on the CPU."""
+        sentences = list(sentences)
+        tokens = self.tokenize(sentences) if self.spec.uses_tokens else None
+        return self.featurizer(tokens, pa.array(sentences, pa.string()) if self.static is not None else None)
+
     def encode_tokens(self, tokens: Any, batch_size: int = 1000, texts: Sequence[str] | None = None) -> np.ndarray:
         """Embeddings (float32 ``n x dim``) of Moses token lists (Python lists or an Arrow list<string> array);
         ``texts``: the same sentences raw, for a static component (without them it reads the tokens joined)."""

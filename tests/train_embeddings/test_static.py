@@ -95,6 +95,18 @@ def test_trains_saves_loads_and_combines(trained) -> None:
     assert table.shape == distilled.shape and not np.allclose(table, distilled)  # started there, then trained
 
 
+def test_a_combination_exports_to_sentence_transformers(trained, tmp_path) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    from train_embeddings.st_export import export_sentence_transformers
+
+    _, _, _, out = trained
+    model = load_model(out)
+    export_sentence_transformers(model, tmp_path / "st")  # the paranmt module: raw text for static, Moses for trigram
+    st = SentenceTransformer(str(tmp_path / "st"), device="cpu", trust_remote_code=True)
+    np.testing.assert_allclose(st.encode(PROBE), model.encode(PROBE), atol=1e-5)
+
+
 @pytest.fixture(scope="module")
 def static_run(teacher, tmp_path_factory):
     root = tmp_path_factory.mktemp("static-only")
