@@ -53,6 +53,8 @@ def what(row: dict[str, Any]) -> str:
             parts.append(label.format(f"{row[key]:g}" if isinstance(row[key], float) else row[key]))
     if row.get("megabatch", 20) != 20:
         parts.append(f"M = {row['megabatch']}")
+    if row.get("epochs", 5) != 5:
+        parts.append(f"{row['epochs']} epochs")
     return ", ".join(parts) or "–"
 
 
