@@ -318,10 +318,12 @@ def phase_lo(results: Results, sets: dict[str, int], run: Any) -> None:
          static_job(f"static-all+lo-lr{lr:g}-teacher{w:g}", "all+lo", lr, static_teacher_loss=w)])
 
 
-def best_static(results: Results) -> str:
-    """The best trained static-only row on STS2017 (dev) among the full-corpus rows (not the controls)."""
+def best_static(results: Results, local: bool = False) -> str:
+    """The best trained static-only row on STS2017 (dev) among the full-corpus rows (not the controls); ``local``:
+    among those whose model is on this machine (speed and the frontier time models here)."""
     names = [n for n, r in results.rows.items() if r.get("model") == "static" and r.get("train", True)
-             and r["data"] in ("all", "all+lo") and r.get("paraphrase_weight") != 0.0]
+             and r["data"] in ("all", "all+lo") and r.get("paraphrase_weight") != 0.0
+             and (not local or Path(r.get("model_dir", "/nonexistent")).is_dir())]
     return best_of(results, names)
 
 
@@ -348,9 +350,9 @@ def speed(results: Results, n: int, rounds: int) -> None:
 
 
     torch.set_num_threads(1)
-    picks = {"distilled": "distilled", "best static": best_static(results)}
+    picks = {"distilled": "distilled", "best static": best_static(results, local=True)}
     for name in ("trigram-all", "sp-all", "trigram,sp-all", "static,trigram-all"):
-        if name in results.rows:
+        if name in results.rows and Path(results.rows[name].get("model_dir", "/nonexistent")).is_dir():
             picks[name] = name
     encoders = [(label, load_model(results.rows[name]["model_dir"]).encode, "paranmt")
                 for label, name in picks.items()]
@@ -376,10 +378,10 @@ def speed(results: Results, n: int, rounds: int) -> None:
 def frontier(results: Results, docs: Path | None, n: int, rounds: int) -> None:
     """``benchmarks.frontier`` over this table's models (every one in the repository's ``runs/``): the frontier
     section of ``docs``, its PNG and ``benchmarks/results/frontier.json``."""
-    picks = {"STATIC (distilled)": "distilled", "STATIC": best_static(results)}
+    picks = {"STATIC (distilled)": "distilled", "STATIC": best_static(results, local=True)}
     for name, label in (("trigram-all", "TRIGRAM"), ("sp-all", "SP"), ("trigram,sp-all", "TRIGRAM,SP"),
                         ("static,trigram-all", "STATIC,TRIGRAM")):
-        if name in results.rows:
+        if name in results.rows and Path(results.rows[name].get("model_dir", "/nonexistent")).is_dir():
             picks[label] = name
     argv = [a for label, name in picks.items()
             for a in ("--model", f"{label}={_shown(Path(results.rows[name]['model_dir']))}")]
