@@ -375,6 +375,23 @@ def speed(results: Results, n: int, rounds: int) -> None:
               f"{row['disk_bytes'] / 1e6:.1f} MB", flush=True)
 
 
+def local_models(results: Results, names: Sequence[str], data: Path, runs: Path, workers: int) -> None:
+    """Train here the rows of ``names`` whose model is not on this machine (rows run on another machine keep only
+    their numbers; the runs are deterministic, so the retrained model is the one the row measured)."""
+    missing = [n for n in names if n in results.rows
+               and not Path(results.rows[n].get("model_dir", "/nonexistent")).is_dir()]
+    if not missing:
+        return
+    jobs = [{k: v for k, v in results.rows[n].items() if k not in ("eval", "train_s", "eval_s", "model_dir",
+                                                                   "steps", "machine")} for n in missing]
+    context = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init) as pool:
+        for job, row in zip(jobs, pool.map(run_job, jobs, [data] * len(jobs), [runs] * len(jobs)), strict=True):
+            results.rows[job["name"]]["model_dir"] = row["model_dir"]
+            results.rows[job["name"]]["eval_here"] = row["eval"]
+            results.save()
+
+
 def frontier(results: Results, docs: Path | None, n: int, rounds: int) -> None:
     """``benchmarks.frontier`` over this table's models (every one in the repository's ``runs/``): the frontier
     section of ``docs``, its PNG and ``benchmarks/results/frontier.json``."""
@@ -440,6 +457,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif phase == "teacher":
             teacher_vectors(data, sets)
         elif phase == "frontier":
+            local_models(results, ["trigram-all", "sp-all"], data, runs, args.workers)
             frontier(results, args.docs, args.speed, args.rounds)
         else:
             phases[phase](results, sets, run)
