@@ -58,10 +58,30 @@ def what(row: dict[str, Any]) -> str:
     return ", ".join(parts) or "–"
 
 
+def order(row: dict[str, Any]) -> tuple[int, str, float]:
+    """Table order: the distillation, the learning-rate sweep, the training sets, the teacher loss, the other
+    variants, the combinations, then the paper's encoders."""
+    if not row.get("train", True):
+        kind = 0
+    elif row["model"] != "static":
+        kind = 7 if "static" in row["model"] else 8
+    elif row["data"] in ("train", "shuffled"):
+        kind = 2
+    elif row.get("static_teacher_loss"):
+        kind = 3
+    elif row["data"] == "all+lo":
+        kind = 5
+    elif what(row) != "–":
+        kind = 4
+    else:
+        kind = 1
+    return kind, row["data"], row.get("lr", 0.0)
+
+
 def main_table(data: dict[str, Any]) -> list[str]:
     lines = ["| row | model | training pairs | lr | variant | seeds | STS 2012–15 | STS-B test | STS2017 (dev) |",
              "|---|---|---|---:|---|---:|---:|---:|---:|"]
-    for name, rows in groups(data["rows"]).items():
+    for name, rows in sorted(groups(data["rows"]).items(), key=lambda item: order(item[1][0])):
         if name.startswith("curve-"):
             continue
         row = rows[0]
