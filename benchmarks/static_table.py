@@ -279,14 +279,16 @@ def phase_a(results: Results, sets: dict[str, int], run: Any) -> None:
     run(sweep)
     lr = results.rows[best_of(results, [j["name"] for j in sweep])]["lr"]
     results.data["choices"] = {**results.data.get("choices", {}), "static_lr": lr}
-    teacher = [static_job(f"static-all-lr{lr:g}-teacher{w:g}", lr=lr, static_teacher_loss=w) for w in (0.5, 2.0)]
-    run(teacher)  # first: the most promising lift
+    teacher = [static_job(f"static-all-lr{lr:g}-teacher{w:g}", lr=lr, static_teacher_loss=w) for w in (0.5, 2.0, 8.0)]
+    run([*teacher, static_job(f"static-all-lr{lr:g}-s2", lr=lr, seed=2)])  # the teacher loss first: the lift
     w = results.rows[best_of(results, [j["name"] for j in teacher])]["static_teacher_loss"]
     results.data["choices"]["teacher_loss"] = w
-    run([static_job(f"static-all-lr{lr:g}-s{s}", lr=lr, seed=s) for s in (2, 3)]
-        + [static_job(f"static-train-lr{lr:g}", "train", lr), static_job(f"static-shuffled-lr{lr:g}", "shuffled", lr),
-           static_job(f"static-all-lr{lr:g}-teacheronly", lr=lr, static_teacher_loss=w, paraphrase_weight=0.0),
-           static_job(f"static-all-lr{lr:g}-teacher{w:g}-s2", lr=lr, static_teacher_loss=w, seed=2)])
+    run([static_job(f"static-all-lr{lr:g}-teacheronly", lr=lr, static_teacher_loss=w, paraphrase_weight=0.0),
+         static_job(f"static-all-lr{lr:g}-teacher{w:g}-s2", lr=lr, static_teacher_loss=w, seed=2)])
+    if "all+lo" in sets:  # more pairs, with the best objective
+        run([static_job(f"static-all+lo-lr{lr:g}-teacher{w:g}", "all+lo", lr, static_teacher_loss=w),
+             static_job(f"static-shuffled-lr{lr:g}", "shuffled", lr)])
+    run([static_job(f"static-train-lr{lr:g}", "train", lr), static_job(f"static-all-lr{lr:g}-s3", lr=lr, seed=3)])
 
 
 def phase_b(results: Results, sets: dict[str, int], run: Any) -> None:
@@ -315,7 +317,7 @@ def phase_lo(results: Results, sets: dict[str, int], run: Any) -> None:
     lr = results.data["choices"]["static_lr"]
     w = results.data["choices"].get("teacher_loss", 0.5)
     run([static_job(f"static-all+lo-lr{lr:g}", "all+lo", lr),
-         static_job(f"static-all+lo-lr{lr:g}-teacher{w:g}", "all+lo", lr, static_teacher_loss=w)])
+         static_job(f"static-all+lo-lr{lr:g}-teacher{w:g}", "all+lo", lr, static_teacher_loss=w)])  # (a) ran one
 
 
 def best_static(results: Results, local: bool = False) -> str:
