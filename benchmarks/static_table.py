@@ -382,7 +382,12 @@ def local_models(results: Results, names: Sequence[str], data: Path, runs: Path,
     their numbers; the runs are deterministic, so the retrained model is the one the row measured)."""
     missing = [n for n in names if n in results.rows
                and not Path(results.rows[n].get("model_dir", "/nonexistent")).is_dir()]
+    for name in list(missing):  # trained here earlier (e.g. by an interrupted call)
+        if (runs / name / "model" / "model.json").is_file():
+            results.rows[name]["model_dir"] = str(runs / name / "model")
+            missing.remove(name)
     if not missing:
+        results.save()
         return
     jobs = [{k: v for k, v in results.rows[n].items() if k not in ("eval", "train_s", "eval_s", "model_dir",
                                                                    "steps", "machine")} for n in missing]
