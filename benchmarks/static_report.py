@@ -121,7 +121,8 @@ def curve(data: dict[str, Any]) -> list[str]:
         return []
     full = data["rows"][best]
     pts = sorted([(n, m) for m, n in points] + [(data["sets"].get(full["data"], 0), full["eval"]["mean"])])
-    lines = [f"Learning curve of the best static row on STS2017 ({best}), on nested samples of all ranked pairs:", "",
+    lines = [f"Learning curve of {best}'s configuration (STATIC, lr {full['lr']:g}, M = {full.get('megabatch', 20)}, "
+             "no teacher loss), on nested seeded samples of all ranked pairs (one seed):", "",
              "| pairs | STS 2012–15 |", "|---:|---:|"] + [f"| {n:,} | {m:.1f} |" for n, m in pts]
     if len(pts) >= 3:
         xs, ys = [math.log10(n) for n, _ in pts], [m for _, m in pts]
