@@ -1,12 +1,14 @@
 """How quality grows with the number of back-translated pairs, which pairs to keep, and which domain to translate
 (issue 25): a learning curve, the selection rule as a variable, and Table 4 of ParaNMT-50M in miniature.
 
-    python -m benchmarks.learning_curve --corpus /work/corpora/bitext-run --software /work/corpora/software-run \\
+    python -m benchmarks.corpora                          # both corpora from ../shared (translations cached)
+    python -m benchmarks.learning_curve --corpus runs/corpora/bitext/corpus --software runs/corpora/software/corpus \\
         --out runs/learning-curve [--workers 2] [--gpu-workers 3] [--docs docs/reproduction.md]
     python -m benchmarks.learning_curve --results runs/learning-curve/results.json --docs docs/reproduction.md
 
 ``--corpus`` is a ``pipeline.run`` output over the bitext of ``../shared/data/bitext`` (``benchmarks.reproduce``'s
-corpus); ``--software`` the same over ``../shared/data/bitext-software`` (LibreOffice). Pools: the pairs the
+corpus); ``--software`` the same over ``../shared/data/bitext-software`` (LibreOffice); ``benchmarks.corpora``
+builds both. Pools: the pairs the
 pipeline *ranked* (past its filter rules: no evaluation sentence, no copy), both sides ≤ 30 tokens, under three
 selection rules — ``top2`` (the paper's: the top two paraphrase-score deciles = the pipeline's train/), ``thr0.8``
 (paraphrase score ≥ 0.8) and ``all``; sizes 2k, 5k, 11k, 30k and the whole pool, nested seeded samples (a smaller

@@ -16,19 +16,22 @@ FORMATS = ("sentence-transformers", "paranmt-tsv")
 @command
 def main(argv: Sequence[str] | None = None) -> int:
     parser = ArgumentParser(prog="paranmt export",
-                            description="Export a model for sentence-transformers, or train/ as ParaNMT TSV.")
+                            description="Export a model for sentence-transformers (a static one also for "
+                            "model2vec), or train/ as ParaNMT TSV.")
     parser.add_argument("--format", required=True, choices=FORMATS)
-    parser.add_argument("--model", type=Path, help="sentence-transformers: a saved model directory or training run")
+    parser.add_argument("--model", type=Path, help="sentence-transformers / model2vec: a saved model directory or "
+                        "training run")
     parser.add_argument("--input", type=Path, help="paranmt-tsv: Parquet shards (a run's train/, a file or a glob)")
     parser.add_argument("--out", required=True, type=Path, help="output directory (model) or file (TSV)")
     parser.add_argument("--tokenized", action="store_true",
                         help="paranmt-tsv: write the Moses tokens joined by spaces instead of the raw sentences")
     args = parser.parse_args(argv)
-    if args.format == "sentence-transformers" and args.model is None:
-        parser.error("--format sentence-transformers needs --model DIR")
+    if args.format in ("sentence-transformers", "model2vec") and args.model is None:
+        parser.error(f"--format {args.format} needs --model DIR")
     if args.format == "paranmt-tsv" and args.input is None:
         parser.error("--format paranmt-tsv needs --input (e.g. runs/x/train)")
-    if args.format == "sentence-transformers" and args.out.is_file():  # it would be replaced by the model folder
+    # a model is a folder: it would replace the file
+    if args.format in ("sentence-transformers", "model2vec") and args.out.is_file():
         print(f"error: --out {args.out} is a file: a sentence-transformers model is a folder, choose a new path",
               file=sys.stderr)
         return 2
@@ -36,8 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from train_embeddings.export import export_model
 
     try:
-        if args.format == "sentence-transformers":
-            message = export_model(args.model, args.out)
+        if args.format in ("sentence-transformers", "model2vec"):
+            message = export_model(args.model, args.out, args.format)
         else:
             message = f"wrote {parquet_to_tsv(args.input, args.out, tokenized=args.tokenized)} pairs to {args.out}"
     except (ValueError, FileNotFoundError, ImportError) as error:  # a library's own (ParanmtError: run_main)

@@ -18,12 +18,17 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_renamed("--input", "--data", dest="data",
                   help="training pairs: Parquet file / directory of shards / glob / URL, or a ParaNMT TSV file")
-    p.add_argument("--model", help="word | trigram | sp | lstm | blstm | blstm-cat | blstm-max | proj | dan | rnn | "
+    p.add_argument("--model", help="word | trigram | sp | static | lstm | blstm | blstm-cat | blstm-max | proj | "
+                                   "dan | rnn | "
                                    "irnn | lstm-peep | lstm-peep-nog | cse, or e.g. word,trigram (concatenation) / "
                                    "word+trigram (addition)")
     p.add_renamed("--out", "--output", required=True, type=Path,
                   help="run directory (checkpoint, best/, model/, metrics)")
     add_config_arguments(p, "train.lstm_dim=900")
+    p.add_argument("--teacher", help="static: a sentence-transformers model directory whose model2vec distillation "
+                   "the table starts from (default: the packaged all-MiniLM-L6-v2)")
+    p.add_argument("--pca-dims", type=int, help="static: the distillation's PCA size (default 256)")
+    p.add_argument("--teacher-loss", type=float, help="static: weight of the teacher loss (Tokenlearn; default 0)")
     p.add_argument("--megabatch", type=int, help="M, mini-batches per mega-batch (default 40)")
     p.add_argument("--epochs", type=int, help="default 5")
     p.add_argument("--batch-size", type=int, help="default 100")
@@ -71,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         "train.grad_clip": args.grad_clip,
         "train.max_steps": args.max_steps, "train.seed": args.seed, "train.device": args.device,
         "train.threads": args.threads, "train.optimizer": args.optimizer, "train.lambda_c": args.lambda_c,
-        "train.lambda_w": args.lambda_w,
+        "train.lambda_w": args.lambda_w, "train.teacher": _cli_path(args.teacher),
+        "train.static_pca_dims": args.pca_dims, "train.static_teacher_loss": args.teacher_loss,
     }
     config = load_config(args.config, args.overrides, values, flags=config_flags(parser, values))
     if args.word_vectors is not None and args.word_vectors.lower() == "none":

@@ -363,6 +363,9 @@ class TrainConfig(_Section):
         default="auto", description="auto: .tsv/.txt (optionally .gz) files are TSV, everything else Parquet.")
     left_column: str = Field(default="en_tokens", description="list<string> Moses tokens of the first sentence.")
     right_column: str = Field(default="mt_tokens", description="list<string> Moses tokens of the second sentence.")
+    left_text_column: str = Field(default="en", description="static: the raw first sentence (absent: the tokens "
+                                  "joined by spaces).")
+    right_text_column: str = Field(default="mt", description="static: the raw second sentence.")
     group_column: str | None = Field(
         default="id", description="Pairs with equal values are never each other's negatives (e.g. an image id); "
         "None or the row id: only a pair's own two sentences are excluded.")
@@ -421,6 +424,23 @@ class TrainConfig(_Section):
     sp_model_type: Literal["unigram", "bpe"] = Field(default="unigram", description="sp: SentencePiece algorithm.")
     sp_dim: int = Field(default=300, ge=1, description="sp: piece embedding size.")
     vocab_max_pairs: int | None = Field(default=None, ge=1, description="Pairs read to build vocabularies.")
+    teacher: Path | str | None = Field(
+        default=None, description="static: the sentence-transformers model directory whose model2vec distillation "
+        "the table starts from and whose tokenizer it reads (None: the packaged all-MiniLM-L6-v2).")
+    static_pca_dims: int | None = Field(
+        default=256, ge=2, description="static: the distillation's PCA size (None: the teacher's size, no PCA).")
+    static_extend_vocab: int = Field(
+        default=0, ge=0, description="static: the most frequent training words (lower-cased Moses tokens) added "
+        "to the distillation's vocabulary (0: the teacher's own vocabulary).")
+    static_teacher_loss: float = Field(
+        default=0.0, ge=0, description="static: weight of the Tokenlearn teacher loss 1 - cos(head(s), teacher(s)) "
+        "on the training sentences (their teacher vectors computed once and cached). 0: none.")
+    static_pull: float = Field(
+        default=0.0, ge=0, description="static: weight of the pull toward the distilled table, mean over rows of "
+        "||W - W_distilled||^2. 0: none.")
+    static_cache: Path | str | None = Field(
+        default=None, description="static: where distillations and teacher vectors are cached (None: "
+        "$PARANMT_CACHE/static, default ~/.cache/paranmt/static).")
     # -- optimisation
     epochs: int = Field(default=5, ge=1)
     batch_size: int = Field(default=100, ge=2)
@@ -432,6 +452,9 @@ class TrainConfig(_Section):
     grad_clip: float | None = Field(default=None, gt=0, description="Max global gradient norm (None: no clipping).")
     optimizer: Literal["adam", "adagrad"] = Field(
         default="adam", description="adam (ParaNMT-50M) or adagrad (ICLR'16 tunes both; AdaGrad with lr 0.05).")
+    paraphrase_weight: float = Field(
+        default=1.0, ge=0, description="Weight of the margin loss (0 with static_teacher_loss: the teacher-loss-alone "
+        "control).")
     lambda_c: float = Field(
         default=0.0, ge=0, description="ICLR'16 eq. 11: lambda_c * ||W_c||^2 on the compositional parameters "
         "(all but word / trigram tables; irnn: distance to its identity initialisation). 0: none (ParaNMT-50M).")
@@ -454,7 +477,8 @@ class TrainConfig(_Section):
     def parse_model(cls, text: str) -> tuple[list[str], Literal["concat", "sum"]]:
         """``"word,trigram"`` -> (["word", "trigram"], "concat"); ``"word+trigram"`` -> (..., "sum"); ``"lstm"``
         -> (["lstm"], "concat"). The paper's notation (Table 8): a comma concatenates, a plus adds."""
-        components = ("word", "trigram", "sp", "lstm", "blstm", "blstm-cat", "blstm-max",  # = models.COMPONENTS
+        components = ("word", "trigram", "sp", "static",  # = models.COMPONENTS
+                      "lstm", "blstm", "blstm-cat", "blstm-max",
                       "proj", "dan", "rnn", "irnn", "lstm-peep", "lstm-peep-nog", "cse")
         value = text.strip().lower().replace(" ", "")
         if "," in value and "+" in value:

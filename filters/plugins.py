@@ -163,6 +163,7 @@ BUILTIN_RULES: dict[str, str] = {
 }
 BUILTIN_SCORES: dict[str, str] = {
     "sentence_transformer": "filters.st_score:SentenceTransformerCosine",
+    "paranmt_model": "train_embeddings.pair_score:ParanmtModelCosine",  # a model, one layer up: by name
 }
 
 

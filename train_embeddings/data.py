@@ -57,6 +57,7 @@ __all__ = ["PairChunk", "PairSource", "TrainDataError", "parquet_to_tsv", "read_
 log = logging.getLogger(__name__)
 
 LEFT, RIGHT, GROUP = "left", "right", "group"
+LEFT_TEXT, RIGHT_TEXT = "left_text", "right_text"
 _TSV_SUFFIXES = (".tsv", ".txt", ".tsv.gz", ".txt.gz")
 
 
@@ -72,6 +73,8 @@ class PairChunk:
     left: pa.Array
     right: pa.Array
     groups: np.ndarray
+    left_text: pa.Array | None = None  # the raw sentences, when the source reads text columns (static models)
+    right_text: pa.Array | None = None
 
     def __len__(self) -> int:
         return len(self.left)
@@ -294,13 +297,15 @@ class PairSource:
                  right_column: str = S.MT_TOKENS, group_column: str | None = S.ID,
                  score_column: str = S.PARAPHRASE_SCORE, min_score: float | None = None,
                  max_score: float | None = None, max_tokens: int | None = None, only_kept: bool = True,
-                 read_batch_rows: int = 16_384) -> None:
+                 read_batch_rows: int = 16_384, text_columns: tuple[str, str] | None = None) -> None:
         self.path = str(path)
         self.filesystem, self.files, self.format = resolve_files(path, data_format)
         if self.format == "tsv":
             left_column, right_column = S.EN_TOKENS, S.MT_TOKENS
             score_column = S.PARAPHRASE_SCORE
             group_column = S.ID if group_column is not None else None
+            text_columns = None  # TSV rows are tokenised on reading: their raw text is the tokens joined
+        self.text_columns = text_columns
         self.left_column, self.right_column = left_column, right_column
         self.group_column = group_column
         self.score_column = score_column
@@ -321,7 +326,9 @@ class PairSource:
         return cls(path, data_format=config.data_format, left_column=config.left_column,
                    right_column=config.right_column, group_column=config.group_column,
                    score_column=config.score_column, min_score=config.min_score, max_score=config.max_score,
-                   max_tokens=config.max_tokens, only_kept=config.only_kept, read_batch_rows=config.read_batch_rows)
+                   max_tokens=config.max_tokens, only_kept=config.only_kept, read_batch_rows=config.read_batch_rows,
+                   text_columns=((config.left_text_column, config.right_text_column)
+                                 if "static" in config.parse_model(config.model)[0] else None))
 
     def __repr__(self) -> str:
         return f"PairSource({self.path!r}, {len(self.files)} {self.format} file(s))"
@@ -343,6 +350,8 @@ class PairSource:
                 required.append(self.group_column)
             if needs_score:
                 required.append(self.score_column)
+            if self.text_columns and any(c not in schema.names for c in self.text_columns):
+                self.text_columns = None  # no raw text: a static model reads the tokens joined by spaces
             missing = [c for c in required if c not in schema.names]
             if missing:
                 raise TrainDataError(f"{file}: missing column(s) {missing} (found {schema.names})")
@@ -381,6 +390,8 @@ class PairSource:
         columns = [self.left_column, self.right_column]
         if self.group_column:
             columns.append(self.group_column)
+        if self.text_columns:
+            columns += list(self.text_columns)
         return columns
 
     def _project(self, table: pa.Table | pa.RecordBatch) -> pa.Table:
@@ -390,6 +401,9 @@ class PairSource:
         columns = {LEFT: table[self.left_column].cast(tokens), RIGHT: table[self.right_column].cast(tokens)}
         if self.group_column:
             columns[GROUP] = table[self.group_column]
+        if self.text_columns:
+            columns[LEFT_TEXT] = table[self.text_columns[0]].cast(pa.string())
+            columns[RIGHT_TEXT] = table[self.text_columns[1]].cast(pa.string())
         return pa.table(columns)
 
     def file_tables(self, index: int) -> Iterator[pa.Table]:
@@ -505,4 +519,6 @@ class PairSource:
             groups[nulls] = len(encoded.dictionary) + np.arange(len(nulls))  # a null group is the pair's own
         else:
             groups = np.arange(n, dtype=np.int64)
-        return PairChunk(table[LEFT].combine_chunks(), table[RIGHT].combine_chunks(), groups)
+        texts = ((table[LEFT_TEXT].combine_chunks(), table[RIGHT_TEXT].combine_chunks())
+                 if LEFT_TEXT in table.column_names else (None, None))
+        return PairChunk(table[LEFT].combine_chunks(), table[RIGHT].combine_chunks(), groups, *texts)

@@ -18,6 +18,7 @@ from core.text import MOSES_EN
 from core.word_vectors import WordVectors, load_word_vectors
 from train_embeddings.data import PairSource, TrainDataError
 from train_embeddings.models import ModelSpec, SentenceEncoder, build_encoder
+from train_embeddings.static import STATIC
 from train_embeddings.unseen_words import ANCHORS, UnseenWordMap
 from train_embeddings.vocab import WordVocab
 from train_embeddings.vocab_building import Vocabularies, build_vocabularies, uses_words
@@ -54,11 +55,12 @@ def initial_word_vectors(cfg: TrainConfig) -> WordVectors | None:
     return vectors
 
 
-def model_spec(cfg: TrainConfig, vocabularies: Vocabularies, word_dim: int) -> ModelSpec:
+def model_spec(cfg: TrainConfig, vocabularies: Vocabularies, word_dim: int, teacher_dim: int = 0) -> ModelSpec:
     """The architecture ``cfg`` asks for, sized by ``vocabularies``; ``word_dim``: the pretrained vectors' size, or
-    ``cfg.word_dim`` without them."""
+    ``cfg.word_dim`` without them; ``teacher_dim``: the static teacher loss head's output size (0: none)."""
     components, combine = TrainConfig.parse_model(cfg.model)
     words, trigrams, pieces = vocabularies.words, vocabularies.trigrams, vocabularies.pieces
+    static = vocabularies.static
     return ModelSpec(components=list(components), combine=combine, word_dim=word_dim,
                      trigram_dim=cfg.trigram_dim, lstm_dim=cfg.lstm_dim,
                      n_words=len(words) if words else 0, n_trainable_words=words.n_trainable if words else 0,
@@ -68,7 +70,11 @@ def model_spec(cfg: TrainConfig, vocabularies: Vocabularies, word_dim: int) -> M
                      dan_activation=cfg.dan_activation, rnn_activation=cfg.rnn_activation,
                      peep_pool=cfg.peep_pool, cse_widths=list(cfg.cse_widths),
                      cse_maps=cfg.cse_maps, sp_dim=cfg.sp_dim,
-                     n_pieces=len(pieces) if pieces else 0)
+                     n_pieces=len(pieces) if pieces else 0,
+                     static_dim=int(static.initial.shape[1]) if static is not None and static.initial is not None
+                     else 0,
+                     n_static_tokens=len(static) if static is not None else 0,
+                     static_teacher_dim=teacher_dim if static is not None else 0)
 
 
 def pretrained_rows(pretrained: WordVectors, words: WordVocab) -> tuple[torch.Tensor, torch.Tensor]:
@@ -83,7 +89,7 @@ def pretrained_rows(pretrained: WordVectors, words: WordVocab) -> tuple[torch.Te
     return torch.from_numpy(matrix), torch.from_numpy(known)
 
 
-def new_model(cfg: TrainConfig, source: PairSource, vocab_dir: Path, seed: int) -> StartingModel:
+def new_model(cfg: TrainConfig, source: PairSource, vocab_dir: Path, seed: int, teacher_dim: int = 0) -> StartingModel:
     """A new encoder (weights drawn with ``seed``, the global torch RNG left as it was), with vocabularies built
     from ``source`` and saved to ``vocab_dir`` (with the unseen-word anchors when there are frozen words).
     Raises :class:`~train_embeddings.data.TrainDataError` when fewer than 2 pairs pass the filters."""
@@ -94,7 +100,7 @@ def new_model(cfg: TrainConfig, source: PairSource, vocab_dir: Path, seed: int) 
     pretrained = initial_word_vectors(cfg)
     vocabularies = build_vocabularies(source, cfg, seed, pretrained)
     vocabularies.save(vocab_dir)
-    spec = model_spec(cfg, vocabularies, pretrained.dim if pretrained is not None else cfg.word_dim)
+    spec = model_spec(cfg, vocabularies, pretrained.dim if pretrained is not None else cfg.word_dim, teacher_dim)
     vectors = known = None
     words = vocabularies.words
     if pretrained is not None and words is not None:
@@ -105,6 +111,8 @@ def new_model(cfg: TrainConfig, source: PairSource, vocab_dir: Path, seed: int) 
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         encoder = build_encoder(spec, vectors, known)
+    if vocabularies.static is not None and vocabularies.static.initial is not None:
+        encoder.parts[STATIC].initialise(vocabularies.static.initial)
     return StartingModel(encoder, vocabularies, n_pairs)
 
 

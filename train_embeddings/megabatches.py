@@ -54,5 +54,7 @@ class MegaBatches:
             if n < 2:
                 yield MegaBatch(n, None, None)
                 continue
-            features = self.featurizer(pa.chunked_array([chunk.left, chunk.right])).to(self.device)
+            texts = (pa.chunked_array([chunk.left_text, chunk.right_text]) if chunk.left_text is not None
+                     else None)
+            features = self.featurizer(pa.chunked_array([chunk.left, chunk.right]), texts).to(self.device)
             yield MegaBatch(n, features, torch.from_numpy(chunk.groups).to(self.device))

@@ -11,8 +11,9 @@ A model directory holds:
 
 * ``model.json`` — format version, the :class:`~train_embeddings.models.ModelSpec` (components, sizes, tokeniser
   settings: Moses ``en``, punctuation normalisation, ``escape=False``, lower-casing), torch version;
-* ``words.json`` / ``trigrams.json`` / ``sp.model`` — the vocabularies (when the model uses them; ``sp.model`` is
-  the SentencePiece model of an ``sp`` component);
+* ``words.json`` / ``trigrams.json`` / ``sp.model`` / ``static_tokenizer.json`` — the vocabularies (when the model
+  uses them; ``sp.model`` is the SentencePiece model of an ``sp`` component, ``static_tokenizer.json`` the teacher's
+  fast tokenizer of a ``static`` one);
 * ``weights.pt`` — the encoder's ``state_dict``, plain tensors, loaded with ``torch.load(weights_only=True)``;
 * WORD models only: ``word_vectors.npy`` + ``vocab.txt`` — the word table without ``<pad>``, the layout
   ``core.word_vectors.load_word_model`` reads: a saved WORD model directory *is* word vectors for the
@@ -42,6 +43,7 @@ from train_embeddings.model_dir import MODEL_JSON, ModelLoadError, model_directo
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder, WordAverage
 from train_embeddings.sif import MODEL_TYPE as SIF_MODEL_TYPE
 from train_embeddings.sif import SifModel, load_sif
+from train_embeddings.static import StaticVocab
 from train_embeddings.vocab import PAD, SentencePieceVocab, TrigramVocab, WordVocab
 
 __all__ = ["EMBEDDING_MODEL_TYPE", "MODEL_FORMAT", "MODEL_LOADERS", "ModelLoadError", "export_word_vectors",
@@ -111,6 +113,8 @@ def save_model(model: EmbeddingModel, directory: str | Path, extra: dict | None 
             model.trigrams.save(staging / TRIGRAMS_JSON)
         if model.pieces is not None:
             model.pieces.save(staging / SentencePieceVocab.FILE)
+        if model.static is not None:  # the tokenizer only: the table is in weights.pt
+            (staging / StaticVocab.FILE).write_text(model.static.tokenizer_json, encoding="utf-8")
         state = {k: v.detach().cpu().contiguous() for k, v in model.encoder.state_dict().items()}
         if _word_only(model):  # word_vectors.npy is the one copy of the word table (the paragram layout)
             export_word_vectors(model, staging, format="word_model")
@@ -131,6 +135,11 @@ def load_embedding_model(directory: Path, meta: dict[str, Any], device: str | to
         if not (directory / SentencePieceVocab.FILE).is_file():
             raise ModelLoadError(f"{directory}: missing {SentencePieceVocab.FILE} (the model's SentencePiece model)")
         pieces = SentencePieceVocab.load(directory / SentencePieceVocab.FILE)
+    static = None
+    if spec.uses_static:
+        if not (directory / StaticVocab.FILE).is_file():
+            raise ModelLoadError(f"{directory}: missing {StaticVocab.FILE} (the static component's tokenizer)")
+        static = StaticVocab((directory / StaticVocab.FILE).read_text(encoding="utf-8"))
     if not (directory / WEIGHTS).is_file():
         raise ModelLoadError(f"{directory}: missing {WEIGHTS}")
     encoder = SentenceEncoder(spec)
@@ -145,7 +154,7 @@ def load_embedding_model(directory: Path, meta: dict[str, Any], device: str | to
         state[_WORD_TABLE_KEYS[1]] = table[spec.n_trainable_words:]
     encoder.load_state_dict(state)
     encoder.eval()
-    return EmbeddingModel(spec, encoder, words, trigrams, pieces).to(device)
+    return EmbeddingModel(spec, encoder, words, trigrams, pieces, static).to(device)
 
 
 def _load_sif_model(directory: Path, meta: dict[str, Any], device: str | torch.device = "cpu") -> SifModel:

@@ -6,6 +6,9 @@ Components (``TrainConfig.model``; all take a :class:`~train_embeddings.vocab.Se
 * ``trigram`` — TRIGRAM: the mean of the character-trigram embeddings (CHARAGRAM, Wieting et al. 2016a).
 * ``sp`` — SP: the mean of SentencePiece piece embeddings (ParaGram-SP, Wieting et al., "Paraphrastic
   Representations at Scale"); the SentencePiece model is trained on the training pairs (``sp_vocab_size``).
+* ``static`` — STATIC: the mean of the table rows of a teacher tokenizer's pieces of the raw sentence, the table
+  starting from the teacher's model2vec distillation (:mod:`train_embeddings.static`; ``teacher``,
+  ``static_pca_dims``).
 * ``lstm`` — LSTM: the mean of the hidden states (``lstm_dim``, e.g. 300 or 900).
 * ``blstm`` — BLSTM: forward and backward states averaged (no concatenation), then the mean over time.
 * ``blstm-cat`` / ``blstm-max`` — Appendix A.2: forward and backward states concatenated (``2 x lstm_dim``; with
@@ -58,6 +61,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+import pyarrow as pa
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -65,6 +69,7 @@ from torch import nn
 from core.text import MOSES_EN, CachedTokenizer
 from core.token_arrays import TokenLists, as_token_lists
 from train_embeddings.pairing import paired_cosine, sentence_sides
+from train_embeddings.static import STATIC, StaticAverage, StaticVocab
 from train_embeddings.vocab import Featurizer, SentenceBatch, SentencePieceVocab, TrigramVocab, WordVocab
 
 __all__ = ["COMPONENTS", "RECURRENT", "BagAverage", "BiLSTMEncoder", "ConvSentenceEncoder", "DeepAveragingNetwork",
@@ -75,7 +80,8 @@ __all__ = ["COMPONENTS", "RECURRENT", "BagAverage", "BiLSTMEncoder", "ConvSenten
 log = logging.getLogger(__name__)
 
 # Every component name ``TrainConfig.model`` accepts; the recurrent ones scramble words (ParaNMT-50M §5.2).
-COMPONENTS = ("word", "trigram", "sp", "lstm", "blstm", "blstm-cat", "blstm-max", "proj", "dan", "rnn", "irnn",
+COMPONENTS = ("word", "trigram", "sp", "static",
+              "lstm", "blstm", "blstm-cat", "blstm-max", "proj", "dan", "rnn", "irnn",
               "lstm-peep", "lstm-peep-nog", "cse")
 RECURRENT = frozenset({"lstm", "blstm", "blstm-cat", "blstm-max", "rnn", "irnn", "lstm-peep", "lstm-peep-nog"})
 
@@ -103,10 +109,22 @@ class ModelSpec:
     cse_maps: int = 100
     sp_dim: int = 300
     n_pieces: int = 0  # SentencePiece vocabulary size
+    static_dim: int = 0  # static: the distilled table's size (its PCA dimensions)
+    n_static_tokens: int = 0  # static: the teacher tokenizer's vocabulary size
+    static_teacher_dim: int = 0  # static: the teacher loss head's output size (0: no head)
 
     @property
     def uses_words(self) -> bool:
-        return any(c not in ("trigram", "sp") for c in self.components)
+        return any(c not in ("trigram", "sp", STATIC) for c in self.components)
+
+    @property
+    def uses_static(self) -> bool:
+        return STATIC in self.components
+
+    @property
+    def uses_tokens(self) -> bool:
+        """Whether any component reads Moses tokens (a static-only model reads raw text alone)."""
+        return any(c != STATIC for c in self.components)
 
     @property
     def uses_pieces(self) -> bool:
@@ -520,6 +538,9 @@ class SentenceEncoder(nn.Module):
             if name == "sp":
                 parts[name] = BagAverage(spec.n_pieces, spec.sp_dim, "sp")
                 continue
+            if name == STATIC:
+                parts[name] = StaticAverage(spec.n_static_tokens, spec.static_dim, spec.static_teacher_dim)
+                continue
             table = WordTable(spec.n_trainable_words, spec.n_words - spec.n_trainable_words, spec.word_dim)
             if name == "word":
                 parts[name] = WordAverage(table)
@@ -578,6 +599,12 @@ class SentenceEncoder(nn.Module):
                     total = total + parameter.square().sum()
         return total
 
+    def auxiliary_loss(self, batch: SentenceBatch) -> torch.Tensor | None:
+        """The components' own training terms on ``batch`` (the static teacher loss and pull), None if none."""
+        terms = [t for part in self.parts.values() if hasattr(part, "auxiliary_loss")
+                 for t in [part.auxiliary_loss(batch)] if t is not None]
+        return sum(terms[1:], terms[0]) if terms else None
+
     def forward(self, batch: SentenceBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
         outputs = [part(batch, scramble) for part in self.parts.values()]
         if len(outputs) == 1:
@@ -608,14 +635,16 @@ class EmbeddingModel:
     """
 
     def __init__(self, spec: ModelSpec, encoder: SentenceEncoder, words: WordVocab | None,
-                 trigrams: TrigramVocab | None, pieces: SentencePieceVocab | None = None) -> None:
+                 trigrams: TrigramVocab | None, pieces: SentencePieceVocab | None = None,
+                 static: StaticVocab | None = None) -> None:
         self.spec = spec
         self.encoder = encoder
         self.words = words
         self.trigrams = trigrams
         self.pieces = pieces
+        self.static = static
         self.featurizer = Featurizer(words, trigrams, lowercase=bool(spec.tokenizer.get("lowercase", True)),
-                                     pieces=pieces)
+                                     pieces=pieces, static=static)
         self._tokenizer = CachedTokenizer(spec.tokenizer)
 
     def __repr__(self) -> str:
@@ -623,7 +652,8 @@ class EmbeddingModel:
         return (f"EmbeddingModel({joiner.join(self.spec.components)}, dim={self.dim}, "
                 f"words={len(self.words) if self.words else 0}, "
                 f"trigrams={len(self.trigrams) if self.trigrams else 0}"
-                + (f", pieces={len(self.pieces)}" if self.pieces else "") + f", device={self.device})")
+                + (f", pieces={len(self.pieces)}" if self.pieces else "")
+                + (f", static tokens={len(self.static)}" if self.static else "") + f", device={self.device})")
 
     @property
     def dim(self) -> int:
@@ -642,28 +672,40 @@ class EmbeddingModel:
         lower-casing happens at lookup)."""
         return self._tokenizer(sentences)
 
-    def encode_tokens(self, tokens: TokenLists, batch_size: int = 1000) -> np.ndarray:
-        """Embeddings (float32 ``n x dim``) of Moses token lists (Python lists or an Arrow list<string> array)."""
-        arrays = as_token_lists(tokens)
-        n = len(arrays)
+    def features(self, sentences: Sequence[str]) -> SentenceBatch:
+        """Raw sentences featurised as this model reads them (Moses tokens and/or the raw text), on the CPU."""
+        sentences = list(sentences)
+        tokens = self.tokenize(sentences) if self.spec.uses_tokens else None
+        return self.featurizer(tokens, pa.array(sentences, pa.string()) if self.static is not None else None)
+
+    def encode_tokens(self, tokens: TokenLists | None, batch_size: int = 1000,
+                      texts: Sequence[str] | None = None) -> np.ndarray:
+        """Embeddings (float32 ``n x dim``) of Moses token lists (Python lists or an Arrow list<string> array);
+        ``texts``: the same sentences raw, for a static component (without them it reads the tokens joined)."""
+        arrays = as_token_lists(tokens) if tokens is not None else None
+        raw = pa.array(list(texts), pa.string()) if texts is not None else None
+        n = len(arrays) if arrays is not None else len(raw)  # type: ignore[arg-type]
         out = np.zeros((n, self.dim), np.float32)
         was_training = self.encoder.training
         self.encoder.eval()
         try:
             with torch.inference_mode():
                 for start in range(0, n, batch_size):
-                    chunk = arrays.slice(start, batch_size)
-                    batch = self.featurizer(chunk).to(self.device)
-                    out[start:start + len(chunk)] = self.encoder(batch).float().cpu().numpy()
+                    chunk = arrays.slice(start, batch_size) if arrays is not None else None
+                    batch = self.featurizer(chunk, raw.slice(start, batch_size) if raw is not None else None)
+                    out[start:start + batch.n] = self.encoder(batch.to(self.device)).float().cpu().numpy()
         finally:
             self.encoder.train(was_training)
         return out
 
     def encode(self, sentences: Sequence[str], batch_size: int = 1000) -> np.ndarray:
-        """Embeddings (float32 ``n x dim``) of raw sentences, tokenised as the model was trained."""
+        """Embeddings (float32 ``n x dim``) of raw sentences, tokenised as the model was trained (a static
+        component reads the raw text with its teacher's tokenizer; a static-only model never runs Moses)."""
         if isinstance(sentences, str):
             raise TypeError("encode() takes a list of sentences, not one string")
-        return self.encode_tokens(self.tokenize(list(sentences)), batch_size=batch_size)
+        sentences = list(sentences)
+        tokens = self.tokenize(sentences) if self.spec.uses_tokens else None
+        return self.encode_tokens(tokens, batch_size=batch_size, texts=sentences if self.static else None)
 
     def __call__(self, sentences: Sequence[str]) -> np.ndarray:
         """``model(sentences)`` is ``model.encode(sentences)``: a model is an STS encoder as it stands."""

@@ -59,7 +59,6 @@ from tqdm import tqdm
 
 from core.correlation import pearson, spearman
 from core.errors import ParanmtError
-from core.token_arrays import as_token_lists
 from train_embeddings.model_io import load_model
 from train_embeddings.models import EmbeddingModel
 from train_embeddings.sif import SifModel, build_sif, glove_average
@@ -353,7 +352,7 @@ class _TrainableFeatures:
         sentences = data.unique_sentences()
         position = {s: i for i, s in enumerate(sentences)}
         self.model = model
-        self.batch = model.featurizer(as_token_lists(model.tokenize(sentences)))
+        self.batch = model.features(sentences)
         self.left = torch.tensor([position[s] for s in data.sentences1])
         self.right = torch.tensor([position[s] for s in data.sentences2])
 

@@ -8,6 +8,9 @@
 * WORD models become the library's own ``WordEmbeddings`` (the word table, ``<pad>`` row zero) + ``Pooling``
   (mean over the tokens) with :class:`~train_embeddings.st_modules.MosesWordTokenizer`, which reproduces this
   project's tokenisation exactly (Moses, punctuation normalisation, lower-cased lookup, ``<unk>`` kept in the mean).
+* STATIC models become the library's own ``StaticEmbedding`` (the trained table over the teacher's tokenizer; no
+  custom code, so no ``trust_remote_code``). It keeps ``[UNK]`` pieces in its mean, which paranmt and model2vec
+  drop: the vectors agree on every sentence without an unknown piece.
 * Every other model (TRIGRAM, LSTM/BLSTM, combinations, …) becomes one
   :class:`~train_embeddings.st_modules.ParanmtEncoder` module holding the paranmt model directory.
 
@@ -30,7 +33,11 @@ from train_embeddings.vocab import PAD
 # isort: split
 # sentence_transformers after st_modules, whose import hides a broken torchaudio first (see hf_imports)
 from sentence_transformers import SentenceTransformer
-from sentence_transformers.sentence_transformer.modules import Pooling, WordEmbeddings
+from sentence_transformers.sentence_transformer.modules import Pooling, StaticEmbedding, WordEmbeddings
+from tokenizers import Tokenizer
+
+from train_embeddings.static import STATIC
+from train_embeddings.static_export import static_table
 
 __all__ = ["export_sentence_transformers"]
 
@@ -51,7 +58,14 @@ def export_sentence_transformers(model: EmbeddingModel, directory: str | Path) -
     if not isinstance(model, EmbeddingModel):
         raise ValueError(f"{model!r} is not a trained paranmt encoder: only EmbeddingModel directories export")
     model.to("cpu")
-    modules = _word_modules(model) if model.spec.components == ["word"] else [ParanmtEncoder(model)]
+    if model.spec.components == ["word"]:
+        modules = _word_modules(model)
+    elif model.spec.components == [STATIC]:
+        assert model.static is not None
+        tokenizer = Tokenizer.from_str(model.static.tokenizer_json)
+        modules = [StaticEmbedding(tokenizer, embedding_weights=static_table(model))]
+    else:
+        modules = [ParanmtEncoder(model)]
     exported = SentenceTransformer(modules=modules, device="cpu")
     directory = Path(directory)
     with staged_directory(directory) as staging:

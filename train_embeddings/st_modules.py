@@ -41,7 +41,8 @@ TOKENIZER_CONFIG = "paranmt_tokenizer.json"
 TOKENIZER_WORDS = "paranmt_words.json"
 # The **kwargs (and *args) typed Any below are sentence-transformers' own, taken to match its module interface and
 # not used here.
-_BATCH_KEYS = ("word_ids", "word_offsets", "trigram_ids", "trigram_offsets", "sp_ids", "sp_offsets")
+_BATCH_KEYS = ("word_ids", "word_offsets", "trigram_ids", "trigram_offsets", "sp_ids", "sp_offsets", "static_ids",
+               "static_offsets")
 
 
 class MosesWordTokenizer(WordTokenizer):
@@ -98,7 +99,7 @@ class ParanmtEncoder(InputModule):
     def preprocess(self, inputs: list[str], prompt: str | None = None, **kwargs: Any) -> dict[str, torch.Tensor]:
         if prompt:
             inputs = [prompt + text for text in inputs]
-        batch = self.paranmt.featurizer(self.paranmt.tokenize(list(inputs)))
+        batch = self.paranmt.features(inputs)
         features = {key: getattr(batch, key) for key in _BATCH_KEYS if getattr(batch, key) is not None}
         features["n"] = torch.tensor([batch.n])
         return features

@@ -274,6 +274,11 @@ class Trainer:
         embeddings = encoder(batch, scramble)
         s, s_prime, t, t_prime = embeddings.split(b)
         loss = self.loss_fn(s, s_prime, t, t_prime, negatives.valid[idx], negatives.valid[partner])
+        if cfg.paraphrase_weight != 1.0:
+            loss = cfg.paraphrase_weight * loss
+        auxiliary = encoder.auxiliary_loss(batch)  # the static teacher loss and pull
+        if auxiliary is not None:
+            loss = loss + auxiliary
         statistics = margin_statistics(s, s_prime, t, t_prime, negatives.valid[idx], negatives.valid[partner],
                                        margin=cfg.margin)
         penalty = regularization(encoder, cfg.lambda_c, cfg.lambda_w, self.setup.state.initial_words)

@@ -23,6 +23,7 @@ from train_embeddings.megabatches import MegaBatches
 from train_embeddings.models import EmbeddingModel
 from train_embeddings.progress_log import ProgressLog
 from train_embeddings.run_metrics import MetricsWriter, run_facts
+from train_embeddings.static_training import configure_static, static_teacher_targets
 from train_embeddings.training_pairs import open_training_pairs
 from train_embeddings.training_start import start_training_state, training_device
 from train_embeddings.training_state import Schedule, TrainingState
@@ -106,8 +107,9 @@ def prepare_training(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *
     started = time.perf_counter()
     try:
         source = open_training_pairs(cfg, out)
+        targets = static_teacher_targets(cfg, source)
         start = (stored_model(cfg, out / "vocab", checkpoint) if checkpoint is not None
-                 else new_model(cfg, source, out / "vocab", seed))
+                 else new_model(cfg, source, out / "vocab", seed, targets.dim if targets is not None else 0))
     except BaseException:  # bad data or settings, found before any update: leave no folder behind
         remove_created(created, tree=True)
         raise
@@ -119,9 +121,13 @@ def prepare_training(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *
              len(source.files), schedule.steps_per_epoch, device)
     evaluator = None if evaluate is None else DevEvaluator(evaluate, cfg.select_metric, out / "best",
                                                            schedule.steps_per_epoch, timing)
-    batches = MegaBatches(source, vocabularies.featurizer(cfg.lowercase), schedule.megabatch_pairs, seed,
+    configure_static(cfg, encoder, vocabularies)
+    featurizer = vocabularies.featurizer(cfg.lowercase)
+    featurizer.targets = targets
+    batches = MegaBatches(source, featurizer, schedule.megabatch_pairs, seed,
                           shuffle_buffer=cfg.shuffle_buffer, interleave=cfg.shard_interleave, device=device)
-    model = EmbeddingModel(state.spec, encoder, vocabularies.words, vocabularies.trigrams, vocabularies.pieces)
+    model = EmbeddingModel(state.spec, encoder, vocabularies.words, vocabularies.trigrams, vocabularies.pieces,
+                           vocabularies.static)
     progress_log = ProgressLog(cfg, schedule, state, progress)
     anchors = out / "vocab" / ANCHORS
     unseen = (UnseenWordMap.load(anchors, cfg.unseen_words_ridge)

@@ -38,6 +38,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -76,6 +77,9 @@ class SentenceBatch:
     trigram_offsets: torch.Tensor | None = None
     sp_ids: torch.Tensor | None = None
     sp_offsets: torch.Tensor | None = None
+    static_ids: torch.Tensor | None = None
+    static_offsets: torch.Tensor | None = None
+    teacher: torch.Tensor | None = None  # n x teacher dim: the teacher loss's targets, zero rows where unknown
 
     def __len__(self) -> int:
         return self.n
@@ -85,7 +89,8 @@ class SentenceBatch:
             return None if t is None else t.to(device, non_blocking=True)
 
         return SentenceBatch(self.n, move(self.word_ids), move(self.word_offsets), move(self.trigram_ids),
-                             move(self.trigram_offsets), move(self.sp_ids), move(self.sp_offsets))
+                             move(self.trigram_offsets), move(self.sp_ids), move(self.sp_offsets),
+                             move(self.static_ids), move(self.static_offsets), move(self.teacher))
 
     def select(self, index: torch.Tensor) -> SentenceBatch:
         """The sentences ``index`` (any order, repeats allowed), gathered without a Python loop."""
@@ -94,7 +99,10 @@ class SentenceBatch:
         trigrams = (_gather_ragged(self.trigram_ids, self.trigram_offsets, index)
                     if self.trigram_ids is not None else (None, None))
         pieces = _gather_ragged(self.sp_ids, self.sp_offsets, index) if self.sp_ids is not None else (None, None)
-        return SentenceBatch(int(index.numel()), *words, *trigrams, *pieces)
+        static = (_gather_ragged(self.static_ids, self.static_offsets, index)
+                  if self.static_ids is not None else (None, None))
+        teacher = self.teacher[index] if self.teacher is not None else None
+        return SentenceBatch(int(index.numel()), *words, *trigrams, *pieces, *static, teacher)
 
     def word_lengths(self) -> torch.Tensor:
         assert self.word_offsets is not None
@@ -361,15 +369,31 @@ class Featurizer:
     """Token lists → :class:`SentenceBatch` (CPU tensors) with the word, trigram and/or piece ids a model needs."""
 
     def __init__(self, words: WordVocab | None, trigrams: TrigramVocab | None, lowercase: bool = True,
-                 pieces: SentencePieceVocab | None = None) -> None:
-        if words is None and trigrams is None and pieces is None:
-            raise ValueError("a featurizer needs a word, trigram or SentencePiece vocabulary")
+                 pieces: SentencePieceVocab | None = None, static: Any = None, targets: Any = None) -> None:
+        if words is None and trigrams is None and pieces is None and static is None:
+            raise ValueError("a featurizer needs a word, trigram, SentencePiece or static vocabulary")
         self.words = words
         self.trigrams = trigrams
         self.pieces = pieces
+        self.static = static  # train_embeddings.static.StaticVocab: the teacher's tokenizer over raw text
+        self.targets = targets  # train_embeddings.teacher_targets.TeacherTargets: the teacher loss's vectors
         self.lowercase = lowercase
 
-    def __call__(self, tokens: TokenLists) -> SentenceBatch:
+    @property
+    def needs_tokens(self) -> bool:
+        """Whether any component reads Moses tokens (a static-only model reads raw text alone)."""
+        return self.words is not None or self.trigrams is not None or self.pieces is not None
+
+    def __call__(self, tokens: TokenLists | None, texts: pa.Array | pa.ChunkedArray | None = None) -> SentenceBatch:
+        """Features of ``tokens`` (Moses token lists) and/or ``texts`` (the same sentences raw, for the static
+        component; without them it reads the tokens joined by spaces)."""
+        if self.static is not None:
+            if texts is None:
+                texts = pc.binary_join(as_token_lists(tokens), " ")
+            texts = texts.combine_chunks() if isinstance(texts, pa.ChunkedArray) else texts
+        if not self.needs_tokens:
+            assert texts is not None
+            return self._static_features(SentenceBatch(len(texts)), texts)
         arrays = as_token_lists(tokens)
         n = len(arrays)
         batch = SentenceBatch(n)
@@ -390,4 +414,15 @@ class Featurizer:
             ids, offsets = self.pieces.encode_strings(sentence_strings(arrays, self.lowercase))
             batch.sp_ids = torch.from_numpy(ids)
             batch.sp_offsets = torch.from_numpy(offsets)
+        if self.static is not None:
+            assert texts is not None
+            batch = self._static_features(batch, texts)
+        return batch
+
+    def _static_features(self, batch: SentenceBatch, texts: pa.Array) -> SentenceBatch:
+        ids, offsets = self.static.encode_strings(texts)
+        batch.static_ids = torch.from_numpy(ids)
+        batch.static_offsets = torch.from_numpy(offsets)
+        if self.targets is not None:
+            batch.teacher = torch.from_numpy(self.targets.lookup(texts))
         return batch

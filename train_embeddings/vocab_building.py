@@ -13,6 +13,7 @@ import numpy as np
 from configs.schema import TrainConfig
 from core.word_vectors import WordVectors
 from train_embeddings.data import PairSource
+from train_embeddings.static import STATIC, StaticVocab, distill_teacher
 from train_embeddings.vocab import (
     Featurizer,
     SentencePieceVocab,
@@ -30,7 +31,7 @@ log = logging.getLogger("train_embeddings.trainer")  # the trainer's log: record
 
 def uses_words(components: Sequence[str]) -> bool:
     """Whether a model of these components has a word table (every component but ``trigram`` and ``sp``)."""
-    return any(c not in ("trigram", "sp") for c in components)
+    return any(c not in ("trigram", "sp", STATIC) for c in components)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Vocabularies:
     words: WordVocab | None = None
     trigrams: TrigramVocab | None = None
     pieces: SentencePieceVocab | None = None
+    static: StaticVocab | None = None
 
     def save(self, folder: Path) -> None:
         folder.mkdir(exist_ok=True)
@@ -52,23 +54,27 @@ class Vocabularies:
             self.trigrams.save(folder / "trigrams.json")
         if self.pieces is not None:
             self.pieces.save(folder / SentencePieceVocab.FILE)
+        if self.static is not None:
+            self.static.save(folder)
 
     @classmethod
     def load(cls, folder: Path, components: Sequence[str]) -> Vocabularies:
         """Those of ``components`` that :meth:`save` wrote into ``folder``."""
         return cls(WordVocab.load(folder / "words.json") if uses_words(components) else None,
                    TrigramVocab.load(folder / "trigrams.json") if "trigram" in components else None,
-                   SentencePieceVocab.load(folder / SentencePieceVocab.FILE) if "sp" in components else None)
+                   SentencePieceVocab.load(folder / SentencePieceVocab.FILE) if "sp" in components else None,
+                   StaticVocab.load(folder) if STATIC in components else None)
 
     def featurizer(self, lowercase: bool) -> Featurizer:
-        return Featurizer(self.words, self.trigrams, lowercase=lowercase, pieces=self.pieces)
+        return Featurizer(self.words, self.trigrams, lowercase=lowercase, pieces=self.pieces, static=self.static)
 
     def sizes(self) -> dict[str, int]:
         """Entries per vocabulary (0: none), as ``metrics.json`` reports them."""
         words = self.words
         return {"words": len(words) if words else 0, "trainable_words": words.n_trainable if words else 0,
                 "trigrams": len(self.trigrams) if self.trigrams else 0,
-                "pieces": len(self.pieces) if self.pieces else 0}
+                "pieces": len(self.pieces) if self.pieces else 0,
+                "static_tokens": len(self.static) if self.static else 0}
 
 
 def build_vocabularies(source: PairSource, cfg: TrainConfig, seed: int,
@@ -81,6 +87,9 @@ def build_vocabularies(source: PairSource, cfg: TrainConfig, seed: int,
     words: Counter | None = None
     trigram_counts: tuple[np.ndarray, np.ndarray] | None = None
     with_words, with_trigrams, with_pieces = uses_words(components), "trigram" in components, "sp" in components
+    # static with an extended vocabulary: count the corpus words for the distillation
+    with_corpus_words = STATIC in components and cfg.static_extend_vocab > 0
+    corpus_words: Counter | None = None
     piece_text: list[str] = []  # sp: the sentences SentencePiece is trained on
     seen = 0
     for table in source.scan():
@@ -94,6 +103,8 @@ def build_vocabularies(source: PairSource, cfg: TrainConfig, seed: int,
                 trigram_counts = count_trigrams(strings, trigram_counts)
             if with_pieces:
                 piece_text += sentence_strings(table[column], cfg.lowercase).to_pylist()
+            if with_corpus_words:
+                corpus_words = count_words(table[column], True, corpus_words)
         seen += table.num_rows
         if cfg.vocab_max_pairs is not None and seen >= cfg.vocab_max_pairs:
             break
@@ -114,4 +125,11 @@ def build_vocabularies(source: PairSource, cfg: TrainConfig, seed: int,
                                                model_type=cfg.sp_model_type, seed=seed)
         log.info("SentencePiece (%s): %d pieces from %d sentences", cfg.sp_model_type, len(piece_vocab),
                  len(piece_text))
-    return Vocabularies(word_vocab, trigram_vocab, piece_vocab)
+    static_vocab = None
+    if STATIC in components:
+        added = [w for w, _ in (corpus_words or Counter()).most_common(cfg.static_extend_vocab)
+                 if any(ch.isalpha() for ch in w)]
+        static_vocab = distill_teacher(cfg.teacher, cfg.static_pca_dims, added, cfg.static_cache)
+        log.info("static: %d teacher tokens (%d corpus words offered), %d-d distilled table", len(static_vocab),
+                 len(added), static_vocab.initial.shape[1] if static_vocab.initial is not None else 0)
+    return Vocabularies(word_vocab, trigram_vocab, piece_vocab, static_vocab)

@@ -1,0 +1,481 @@
+"""What the corpus adds to a distilled teacher (issue 32): the ``static`` encoder (all-MiniLM-L6-v2's model2vec
+distillation, then paraphrase training) row by row, beside TRIGRAM, SP and all-MiniLM-L6-v2.
+
+    python -m benchmarks.corpora                         # the corpora, from ../shared (translations cached)
+    python -m benchmarks.static_table [--corpora runs/corpora] [--out runs/static-table] \\
+        [--json benchmarks/results/static_table.json] [--workers 2] [--phases a,b,c,d,speed] \\
+        [--docs docs/reproduction.md]
+
+Training sets (from ``benchmarks.corpora``'s bitext corpus; both sides ≤ 30 tokens, no evaluation sentence, no
+copy): ``all`` — every ranked pair (53,517); ``train`` — the pipeline's ``train/`` (the paper's top-two-decile
+selection); ``shuffled`` — ``all`` with the back-translations permuted (not paraphrases: the control); ``lo`` —
+the LibreOffice corpus's ranked pairs, ``all+lo`` both; ``all-<n>`` — nested seeded samples for the learning curve.
+
+Every run: the paper's margin loss (δ 0.4, MAX negatives, batch 100), M = 20 unless the row says otherwise, Adam, 5
+epochs, one thread, the final model (no test year is looked at: every choice — the learning rate of each model, the
+teacher-loss weight, the best combination — is made on STS2017 alone, and rows say which). Phases, most important
+first (``teacher`` computes the teacher vectors the teacher-loss rows read): ``a`` distillation alone, learning-rate
+sweep on all pairs, seeds, train/, shuffled control, teacher loss and teacher-loss-alone control; ``b`` PCA size,
+vocabulary extension, M, pull; ``c`` combinations with TRIGRAM and SP, the TRIGRAM and SP baselines; ``d`` the
+learning curve of the best static row; ``lo`` the LibreOffice pairs added (once that corpus is built); ``speed``
+encode sentences/s on one thread, cold, beside all-MiniLM-L6-v2 in the same run (via ``benchmarks.frontier``), and
+size on disk. Results are written to ``--json`` after every run; a rerun skips the finished ones. ``--docs`` rewrites
+the ``static`` section of the page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import json
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from benchmarks.doc_sections import replace_section  # noqa: E402
+from benchmarks.frontier import MINILM, evaluate, measure_speeds, timing_slices  # noqa: E402
+from benchmarks.frontier import main as frontier_main  # noqa: E402
+from benchmarks.static_report import markdown  # noqa: E402
+from configs.schema import TrainConfig  # noqa: E402
+from core.hf_imports import minilm_directory  # noqa: E402
+from train_embeddings import sts  # noqa: E402
+from train_embeddings.data import PairSource  # noqa: E402
+from train_embeddings.model_io import load_model, save_model  # noqa: E402
+from train_embeddings.models import EmbeddingModel, ModelSpec, build_encoder  # noqa: E402
+from train_embeddings.static import STATIC, distill_teacher  # noqa: E402
+from train_embeddings.static_training import source_sentences  # noqa: E402
+from train_embeddings.teacher_targets import teacher_targets  # noqa: E402
+from train_embeddings.trainer import train  # noqa: E402
+
+CORPORA = REPO / "runs" / "corpora"  # benchmarks.corpora's default --out (not imported: it pulls the translators)
+YEARS = (2012, 2013, 2014, 2015)
+COLUMNS = ["id", "en", "mt", "en_tokens", "mt_tokens", "paraphrase_score"]
+CURVE = (2000, 5000, 11000, 30000)
+BASE_LR = {"trigram": 1e-3, "sp": 1e-3, "trigram,sp": 1e-3}  # benchmarks.reproduce / learning_curve's choices
+LABEL = {"static": "STATIC", "trigram": "TRIGRAM", "sp": "SP", "trigram,sp": "TRIGRAM,SP",
+         "static,trigram": "STATIC,TRIGRAM", "static,sp": "STATIC,SP"}
+
+
+# ------------------------------------------------------------------------------------------------- data
+
+
+def _ranked(run: Path) -> Any:
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(run / "pairs")
+    table = table.filter(pc.greater(pc.fill_null(table["fold"], 0), 0))
+    short = pc.and_(pc.less_equal(pc.list_value_length(table["en_tokens"]), 30),
+                    pc.less_equal(pc.list_value_length(table["mt_tokens"]), 30))
+    return table.filter(short).select(COLUMNS)
+
+
+def corpus_dir(corpora: Path, name: str) -> Path:
+    """``benchmarks.corpora``'s pipeline output for corpus ``name``."""
+    return corpora / name / "corpus"
+
+
+def derive_sets(data: Path, seed: int = 1) -> dict[str, int]:
+    """From ``all.parquet``: the shuffled control and the learning curve's nested samples (seeded, so any machine
+    derives the same files)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    bitext = pq.read_table(data / "all.parquet")
+    rng = np.random.default_rng(seed)
+    permutation = pa.array(rng.permutation(bitext.num_rows))
+    shuffled = bitext.set_column(2, "mt", bitext["mt"].take(permutation)).set_column(
+        4, "mt_tokens", bitext["mt_tokens"].take(permutation))
+    pq.write_table(shuffled, data / "shuffled.parquet")
+    sizes = {"shuffled": shuffled.num_rows}
+    order = rng.permutation(bitext.num_rows)
+    for n in CURVE:
+        pq.write_table(bitext.take(pa.array(np.sort(order[:n]))), data / f"all-{n}.parquet")
+        sizes[f"all-{n}"] = n
+    return sizes
+
+
+def prepare(corpora: Path, data: Path, seed: int = 1) -> dict[str, int]:
+    """Write the training sets into ``data`` (see the module docstring); returns their sizes."""
+    import pyarrow.parquet as pq
+
+    sets_file = data / "sets.json"
+    sizes = json.loads(sets_file.read_text(encoding="utf-8")) if sets_file.is_file() else {}
+    software = corpus_dir(corpora, "software")
+    if "all" in sizes and ("lo" in sizes or not (software / "_SUCCESS").exists()):
+        return sizes
+    data.mkdir(parents=True, exist_ok=True)
+    bitext = _ranked(corpus_dir(corpora, "bitext"))
+    sizes["all"] = bitext.num_rows
+    pq.write_table(bitext, data / "all.parquet")
+    train = pq.read_table(corpus_dir(corpora, "bitext") / "train").select(COLUMNS)
+    pq.write_table(train, data / "train.parquet")
+    sizes["train"] = train.num_rows
+    sizes.update(derive_sets(data, seed))
+    if (software / "_SUCCESS").exists():  # the LibreOffice sets join when that corpus is built
+        lo = _ranked(software)
+        pq.write_table(lo, data / "lo.parquet")
+        (data / "all+lo").mkdir(exist_ok=True)
+        pq.write_table(bitext, data / "all+lo" / "a.parquet")
+        pq.write_table(lo, data / "all+lo" / "b.parquet")
+        sizes["lo"], sizes["all+lo"] = lo.num_rows, bitext.num_rows + lo.num_rows
+    sets_file.write_text(json.dumps(sizes, indent=1), encoding="utf-8")
+    return sizes
+
+
+def data_path(data: Path, name: str) -> Path:
+    return data / name if (data / name).is_dir() else data / f"{name}.parquet"
+
+
+# ------------------------------------------------------------------------------------------------- runs
+
+_CACHE: dict[str, Any] = {}
+
+
+def _benchmarks() -> Any:
+
+    if "bench" not in _CACHE:
+        _CACHE["bench"] = sts.load_benchmarks(years=YEARS)
+    return _CACHE["bench"]
+
+
+def scores(label: str, encode: Any) -> dict[str, Any]:
+    """STS 2012–2015 (mean of per-year mean Pearson), STS-B test, STS2017 — ``benchmarks.frontier.evaluate``."""
+
+    return evaluate([(label, encode, "static")], _benchmarks())[label]
+
+
+def distilled_model(pca_dims: int | None = 256, vocabulary: Sequence[str] | None = None) -> Any:
+    """The distillation alone, as a paranmt model (no training)."""
+    import torch
+
+
+    vocab = distill_teacher(None, pca_dims, vocabulary)
+    assert vocab.initial is not None
+    spec = ModelSpec(components=[STATIC], static_dim=int(vocab.initial.shape[1]), n_static_tokens=len(vocab))
+    with torch.no_grad():
+        encoder = build_encoder(spec)
+        encoder.parts[STATIC].initialise(vocab.initial)
+    return EmbeddingModel(spec, encoder, None, None, None, vocab)
+
+
+def run_job(job: dict[str, Any], data: Path, runs: Path) -> dict[str, Any]:
+    """Train one row (one thread) and evaluate its final model; ``job["train"]`` False: the distillation alone."""
+    import torch
+
+
+    torch.set_num_threads(1)
+    started = time.perf_counter()
+    out = runs / job["name"]
+    if not job.get("train", True):
+        model = distilled_model(job.get("static_pca_dims", 256))
+        save_model(model, out / "model")
+        trained = time.perf_counter()
+        return {**job, "train_s": 0.0, "eval": scores(job["name"], model.encode),
+                "eval_s": time.perf_counter() - trained, "model_dir": str(out / "model")}
+    config = {"data": str(data_path(data, job["data"])), "model": job["model"], "seed": job.get("seed", 1),
+              "epochs": job.get("epochs", 5), "megabatch": job.get("megabatch", 20), "lr": job["lr"], "threads": 1,
+              "evals_per_epoch": 0, "device": "cpu",
+              **{k: job[k] for k in ("static_pca_dims", "static_extend_vocab", "static_teacher_loss", "static_pull",
+                                     "paraphrase_weight", "sp_vocab_size") if k in job}}
+    result = train(TrainConfig(**config), out, evaluate_fn=None, progress=False)
+    trained = time.perf_counter()
+    model = load_model(result.model_dir)
+    return {**job, "train_s": trained - started, "steps": result.steps, "eval": scores(job["name"], model.encode),
+            "eval_s": time.perf_counter() - trained, "model_dir": str(result.model_dir)}
+
+
+def _worker_init() -> None:
+    os.environ["OMP_NUM_THREADS"] = "1"
+
+
+class Results:
+    """``--json``: ``{"sets": ..., "rows": {name: row}}``, rewritten atomically after every finished run."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.data: dict[str, Any] = (json.loads(path.read_text(encoding="utf-8")) if path.is_file()
+                                     else {"rows": {}})
+        self.data.setdefault("rows", {})
+
+    @property
+    def rows(self) -> dict[str, Any]:
+        return self.data["rows"]
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.data, indent=1, default=str) + "\n", encoding="utf-8")
+        os.replace(tmp, self.path)
+
+
+def run_jobs(jobs: list[dict[str, Any]], results: Results, data: Path, runs: Path, workers: int) -> None:
+    todo = [j for j in jobs if j["name"] not in results.rows]
+    if not todo:
+        return
+    print(f"[runs] {len(todo)} to run ({len(jobs) - len(todo)} done earlier), {workers} at a time", flush=True)
+    context = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init) as pool:
+        futures = {pool.submit(run_job, job, data, runs): job for job in todo}
+        for future in cf.as_completed(futures):
+            job = futures[future]
+            try:
+                row = future.result()
+            except Exception as error:  # one failed row must not lose the others
+                print(f"  {job['name']}: FAILED {error!r}", flush=True)
+                continue
+            results.rows[job["name"]] = row
+            results.save()
+            e = row["eval"]
+            print(f"  {job['name']}: STS12-15 {e['mean']:.1f}, STS-B test {e['stsb_test']:.1f}, STS2017 "
+                  f"{e['sts2017']:.1f} (train {row['train_s']:.0f} s)", flush=True)
+
+
+def teacher_vectors(data: Path, sets: dict[str, int]) -> None:
+    """The teacher loss's targets for every sentence of ``all`` (and ``all+lo``), computed once into the cache
+    (one thread), so the teacher-loss rows only read them."""
+    import torch
+
+
+    torch.set_num_threads(1)
+    for name in ("all", "all+lo"):
+        if name in sets:
+            source = PairSource(data_path(data, name), text_columns=("en", "mt"))
+            targets = teacher_targets(source_sentences(source))
+            print(f"  teacher vectors: {len(targets.texts):,} sentences cached ({name})", flush=True)
+
+
+# ------------------------------------------------------------------------------------------------- the grid
+
+
+def _dev(results: Results, name: str) -> float:
+    row = results.rows.get(name)
+    return row["eval"]["sts2017"] if row else float("-inf")
+
+
+def best_of(results: Results, names: Sequence[str]) -> str:
+    """The row of ``names`` with the best STS2017 (dev) score."""
+    return max(names, key=lambda n: _dev(results, n))
+
+
+def static_job(name: str, data: str = "all", lr: float = 3e-3, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "data": data, "model": "static", "lr": lr, **extra}
+
+
+def phase_a(results: Results, sets: dict[str, int], run: Any) -> None:
+    run([{"name": "distilled", "model": "static", "train": False, "data": "-"}])
+    sweep = [static_job(f"static-all-lr{lr:g}", lr=lr) for lr in (3e-4, 1e-3, 3e-3, 1e-2)]
+    run(sweep)
+    lr = results.rows[best_of(results, [j["name"] for j in sweep])]["lr"]
+    results.data["choices"] = {**results.data.get("choices", {}), "static_lr": lr}
+    teacher = [static_job(f"static-all-lr{lr:g}-teacher{w:g}", lr=lr, static_teacher_loss=w) for w in (0.5, 2.0, 8.0)]
+    run([*teacher, static_job(f"static-all-lr{lr:g}-s2", lr=lr, seed=2)])  # the teacher loss first: the lift
+    w = results.rows[best_of(results, [j["name"] for j in teacher])]["static_teacher_loss"]
+    results.data["choices"]["teacher_loss"] = w
+    run([static_job(f"static-all-lr{lr:g}-teacheronly", lr=lr, static_teacher_loss=w, paraphrase_weight=0.0),
+         static_job(f"static-all-lr{lr:g}-teacher{w:g}-s2", lr=lr, static_teacher_loss=w, seed=2)])
+    if "all+lo" in sets:  # more pairs, with the best objective
+        run([static_job(f"static-all+lo-lr{lr:g}-teacher{w:g}", "all+lo", lr, static_teacher_loss=w),
+             static_job(f"static-shuffled-lr{lr:g}", "shuffled", lr)])
+    run([static_job(f"static-train-lr{lr:g}", "train", lr), static_job(f"static-all-lr{lr:g}-s3", lr=lr, seed=3)])
+
+
+def phase_b(results: Results, sets: dict[str, int], run: Any) -> None:
+    lr = results.data["choices"]["static_lr"]
+    run([static_job(f"static-all-lr{lr:g}-pca384", lr=lr, static_pca_dims=384),
+         static_job(f"static-all-lr{lr:g}-vocab20k", lr=lr, static_extend_vocab=20000),
+         static_job(f"static-all-lr{lr:g}-pull1", lr=lr, static_pull=1.0),
+         static_job(f"static-all-lr{lr:g}-pca128", lr=lr, static_pca_dims=128)])
+
+
+def phase_c(results: Results, sets: dict[str, int], run: Any) -> None:
+    lr = results.data["choices"]["static_lr"]
+    w = results.data["choices"].get("teacher_loss", 0.5)
+    jobs = [{"name": f"{m}-all", "data": "all", "model": m, "lr": BASE_LR[m]} for m in ("trigram", "sp")]
+    jobs += [{"name": f"{m}-all", "data": "all", "model": m, "lr": lr} for m in ("static,trigram", "static,sp")]
+    jobs += [{"name": "trigram,sp-all", "data": "all", "model": "trigram,sp", "lr": BASE_LR["trigram,sp"]},
+             static_job(f"static,trigram-all-teacher{w:g}", lr=lr, model="static,trigram", static_teacher_loss=w)]
+    run(jobs)
+
+
+def phase_lo(results: Results, sets: dict[str, int], run: Any) -> None:
+    """More pairs: the LibreOffice corpus added (when ``benchmarks.corpora`` has built it)."""
+    if "all+lo" not in sets:
+        print("  no LibreOffice corpus yet (python -m benchmarks.corpora --only software): skipped", flush=True)
+        return
+    lr = results.data["choices"]["static_lr"]
+    w = results.data["choices"].get("teacher_loss", 0.5)
+    run([static_job(f"static-all+lo-lr{lr:g}", "all+lo", lr),
+         static_job(f"static-all+lo-lr{lr:g}-teacher{w:g}", "all+lo", lr, static_teacher_loss=w)])  # (a) ran one
+
+
+def best_static(results: Results, local: bool = False) -> str:
+    """The best trained static-only row on STS2017 (dev) among the full-corpus rows (not the controls); ``local``:
+    among those whose model is on this machine (speed and the frontier time models here)."""
+    names = [n for n, r in results.rows.items() if r.get("model") == "static" and r.get("train", True)
+             and r["data"] in ("all", "all+lo") and r.get("paraphrase_weight") != 0.0
+             and (not local or Path(r.get("model_dir", "/nonexistent")).is_dir())]
+    return best_of(results, names)
+
+
+def phase_d(results: Results, sets: dict[str, int], run: Any) -> None:
+    """The learning curve of the main configuration: all ranked pairs at the learning rate chosen on STS2017."""
+    curve = [r for n, r in results.rows.items() if n.startswith("curve-")]  # a curve begun at another rate goes on
+    lr = curve[0]["lr"] if curve else results.data["choices"]["static_lr"]
+    best = results.rows[f"static-all-lr{lr:g}"]
+    results.data["choices"]["curve_row"] = best["name"]
+    keys = ("lr", "static_teacher_loss", "static_pca_dims", "static_extend_vocab", "static_pull", "megabatch")
+    run([static_job(f"curve-{n}", f"all-{n}", **{k: best[k] for k in keys if k in best}) for n in CURVE])
+
+
+# ------------------------------------------------------------------------------------------------- speed
+
+
+def disk_size(directory: Path) -> int:
+    return sum(p.stat().st_size for p in Path(directory).rglob("*") if p.is_file())
+
+
+def speed(results: Results, n: int, rounds: int) -> None:
+    """Encode sentences/s (one thread, cold) of the table's encoders beside all-MiniLM-L6-v2, and sizes on disk."""
+    import torch
+
+
+    torch.set_num_threads(1)
+    picks = {"distilled": "distilled", "best static": best_static(results, local=True)}
+    for name in ("trigram-all", "sp-all", "trigram,sp-all", "static,trigram-all"):
+        if name in results.rows and Path(results.rows[name].get("model_dir", "/nonexistent")).is_dir():
+            picks[name] = name
+    encoders = [(label, load_model(results.rows[name]["model_dir"]).encode, "paranmt")
+                for label, name in picks.items()]
+    encoders.append((MINILM, sts.minilm_encoder(), "transformer"))
+    speeds = measure_speeds(encoders, timing_slices(_benchmarks(), n, rounds))
+    base = speeds[MINILM]
+    out = {}
+    for label, values in speeds.items():
+        directory = minilm_directory() if label == MINILM else Path(results.rows[picks[label]]["model_dir"])
+        out[label] = {"row": picks.get(label, MINILM), "sentences_per_second": statistics.median(values),
+                      "rounds": [round(v, 1) for v in values],
+                      "x_minilm": statistics.median(a / b for a, b in zip(values, base, strict=True)),
+                      "disk_bytes": disk_size(directory)}
+    if "minilm" not in results.data:
+        results.data["minilm"] = {"eval": scores(MINILM, sts.minilm_encoder())}
+    results.data["speed"] = {"sentences": n, "rounds": rounds, "encoders": out}
+    results.save()
+    for label, row in out.items():
+        print(f"  {label}: {row['sentences_per_second']:,.0f} sentences/s ({row['x_minilm']:.0f}x MiniLM), "
+              f"{row['disk_bytes'] / 1e6:.1f} MB", flush=True)
+
+
+def local_models(results: Results, names: Sequence[str], data: Path, runs: Path, workers: int) -> None:
+    """Train here the rows of ``names`` whose model is not on this machine (rows run on another machine keep only
+    their numbers; the runs are deterministic, so the retrained model is the one the row measured)."""
+    missing = [n for n in names if n in results.rows
+               and not Path(results.rows[n].get("model_dir", "/nonexistent")).is_dir()]
+    for name in list(missing):  # trained here earlier (e.g. by an interrupted call)
+        if (runs / name / "model" / "model.json").is_file():
+            results.rows[name]["model_dir"] = str(runs / name / "model")
+            missing.remove(name)
+    if not missing:
+        results.save()
+        return
+    jobs = [{k: v for k, v in results.rows[n].items() if k not in ("eval", "train_s", "eval_s", "model_dir",
+                                                                   "steps", "machine")} for n in missing]
+    context = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init) as pool:
+        for job, row in zip(jobs, pool.map(run_job, jobs, [data] * len(jobs), [runs] * len(jobs)), strict=True):
+            results.rows[job["name"]]["model_dir"] = row["model_dir"]
+            results.rows[job["name"]]["eval_here"] = row["eval"]
+            results.save()
+
+
+def frontier(results: Results, docs: Path | None, n: int, rounds: int) -> None:
+    """``benchmarks.frontier`` over this table's models (every one in the repository's ``runs/``): the frontier
+    section of ``docs``, its PNG and ``benchmarks/results/frontier.json``."""
+    picks = {"STATIC (distilled)": "distilled", "STATIC": best_static(results, local=True)}
+    for name, label in (("trigram-all", "TRIGRAM"), ("sp-all", "SP"), ("trigram,sp-all", "TRIGRAM,SP"),
+                        ("static,trigram-all", "STATIC,TRIGRAM")):
+        if name in results.rows and Path(results.rows[name].get("model_dir", "/nonexistent")).is_dir():
+            picks[label] = name
+    argv = [a for label, name in picks.items()
+            for a in ("--model", f"{label}={_shown(Path(results.rows[name]['model_dir']))}")]
+    argv += ["--speed", str(n), "--rounds", str(rounds), "--json", str(REPO / "benchmarks/results/frontier.json"),
+             "--note", f"STATIC is {picks['STATIC']} of benchmarks/results/static_table.json (the best static row on "
+             "STS2017); every model here was trained by `python -m benchmarks.static_table` on all 53,517 ranked "
+             "pairs of `python -m benchmarks.corpora`'s bitext corpus."]
+    if docs is not None:
+        argv += ["--docs", str(docs)]
+    frontier_main(argv)
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(REPO))
+    except ValueError:
+        return str(path)
+
+
+# ------------------------------------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.static_table", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--corpora", type=Path, default=CORPORA, help="benchmarks.corpora's output (runs/corpora)")
+    p.add_argument("--out", type=Path, default=REPO / "runs" / "static-table", help="training sets and runs")
+    p.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "static_table.json")
+    p.add_argument("--workers", type=int, default=2, help="runs at a time, one thread each (default 2)")
+    p.add_argument("--phases", default="teacher,a,b,c,d,lo,speed,frontier",
+                   help="comma-separated subset of teacher (the teacher vectors, cached), a, b, c, d, lo, speed, "
+                   "frontier (benchmarks.frontier over these models, into --docs)")
+    p.add_argument("--speed", type=int, default=600, help="sentences per timing round (default 600: 3 rounds fit the "
+                   "unseen STS-B train sentences)")
+    p.add_argument("--rounds", type=int, default=3, help="timing rounds (default 3)")
+    p.add_argument("--docs", type=Path, help="markdown page whose 'static' section is (re)written")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    data, runs = args.out / "data", args.out / "runs"
+    sets = prepare(args.corpora, data)
+    results = Results(args.json)
+    results.data["sets"] = sets
+    results.data.setdefault("choices", {})
+
+    def run(jobs: list[dict[str, Any]]) -> None:
+        run_jobs(jobs, results, data, runs, args.workers)
+        results.save()
+
+    phases = {"a": phase_a, "b": phase_b, "c": phase_c, "d": phase_d, "lo": phase_lo}
+    for phase in args.phases.split(","):
+        print(f"[phase {phase}]", flush=True)
+        if phase == "speed":
+            speed(results, args.speed, args.rounds)
+        elif phase == "teacher":
+            teacher_vectors(data, sets)
+        elif phase == "frontier":
+            local_models(results, ["trigram-all", "sp-all"], data, runs, args.workers)
+            frontier(results, args.docs, args.speed, args.rounds)
+        else:
+            phases[phase](results, sets, run)
+        results.save()
+    if args.docs:
+
+        replace_section(args.docs, "static", markdown(results.data))
+        print(f"wrote the static section of {args.docs}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""A saved paranmt encoder's cosine between the English side and its back-translation, as a paraphrase score: a
+corpus scored by a fast encoder trained on an earlier corpus (e.g. a ``static`` model, docs/embeddings.md).
+
+    filter:
+      scores:
+        - paranmt_model: {model: runs/static/model, column: static_cosine}
+      rank_by: static_cosine
+
+Any directory :func:`train_embeddings.model_io.load_model` reads (a saved model or a training run). The model is
+loaded once per worker (:meth:`ParanmtModelCosine.setup`); the raw ``en`` and ``mt`` columns are encoded with the
+model's own tokenisation (a static model reads the raw text with its teacher's tokenizer).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from pydantic import Field, PrivateAttr, model_validator
+
+from core.pair_schema import EN, MT
+from filters.plugins import Score
+from train_embeddings.model_io import load_model
+
+__all__ = ["ParanmtModelCosine"]
+
+
+class ParanmtModelCosine(Score):
+    """Cosine of a paranmt model's embeddings of ``en`` and ``mt`` (float32 in [-1, 1]; a null side: null; 0 where
+    a sentence embeds to zero)."""
+
+    key: ClassVar[str] = "paranmt_model"
+    columns: ClassVar[tuple[str, ...]] = (EN, MT)
+    model: str = Field(min_length=1, description="A saved paranmt model directory or training run.")
+    column: str = Field(default="model_cosine", min_length=1, description="The column the score is written to.")
+    batch_size: int = Field(default=1000, ge=1)
+    _encoder: Any = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _exists(self) -> ParanmtModelCosine:
+        # Checked on the launcher, so a wrong path stops the run before any work, not on a worker.
+        path = Path(self.model)
+        if not ((path / "model.json").is_file() or (path / "best" / "model.json").is_file()
+                or (path / "model" / "model.json").is_file()):
+            raise ValueError(f"model {self.model} is not a saved paranmt model or training run (no model.json)")
+        return self
+
+    @property
+    def fields(self) -> tuple[pa.Field, ...]:
+        return (pa.field(self.column, pa.float32()),)
+
+    def setup(self) -> None:
+        if self._encoder is None:
+            self._encoder = load_model(self.model)
+
+    def score(self, table: pa.Table) -> dict[str, pa.Array]:
+        self.setup()
+        present = pc.and_(table.column(EN).is_valid(), table.column(MT).is_valid())
+        mask = present.to_numpy(zero_copy_only=False)
+        rows = np.flatnonzero(mask)
+        cosine = np.full(table.num_rows, np.nan, dtype=np.float32)
+        if len(rows):
+            index = pa.array(rows)
+            cosine[rows] = self._encoder.similarity(table.column(EN).take(index).to_pylist(),
+                                                    table.column(MT).take(index).to_pylist(), self.batch_size)
+        return {self.column: pa.array(cosine, pa.float32(), mask=~mask)}

