@@ -411,7 +411,7 @@ def frontier(results: Results, docs: Path | None, n: int, rounds: int) -> None:
             for a in ("--model", f"{label}={_shown(Path(results.rows[name]['model_dir']))}")]
     argv += ["--speed", str(n), "--rounds", str(rounds), "--json", str(REPO / "benchmarks/results/frontier.json"),
              "--note", f"STATIC is {picks['STATIC']} of benchmarks/results/static_table.json (the best static row on "
-             "STS2017); every model here was trained by `python -m benchmarks.static_table` on all 53,517 ranked "
+             "STS2017); every model here was trained by `python -m benchmarks.static_table` on all the ranked "
              "pairs of `python -m benchmarks.corpora`'s bitext corpus."]
     if docs is not None:
         argv += ["--docs", str(docs)]
