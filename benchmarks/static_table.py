@@ -183,7 +183,7 @@ def run_job(job: dict[str, Any], data: Path, runs: Path) -> dict[str, Any]:
         save_model(model, out / "model")
         trained = time.perf_counter()
         return {**job, "train_s": 0.0, "eval": scores(job["name"], model.encode),
-                "eval_s": time.perf_counter() - trained, "model_dir": str(out / "model")}
+                "eval_s": time.perf_counter() - trained, "model_dir": _shown(out / "model")}
     config = {"data": str(data_path(data, job["data"])), "model": job["model"], "seed": job.get("seed", 1),
               "epochs": job.get("epochs", 5), "megabatch": job.get("megabatch", 20), "lr": job["lr"], "threads": 1,
               "evals_per_epoch": 0, "device": "cpu",
@@ -193,7 +193,7 @@ def run_job(job: dict[str, Any], data: Path, runs: Path) -> dict[str, Any]:
     trained = time.perf_counter()
     model = load_model(result.model_dir)
     return {**job, "train_s": trained - started, "steps": result.steps, "eval": scores(job["name"], model.encode),
-            "eval_s": time.perf_counter() - trained, "model_dir": str(result.model_dir)}
+            "eval_s": time.perf_counter() - trained, "model_dir": _shown(Path(result.model_dir))}
 
 
 def _worker_init() -> None:
@@ -325,7 +325,7 @@ def best_static(results: Results, local: bool = False) -> str:
     among those whose model is on this machine (speed and the frontier time models here)."""
     names = [n for n, r in results.rows.items() if r.get("model") == "static" and r.get("train", True)
              and r["data"] in ("all", "all+lo") and r.get("paraphrase_weight") != 0.0
-             and (not local or Path(r.get("model_dir", "/nonexistent")).is_dir())]
+             and (not local or model_path(r).is_dir())]
     return best_of(results, names)
 
 
@@ -354,16 +354,16 @@ def speed(results: Results, n: int, rounds: int) -> None:
     torch.set_num_threads(1)
     picks = {"distilled": "distilled", "best static": best_static(results, local=True)}
     for name in ("trigram-all", "sp-all", "trigram,sp-all", "static,trigram-all"):
-        if name in results.rows and Path(results.rows[name].get("model_dir", "/nonexistent")).is_dir():
+        if name in results.rows and model_path(results.rows[name]).is_dir():
             picks[name] = name
-    encoders = [(label, load_model(results.rows[name]["model_dir"]).encode, "paranmt")
+    encoders = [(label, load_model(model_path(results.rows[name])).encode, "paranmt")
                 for label, name in picks.items()]
     encoders.append((MINILM, sts.minilm_encoder(), "transformer"))
     speeds = measure_speeds(encoders, timing_slices(_benchmarks(), n, rounds))
     base = speeds[MINILM]
     out = {}
     for label, values in speeds.items():
-        directory = minilm_directory() if label == MINILM else Path(results.rows[picks[label]]["model_dir"])
+        directory = minilm_directory() if label == MINILM else model_path(results.rows[picks[label]])
         out[label] = {"row": picks.get(label, MINILM), "sentences_per_second": statistics.median(values),
                       "rounds": [round(v, 1) for v in values],
                       "x_minilm": statistics.median(a / b for a, b in zip(values, base, strict=True)),
@@ -381,10 +381,10 @@ def local_models(results: Results, names: Sequence[str], data: Path, runs: Path,
     """Train here the rows of ``names`` whose model is not on this machine (rows run on another machine keep only
     their numbers; the runs are deterministic, so the retrained model is the one the row measured)."""
     missing = [n for n in names if n in results.rows
-               and not Path(results.rows[n].get("model_dir", "/nonexistent")).is_dir()]
+               and not model_path(results.rows[n]).is_dir()]
     for name in list(missing):  # trained here earlier (e.g. by an interrupted call)
         if (runs / name / "model" / "model.json").is_file():
-            results.rows[name]["model_dir"] = str(runs / name / "model")
+            results.rows[name]["model_dir"] = _shown(runs / name / "model")
             missing.remove(name)
     if not missing:
         results.save()
@@ -405,17 +405,22 @@ def frontier(results: Results, docs: Path | None, n: int, rounds: int) -> None:
     picks = {"STATIC (distilled)": "distilled", "STATIC": best_static(results, local=True)}
     for name, label in (("trigram-all", "TRIGRAM"), ("sp-all", "SP"), ("trigram,sp-all", "TRIGRAM,SP"),
                         ("static,trigram-all", "STATIC,TRIGRAM")):
-        if name in results.rows and Path(results.rows[name].get("model_dir", "/nonexistent")).is_dir():
+        if name in results.rows and model_path(results.rows[name]).is_dir():
             picks[label] = name
     argv = [a for label, name in picks.items()
-            for a in ("--model", f"{label}={_shown(Path(results.rows[name]['model_dir']))}")]
+            for a in ("--model", f"{label}={_shown(model_path(results.rows[name]))}")]
     argv += ["--speed", str(n), "--rounds", str(rounds), "--json", str(REPO / "benchmarks/results/frontier.json"),
              "--note", f"STATIC is {picks['STATIC']} of benchmarks/results/static_table.json (the best static row on "
-             "STS2017); every model here was trained by `python -m benchmarks.static_table` on all 53,517 ranked "
+             "STS2017); every model here was trained by `python -m benchmarks.static_table` on all the ranked "
              "pairs of `python -m benchmarks.corpora`'s bitext corpus."]
     if docs is not None:
         argv += ["--docs", str(docs)]
     frontier_main(argv)
+
+
+def model_path(row: dict[str, Any]) -> Path:
+    """A row's saved model (stored relative to the repository; rows run on another machine have none)."""
+    return REPO / row["model_dir"] if "model_dir" in row else Path("/nonexistent")
 
 
 def _shown(path: Path) -> str:
