@@ -1,9 +1,9 @@
 """Rebuild, from ``../shared``, every back-translated corpus the benchmarks and ``docs/reproduction.md`` need.
 
     python -m benchmarks.corpora [--out runs/corpora] [--only bitext,software] [--figures]
-        [--translations DIR]      # translations made elsewhere: DIR/<source>.tsv[.gz] of `python -m translate`
+        [--translations DIR]      # translations made elsewhere: DIR/<source>.tsv[.gz] of `paranmt translate`
 
-Each corpus is one ``python -m pipeline.run`` over a bitext folder of ``../shared/data`` with
+Each corpus is one ``paranmt run`` over a bitext folder of ``../shared/data`` with
 ``benchmarks.reproduce``'s settings (the real model ``../shared/models/small-cs-en``, CTranslate2 int8 on the CPU,
 beam 12, every STS / STS-B / SICK sentence excluded from training):
 
@@ -13,9 +13,9 @@ beam 12, every STS / STS-B / SICK sentence excluded from training):
 
 Translations are cached per corpus in ``<out>/<name>/translation-cache`` the moment a chunk is translated, so a
 killed build resumes where it stopped and a rebuild reads them back instead of translating again. With
-``--translations DIR``, a corpus whose every source has ``DIR/<source>.tsv[.gz]`` (the output of ``python -m translate
+``--translations DIR``, a corpus whose every source has ``DIR/<source>.tsv[.gz]`` (the output of ``paranmt translate
 --model <the same model> --beam 12 --compute-type int8 --input <source>.cs``, e.g. run on a machine with more cores)
-is built from those translations (``pipeline.run --mt``) instead of translating here. The bitext
+is built from those translations (``paranmt run --mt``) instead of translating here. The bitext
 corpus is built first (the one everything needs). Consumers: ``benchmarks.reproduce --out runs/corpora/bitext``
 (finds the same cache), ``benchmarks.learning_curve --corpus runs/corpora/bitext/corpus --software
 runs/corpora/software/corpus`` and ``benchmarks.static_table`` (reads both). ``--figures`` then regenerates every
@@ -49,12 +49,12 @@ DEFAULT_OUT = REPO / "runs" / "corpora"
 
 
 def corpus_dir(out: Path, name: str) -> Path:
-    """Where corpus ``name``'s ``pipeline.run`` output lives."""
+    """Where corpus ``name``'s ``paranmt run`` output lives."""
     return out / name / "corpus"
 
 
 def translated_files(translations: Path, sources: Sequence[str], target: Path) -> list[Path] | None:
-    """``<target>/mt/<source>.mt`` (line-aligned hypotheses) from ``python -m translate``'s TSVs in
+    """``<target>/mt/<source>.mt`` (line-aligned hypotheses) from ``paranmt translate``'s TSVs in
     ``translations``, or None when a source has none."""
     found = []
     for source in sources:
@@ -78,9 +78,9 @@ def translated_files(translations: Path, sources: Sequence[str], target: Path) -
 
 def build_with_translations(files: Sequence[tuple[Path, Path]], mts: Sequence[Path], data: Path,
                             target: Path) -> dict[str, Any]:
-    """``pipeline.run --mt`` with ``benchmarks.reproduce``'s filter settings over translations made elsewhere."""
+    """``paranmt run --mt`` with ``benchmarks.reproduce``'s filter settings over translations made elsewhere."""
     corpus = target / "corpus"
-    command = [sys.executable, "-m", "pipeline.run", "--out", str(corpus), "--runner", "FnApiRunner",
+    command = [sys.executable, "-m", "cli.paranmt_command", "run", "--out", str(corpus), "--runner", "FnApiRunner",
                "--set", f"filter.exclude_sentences={json.dumps(evaluation_files(data))}"]
     for (cs, en), mt in zip(files, mts, strict=True):
         command += ["--cs", str(cs), "--en", str(en), "--mt", str(mt)]
@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", type=Path, default=SHARED / "models" / "small-cs-en")
     p.add_argument("--data", type=Path, default=SHARED / "data", help="the shared data folder (../shared/data)")
     p.add_argument("--figures", action="store_true", help="then regenerate the figures these corpora feed")
-    p.add_argument("--translations", type=Path, help="DIR/<source>.tsv[.gz] of `python -m translate` (same model, "
+    p.add_argument("--translations", type=Path, help="DIR/<source>.tsv[.gz] of `paranmt translate` (same model, "
                    "beam 12): build from these instead of translating here")
     return p
 
