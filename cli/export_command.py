@@ -10,7 +10,7 @@ from cli.command_line import ArgumentParser, command
 
 # train_embeddings.export.FORMATS (a test keeps them equal): the library is imported only once the arguments parse,
 # so --help loads neither torch nor pyarrow.
-FORMATS = ("sentence-transformers", "paranmt-tsv")
+FORMATS = ("sentence-transformers", "model2vec", "paranmt-tsv")
 
 
 @command

