@@ -184,9 +184,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, beam_args: 
         print("time by stage (Beam's execution time, all workers): "
               + ", ".join(f"{stage} {seconds:.1f}s" for stage, seconds in busiest))
     if summary.get("translation_seconds") and not args.quiet:
-        span = summary["translation_seconds"]
-        metrics = summary["metrics"]
-        translated = metrics.get("translated", 0) - metrics.get("translation_cache_hit_rows", 0)
+        span, translated = summary["translation_seconds"], summary["translated_rows"]
         print(f"translation: {translated} rows in {span:.1f}s, first call to last ({translated / span:.0f} rows/s)")
     for name in ("pairs", "train", "rejected", "deadletter"):
         paths = summary["shards"].get(name) or []

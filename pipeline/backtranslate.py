@@ -39,7 +39,14 @@ from apache_beam.metrics import Metrics
 from configs.schema import TranslateConfig
 from core import pair_schema as S
 from core.pair_schema import Reason
-from pipeline.metrics import METRICS_NAMESPACE, STAGE_TRANSLATE, TRANSLATED_COUNTER, StageCounter, rejected_counter
+from pipeline.metrics import (
+    CACHE_HIT_COUNTER,
+    METRICS_NAMESPACE,
+    STAGE_TRANSLATE,
+    TRANSLATED_COUNTER,
+    StageCounter,
+    rejected_counter,
+)
 from pipeline.records import REJECTED_TAG, ROW, rejection
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
@@ -149,7 +156,7 @@ class _LookupChunk(beam.DoFn):
         self._cache = cache
 
     def setup(self) -> None:
-        self._hits = Metrics.counter(METRICS_NAMESPACE, "translation_cache_hit_rows")
+        self._hits = Metrics.counter(METRICS_NAMESPACE, CACHE_HIT_COUNTER)
         self._translated = StageCounter(TRANSLATED_COUNTER)
 
     def process(self, element: tuple[int, Iterable[dict[str, Any]]]) -> Iterator[Any]:

@@ -36,6 +36,7 @@ STAGES = (STAGE_INGEST, STAGE_PREFILTER, STAGE_DEDUP, STAGE_TRANSLATE)
 SCORES_NAMESPACE = "paranmt_scores"
 TRANSLATE_NAMESPACE = "paranmt_translate"  # RunInference's own metrics namespace for the translator handler
 TRANSLATED_COUNTER = "translated"  # rows with a translation, from the cache or the model
+CACHE_HIT_COUNTER = "translation_cache_hit_rows"  # rows whose translation came from the translation cache
 STARTED_CHUNKS_COUNTER = "translation_chunks_started"  # chunks handed to the model: translation has begun
 TRANSLATE_CLOCK = "translate_clock_ms"  # wall clock at the start and end of every translate call
 #: The folder a local launcher watches (:mod:`pipeline.progress`): workers write their counters there as they count.

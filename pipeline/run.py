@@ -47,7 +47,15 @@ from pipeline.analysis.pmi_lexicon import STATS_FILE
 from pipeline.graph import build_pipeline
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
-from pipeline.metrics import OUTPUTS, held_sizes, metric_counts, stage_seconds, translation_seconds
+from pipeline.metrics import (
+    CACHE_HIT_COUNTER,
+    OUTPUTS,
+    TRANSLATED_COUNTER,
+    held_sizes,
+    metric_counts,
+    stage_seconds,
+    translation_seconds,
+)
 from pipeline.options import beam_argv, runner_name
 from pipeline.run_folder import LEXICON_DIR, own_output
 from pipeline.summary import (
@@ -143,6 +151,8 @@ def run(
         summary["stage_seconds"] = stage_seconds(result)
         summary["step_seconds"] = stage_seconds(result, depth=2)
         summary["translation_seconds"] = translation_seconds(result)
+        # rows the model translated in this run (not taken from the translation cache), over that span
+        summary["translated_rows"] = metrics.get(TRANSLATED_COUNTER, 0) - metrics.get(CACHE_HIT_COUNTER, 0)
         summary["held"] = held_sizes(result)
         if not summary["identity"]["holds"]:
             raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
