@@ -82,7 +82,7 @@ def main_table(data: dict[str, Any]) -> list[str]:
     lines = ["| row | model | training pairs | lr | variant | seeds | STS 2012–15 | STS-B test | STS2017 (dev) |",
              "|---|---|---|---:|---|---:|---:|---:|---:|"]
     for name, rows in sorted(groups(data["rows"]).items(), key=lambda item: order(item[1][0])):
-        if name.startswith("curve-"):
+        if name.startswith(tuple(CURVES)):
             continue
         row = rows[0]
         values = {m: [r["eval"][m] for r in rows] for m in METRICS}
@@ -112,18 +112,22 @@ def speed_table(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-def curve(data: dict[str, Any]) -> list[str]:
-    choices = data.get("choices", {})
-    best = choices.get("curve_row")
-    points = sorted((r["eval"]["mean"], int(n.split("-")[1])) for n, r in data["rows"].items()
-                    if n.startswith("curve-"))
+CURVES = {"curve-": "curve_row", "bestcurve-": "best_curve_row"}  # row-name prefix -> the choice naming its row
+
+
+def curve(data: dict[str, Any], prefix: str) -> list[str]:
+    """The learning curve of the rows named ``<prefix><pairs>``, ending at the full-corpus row they sample."""
+    best = data.get("choices", {}).get(CURVES[prefix])
+    points = sorted((int(n[len(prefix):]), r["eval"]["mean"]) for n, r in data["rows"].items()
+                    if n.startswith(prefix))
     if not best or not points:
         return []
     full = data["rows"][best]
-    pts = sorted([(n, m) for m, n in points] + [(data["sets"].get(full["data"], 0), full["eval"]["mean"])])
-    lines = [f"Learning curve of {best}'s configuration (STATIC, lr {full['lr']:g}, M = {full.get('megabatch', 20)}, "
-             "no teacher loss), on nested seeded samples of all ranked pairs (one seed):", "",
-             "| pairs | STS 2012–15 |", "|---:|---:|"] + [f"| {n:,} | {m:.1f} |" for n, m in pts]
+    pts = sorted([*points, (data["sets"].get(full["data"], 0), full["eval"]["mean"])])
+    lines = [f"Learning curve of {best}'s configuration (STATIC, lr {full['lr']:g}, "
+             f"{what(full) if what(full) != '–' else 'no teacher loss'}), on nested seeded samples of all ranked "
+             "pairs (one seed):", "", "| pairs | STS 2012–15 |", "|---:|---:|"]
+    lines += [f"| {n:,} | {m:.1f} |" for n, m in pts]
     if len(pts) >= 3:
         xs, ys = [math.log10(n) for n, _ in pts], [m for _, m in pts]
         mx, my = statistics.mean(xs), statistics.mean(ys)
@@ -143,7 +147,7 @@ def markdown(data: dict[str, Any]) -> str:
              "(learning rate, teacher-loss weight, the curve's row) was made on STS2017 alone. STS 2012–15: mean of "
              "the per-year mean Pearson × 100. `± ` is the standard deviation over the seeds.", ""]
     lines += main_table(data)
-    for block in (speed_table(data), curve(data)):
+    for block in (speed_table(data), *(curve(data, prefix) for prefix in CURVES)):
         if block:
             lines += ["", *block]
     return "\n".join(lines) + "\n"

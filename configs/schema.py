@@ -331,8 +331,8 @@ class FilterConfig(_Section):
         default=True,
         description="Reject pairs whose back-translation equals the reference (Moses-normalised, lower-cased; reason "
         "copy) before ranking: they score 1.0 on every criterion and would fill the top deciles, but teach nothing "
-        "as paraphrases. A model that back-translates its own training data makes many (measured: 6% of a small "
-        "model's output on its bitext, a third of the top two deciles).")
+        "as paraphrases. A model that back-translates its own training data makes many (docs/reproduction.md "
+        "counts them per source).")
     exclude_sentences: list[str] = Field(
         default_factory=list,
         description="Evaluation sets to keep out of train/: files or globs (one sentence per line, or "
