@@ -20,19 +20,17 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
-import pyarrow as pa
 from pydantic import Field, PrivateAttr, model_validator
 
 from core.hf_imports import MINILM_MODULE, MINILM_PACKAGE, import_sentence_transformers, minilm_directory
-from core.pair_schema import EN, MT
-from filters.plugins import Score
+from filters.pair_cosine import PairCosine
 
 __all__ = ["DEFAULT_MODEL", "SentenceTransformerCosine"]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 
-class SentenceTransformerCosine(Score):
+class SentenceTransformerCosine(PairCosine):
     """Cosine of the sentence-transformers embeddings of ``en`` and ``mt`` (float32 in [-1, 1]; a null side: null).
 
     Inputs: the ``en`` and ``mt`` columns. Requirements: the ``st`` extra (sentence-transformers, and
@@ -40,11 +38,9 @@ class SentenceTransformerCosine(Score):
     """
 
     key: ClassVar[str] = "sentence_transformer"
-    columns: ClassVar[tuple[str, ...]] = (EN, MT)
     model: str = Field(default=DEFAULT_MODEL,
                        description="all-MiniLM-L6-v2 (packaged) or a sentence-transformers model directory.")
     column: str = Field(default="st_cosine", min_length=1, description="The column the score is written to.")
-    batch_size: int = Field(default=128, ge=1)
     device: str = "cpu"
     _encoder: Any = PrivateAttr(default=None)
 
@@ -61,10 +57,6 @@ class SentenceTransformerCosine(Score):
             raise ValueError(f"model {self.model} is not a sentence-transformers model directory (no modules.json)")
         return self
 
-    @property
-    def fields(self) -> tuple[pa.Field, ...]:
-        return (pa.field(self.column, pa.float32()),)
-
     def setup(self) -> None:
         if self._encoder is not None:
             return
@@ -77,14 +69,5 @@ class SentenceTransformerCosine(Score):
         return self._encoder.encode(sentences, batch_size=self.batch_size, convert_to_numpy=True,
                                     normalize_embeddings=True, show_progress_bar=False).astype(np.float32)
 
-    def score(self, table: pa.Table) -> dict[str, pa.Array]:
-        self.setup()
-        en, mt = table.column(EN).to_pylist(), table.column(MT).to_pylist()
-        present = np.array([a is not None and b is not None for a, b in zip(en, mt, strict=True)], dtype=bool)
-        cosine = np.full(table.num_rows, np.nan, dtype=np.float32)
-        rows = np.flatnonzero(present)
-        if len(rows):
-            left = self._embed([en[i] for i in rows])
-            right = self._embed([mt[i] for i in rows])
-            cosine[rows] = np.einsum("ij,ij->i", left, right)
-        return {self.column: pa.array(cosine, pa.float32(), mask=~present)}
+    def cosines(self, left: list[str], right: list[str]) -> np.ndarray:
+        return np.einsum("ij,ij->i", self._embed(left), self._embed(right))

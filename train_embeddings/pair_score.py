@@ -17,26 +17,22 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 from pydantic import Field, PrivateAttr, model_validator
 
-from core.pair_schema import EN, MT
-from filters.plugins import Score
+from filters.pair_cosine import PairCosine
 from train_embeddings.model_io import load_model
 
 __all__ = ["ParanmtModelCosine"]
 
 
-class ParanmtModelCosine(Score):
+class ParanmtModelCosine(PairCosine):
     """Cosine of a paranmt model's embeddings of ``en`` and ``mt`` (float32 in [-1, 1]; a null side: null; 0 where
     a sentence embeds to zero)."""
 
     key: ClassVar[str] = "paranmt_model"
-    columns: ClassVar[tuple[str, ...]] = (EN, MT)
     model: str = Field(min_length=1, description="A saved paranmt model directory or training run.")
     column: str = Field(default="model_cosine", min_length=1, description="The column the score is written to.")
-    batch_size: int = Field(default=1000, ge=1)
+    batch_size: int = Field(default=1000, ge=1, description="Sentences encoded at a time.")
     _encoder: Any = PrivateAttr(default=None)
 
     @model_validator(mode="after")
@@ -48,22 +44,9 @@ class ParanmtModelCosine(Score):
             raise ValueError(f"model {self.model} is not a saved paranmt model or training run (no model.json)")
         return self
 
-    @property
-    def fields(self) -> tuple[pa.Field, ...]:
-        return (pa.field(self.column, pa.float32()),)
-
     def setup(self) -> None:
         if self._encoder is None:
             self._encoder = load_model(self.model)
 
-    def score(self, table: pa.Table) -> dict[str, pa.Array]:
-        self.setup()
-        present = pc.and_(table.column(EN).is_valid(), table.column(MT).is_valid())
-        mask = present.to_numpy(zero_copy_only=False)
-        rows = np.flatnonzero(mask)
-        cosine = np.full(table.num_rows, np.nan, dtype=np.float32)
-        if len(rows):
-            index = pa.array(rows)
-            cosine[rows] = self._encoder.similarity(table.column(EN).take(index).to_pylist(),
-                                                    table.column(MT).take(index).to_pylist(), self.batch_size)
-        return {self.column: pa.array(cosine, pa.float32(), mask=~mask)}
+    def cosines(self, left: list[str], right: list[str]) -> np.ndarray:
+        return self._encoder.similarity(left, right, self.batch_size)
