@@ -55,6 +55,8 @@ def what(row: dict[str, Any]) -> str:
         parts.append(f"M = {row['megabatch']}")
     if row.get("epochs", 5) != 5:
         parts.append(f"{row['epochs']} epochs")
+    if row.get("select") == "dev":
+        parts.append("checkpoint best on STS2017")
     return ", ".join(parts) or "–"
 
 
