@@ -484,7 +484,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     data, runs = args.out / "data", args.out / "runs"
     sets = prepare(args.corpora, data)
     results = Results(args.json)
-    results.data["sets"] = sets
+    results.data["sets"] = {**results.data.get("sets", {}), **sets}  # a corpus not rebuilt here keeps its rows' sizes
     results.data.setdefault("choices", {})
 
     def run(jobs: list[dict[str, Any]]) -> None:
