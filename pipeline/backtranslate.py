@@ -246,15 +246,21 @@ class BackTranslateRows(beam.PTransform):
         return {"rows": applied.rows, REJECTED_TAG: applied[REJECTED_TAG]}
 
 
-def check_model(translate_config: TranslateConfig, *, local: bool) -> None:
-    """Fail before any work when ``translate.model`` cannot serve: no directory, no card, a file the card names is
-    missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line). A path
-    that does not exist here is accepted for a remote runner (it may exist only inside the worker image)."""
+def checked_model_id(translate_config: TranslateConfig, *, local: bool) -> str:
+    """The NMT model id (the card's name; of the bundled default model when ``translate.model`` is None), read once
+    on the launcher. Fails before any work when the model cannot serve: no directory, no card, a file the card names
+    is missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line). A path
+    that does not exist here is accepted for a remote runner (it may exist only inside the worker image): its
+    directory name is then the id."""
 
     path = model_or_default(translate_config.model)
-    if not local and not Path(str(path)).exists():
-        return
-    model = ModelDir(path)
+    try:
+        model = ModelDir(path)
+    except ModelDirError as error:
+        if local or Path(str(path)).exists():
+            raise
+        log.warning("could not read the model card of %s (%s); using the directory name as model id", path, error)
+        return Path(str(path)).name
     backend = translate_config.backend
     if backend == "ctranslate2" and model.card.ctranslate2 is None:
         raise ModelDirError(f"--backend ctranslate2: the card of {model.root} names no CTranslate2 model "
@@ -262,14 +268,4 @@ def check_model(translate_config: TranslateConfig, *, local: bool) -> None:
     if backend == "fairseq" and model.card.fairseq is None:
         raise ModelDirError(f"--backend fairseq: the card of {model.root} names no fairseq checkpoint "
                             "(use --backend ctranslate2)")
-
-
-def resolve_model_id(translate_config: TranslateConfig) -> str:
-    """The NMT model id from the model card (of the bundled default model when ``translate.model`` is None)."""
-
-    path = model_or_default(translate_config.model)
-    try:
-        return ModelDir(path).model_id
-    except Exception as error:  # a path that exists only inside the worker image (checked by check_model)
-        log.warning("could not read the model card of %s (%s); using the directory name as model id", path, error)
-        return Path(str(path)).name
+    return model.model_id

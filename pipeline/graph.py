@@ -23,7 +23,7 @@ from filters.plugins import build_scores
 from filters.rules import check_select_columns
 from pipeline import progress
 from pipeline.analysis.lexicon_transforms import BuildLexicon
-from pipeline.backtranslate import BackTranslateRows, TranslationCache, check_model, resolve_model_id
+from pipeline.backtranslate import BackTranslateRows, TranslationCache, checked_model_id
 from pipeline.dedup import Dedup
 from pipeline.ingest import Ingest
 from pipeline.input_plan import InputSpec, ReadPlan
@@ -111,8 +111,8 @@ def build_pipeline(
     mode = "mt_column" if ingest.plan.has_mt else "translate"
     staging = FileSystems.join(output, "_staging")
     local = runner_of(p.options) in progress.LOCAL_RUNNERS
-    if mode == "translate" and nmt_model_id is None:
-        check_model(config.translate, local=local)
+    if nmt_model_id is None:
+        nmt_model_id = pc.mt_model_id if mode == "mt_column" else checked_model_id(config.translate, local=local)
     rules = prefilter_rules(config)
     scores = build_scores(config.filter.scores) if pc.score else []
     excluded = None
@@ -123,8 +123,6 @@ def build_pipeline(
     claim_output(output, run_identity(config, specs), overwrite=overwrite)  # everything checkable was checked
     scorer = prepare_scorer(config, ingest.plan, specs, output, fit_here=not fits_on_workers(config, local=local)) \
         if pc.score else None
-    if nmt_model_id is None:
-        nmt_model_id = pc.mt_model_id if mode == "mt_column" else resolve_model_id(config.translate)
     metadata = {
         "config": config.model_dump(mode="json"),
         "code_version": code if code is not None else code_version(),
