@@ -33,7 +33,7 @@ from pipeline.prefilter import FIT_TAG, PrefilterRows, prefilter_rules
 from pipeline.records import BATCH_ROWS, REJECTED_TAG
 from pipeline.run_folder import LEXICON_DIR, claim_output, code_version, run_identity
 from pipeline.score_transforms import ScoreAndSelect
-from pipeline.scorer_fit import FitScorer, fits_on_workers, prepare_scorer
+from pipeline.scorer_fit import FitScorer, plan_scorer
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
@@ -121,8 +121,7 @@ def build_pipeline(
             excluded = ExcludedSentences.load(config.filter.exclude_sentences)  # read once, before any work
         check_select_columns(config.filter, scores, excluded)
     claim_output(output, run_identity(config, specs), overwrite=overwrite)  # everything checkable was checked
-    scorer = prepare_scorer(config, ingest.plan, specs, output, fit_here=not fits_on_workers(config, local=local)) \
-        if pc.score else None
+    scorer = plan_scorer(config, ingest.plan, specs, output, local=local) if pc.score else None
     metadata = {
         "config": config.model_dump(mode="json"),
         "code_version": code if code is not None else code_version(),
@@ -133,14 +132,13 @@ def build_pipeline(
     }
 
     read = p | "Ingest" >> ingest
-    fit_in_job = scorer is not None and scorer[1] is None
     kept = read["rows"] | "Prefilter" >> beam.ParDo(PrefilterRows(
-        rules, config.score.fit_sample if fit_in_job else 0, ("torch",) if scorer is not None else (),
+        rules, scorer.fit_sample if scorer is not None else 0, ("torch",) if scorer is not None else (),
     )).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
     select, fitted = None, None
     if scorer is not None:
-        fitted = (kept[FIT_TAG] | "FitScorer" >> FitScorer(config.score, scorer[0])) if fit_in_job else None
-        select = ScoreAndSelect(scorer[0], config.filter, config.seed, scorer_id=scorer[1], fitted=fitted,
+        fitted = (kept[FIT_TAG] | "FitScorer" >> FitScorer(scorer)) if scorer.scorer_id is None else None
+        select = ScoreAndSelect(scorer.path, config.filter, config.seed, scorer_id=scorer.scorer_id, fitted=fitted,
                                 scores=scores, excluded=excluded)
     unique = kept.rows | "Dedup" >> Dedup(config.prefilter.dedup, dedup_buckets(ingest.plan))
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]

@@ -18,6 +18,7 @@ import logging
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import apache_beam as beam
 import numpy as np
@@ -25,7 +26,7 @@ import pyarrow as pa
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
-from configs.schema import ParaNMTConfig, ScoreConfig
+from configs.schema import ParaNMTConfig, PipelineConfig, ScoreConfig
 from core.pair_schema import EN_TOKENS
 from core.text import TextProcessor
 from filters.paragram import ParagramScorer
@@ -42,10 +43,9 @@ log = logging.getLogger(__name__)
 SCORER_FILE = "scorer/scorer.npz"
 
 
-def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], config: ParaNMTConfig,
+def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], pc: PipelineConfig,
                             n: int) -> list[list[str]]:
     """Moses tokens of the first ``n`` decodable, non-empty English references, in input order."""
-    pc = config.pipeline
     text = TextProcessor(("en",))
     sentences: list[list[str]] = []
     for task in plan.tasks:
@@ -78,30 +78,44 @@ def _save(scorer: ParagramScorer, path: str) -> None:
             handle.close()
 
 
-def fits_on_workers(config: ParaNMTConfig, *, local: bool) -> bool:
-    """Whether the job fits the scorer itself: always on a local runner; on a remote one unless the fit reads
-    a file from the launcher's disk (``score.embeddings`` / ``score.word_frequencies``)."""
-    return local or (config.score.embeddings is None and config.score.word_frequencies is None)
+@dataclass(frozen=True)
+class ScorerPlan:
+    """The run's scorer: where it is saved and its id, or ``scorer_id`` None when the job fits it
+    (:class:`FitScorer`) on the pre-filter's first ``fit_sample`` English sentences."""
+
+    path: str
+    scorer_id: str | None
+    score: ScoreConfig
+
+    @property
+    def fit_sample(self) -> int:
+        """English sentences the pre-filter hands to the fit: none unless the job fits the scorer."""
+        return self.score.fit_sample if self.scorer_id is None else 0
 
 
-def prepare_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec], output: str, *,
-                   fit_here: bool = True) -> tuple[str, str | None]:
-    """``(scorer path, scorer id)``: the saved scorer named by ``score.scorer``; or, with ``fit_here``, one fitted
-    now and saved to ``<output>/scorer/scorer.npz``; otherwise that path and ``None``, for :class:`FitScorer` to
-    fill in the job (after checking that the input has an English sentence to fit on)."""
-    if config.score.scorer is not None:
-        path = str(config.score.scorer)
-        return path, load_scorer(path).scorer_id
-    sentences = first_english_sentences(plan, specs, config, config.score.fit_sample if fit_here else 1)
+def _fits_in_job(score: ScoreConfig, *, local: bool) -> bool:
+    # A remote worker cannot read a file on the launcher's disk (score.embeddings / score.word_frequencies).
+    return local or (score.embeddings is None and score.word_frequencies is None)
+
+
+def plan_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec], output: str, *,
+                local: bool) -> ScorerPlan:
+    """The saved scorer named by ``score.scorer``; or one fitted now and saved to ``<output>/scorer/scorer.npz``
+    when the job cannot fit it itself; otherwise that path, for :class:`FitScorer` to fill in the job (after
+    checking that the input has an English sentence to fit on)."""
+    score = config.score
+    if score.scorer is not None:
+        path = str(score.scorer)
+        return ScorerPlan(path, load_scorer(path).scorer_id, score)
+    fit_here = not _fits_in_job(score, local=local)
+    sentences = first_english_sentences(plan, specs, config.pipeline, score.fit_sample if fit_here else 1)
     if not sentences:  # every row is a dead letter or has an empty English side: an input error, not a crash
         inputs = ", ".join(p for spec in specs for p in spec.paths)
         raise InputError(f"no English sentence to fit the paraphrase scorer on: no row of {inputs} has a "
                          "decodable, non-empty English side; check the files and the --en-column, or give a saved "
                          "scorer with --set score.scorer=FILE, or skip scoring with --no-score")
     path = FileSystems.join(output, SCORER_FILE)
-    if not fit_here:
-        return path, None
-    return path, fit_and_save(sentences, config.score, path)
+    return ScorerPlan(path, fit_and_save(sentences, score, path) if fit_here else None, score)
 
 
 def fit_and_save(sentences: list[list[str]], score_config: ScoreConfig, path: str) -> str:
@@ -152,16 +166,17 @@ def _fit_from_table(table: pa.Table, score_config: ScoreConfig, path: str) -> st
 
 class FitScorer(beam.PTransform):
     """English tokens from the pre-filter (``fit`` output of :class:`pipeline.prefilter.PrefilterRows`) -> one
-    element, the id of the scorer fitted on the first ``score.fit_sample`` of them and saved to ``path``.
+    element, the id of the scorer fitted on the first ``score.fit_sample`` of them and saved to the plan's path.
 
     The candidates are combined with lifting (each worker keeps only its first ``fit_sample``), so the fit holds
     ``fit_sample`` sentences in memory whatever the input size."""
 
-    def __init__(self, score_config: ScoreConfig, path: str):
+    def __init__(self, scorer: ScorerPlan):
         super().__init__()
-        self._config, self._path = score_config, path
+        self._scorer = scorer
 
     def expand(self, candidates: beam.PCollection) -> beam.PCollection:
+        scorer = self._scorer
         return (candidates
-                | "FirstSentences" >> beam.CombineGlobally(_FirstSentences(self._config.fit_sample))
-                | "Fit" >> beam.Map(_fit_from_table, self._config, self._path))
+                | "FirstSentences" >> beam.CombineGlobally(_FirstSentences(scorer.fit_sample))
+                | "Fit" >> beam.Map(_fit_from_table, scorer.score, scorer.path))
