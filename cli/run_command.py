@@ -76,16 +76,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _column(value: str | None, kind: str, default: int | str | None) -> int | str | None:
-    if value is None:
-        return default
-    if kind == "tsv":
-        if not value.isdigit():
-            raise InputError(f"TSV columns are 0-based indices; got {value!r}")
-        return int(value)
-    return value
-
-
 def _not_a_folder(flag: str, path: str) -> None:
     """A local folder given as an input file would fail deep in the read as ``IsADirectoryError``."""
     if os.path.isdir(path):
@@ -105,14 +95,8 @@ def specs_from_args(args: argparse.Namespace) -> list[InputSpec]:
     specs = [InputSpec.pair(cs, en, args.mt[k] if args.mt else None) for k, (cs, en) in
              enumerate(zip(args.cs, args.en, strict=True))]
     for kind in ("tsv", "jsonl", "parquet"):
-        index = kind == "tsv"
-        for pattern in getattr(args, kind):
-            specs.append(InputSpec(
-                kind, (pattern,),
-                _column(args.cs_column, kind, 0 if index else "cs"),
-                _column(args.en_column, kind, 1 if index else "en"),
-                _column(args.mt_column, kind, None),
-                _column(args.mt_score_column, kind, None)))
+        specs += [InputSpec.from_flags(kind, pattern, args.cs_column, args.en_column, args.mt_column,
+                                       args.mt_score_column) for pattern in getattr(args, kind)]
     return specs
 
 
