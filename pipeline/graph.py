@@ -31,7 +31,7 @@ from pipeline.options import runner_of
 from pipeline.pair_records import PairRecords
 from pipeline.prefilter import FIT_TAG, PrefilterRows, prefilter_rules
 from pipeline.records import BATCH_ROWS, REJECTED_TAG
-from pipeline.run_folder import LEXICON_DIR, claim_output, code_version, run_identity
+from pipeline.run_folder import LEXICON_DIR, claim_output, code_version
 from pipeline.score_transforms import ScoreAndSelect
 from pipeline.scorer_fit import FitScorer, plan_scorer
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards
@@ -120,7 +120,7 @@ def build_pipeline(
         if config.filter.exclude_sentences:
             excluded = ExcludedSentences.load(config.filter.exclude_sentences)  # read once, before any work
         check_select_columns(config.filter, scores, excluded)
-    claim_output(output, run_identity(config, specs), overwrite=overwrite)  # everything checkable was checked
+    claim_output(output, config, specs, overwrite=overwrite)  # everything checkable was checked
     scorer = plan_scorer(config, ingest.plan, specs, output, local=local) if pc.score else None
     metadata = {
         "config": config.model_dump(mode="json"),

@@ -57,7 +57,7 @@ from pipeline.metrics import (
     translation_seconds,
 )
 from pipeline.options import beam_argv, runner_name
-from pipeline.run_folder import LEXICON_DIR, own_output
+from pipeline.run_folder import LEXICON_DIR, own_output, write_marker
 from pipeline.summary import (
     RUNNERS_DROPPING_COUNTERS,
     build_summary,
@@ -66,7 +66,7 @@ from pipeline.summary import (
     file_counts,
 )
 from pipeline.translator_check import translator_check
-from pipeline.write import clear_staging, finalize, write_marker
+from pipeline.write import clear_staging, finalize
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions

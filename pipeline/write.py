@@ -274,13 +274,3 @@ def finalize(output: str, names: Sequence[str] = OUTPUTS) -> dict[str, list[str]
     if FileSystems.exists(staging):
         FileSystems.delete([staging])
     return moved
-
-
-def write_marker(output: str, name: str = "_SUCCESS", text: str = "") -> str:
-    path = FileSystems.join(output, name)
-    handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
-    try:
-        handle.write(text.encode("utf-8"))
-    finally:
-        handle.close()
-    return path
