@@ -110,6 +110,25 @@ class TranslationCache:
     model_id: str
     settings: tuple[tuple[str, Any], ...]
 
+    @classmethod
+    def for_run(cls, translate_config: TranslateConfig, root: str, model_id: str) -> TranslationCache:
+        """The cache of a run's finished chunks, keyed by the model and every setting that changes a translation."""
+        t = translate_config
+        # A vocabulary map changes translations: its bytes (not its path) are part of the key. The bucket budget
+        # changes a batch's composition, hence CTranslate2's rounding; so can the cores that share a batch
+        # (intra_threads, float32), but not how many batches run at once (docs/translate-cpu.md).
+        vmap = None
+        if t.vmap is not None:
+            with FileSystems.open(str(t.vmap)) as handle:
+                vmap = hashlib.sha256(handle.read()).hexdigest()[:16]
+        settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend,
+                                 "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
+                                 "max_decoding_length": t.max_decoding_length,
+                                 "max_batch_tokens": t.max_batch_tokens,
+                                 "max_batch_sentences": t.max_batch_sentences, "intra_threads": t.intra_threads,
+                                 "vmap": vmap}.items()))
+        return cls(root, model_id, settings)
+
     def path(self, texts: Sequence[str]) -> str:
         digest = hashlib.sha256(json.dumps([self.model_id, list(self.settings)], sort_keys=True).encode())
         for text in texts:

@@ -53,9 +53,9 @@ from pipeline.metrics import (
     translation_seconds,
 )
 from pipeline.options import beam_argv, runner_name
-from pipeline.run_folder import LEXICON_DIR, own_output, write_marker
+from pipeline.run_folder import LEXICON_DIR, own_output
 from pipeline.summary import write_summary
-from pipeline.write import clear_staging, finalize
+from pipeline.write import finalize
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions
@@ -76,7 +76,8 @@ def run(
     show_progress: bool = False,
     overwrite: bool = False,
 ) -> dict[str, Any]:
-    """Build and run the pipeline, move the outputs into place, write ``summary.json`` and ``_SUCCESS``.
+    """Build and run the pipeline, move the outputs into place, write ``summary.json`` and (when its checks hold)
+    ``_SUCCESS``.
 
     ``show_progress``: a live progress line on stderr while a local runner works (:mod:`pipeline.progress`); a
     runner that returns at once (Dataflow, portable) always gets progress lines in the log from its metrics.
@@ -95,8 +96,7 @@ def run(
         p = beam.Pipeline(options=options)
         # Input, model and output-folder errors are raised here, before anything is written.
         built = build_pipeline(p, config, specs, output, handler_kwargs=handler_kwargs, overwrite=overwrite)
-        clear_staging(output)
-        expected = built.ingest.plan.expected_rows
+        expected = built.plan.expected_rows
         local = runner in progress.LOCAL_RUNNERS
         translating = (f"model {built.nmt_model_id}, beam {config.translate.beam_size}"
                        if built.mode == "translate" else "")
@@ -110,7 +110,7 @@ def run(
             metrics = metric_counts(result)
             shown.finish(metrics)
         shards = finalize(output, (*OUTPUTS, LEXICON_DIR))
-        summary = write_summary(output, metrics, shards, runner=runner, plan=built.ingest.plan, mode=built.mode,
+        summary = write_summary(output, metrics, shards, runner=runner, plan=built.plan, mode=built.mode,
                                 nmt_model_id=built.nmt_model_id, scored=built.scored, excluded=built.excluded,
                                 lexicon=config.lexicon.enabled)
         summary["wall_seconds"] = round(time.perf_counter() - started, 3)  # console only: summary.json is stable
@@ -122,7 +122,6 @@ def run(
         summary["held"] = held_sizes(result)
         if not summary["identity"]["holds"]:
             raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
-        write_marker(output)
         return summary
 
 

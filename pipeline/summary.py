@@ -27,7 +27,7 @@ from filters.decontaminate import ExcludedSentences
 from pipeline.analysis.pmi_lexicon import STATS_FILE
 from pipeline.input_plan import ReadPlan
 from pipeline.metrics import OUTPUTS, READ_COUNTER, STAGES, deadletter_counter, rejected_counter, written_counter
-from pipeline.run_folder import LEXICON_DIR
+from pipeline.run_folder import LEXICON_DIR, write_marker
 from pipeline.translator_check import translator_check
 
 
@@ -170,7 +170,8 @@ def write_summary(output: str, metrics: Mapping[str, int], shards: Mapping[str, 
                   plan: ReadPlan, mode: str, nmt_model_id: str, scored: bool, excluded: ExcludedSentences | None,
                   lexicon: bool) -> dict[str, Any]:
     """The run's summary from its metrics and its written shards (``finalize``'s), with the checks that read the
-    files back (translator, decontamination, lexicon), written to ``<output>/summary.json``; returned."""
+    files back (translator, decontamination, lexicon), written to ``<output>/summary.json``; ``_SUCCESS`` follows
+    when ``read = pairs + rejected + deadletter`` and every check holds. Returns the summary."""
     files = file_counts(shards)
     lexicon_stats = _lexicon_stats(output) if lexicon else None
     summary = build_summary(metrics, files, output_dir=output, expected_read=plan.expected_rows, scored=scored,
@@ -191,12 +192,9 @@ def write_summary(output: str, metrics: Mapping[str, int], shards: Mapping[str, 
         summary["identity"]["problems"].append(f"lexicon read {lexicon_stats['read']} pairs but pairs/ holds "
                                                f"{summary['pairs']}")
         summary["identity"]["holds"] = False
-    handle = FileSystems.create(FileSystems.join(output, "summary.json"),
-                                compression_type=CompressionTypes.UNCOMPRESSED)
-    try:
-        handle.write(dumps(summary).encode("utf-8"))
-    finally:
-        handle.close()
+    write_marker(output, "summary.json", dumps(summary))
+    if summary["identity"]["holds"]:
+        write_marker(output)  # _SUCCESS: the outputs are in place and their checks hold
     return summary
 
 
