@@ -62,22 +62,6 @@ def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], pc: Pipe
     return sentences
 
 
-def _save(scorer: ParagramScorer, path: str) -> None:
-    """Save to a local path directly, or through Beam's FileSystems (gs://, s3://, ...) from a local copy."""
-    if "://" not in path:
-        scorer.save(path)
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        local = scorer.save(os.path.join(tmp, "scorer.npz"))
-        handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
-        try:
-            with open(local, "rb") as source:
-                while chunk := source.read(1 << 24):
-                    handle.write(chunk)
-        finally:
-            handle.close()
-
-
 @dataclass(frozen=True)
 class ScorerPlan:
     """The run's scorer: where it is saved and its id, or ``scorer_id`` None when the job fits it
@@ -119,9 +103,21 @@ def plan_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec
 
 
 def fit_and_save(sentences: list[list[str]], score_config: ScoreConfig, path: str) -> str:
-    """Fit the scorer on ``sentences`` (token lists), save it to ``path``; return its id."""
+    """Fit the scorer on ``sentences`` (token lists), save it to ``path`` (a local path directly, any other through
+    Beam's FileSystems from a local copy: gs://, s3://, ...); return its id."""
     scorer = ParagramScorer.from_config(score_config, sentences)
-    _save(scorer, path)
+    if "://" not in path:
+        scorer.save(path)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            local = scorer.save(os.path.join(tmp, "scorer.npz"))
+            handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
+            try:
+                with open(local, "rb") as source:
+                    while chunk := source.read(1 << 24):
+                        handle.write(chunk)
+            finally:
+                handle.close()
     log.info("fitted %s on %d English sentences; saved to %s", scorer.scorer_id, len(sentences), path)
     return scorer.scorer_id
 
