@@ -30,7 +30,7 @@ from pipeline.prefilter import FIT_TAG, PrefilterRows, prefilter_rules
 from pipeline.records import BATCH_ROWS, REJECTED_TAG
 from pipeline.run_folder import LEXICON_DIR, claim_output, code_version
 from pipeline.score_transforms import ScoreAndSelect
-from pipeline.scorer_fit import FitScorer, plan_scorer
+from pipeline.scorer_fit import plan_scorer
 from pipeline.write import STAGING, write_run_outputs
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
@@ -124,7 +124,7 @@ def build_pipeline(
     )).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
     select, fitted = None, None
     if scorer is not None:
-        fitted = (kept[FIT_TAG] | "FitScorer" >> FitScorer(scorer)) if scorer.scorer_id is None else None
+        fitted = (kept[FIT_TAG] | "FitScorer" >> scorer.fit) if scorer.fit is not None else None
         select = ScoreAndSelect(scorer.path, config.filter, config.seed, scorer_id=scorer.scorer_id, fitted=fitted,
                                 scores=scores, excluded=excluded)
     unique = kept.rows | "Dedup" >> Dedup(config.prefilter.dedup, dedup_buckets(ingest.plan))

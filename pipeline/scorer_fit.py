@@ -64,17 +64,17 @@ def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], pc: Pipe
 
 @dataclass(frozen=True)
 class ScorerPlan:
-    """The run's scorer: where it is saved and its id, or ``scorer_id`` None when the job fits it
-    (:class:`FitScorer`) on the pre-filter's first ``fit_sample`` English sentences."""
+    """The run's scorer: where it is saved and its id, known on the launcher; or ``fit``, the step that fits it in
+    the job (its id then comes as the job runs)."""
 
     path: str
-    scorer_id: str | None
-    score: ScoreConfig
+    scorer_id: str | None = None
+    fit: FitScorer | None = None
 
     @property
     def fit_sample(self) -> int:
         """English sentences the pre-filter hands to the fit: none unless the job fits the scorer."""
-        return self.score.fit_sample if self.scorer_id is None else 0
+        return self.fit.fit_sample if self.fit is not None else 0
 
 
 def _fits_in_job(score: ScoreConfig, *, local: bool) -> bool:
@@ -85,12 +85,12 @@ def _fits_in_job(score: ScoreConfig, *, local: bool) -> bool:
 def plan_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec], output: str, *,
                 local: bool) -> ScorerPlan:
     """The saved scorer named by ``score.scorer``; or one fitted now and saved to ``<output>/scorer/scorer.npz``
-    when the job cannot fit it itself; otherwise that path, for :class:`FitScorer` to fill in the job (after
-    checking that the input has an English sentence to fit on)."""
+    when the job cannot fit it itself; otherwise that path and the :class:`FitScorer` that fills it in the job
+    (after checking that the input has an English sentence to fit on)."""
     score = config.score
     if score.scorer is not None:
         path = str(score.scorer)
-        return ScorerPlan(path, load_scorer(path).scorer_id, score)
+        return ScorerPlan(path, load_scorer(path).scorer_id)
     fit_here = not _fits_in_job(score, local=local)
     sentences = first_english_sentences(plan, specs, config.pipeline, score.fit_sample if fit_here else 1)
     if not sentences:  # every row is a dead letter or has an empty English side: an input error, not a crash
@@ -99,7 +99,9 @@ def plan_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec
                          "decodable, non-empty English side; check the files and the --en-column, or give a saved "
                          "scorer with --set score.scorer=FILE, or skip scoring with --no-score")
     path = FileSystems.join(output, SCORER_FILE)
-    return ScorerPlan(path, fit_and_save(sentences, score, path) if fit_here else None, score)
+    if not fit_here:
+        return ScorerPlan(path, fit=FitScorer(score, path))
+    return ScorerPlan(path, fit_and_save(sentences, score, path))
 
 
 def fit_and_save(sentences: list[list[str]], score_config: ScoreConfig, path: str) -> str:
@@ -162,17 +164,20 @@ def _fit_from_table(table: pa.Table, score_config: ScoreConfig, path: str) -> st
 
 class FitScorer(beam.PTransform):
     """English tokens from the pre-filter (``fit`` output of :class:`pipeline.prefilter.PrefilterRows`) -> one
-    element, the id of the scorer fitted on the first ``score.fit_sample`` of them and saved to the plan's path.
+    element, the id of the scorer fitted on the first ``score.fit_sample`` of them and saved to ``path``.
 
     The candidates are combined with lifting (each worker keeps only its first ``fit_sample``), so the fit holds
     ``fit_sample`` sentences in memory whatever the input size."""
 
-    def __init__(self, scorer: ScorerPlan):
+    def __init__(self, score_config: ScoreConfig, path: str):
         super().__init__()
-        self._scorer = scorer
+        self._config, self._path = score_config, path
+
+    @property
+    def fit_sample(self) -> int:
+        return self._config.fit_sample
 
     def expand(self, candidates: beam.PCollection) -> beam.PCollection:
-        scorer = self._scorer
         return (candidates
-                | "FirstSentences" >> beam.CombineGlobally(_FirstSentences(scorer.fit_sample))
-                | "Fit" >> beam.Map(_fit_from_table, scorer.score, scorer.path))
+                | "FirstSentences" >> beam.CombineGlobally(_FirstSentences(self._config.fit_sample))
+                | "Fit" >> beam.Map(_fit_from_table, self._config, self._path))

@@ -179,14 +179,15 @@ def write_summary(output: str, metrics: Mapping[str, int], shards: Mapping[str, 
                             extra={"mode": mode, "nmt_model_id": nmt_model_id, "runner": runner,
                                    "sources": plan.sources, "notes": plan.notes,
                                    **({"lexicon": lexicon_stats} if lexicon_stats else {})})
+    clean = (decontamination_check(files["shards"]["train"], excluded, summary["pairs_by_decision"])
+             if excluded is not None else None)
     if mode == "translate" and scored:  # read from pairs/: was the translator up to this input?
         summary["translator_check"] = translator_check(files["shards"]["pairs"])
-    if excluded is not None:
-        summary["decontamination"] = decontamination_check(files["shards"]["train"], excluded,
-                                                           summary["pairs_by_decision"])
-        if summary["decontamination"]["train_overlap"]:
+    if clean is not None:
+        summary["decontamination"] = clean
+        if clean["train_overlap"]:
             summary["identity"]["problems"].append(
-                f"train/ holds {summary['decontamination']['train_overlap']} pairs with an evaluation sentence")
+                f"train/ holds {clean['train_overlap']} pairs with an evaluation sentence")
             summary["identity"]["holds"] = False
     if lexicon_stats is not None and lexicon_stats["read"] != summary["pairs"]:  # the lexicon sees every pair
         summary["identity"]["problems"].append(f"lexicon read {lexicon_stats['read']} pairs but pairs/ holds "
