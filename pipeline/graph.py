@@ -1,6 +1,7 @@
 """The corpus pipeline as one Beam graph: :func:`build_pipeline` checks what the launcher can check, then adds
 every stage (ingest -> pre-filter and dedup -> back-translation -> pair records -> score and select -> Parquet
-shards, plus the optional lexicon branch) to a Beam pipeline. :mod:`pipeline.run` runs it and writes the summary.
+shards, plus the optional lexicon branch) to a Beam pipeline. :mod:`pipeline.run` runs it; :mod:`pipeline.summary`
+writes the summary.
 """
 
 from __future__ import annotations
@@ -153,8 +154,8 @@ def build_pipeline(
                                                num_shards=lexicon_shards(ingest.plan, config.lexicon))
     late = (fitted | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted is not None else None
     write_run_outputs(output, pc, metadata, scored, rejected, read["deadletter"],
-                  score_fields=[f for score in scores for f in score.fields],
-                  select_metadata=select.metadata if select is not None else None, late_metadata=late)
+                      score_fields=[f for score in scores for f in score.fields],
+                      select_metadata=select.metadata if select is not None else None, late_metadata=late)
     return BuiltPipeline(ingest.plan, select is not None, mode, nmt_model_id, excluded)
 
 
