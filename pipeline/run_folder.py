@@ -1,5 +1,6 @@
 """One rule for every run folder: one run owns it at a time (``<out>/_LOCK``), what makes two runs the same run
-(``<out>/_RUN``), resume or refuse, and the code version written into outputs' metadata."""
+(``<out>/_RUN``), resume or refuse, its markers (:func:`write_marker`), and the code version written into outputs'
+metadata."""
 
 from __future__ import annotations
 

@@ -8,7 +8,9 @@ recounts rows per file, per stage and per reason from the Parquet files themselv
     read == pairs + rejected + deadletter
 
 exactly, with ``read`` from the metrics (and from the counting pre-pass when every input is pair files), and the
-right-hand side from the files; it also checks that every metric agrees with its recount.
+right-hand side from the files; it also checks that every metric agrees with its recount. :func:`write_summary` is
+the run's one ending: it adds the checks that read the files back (translator, decontamination, lexicon), writes
+``summary.json`` and, when everything holds, ``_SUCCESS``.
 """
 
 from __future__ import annotations
