@@ -95,7 +95,8 @@ def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec],
 
 
 def write_marker(output: str, name: str = "_SUCCESS", text: str = "") -> str:
-    """``<output>/<name>`` holding ``text``: the run's identity (``_RUN``), or ``_SUCCESS`` once its checks held."""
+    """``<output>/<name>`` holding ``text``: the run's identity (``_RUN``), its ``summary.json``, or ``_SUCCESS``
+    once its checks held."""
     path = FileSystems.join(output, name)
     handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
     try:

@@ -236,13 +236,13 @@ def _kept_rows(batch: pa.Table) -> Iterator[pa.Table]:
 
 
 def write_run_outputs(output: str, pc: PipelineConfig, metadata: dict[str, Any], scored: beam.PCollection,
-                  rejected: Sequence[beam.PCollection], deadletter: beam.PCollection, *,
-                  score_fields: Sequence[pa.Field], select_metadata: dict[str, Any] | None,
-                  late_metadata: beam.PCollection | None) -> None:
+                      rejected: Sequence[beam.PCollection], deadletter: beam.PCollection, *,
+                      score_fields: Sequence[pa.Field], select_metadata: dict[str, Any] | None,
+                      late_metadata: beam.PCollection | None) -> None:
     """Stage 7: clear a killed run's staging folder, then write every output folder as deterministic shards under
     ``<output>/_staging``: ``pairs/`` (with the configured scores' columns), ``train/`` (the kept pairs, when a
     selection ran: ``select_metadata``), ``rejected/`` and ``deadletter/``, each schema carrying ``metadata``."""
-    staging = clear_staging(output)
+    staging = _clear_staging(output)
     shards = {"num_shards": pc.num_shards, "row_group_rows": pc.row_group_rows, "compression": pc.compression,
               "compression_level": pc.compression_level}
     pairs_schema = S.with_metadata(pa.schema([*S.PAIRS_SCHEMA, *score_fields]), **metadata,
@@ -278,7 +278,7 @@ def _mkdirs(path: str) -> None:
             raise
 
 
-def clear_staging(output: str) -> str:
+def _clear_staging(output: str) -> str:
     """Remove a stale staging folder (a killed run's) and the success marker; return the staging path."""
     staging = FileSystems.join(output, STAGING)
     if FileSystems.exists(staging):
