@@ -200,7 +200,7 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
                     row_group_rows=pc.row_group_rows, compression=pc.compression)
     seconds["7 shard, sort, write Parquet (zstd)"] = time.perf_counter() - t
     t = time.perf_counter()
-    file_counts(str(tmp / "stages"))
+    file_counts({"pairs": sorted(str(path) for path in out.glob("*.parquet"))})
     seconds["8 recount from files"] = time.perf_counter() - t
     return seconds
 

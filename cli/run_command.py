@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from apache_beam.io.filesystems import FileSystems
 
 from cli.command_line import ArgumentParser, add_config_arguments, command, config_flags
 from configs import load_config
-from configs.schema import ParaNMTConfig
 from pipeline import progress
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
-from pipeline.interrupts import exit_on_interrupt
+from pipeline.interrupts import exit_on_interrupt, interrupted_line
 from pipeline.run import AccountingError, run
 from pipeline.run_folder import LEXICON_DIR
 from pipeline.summary import format_table
@@ -76,16 +75,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _column(value: str | None, kind: str, default: int | str | None) -> int | str | None:
-    if value is None:
-        return default
-    if kind == "tsv":
-        if not value.isdigit():
-            raise InputError(f"TSV columns are 0-based indices; got {value!r}")
-        return int(value)
-    return value
-
-
 def _not_a_folder(flag: str, path: str) -> None:
     """A local folder given as an input file would fail deep in the read as ``IsADirectoryError``."""
     if os.path.isdir(path):
@@ -105,14 +94,8 @@ def specs_from_args(args: argparse.Namespace) -> list[InputSpec]:
     specs = [InputSpec.pair(cs, en, args.mt[k] if args.mt else None) for k, (cs, en) in
              enumerate(zip(args.cs, args.en, strict=True))]
     for kind in ("tsv", "jsonl", "parquet"):
-        index = kind == "tsv"
-        for pattern in getattr(args, kind):
-            specs.append(InputSpec(
-                kind, (pattern,),
-                _column(args.cs_column, kind, 0 if index else "cs"),
-                _column(args.en_column, kind, 1 if index else "en"),
-                _column(args.mt_column, kind, None),
-                _column(args.mt_score_column, kind, None)))
+        specs += [InputSpec.from_flags(kind, pattern, args.cs_column, args.en_column, args.mt_column,
+                                       args.mt_score_column) for pattern in getattr(args, kind)]
     return specs
 
 
@@ -121,47 +104,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, beam_args = parser.parse_known_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
-
-    loaded: list[Any] = []  # the config, once read: the interrupt line names the cache it kept
-    with exit_on_interrupt(lambda: interrupted_line(loaded[0] if loaded else None, args.out),
-                           cleanup=progress.discard_local):
-        return _main(parser, args, beam_args, loaded)
-
-
-def interrupted_line(config: ParaNMTConfig, output: str) -> str:
-    """What a Ctrl-C'd run kept: the translated chunks in its cache (``read_cache`` reuses them on a rerun)."""
-    if config is not None and not config.pipeline.translation_cache:
-        return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"
-    root = (config.pipeline.cache_dir if config is not None else None) or FileSystems.join(output, "cache")
-    pattern = FileSystems.join(root, "translations", "*", "*.parquet")
+    values = {
+        "pipeline.limit": args.limit, "pipeline.num_shards": args.num_shards,
+        "pipeline.allow_misaligned": args.allow_misaligned, "prefilter.dedup": args.dedup,
+        "pipeline.translation_cache": args.translation_cache, "pipeline.cache_dir": args.cache_dir,
+        "pipeline.tsv_header": args.tsv_header, "pipeline.score": args.score, "lexicon.enabled": args.lexicon,
+        "translate.model": str(args.model.resolve()) if args.model else None,
+        "translate.backend": args.backend, "translate.device": args.device,
+        "translate.compute_type": args.compute_type, "translate.beam_size": args.beam,
+        "translate.max_batch_tokens": args.max_batch_tokens,
+        "translate.max_source_tokens": args.max_source_tokens, "translate.threads": args.threads,
+    }
+    config = load_config(args.config, args.overrides, values, flags=config_flags(
+        parser, values, {"translate.beam_size": "--beam", "lexicon.enabled": "--lexicon"}))
+    specs = specs_from_args(args)
     try:
-        chunks = len(FileSystems.match([pattern])[0].metadata_list)
-    except Exception:  # no cache folder yet (or an unreachable one): nothing was kept there
-        chunks = 0
-    return (f"interrupted; {chunks} chunk{'' if chunks == 1 else 's'} translated {'is' if chunks == 1 else 'are'} "
-            f"kept{f' in {root}' if chunks else ''} — rerun the same command to resume")
-
-
-def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, beam_args: list[str],
-          loaded: list[Any]) -> int:
-    try:
-        values = {
-            "pipeline.limit": args.limit, "pipeline.num_shards": args.num_shards,
-            "pipeline.allow_misaligned": args.allow_misaligned, "prefilter.dedup": args.dedup,
-            "pipeline.translation_cache": args.translation_cache, "pipeline.cache_dir": args.cache_dir,
-            "pipeline.tsv_header": args.tsv_header, "pipeline.score": args.score, "lexicon.enabled": args.lexicon,
-            "translate.model": str(args.model.resolve()) if args.model else None,
-            "translate.backend": args.backend, "translate.device": args.device,
-            "translate.compute_type": args.compute_type, "translate.beam_size": args.beam,
-            "translate.max_batch_tokens": args.max_batch_tokens,
-            "translate.max_source_tokens": args.max_source_tokens, "translate.threads": args.threads,
-        }
-        config = load_config(args.config, args.overrides, values, flags=config_flags(
-            parser, values, {"translate.beam_size": "--beam", "lexicon.enabled": "--lexicon"}))
-        loaded.append(config)
-        specs = specs_from_args(args)
-        summary = run(config, specs, args.out, beam_args,
-                      show_progress=not args.quiet, overwrite=args.overwrite)
+        with exit_on_interrupt(functools.partial(interrupted_line, config.pipeline, args.out),
+                               cleanup=progress.discard_local):
+            summary = run(config, specs, args.out, beam_args, show_progress=not args.quiet,
+                          overwrite=args.overwrite)
     except AccountingError as error:
         if not args.quiet:
             print(format_table(error.summary), file=sys.stderr)

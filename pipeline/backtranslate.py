@@ -110,6 +110,25 @@ class TranslationCache:
     model_id: str
     settings: tuple[tuple[str, Any], ...]
 
+    @classmethod
+    def for_run(cls, translate_config: TranslateConfig, root: str, model_id: str) -> TranslationCache:
+        """The cache of a run's finished chunks, keyed by the model and every setting that changes a translation."""
+        t = translate_config
+        # A vocabulary map changes translations: its bytes (not its path) are part of the key. The bucket budget
+        # changes a batch's composition, hence CTranslate2's rounding; so can the cores that share a batch
+        # (intra_threads, float32), but not how many batches run at once (docs/translate-cpu.md).
+        vmap = None
+        if t.vmap is not None:
+            with FileSystems.open(str(t.vmap)) as handle:
+                vmap = hashlib.sha256(handle.read()).hexdigest()[:16]
+        settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend,
+                                 "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
+                                 "max_decoding_length": t.max_decoding_length,
+                                 "max_batch_tokens": t.max_batch_tokens,
+                                 "max_batch_sentences": t.max_batch_sentences, "intra_threads": t.intra_threads,
+                                 "vmap": vmap}.items()))
+        return cls(root, model_id, settings)
+
     def path(self, texts: Sequence[str]) -> str:
         digest = hashlib.sha256(json.dumps([self.model_id, list(self.settings)], sort_keys=True).encode())
         for text in texts:
@@ -246,15 +265,21 @@ class BackTranslateRows(beam.PTransform):
         return {"rows": applied.rows, REJECTED_TAG: applied[REJECTED_TAG]}
 
 
-def check_model(translate_config: TranslateConfig, *, local: bool) -> None:
-    """Fail before any work when ``translate.model`` cannot serve: no directory, no card, a file the card names is
-    missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line). A path
-    that does not exist here is accepted for a remote runner (it may exist only inside the worker image)."""
+def checked_model_id(translate_config: TranslateConfig, *, local: bool) -> str:
+    """The NMT model id (the card's name; of the bundled default model when ``translate.model`` is None), read once
+    on the launcher. Fails before any work when the model cannot serve: no directory, no card, a file the card names
+    is missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line). A path
+    that does not exist here is accepted for a remote runner (it may exist only inside the worker image): its
+    directory name is then the id."""
 
     path = model_or_default(translate_config.model)
-    if not local and not Path(str(path)).exists():
-        return
-    model = ModelDir(path)
+    try:
+        model = ModelDir(path)
+    except ModelDirError as error:
+        if local or Path(str(path)).exists():
+            raise
+        log.warning("could not read the model card of %s (%s); using the directory name as model id", path, error)
+        return Path(str(path)).name
     backend = translate_config.backend
     if backend == "ctranslate2" and model.card.ctranslate2 is None:
         raise ModelDirError(f"--backend ctranslate2: the card of {model.root} names no CTranslate2 model "
@@ -262,14 +287,4 @@ def check_model(translate_config: TranslateConfig, *, local: bool) -> None:
     if backend == "fairseq" and model.card.fairseq is None:
         raise ModelDirError(f"--backend fairseq: the card of {model.root} names no fairseq checkpoint "
                             "(use --backend ctranslate2)")
-
-
-def resolve_model_id(translate_config: TranslateConfig) -> str:
-    """The NMT model id from the model card (of the bundled default model when ``translate.model`` is None)."""
-
-    path = model_or_default(translate_config.model)
-    try:
-        return ModelDir(path).model_id
-    except Exception as error:  # a path that exists only inside the worker image (checked by check_model)
-        log.warning("could not read the model card of %s (%s); using the directory name as model id", path, error)
-        return Path(str(path)).name
+    return model.model_id

@@ -1,29 +1,27 @@
 """The corpus pipeline as one Beam graph: :func:`build_pipeline` checks what the launcher can check, then adds
 every stage (ingest -> pre-filter and dedup -> back-translation -> pair records -> score and select -> Parquet
-shards, plus the optional lexicon branch) to a Beam pipeline. :mod:`pipeline.run` runs it and writes the summary.
+shards, plus the optional lexicon branch) to a Beam pipeline. :mod:`pipeline.run` runs it; :mod:`pipeline.summary`
+writes the summary.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import apache_beam as beam
 import pyarrow as pa
-import pyarrow.compute as arrow_compute
 from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import LexiconConfig, ParaNMTConfig
-from core import pair_schema as S
 from filters.decontaminate import ExcludedSentences
 from filters.plugins import build_scores
 from filters.rules import check_select_columns
 from pipeline import progress
 from pipeline.analysis.lexicon_transforms import BuildLexicon
-from pipeline.backtranslate import BackTranslateRows, TranslationCache, check_model, resolve_model_id
+from pipeline.backtranslate import BackTranslateRows, TranslationCache, checked_model_id
 from pipeline.dedup import Dedup
 from pipeline.ingest import Ingest
 from pipeline.input_plan import InputSpec, ReadPlan
@@ -31,21 +29,15 @@ from pipeline.options import runner_of
 from pipeline.pair_records import PairRecords
 from pipeline.prefilter import FIT_TAG, PrefilterRows, prefilter_rules
 from pipeline.records import BATCH_ROWS, REJECTED_TAG
-from pipeline.run_folder import LEXICON_DIR, claim_output, code_version, run_identity
+from pipeline.run_folder import LEXICON_DIR, claim_output, code_version
 from pipeline.score_transforms import ScoreAndSelect
-from pipeline.scorer_fit import FitScorer, fits_on_workers, prepare_scorer
-from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards
+from pipeline.scorer_fit import plan_scorer
+from pipeline.write import STAGING, write_run_outputs
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions
 
 log = logging.getLogger(__name__)
-
-
-def _kept_rows(batch: pa.Table) -> Iterator[pa.Table]:
-    kept = batch.filter(arrow_compute.fill_null(batch[S.KEEP], False))
-    if kept.num_rows:
-        yield kept
 
 
 #: Rows a dedup bucket is sized for: one worker holds a bucket (about 0.5 KB of Arrow per row).
@@ -82,12 +74,12 @@ def _check_sizes(plan: ReadPlan, num_shards: int) -> None:
 
 @dataclass
 class BuiltPipeline:
-    ingest: Ingest
-    staging: str
+    """What the launcher decided that the written files do not say: read by the summary."""
+
+    plan: ReadPlan
     scored: bool
     mode: str
     nmt_model_id: str
-    metadata: dict[str, Any]
     excluded: ExcludedSentences | None = None  # the evaluation sentences kept out of train/, if any
 
 
@@ -97,8 +89,6 @@ def build_pipeline(
     specs: Sequence[InputSpec],
     output: str,
     *,
-    nmt_model_id: str | None = None,
-    code: str | None = None,
     handler_kwargs: HandlerOptions | None = None,
     overwrite: bool = False,
 ) -> BuiltPipeline:
@@ -109,10 +99,8 @@ def build_pipeline(
     ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
     _check_sizes(ingest.plan, pc.num_shards)
     mode = "mt_column" if ingest.plan.has_mt else "translate"
-    staging = FileSystems.join(output, "_staging")
     local = runner_of(p.options) in progress.LOCAL_RUNNERS
-    if mode == "translate" and nmt_model_id is None:
-        check_model(config.translate, local=local)
+    nmt_model_id = pc.mt_model_id if mode == "mt_column" else checked_model_id(config.translate, local=local)
     rules = prefilter_rules(config)
     scores = build_scores(config.filter.scores) if pc.score else []
     excluded = None
@@ -120,14 +108,11 @@ def build_pipeline(
         if config.filter.exclude_sentences:
             excluded = ExcludedSentences.load(config.filter.exclude_sentences)  # read once, before any work
         check_select_columns(config.filter, scores, excluded)
-    claim_output(output, run_identity(config, specs), overwrite=overwrite)  # everything checkable was checked
-    scorer = prepare_scorer(config, ingest.plan, specs, output, fit_here=not fits_on_workers(config, local=local)) \
-        if pc.score else None
-    if nmt_model_id is None:
-        nmt_model_id = pc.mt_model_id if mode == "mt_column" else resolve_model_id(config.translate)
+    claim_output(output, config, specs, overwrite=overwrite)  # everything checkable was checked
+    scorer = plan_scorer(config, ingest.plan, specs, output, local=local) if pc.score else None
     metadata = {
         "config": config.model_dump(mode="json"),
-        "code_version": code if code is not None else code_version(),
+        "code_version": code_version(),
         "nmt_model_id": nmt_model_id,
         "inputs": [s.to_dict() for s in specs],
         "mode": mode,
@@ -135,20 +120,20 @@ def build_pipeline(
     }
 
     read = p | "Ingest" >> ingest
-    fit_in_job = scorer is not None and scorer[1] is None
     kept = read["rows"] | "Prefilter" >> beam.ParDo(PrefilterRows(
-        rules, config.score.fit_sample if fit_in_job else 0, ("torch",) if scorer is not None else (),
+        rules, scorer.fit_sample if scorer is not None else 0, ("torch",) if scorer is not None else (),
     )).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
     select, fitted = None, None
     if scorer is not None:
-        fitted = (kept[FIT_TAG] | "FitScorer" >> FitScorer(config.score, scorer[0])) if fit_in_job else None
-        select = ScoreAndSelect(scorer[0], config.filter, config.seed, scorer_id=scorer[1], fitted=fitted,
+        fitted = (kept[FIT_TAG] | "FitScorer" >> scorer.fit) if scorer.fit is not None else None
+        select = ScoreAndSelect(scorer.path, config.filter, config.seed, scorer_id=scorer.scorer_id, fitted=fitted,
                                 scores=scores, excluded=excluded)
     unique = kept.rows | "Dedup" >> Dedup(config.prefilter.dedup, dedup_buckets(ingest.plan))
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
     if mode == "translate":
-        cache = _translation_cache(config, output, nmt_model_id) if pc.translation_cache else None
+        cache = TranslationCache.for_run(config.translate, pc.cache_dir or FileSystems.join(output, "cache"),
+                                         nmt_model_id) if pc.translation_cache else None
         translated = unique["rows"] | "Rows" >> beam.FlatMap(pa.Table.to_pylist) | "BackTranslate" >> BackTranslateRows(
             config.translate, nmt_model_id, cache, chunk_lines=pc.cache_chunk_lines,
             **(handler_kwargs or {}))
@@ -163,58 +148,16 @@ def build_pipeline(
     if select is not None:
         scored = scored | "ScoreAndSelect" >> select
 
+    if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
+        _ = scored | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(output, STAGING, LEXICON_DIR),
+                                               metadata, tables=True,
+                                               num_shards=lexicon_shards(ingest.plan, config.lexicon))
     late = (fitted | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted is not None else None
-    pairs_schema = S.with_metadata(pa.schema([*S.PAIRS_SCHEMA, *(f for score in scores for f in score.fields)]),
-                                   **metadata, **(select.metadata if select is not None else {}))
-    _write_outputs(config, staging, metadata, pairs_schema, scored, rejected, read["deadletter"],
-                   selected=select is not None, late_metadata=late,
-                   lexicon_shards=lexicon_shards(ingest.plan, config.lexicon))
-    return BuiltPipeline(ingest, staging, select is not None, mode, nmt_model_id, metadata, excluded)
+    write_run_outputs(output, pc, metadata, scored, rejected, read["deadletter"],
+                      score_fields=[f for score in scores for f in score.fields],
+                      select_metadata=select.metadata if select is not None else None, late_metadata=late)
+    return BuiltPipeline(ingest.plan, select is not None, mode, nmt_model_id, excluded)
 
 
 def _scorer_id_metadata(scorer_id: str) -> dict[str, str]:
     return {"scorer_id": scorer_id}
-
-
-def _translation_cache(config: ParaNMTConfig, output: str, nmt_model_id: str) -> TranslationCache:
-    """The cache of finished chunks, keyed by the model and every setting that changes a translation."""
-    t = config.translate
-    # A vocabulary map changes translations: its bytes (not its path) are part of the key. The bucket budget
-    # changes a batch's composition, hence CTranslate2's rounding; so can the cores that share a batch
-    # (intra_threads, float32), but not how many batches run at once (docs/translate-cpu.md).
-    vmap = None
-    if t.vmap is not None:
-        with FileSystems.open(str(t.vmap)) as handle:
-            vmap = hashlib.sha256(handle.read()).hexdigest()[:16]
-    settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend,
-                             "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
-                             "max_decoding_length": t.max_decoding_length, "max_batch_tokens": t.max_batch_tokens,
-                             "max_batch_sentences": t.max_batch_sentences, "intra_threads": t.intra_threads,
-                             "vmap": vmap}.items()))
-    return TranslationCache(config.pipeline.cache_dir or FileSystems.join(output, "cache"), nmt_model_id, settings)
-
-
-def _write_outputs(config: ParaNMTConfig, staging: str, metadata: dict[str, Any], pairs_schema: pa.Schema,
-                   scored: beam.PCollection, rejected: list[beam.PCollection], deadletter: beam.PCollection, *,
-                   selected: bool, late_metadata: beam.PCollection | None, lexicon_shards: int) -> None:
-    """Stage 7 (and the lexicon branch): every output folder as deterministic shards under ``staging``."""
-    pc = config.pipeline
-    shards = {"num_shards": pc.num_shards, "row_group_rows": pc.row_group_rows, "compression": pc.compression,
-              "compression_level": pc.compression_level}
-    _ = scored | "WritePairs" >> WriteParquetShards(FileSystems.join(staging, "pairs"), "pairs", pairs_schema,
-                                                    late_metadata=late_metadata, **shards)
-    if selected:
-        _ = (scored
-             | "Selected" >> beam.FlatMap(_kept_rows)
-             | "WriteTrain" >> WriteParquetShards(FileSystems.join(staging, "train"), "train", pairs_schema,
-                                                  late_metadata=late_metadata, **shards))
-    _ = (tuple(rejected)
-         | "AllRejected" >> beam.Flatten()
-         | "WriteRejected" >> WriteParquetShards(FileSystems.join(staging, "rejected"), "rejected",
-                                                 S.with_metadata(REJECTED_SCHEMA, **metadata), **shards))
-    if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
-        _ = scored | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(staging, LEXICON_DIR), metadata,
-                                                   tables=True, num_shards=lexicon_shards)
-    _ = deadletter | "WriteDeadletter" >> WriteParquetShards(
-        FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
-        **{**shards, "num_shards": pc.deadletter_shards})

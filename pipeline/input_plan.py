@@ -91,6 +91,25 @@ class InputSpec:
                 mt_score: str | None = None) -> InputSpec:
         return cls("parquet", (str(pattern),), cs, en, mt, mt_score)
 
+    @classmethod
+    def from_flags(cls, kind: Kind, pattern: str, cs: str | None = None, en: str | None = None,
+                   mt: str | None = None, mt_score: str | None = None) -> InputSpec:
+        """A TSV/JSONL/Parquet input from the command line's column flags (strings): TSV columns are 0-based
+        indices, the others field names; a cs or en column not given is the format's default."""
+        index = kind == "tsv"
+
+        def column(value: str | None, default: int | str | None) -> int | str | None:
+            if value is None:
+                return default
+            if index:
+                if not value.isdigit():
+                    raise InputError(f"TSV columns are 0-based indices; got {value!r}")
+                return int(value)
+            return value
+
+        return cls(kind, (pattern,), column(cs, 0 if index else "cs"), column(en, 1 if index else "en"),
+                   column(mt, None), column(mt_score, None))
+
     @property
     def has_mt(self) -> bool:
         return len(self.paths) == 3 if self.kind == "pair" else self.mt_column is not None

@@ -25,7 +25,6 @@ Rules and scores of your own: :mod:`filters.plugins` and docs/filters.md.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import time
@@ -33,8 +32,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import apache_beam as beam
-from apache_beam.io.filesystem import CompressionTypes
-from apache_beam.io.filesystems import FileSystems
 from apache_beam.options.pipeline_options import PipelineOptions, TestOptions
 from apache_beam.portability import common_urns
 from apache_beam.portability.api import beam_runner_api_pb2
@@ -43,7 +40,6 @@ from apache_beam.runners.runner import PipelineResult
 from configs.schema import ParaNMTConfig
 from core.errors import ParanmtError
 from pipeline import progress
-from pipeline.analysis.pmi_lexicon import STATS_FILE
 from pipeline.graph import build_pipeline
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
@@ -58,15 +54,8 @@ from pipeline.metrics import (
 )
 from pipeline.options import beam_argv, runner_name
 from pipeline.run_folder import LEXICON_DIR, own_output
-from pipeline.summary import (
-    RUNNERS_DROPPING_COUNTERS,
-    build_summary,
-    decontamination_check,
-    dumps,
-    file_counts,
-)
-from pipeline.translator_check import translator_check
-from pipeline.write import clear_staging, finalize, write_marker
+from pipeline.summary import write_summary
+from pipeline.write import finalize
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions
@@ -87,7 +76,8 @@ def run(
     show_progress: bool = False,
     overwrite: bool = False,
 ) -> dict[str, Any]:
-    """Build and run the pipeline, move the outputs into place, write ``summary.json`` and ``_SUCCESS``.
+    """Build and run the pipeline, move the outputs into place, write ``summary.json`` and (when its checks hold)
+    ``_SUCCESS``.
 
     ``show_progress``: a live progress line on stderr while a local runner works (:mod:`pipeline.progress`); a
     runner that returns at once (Dataflow, portable) always gets progress lines in the log from its metrics.
@@ -106,8 +96,7 @@ def run(
         p = beam.Pipeline(options=options)
         # Input, model and output-folder errors are raised here, before anything is written.
         built = build_pipeline(p, config, specs, output, handler_kwargs=handler_kwargs, overwrite=overwrite)
-        clear_staging(output)
-        expected = built.ingest.plan.expected_rows
+        expected = built.plan.expected_rows
         local = runner in progress.LOCAL_RUNNERS
         translating = (f"model {built.nmt_model_id}, beam {config.translate.beam_size}"
                        if built.mode == "translate" else "")
@@ -120,33 +109,10 @@ def run(
             result.wait_until_finish()
             metrics = metric_counts(result)
             shown.finish(metrics)
-        finalize(output, (*OUTPUTS, LEXICON_DIR))
-        files = file_counts(output)
-        lexicon = _lexicon_stats(output) if config.lexicon.enabled else None
-        summary = build_summary(metrics, files, output_dir=output, expected_read=built.ingest.plan.expected_rows,
-                                scored=built.scored, counters_may_drop=runner in RUNNERS_DROPPING_COUNTERS,
-                                extra={"mode": built.mode, "nmt_model_id": built.nmt_model_id,
-                                       "runner": runner, "sources": built.ingest.plan.sources,
-                                       "notes": built.ingest.plan.notes, **({"lexicon": lexicon} if lexicon else {})})
-        if built.mode == "translate" and built.scored:  # read from pairs/: was the translator up to this input?
-            summary["translator_check"] = translator_check(files["shards"]["pairs"])
-        if built.excluded is not None:
-            summary["decontamination"] = decontamination_check(files["shards"]["train"], built.excluded,
-                                                               summary["pairs_by_decision"])
-            if summary["decontamination"]["train_overlap"]:
-                summary["identity"]["problems"].append(
-                    f"train/ holds {summary['decontamination']['train_overlap']} pairs with an evaluation sentence")
-                summary["identity"]["holds"] = False
-        if lexicon is not None and lexicon["read"] != summary["pairs"]:  # the lexicon sees every pair record
-            summary["identity"]["problems"].append(f"lexicon read {lexicon['read']} pairs but pairs/ holds "
-                                                   f"{summary['pairs']}")
-            summary["identity"]["holds"] = False
-        summary_path = FileSystems.join(output, "summary.json")
-        handle = FileSystems.create(summary_path, compression_type=CompressionTypes.UNCOMPRESSED)
-        try:
-            handle.write(dumps(summary).encode("utf-8"))
-        finally:
-            handle.close()
+        shards = finalize(output, (*OUTPUTS, LEXICON_DIR))
+        summary = write_summary(output, metrics, shards, runner=runner, plan=built.plan, mode=built.mode,
+                                nmt_model_id=built.nmt_model_id, scored=built.scored, excluded=built.excluded,
+                                lexicon=config.lexicon.enabled)
         summary["wall_seconds"] = round(time.perf_counter() - started, 3)  # console only: summary.json is stable
         summary["stage_seconds"] = stage_seconds(result)
         summary["step_seconds"] = stage_seconds(result, depth=2)
@@ -156,7 +122,6 @@ def run(
         summary["held"] = held_sizes(result)
         if not summary["identity"]["holds"]:
             raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
-        write_marker(output)
         return summary
 
 
@@ -170,16 +135,6 @@ def dry_run_summary(result: PipelineResult, runner: str) -> dict[str, Any]:
     return {"dry_run": True, "runner": runner,
             "transforms": len(proto.components.transforms) if proto is not None else None,
             "environments": images}
-
-
-def _lexicon_stats(output: str) -> dict[str, Any] | None:
-    """Rows read / used / skipped by reason of the lexicon branch (its ``stats.json``)."""
-
-    path = FileSystems.join(output, LEXICON_DIR, STATS_FILE)
-    if not FileSystems.exists(path):
-        return None
-    with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
-        return json.loads(handle.read().decode("utf-8"))["stats"]
 
 
 class AccountingError(ParanmtError, RuntimeError):

@@ -1,5 +1,6 @@
 """One rule for every run folder: one run owns it at a time (``<out>/_LOCK``), what makes two runs the same run
-(``<out>/_RUN``), resume or refuse, and the code version written into outputs' metadata."""
+(``<out>/_RUN``), resume or refuse, its markers (:func:`write_marker`), and the code version written into outputs'
+metadata."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from configs.out_paths import make_out_folder, out_folder_problem, remove_create
 from configs.schema import ParaNMTConfig
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
-from pipeline.write import OUTPUTS, write_marker
+from pipeline.metrics import OUTPUTS
 
 if TYPE_CHECKING:
     from pydantic import JsonValue
@@ -55,7 +56,7 @@ _EXECUTION_ONLY = {("pipeline", "runner"), ("pipeline", "beam_options"), ("pipel
                    ("translate", "threads"), ("translate", "device_index")}
 
 
-def run_identity(config: ParaNMTConfig, specs: Sequence[InputSpec]) -> dict[str, Any]:
+def _run_identity(config: ParaNMTConfig, specs: Sequence[InputSpec]) -> dict[str, Any]:
     """What makes two runs the same run: the inputs and every setting that can change the outputs."""
     settings = config.model_dump(mode="json")
     for section, key in _EXECUTION_ONLY:
@@ -69,11 +70,12 @@ def _flat(value: JsonValue, prefix: str = "") -> dict[str, JsonValue]:
     return {prefix.rstrip("."): value}
 
 
-def claim_output(output: str, identity: dict[str, Any], *, overwrite: bool) -> None:
+def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec], *, overwrite: bool) -> None:
     """One rule for every run folder: a folder that holds this run (same inputs and settings) is resumed — finished
     translations are reused and the outputs rewritten identically —, one that holds a different run is refused
     unless ``overwrite`` (its outputs are then deleted; the content-addressed translation cache is kept). The
     identity is written to ``<output>/_RUN`` before any work."""
+    identity = _run_identity(config, specs)
     path = FileSystems.join(output, RUN_FILE)
     if FileSystems.exists(path):
         with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
@@ -90,6 +92,18 @@ def claim_output(output: str, identity: dict[str, Any], *, overwrite: bool) -> N
                                                                  "_SUCCESS")]
             FileSystems.delete([p for p in stale if FileSystems.exists(p)])
     write_marker(output, RUN_FILE, json.dumps(identity, indent=1, sort_keys=True))  # FileSystems makes the folder
+
+
+def write_marker(output: str, name: str = "_SUCCESS", text: str = "") -> str:
+    """``<output>/<name>`` holding ``text``: the run's identity (``_RUN``), its ``summary.json``, or ``_SUCCESS``
+    once its checks held."""
+    path = FileSystems.join(output, name)
+    handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
+    try:
+        handle.write(text.encode("utf-8"))
+    finally:
+        handle.close()
+    return path
 
 
 LEXICON_DIR = "lexicon"

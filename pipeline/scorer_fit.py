@@ -18,6 +18,7 @@ import logging
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import apache_beam as beam
 import numpy as np
@@ -25,7 +26,7 @@ import pyarrow as pa
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
-from configs.schema import ParaNMTConfig, ScoreConfig
+from configs.schema import ParaNMTConfig, PipelineConfig, ScoreConfig
 from core.pair_schema import EN_TOKENS
 from core.text import TextProcessor
 from filters.paragram import ParagramScorer
@@ -42,10 +43,9 @@ log = logging.getLogger(__name__)
 SCORER_FILE = "scorer/scorer.npz"
 
 
-def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], config: ParaNMTConfig,
+def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], pc: PipelineConfig,
                             n: int) -> list[list[str]]:
     """Moses tokens of the first ``n`` decodable, non-empty English references, in input order."""
-    pc = config.pipeline
     text = TextProcessor(("en",))
     sentences: list[list[str]] = []
     for task in plan.tasks:
@@ -62,37 +62,37 @@ def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], config: 
     return sentences
 
 
-def _save(scorer: ParagramScorer, path: str) -> None:
-    """Save to a local path directly, or through Beam's FileSystems (gs://, s3://, ...) from a local copy."""
-    if "://" not in path:
-        scorer.save(path)
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        local = scorer.save(os.path.join(tmp, "scorer.npz"))
-        handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
-        try:
-            with open(local, "rb") as source:
-                while chunk := source.read(1 << 24):
-                    handle.write(chunk)
-        finally:
-            handle.close()
+@dataclass(frozen=True)
+class ScorerPlan:
+    """The run's scorer: where it is saved and its id, known on the launcher; or ``fit``, the step that fits it in
+    the job (its id then comes as the job runs)."""
+
+    path: str
+    scorer_id: str | None = None
+    fit: FitScorer | None = None
+
+    @property
+    def fit_sample(self) -> int:
+        """English sentences the pre-filter hands to the fit: none unless the job fits the scorer."""
+        return self.fit.fit_sample if self.fit is not None else 0
 
 
-def fits_on_workers(config: ParaNMTConfig, *, local: bool) -> bool:
-    """Whether the job fits the scorer itself: always on a local runner; on a remote one unless the fit reads
-    a file from the launcher's disk (``score.embeddings`` / ``score.word_frequencies``)."""
-    return local or (config.score.embeddings is None and config.score.word_frequencies is None)
+def _fits_in_job(score: ScoreConfig, *, local: bool) -> bool:
+    # A remote worker cannot read a file on the launcher's disk (score.embeddings / score.word_frequencies).
+    return local or (score.embeddings is None and score.word_frequencies is None)
 
 
-def prepare_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec], output: str, *,
-                   fit_here: bool = True) -> tuple[str, str | None]:
-    """``(scorer path, scorer id)``: the saved scorer named by ``score.scorer``; or, with ``fit_here``, one fitted
-    now and saved to ``<output>/scorer/scorer.npz``; otherwise that path and ``None``, for :class:`FitScorer` to
-    fill in the job (after checking that the input has an English sentence to fit on)."""
-    if config.score.scorer is not None:
-        path = str(config.score.scorer)
-        return path, load_scorer(path).scorer_id
-    sentences = first_english_sentences(plan, specs, config, config.score.fit_sample if fit_here else 1)
+def plan_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec], output: str, *,
+                local: bool) -> ScorerPlan:
+    """The saved scorer named by ``score.scorer``; or one fitted now and saved to ``<output>/scorer/scorer.npz``
+    when the job cannot fit it itself; otherwise that path and the :class:`FitScorer` that fills it in the job
+    (after checking that the input has an English sentence to fit on)."""
+    score = config.score
+    if score.scorer is not None:
+        path = str(score.scorer)
+        return ScorerPlan(path, load_scorer(path).scorer_id)
+    fit_here = not _fits_in_job(score, local=local)
+    sentences = first_english_sentences(plan, specs, config.pipeline, score.fit_sample if fit_here else 1)
     if not sentences:  # every row is a dead letter or has an empty English side: an input error, not a crash
         inputs = ", ".join(p for spec in specs for p in spec.paths)
         raise InputError(f"no English sentence to fit the paraphrase scorer on: no row of {inputs} has a "
@@ -100,14 +100,26 @@ def prepare_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputS
                          "scorer with --set score.scorer=FILE, or skip scoring with --no-score")
     path = FileSystems.join(output, SCORER_FILE)
     if not fit_here:
-        return path, None
-    return path, fit_and_save(sentences, config.score, path)
+        return ScorerPlan(path, fit=FitScorer(score, path))
+    return ScorerPlan(path, fit_and_save(sentences, score, path))
 
 
 def fit_and_save(sentences: list[list[str]], score_config: ScoreConfig, path: str) -> str:
-    """Fit the scorer on ``sentences`` (token lists), save it to ``path``; return its id."""
+    """Fit the scorer on ``sentences`` (token lists), save it to ``path`` (a local path directly, any other through
+    Beam's FileSystems from a local copy: gs://, s3://, ...); return its id."""
     scorer = ParagramScorer.from_config(score_config, sentences)
-    _save(scorer, path)
+    if "://" not in path:
+        scorer.save(path)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            local = scorer.save(os.path.join(tmp, "scorer.npz"))
+            handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
+            try:
+                with open(local, "rb") as source:
+                    while chunk := source.read(1 << 24):
+                        handle.write(chunk)
+            finally:
+                handle.close()
     log.info("fitted %s on %d English sentences; saved to %s", scorer.scorer_id, len(sentences), path)
     return scorer.scorer_id
 
@@ -160,6 +172,10 @@ class FitScorer(beam.PTransform):
     def __init__(self, score_config: ScoreConfig, path: str):
         super().__init__()
         self._config, self._path = score_config, path
+
+    @property
+    def fit_sample(self) -> int:
+        return self._config.fit_sample
 
     def expand(self, candidates: beam.PCollection) -> beam.PCollection:
         return (candidates

@@ -8,7 +8,9 @@ recounts rows per file, per stage and per reason from the Parquet files themselv
     read == pairs + rejected + deadletter
 
 exactly, with ``read`` from the metrics (and from the counting pre-pass when every input is pair files), and the
-right-hand side from the files; it also checks that every metric agrees with its recount.
+right-hand side from the files; it also checks that every metric agrees with its recount. :func:`write_summary` is
+the run's one ending: it adds the checks that read the files back (translator, decontamination, lexicon), writes
+``summary.json`` and, when everything holds, ``_SUCCESS``.
 """
 
 from __future__ import annotations
@@ -24,16 +26,15 @@ from apache_beam.io.filesystems import FileSystems
 
 from core.pair_schema import EN_TOKENS, MT_TOKENS, Reason
 from filters.decontaminate import ExcludedSentences
+from pipeline.analysis.pmi_lexicon import STATS_FILE
+from pipeline.input_plan import ReadPlan
 from pipeline.metrics import OUTPUTS, READ_COUNTER, STAGES, deadletter_counter, rejected_counter, written_counter
-from pipeline.write import list_files
+from pipeline.run_folder import LEXICON_DIR, write_marker
+from pipeline.translator_check import translator_check
 
 
 def _open(path: str):
     return FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED)
-
-
-def list_shards(directory: str) -> list[str]:
-    return list_files(directory, "*.parquet")
 
 
 def _value_counts(paths: list[str], columns: list[str]) -> tuple[int, Counter[tuple[Any, ...]]]:
@@ -48,12 +49,13 @@ def _value_counts(paths: list[str], columns: list[str]) -> tuple[int, Counter[tu
     return rows, counts
 
 
-def file_counts(output_dir: str) -> dict[str, Any]:
-    """Rows per output from the Parquet files: totals, rows per shard, and per-stage/per-reason breakdowns."""
+def file_counts(shards: Mapping[str, list[str]]) -> dict[str, Any]:
+    """Rows per output from its Parquet shards (``shards[name]``, an output not written has none): totals, rows
+    per shard, and per-stage/per-reason breakdowns."""
 
     out: dict[str, Any] = {"shards": {}}
     for name in OUTPUTS:
-        paths = list_shards(FileSystems.join(output_dir, name))
+        paths = list(shards.get(name, []))
         out["shards"][name] = paths
         if name in ("pairs", "train"):
             rows, counts = _value_counts(paths, ["reason"])
@@ -164,6 +166,48 @@ def build_summary(metrics: Mapping[str, int], files: Mapping[str, Any], *, outpu
     if extra:
         summary.update(extra)
     return summary
+
+
+def write_summary(output: str, metrics: Mapping[str, int], shards: Mapping[str, list[str]], *, runner: str,
+                  plan: ReadPlan, mode: str, nmt_model_id: str, scored: bool, excluded: ExcludedSentences | None,
+                  lexicon: bool) -> dict[str, Any]:
+    """The run's summary from its metrics and its written shards (``finalize``'s), with the checks that read the
+    files back (translator, decontamination, lexicon), written to ``<output>/summary.json``; ``_SUCCESS`` follows
+    when ``read = pairs + rejected + deadletter`` and every check holds. Returns the summary."""
+    files = file_counts(shards)
+    lexicon_stats = _lexicon_stats(output) if lexicon else None
+    summary = build_summary(metrics, files, output_dir=output, expected_read=plan.expected_rows, scored=scored,
+                            counters_may_drop=runner in RUNNERS_DROPPING_COUNTERS,
+                            extra={"mode": mode, "nmt_model_id": nmt_model_id, "runner": runner,
+                                   "sources": plan.sources, "notes": plan.notes,
+                                   **({"lexicon": lexicon_stats} if lexicon_stats else {})})
+    clean = (decontamination_check(files["shards"]["train"], excluded, summary["pairs_by_decision"])
+             if excluded is not None else None)
+    if mode == "translate" and scored:  # read from pairs/: was the translator up to this input?
+        summary["translator_check"] = translator_check(files["shards"]["pairs"])
+    if clean is not None:
+        summary["decontamination"] = clean
+        if clean["train_overlap"]:
+            summary["identity"]["problems"].append(
+                f"train/ holds {clean['train_overlap']} pairs with an evaluation sentence")
+            summary["identity"]["holds"] = False
+    if lexicon_stats is not None and lexicon_stats["read"] != summary["pairs"]:  # the lexicon sees every pair
+        summary["identity"]["problems"].append(f"lexicon read {lexicon_stats['read']} pairs but pairs/ holds "
+                                               f"{summary['pairs']}")
+        summary["identity"]["holds"] = False
+    write_marker(output, "summary.json", dumps(summary))
+    if summary["identity"]["holds"]:
+        write_marker(output)  # _SUCCESS: the outputs are in place and their checks hold
+    return summary
+
+
+def _lexicon_stats(output: str) -> dict[str, Any] | None:
+    """Rows read / used / skipped by reason of the lexicon branch (its ``stats.json``)."""
+    path = FileSystems.join(output, LEXICON_DIR, STATS_FILE)
+    if not FileSystems.exists(path):
+        return None
+    with _open(path) as handle:
+        return json.loads(handle.read().decode("utf-8"))["stats"]
 
 
 def format_table(summary: Mapping[str, Any]) -> str:

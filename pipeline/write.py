@@ -31,11 +31,12 @@ from typing import Any
 import apache_beam as beam
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
+import pyarrow.compute as arrow_compute
 import pyarrow.parquet as pq
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
+from configs.schema import PipelineConfig
 from core import pair_schema as S
 from pipeline.metrics import OUTPUTS, StageCounter, record_size, written_counter
 from pipeline.records import partition
@@ -49,6 +50,7 @@ __all__ = [
     "records_to_table",
     "shard_name",
     "shard_of",
+    "write_run_outputs",
     "write_table",
 ]
 
@@ -145,7 +147,7 @@ def sorted_shard_table(parts: Iterable[pa.Table | Mapping[str, Any]], schema: pa
     if not tables:
         return schema.empty_table()
     table = pa.concat_tables(tables)
-    table = table.take(pc.sort_indices(table, [(S.ID, "ascending")])).combine_chunks()
+    table = table.take(arrow_compute.sort_indices(table, [(S.ID, "ascending")])).combine_chunks()
     columns = [table.column(f.name).dictionary_encode().cast(f.type) if pa.types.is_dictionary(f.type)
                else table.column(f.name) for f in schema]
     return pa.Table.from_arrays(columns, schema=schema)
@@ -227,6 +229,40 @@ class WriteParquetShards(beam.PTransform):
         )
 
 
+def _kept_rows(batch: pa.Table) -> Iterator[pa.Table]:
+    kept = batch.filter(arrow_compute.fill_null(batch[S.KEEP], False))
+    if kept.num_rows:
+        yield kept
+
+
+def write_run_outputs(output: str, pc: PipelineConfig, metadata: dict[str, Any], scored: beam.PCollection,
+                      rejected: Sequence[beam.PCollection], deadletter: beam.PCollection, *,
+                      score_fields: Sequence[pa.Field], select_metadata: dict[str, Any] | None,
+                      late_metadata: beam.PCollection | None) -> None:
+    """Stage 7: clear a killed run's staging folder, then write every output folder as deterministic shards under
+    ``<output>/_staging``: ``pairs/`` (with the configured scores' columns), ``train/`` (the kept pairs, when a
+    selection ran: ``select_metadata``), ``rejected/`` and ``deadletter/``, each schema carrying ``metadata``."""
+    staging = _clear_staging(output)
+    shards = {"num_shards": pc.num_shards, "row_group_rows": pc.row_group_rows, "compression": pc.compression,
+              "compression_level": pc.compression_level}
+    pairs_schema = S.with_metadata(pa.schema([*S.PAIRS_SCHEMA, *score_fields]), **metadata,
+                                   **(select_metadata or {}))
+    _ = scored | "WritePairs" >> WriteParquetShards(FileSystems.join(staging, "pairs"), "pairs", pairs_schema,
+                                                    late_metadata=late_metadata, **shards)
+    if select_metadata is not None:
+        _ = (scored
+             | "Selected" >> beam.FlatMap(_kept_rows)
+             | "WriteTrain" >> WriteParquetShards(FileSystems.join(staging, "train"), "train", pairs_schema,
+                                                  late_metadata=late_metadata, **shards))
+    _ = (tuple(rejected)
+         | "AllRejected" >> beam.Flatten()
+         | "WriteRejected" >> WriteParquetShards(FileSystems.join(staging, "rejected"), "rejected",
+                                                 S.with_metadata(REJECTED_SCHEMA, **metadata), **shards))
+    _ = deadletter | "WriteDeadletter" >> WriteParquetShards(
+        FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
+        **{**shards, "num_shards": pc.deadletter_shards})
+
+
 def _delete(paths: list[str]) -> None:
     if paths:
         FileSystems.delete(paths)
@@ -242,7 +278,7 @@ def _mkdirs(path: str) -> None:
             raise
 
 
-def clear_staging(output: str) -> str:
+def _clear_staging(output: str) -> str:
     """Remove a stale staging folder (a killed run's) and the success marker; return the staging path."""
     staging = FileSystems.join(output, STAGING)
     if FileSystems.exists(staging):
@@ -274,13 +310,3 @@ def finalize(output: str, names: Sequence[str] = OUTPUTS) -> dict[str, list[str]
     if FileSystems.exists(staging):
         FileSystems.delete([staging])
     return moved
-
-
-def write_marker(output: str, name: str = "_SUCCESS", text: str = "") -> str:
-    path = FileSystems.join(output, name)
-    handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
-    try:
-        handle.write(text.encode("utf-8"))
-    finally:
-        handle.close()
-    return path

@@ -353,13 +353,13 @@ def test_scorer_fitted_in_the_job_equals_the_launchers_fit(tmp_path, monkeypatch
     used where a remote worker cannot read the embeddings) gives the same scorer and byte-identical shards."""
     import hashlib
 
-    import pipeline.graph
+    import pipeline.scorer_fit
 
     specs, ids = _mt_inputs(tmp_path)
     config = _config("score.fit_sample=150")  # spans the TSV input and the JSONL one
     in_job = run(config, specs, tmp_path / "job", ["--direct_running_mode=multi_processing",
                                                     "--direct_num_workers=2"])
-    monkeypatch.setattr(pipeline.graph, "fits_on_workers", lambda config, local: False)
+    monkeypatch.setattr(pipeline.scorer_fit, "_fits_in_job", lambda score, local: False)
     launcher = run(config, specs, tmp_path / "launcher")
     assert in_job["held"]["fit_sample_rows"] == {"max": 150, "sum": 150, "count": 1}
     assert "fit_sample_rows" not in launcher["held"]

@@ -204,16 +204,15 @@ def test_a_bad_vmap_file_is_a_one_line_error(small_model, tmp_path, content, mes
 
 
 def test_the_translation_cache_key_follows_the_vmap_bytes_the_bucket_and_the_cores_per_batch(tmp_path):
-    from configs.schema import ParaNMTConfig
-    from pipeline.graph import _translation_cache
+    from configs.schema import TranslateConfig
+    from pipeline.backtranslate import TranslationCache
 
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"
     first.write_text("\t</s> a\n", encoding="utf-8")
     second.write_text("\t</s> the\n", encoding="utf-8")
 
     def key(**translate) -> tuple:
-        config = ParaNMTConfig.model_validate({"translate": translate})
-        return _translation_cache(config, str(tmp_path), "m").settings
+        return TranslationCache.for_run(TranslateConfig.model_validate(translate), str(tmp_path), "m").settings
 
     assert key() != key(vmap=first) != key(vmap=second)
     assert key(vmap=first) == key(vmap=first)

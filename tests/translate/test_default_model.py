@@ -9,7 +9,7 @@ import tomllib
 import pytest
 
 from configs.schema import TranslateConfig
-from pipeline.backtranslate import check_model, resolve_model_id
+from pipeline.backtranslate import checked_model_id
 from tests.conftest import REPO_ROOT
 from translate.card import DEFAULT_MODEL_DIR, ModelDir, ModelDirError, model_or_default
 
@@ -40,7 +40,6 @@ def test_the_package_data_ships_every_file_of_the_default_model():
 
 def test_no_model_means_the_default_model():
     assert model_or_default(None) == DEFAULT_MODEL_DIR
-    assert resolve_model_id(TranslateConfig()) == "small-cs-en"
-    check_model(TranslateConfig(), local=True)  # ready for the CTranslate2 backend
+    assert checked_model_id(TranslateConfig(), local=True) == "small-cs-en"  # ready for the CTranslate2 backend
     with pytest.raises(ModelDirError, match="names no fairseq checkpoint"):
-        check_model(TranslateConfig(backend="fairseq"), local=True)
+        checked_model_id(TranslateConfig(backend="fairseq"), local=True)
