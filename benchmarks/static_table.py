@@ -18,9 +18,10 @@ first (``teacher`` computes the teacher vectors the teacher-loss rows read): ``a
 sweep on all pairs, seeds, train/, shuffled control, teacher loss and teacher-loss-alone control; ``b`` PCA size,
 vocabulary extension, M, pull; ``c`` combinations with TRIGRAM and SP, the TRIGRAM and SP baselines; ``e`` the
 teacher-loss configuration's third seed, faster learning rate, M = 1, 10 epochs, its checkpoint best on STS2017
-and train/; ``d`` the learning curves of the main configuration and of the best static row; ``lo`` the LibreOffice
-pairs added (once that corpus is built); ``speed`` encode sentences/s on one thread, cold, beside all-MiniLM-L6-v2 in
-the same run (via ``benchmarks.frontier``), and size on disk. Results are written to ``--json`` after every run; a
+and train/; ``f`` the teacher loss at faster rates (seeds); ``d`` the learning curves of the main configuration and
+of the best static configuration (mean STS2017 over its seeds); ``lo`` the LibreOffice pairs added (once that corpus
+is built); ``speed`` encode sentences/s on one thread, cold, beside all-MiniLM-L6-v2 in the same run (via
+``benchmarks.frontier``), and size on disk. Results are written to ``--json`` after every run; a
 rerun skips the finished ones. ``--docs`` rewrites the ``static`` section of the page.
 """
 
@@ -31,6 +32,7 @@ import concurrent.futures as cf
 import json
 import multiprocessing
 import os
+import re
 import statistics
 import sys
 import time
@@ -63,6 +65,7 @@ CORPORA = REPO / "runs" / "corpora"  # benchmarks.corpora's default --out (not i
 YEARS = (2012, 2013, 2014, 2015)
 COLUMNS = ["id", "en", "mt", "en_tokens", "mt_tokens", "paraphrase_score"]
 CURVE = (2000, 5000, 11000, 30000)
+SEED_SUFFIX = re.compile(r"-s\d+$")  # a row's seed (seed 1 has none): rows differing only by it are one configuration
 LR_SWEEP = (3e-4, 1e-3, 3e-3, 1e-2)
 BASE_LR = {"trigram": 1e-3, "sp": 1e-3, "trigram,sp": 1e-3}  # benchmarks.reproduce / learning_curve's choices
 LABEL = {"static": "STATIC", "trigram": "TRIGRAM", "sp": "SP", "trigram,sp": "TRIGRAM,SP",
@@ -326,12 +329,17 @@ def phase_lo(results: Results, sets: dict[str, int], run: Any) -> None:
 
 
 def best_static(results: Results, local: bool = False) -> str:
-    """The best trained static-only row on STS2017 (dev) among the full-corpus rows (not the controls); ``local``:
-    among those whose model is on this machine (speed and the frontier time models here)."""
+    """The best trained static-only configuration on STS2017 (dev; the mean over its seeds) among the full-corpus
+    rows (not the controls), named by its first seed's row; ``local``: among the rows whose model is on this machine
+    (speed and the frontier time models here)."""
     names = [n for n, r in results.rows.items() if r.get("model") == "static" and r.get("train", True)
              and r["data"] in ("all", "all+lo") and r.get("paraphrase_weight") != 0.0
              and (not local or model_path(r).is_dir())]
-    return best_of(results, names)
+    seeds: dict[str, list[str]] = {}
+    for name in names:
+        seeds.setdefault(SEED_SUFFIX.sub("", name), []).append(name)
+    best = max(seeds, key=lambda config: statistics.mean(_dev(results, n) for n in seeds[config]))
+    return best if best in names else seeds[best][0]
 
 
 def phase_e(results: Results, sets: dict[str, int], run: Any) -> None:
@@ -347,6 +355,17 @@ def phase_e(results: Results, sets: dict[str, int], run: Any) -> None:
          static_job(f"{base}-e10", lr=lr, static_teacher_loss=w, epochs=10),
          static_job(f"{base}-devbest", lr=lr, static_teacher_loss=w, select="dev"),
          static_job(f"static-train-lr{lr:g}-teacher{w:g}", "train", lr, static_teacher_loss=w)])
+
+
+def phase_f(results: Results, sets: dict[str, int], run: Any) -> None:
+    """The teacher loss at faster learning rates (phase e's first try at one matched the configuration on STS2017):
+    its seeds 2 and 3, and the next rate of the sweep."""
+    lr, w = results.data["choices"]["static_lr"], results.data["choices"]["teacher_loss"]
+    faster = LR_SWEEP[LR_SWEEP.index(lr) + 1:]
+    run([*(static_job(f"static-all-lr{faster[0]:g}-teacher{w:g}-s{seed}", lr=faster[0], static_teacher_loss=w,
+                      seed=seed) for seed in (2, 3)),
+         *(static_job(f"static-all-lr{rate:g}-teacher{w:g}", lr=rate, static_teacher_loss=w) for rate in faster[1:2])])
+    results.data["choices"]["best_static"] = best_static(results)
 
 
 CURVE_KEYS = ("lr", "static_teacher_loss", "static_pca_dims", "static_extend_vocab", "static_pull", "megabatch",
@@ -469,8 +488,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=REPO / "runs" / "static-table", help="training sets and runs")
     p.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "static_table.json")
     p.add_argument("--workers", type=int, default=2, help="runs at a time, one thread each (default 2)")
-    p.add_argument("--phases", default="teacher,a,b,c,e,d,lo,speed,frontier",
-                   help="comma-separated subset of teacher (the teacher vectors, cached), a, b, c, e, d, lo, speed, "
+    p.add_argument("--phases", default="teacher,a,b,c,e,f,d,lo,speed,frontier",
+                   help="comma-separated subset of teacher (the teacher vectors, cached), a, b, c, e, f, d, lo, speed, "
                    "frontier (benchmarks.frontier over these models, into --docs)")
     p.add_argument("--speed", type=int, default=600, help="sentences per timing round (default 600: 3 rounds fit the "
                    "unseen STS-B train sentences)")
@@ -491,7 +510,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_jobs(jobs, results, data, runs, args.workers)
         results.save()
 
-    phases = {"a": phase_a, "b": phase_b, "c": phase_c, "e": phase_e, "d": phase_d, "lo": phase_lo}
+    phases = {"a": phase_a, "b": phase_b, "c": phase_c, "e": phase_e, "f": phase_f, "d": phase_d,
+              "lo": phase_lo}
     for phase in args.phases.split(","):
         print(f"[phase {phase}]", flush=True)
         if phase == "speed":
