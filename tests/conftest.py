@@ -19,6 +19,8 @@ SHARED_DATA = Path(os.environ.get("PARANMT_SHARED_DIR") or REPO_ROOT.parent / "s
 # Licensed excerpts of a few ../shared/data files (tests/data/shared-taste/README.md): enough for a test that reads
 # only their first lines, so it runs on any clone.
 TASTE_DATA = REPO_ROOT / "tests" / "data" / "shared-taste" / "data"
+# Made from those excerpts (same README): tatoeba.mt.en, the default model's translation of the bundled tatoeba.cs.
+TASTE_GENERATED = TASTE_DATA.parent / "generated"
 
 # The toy language: 3,000 training pairs, held-out pairs come from the same generator after them.
 TOY_TRAIN_PAIRS = 3000
@@ -49,6 +51,21 @@ def taste_data(relative: str, lines: int) -> Path:
     if not full.exists() and taste.is_file() and len(read_lines(taste)) >= lines:
         return taste
     return shared_data(relative)
+
+
+# Real paraphrase pairs the way ParaNMT makes them, the same on every clone: line i of the bundled Tatoeba excerpt
+# (tatoeba.cs / tatoeba.en) and the default model's translation of its Czech sentence (tatoeba.mt.en).
+TASTE_PAIRS = 600
+
+
+def taste_pairs(n: int) -> tuple[list[str], list[str], list[str]]:
+    """The first ``n`` (at most :data:`TASTE_PAIRS`) bundled back-translation triples as ``(cs, en, mt)`` lists."""
+    if n > TASTE_PAIRS:
+        raise ValueError(f"the bundled pairs are {TASTE_PAIRS}, not {n}")
+    cs, en = read_lines(TASTE_DATA / "bitext" / "tatoeba.cs"), read_lines(TASTE_DATA / "bitext" / "tatoeba.en")
+    mt = read_lines(TASTE_GENERATED / "tatoeba.mt.en")
+    assert len(cs) == len(en) == len(mt) == TASTE_PAIRS
+    return cs[:n], en[:n], mt[:n]
 
 
 def small_cs_en() -> Path:

@@ -9,7 +9,7 @@ import pytest
 
 from core.hf_imports import import_sentence_transformers
 from tests.conftest import load_benchmark, shared_data
-from tests.train_embeddings.helpers import caption_parquet, tiny
+from tests.train_embeddings.helpers import pairs_parquet, tiny
 from train_embeddings.trainer import train
 
 try:
@@ -18,7 +18,7 @@ except ImportError as error:  # the st extra is optional; CI installs .[all]
     pytest.skip(f"{error}", allow_module_level=True)
 def test_round_trip_table(tmp_path, capsys) -> None:
     sts_dir = shared_data("sts")
-    data = caption_parquet(tmp_path / "captions", n=300)
+    data = pairs_parquet(tmp_path / "captions", n=300)
     models = [train(tiny(name, data), tmp_path / name, evaluate_fn=None, progress=False).model_dir
               for name in ("word", "blstm")]
     out = tmp_path / "rows.json"

@@ -1,5 +1,5 @@
 """sentence-transformers export (train_embeddings/st_export.py, st_modules.py): tiny models trained in seconds on
-real caption pairs, exported, loaded by ``SentenceTransformer(path, trust_remote_code=True)``; its ``encode``
+real paraphrase pairs, exported, loaded by ``SentenceTransformer(path, trust_remote_code=True)``; its ``encode``
 equals paranmt's to 1e-5 for WORD, TRIGRAM, LSTM, BLSTM and a combination. This project's STS numbers equal
 sentence-transformers' own ``EmbeddingSimilarityEvaluator`` on the same model (1e-4), for an exported model and
 for the all-MiniLM-L6-v2 baseline. Needs the ``st`` extra (CI installs ``.[all]``, which includes it)."""
@@ -14,7 +14,7 @@ import pytest
 from cli.paranmt_command import main as paranmt
 from core.hf_imports import import_sentence_transformers
 from tests.conftest import shared_data
-from tests.train_embeddings.helpers import caption_lines, caption_parquet, tiny
+from tests.train_embeddings.helpers import pair_lines, pairs_parquet, tiny
 from train_embeddings import load_model, sts
 from train_embeddings.trainer import train
 
@@ -33,12 +33,12 @@ RAW = ["A man in a blue shirt is playing the guitar.", "Two dogs run through the
 
 @pytest.fixture(scope="module")
 def captions(tmp_path_factory):
-    return caption_parquet(tmp_path_factory.mktemp("captions"), n=300)
+    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=300)
 
 
 @pytest.fixture(scope="module")
 def sentences() -> list[str]:
-    return [*RAW, *caption_lines(3, 200)]
+    return [*RAW, *pair_lines("other", 200)]
 
 
 @pytest.mark.parametrize("components", ["word", "trigram", "lstm", "blstm", "word,trigram", "sp", "sp,word"])

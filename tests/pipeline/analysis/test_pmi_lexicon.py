@@ -19,6 +19,7 @@ import pytest
 from cli.lexicon_command import main
 from configs.schema import LexiconConfig
 from pipeline.analysis.pmi_lexicon import (
+    LEXICON_SCHEMA,
     LexiconError,
     PairCounts,
     build_from_parquet,
@@ -33,7 +34,7 @@ from pipeline.analysis.pmi_lexicon import (
     top_k_table,
     write_outputs,
 )
-from tests.conftest import read_lines, shared_data
+from tests.conftest import read_lines, shared_data, taste_pairs
 
 PLAIN = dict(min_score=None, min_count=1, drop_stopwords=False, max_vocab=None)
 
@@ -197,9 +198,9 @@ def _reference_within(joint: int, count_u: int, count_v: int, sentences: int, co
 
 @pytest.mark.parametrize(("chunk_keys", "estimate"), [(1000, "prior"), (2_000_000, "prior"),
                                                       (2_000_000, "additive")])
-def test_vectorised_counts_equal_the_reference_on_real_captions(chunk_keys, estimate):
-    en = [line.split() for line in read_lines(shared_data("paraphrase/multi30k-captions/train.1.en"))[:400]]
-    mt = [line.split() for line in read_lines(shared_data("paraphrase/multi30k-captions/train.2.en"))[:400]]
+def test_vectorised_counts_equal_the_reference_on_real_pairs(chunk_keys, estimate):
+    _, en_lines, mt_lines = taste_pairs(400)  # real back-translation pairs, bundled
+    en, mt = [line.split() for line in en_lines], [line.split() for line in mt_lines]
     config = LexiconConfig(**PLAIN, drop_punctuation=False, chunk_keys=chunk_keys, max_tokens=None,
                            within_estimate=estimate)
     tables = [_pairs(en[i:i + 37], mt[i:i + 37]) for i in range(0, 400, 37)]  # uneven batches
@@ -366,6 +367,16 @@ def test_top_k_table_ranks_within_each_word():
     top = top_k_table(lexicon, k=1, min_joint=10)
     assert top.select(["u", "rank", "v"]).to_pylist() == [{"u": "a", "rank": 1, "v": "y"},
                                                           {"u": "b", "rank": 1, "v": "x"}]
+
+
+def test_an_empty_top_k_table_has_the_schema_of_a_full_one():
+    """A shard where no pair reaches min_joint: its empty list concatenates with the other shards' (it had a
+    schema of its own, nullable columns, and the lexicon summary failed on real pairs)."""
+    columns = {"u": ["a", "b"], "v": ["x", "x"], "joint": [10, 3], "pmi_adj": [1.0, 0.5]}
+    lexicon = pa.table({f.name: columns.get(f.name, [0, 0]) for f in LEXICON_SCHEMA}, schema=LEXICON_SCHEMA)
+    full, empty = top_k_table(lexicon, k=1, min_joint=10), top_k_table(lexicon, k=1, min_joint=11)
+    assert empty.num_rows == 0 and empty.schema == full.schema
+    assert pa.concat_tables([empty, full]).equals(full)
 
 
 def test_wordsim_spearman_with_unseen_pairs_as_zero(tmp_path):
