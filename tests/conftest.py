@@ -55,7 +55,7 @@ def taste_data(relative: str, lines: int) -> Path:
 
 # Real paraphrase pairs the way ParaNMT makes them, the same on every clone: line i of the bundled Tatoeba excerpt
 # (tatoeba.cs / tatoeba.en) and the default model's translation of its Czech sentence (tatoeba.mt.en).
-TASTE_PAIRS = 600
+TASTE_PAIRS = 2000
 
 
 def taste_pairs(n: int) -> tuple[list[str], list[str], list[str]]:
