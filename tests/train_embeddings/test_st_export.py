@@ -13,7 +13,7 @@ import pytest
 
 from cli.paranmt_command import main as paranmt
 from core.hf_imports import import_sentence_transformers
-from tests.conftest import shared_data
+from tests.conftest import shared_data, write_sts_dir
 from tests.train_embeddings.helpers import pair_lines, pairs_parquet, tiny
 from train_embeddings import load_model, sts
 from train_embeddings.trainer import train
@@ -92,7 +92,9 @@ def pooled(year: sts.StsYear) -> tuple[list[str], list[str], np.ndarray]:
 
 
 def test_sts_numbers_equal_the_sentence_transformers_evaluator(captions, tmp_path) -> None:
-    bench = sts.load_benchmarks(shared_data("sts"), years=(2013,), stsb=True)
+    # STS13 and STS-B in their layout, made of the bundled pairs (tests/conftest.py:write_sts_dir): the two
+    # evaluators read the same files
+    bench = sts.load_benchmarks(write_sts_dir(tmp_path / "sts"), years=(2013,), stsb=True)
     run = train(tiny("word,trigram", captions, max_steps=10), tmp_path / "run", evaluate_fn=None, progress=False)
     export_sentence_transformers(load_model(run.model_dir), tmp_path / "st")
     loaded = sentence_transformers.SentenceTransformer(str(tmp_path / "st"), device="cpu", trust_remote_code=True)

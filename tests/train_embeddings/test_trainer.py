@@ -14,7 +14,7 @@ import torch
 from cli.train_command import main
 from configs import ConfigError
 from configs.schema import TrainConfig
-from tests.conftest import shared_data
+from tests.conftest import write_sts_dir
 from tests.train_embeddings.helpers import pair_lines, pairs_parquet, pairs_table
 from train_embeddings import load_model
 from train_embeddings.data import TrainDataError
@@ -133,8 +133,8 @@ def test_bad_data_errors_reach_the_trainer(tmp_path):
         train(tiny(tmp_path / "one.parquet", min_score=0.5), tmp_path / "run2", evaluate_fn=None)
 
 
-def test_default_evaluation_uses_sts2017_dev(captions, tmp_path):
-    shared_data("sts/STSB")
+def test_default_evaluation_uses_sts2017_dev(captions, tmp_path, monkeypatch):
+    monkeypatch.setenv("PARANMT_STS_DIR", str(write_sts_dir(tmp_path / "sts")))  # the STS layout, bundled pairs
     evaluate = default_evaluate_fn()
     if evaluate is None:
         pytest.skip("train_embeddings.sts.dev_score is not available yet")
