@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from cli.vmap_command import main as vmap_main
 from configs.schema import TranslateConfig
-from tests.conftest import read_lines, shared_data, small_cs_en, taste_data
+from tests.conftest import TASTE_DATA, read_lines, shared_data, small_cs_en, taste_data
 from translate import ModelDirError, Status, load_translator
 from translate.ct2_backend import ThreadPlan, plan_threads, read_vmap
 from translate.translator import Translator
@@ -227,8 +227,12 @@ def test_translate_cpu_bench_smoke(small_model, tmp_path):
     from tests.conftest import load_benchmark
 
     out = tmp_path / "bench.json"
+    bitext = tmp_path / "bitext"  # the bundled real Czech, two domains, as a bitext folder (the bench reads *.cs)
+    bitext.mkdir()
+    for name in ("bitext/tatoeba.cs", "bitext-software/libreoffice-help.cs"):
+        (bitext / Path(name).name).write_bytes((TASTE_DATA / name).read_bytes())
     bench = load_benchmark("translate_cpu_bench")
-    assert bench.main(["--model", str(small_model), "--bitext", str(shared_data("bitext")), "--parts", "speed",
+    assert bench.main(["--model", str(small_model), "--bitext", str(bitext), "--parts", "speed",
                        "identity", "--sentences", "6", "--identity-sentences", "6", "--repeats", "2",
                        "--no-fairseq", "--compute-types", "int8", "--beam", "2", "--extra", "today@512",
                        "--json", str(out)]) == 0
