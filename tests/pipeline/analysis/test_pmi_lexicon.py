@@ -304,27 +304,44 @@ def caption_lexicon(tmp_path_factory) -> Path:
     return root / "lex"
 
 
-def test_shards_read_in_order_are_the_one_table(caption_lexicon, tmp_path):
+@pytest.fixture(scope="module")
+def pairs_lexicon(tmp_path_factory) -> Path:
+    """A lexicon from the 2,000 bundled back-translation pairs (tests/conftest.py:taste_pairs), written by the
+    stand-alone command from Parquet in four shards."""
+    root = tmp_path_factory.mktemp("pairs")
+    _, en_lines, mt_lines = taste_pairs(2000)
+    en = [line.lower().replace(".", " .").split() for line in en_lines]
+    mt = [line.lower().replace(".", " .").split() for line in mt_lines]
+    score = pa.array(np.where(np.arange(len(en)) % 50 == 0, 0.1, 0.9), pa.float32())
+    (root / "pairs").mkdir()
+    pq.write_table(_pairs(en[:1000], mt[:1000], paraphrase_score=score[:1000]), root / "pairs" / "a.parquet")
+    pq.write_table(_pairs(en[1000:], mt[1000:], paraphrase_score=score[1000:]), root / "pairs" / "b.parquet")
+    assert main(["build", "--input", str(root / "pairs"), "--out", str(root / "lex"), "--quiet",
+                 "--set", "lexicon.min_joint=5", "--set", "lexicon.num_shards=4"]) == 0
+    return root / "lex"
+
+
+def test_shards_read_in_order_are_the_one_table(pairs_lexicon, tmp_path):
     """Four shards (merged and written one by one, as the pipeline's workers do) hold exactly the rows of the
     one-shard table, in its order; the top-k list and the counts are the same, and each word is in one shard."""
-    shards = lexicon_files(caption_lexicon)
+    shards = lexicon_files(pairs_lexicon)
     assert [f.name for f in shards] == [f"lexicon-0000{i}-of-00004.parquet" for i in range(4)]
-    assert main(["build", "--input", str(caption_lexicon.parent / "pairs"), "--out", str(tmp_path / "one"),
+    assert main(["build", "--input", str(pairs_lexicon.parent / "pairs"), "--out", str(tmp_path / "one"),
                  "--quiet", "--set", "lexicon.min_joint=5"]) == 0
     tables = [pq.read_table(f) for f in shards]
     one = pq.read_table(lexicon_files(tmp_path / "one")[0])
     assert all(t.num_rows > 0.1 * one.num_rows for t in tables)  # balanced: no shard is nearly empty
     assert pa.concat_tables(tables).replace_schema_metadata().equals(one.replace_schema_metadata())
-    vocabulary = pq.read_table(caption_lexicon / "vocabulary.parquet").to_pydict()
+    vocabulary = pq.read_table(pairs_lexicon / "vocabulary.parquet").to_pydict()
     shard_of = dict(zip(vocabulary["word"], vocabulary["shard"], strict=True))
     for index, table in enumerate(tables):
         assert {shard_of[u] for u in table.column("u").to_pylist()} == {index}
-    assert (caption_lexicon / "top_k.tsv").read_text() == (tmp_path / "one" / "top_k.tsv").read_text()
-    stats = {p: json.loads((p / "stats.json").read_text())["stats"] for p in (caption_lexicon, tmp_path / "one")}
-    assert stats[caption_lexicon].pop("lexicon_shards") == 4 and stats[tmp_path / "one"].pop("lexicon_shards") == 1
-    assert stats[caption_lexicon] == stats[tmp_path / "one"]
+    assert (pairs_lexicon / "top_k.tsv").read_text() == (tmp_path / "one" / "top_k.tsv").read_text()
+    stats = {p: json.loads((p / "stats.json").read_text())["stats"] for p in (pairs_lexicon, tmp_path / "one")}
+    assert stats[pairs_lexicon].pop("lexicon_shards") == 4 and stats[tmp_path / "one"].pop("lexicon_shards") == 1
+    assert stats[pairs_lexicon] == stats[tmp_path / "one"]
     # a rebuild with another shard count replaces the shards; a set with one missing is refused by name
-    assert main(["build", "--input", str(caption_lexicon.parent / "pairs"), "--out", str(tmp_path / "one"),
+    assert main(["build", "--input", str(pairs_lexicon.parent / "pairs"), "--out", str(tmp_path / "one"),
                  "--quiet", "--set", "lexicon.num_shards=2"]) == 0
     assert [f.name for f in lexicon_files(tmp_path / "one")] == ["lexicon-00000-of-00002.parquet",
                                                                   "lexicon-00001-of-00002.parquet"]
