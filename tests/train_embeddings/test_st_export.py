@@ -13,7 +13,7 @@ import pytest
 
 from cli.paranmt_command import main as paranmt
 from core.hf_imports import import_sentence_transformers
-from tests.conftest import shared_data, write_sts_dir
+from tests.conftest import write_sts_dir
 from tests.train_embeddings.helpers import pair_lines, pairs_parquet, tiny
 from train_embeddings import load_model, sts
 from train_embeddings.trainer import train
@@ -113,9 +113,10 @@ def test_minilm_baseline_unzips_once_and_matches_the_evaluator(tmp_path) -> None
     assert (directory / "modules.json").is_file() and directory.name.startswith("all-MiniLM-L6-v2-")
     assert sts.minilm_directory(tmp_path / "cache") == directory  # the second use finds the unzipped copy
     encoder = sts.MiniLMEncoder(directory)
-    fnwn = sts.load_sts_year(shared_data("sts/STS13"))["FNWN"]
-    ours = sts.evaluate_dataset(encoder, fnwn)
-    pearson, spearman = library_metrics(encoder.model, fnwn.sentences1, fnwn.sentences2, fnwn.scores)
+    # An STS13 sub-dataset in its layout, made of the bundled pairs (tests/conftest.py:write_sts_dir)
+    dataset = sts.load_sts_year(write_sts_dir(tmp_path / "sts") / "STS13")["tatoeba"]
+    ours = sts.evaluate_dataset(encoder, dataset)
+    pearson, spearman = library_metrics(encoder.model, dataset.sentences1, dataset.sentences2, dataset.scores)
     assert abs(pearson - ours.pearson) <= 1e-4 and abs(spearman - ours.spearman) <= 1e-4
     assert ours.pearson > 0.3  # all-MiniLM-L6-v2, not random vectors
     vectors = encoder(["A man is playing a guitar.", "Someone plays the guitar.", "The stock market fell."])
