@@ -1,8 +1,8 @@
 """Trigram overlap (ParaNMT-50M footnote 6): hand-worked cases, input forms, fallbacks, and the vectorised core
 against a plain per-pair Python reference on real pairs.
 
-``real_pairs`` (the bundled back-translation pairs, every clone) and ``caption_pairs`` (Multi30k caption pairs, from
-../shared), both Moses-tokenised, are shared with the other score tests.
+``real_pairs`` (the bundled back-translation pairs, Moses-tokenised, the same on every clone) is shared with the other
+score tests.
 """
 
 from __future__ import annotations
@@ -16,27 +16,7 @@ import pytest
 import filters.trigram as trigram_module
 from core.token_arrays import encode_tokens
 from filters.trigram import trigram_overlap
-from tests.conftest import TASTE_PAIRS, read_lines, shared_data, taste_pairs
-
-
-@functools.lru_cache(maxsize=2)
-def _caption_pairs(n: int) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
-    from sacremoses import MosesTokenizer
-
-    directory = shared_data("paraphrase/multi30k-captions")
-    tokenizer = MosesTokenizer(lang="en")
-    first = read_lines(directory / "train.1.en")[:n]
-    second = read_lines(directory / "train.2.en")[:n]
-    return (tuple(tuple(tokenizer.tokenize(s, escape=False)) for s in first),
-            tuple(tuple(tokenizer.tokenize(s, escape=False)) for s in second))
-
-
-def caption_pairs(n: int = 12_000) -> tuple[list[list[str]], list[list[str]]]:
-    """The first n Multi30k train images' captions 1 and 2 (the same image, written by different people)."""
-    if n > 12_000:
-        raise ValueError("tests use at most 12,000 caption pairs")
-    en, mt = _caption_pairs(12_000)  # one tokenisation per session, whatever n
-    return [list(s) for s in en[:n]], [list(s) for s in mt[:n]]
+from tests.conftest import TASTE_PAIRS, taste_pairs
 
 
 @functools.lru_cache(maxsize=1)
