@@ -77,6 +77,6 @@ def test_saved_model_carries_unseen_words(captions, tmp_path, mode) -> None:
     assert not torch.allclose(table.frozen, pretrained, atol=1e-3)  # training moved the space: the map is no identity
     checkpoint = torch.load(tmp_path / "run" / "checkpoint.pt", map_location="cpu", weights_only=False)
     assert torch.equal(checkpoint["model"]["parts.word.table.frozen"], pretrained)  # training state keeps GloVe
-    sentence = "zygote"  # a GloVe word no caption uses: its vector is the mapped one
+    sentence = "zygote"  # a GloVe word no training pair uses: its vector is the mapped one
     assert sentence in frozen_words
     assert np.allclose(model.encode([sentence])[0], (pretrained @ w)[frozen_words.index(sentence)].numpy(), atol=1e-5)
