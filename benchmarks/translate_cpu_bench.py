@@ -169,7 +169,8 @@ class Architecture:
     @classmethod
     def of(cls, model: Path) -> Architecture:
         card = ModelDir(model).card
-        recipe = json.loads(str(card.provenance.get("recipe", "{}")))
+        # the JSON object, and any prose after it (the package's own card describes the preset there)
+        recipe, _ = json.JSONDecoder().raw_decode(str(card.provenance.get("recipe", "{}")))
         vocab = json.loads((model / "ct2" / "target_vocabulary.json").read_text(encoding="utf-8"))
         layers = int(recipe["layers"])
         return cls(layers, layers, int(recipe["embed_dim"]), int(recipe["ffn_dim"]), len(vocab))

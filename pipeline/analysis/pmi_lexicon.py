@@ -597,10 +597,9 @@ def top_k_table(lexicon: pa.Table, k: int, min_joint: int, rank_by: str = "pmi_a
     table = lexicon.filter(pc.greater_equal(lexicon.column("joint"), min_joint))
     table = table.sort_by([("u", "ascending"), (rank_by, "descending"), ("v", "ascending")])
     words = table.column("u").combine_chunks()
-    if len(words) == 0:
-        return pa.table({"u": pa.array([], pa.string()), "rank": pa.array([], pa.int64()),
-                         "v": pa.array([], pa.string()), "joint": pa.array([], pa.int64()),
-                         "pmi_adj": pa.array([], pa.float64()), "pmi_cross": pa.array([], pa.float64())})
+    if len(words) == 0:  # the same schema as a non-empty list (a shard's empty list is concatenated with others')
+        return table.select(["u", "v", "joint", "pmi_adj", "pmi_cross"]).add_column(1, "rank",
+                                                                                    pa.array([], pa.int64()))
     new = np.r_[True, pc.not_equal(words[1:], words[:-1]).to_numpy(zero_copy_only=False)]
     starts = np.flatnonzero(new)
     group = np.cumsum(new) - 1

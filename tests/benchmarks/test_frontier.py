@@ -1,4 +1,4 @@
-"""benchmarks/frontier.py end to end on a tiny SP model trained on real caption pairs (seconds-long smoke: 100
+"""benchmarks/frontier.py end to end on a tiny SP model trained on real paraphrase pairs (seconds-long smoke: 100
 timed sentences, one round, no MiniLM), and the named doc sections other commands' pages keep."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from benchmarks.doc_sections import kept_sections, replace_section
 from tests.conftest import load_benchmark
-from tests.train_embeddings.helpers import caption_parquet, tiny
+from tests.train_embeddings.helpers import pairs_parquet, tiny
 from train_embeddings.trainer import train
 
 
@@ -25,7 +25,7 @@ def test_sections_are_replaced_in_place_and_kept(tmp_path: Path) -> None:
     assert kept.count("<!-- section:") == 2 and "body" not in kept
     assert kept_sections(tmp_path / "absent.md") == ""
 def test_frontier_smoke(tmp_path: Path) -> None:
-    data = caption_parquet(tmp_path / "captions", n=300)
+    data = pairs_parquet(tmp_path / "captions", n=300)
     run = train(tiny("sp", data, max_steps=6), tmp_path / "sp", evaluate_fn=None, progress=False)
     docs, out = tmp_path / "docs" / "reproduction.md", tmp_path / "frontier.json"
     assert load_benchmark("frontier").main(["--quick", "--model", f"SP={run.model_dir}", "--docs", str(docs),

@@ -1,5 +1,5 @@
 """benchmarks/st_roundtrip.py: tiny models trained in seconds round-trip through sentence-transformers on real
-STS-B sentences with differences below 1e-5, and the table reports it."""
+sentences (the bundled pairs, in STS-B's layout) with differences below 1e-5, and the table reports it."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import json
 import pytest
 
 from core.hf_imports import import_sentence_transformers
-from tests.conftest import load_benchmark, shared_data
-from tests.train_embeddings.helpers import caption_parquet, tiny
+from tests.conftest import load_benchmark, write_sts_dir
+from tests.train_embeddings.helpers import pairs_parquet, tiny
 from train_embeddings.trainer import train
 
 try:
@@ -17,8 +17,8 @@ try:
 except ImportError as error:  # the st extra is optional; CI installs .[all]
     pytest.skip(f"{error}", allow_module_level=True)
 def test_round_trip_table(tmp_path, capsys) -> None:
-    sts_dir = shared_data("sts")
-    data = caption_parquet(tmp_path / "captions", n=300)
+    sts_dir = write_sts_dir(tmp_path / "sts")  # STS-B's layout, the bundled real sentences
+    data = pairs_parquet(tmp_path / "captions", n=300)
     models = [train(tiny(name, data), tmp_path / name, evaluate_fn=None, progress=False).model_dir
               for name in ("word", "blstm")]
     out = tmp_path / "rows.json"

@@ -19,7 +19,7 @@ from filters.decontaminate import ExcludedSentences, ExcludeSentences, Exclusion
 from filters.folds import select_training_pairs
 from filters.plugins import step_of
 from filters.rules import rules_from_config
-from tests.conftest import REPO_ROOT, read_lines, shared_data
+from tests.conftest import REPO_ROOT, read_lines, taste_pairs
 
 TEXT = TextProcessor(("en",))
 
@@ -55,9 +55,14 @@ def test_a_pattern_that_matches_nothing_is_an_error_naming_it(tmp_path):
         expand_patterns([str(tmp_path / "nope" / "*.tsv")])
 
 
-def test_rule_matches_the_python_reference_on_real_sts_sentences():
-    path = shared_data("sts/STS14/STS.input.images.txt")
+def test_rule_matches_the_python_reference_on_real_sentences_in_an_sts_file(tmp_path):
+    """An evaluation file in the STS input layout (``sentence1<TAB>sentence2``) of real sentences: the bundled
+    pairs (tests/conftest.py:taste_pairs), Tatoeba English and the translations of its Czech."""
+    _, en_lines, mt_lines = taste_pairs(400)
+    path = tmp_path / "STS.input.tatoeba.txt"
+    path.write_text("".join(f"{a}\t{b}\n" for a, b in zip(en_lines, mt_lines, strict=True)), encoding="utf-8")
     sentences = read_sentences(path)
+    assert len(sentences) == 800
     excluded = ExcludedSentences.from_sentences({str(path): sentences[:400]}, tokenize)
     assert len(excluded) == len({reference_key(s) for s in sentences[:400]})
     # Pairs: evaluation sentences re-cased and re-spaced on either side, and other sentences of the same file.

@@ -30,7 +30,7 @@ from filters.folds import (
     write_fold_subsets,
 )
 from filters.rules import MaxTokens
-from tests.conftest import REPO_ROOT, shared_data
+from tests.conftest import REPO_ROOT, taste_pairs
 from tests.filters.fold_reference import fold_of_key
 
 # ------------------------------------------------------------------------------------------ slow references
@@ -419,15 +419,13 @@ def test_beam_approximate_folds_are_within_the_epsilon_bound(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def caption_pairs() -> pa.Table:
-    """12,000 real pairs: two independent captions of the same Multi30k image, Moses-tokenised, scored by a
-    Jaccard overlap of lower-cased token sets (many ties)."""
+def real_pairs() -> pa.Table:
+    """2,000 real pairs (the bundled back-translation pairs: a Tatoeba sentence and the default model's translation
+    of its Czech side), Moses-tokenised, scored by a Jaccard overlap of lower-cased token sets (many ties)."""
     from sacremoses import MosesTokenizer
 
-    folder = shared_data("paraphrase/multi30k-captions")
-    n = 12_000
-    first = (folder / "train.1.en").read_text(encoding="utf-8").splitlines()[:n]
-    second = (folder / "train.2.en").read_text(encoding="utf-8").splitlines()[:n]
+    _, first, second = taste_pairs(2000)
+    n = len(first)
     tokenizer = MosesTokenizer(lang="en")
     en_tokens = [tokenizer.tokenize(s, escape=False) for s in first]
     mt_tokens = [tokenizer.tokenize(s, escape=False) for s in second]
@@ -436,8 +434,8 @@ def caption_pairs() -> pa.Table:
         sa, sb = {t.lower() for t in a}, {t.lower() for t in b}
         jaccard.append(len(sa & sb) / len(sa | sb) if sa | sb else 0.0)
     return table_from_columns({
-        "id": [f"multi30k-train-{i}" for i in range(n)],
-        "source": ["multi30k"] * n,
+        "id": [f"tatoeba-{i}" for i in range(n)],
+        "source": ["tatoeba"] * n,
         "en": first,
         "mt": second,
         "en_tokens": en_tokens,
@@ -447,8 +445,8 @@ def caption_pairs() -> pa.Table:
     })
 
 
-def test_real_caption_pairs_folds_and_selection(caption_pairs, tmp_path):
-    table = caption_pairs
+def test_real_pairs_folds_and_selection(real_pairs, tmp_path):
+    table = real_pairs
     n = table.num_rows
     scores = table.column("paraphrase_score").to_numpy()
     assert len(np.unique(scores)) < n / 10  # heavy ties: the tie-break matters
@@ -461,17 +459,19 @@ def test_real_caption_pairs_folds_and_selection(caption_pairs, tmp_path):
     means = [scores[fold == j].mean() for j in range(1, 11)]
     assert means == sorted(means) and means[-1] > 2 * means[0]
 
-    # Identical captions of one image are copies (drop_copies would take them out of the ranking): compare the
-    # selection's folds with the plain ranking of every pair.
-    result = select_training_pairs(table, FilterConfig(sample=1000, drop_copies=False), seed=1234)
+    # Translations identical to their sentence are copies (drop_copies would take them out of the ranking): compare
+    # the selection's folds with the plain ranking of every pair.
+    # Tatoeba's sentences are short: a 10-token cap (the default is 30) so that the length rule rejects some too.
+    sample, cap = n // 12, 10
+    result = select_training_pairs(table, FilterConfig(sample=sample, drop_copies=False, max_tokens=cap), seed=1234)
     np.testing.assert_array_equal(result.fold, fold)
-    assert result.keep.sum() == 1000 and sum(result.counts.values()) == n
-    lengths = MaxTokens(30).check(table)
+    assert result.keep.sum() == sample and sum(result.counts.values()) == n
+    lengths = MaxTokens(cap).check(table)
     assert np.all(np.isin(fold[result.keep], [9, 10])) and np.all(lengths[result.keep])
     assert result.counts["too_many_tokens"] == int((np.isin(fold, [9, 10]) & ~lengths).sum())
     assert scores[result.keep].min() >= result.boundaries[8].min
     kept = table.filter(pa.array(result.keep))
-    assert all(0 < len(t) <= 30 for t in kept.column("en_tokens").to_pylist())
+    assert all(0 < len(t) <= cap for t in kept.column("en_tokens").to_pylist())
 
     paths = write_fold_subsets(table, fold, tmp_path, FilterConfig(), criterion="paraphrase_score", folds=10)
     top = pq.read_table(paths[-1])

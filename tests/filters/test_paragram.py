@@ -1,7 +1,8 @@
 """PARAGRAM-PHRASE scorer: word-vector loaders, SIF weights and component removal against a per-sentence Python
-reference on real caption pairs, unknown words, save/load, and the shuffled-pair control that justifies SIF.
+reference on real pairs (the bundled back-translation pairs), unknown words, save/load, and the shuffled-pair
+control that justifies SIF.
 
-``glove()`` / ``caption_vectors()`` are shared with the other score tests (GloVe is loaded once per session).
+``glove()`` / ``pair_vectors()`` are shared with the other score tests (GloVe is loaded once per session).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from core.word_vectors import (
 )
 from filters.paragram import ParagramScorer
 from tests.conftest import shared_data
-from tests.filters.test_trigram import caption_pairs
+from tests.filters.test_trigram import real_pairs
 
 ENWIKI = "wordfreq/enwiki_vocab_min200.txt"
 
@@ -40,9 +41,9 @@ def glove() -> WordVectors:
 
 
 @functools.lru_cache(maxsize=1)
-def caption_vectors() -> WordVectors:
-    """GloVe restricted to the words of the test captions: same scores on them, much faster to fit and hash."""
-    en, mt = caption_pairs()
+def pair_vectors() -> WordVectors:
+    """GloVe restricted to the words of the test pairs: same scores on them, much faster to fit and hash."""
+    en, mt = real_pairs()
     words = {t.lower() for sentence in en + mt for t in sentence} | {"the", "a", "cat", "dog", "man"}
     return glove().restrict(words)
 
@@ -103,9 +104,9 @@ class ReferenceSIF:
 @functools.lru_cache(maxsize=1)
 def default_scorer() -> ParagramScorer:
     """The default configuration (SIF weights from the sample, first component removed) fitted on both sides (all
-    24,000 sentences, so the per-sentence reference, which fits on everything, can be compared with it)."""
-    en, mt = caption_pairs()
-    return ParagramScorer.fit(caption_vectors(), en + mt, ScoreConfig(fit_sample=100_000))
+    4,000 sentences, so the per-sentence reference, which fits on everything, can be compared with it)."""
+    en, mt = real_pairs()
+    return ParagramScorer.fit(pair_vectors(), en + mt, ScoreConfig(fit_sample=100_000))
 
 
 # ---------------------------------------------------------------------------------------------------- loaders
@@ -252,23 +253,23 @@ def test_component_removal_makes_sentence_vectors_orthogonal_to_it():
     scorer = default_scorer()
     assert scorer.components.shape == (1, 50)
     assert np.linalg.norm(scorer.components[0]) == pytest.approx(1.0, abs=1e-6)
-    en, _ = caption_pairs(2000)
+    en, _ = real_pairs()
     vectors, known = scorer.sentence_vectors(en)
     assert (known > 0).all()
     assert np.abs(vectors @ scorer.components[0]).max() < 1e-5 * np.abs(vectors).max()
-    assert scorer.params["fit_sentences"] == 24_000 and scorer.params["weighting"] == "sif"
+    assert scorer.params["fit_sentences"] == 4_000 and scorer.params["weighting"] == "sif"
 
 
 @pytest.mark.parametrize("frequencies", [None, ENWIKI])
-def test_vectorised_equals_per_sentence_reference_on_real_caption_pairs(frequencies):
-    en, mt = caption_pairs(12_000)
+def test_vectorised_equals_per_sentence_reference_on_real_pairs(frequencies):
+    en, mt = real_pairs()
     frequency_file = shared_data(frequencies) if frequencies else None
     if frequencies is None:
         scorer = default_scorer()
     else:
         config = ScoreConfig(word_frequencies=frequency_file, fit_sample=100_000)
-        scorer = ParagramScorer.fit(caption_vectors(), en + mt, config)
-    reference = ReferenceSIF(caption_vectors(), en + mt, frequency_file=frequency_file)
+        scorer = ParagramScorer.fit(pair_vectors(), en + mt, config)
+    reference = ReferenceSIF(pair_vectors(), en + mt, frequency_file=frequency_file)
     np.testing.assert_allclose(np.abs(scorer.components), np.abs(reference.components), atol=1e-5)
     expected = [reference.score(a, b) for a, b in zip(en, mt, strict=True)]
     scores, flags = scorer.score(en, mt)
@@ -278,16 +279,16 @@ def test_vectorised_equals_per_sentence_reference_on_real_caption_pairs(frequenc
 
 def test_scores_do_not_depend_on_batching():
     scorer = default_scorer()
-    en, mt = caption_pairs(3000)
+    en, mt = real_pairs()
     whole, _ = scorer.score(en, mt)
-    parts = np.concatenate([scorer.score(en[i:i + 700], mt[i:i + 700])[0] for i in range(0, 3000, 700)])
+    parts = np.concatenate([scorer.score(en[i:i + 700], mt[i:i + 700])[0] for i in range(0, len(en), 700)])
     np.testing.assert_array_equal(whole, parts)
 
 
 def test_restricted_vocabulary_scores_like_the_full_one():
-    en, mt = caption_pairs(3000)
+    en, mt = real_pairs()
     full = ParagramScorer.fit(glove(), en + mt, ScoreConfig())
-    small = ParagramScorer.fit(caption_vectors(), en + mt, ScoreConfig())
+    small = ParagramScorer.fit(pair_vectors(), en + mt, ScoreConfig())
     np.testing.assert_allclose(full.score(en, mt)[0], small.score(en, mt)[0], atol=1e-6)
     assert full.scorer_id != small.scorer_id  # different vectors, different id
 
@@ -298,14 +299,14 @@ def test_save_load_round_trip(tmp_path):
     loaded = ParagramScorer.load(path)
     assert loaded.scorer_id == scorer.scorer_id and loaded.scorer_id.startswith("paragram-")
     assert loaded.params == scorer.params and loaded.vectors.source == scorer.vectors.source
-    en, mt = caption_pairs(2000)
+    en, mt = real_pairs()
     for a, b in zip(scorer.score(en, mt), loaded.score(en, mt), strict=True):
         np.testing.assert_array_equal(a, b)
     assert ParagramScorer.from_config(ScoreConfig(scorer=path)).scorer_id == scorer.scorer_id
     # the id covers the parameters and the fitted state
-    other = ParagramScorer.fit(caption_vectors(), en + mt, ScoreConfig(sif_a=1e-4))
+    other = ParagramScorer.fit(pair_vectors(), en + mt, ScoreConfig(sif_a=1e-4))
     assert other.scorer_id != scorer.scorer_id
-    assert ParagramScorer.plain_average(caption_vectors()).scorer_id != scorer.scorer_id
+    assert ParagramScorer.plain_average(pair_vectors()).scorer_id != scorer.scorer_id
 
 
 def test_load_rejects_tampered_or_foreign_files(tmp_path):
@@ -332,16 +333,17 @@ def test_from_config_loads_and_fits(tmp_path):
 
 
 def test_shuffled_pair_control_sif_versus_plain_average():
-    """Captions of the same image must score well above captions of different images. With the default
-    (SIF + first component removed) they do by a wide margin; the plain GloVe average gives even unrelated
-    captions a median cosine above 0.8 — why it is not the default."""
-    en, mt = caption_pairs(12_000)
-    shuffled = mt[1:] + mt[:1]  # the next image's caption: unrelated
+    """A sentence and the translation of its Czech side must score well above a sentence and another pair's
+    translation. With the default (SIF + first component removed) they do by a wide margin; the plain GloVe
+    average gives even unrelated sentences a median cosine above 0.8 — why it is not the default."""
+    en, mt = real_pairs()
+    half = len(mt) // 2  # the file is sorted by its Czech side: neighbours are alike, the other half is not
+    shuffled = mt[half:] + mt[:half]
     sif = default_scorer()
     true_median, shuffled_median = np.median(sif.score(en, mt)[0]), np.median(sif.score(en, shuffled)[0])
     assert true_median > 0.35 and shuffled_median < 0.15 and true_median - shuffled_median > 0.3, \
         (true_median, shuffled_median)
-    plain = ParagramScorer.plain_average(caption_vectors())
+    plain = ParagramScorer.plain_average(pair_vectors())
     plain_true, plain_shuffled = np.median(plain.score(en, mt)[0]), np.median(plain.score(en, shuffled)[0])
     assert plain_shuffled > 0.8, plain_shuffled
     assert plain_true - plain_shuffled < true_median - shuffled_median  # SIF separates better

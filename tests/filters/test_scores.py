@@ -31,24 +31,25 @@ from filters.paragram import ParagramScorer
 from filters.scores import SCORE_COLUMNS, score_pairs
 from filters.trigram import trigram_overlap
 from pipeline.score_transforms import check_scorer, load_scorer
-from tests.filters.test_paragram import caption_vectors
-from tests.filters.test_trigram import caption_pairs
+from tests.filters.test_paragram import pair_vectors
+from tests.filters.test_trigram import real_pairs
 
 
 @functools.lru_cache(maxsize=1)
 def scorer() -> ParagramScorer:
-    en, mt = caption_pairs(4000)
-    return ParagramScorer.fit(caption_vectors(), en + mt, ScoreConfig())
+    en, mt = real_pairs()
+    return ParagramScorer.fit(pair_vectors(), en + mt, ScoreConfig())
 
 
 def pairs_table(n: int = 2000, extra_rows: bool = True) -> pa.Table:
-    """Real caption pairs in the full PAIRS_SCHEMA layout (plus awkward rows: empty, null, unknown-only)."""
-    en, mt = caption_pairs(n)
+    """Real pairs (the bundled back-translation pairs) in the full PAIRS_SCHEMA layout (plus awkward rows: empty,
+    null, unknown-only)."""
+    en, mt = real_pairs(n)
     if extra_rows:
         en, mt = [*en, [], None, ["qwxzv", "zzkq"]], [*mt, ["a", "dog"], ["a", "dog"], ["a", "dog"]]
     count = len(en)
     return table_from_columns({
-        ID: [f"captions:{i}" for i in range(count)], SOURCE: ["captions"] * count,
+        ID: [f"tatoeba:{i}" for i in range(count)], SOURCE: ["tatoeba"] * count,
         EN_TOKENS: en, MT_TOKENS: mt,
         TRANSLATION_SCORE: np.linspace(-2, -0.1, count).astype(np.float32),
     })
@@ -73,7 +74,7 @@ def test_score_pairs_adds_typed_columns_and_carries_the_rest():
 
 
 def test_score_pairs_appends_or_overwrites_with_the_contract_types():
-    en, mt = caption_pairs(50)
+    en, mt = real_pairs(50)
     minimal = pa.table({EN_TOKENS: pa.array(en, pa.list_(pa.string())), MT_TOKENS: pa.array(mt)})
     scored = score_pairs(minimal, scorer())
     assert scored.schema.names == [EN_TOKENS, MT_TOKENS, *SCORE_COLUMNS]
@@ -87,26 +88,26 @@ def test_score_pairs_appends_or_overwrites_with_the_contract_types():
 
 
 def test_cli_fits_saves_and_reuses_the_scorer(tmp_path, capsys):
-    table = pairs_table(3000)
+    table = pairs_table(2000)
     source = tmp_path / "pairs.parquet"
     pq.write_table(table, source, row_group_size=1000)
     out, fitted = tmp_path / "scored.parquet", tmp_path / "scorer.npz"
     args = ["--input", str(source), "--output", str(out), "--batch-rows", "700", "--quiet"]
-    vocabulary = tmp_path / "vectors.txt"  # the captions' GloVe rows as a text file: fast to load
-    vectors = caption_vectors()
+    vocabulary = tmp_path / "vectors.txt"  # the pairs' GloVe rows as a text file: fast to load
+    vectors = pair_vectors()
     vocabulary.write_text("".join(f"{w} {' '.join(map(repr, row.tolist()))}\n"
                                   for w, row in zip(vectors.words.to_pylist(), vectors.matrix, strict=True)))
     assert main([*args, "--embeddings", str(vocabulary), "--save-scorer", str(fitted)]) == 0
     err = capsys.readouterr().err
-    assert "scored 3,003 pairs" in err and "pairs/s" in err and "no_known_words 3" in err
+    assert "scored 2,003 pairs" in err and "pairs/s" in err and "no_known_words 3" in err
     first = pq.read_table(out)
-    assert first.num_rows == 3003 and first.schema.names == table.schema.names
+    assert first.num_rows == 2003 and first.schema.names == table.schema.names
     assert first.schema.field(TRIGRAM_OVERLAP).type == pa.float32()
     loaded = ParagramScorer.load(fitted)
     assert set(first[SCORER_ID].to_pylist()) == {loaded.scorer_id}
     metadata = read_metadata(pq.read_schema(out))
     assert metadata["scorer_id"] == loaded.scorer_id and metadata["score"]["weighting"] == "sif"
-    assert loaded.params["fit_sentences"] == 6003  # both sides of all 3,003 rows, less 3 without a known word
+    assert loaded.params["fit_sentences"] == 4003  # both sides of all 2,003 rows, less 3 without a known word
     np.testing.assert_array_equal(first[PARAPHRASE_SCORE].to_numpy(),
                                   score_pairs(table, loaded)[PARAPHRASE_SCORE].to_numpy())
     # a second run with the saved scorer reproduces the output exactly

@@ -1,7 +1,8 @@
 """Trigram overlap (ParaNMT-50M footnote 6): hand-worked cases, input forms, fallbacks, and the vectorised core
-against a plain per-pair Python reference on real caption pairs.
+against a plain per-pair Python reference on real pairs.
 
-``caption_pairs`` (real Multi30k caption pairs, Moses-tokenised) is shared with the other score tests.
+``real_pairs`` (the bundled back-translation pairs, Moses-tokenised, the same on every clone) is shared with the other
+score tests.
 """
 
 from __future__ import annotations
@@ -15,26 +16,23 @@ import pytest
 import filters.trigram as trigram_module
 from core.token_arrays import encode_tokens
 from filters.trigram import trigram_overlap
-from tests.conftest import read_lines, shared_data
+from tests.conftest import TASTE_PAIRS, taste_pairs
 
 
-@functools.lru_cache(maxsize=2)
-def _caption_pairs(n: int) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+@functools.lru_cache(maxsize=1)
+def _real_pairs() -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
     from sacremoses import MosesTokenizer
 
-    directory = shared_data("paraphrase/multi30k-captions")
+    _, en, mt = taste_pairs(TASTE_PAIRS)
     tokenizer = MosesTokenizer(lang="en")
-    first = read_lines(directory / "train.1.en")[:n]
-    second = read_lines(directory / "train.2.en")[:n]
-    return (tuple(tuple(tokenizer.tokenize(s, escape=False)) for s in first),
-            tuple(tuple(tokenizer.tokenize(s, escape=False)) for s in second))
+    return (tuple(tuple(tokenizer.tokenize(s, escape=False)) for s in en),
+            tuple(tuple(tokenizer.tokenize(s, escape=False)) for s in mt))
 
 
-def caption_pairs(n: int = 12_000) -> tuple[list[list[str]], list[list[str]]]:
-    """The first n Multi30k train images' captions 1 and 2 (the same image, written by different people)."""
-    if n > 12_000:
-        raise ValueError("tests use at most 12,000 caption pairs")
-    en, mt = _caption_pairs(12_000)  # one tokenisation per session, whatever n
+def real_pairs(n: int = TASTE_PAIRS) -> tuple[list[list[str]], list[list[str]]]:
+    """The first n of the 2,000 bundled back-translation pairs (tests/conftest.py:taste_pairs: a Tatoeba English
+    sentence and the default model's translation of its Czech side), Moses-tokenised; the same on every clone."""
+    en, mt = _real_pairs()
     return [list(s) for s in en[:n]], [list(s) for s in mt[:n]]
 
 
@@ -149,8 +147,8 @@ def test_exact_fallbacks_for_huge_vocabularies_and_batches(monkeypatch, id_bits,
     assert (expected > 0).sum() > 100 and (expected < 1).sum() > 100  # not a trivial case
 
 
-def test_vectorised_equals_reference_on_real_caption_pairs():
-    en, mt = caption_pairs(12_000)
+def test_vectorised_equals_reference_on_real_pairs():
+    en, mt = real_pairs()
     expected = np.array([reference_overlap(a, b) for a, b in zip(en, mt, strict=True)], np.float32)
     got = trigram_overlap(en, mt)
     np.testing.assert_array_equal(got, expected)  # exact, not approximate

@@ -15,8 +15,10 @@ from pipeline.backtranslate import apply_translation
 from pipeline.prefilter import FIT_TAG, PrefilterRows, prefilter_rules
 from pipeline.records import DECODED_SCHEMA, PREFILTERED_SCHEMA
 from pipeline.write import records_to_table
-from tests.conftest import read_lines, shared_data
+from tests.conftest import TASTE_DATA, read_lines
 from tests.pipeline.prefilter_reference import pair_record, pick_duplicates, prefilter_row
+
+SOFTWARE = TASTE_DATA / "bitext-software"  # the bundled licensed excerpt (300 pairs)
 
 
 def _row(cs: str, en: str, i: int = 1) -> dict:
@@ -65,11 +67,11 @@ def test_prefilter_keeps_normal_pairs_with_tokens():
 
 
 def test_prefilter_batches_equal_the_reference_on_real_pairs():
-    """Every real Multi30k/Tatoeba/newstest pair plus hand-made bad ones: the same kept rows (tokens and dedup
-    keys), the same rejections (reason and detail), and the scorer fit gets the English tokens of every row."""
-    bitext = shared_data("bitext")
-    cs = read_lines(bitext / "multi30k-train.cs")[:300] + read_lines(bitext / "tatoeba.cs")[:300]
-    en = read_lines(bitext / "multi30k-train.en")[:300] + read_lines(bitext / "tatoeba.en")[:300]
+    """Real LibreOffice help and Tatoeba pairs (the bundled excerpts) plus hand-made bad ones: the same kept rows
+    (tokens and dedup keys), the same rejections (reason and detail), and the scorer fit gets the English tokens of
+    every row."""
+    cs = read_lines(SOFTWARE / "libreoffice-help.cs")[:300] + read_lines(TASTE_DATA / "bitext" / "tatoeba.cs")[:300]
+    en = read_lines(SOFTWARE / "libreoffice-help.en")[:300] + read_lines(TASTE_DATA / "bitext" / "tatoeba.en")[:300]
     cs += ["", "Ahoj\x1b[31m.", "¿¿¿ !!! ...", "Tom.", "Ano.", "Pes\u00a0\u00a0\u2003běží .", "Straße"]
     en += ["Hello.", "Hi.", "What?", "tom .", "Yes, I will certainly do that for you tomorrow morning.",
            "%%% ### @@@ x", "STRASSE"]
@@ -116,7 +118,7 @@ def test_pair_record_and_translation_outcomes():
 
 def test_column_wise_dedup_equals_pick_duplicates_on_real_pairs():
     """duplicates_in (the pipeline's column-wise dedup in one bucket) against pick_duplicates per group (the obvious
-    reference), on real captions with many repeats, rows in shuffled order."""
+    reference), on real pairs with many repeats, rows in shuffled order."""
     import random
 
     import numpy as np
@@ -124,8 +126,7 @@ def test_column_wise_dedup_equals_pick_duplicates_on_real_pairs():
     from pipeline.dedup import duplicates_in
     from pipeline.records import DEDUP_KEY
 
-    bitext = shared_data("bitext")
-    cs, en = read_lines(bitext / "multi30k-train.cs")[:300], read_lines(bitext / "multi30k-train.en")[:300]
+    cs, en = read_lines(SOFTWARE / "libreoffice-help.cs"), read_lines(SOFTWARE / "libreoffice-help.en")
     rows, _, _ = _prefilter([_row(cs[i % 120], en[i % 120], i + 1) for i in range(300)])
     random.Random(3).shuffle(rows)
     table = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA)
@@ -143,12 +144,12 @@ def test_column_wise_dedup_equals_pick_duplicates_on_real_pairs():
 
 def test_column_wise_pair_records_equal_pair_record_on_real_pairs():
     """pair_table (the pipeline's column-wise pair records) against pair_record row by row (the obvious reference):
-    real Multi30k rows with given translations, some empty or blank, with and without their own model ids and
-    length-cap flags; the same records, rejections and Arrow table."""
+    real LibreOffice help rows with given translations, some empty or blank, with and without their own model ids
+    and length-cap flags; the same records, rejections and Arrow table."""
     from pipeline.pair_records import pair_table
 
-    bitext = shared_data("bitext")
-    cs, en = read_lines(bitext / "multi30k-train.cs")[:200], read_lines(bitext / "multi30k-train.en")[:200]
+    cs = read_lines(SOFTWARE / "libreoffice-help.cs")[:200]
+    en = read_lines(SOFTWARE / "libreoffice-help.en")[:200]
     text = TextProcessor()
     rows, _, _ = _prefilter([_row(cs[i], en[i], i + 1) for i in range(200)])
     rows = [{**r, "mt": en[(i + 1) % 200] if i % 17 else ("" if i % 2 else " .. "), "mt_score": -0.5 * (i % 3)}

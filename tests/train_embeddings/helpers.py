@@ -1,5 +1,7 @@
-"""Helpers shared by the tests/train_embeddings/test_*.py modules (no tests here): caption pairs in the
-pipeline's Parquet layout, built from ../shared/data/paraphrase/multi30k-captions."""
+"""Helpers shared by the tests/train_embeddings/test_*.py modules (no tests here): real paraphrase pairs in the
+pipeline's Parquet layout, the way ParaNMT makes them: a Tatoeba English sentence and the back-translation of its
+Czech side by the package's default model (both bundled, licensed: tests/data/shared-taste/README.md), so every
+clone runs the same tests on the same pairs."""
 
 from __future__ import annotations
 
@@ -13,38 +15,41 @@ import pyarrow.parquet as pq
 from benchmarks.caption_pairs import tokenize
 from configs.schema import TrainConfig
 from core.pair_schema import PAIRS_SCHEMA, table_from_columns, with_metadata
-from tests.conftest import shared_data
-
-CAPTIONS = "paraphrase/multi30k-captions"
+from tests.conftest import TASTE_DATA, read_lines, taste_pairs
 
 
 @functools.cache
-def caption_lines(which: int, n: int) -> tuple[str, ...]:
-    """The first ``n`` lines of ``train.<which>.en`` (line i of every file describes image i)."""
-    path = shared_data(CAPTIONS) / f"train.{which}.en"
-    return tuple(path.read_text(encoding="utf-8").splitlines()[:n])
+def pair_lines(side: str, n: int) -> tuple[str, ...]:
+    """The first ``n`` lines of one side: ``en`` and ``mt`` of :func:`tests.conftest.taste_pairs` (line i of both is
+    pair i), or ``other``, more real English text (the bundled LibreOffice help excerpt, 300 lines)."""
+    if side == "other":
+        lines = read_lines(TASTE_DATA / "bitext-software" / "libreoffice-help.en")
+        assert len(lines) >= n
+        return tuple(lines[:n])
+    _, en, mt = taste_pairs(n)
+    return tuple({"en": en, "mt": mt}[side])
 
 
 @functools.cache
-def caption_tokens(which: int, n: int) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(t) for t in tokenize(caption_lines(which, n)))
+def pair_tokens(side: str, n: int) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(t) for t in tokenize(pair_lines(side, n)))
 
 
 def pairs_table(en: Sequence[str], mt: Sequence[str], en_tokens: Sequence[Sequence[str]],
                 mt_tokens: Sequence[Sequence[str]], ids: Sequence[str], **extra: Sequence) -> pa.Table:
     n = len(en)
-    columns = {"id": list(ids), "source": ["multi30k"] * n, "en": list(en), "mt": list(mt),
+    columns = {"id": list(ids), "source": ["tatoeba"] * n, "en": list(en), "mt": list(mt),
                "en_tokens": [list(t) for t in en_tokens], "mt_tokens": [list(t) for t in mt_tokens],
                "keep": [True] * n, **{k: list(v) for k, v in extra.items()}}
     return table_from_columns(columns, with_metadata(PAIRS_SCHEMA))
 
 
-def caption_parquet(directory: Path, n: int = 300, shards: int = 2, offset: int = 0) -> Path:
-    """``n`` real pairs (caption 1 and caption 2 of images offset..offset+n-1), Moses-tokenised, as ``shards``
-    Parquet files in the core.pair_schema layout; the id names the image."""
-    en, mt = caption_lines(1, offset + n)[offset:], caption_lines(2, offset + n)[offset:]
-    table = pairs_table(en, mt, caption_tokens(1, offset + n)[offset:], caption_tokens(2, offset + n)[offset:],
-                        [f"img{offset + i}" for i in range(n)],
+def pairs_parquet(directory: Path, n: int = 300, shards: int = 2, offset: int = 0) -> Path:
+    """``n`` real pairs (pairs offset..offset+n-1 of :func:`pair_lines`), Moses-tokenised, as ``shards`` Parquet
+    files in the core.pair_schema layout; the id names the line."""
+    en, mt = pair_lines("en", offset + n)[offset:], pair_lines("mt", offset + n)[offset:]
+    table = pairs_table(en, mt, pair_tokens("en", offset + n)[offset:], pair_tokens("mt", offset + n)[offset:],
+                        [f"line{offset + i}" for i in range(n)],
                         paraphrase_score=[0.5 + 0.4 * ((i * 7919) % 100) / 100 for i in range(n)])
     directory.mkdir(parents=True, exist_ok=True)
     per = -(-n // shards)

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.train_embeddings.helpers import caption_parquet, pairs_table
+from tests.train_embeddings.helpers import pairs_parquet, pairs_table
 from train_embeddings.data import PairSource, TrainDataError, tsv_to_parquet
 
 
@@ -120,8 +120,8 @@ def test_released_tsv_format(tmp_path):
         PairSource(bad).count()
 
 
-def test_real_caption_shards_read(tmp_path):
-    source = PairSource(caption_parquet(tmp_path / "captions", n=120, shards=3))
+def test_real_pair_shards_read(tmp_path):
+    source = PairSource(pairs_parquet(tmp_path / "pairs", n=120, shards=3))
     assert source.count() == 120 and len(source.files) == 3
     chunk = next(source.chunks(200, 0, 0))
     assert len(chunk) == 120 and all(isinstance(t, str) for t in chunk.left.to_pylist()[0])

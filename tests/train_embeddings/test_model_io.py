@@ -13,7 +13,7 @@ import torch
 from core.text import MOSES_EN
 from core.word_vectors import load_word_vectors
 from filters.paragram import ParagramScorer
-from tests.train_embeddings.helpers import caption_lines, caption_parquet, caption_tokens, tiny
+from tests.train_embeddings.helpers import pair_lines, pair_tokens, pairs_parquet, tiny
 from train_embeddings import export_word_vectors, load_model, save_model
 from train_embeddings.model_io import ModelLoadError
 from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder
@@ -25,7 +25,7 @@ RAW = ["A man in a blue shirt is playing the guitar.", "Two dogs run through the
 
 @pytest.fixture(scope="module")
 def captions(tmp_path_factory):
-    return caption_parquet(tmp_path_factory.mktemp("captions"), n=300)
+    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=300)
 
 
 @pytest.fixture(scope="module")
@@ -81,12 +81,12 @@ def test_word_model_directory_is_a_paragram_word_model(word_run, captions):
     model = load_model(word_run.model_dir)
     vectors = load_word_vectors(word_run.model_dir)  # auto: a directory -> word_model (word_vectors.npy + vocab.txt)
     assert vectors.source.startswith("word_model:") and len(vectors) == len(model.words) - 1 and vectors.dim == 50
-    en, mt = caption_lines(1, 300)[:50], caption_lines(2, 300)[:50]
-    en_tokens, mt_tokens = caption_tokens(1, 300)[:50], caption_tokens(2, 300)[:50]
+    en, mt = pair_lines("en", 300)[:50], pair_lines("mt", 300)[:50]
+    en_tokens, mt_tokens = pair_tokens("en", 300)[:50], pair_tokens("mt", 300)[:50]
     scorer = ParagramScorer.plain_average(vectors)
     scores, no_known = scorer.score([list(t) for t in en_tokens], [list(t) for t in mt_tokens])
     assert not no_known.any()
-    # Every caption word is in the model's vocabulary, so the scorer's average is the model's WORD embedding.
+    # Every word of these pairs is in the model's vocabulary, so the scorer's average is the model's WORD embedding.
     assert np.allclose(scores, model.similarity(list(en), list(mt)), atol=1e-5)
 
 

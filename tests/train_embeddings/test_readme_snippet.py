@@ -17,7 +17,7 @@ import pytest
 
 from cli.paranmt_command import main as paranmt
 from tests.conftest import REPO_ROOT
-from tests.train_embeddings.helpers import caption_parquet, tiny
+from tests.train_embeddings.helpers import pairs_parquet, tiny
 from train_embeddings import load_model
 from train_embeddings.trainer import train
 
@@ -43,7 +43,7 @@ def test_the_readme_block_runs_as_written(tmp_path):
     snippet = readme_snippet()
     paths = re.findall(r'SentenceTransformer\("([^"]+)"', snippet)
     assert paths and all(f'"{s}"' in snippet for s in SENTENCES), snippet  # it encodes these
-    run = train(tiny("word", caption_parquet(tmp_path / "captions", n=300)), tmp_path / "runs" / "emb" / "wt",
+    run = train(tiny("word", pairs_parquet(tmp_path / "captions", n=300)), tmp_path / "runs" / "emb" / "wt",
                 evaluate_fn=None, progress=False)
     assert paranmt(["export", "--format", "sentence-transformers", "--model", str(run.out_dir),
                     "--out", str(tmp_path / paths[0])]) == 0

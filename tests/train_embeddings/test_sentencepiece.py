@@ -1,5 +1,5 @@
 """The ``sp`` encoder (ParaGram-SP: SentencePiece trained on the training pairs, piece embeddings averaged):
-trained in seconds on real caption pairs, it saves, loads and encodes identically, combines with the other
+trained in seconds on real paraphrase pairs, it saves, loads and encodes identically, combines with the other
 components, segments every word (no out-of-vocabulary sentence embeds to zero), and its SentencePiece model is
 the same for the same data and seed."""
 
@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 import torch
 
-from tests.train_embeddings.helpers import caption_lines, caption_parquet, tiny
+from tests.train_embeddings.helpers import pair_lines, pairs_parquet, tiny
 from train_embeddings import load_model, save_model
 from train_embeddings.models import BagAverage
 from train_embeddings.trainer import train
@@ -23,7 +23,7 @@ RAW = ["A man in a blue shirt is playing the guitar.", "", "Zyzzyvas quixoticall
 
 @pytest.fixture(scope="module")
 def captions(tmp_path_factory):
-    return caption_parquet(tmp_path_factory.mktemp("captions"), n=300)
+    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=300)
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +68,7 @@ def _part(model, name, sentences):
 
 
 def test_piece_vocabulary_is_deterministic_and_batch_select_keeps_pieces() -> None:
-    text = [s.lower() for s in caption_lines(1, 300)]
+    text = [s.lower() for s in pair_lines("en", 300)]
     first = SentencePieceVocab.train(text, vocab_size=300, seed=1)
     assert first.model_proto == SentencePieceVocab.train(text, vocab_size=300, seed=1).model_proto
     tokens = pa.array([s.split() for s in text[:5]], pa.list_(pa.string()))
@@ -82,5 +82,5 @@ def test_piece_vocabulary_is_deterministic_and_batch_select_keeps_pieces() -> No
 
 
 def test_small_corpus_gets_the_vocabulary_it_supports() -> None:
-    vocab = SentencePieceVocab.train([s.lower() for s in caption_lines(1, 50)], vocab_size=50_000, seed=1)
+    vocab = SentencePieceVocab.train([s.lower() for s in pair_lines("en", 50)], vocab_size=50_000, seed=1)
     assert 16 < len(vocab) < 50_000

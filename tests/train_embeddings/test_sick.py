@@ -1,6 +1,7 @@
 """SICK heads (train_embeddings/sick.py): Tai et al.'s sparse target, features, head, losses and the fine-tuning
-regulariser against hand values; file validation; seconds-long smoke runs on a slice of the real SICK files (frozen
-GloVe features, fine-tuning a small WORD model, the CLI); a slow fuller run."""
+regulariser against hand values; file validation; seconds-long smoke runs: frozen GloVe features on a slice of the
+real SICK files, fine-tuning a small WORD model and the CLI on SICK-layout files made of the bundled pairs; a slow
+fuller run."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 import torch
 
 from cli.sick_command import main
-from tests.conftest import shared_data
+from tests.conftest import TASTE_PAIRS, shared_data, taste_pairs
 from train_embeddings.model_io import load_model, save_model
 from train_embeddings.models import EmbeddingModel, ModelSpec, build_encoder
 from train_embeddings.sick import (
@@ -130,6 +131,35 @@ def sick_slice() -> dict[str, tuple[SickData, SickData]]:
     return out
 
 
+@pytest.fixture(scope="module")
+def made_files(tmp_path_factory) -> dict[str, tuple[Path, Path]]:
+    """SICK-layout files made of the bundled pairs (tests/conftest.py:taste_pairs), lower-cased as SICK is: for the
+    tests of the training mechanics, which need SICK's format, not its judgements. Every other pair is a real pair
+    (a Tatoeba sentence, the translation of its Czech side), the rest a sentence with another pair's translation;
+    relatedness is 1 + 4 x the Jaccard overlap of their word sets, entailment ENTAILMENT for a real pair and
+    NEUTRAL for another (made here, not human judgements)."""
+    _, en, mt = taste_pairs(TASTE_PAIRS)
+    root = tmp_path_factory.mktemp("sick-made")
+    rows = []
+    for i in range(800):
+        first, second = en[i].lower(), (mt[i] if i % 2 == 0 else mt[(i + 1000) % TASTE_PAIRS]).lower()
+        a, b = set(first.split()), set(second.split())
+        rows.append((first, second, round(1 + 4 * len(a & b) / len(a | b), 2),
+                     "ENTAILMENT" if i % 2 == 0 else "NEUTRAL"))
+    files = {}
+    for task, column, suffix in (("relatedness", 2, ""), ("entailment", 3, "-ent")):
+        for split, part in (("train", rows[:600]), ("dev", rows[600:])):
+            path = root / f"sick{split}{suffix}.tsv"
+            path.write_text("".join(f"{r[0]}\t{r[1]}\t{r[column]}\n" for r in part), encoding="utf-8")
+        files[task] = (root / f"sicktrain{suffix}.tsv", root / f"sickdev{suffix}.tsv")
+    return files
+
+
+@pytest.fixture(scope="module")
+def made_slice(made_files) -> dict[str, tuple[SickData, SickData]]:
+    return {task: (load_sick(train, task), load_sick(dev, task)) for task, (train, dev) in made_files.items()}
+
+
 def test_real_files_read() -> None:
     root = shared_data("sick")
     train = load_sick(root / "sicktrain.tsv", "relatedness")
@@ -166,9 +196,9 @@ def test_smoke_frozen_glove(sick_slice, glove, task: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def word_model(sick_slice, tmp_path_factory) -> Path:
-    """A small WORD model over the slice's words (whitespace tokens; SICK is lower-cased and tokenised)."""
-    words = sorted({w for data in sick_slice["relatedness"] for s in data.unique_sentences() for w in s.split()})
+def word_model(made_slice, tmp_path_factory) -> Path:
+    """A small WORD model over the made slice's words (whitespace tokens, lower-cased, as SICK's)."""
+    words = sorted({w for data in made_slice["relatedness"] for s in data.unique_sentences() for w in s.split()})
     vocab = WordVocab(["<pad>", "<unk>", *words])
     spec = ModelSpec(components=["word"], word_dim=16, n_words=len(vocab), n_trainable_words=len(vocab),
                      tokenizer={"kind": "whitespace", "lowercase": True})
@@ -177,8 +207,8 @@ def word_model(sick_slice, tmp_path_factory) -> Path:
     return save_model(EmbeddingModel(spec, encoder, vocab, None), tmp_path_factory.mktemp("word") / "model")
 
 
-def test_smoke_finetune_word_model(sick_slice, word_model: Path) -> None:
-    train, dev = sick_slice["relatedness"]
+def test_smoke_finetune_word_model(made_slice, word_model: Path) -> None:
+    train, dev = made_slice["relatedness"]
     model = load_model(word_model)
     before = {k: v.clone() for k, v in model.encoder.state_dict().items()}
     result = train_sick(model, train, dev, SickConfig(epochs=2, patience=2, lambda_w=1e-4), finetune=True,
@@ -201,19 +231,19 @@ def test_smoke_finetune_word_model(sick_slice, word_model: Path) -> None:
     assert drift < (moved[table] - before[table]).abs().max()
 
 
-def test_finetune_needs_a_neural_model(sick_slice, glove) -> None:
-    train, dev = sick_slice["relatedness"]
+def test_finetune_needs_a_neural_model(made_slice, glove) -> None:
+    train, dev = made_slice["relatedness"]
     with pytest.raises(ValueError, match="fine-tuning needs a neural model"):
         train_sick(glove, train.head(10), dev.head(10), finetune=True, progress=False)
     with pytest.raises(ValueError, match="train is relatedness data but dev is entailment"):
-        train_sick(glove, train.head(10), sick_slice["entailment"][1], progress=False)
+        train_sick(glove, train.head(10), made_slice["entailment"][1], progress=False)
 
 
-def test_cli_smoke(tmp_path: Path, word_model: Path, capsys) -> None:
-    shared_data("sick")
+def test_cli_smoke(tmp_path: Path, word_model: Path, made_files, capsys) -> None:
+    train, dev = made_files["entailment"]
     out = tmp_path / "run"
-    assert main(["--model", str(word_model), "--task", "entailment", "--limit", "300", "--epochs", "2",
-                 "--finetune", "--no-progress", "--output", str(out)]) == 0
+    assert main(["--model", str(word_model), "--task", "entailment", "--train", str(train), "--dev", str(dev),
+                 "--limit", "300", "--epochs", "2", "--finetune", "--no-progress", "--output", str(out)]) == 0
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["task"] == "entailment" and metrics["mode"] == "finetune" and metrics["n_train"] == 300
     assert 0 <= metrics["best"]["accuracy"] <= 1 and len(metrics["epochs"]) == 2

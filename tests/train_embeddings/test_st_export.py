@@ -1,5 +1,5 @@
 """sentence-transformers export (train_embeddings/st_export.py, st_modules.py): tiny models trained in seconds on
-real caption pairs, exported, loaded by ``SentenceTransformer(path, trust_remote_code=True)``; its ``encode``
+real paraphrase pairs, exported, loaded by ``SentenceTransformer(path, trust_remote_code=True)``; its ``encode``
 equals paranmt's to 1e-5 for WORD, TRIGRAM, LSTM, BLSTM and a combination. This project's STS numbers equal
 sentence-transformers' own ``EmbeddingSimilarityEvaluator`` on the same model (1e-4), for an exported model and
 for the all-MiniLM-L6-v2 baseline. Needs the ``st`` extra (CI installs ``.[all]``, which includes it)."""
@@ -13,8 +13,8 @@ import pytest
 
 from cli.paranmt_command import main as paranmt
 from core.hf_imports import import_sentence_transformers
-from tests.conftest import shared_data
-from tests.train_embeddings.helpers import caption_lines, caption_parquet, tiny
+from tests.conftest import write_sts_dir
+from tests.train_embeddings.helpers import pair_lines, pairs_parquet, tiny
 from train_embeddings import load_model, sts
 from train_embeddings.trainer import train
 
@@ -33,12 +33,12 @@ RAW = ["A man in a blue shirt is playing the guitar.", "Two dogs run through the
 
 @pytest.fixture(scope="module")
 def captions(tmp_path_factory):
-    return caption_parquet(tmp_path_factory.mktemp("captions"), n=300)
+    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=300)
 
 
 @pytest.fixture(scope="module")
 def sentences() -> list[str]:
-    return [*RAW, *caption_lines(3, 200)]
+    return [*RAW, *pair_lines("other", 200)]
 
 
 @pytest.mark.parametrize("components", ["word", "trigram", "lstm", "blstm", "word,trigram", "sp", "sp,word"])
@@ -92,7 +92,9 @@ def pooled(year: sts.StsYear) -> tuple[list[str], list[str], np.ndarray]:
 
 
 def test_sts_numbers_equal_the_sentence_transformers_evaluator(captions, tmp_path) -> None:
-    bench = sts.load_benchmarks(shared_data("sts"), years=(2013,), stsb=True)
+    # STS13 and STS-B in their layout, made of the bundled pairs (tests/conftest.py:write_sts_dir): the two
+    # evaluators read the same files
+    bench = sts.load_benchmarks(write_sts_dir(tmp_path / "sts"), years=(2013,), stsb=True)
     run = train(tiny("word,trigram", captions, max_steps=10), tmp_path / "run", evaluate_fn=None, progress=False)
     export_sentence_transformers(load_model(run.model_dir), tmp_path / "st")
     loaded = sentence_transformers.SentenceTransformer(str(tmp_path / "st"), device="cpu", trust_remote_code=True)
@@ -111,9 +113,10 @@ def test_minilm_baseline_unzips_once_and_matches_the_evaluator(tmp_path) -> None
     assert (directory / "modules.json").is_file() and directory.name.startswith("all-MiniLM-L6-v2-")
     assert sts.minilm_directory(tmp_path / "cache") == directory  # the second use finds the unzipped copy
     encoder = sts.MiniLMEncoder(directory)
-    fnwn = sts.load_sts_year(shared_data("sts/STS13"))["FNWN"]
-    ours = sts.evaluate_dataset(encoder, fnwn)
-    pearson, spearman = library_metrics(encoder.model, fnwn.sentences1, fnwn.sentences2, fnwn.scores)
+    # An STS13 sub-dataset in its layout, made of the bundled pairs (tests/conftest.py:write_sts_dir)
+    dataset = sts.load_sts_year(write_sts_dir(tmp_path / "sts") / "STS13")["tatoeba"]
+    ours = sts.evaluate_dataset(encoder, dataset)
+    pearson, spearman = library_metrics(encoder.model, dataset.sentences1, dataset.sentences2, dataset.scores)
     assert abs(pearson - ours.pearson) <= 1e-4 and abs(spearman - ours.spearman) <= 1e-4
     assert ours.pearson > 0.3  # all-MiniLM-L6-v2, not random vectors
     vectors = encoder(["A man is playing a guitar.", "Someone plays the guitar.", "The stock market fell."])

@@ -1,6 +1,6 @@
 """The static encoder (train_embeddings/static.py): a tiny sentence-transformers teacher built here (a 1-layer BERT
-over a WordPiece vocabulary of real caption words, mean pooling; nothing downloaded) is distilled with model2vec,
-trained a few steps on real caption pairs, saved, loaded, exported to model2vec and sentence-transformers and loaded
+over a WordPiece vocabulary of the pairs' words, mean pooling; nothing downloaded) is distilled with model2vec,
+trained a few steps on real paraphrase pairs, saved, loaded, exported to model2vec and sentence-transformers and loaded
 there exactly as docs/embeddings.md shows. Needs the ``static`` and ``st`` extras."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from core.hf_imports import hide_broken_torchaudio
-from tests.train_embeddings.helpers import caption_lines, caption_parquet, tiny
+from tests.train_embeddings.helpers import pair_lines, pairs_parquet, tiny
 
 hide_broken_torchaudio()
 pytest.importorskip("model2vec.distill", reason="the static extra (model2vec, skeletoken) is not installed")
@@ -40,7 +40,7 @@ def teacher(tmp_path_factory):
     from transformers import BertConfig, BertModel, BertTokenizerFast
 
     root = tmp_path_factory.mktemp("teacher")
-    words = sorted({w for line in caption_lines(1, 300) + caption_lines(2, 300) + tuple(PROBE)
+    words = sorted({w for line in pair_lines("en", 300) + pair_lines("mt", 300) + tuple(PROBE)
                     for w in re.findall(r"[a-z]+", line.lower())})
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *".,!?'-\"", *words, "##s", "##ing"]
     wordpiece = Tokenizer(WordPiece({w: i for i, w in enumerate(vocab)}, unk_token="[UNK]"))
@@ -61,7 +61,7 @@ def teacher(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def trained(teacher, tmp_path_factory):
-    data = caption_parquet(tmp_path_factory.mktemp("captions"), n=200)
+    data = pairs_parquet(tmp_path_factory.mktemp("captions"), n=200)
     cache = tmp_path_factory.mktemp("cache")
     out = tmp_path_factory.mktemp("run") / "static"
     cfg = tiny("static,trigram", data, teacher=str(teacher), static_pca_dims=8, static_cache=str(cache),
@@ -110,7 +110,7 @@ def test_a_combination_exports_to_sentence_transformers(trained, tmp_path) -> No
 @pytest.fixture(scope="module")
 def static_run(teacher, tmp_path_factory):
     root = tmp_path_factory.mktemp("static-only")
-    data = caption_parquet(root / "captions", n=120)
+    data = pairs_parquet(root / "captions", n=120)
     cfg = tiny(STATIC, data, teacher=str(teacher), static_pca_dims=8, static_cache=str(root / "cache"), lr=0.05)
     train(cfg, root / "run", evaluate_fn=None, progress=False)
     return root / "run"

@@ -1,4 +1,4 @@
-"""The trainer: smoke runs of every model type on real caption pairs, exact resume, evaluation hook and best
+"""The trainer: smoke runs of every model type on real paraphrase pairs, exact resume, evaluation hook and best
 model, NaN loss and bad-data errors, the CLI."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import torch
 from cli.train_command import main
 from configs import ConfigError
 from configs.schema import TrainConfig
-from tests.conftest import shared_data
-from tests.train_embeddings.helpers import caption_lines, caption_parquet, pairs_table
+from tests.conftest import write_sts_dir
+from tests.train_embeddings.helpers import pair_lines, pairs_parquet, pairs_table
 from train_embeddings import load_model
 from train_embeddings.data import TrainDataError
 from train_embeddings.trainer import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, train
@@ -33,8 +33,8 @@ def tiny(data, model="word", **overrides) -> TrainConfig:
 
 @pytest.fixture(scope="module")
 def captions(tmp_path_factory):
-    """300 real pairs (captions 1 and 2 of the first 300 Multi30k images), two shards."""
-    return caption_parquet(tmp_path_factory.mktemp("captions"), n=300)
+    """300 real pairs (Tatoeba English and the back-translation of its Czech side), two shards."""
+    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=300)
 
 
 @pytest.mark.parametrize("model", ["word", "trigram", "lstm", "blstm", "blstm-cat", "blstm-max", "word,trigram",
@@ -133,8 +133,8 @@ def test_bad_data_errors_reach_the_trainer(tmp_path):
         train(tiny(tmp_path / "one.parquet", min_score=0.5), tmp_path / "run2", evaluate_fn=None)
 
 
-def test_default_evaluation_uses_sts2017_dev(captions, tmp_path):
-    shared_data("sts/STSB")
+def test_default_evaluation_uses_sts2017_dev(captions, tmp_path, monkeypatch):
+    monkeypatch.setenv("PARANMT_STS_DIR", str(write_sts_dir(tmp_path / "sts")))  # the STS layout, bundled pairs
     evaluate = default_evaluate_fn()
     if evaluate is None:
         pytest.skip("train_embeddings.sts.dev_score is not available yet")
@@ -179,7 +179,7 @@ def test_checkpoints_without_evaluation_and_threads_restored(captions, tmp_path)
 
 
 def test_released_tsv_is_tokenised_once(tmp_path):
-    lines = [f"{a}\t{b}\t0.9" for a, b in zip(caption_lines(1, 120), caption_lines(2, 120), strict=True)]
+    lines = [f"{a}\t{b}\t0.9" for a, b in zip(pair_lines("en", 120), pair_lines("mt", 120), strict=True)]
     (tmp_path / "para.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     config = tiny(tmp_path / "para.txt", "word,trigram", min_score=0.5, max_steps=4)
     result = train(config, tmp_path / "run", evaluate_fn=None, progress=False)
@@ -216,9 +216,8 @@ def test_false_negatives_are_logged_and_warned(tmp_path, caplog):
 
 
 def test_no_warning_when_paraphrases_are_nearest(tmp_path):
-    """Real captions paired with themselves reversed: an order-free WORD model sees cosine 1 for every pair."""
-    lines = (shared_data("paraphrase/multi30k-captions") / "train.1.en").read_text(encoding="utf-8").splitlines()
-    rows = [f"{line}\t{' '.join(reversed(line.split()))}" for line in dict.fromkeys(lines[:150])]
+    """Real sentences paired with themselves reversed: an order-free WORD model sees cosine 1 for every pair."""
+    rows = [f"{line}\t{' '.join(reversed(line.split()))}" for line in dict.fromkeys(pair_lines("other", 150))]
     (tmp_path / "pairs.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     result = train(tiny(tmp_path / "pairs.tsv", "word", epochs=2, log_every=2), tmp_path / "run", evaluate_fn=None,
                    progress=False)

@@ -1,4 +1,4 @@
-"""The trainer's set-up, one concept per module, on real caption pairs: the mega-batch loader (a skip continues
+"""The trainer's set-up, one concept per module, on real paraphrase pairs: the mega-batch loader (a skip continues
 the same epoch, a lone last pair is only counted), vocabularies kept in the run folder, and a run folder's
 checkpoint restored into the state a Trainer is given."""
 
@@ -9,7 +9,7 @@ import itertools
 import pytest
 import torch
 
-from tests.train_embeddings.helpers import caption_parquet, tiny
+from tests.train_embeddings.helpers import pairs_parquet, tiny
 from train_embeddings.data import PairSource
 from train_embeddings.megabatches import MegaBatches
 from train_embeddings.trainer import Trainer, train
@@ -19,7 +19,7 @@ from train_embeddings.vocab_building import Vocabularies, build_vocabularies
 
 @pytest.fixture(scope="module")
 def captions(tmp_path_factory):
-    return caption_parquet(tmp_path_factory.mktemp("captions"), n=129, shards=2)
+    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=129, shards=2)
 
 
 def _word_rows(batch) -> list[list[int]]:

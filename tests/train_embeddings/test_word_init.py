@@ -13,7 +13,7 @@ import torch
 
 from configs import load_config
 from core.word_vectors import load_word_vectors
-from tests.train_embeddings.helpers import caption_parquet, tiny
+from tests.train_embeddings.helpers import pairs_parquet, tiny
 from train_embeddings import load_model
 from train_embeddings.encoder_setup import initial_word_vectors
 from train_embeddings.trainer import default_word_vectors, train
@@ -22,7 +22,7 @@ from train_embeddings.unseen_words import ANCHORS, UnseenWordMap, fit_word_map
 
 @pytest.fixture(scope="module")
 def captions(tmp_path_factory):
-    return caption_parquet(tmp_path_factory.mktemp("captions"), n=300)
+    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=300)
 
 
 def test_command_line_default_is_glove_for_word_models() -> None:
@@ -77,6 +77,6 @@ def test_saved_model_carries_unseen_words(captions, tmp_path, mode) -> None:
     assert not torch.allclose(table.frozen, pretrained, atol=1e-3)  # training moved the space: the map is no identity
     checkpoint = torch.load(tmp_path / "run" / "checkpoint.pt", map_location="cpu", weights_only=False)
     assert torch.equal(checkpoint["model"]["parts.word.table.frozen"], pretrained)  # training state keeps GloVe
-    sentence = "zygote"  # a GloVe word no caption uses: its vector is the mapped one
+    sentence = "zygote"  # a GloVe word no training pair uses: its vector is the mapped one
     assert sentence in frozen_words
     assert np.allclose(model.encode([sentence])[0], (pretrained @ w)[frozen_words.index(sentence)].numpy(), atol=1e-5)

@@ -1,7 +1,7 @@
 """The ICLR'16 encoder zoo and CSE (train_embeddings/models.py), the eq. 11 regularisers and AdaGrad
 (train_embeddings/trainer.py): shapes, masking and padding invariance, the identity-RNN's equality with averaging,
 the peephole LSTM / Elman RNN / CSE against slow per-step references on hand weights, penalties against hand
-computation, save/load round trips, and seconds-long CLI smoke runs on real caption pairs."""
+computation, save/load round trips, and seconds-long CLI smoke runs on real paraphrase pairs."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import torch
 
 from cli.train_command import main
 from configs.schema import TrainConfig
-from tests.train_embeddings.helpers import caption_parquet
+from tests.train_embeddings.helpers import pairs_parquet
 from train_embeddings import load_model
 from train_embeddings.model_io import save_model
 from train_embeddings.models import (
@@ -293,7 +293,7 @@ def test_old_specs_still_load():
 
 @pytest.fixture(scope="module")
 def captions(tmp_path_factory):
-    return caption_parquet(tmp_path_factory.mktemp("captions"), n=120)
+    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=120)
 
 
 @pytest.mark.parametrize("model,extra", [

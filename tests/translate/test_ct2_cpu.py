@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from cli.vmap_command import main as vmap_main
 from configs.schema import TranslateConfig
-from tests.conftest import read_lines, shared_data, small_cs_en, taste_data
+from tests.conftest import TASTE_DATA, read_lines, small_cs_en, taste_data
 from translate import ModelDirError, Status, load_translator
 from translate.ct2_backend import ThreadPlan, plan_threads, read_vmap
 from translate.translator import Translator
@@ -174,7 +174,8 @@ def test_build_vmap_ranks_co_occurring_targets(tmp_path):
 
 
 def test_vmap_command_builds_a_map_from_real_bitext(small_model, tmp_path, capsys):
-    cs, en = shared_data("bitext/multi30k-val.cs"), shared_data("bitext/multi30k-val.en")
+    # the bundled 2,000 Tatoeba pairs (every clone): everyday sentences, Tom the most frequent name
+    cs, en = TASTE_DATA / "bitext" / "tatoeba.cs", TASTE_DATA / "bitext" / "tatoeba.en"
     out = tmp_path / "vmap.txt"
     assert vmap_main(["--model", str(small_model), "--bitext-cs", str(cs), "--bitext-en", str(en),
                       "--out", str(out), "--always", "50"]) == 0
@@ -182,8 +183,9 @@ def test_vmap_command_builds_a_map_from_real_bitext(small_model, tmp_path, capsy
     assert lines[0].startswith("\t</s> <unk> ") and len(lines[0].split()) == 52
     mapped = dict(line.split("\t") for line in lines[1:])
     always = lines[0].split()
-    assert "dog" in always and "ball" in mapped["míč"].split() and mapped["kolo"].split()[0] == "bike"
-    assert "dog" not in mapped["pes"].split(), "always-on tokens are not repeated per source token"
+    assert "Tom" in always and "book" in mapped["knihu"].split() and mapped["auto"].split()[0] == "car"
+    assert mapped["pes"].split()[0] == "dog" and mapped["otec"].split()[0] == "father"
+    assert "Tom" not in mapped["Toma"].split(), "always-on tokens are not repeated per source token"
     bad = tmp_path / "bad.cs"
     bad.write_text("jen jeden řádek\n", encoding="utf-8")
     assert vmap_main(["--model", str(small_model), "--bitext-cs", str(bad), "--bitext-en", str(en),
@@ -226,8 +228,12 @@ def test_translate_cpu_bench_smoke(small_model, tmp_path):
     from tests.conftest import load_benchmark
 
     out = tmp_path / "bench.json"
+    bitext = tmp_path / "bitext"  # the bundled real Czech, two domains, as a bitext folder (the bench reads *.cs)
+    bitext.mkdir()
+    for name in ("bitext/tatoeba.cs", "bitext-software/libreoffice-help.cs"):
+        (bitext / Path(name).name).write_bytes((TASTE_DATA / name).read_bytes())
     bench = load_benchmark("translate_cpu_bench")
-    assert bench.main(["--model", str(small_model), "--bitext", str(shared_data("bitext")), "--parts", "speed",
+    assert bench.main(["--model", str(small_model), "--bitext", str(bitext), "--parts", "speed",
                        "identity", "--sentences", "6", "--identity-sentences", "6", "--repeats", "2",
                        "--no-fairseq", "--compute-types", "int8", "--beam", "2", "--extra", "today@512",
                        "--json", str(out)]) == 0

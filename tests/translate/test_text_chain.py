@@ -14,7 +14,7 @@ import sentencepiece as spm
 from sacremoses import MosesDetokenizer, MosesPunctNormalizer, MosesTokenizer
 from subword_nmt.learn_bpe import learn_bpe
 
-from tests.conftest import read_lines, shared_data, taste_data
+from tests.conftest import read_lines, taste_data
 from translate.card import ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 from translate.text_chain import SourceEncoder, TargetDecoder
 
@@ -53,10 +53,10 @@ def unbpe(tokens: list[str]) -> str:
 
 @pytest.fixture(scope="module")
 def bitext() -> tuple[list[str], list[str]]:
-    """Tatoeba: the whole set, or (without ../shared) its bundled first 600 lines; a test that reads past them
-    asks for the whole set itself (:func:`whole_bitext`)."""
-    cs = read_lines(taste_data("bitext/tatoeba.cs", 400))
-    en = read_lines(taste_data("bitext/tatoeba.en", 400))
+    """Tatoeba: the whole set, or (without ../shared) its bundled first 2,000 lines, all the tests read: BPE codes
+    learned on lines 1-400, SentencePiece on lines 1-1,500, held-out lines after those."""
+    cs = read_lines(taste_data("bitext/tatoeba.cs", 2000))
+    en = read_lines(taste_data("bitext/tatoeba.en", 2000))
     assert len(cs) == len(en)
     return cs, en
 
@@ -93,15 +93,9 @@ def cs_bpe(tmp_path_factory, bpe_codes) -> ModelDir:
     return bpe_model_dir(tmp_path_factory.mktemp("cs-bpe"), bpe_codes, "cs")
 
 
-def whole_bitext() -> None:
-    """Skip (or fail under CI) unless ../shared has the whole Tatoeba set: held-out lines come after line 2,000."""
-    shared_data("bitext/tatoeba.en")
-
-
 def test_bpe_encoding_splits_words_and_joins_back_to_the_moses_tokens(en_bpe, bitext):
-    whole_bitext()
     encoder = SourceEncoder(en_bpe)
-    sentences = bitext[1][3000:3300]  # held out from the BPE codes: many words are split
+    sentences = bitext[1][1000:1300]  # held out from the BPE codes: many words are split
     encoded = encoder.encode_batch(sentences)
     assert sum(t.endswith("@@") for tokens in encoded for t in tokens) > 200, "words are split into subwords"
     for sentence, tokens in zip(sentences, encoded, strict=True):
@@ -110,9 +104,8 @@ def test_bpe_encoding_splits_words_and_joins_back_to_the_moses_tokens(en_bpe, bi
 
 
 def test_bpe_chain_round_trips_real_english(en_bpe, bitext):
-    whole_bitext()
     encoder, decoder = SourceEncoder(en_bpe), TargetDecoder(en_bpe)
-    sentences = bitext[1][3000:3500]
+    sentences = bitext[1][1000:1500]
     detok = MosesDetokenizer(lang="en")
     round_trips = [decoder.decode(tokens) for tokens in encoder.encode_batch(sentences)]
     for sentence, text in zip(sentences, round_trips, strict=True):
@@ -162,9 +155,9 @@ def test_empty_and_whitespace_only_lines_give_no_tokens(cs_bpe):
 
 @pytest.fixture(scope="module")
 def english_spm(tmp_path_factory, bitext) -> tuple[Path, set[str]]:
-    """A tiny unigram SentencePiece model trained here on real English (the first 2,000 lines, or the 600 of the
-    bundled excerpt); returns it and its training alphabet."""
-    train = [moses_normalise(s, "en") for s in bitext[1][:2000]]
+    """A tiny unigram SentencePiece model trained here on real English (the first 1,500 lines); returns it and its
+    training alphabet."""
+    train = [moses_normalise(s, "en") for s in bitext[1][:1500]]
     model = io.BytesIO()
     spm.SentencePieceTrainer.train(sentence_iterator=iter(train), model_writer=model, vocab_size=300,
                                    character_coverage=1.0, num_threads=1, seed_sentencepiece_size=100000)
@@ -187,11 +180,10 @@ def spm_model_dir(root: Path, spm_path: Path, prefix: list[str]) -> ModelDir:
 
 
 def test_sentencepiece_chain_round_trips_real_english(tmp_path, english_spm, bitext):
-    whole_bitext()
     spm_path, alphabet = english_spm
     model_dir = spm_model_dir(tmp_path, spm_path, prefix=[])
     encoder, decoder = SourceEncoder(model_dir), TargetDecoder(model_dir)
-    sentences = [s for s in bitext[1][2000:2500] if set(moses_normalise(s, "en")) <= alphabet] + TRICKY_EN
+    sentences = [s for s in bitext[1][1500:2000] if set(moses_normalise(s, "en")) <= alphabet] + TRICKY_EN
     assert len(sentences) > 400
     encoded = encoder.encode_batch(sentences)
     assert sum(len(t) for t in encoded) > 3 * sum(len(s.split()) for s in sentences) / 2, "a small vocabulary"

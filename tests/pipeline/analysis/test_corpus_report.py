@@ -44,11 +44,12 @@ from pipeline.analysis.corpus_report import (
     template_entropy,
     vocabulary_entropy,
 )
-from tests.conftest import read_lines, shared_data
+from tests.conftest import TASTE_DATA, read_lines, taste_pairs
 
 TOKENS = pa.list_(pa.string())
 REAL_LINES = 2000  # per corpus
 REAL_PARSE = 150  # parsed rows per corpus: keeps spaCy to a few seconds
+HELP_LINES = 300  # the bundled LibreOffice help excerpt's length
 
 
 def tokens(rows: list[list[str] | None]) -> pa.Array:
@@ -326,51 +327,52 @@ def check_pngs(out: Path, files: list[str]) -> None:
             assert image.size[0] > 300 and image.size[1] > 200
 
 
-def test_report_on_tatoeba_vs_newstest(tmp_path, moses):
+def test_report_on_tatoeba_vs_software_help(tmp_path, moses):
+    """Two real corpora of other domains (the bundled excerpts, 300 lines each): Tatoeba's short everyday sentences
+    and LibreOffice help paragraphs."""
     corpora = {}
-    for name in ("tatoeba", "newstest2013"):
-        lines = read_lines(shared_data(f"bitext/{name}.en"))[:REAL_LINES]
+    for name, path in (("tatoeba", "bitext/tatoeba.en"), ("help", "bitext-software/libreoffice-help.en")):
+        lines = read_lines(TASTE_DATA / path)[:HELP_LINES]
         corpora[name] = pa.table({EN: lines, EN_TOKENS: tokenised(lines, moses)})
     result = build_report(corpora, tmp_path, max_parse=REAL_PARSE, seed=0)
     assert (tmp_path / "report.json").is_file() and (tmp_path / "report.md").is_file()
     saved = json.loads((tmp_path / "report.json").read_text())
     assert set(saved) >= {"report_version", "definitions", "settings", "corpora", "files", "markdown"}
-    assert set(saved["corpora"]) == {"tatoeba", "newstest2013"}
-    tat, news = (saved["corpora"][n]["table1"]["sides"][EN] for n in ("tatoeba", "newstest2013"))
-    for side in (tat, news):
+    assert set(saved["corpora"]) == {"tatoeba", "help"}
+    tat, soft = (saved["corpora"][n]["table1"]["sides"][EN] for n in ("tatoeba", "help"))
+    for side in (tat, soft):
         assert set(side) == {"side", "size", "length", "idf", "vocabulary_entropy", "parse_entropy"}
-        assert side["size"] == REAL_LINES
+        assert side["size"] == HELP_LINES
         if "na" in side["parse_entropy"]:
             pytest.skip(side["parse_entropy"]["na"])
         assert side["parse_entropy"]["n"] == REAL_PARSE and side["parse_entropy"]["unit"] == "nats"
-    # In the spirit of Table 1: news sentences are longer, use rarer words and a larger vocabulary than Tatoeba's
+    # In the spirit of Table 1: help paragraphs are longer, use rarer words and a larger vocabulary than Tatoeba's
     # short everyday sentences, and their parses are more varied.
-    assert news["length"]["mean"] > 1.5 * tat["length"]["mean"]
-    assert news["idf"]["mean"] > tat["idf"]["mean"]
-    assert news["vocabulary_entropy"]["value"] > tat["vocabulary_entropy"]["value"]
-    assert news["parse_entropy"]["value"] > tat["parse_entropy"]["value"]
+    assert soft["length"]["mean"] > 1.5 * tat["length"]["mean"]
+    assert soft["idf"]["mean"] > tat["idf"]["mean"]
+    assert soft["vocabulary_entropy"]["value"] > tat["vocabulary_entropy"]["value"]
+    assert soft["parse_entropy"]["value"] > tat["parse_entropy"]["value"]
     # Monolingual slices: the translation side and the scores are missing, with reasons, not errors.
     assert saved["corpora"]["tatoeba"]["table1"]["sides"][MT]["idf"] == {"na": f"column {MT_TOKENS} absent"}
     assert saved["corpora"]["tatoeba"]["table3"] == {"na": f"column {PARAPHRASE_SCORE} absent"}
     assert "| tatoeba | en |" in result["markdown"]["table1"]
-    assert "| newstest2013 | en |" in result["markdown"]["table1"]
+    assert "| help | en |" in result["markdown"]["table1"]
 
 
-def test_report_on_caption_pairs(tmp_path, moses):
-    first = read_lines(shared_data("paraphrase/multi30k-captions/train.1.en"))[:REAL_LINES]
-    second = read_lines(shared_data("paraphrase/multi30k-captions/train.2.en"))[:REAL_LINES]
+def test_report_on_real_pairs(tmp_path, moses):
+    _, first, second = taste_pairs(REAL_LINES)  # the bundled back-translation pairs, every clone
     en, mt = tokenised(first, moses), tokenised(second, moses)
     lower = [([w.lower() for w in a], [w.lower() for w in b]) for a, b in zip(en.to_pylist(), mt.to_pylist(),
                                                                              strict=True)]
     table = pa.table({EN: first, MT: second, EN_TOKENS: en, MT_TOKENS: mt,
                       TRIGRAM_OVERLAP: pa.array([trigram_overlap(a, b) for a, b in lower], pa.float32()),
                       PARAPHRASE_SCORE: pa.array([bag_cosine(a, b) for a, b in lower], pa.float32())})
-    result = build_report(table, tmp_path, name="multi30k captions", max_parse=REAL_PARSE, seed=0,
+    result = build_report(table, tmp_path, name="tatoeba pairs", max_parse=REAL_PARSE, seed=0,
                           scatter_points=1000)
-    corpus = result["corpora"]["multi30k captions"]
+    corpus = result["corpora"]["tatoeba pairs"]
     assert set(corpus["plots"]) == {"hist_trigram_overlap", "hist_paraphrase_score", "scatter_paraphrase_vs_trigram"}
     check_pngs(tmp_path, result["files"]["plots"])
-    assert result["files"]["plots"] == [f"multi30k_captions.{key}.png" for key in corpus["plots"]]
+    assert result["files"]["plots"] == [f"tatoeba_pairs.{key}.png" for key in corpus["plots"]]
     sides = corpus["table1"]["sides"]
     assert sides[EN]["size"] == sides[MT]["size"] == REAL_LINES
     para = corpus["table1"]["paraphrase_score"]
@@ -382,4 +384,4 @@ def test_report_on_caption_pairs(tmp_path, moses):
     assert len(means) >= 3 and means == sorted(means)
     assert len(corpus["fold_boundaries"]) == 9 and corpus["fold_boundaries"] == sorted(corpus["fold_boundaries"])
     markdown = (tmp_path / "report.md").read_text()
-    assert "| multi30k captions | en |" in markdown and "| (0.8, 1.0] |" in markdown
+    assert "| tatoeba pairs | en |" in markdown and "| (0.8, 1.0] |" in markdown

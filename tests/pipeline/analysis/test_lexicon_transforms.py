@@ -23,24 +23,23 @@ from pipeline.analysis.pmi_lexicon import (
 from pipeline.input_plan import InputSpec
 from pipeline.run import run
 from pipeline.summary import format_table
-from tests.conftest import read_lines, shared_data
+from tests.conftest import taste_pairs
 
 
-def _caption_tsv(tmp_path: Path, n: int = 400) -> Path:
-    """Real text: Czech caption i, English caption i of image i, and another English caption of the same image as
-    the given translation (mt-column mode: no NMT stage); a few bad lines the pipeline rejects or dead-letters."""
-    cs = read_lines(shared_data("bitext/multi30k-train.cs"))[:n]
-    en = read_lines(shared_data("paraphrase/multi30k-captions/train.1.en"))[:n]
-    mt = read_lines(shared_data("paraphrase/multi30k-captions/train.2.en"))[:n]
+def _pairs_tsv(tmp_path: Path, n: int = 400) -> Path:
+    """Real text: Tatoeba Czech sentence i, its English sentence, and the default model's translation of the Czech
+    as the given translation (mt-column mode: no NMT stage; bundled, tests/conftest.py:taste_pairs); a few bad lines
+    the pipeline rejects or dead-letters."""
+    cs, en, mt = taste_pairs(n)
     lines = ["cs\ten\tmt"] + [f"{c}\t{e}\t{m}" for c, e, m in zip(cs, en, mt, strict=True)]
     lines += ["Ahoj.\tHello.\t", "only one field"]
-    path = tmp_path / "captions.tsv"
+    path = tmp_path / "pairs.tsv"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
 
 def test_pipeline_branch_equals_the_stand_alone_command(tmp_path):
-    tsv = _caption_tsv(tmp_path)
+    tsv = _pairs_tsv(tmp_path)
     overrides = ["pipeline.tsv_header=true", "pipeline.score=false", "pipeline.num_shards=3",
                  "lexicon.enabled=true", "lexicon.min_score=null", "lexicon.min_joint=3", "lexicon.batch_pairs=50",
                  "lexicon.chunk_keys=5000", "lexicon.num_shards=2"]
@@ -74,8 +73,8 @@ def test_pipeline_branch_equals_the_stand_alone_command(tmp_path):
 def test_transform_on_many_bundles_and_two_worker_processes(tmp_path):
     """BuildLexicon alone, on the multi-process FnApiRunner (every accumulator crosses a process boundary
     pickled): same lexicon as the in-memory core."""
-    en = [line.split() for line in read_lines(shared_data("paraphrase/multi30k-captions/train.3.en"))[:300]]
-    mt = [line.split() for line in read_lines(shared_data("paraphrase/multi30k-captions/train.4.en"))[:300]]
+    _, en_lines, mt_lines = taste_pairs(600)
+    en, mt = [line.split() for line in en_lines[300:]], [line.split() for line in mt_lines[300:]]
     config = LexiconConfig(min_score=None, batch_pairs=16, chunk_keys=2000)
     records = [{"id": f"r{i}", "en_tokens": a, "mt_tokens": b} for i, (a, b) in enumerate(zip(en, mt, strict=True))]
     options = beam.options.pipeline_options.PipelineOptions(
@@ -92,7 +91,7 @@ def test_transform_on_many_bundles_and_two_worker_processes(tmp_path):
 def test_cli_switch(tmp_path, capsys):
     from cli.run_command import main
 
-    tsv = _caption_tsv(tmp_path, 120)
+    tsv = _pairs_tsv(tmp_path, 120)
     out = tmp_path / "cli"
     assert main(["--tsv", str(tsv), "--tsv-header", "--mt-column", "2", "--no-score", "--lexicon", "--output",
                  str(out), "--set", "lexicon.min_score=null", "--set", "pipeline.num_shards=2"]) == 0

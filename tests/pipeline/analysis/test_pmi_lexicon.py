@@ -19,6 +19,7 @@ import pytest
 from cli.lexicon_command import main
 from configs.schema import LexiconConfig
 from pipeline.analysis.pmi_lexicon import (
+    LEXICON_SCHEMA,
     LexiconError,
     PairCounts,
     build_from_parquet,
@@ -33,7 +34,7 @@ from pipeline.analysis.pmi_lexicon import (
     top_k_table,
     write_outputs,
 )
-from tests.conftest import read_lines, shared_data
+from tests.conftest import read_lines, shared_data, taste_pairs
 
 PLAIN = dict(min_score=None, min_count=1, drop_stopwords=False, max_vocab=None)
 
@@ -197,9 +198,9 @@ def _reference_within(joint: int, count_u: int, count_v: int, sentences: int, co
 
 @pytest.mark.parametrize(("chunk_keys", "estimate"), [(1000, "prior"), (2_000_000, "prior"),
                                                       (2_000_000, "additive")])
-def test_vectorised_counts_equal_the_reference_on_real_captions(chunk_keys, estimate):
-    en = [line.split() for line in read_lines(shared_data("paraphrase/multi30k-captions/train.1.en"))[:400]]
-    mt = [line.split() for line in read_lines(shared_data("paraphrase/multi30k-captions/train.2.en"))[:400]]
+def test_vectorised_counts_equal_the_reference_on_real_pairs(chunk_keys, estimate):
+    _, en_lines, mt_lines = taste_pairs(400)  # real back-translation pairs, bundled
+    en, mt = [line.split() for line in en_lines], [line.split() for line in mt_lines]
     config = LexiconConfig(**PLAIN, drop_punctuation=False, chunk_keys=chunk_keys, max_tokens=None,
                            within_estimate=estimate)
     tables = [_pairs(en[i:i + 37], mt[i:i + 37]) for i in range(0, 400, 37)]  # uneven batches
@@ -303,27 +304,44 @@ def caption_lexicon(tmp_path_factory) -> Path:
     return root / "lex"
 
 
-def test_shards_read_in_order_are_the_one_table(caption_lexicon, tmp_path):
+@pytest.fixture(scope="module")
+def pairs_lexicon(tmp_path_factory) -> Path:
+    """A lexicon from the 2,000 bundled back-translation pairs (tests/conftest.py:taste_pairs), written by the
+    stand-alone command from Parquet in four shards."""
+    root = tmp_path_factory.mktemp("pairs")
+    _, en_lines, mt_lines = taste_pairs(2000)
+    en = [line.lower().replace(".", " .").split() for line in en_lines]
+    mt = [line.lower().replace(".", " .").split() for line in mt_lines]
+    score = pa.array(np.where(np.arange(len(en)) % 50 == 0, 0.1, 0.9), pa.float32())
+    (root / "pairs").mkdir()
+    pq.write_table(_pairs(en[:1000], mt[:1000], paraphrase_score=score[:1000]), root / "pairs" / "a.parquet")
+    pq.write_table(_pairs(en[1000:], mt[1000:], paraphrase_score=score[1000:]), root / "pairs" / "b.parquet")
+    assert main(["build", "--input", str(root / "pairs"), "--out", str(root / "lex"), "--quiet",
+                 "--set", "lexicon.min_joint=5", "--set", "lexicon.num_shards=4"]) == 0
+    return root / "lex"
+
+
+def test_shards_read_in_order_are_the_one_table(pairs_lexicon, tmp_path):
     """Four shards (merged and written one by one, as the pipeline's workers do) hold exactly the rows of the
     one-shard table, in its order; the top-k list and the counts are the same, and each word is in one shard."""
-    shards = lexicon_files(caption_lexicon)
+    shards = lexicon_files(pairs_lexicon)
     assert [f.name for f in shards] == [f"lexicon-0000{i}-of-00004.parquet" for i in range(4)]
-    assert main(["build", "--input", str(caption_lexicon.parent / "pairs"), "--out", str(tmp_path / "one"),
+    assert main(["build", "--input", str(pairs_lexicon.parent / "pairs"), "--out", str(tmp_path / "one"),
                  "--quiet", "--set", "lexicon.min_joint=5"]) == 0
     tables = [pq.read_table(f) for f in shards]
     one = pq.read_table(lexicon_files(tmp_path / "one")[0])
     assert all(t.num_rows > 0.1 * one.num_rows for t in tables)  # balanced: no shard is nearly empty
     assert pa.concat_tables(tables).replace_schema_metadata().equals(one.replace_schema_metadata())
-    vocabulary = pq.read_table(caption_lexicon / "vocabulary.parquet").to_pydict()
+    vocabulary = pq.read_table(pairs_lexicon / "vocabulary.parquet").to_pydict()
     shard_of = dict(zip(vocabulary["word"], vocabulary["shard"], strict=True))
     for index, table in enumerate(tables):
         assert {shard_of[u] for u in table.column("u").to_pylist()} == {index}
-    assert (caption_lexicon / "top_k.tsv").read_text() == (tmp_path / "one" / "top_k.tsv").read_text()
-    stats = {p: json.loads((p / "stats.json").read_text())["stats"] for p in (caption_lexicon, tmp_path / "one")}
-    assert stats[caption_lexicon].pop("lexicon_shards") == 4 and stats[tmp_path / "one"].pop("lexicon_shards") == 1
-    assert stats[caption_lexicon] == stats[tmp_path / "one"]
+    assert (pairs_lexicon / "top_k.tsv").read_text() == (tmp_path / "one" / "top_k.tsv").read_text()
+    stats = {p: json.loads((p / "stats.json").read_text())["stats"] for p in (pairs_lexicon, tmp_path / "one")}
+    assert stats[pairs_lexicon].pop("lexicon_shards") == 4 and stats[tmp_path / "one"].pop("lexicon_shards") == 1
+    assert stats[pairs_lexicon] == stats[tmp_path / "one"]
     # a rebuild with another shard count replaces the shards; a set with one missing is refused by name
-    assert main(["build", "--input", str(caption_lexicon.parent / "pairs"), "--out", str(tmp_path / "one"),
+    assert main(["build", "--input", str(pairs_lexicon.parent / "pairs"), "--out", str(tmp_path / "one"),
                  "--quiet", "--set", "lexicon.num_shards=2"]) == 0
     assert [f.name for f in lexicon_files(tmp_path / "one")] == ["lexicon-00000-of-00002.parquet",
                                                                   "lexicon-00001-of-00002.parquet"]
@@ -366,6 +384,16 @@ def test_top_k_table_ranks_within_each_word():
     top = top_k_table(lexicon, k=1, min_joint=10)
     assert top.select(["u", "rank", "v"]).to_pylist() == [{"u": "a", "rank": 1, "v": "y"},
                                                           {"u": "b", "rank": 1, "v": "x"}]
+
+
+def test_an_empty_top_k_table_has_the_schema_of_a_full_one():
+    """A shard where no pair reaches min_joint: its empty list concatenates with the other shards' (it had a
+    schema of its own, nullable columns, and the lexicon summary failed on real pairs)."""
+    columns = {"u": ["a", "b"], "v": ["x", "x"], "joint": [10, 3], "pmi_adj": [1.0, 0.5]}
+    lexicon = pa.table({f.name: columns.get(f.name, [0, 0]) for f in LEXICON_SCHEMA}, schema=LEXICON_SCHEMA)
+    full, empty = top_k_table(lexicon, k=1, min_joint=10), top_k_table(lexicon, k=1, min_joint=11)
+    assert empty.num_rows == 0 and empty.schema == full.schema
+    assert pa.concat_tables([empty, full]).equals(full)
 
 
 def test_wordsim_spearman_with_unseen_pairs_as_zero(tmp_path):

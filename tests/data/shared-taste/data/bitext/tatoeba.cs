@@ -598,3 +598,1403 @@ Carol se vrátila do svého hotelu.
 Čekali jsme.
 Čekal jsem a čekal.
 Čekal jsem až přijede autobus.
+Čekal jsem na ni, ale ona nepřišla.
+Čekal jsem na Toma celé dopoledne, ale on vůbec nepřišel.
+Čekal jsem od Toma víc.
+Čekal jsem, že řeknou pravdu.
+Čekalo na něho hodně lidí.
+Čekám na odpověď od Toma, ale ještě o sobě nedal vědět.
+Čekám na tebe přes hodinu.
+Čekám na to, abych si s tebou promluvil.
+Čekám na vás.
+Čekám půl hodiny.
+Čekám tady skoro tři hodiny.
+Čekám už dvě hodiny. Nemohu už dál čekat.
+Čekám, že ji příští léto zase uvidím.
+Čeká nás pozitivní změna.
+Čeká na tebe tvůj bratr, Charlesi.
+Čekáte hosty?
+Celá rodina už je zase spolu.
+Celá ta situace mi přišla nechutná.
+Celá třída zírala na Toma.
+Celá země o tom mluví.
+Celé nám to trvalo jen tři hodiny.
+Celý den jsem strávil uklízením domu.
+Celý den jsem zůstal doma.
+Celý den jsme strávili průzkumem jeskyně.
+Celý smysl nošení roušek spočívá v ochraně lidí kolem vás.
+Celý svět se změní.
+Čemu dávám přednost? Sexu, nebo šachům? To záleží na pozici.
+Čemu Tom doopravdy věří?
+Čemu z toho, co Tom řekl, věříš?
+Cena benzínu je tak vysoká, že velké auto si koupit nemůžeme.
+Cena ropy klesá.
+Cesta před vámi je neprůjezdná.
+Čeština a slovenština jsou navzájem srozumitelné jazyky.
+Cestovala po Japonsku.
+Cestoval jsem s Tomem společně po světě.
+Cestoval obchodně.
+Cestování vlakem bývalo levnější, než cesta autobusem.
+Cestuješ lodí nebo letadlem?
+Cestujete rády?
+Cestuji nalehko.
+Četl jsem několik knih o masových vrazích.
+Četl jsem, že prezidentem Brazílie je žena. Jmenuje se Dilma.
+Četl jsem, že prezidentem Brazílie je žena. Jmenuje se Dilma.
+Chamtivost může lidem zničit život.
+Chápe, co musí udělat.
+Chápu, o co se snažíš, ale nebude to fungovat.
+Chce abych žárlila, ale nedokáže to.
+Chceme, abys přišel na náš večírek.
+Chceme koupit nový dům.
+Chceme naši půdu zpět.
+Chceme se tam vrátit, jakmile to půjde.
+Chceme si zamluvit výlet do Francie.
+Chce mě Tom vidět?
+Chceme to tak nechat.
+Chceme to zpět.
+Chceme znát tvůj názor.
+Chceme zpět naši práci.
+Chceme zpět naši svobodu.
+Chceš, abych byla šťastná?
+Chceš, abych odešla?
+Chceš, abych to položil na stůl?
+Chceš, abych zavolal záchranku?
+Chceš, abych zhasnul?
+Chceš být povýšen?
+Chceš dnes ráno ovesnou kaši?
+Chce se mi slavit.
+Chce si číst časopis.
+Chceš k tomu, co jsem právě řekl, něco dodat?
+Chceš-li, můžeš přijít.
+Chceš mě políbit?
+Chceš mě zabít?
+Chceš mluvit soukromě?
+Chceš opravdu pomoci?
+Chceš opravdu zůstat věčně mladá?
+Chceš opravdu zůstat věčně mladý?
+Chceš si koupit kachnu?
+Chceš si zahrát hru?
+Chce s tebou ihned mluvit.
+Chceš to probrat?
+Chceš vědět, jak se jmenuje?
+Chceš vědět, kdo to udělal?
+Chcete, abych odešla?
+Chcete, aby vás Tom doprovázel?
+Chcete kafe?
+Chcete opravdu zůstat věčně mladí?
+Chcete se o Tomovi dozvědět více?
+Chcete Tomovi ublížit?
+Chcete to vědět?
+Chce Tom vejít?
+Chce to odhodlání.
+Chce to trpělivost, udělat to.
+Chce zpívat a tancovat.
+Chci, abychom byli rodina.
+Chci, abychom zvítězili.
+Chci, aby každý z vás byl tichý jako myška.
+Chci, aby mi Tom pomohl uklidit obývák.
+Chci, abys chvilku počkal.
+Chci, abys ji viděl.
+Chci, abys líp pracoval
+Chci, abys odešel z mého domu.
+Chci abys opustila můj dům.
+Chci, abys se sem dostal co nejdříve.
+Chci, abyste chvilku počkali.
+Chci, abyste si přečetli tuto knihu.
+Chci, abyste udělali tento test.
+Chci abys věděla, že si můžeme přestat dělat starosti.
+Chci, abys vykopal díru.
+Chci, aby tohle brzy skončilo.
+Chci, aby to Tom udělal, ale on mi řekl, že to neudělá.
+Chci akorát zpátky svoji práci.
+Chci být elektrikář.
+Chci být novinářkou.
+Chci být první, kdo to udělá.
+Chci být slavný.
+Chci být s Tomem navždy.
+Chci děti, ale můj muž je nechce.
+Chčije.
+Chci jen být schopen navštívit své děti, kdykoli se mi zachce.
+Chci jen tebe.
+Chci jít s Tomem na lov.
+Chci kafe.
+Chci koupit své mámě nějaké květiny ke Dni matek.
+Chci koupit tucet koblih.
+Chci meč!
+Chci mluvit plynně francouzsky.
+Chci mluvit s Tomem, prosím.
+Chci MP3 přehrávač!
+Chci napsat dopis. Mám obálku, ale nemám žádné známky.
+Chci na té škole studovat.
+Chci natřít své auto na modro.
+Chci něco na psaní.
+Chci nějaké peníze.
+Chci pomoct, ale momentálně jsem zaneprázdněn.
+Chci rozumět lidem.
+Chci sedět mezi tebou a Tomem.
+Chci se dívat na tento film!
+Chci se dostat domů před setměním.
+Chci se ještě trochu vyspat.
+Chci se přesvědčit o pravdivosti tohoto příběhu.
+Chci se s nimi zase sejít.
+Chci se stát baletním tanečníkem.
+Chci se stát lepším tanečníkem.
+Chci se stát simultánním tlumočníkem.
+Chci se tam dostat dříve než Tom.
+Chci se učit Nizozemštinu.
+Chci se učit srbsky.
+Chci se ujistit, že jsi připraven.
+Chci se ujistit, že jste ten, kdo říkají, že jste.
+Chci se vás zeptat na váš výlet do Bostonu.
+Chci si koupit český svetr.
+Chci si koupit laciný slovník.
+Chci si najít nějaký byt blízko školy.
+Chci si to vzít s sebou.
+Chci si vydělat hodně peněz.
+Chci si zatančit s Marií.
+Chci skončit.
+Chci s ní mít sex.
+Chci s ní mluvit o své budoucnosti.
+Chci s tebou jít na lyže.
+Chci s tebou jít na ryby.
+Chci s tebou mluvit o něčem jiném.
+Chci studovat v zahraničí.
+Chci svoji matku.
+Chci tady zůstat tři dny.
+Chci tam pracovat.
+Chci tě držet za ruku.
+Chci tenhle film vidět.
+Chci tě rozesmát.
+Chci ti něco ukázat v mé kanceláři.
+Chci ti pomoci.
+Chci tu pár ddní zůstat.
+Chci vám říct ještě jednu věc.
+Chci vědět, co bude dál.
+Chci vědět, co se tady děje.
+Chci vědět, co tady děláš.
+Chci vědět, co Vy tu děláte?
+Chci vědět, jak jste se sem dostali.
+Chci vědět, kdy budeš hotov.
+Chci vědět, kdy půjdeš na nákup.
+Chci vědět, kdy půjdete na nákup.
+Chci vědět o každém Tomově kroku.
+Chci vědět, proč jsi tady.
+Chci vědět, proč to děláš.
+Chci všem poděkovat za jejich modlitby.
+Chci zabít Toma ještě předtím, než zabije on mě.
+Chci zapomenout, proto piji.
+Chci zase začít pracovat.
+Chci zavřít dveře.
+Chci žít v pravdě a lásce.
+Chci zjistit, co Tom včera dělal.
+Chci zůstat, ale Tom chce jít domů.
+Chlapci a děvčata si hrají v zahradě.
+Chlapec hraje na klavír.
+Chlapec má žízeň.
+Chlapec přitlačil svůj obličej na výlohu.
+Chlapec si upravil čepici.
+Chléb je čerstvý.
+Chléb je hnědý.
+Chodila ho navštěvovat do špitálu každý den.
+Chodila jsi s Tomem, když jste byli na střední škole, že?
+Chodila s ním.
+Chodil s ní do školy.
+Chodím do knihovny každé pondělí.
+Chodím pomalu.
+Chodíš často plavat?
+Chodíš sem často?
+Chodíte často do restaurace?
+Chodíte s Tomem na procházky?
+Chodívala s ním.
+Chodívali jsme spolu na ryby.
+Chodíval jsem do školy.
+Chovala se, jako kdyby byla posedlá.
+Chová se, jako kdyby mu to patřilo.
+Chováš se arogantně.
+Chovejte se slušně.
+Chraň ho.
+Chtějí jim ukrást duše.
+Chtějí nás zničit.
+Chtějí tě slyšet zpívat.
+Chtěla, aby jí řekl, že ji miluje.
+Chtěla bych být tvoje žena.
+Chtěla bych heřmánkový čaj.
+Chtěla bych zůstat na jednu noc.
+Chtěla by si koupit knihu.
+Chtěla bys jedno?
+Chtěla by vědět, kdo poslal ty kytky.
+Chtěl bych, abyste šli se mnou.
+Chtěl bych, abyste tuhle knihu přeložili do angličtiny.
+Chtěl bych, abys tuto knihu přeložil do francouzštiny.
+Chtěl bych být teď v Paříži.
+Chtěl bych červené víno.
+Chtěl bych cestovat a navštívit nová místa.
+Chtěl bych heřmánkový čaj.
+Chtěl bych mluvit s hlavní sestrou.
+Chtěl bych o tomto místě znát více.
+Chtěl bych se odhlásit.
+Chtěl bych si přečíst vaši novou knihu.
+Chtěl bych Tomovi otevřít oči.
+Chtěl bych volit.
+Chtěl bys jedno?
+Chtěl bys jednu?
+Chtěli, abych Toma okamžitě navštívil.
+Chtěli, abych Toma provedl po fabrice.
+Chtěli, aby Hawaii byla součástí Spojených států.
+Chtěli, aby Tom odešel.
+Chtěli byste mít psa?
+Chtěli prodat dům.
+Chtěli vědět, jak vychovávat bilingvní dítě.
+Chtěl jsem, aby mě Tom zavezl na letiště.
+Chtěl jsem být novinářem.
+Chtěl jsem být právníkem.
+Chtěl jsem po Tomovi, aby si se mnou zahrál šachy, ale on řekl, že nechce.
+Chtěl jsem pouze hamburger.
+Chtěl jsem se s Tomem opět setkat.
+Chtěl jsem se tomu vyhnout.
+Chtěl jsem si otevřít vlastní restauraci.
+Chtěl jsem ti to říct, ale zapomněl jsem.
+Chtěl jsem Toma rozesmát.
+Chtěl jsem tvoji fotku.
+Chtěl jsem vědět, jestli si máme koupit auto, nebo ne.
+Chtěl jsem vědět, kdy se vrátí.
+Chtěl jsem vidět Tomův pokoj.
+Chtěl jsem zavolat svému právníkovi.
+Chtěl jsem zjistit, co se děje.
+Chtěl jsem zjistit, co se stalo.
+Chtěl koupit tu knihu.
+Chtěl mít větší kontrolu nad svým životem.
+Chtěl uspět.
+Chtěl vědět, kde je jeho žena.
+Chudoba cti netratí.
+Chudoba je příčina smrti, které lze zabránit.
+Chudoba je zbytečná příčina smrti.
+Chutná to dobře.
+Chutná to výborně.
+Chvíli váhal.
+Chvilková nepozornost může pilota stát život.
+Chvilku prosím počkejte.
+Chyběla ve škole pět dní.
+Chyběl jsem ti?
+Chybělo už jen to!
+Chybí jeden z nožů.
+Chybovat je lidské.
+Chybovat je normální.
+Chystají se Toma zatknout.
+Chystal jsem se odejít, když v tom v domě vypukl požár.
+Chystám se koupit nový dům.
+Chystám se na nejhorší.
+Chystá se mě zabít.
+Chystá se začít.
+Chystá se zvýšit daně.
+Chyť je, jestli chceš.
+Chyť si mě.
+Čí je ten notebook?
+Čí je ten zápisník?
+Čí je to auto?
+Čí je to pes?
+„Čí je to židle?“ „Ta je moje.“
+„Čí jsou tohle ponožky?“ — „Mojí sestry.“
+“Čí jsou to zuby?” - “Tyhle zuby jsou mého dědy.”
+Čím méně času tady strávíš, tím lépe.
+Čím méně programů je otevřených najednou, tím lépe pro váš počítač.
+Čím se Tom liší od svých vrstevníků?
+Čím se to nahradí?
+Čím tě Tom urazil?
+Čím ti Tom vyhrožoval?
+Čím více jíš, tím více chceš.
+Čím více se toho o Tomovi dozvídám, tím méně mu důvěřuji.
+Čím víc posloucháš, tím víc mluvíš.
+Čím víc studuješ, tím víc se naučíš.
+Čína má víc než miliardu obyvatel.
+Čínština je obtížnější, než jiné cizí jazyky.
+Čínština je vždycky těžší, než jakýkoliv jiný jazyk.
+Čí pero je tohle?
+Číslo rezervace je 1003.
+Číšník nám donesl objednané jídlo rychle.
+Číšník nás rychle obsloužil.
+Cisternový kamion s benzínem narazil do brány a vybuchnul.
+Čisté svědomí je neobyčejně měkký polštář.
+Cítili jsme se osamělí.
+Cítil jsem její parfém.
+Cítil jsem povinnost to udělat.
+Cítil jsem se jako kdybych byl mrtvý.
+Cítil jsem se jako zvíře.
+Cítil jsem Tomovu nevraživost vůči nám.
+Cítil jsem to samé.
+Cítíme se izolovaní.
+Cítíme se osamělí.
+Cítím se dobře, děkuji.
+Cítím se jako blázen.
+Cítím se mnohem lépe, než před chvílí.
+Cítím se příliš starý.
+Cítím to stejně, jako ty.
+Cítíš se hodně unavený?
+Cítíš to napětí?
+Cítíte při tom bolest?
+Článek byl napsán v ruštině.
+Člověk jako ty mě nemůže urazit.
+Člověk je hříšný.
+Člověk je postaven na vrchol potravinového řetězce.
+Člověk má v sobě skrytou náklonnost ke štěstí.
+Člověk mu může věřit.
+Člověk musí pořád studovat.
+Člověk nemůže být úspěšný, pokud se nemá k práci.
+Člověk uvažuje, jestli to lze udělat jednodušeji.
+Co budeme dělat pak?
+Co bude první věc, kterou uděláš?
+Co bude s Tomem?
+Co bych měl jíst prvně?
+Co bych měl v této situaci udělat?
+Co bychom si bez vás počali?
+Co bylo včera za den?
+Co by se stalo, kdybychom to udělali?
+Co bysme bez tebe dělali?
+Co byste udělal vy?
+Co bys udělala, kdybys byla na mém místě?
+Co bys udělal, kdybys byl na mém místě?
+Co chceš, abych tam dělal?
+Co chceš dát Tomovi?
+Co chceš k pití?
+Co chceš k příštím narozeninám?
+Co chceš příště k narozeninám?
+Co chceš říct tím ''nelíbí se mi''?
+Co chtěl, aby udělali?
+Co chtěl?
+Co čteš za knihu?
+Co dalšího by mohli dělat?
+Co dělá jednoho člověka chytřejším, než je ten druhý?
+Co dělají moji prarodiče?
+Co dělají sousedi?
+"Co děláš?" "Dívám se, jak mi rostou rostliny."
+Co děláš v mé posteli?
+Co děláte na takovémhle místě?
+Co dělá tvůj otec?
+Co dnes Tom dělal?
+Co doopravdy chtějí?
+Co hodláš dělat dnes večer?
+Co je lepší, geocaching nebo tatoeba?
+Co je podle vás štěstí?
+Co je poslední, co si pamatuješ?
+Co je pro tebe štěstí, Tome?
+Co je s tebou?
+Co ještě by mohli udělat?
+Co ještě musím udělat, abych získal tvoji důvěru?
+Co ještě nesnášíš?
+Co ještě o Tomovi nevíme?
+Co je ta vysoká budova?
+Co je to kritické myšlení?
+Co je to platonická láska?
+Co je to pravda?
+Co je to tedy?
+Co je to tornádo?
+Co je to za divný zápach?
+Co je to za ptáka?
+Co je to za rybu?
+Co je tvým cílem?
+Co je větší, Slunce nebo Země?
+Co jí krokodýli?
+- Co jim Tom ukradl? - Nějaké peníze.
+Co jim udělal?
+Co jí udělali?
+Co jsem mohl udělat lépe?
+Co jsi čekal, že uvidíš?
+Co jsi dělal včera večer?
+Co jsi mi to udělala?
+Co jsi mi to udělal?
+Co jsi mu řekl?
+Co jsi mu řekl?
+Co jsi schoval?
+Co jsi udělala s mou peněženkou?
+Co jsou to viry?
+Co jste se naučili?
+Co jste udělali proto, aby se to nestalo? Odpovím za vás. Neudělali jste nic.
+Co jste udělali proto, abyste tomu zabránili? Odpovím za vás. Neudělali jste nic.
+Co kdybychom jeli vlakem?
+Co kdybychom na včerejší noc zapomněli?
+Co kdybychom něco udělali?
+Co kdybychom odešli, než nás někdo uvidí?
+Co kdybychom odešli?
+Co kdybychom se podívali, jak to Tom dělá?
+Co kdybychom se sešli po práci?
+Co kdybychom se teď vrátili?
+Co kdybychom se všichni zuli?
+Co kdybychom se zeptali Toma?
+Co kdybychom si šli popovídat na nějaké klidné místo?
+Co kdybychom si spolu šli zaplavat?
+Co kdybychom šli k Tomovi?
+Co kdybychom šli s Tomem na ryby?
+Co kdybychom šli ven na čerstvý vzduch?
+Co kdybychom to dali do kufru?
+Co kdybychom Tomovi pomohli?
+Co kdybychom to nechali Toma udělat?
+Co kdybychom to nechali udělat Toma?
+Co kdybychom to ukončili?
+Co kdybychom vystoupili z auta?
+Co kdybychom zítra vyrazili na pláž?
+Co kdybychom zkusili Toma najít?
+Co kdyby ses chvilku zdržela?
+Co kdyby ses nastěhovala do mého domu?
+Co kdyby ses nastěhoval ke mně domů?
+Co kdyby ses něčeho napil?
+Co kdyby ses u mě stavěl?
+Co kdybys jen tak pro sichr přinesl deštník?
+Co kdybys mě navštívil, až budeš příště v Bostonu?
+Co kdybys mě pozval na skleničku?
+Co kdybys šel dál a promluvíme si o tom.
+Co kdybyste ke mně zašli?
+Co kdybyste na chvilku zůstali?
+Co kdybyste se zastavili v pondělí?
+Co kdybys Tomovi ukázal, jak se to dělá?
+Co kdyby Tom byl jedním z nás?
+Co kdyby to pokračovalo navždy?
+Co když je Tom najde?
+Co když přijdu o práci? Co budeš dělat?
+Co když Tom Mary ublíží?
+Čokoláda má sladkou chuť.
+Co mají Tom s Mary za problém?
+Co máme dělat, abychom to urychlili?
+Co máme dělat v případě požáru?
+Co má s obličejem?
+Co máš v kufru?
+Co máš v pravé ruce?
+Co má ten kluk za problém?
+Co máte?
+Co má Tom za problém?
+Co mi udělal?
+Co mi uniklo?
+Co mu udělali?
+Co můžeš říct o sobě?
+Co myslíš, že udělá?
+Co nám chceš říct?
+Co nám chcete říct?
+Co nám udělala?
+Co napsal?
+Co na to říkáš, Tome?
+Co nová práce?
+Co od ní chce?
+Co o nich víte?
+Copak mě už nemiluješ?
+Copak nevíš, že je neslušné ptát se dámy na její věk?
+Copak ses zbláznil?
+Copak ta loď nejede rychleji?
+Co píšeš? Píšu dopis.
+Co platilo kdysi, platit už nemusí.
+Co pomáhá léčit kašel?
+Co potřebuje Tom přeložit?
+Co přesně chceš říct?
+Co přesně tohle slovo znamená?
+Co rád čteš?
+Co rád sleduješ v televizi?
+Co říkají?
+Co říkal?
+Co se děje doopravdy?
+Co se děje?
+Co ses naučil?
+Co se stalo s mými dveřmi?
+Co se stane, pokud nás chytí?
+Co se tedy přesně stalo?
+Co se ti nelíbí?
+Co se ti stalo?
+Co se ti stalo?
+Co se to snaží říci?
+Co se to tam dělo?
+Co se to tam venku děje?
+Co se tyče mě, nejsem proti.
+Co se vám dvěma stalo?
+Co se vám líbí nejvíc na létě?
+Co si chceš koupit?
+Co si dáte?
+Co si myslíš o své práci?
+Co si myslíte o jejím návrhu?
+Co si myslí většina?
+Co si obvykle objednáváte v restauraci?
+Co si od tebe Tom půjčil?
+Co si o tom myslet?
+Co si o tom myslíš?
+Co si pomyslí sousedi?
+Co sis myslel o filmu?
+Co si Tom myslí, není vůbec podstatné.
+Co tady roste?
+Co takhle dát si k večeři rybu?
+Co takhle pivo?
+Co takhle znovu začít úplně od začátku?
+Co teď děláš?
+Co tě napadne, když vidíš tento obrázek?
+Co tě nepálí, nehas.
+Co ti brání v tom, Toma oslovit?
+Co Toma dohnalo k vraždě?
+Co Toma tak podráždilo?
+Co Toma trápí?
+Co Tom křičel na dav?
+Co Tomovi brání tu práci vzít?
+Co Tom rád dělá?
+Co tomu řeknou sousedi?
+Co tu sakra děláš, Tome?
+Co ty jsi zač?
+Co udělají, aby Toma zachránili?
+Co udělají, aby Toma zachránili?
+Co udělají pro záchranu Toma?
+Co udělají pro záchranu Toma?
+Co udělal, bylo proti lidskosti.
+Co udělal Tom?
+Co víš?
+Co vyjednáváte?
+Co za lidi zde původně žilo?
+Co zapomínám?
+Co za tím je?
+Cože?! Tys mi snědl čokoládového medvěda?!
+Co znamená TATOEBA?
+Cožpak nechápete, že Tom musí odpočívat?
+Cožpak nemůžeš Tomovi pomoct?
+Cožpak nevidíte, že námi pohrdají?
+Cožpak nevíš, že vše, co mám, je také tvoje?
+Cožpak si na mě nevzpomínáš?
+Cožpak si na nás nevzpomínáš?
+Cožpak si na nic nevzpomínáš?
+Cožpak si nepamatuješ Desatero Božích přikázání?
+Cožpak si nevzpomínáš na Toma?
+Což takhle projít se po pláži?
+Což takhle vyhodit Toma, místo mě?
+Čteš mi myšlenky
+Čteš rád?
+Čteš teď něco?
+Čtete rádi?
+Čti tuhle knihu!
+Čtu noviny.
+Čtu si knížku v knihovně.
+Čtu tuto knihu.
+Čtyři krát pět je dvacet.
+Čtyřúhelník je geometrický útvar, který má čtyři stěny a čtyři úhly.
+Cucala jsem si prst.
+Cucni si toho.
+Cvičím dvě hodiny denně.
+Ďábel je v detailech.
+Dala mi košili.
+Dala mu pěkný dárek.
+Dala mu všechno své stříbro.
+Dala se do hovoru se svými sousedy.
+Dal bych si jedno pivo.
+Dal bys mi sklenici mléka?
+Dále čekat se zdá být ztrátou času.
+Dali mi jméno na počest mého pradědečka.
+Dali mu důležitý úkol.
+Dali nám poslední šanci.
+Dali se do pláče.
+Dali ti najíst?
+Dali vám něco k jídlu?
+Dal jsem mu facku.
+Dal jsem Tomovi své slovo.
+Dal jsem Tomovi svůj starý počítač.
+Dal jsem Tomovi vše, co jsem měl.
+Dal jsem Tomovi vše, o co kdy požádal.
+Dal mi chléb a mléko.
+Dalo by se s tebou lépe vycházet, kdybys více poslouchal.
+Dals jí pusu, ne?
+Dal trochu mléka kočce.
+Dál už na něho čekat nemohu.
+Dáme si aperitiv?
+Dám se do formy.
+Dám si sklenku šampaňského.
+Dám ti cokoliv chceš.
+Dám ti dárek.
+Dám ti k narozeninám kolo.
+Dám ti to CD zpět do týdne.
+Dám ti všechno, co budeš chtít.
+Dám Tomovi tu knihu zítra.
+Dám Tomovi tuto knihu.
+Dám to Tomovi.
+Dám vám pět dolarů.
+Dan a Linda spolu přestali mluvit.
+Dan chtěl, abys věděl, že k tobě nechová nenávist.
+Dan se právě zastřelil.
+Darovali jsme školní knihovně přes stovku knížek.
+Darovanému koni na zuby nehleď.
+Dáš si něco k pití?
+"Dáš si panáka?" "Ne, díky. Beru léky."
+Dáte si něco k pití?
+Dává jí všechno, o co žádá.
+Dáváme ti šanci se zapojit.
+Dávám přednost angličtině.
+Dávám přednost českým potravinám před těmi dováženými.
+Dávám přednost kávě.
+Dávám přednost stříbrným prstenům před zlatými.
+Dávám přednost tmavému chlebu před bílým.
+Dávám přednost vlaku před autobusem.
+Dávám Tomovi poslední šanci.
+Dáváš si vždycky k snídani kafe?
+Dávej si pozor na cizí lidi.
+Dávejte si na Toma pozor.
+David má tolik holek, že si nepamatuje, jak se všechny jmenujou.
+Dav se shromáždil okolo.
+Dceru nemáme.
+Dědovi Toma bude příští měsíc devadesát.
+Dej auto do garáže.
+Děje se to každý den.
+Děje se to několik hodin.
+Dej limetku do kokosu.
+Dejme šálek čaje a popovídejme si.
+Dej mi čas.
+Dej mi ještě trochu mléka!
+Dej mi kousnout.
+Dej mi pokoj!
+Dej mi pokoj.
+Dej mi prosím ještě poslední šanci.
+Dej mi prosím pět žetonů.
+Dej mi prosím tě pokoj.
+Dej mi svátek!
+Dej mi svátek.
+Dej mi svůj nůž.
+Dej mi ten nůž.
+Dej mi tři minuty.
+Dej mi tu knihu.
+Dej mi víc peněz.
+Dej prosím jejich jména na vše, co si berou s sebou.
+Dej si pozor, ať tě nepodezírají.
+Dejte mi tu knihu.
+Dejte prosím Tomovi více času.
+Dejte si pozor, aby vás nepodezírali.
+Dejte Tomovi, co potřebuje.
+Dejte Tomovi, o co žádá.
+Dejte to na účet, prosím.
+Dej Tomovi jeho klíče.
+Dej Tomovi, o co žádá.
+Dej to na nejvrchnější polici. Děti tam nedosáhnou.
+Dej to na stůl.
+Dej trochu silné kávy i mně!
+Dej vápno do kokosu.
+Děkuji ti za tvůj zájem.
+Děkuji ti za všechno, co jsi pro mě udělal.
+Děkuji, to je vše.
+Děkuji vám za spolupráci.
+Děkuji za kontrolu.
+Děkuju mnohokrát!
+Dělají to, protože jim to dovolíme.
+Dělají to, protože jim to dovolíme.
+Dělají to, protože jim to dovolíme.
+Dělal jsem, co jsem mohl, abych Toma zastavil.
+Dělal jsem, že ho nevidím.
+Dělal jsem, že ho neznám.
+Dělalo mi to starosti.
+Dělal, že umírá.
+Dělám hodně hloupých rozhodnutí.
+Dělám přesně to, co jsi mi řekl.
+Dělám si hodně starosti.
+Dělám to celý svůj život.
+Dělá něco Tom?
+Dělá nejlepší sandwiche na světě!
+Dělání chyb je běžné.
+Dělávali jsme pro Toma.
+Dělával jsem totéž.
+Dělejme, že jsme to neslyšeli.
+Dělej pořád to samé.
+Dělejte všechno s rozvahou.
+Dělej! Už nemůžu čekat.
+Delfíni a velryby nejsou ryby.
+Deset, dvacet, třicet, čtyřicet, padesát, šedesát, sedmdesát, osmdesát, devadesát, sto.
+Deset, jedenáct, dvanáct, třináct, čtrnáct, patnáct, šestnáct, sedmnáct, osmnáct, devatenáct, dvacet.
+Detaily se nezabývám.
+Detaily útoku jsou stále neznámé.
+Děti brzy usnuly.
+Děti by měly chodit do školy.
+Děti často nenávidí špenát.
+Děti často umírají ve vaně.
+Děti jsou hladové.
+Děti jsou květiny našich životů.
+Děti jsou stále vzhůru.
+Děti, které byly unavené, ihned usnuly.
+Děti, které mají žízeň, by měly pít vodu.
+Děti mladší osmi let mají nevyvinutý čelní lalok, což může způsobovat to, že nedokáží oddělit realitu od fantazie. Některé mohou například věřit, že v jejich skříni, či pod postelí je nějaká nestvůra. Také někdy nedovedou rozlišit sny od reality.
+Děti nemám.
+Děti nenosí čáp.
+Děti se rády dívají na televizi.
+Děti se snaží poučovat své rodiče, jak nejlépe umí.
+Děti se učí sledováním toho, co dělají dospělí okolo nich.
+Děti si hrají s hračkami.
+Děti si hrají s různými hračkami.
+Děti si hrály na pískovišti, jejich matky seděly na lavičce nedaleko od nich a pozorovaly je.
+Děti si ještě hrají na pískovišti.
+Děti sledovaly televizi zatímco Tim vařil večeři.
+Děti utekly před rozezleným Tomem.
+Děti už neumí rozeznat slepice od krav.
+Děti vyrůstají tak rychle.
+Detroit je znám pro svůj automobilový průmysl.
+Děvčata byla proti našemu plánu.
+Děvčátko objalo Toma.
+Děvče se bálo vlastního stínu.
+Dick měl dopravní nehodu.
+Díky bohu, že jsi tu.
+Díky jejímu vytrvalému úsilí jsme dosáhli našeho cíle.
+"Díky." "Ne, to já děkuji tobě!"
+Díky rozvoji letectví se svět stal mnohem menším.
+Díky!
+Díky!
+Díky za vaší pomoc vyřešit ten problém.
+Dinosauří vejce? Vyloučeno. Tito živočichové už vyhynuli.
+Diskuse s Tomem pro nás byla vyčerpávající.
+Diskutovali jste dlouho?
+Diskutovalo se o tom.
+Dítě bylo v rouše Adamově.
+Dítě jí chléb.
+Dítě kašle celou noc.
+Dítě lezlo po čtyřech.
+Dítě není nikdy oblečeno příliš teple.
+Dítě plakalo celou noc.
+Dítě sebralo malý kámen.
+Dítě se učí rychle.
+Dítě se ztratilo v tábořišti.
+Dítě uklidnila jeho matka.
+Dívala se na krásnou květinu.
+Dívala se na mě podezřívavě.
+Díval jsem se všude, ale nebylo to tam.
+Díval se, jak děti plavou.
+Dívám se, co je na jídelním lístku.
+Dívám se na ni, jak tiše spí.
+Dívá se na tebe.
+Dívá se někdo?
+Díváš se rád na filmy?
+Dívce, která se mi líbila, se líbil také Tom.
+Dívka přestala mluvit a usmála se; mladý muž přestal mluvit a povzdechl si.
+Dívky byly proti našemu plánu.
+Dívky, které jsem dnes potkal, byly studentky.
+Dívky, se kterými jsi mluvil, jsou mé bývalé studenky.
+Dle mého názoru je nevinen.
+Dlouho jsem ji neviděl.
+Dlužíš mi pivo.
+Dlužíš mi službičku.
+Dnes bychom se měli Tomovi raději vyhnout.
+Dnes jdu do nemocnice.
+Dnes je hezky.
+Dnes je historicky významný den.
+Dnes je o něco lepší počasí, nežli včera.
+Dnes je Štědrý den.
+Dnes je teplo, takže si můžeš zaplavat v moři.
+Dnes jsem byl v práci s Tomem.
+Dnes jsem měl první hodinu s Tomem.
+Dnes jsem nebyl v práci.
+Dnes jsem příliš líný na to, abych něco dělal.
+Dnes jsem příliš líný na to, něco dělat.
+Dnes jsem s nikým nemluvil.
+Dnes jsem ti přinesl oběd.
+Dnes jsi byl dost tichý.
+Dnes jsme měli dva falešné poplachy.
+Dneska je středa.
+Dneska je velké vedro.
+Dneska mám narozeniny.
+Dneska mám schůzku se svým právníkem.
+Dneska se ti ukážu z jiné stránky.
+Dneska Tom spal až do poledne.
+Dneska Tom spal až do poledne.
+Dnes mají chlapci svá vlastní kola.
+Dnes měl být doma.
+Dnes mě všechno překvapuje.
+Dnes miluji celý svět.
+Dnes nebude doma.
+Dnes nebudu pracovat přesčas.
+Dnes nejsem ve formě.
+Dnes nemám čas.
+Dnes nepracuji.
+Dnes nezemřu.
+Dnešní úkol je mnohem snazší, než byl ten včerejší.
+Dnes odpoledne bude opět pršet.
+Dnes odpoledne nemám čas.
+Dnes podává jídlo Tom.
+Dnes potřebuji jít domů trochu dřív.
+Dnes ráno jsem přišel pozdě do školy.
+Dnes ráno jsem Tomem mluvil.
+Dnes ráno jsem vstal v šest hodin.
+Dnes ráno mě upoutal jeden titulek.
+Dnes ráno tě přišel navštívit Tom.
+Dnes se cítím lépe než včera.
+Dnes sem ji ještě neviděl.
+Dnes se zdá být tepleji.
+Dnes si přinesl oběd s sebou.
+Dnes si vedeš o dost lépe.
+Dnes studovat nechci.
+Dnes to nemohu dokončit.
+Dnes večer čekám společnost.
+Dnes večer máme hosty.
+Dnes večer mám volno.
+Dnes večer nám Tom určitě zavolá.
+Dnes v noci se velmi ochladí.
+Dnes v noci vlezl do ohrady mladík, který se pokusil jednu z ovcí pohlavně zneužít.
+Dnes v noci zemřu.
+Dnes zavíráme brzo.
+Do Austrálie se vracíme 20. října.
+Do Austrálie se vracím v říjnu.
+Dobře, děkuji. A vy?
+Dobře jsem své peníze zhodnotil.
+Dobře mi platí.
+Dobré odpoledne.
+Dobré ráno.
+Dobře se pamatuji toho dne, kdy ses narodil.
+Dobře vás odškodníme.
+Dobře vás odškodníme.
+Dobře věděli, co přijde.
+Dobře. Vezmu si to.
+Dobře víš, že jsem neměl čas udělat to, oč jsi mě žádal. Nevím, proč se mě pořád ptáš, jestli je to hotové.
+Dobře vyschlé dřevo je na stavění a truhlařinu lepší.
+Dobrou noc, mami.
+Dobrou noc, všichni.
+Dobrý den, jsem Nancy.
+Docela rád se zpětně dívám na své věty abych zjistil, které byly přeloženy do dalších jazyků.
+Dočetl jsi tu knihu?
+Dohoda se podepsala minulý týden.
+Dohodli jsme se, že nebudeme mít děti před třicítkou.
+Dohodli se, že tu svatbu odloží.
+Do jaké strany patříte?
+Dojím svoji kozu.
+Dojíždím skoro každý den.
+Dokázali jsme nemožné.
+Dokázali jste něco z té lodi zachránit?
+Dokážeš identifikovat toho muže na obrázku?
+Dokážeš rozbít vejce jednou rukou?
+Dokážeš si představit, jak to Toma vyděsilo?
+Dokážeš si představit svoji budoucnost s Tomem?
+Dokážeš to sám?
+Dokážete Toma dostat pod kontrolu?
+Dokažte, že Tom existuje.
+Dokaž to, co říkáš.
+Dokážu je porazit všechny.
+Dokážu to vůbec?
+Dokaž, že si Toma opravdu vážíš.
+Do knihovny jsem šel v pondělí.
+Do kolikáté třídy chodí tvá sestra?
+Dokonce ani po konzultaci s rodilými mluvčími téhle větě pořádně nerozumím.
+Dokonce i Tom lhal.
+Dokonce i ty nejdůkladněji udělané plány často končí nezdarem.
+Dokončili jsme úklid naší třídy.
+Dokončil jsem tu práci.
+Dokončím to, co Tom začal.
+Do kostela chodím v neděli.
+Doktor cítil svůj pulz.
+Doktor musel ošetřit pacienta v jedné odlehlé vesnici.
+Doktor prohlíží pacienta.
+Doktor řekl, aby sis neškrábal rány.
+Doktor vstoupil dovnitř.
+Dokud to neuslyším od Toma, věřit tomu nebudu.
+Dole je dáma, která si s tebou přeje mluvit.
+Domácí násilí je vážný problém.
+Do města je to daleko.
+Do močálů není radno vkročit, ale mohou být tajemné.
+Donald Trump varoval, že pokud nezvítězí, stane se ze Spojených států druhá Argentina nebo Venezuela.
+Donesl jsem dokumenty mému šéfovi.
+Donesu oběd.
+Do ničeho jsem Toma nenutil.
+Donutil mě nést jeho zavazadla.
+Dopadlo to dobře.
+Do Paříže se dostali současně.
+Do pondělka nám dej vědět, jak ses rozhodla.
+Doporučila mi, abych tu práci nebral.
+Doporučujeme všem, aby přišli.
+Doporučuje se jim, aby to vyzkoušeli.
+Doporučuji vám, abyste jeli vlakem.
+Dopravní nehoda ho připravila o zrak.
+Dorazili jsme trochu pozdě.
+Dorothy mu poslala pěkný dárek.
+Dosáhl svého cíle.
+Doslechl jsem se, že se příští měsíc vdává.
+Doslechl jsem se, že Tom políbil Mary.
+Došli jsme až na vrchol toho kopce.
+Došli k závěru, že Tom je nenapravitelná osoba.
+Došlo nám jídlo.
+Dostal hodně dárků.
+Dostal hodně peněz.
+Dostali jsme ještě jednu šanci.
+Dostali jsme se do situace, ze které již není návratu.
+Dostali ten díl.
+Dostal jsem lepší nápad.
+Dostal jsem od ní telegram.
+Dostal jsem pozvání.
+Dostal jsem ten dárek od Ann.
+Dostal jsem víc, než minule.
+Dostal jsi stejnou příležitost, ale tys ji promarnil.
+Dostal ses sem brzo.
+Dostaň mě z toho ven.
+Dostat se na Severní pól není snadné.
+Dostavili jsme se trochu pozdě.
+Dostavil ses pozdě.
+Dostihy jsou kruté a nehumánní.
+Dosud jsem se svou prací spokojen.
+Dosud nevím, co se stalo s Tomem.
+Dosud nevím, kde je Tom.
+Dosud nevím, proč jsem to řekl.
+Dosud nevím, proč jste to udělal.
+Do toho ti nic není!
+Do toho vám nic není.
+Doufali jsme, že vyhraje.
+Doufal jsem, že budeme přátelé.
+Doufal jsem, že se spřátelíme.
+Doufal jsem, že se tam s Tomem setkám.
+Doufal jsem, že tam potkám Toma.
+Doufal jsem, že tě najdu.
+Doufal jsem, že tomu Tom zabrání.
+Doufal jsem, že to Toma rozptýlí.
+Doufal jsem, že vás najdu.
+Doufáme, že sis neublížil.
+Doufáme, že to nebudeme muset dělat.
+Doufáme, že tu Tom pár týdnů pobude.
+Doufáme, že uspěješ.
+Doufám, že brzy uvidím jeho fotku.
+Doufám, že bude moci přijít! Rád bych ho viděl.
+Doufám, že budu schopen vám nějak pomoci.
+Doufám že byl Tom potrestán.
+Doufám, že jsem ti nezavolal v nevhodnou dobu.
+Doufám, že jsi způsobilý.
+Doufám, že Marie brzy napíše.
+Doufám, že mě nevyloučí.
+Doufám, že nemluvíte o mně.
+Doufám, že odmaturuji.
+Doufám, že se babičce ten dárek bude líbit.
+Doufám, že se bavíš.
+Doufám, že se budeme dobře bavit.
+Doufám, že se dobře bavíme.
+Doufám, že se mi Tom nebude smát.
+Doufám, že se mi zanedlouho ozve.
+Doufám, že se můj otec brzy vrátí z ciziny.
+Doufám, že se nebojíš tmy.
+Doufám, že se ti to bude líbit.
+Doufám, že si to Tom rozmyslí.
+Doufám, že školu dokončím.
+Doufám, že tam nepotkám Toma.
+Doufám, že to brzy skončí.
+Doufám, že tohle je začátek krásného přátelství.
+Doufám, že Toma potrestají.
+Doufám, že Toma potrestali.
+Doufám, že Tom bude potrestán.
+Doufám, že Tom dostal to, co potřeboval.
+Doufám, že Tom dostal to, co potřeboval.
+Doufám, že Tom neonemocní.
+Doufám, že to světlo na konci tunelu není od vlaku, který na mě jede.
+Doufám, že uspěje.
+Doufám, že uvidím Toma.
+Doufám, že už se to nikdy nebude opakovat.
+Doufám, že už to nebudeme muset dělat.
+Doufám, že všechno půjde dobře.
+Doufá, že vyhraje, a já také.
+Doufá, že vyhraje, a já v to doufám také.
+Doufejme, že také půjdeme do Pekingu.
+Dovedeš si mě představit, jak připravuji moučník?
+Dovedeš si vzpomenout na první slovo, které ses naučila v angličtině?
+Dovnitř vešli chlapec a dívka. Mluvil jsem s chlapcem, který se mi zdál starší než dívka.
+Dovolenou strávili na horách.
+Dovolil svým dětem hrát si s námi.
+Dovol mi, abych tě doprovodil!
+Dovol mi, abych ti pomohl.
+Dovol mi, abych to pro tebe udělal.
+Dovol prosím, abych ti to vynahradil.
+Dovolte, abych vám vzal ten kufr.
+Dovolte mi, abych vám pomohl.
+Dovolte mi doprovodit vás!
+Dovolte mi to napravit.
+Dovolte Tomovi jet s námi.
+Dovolte Tomovi jet s námi.
+Dovoluji ti to udělat.
+Drak je bytost fantazie.
+Drby poškodily jeho pověst.
+Dřevo hoří velmi snadno.
+Dříve či později se to stane.
+Dříve jsem se Toma bál.
+Dřív jsem hodně pil.
+Dřív jsem nekouřil.
+Dřív jsem učil francouzštinu.
+Držela ho za rukáv.
+Drželi se za ruce.
+Držel jsem se svých zásad.
+Držel své slovo.
+Drze nás přerušili.
+Drží dietu, neboť má mírnou nadváhu.
+Držím ti palce.
+Drž je dál od Toma.
+Drž se dál od mojí sestry.
+Drž ten provaz.
+Dublin je hlavní město Irska.
+Dublin se nachází v Irsku.
+Duha je přírodní úkaz.
+Duha je sedmibarevný oblouk na nebi.
+dům
+Dupla na brzdy.
+Důrazně vás před Tomem varuji. Je to zákeřný člověk.
+Dustin Moskovitz je židovský podnikatel. Je jedním ze spoluzakladatelů Facebooku.
+Důvěřujte Tomovi, a on bude důvěřovat vám.
+Dvakrát měř, jednou řež.
+Dvanáct znamení zvěrokruhu je: Beran, Býk, Blíženci, Rak, Lev, Panna, Váhy, Štír, Střelec, Kozoroh, Vodnář a Ryby.
+Dveře bylo těžké otevřít.
+Dveře od výtahu se otevřely, a Tom vyšel ven.
+Dveře se nechtěly zavřít.
+Dveře vlaku byly otevřeny.
+„Ekonomika od sebe vzdaluje oba břehy Atlantiku“ — tak shrnuje deník La Stampa důsledky nedávných prohlášení Baracka Obamy, podle kterého jsou špatné vyhlídky na hospodářský růst ve Spojených státech zaviněny špatným řízením krize v eurozóně.
+Emílie jedla jablko.
+Epstein nespáchal sebevraždu.
+Epstein se nezabil.
+Erdogan je prezidentem Turecka.
+Esperantem se mluví ve 120 zemích.
+Esperanto, oficiální jazyk Evropské Unie, konečně!
+Esperanto - pro tebe, aby jsi rozuměl světu.
+Está nevando demais.
+Ester je lesbická Židovka.
+Evidentně je načase, abychom odešli.
+Evidentně tady nežijete.
+Evropané jsou největšími konzumenty alkoholu na světě.
+Existuje další způsob.
+Existuje důvod, proč se říká, že láska je slepá.
+Existují věci, které se nedají koupit penězi.
+Fadil klel jako námořník.
+Fadil mě nemiluje.
+Faktem je, že jsem dneska nešel do školy.
+Faktem je, že jsem dneska nešla do školy.
+Fakt ho nenávidím.
+Fialové světlo má kratší vlnovou délku, nežli červené světlo.
+Film byl v porovnání s knihou zklamáním.
+Finsko vás potřebuje.
+Fiona věděla, co dělá.
+Firma uzavírá své účetnictví na konci března.
+Firmy možná budou muset propustit některé zaměstnance.
+Firmy přestaly nabírat lidi.
+Fotbal je stará hra.
+Fouká severák.
+Fouká studený vítr.
+Foukl mi do tváře kouř.
+Franco má modré džíny.
+Francouzština je její rodný jazyk.
+Francouzština je moc těžká, nechci se ji učit.
+Francouzština je můj rodný jazyk.
+Francouzština je těžký jazyk.
+Fremont a Sutter žili v Kalifornii.
+Funguje ten stroj ještě?
+Generální stávka by mohla být řešením.
+Geometrie je matematická věda, zabývající se studiem a měřením přímek, úhlů, křivek a tvarů, které vznikají spojením několika přímek dohromady.
+Greta Thunbergová vyzvala světové představitele, aby udělali pro životní prostředí víc.
+Gruzínština je pravděpodobně jeden z nejtěžších jazyků na světě.
+Hádali se o tom, kam jet na dovolenou.
+Harmony kalí soudnost.
+Heather mi věří.
+"Hej, sousede! Cožpak ty nechceš tu trávu sekat?" "Ani náhodou! Zůstane to jako pastvina pro včely."
+Hele, kočka!
+Helena ráda hraje tenis.
+Hele, to je vážně prima.
+Helsinky jsou hlavní město Finska.
+Hepčík!
+Hezky jsme si to v Austrálii užili.
+Hladoví a žízniví, konečně jsme dosáhli hostince.
+Hladuju.
+Hlasitěji.
+Hlavní město Maďarska je Budapešť.
+Hlavní město Mexika je největším městem v Latinské Americe.
+Hlavní město Polska je Varšava.
+Hlavní město Spojených států amerických je Washington.
+Hlavní město Srbska je Bělehrad.
+Hlavní město Ukrajiny je Kyjev.
+Hlavním městem Francie je Paříž.
+Hlavním městem Maďarska je Budapešť.
+Hledají místo, kam Tom ukryl hotovost.
+Hledají Toma v Austrálii.
+Hledal jsem Andyho. Nevíš, kde je?
+Hledal jsem Toma, ale nikde jsem ho nenašel.
+Hledal jsem Toma s nimi.
+Hledám dům.
+Hledáme se.
+Hledáme Tomovo auto.
+Hledám jinou práci.
+Hledám místo k bydlení v Bostonu.
+Hledám práci.
+Hledám své brýle.
+Hledám svého bratra.
+Hledám svoji ženu.
+Hledám svoji ženu.
+Hledám toaletu.
+Hledáš mne?
+Hledá smysl života.
+Hledáte něco konkrétního?
+Hledáte práci?
+Hledáte práci, že?
+Hledáte zaměstnání?
+Hledej dál.
+Hledejme to, co nás spojuje, ne rozděluje.
+Hlemýždi jsou hermafroditi.
+Hlídávala jsem tě.
+Hluboká noc a úplněk nám nabídly jako dar pouze atmosféru.
+Hluchoněmí se dorozumívají pomocí znakového jazyka.
+Hlupáci se považují za chytré, a chytří lidé si myslí, že jsou hloupí.
+Hluší lidé mohou konverzovat ve znakovém jazyce.
+Hluší lidé se mohou bavit pomocí znakového jazyka.
+Hned jak přestalo pršet, objevila se krásná duha.
+Hned ji přiveď.
+Hned ji zavolám.
+Hned jsem pochopil, co Tom myslí.
+Hned jsem zpátky.
+Hned se ti ozvu.
+Hned vám dám vědět.
+Hned za lesem se nachází krásné jezero.
+Hněvem mu škubalo ve tváři.
+Hodili tu krádež na Toma.
+Hodil na mě bláto a ušpinil mě.
+Hodně času tráví u svého počítače.
+Hodně dívek si myslí, že Tom je hezký.
+Hodně jsem o tobě přemýšlel.
+Hodně jsem se zlepšil.
+Hodně lidí dnes trpí sennou rýmou.
+Hodně pije, ale vždy vypadá střízlivý.
+Hodně plaveme.
+Hodně ses opil.
+Hodně se zajímám o jazyky.
+Hodně s ní mluvím.
+Hodně štěstí!
+Hodně štěstí u zkoušky!
+Hodně turistů navštíví v létě Maďarsko.
+Hodně úspěchů v práci!
+Hodně věcí nechápu.
+Hodně věcí nechápu.
+Hodně výrobků se dováží do Turecka z Polska.
+Hoď ten balón Tomovi.
+Holky se navzájem kritizují.
+Holub i pštros jsou oba ptáci; jeden umí létat a druhý ne.
+Hoří!
+Hotel je plný cizinců.
+Hovoříte slovinsky?
+Hraje na xylofon?
+Hraje s nimi poker.
+Hrají si za domem.
+Hraju s přáteli fotbal.
+Hranice mohou zůstat dva roky zavřené.
+Hraní na anglický roh není snadné.
+Hraní na fagot není snadné.
+Hrával jsem hokej.
+Hrával jsem na trombon.
+Hrával jsem tady.
+Hrával jsem videohry.
+Hrdinové tohle nedělají.
+Hřebík, který vyčnívá se zatluče.
+Hroši milují vodu.
+Hrozně mě bolí hlava.
+Hrozně moc jsem s ním chtěla šukat.
+Hrozně to tady bolí.
+Hrozně to tady smrdí.
+Hulákali.
+Husa je agresivní pták.
+I dítě by dokázalo tuhle otázku zodpovědět.
+Igor je špičkový muškař, který se spokojí jen s tím nejlepším.
+Ihned odjíždíme.
+Ihned sem pojď!
+Ihned sem přiveď Toma!
+Ihned to dej pryč!
+I já jsem Toma míval rád.
+I kdyby mě Tom býval pozval, nešel bych.
+I když budík zazvonil, nevzbudil jsem se.
+I když jsem si dvakrát vzala dvě tablety, bolesti hlavy nezmizely.
+I když jsem si dvakrát vzal dvě tablety, bolesti hlavy nezmizely.
+I když jsme čekali až do deseti, Bill se vůbec neukázal.
+I když nemluví maďarsky říká, že je Maďarka.
+I když Tom trval na tom, abychom to udělali, odmítli jsme.
+I když vyrostla v Japonsku, stále hovoří plynule anglicky.
+I malé dítě by to pochopilo.
+Imigranti v Evropě zneužívají pohostinnosti.
+Inteligence je schopnost přizpůsobit se změně.
+Internet je hrozně pomalý.
+Internet je velmi pomalý.
+I sám Tom tím byl podveden.
+I tak ti děkuju.
+Itálie je daleko od Brazílie.
+I Tom z toho bude mít užitek.
+I ty, Brute?
+I ženy chtějí mít sex.
+Já a Tom jsme na vině.
+Já a Tom jsme přátelé už od základní školy.
+Já a Tom jsme spolu tancovali.
+Jablka, která mi poslal byla výborná.
+Jablko nepadá daleko od stromu.
+Jablko spadlo.
+Já bych to snad mohl zvládnout.
+Já bydlím v Turecku.
+Já byl hned za Tomem.
+Já čaj nepiji.
+Já chci kávu.
+Já chci k jídlu sýr.
+Já chci vědět, co ty tu děláš.
+Jack koupil svému příteli dárek.
+Já ho znám, ale on mě ne.
+Já i moje žena s vámi chceme jet do Bostonu.
+Já jen chci týden sedět na pláži a relaxovat.
+Já jen doufám, že tentokrát se nic zlého nepřihodí.
+Já ještě jím.
+Já jím tady.
+Já jsem duhu nikdy neviděl.
+Já jsem je nevolil.
+Já jsem jen ventiloval.
+Já jsem Josef Patočka a pracuji na Ministerstvu zahraničí.
+Já jsem lhala.
+Já jsem nekřičel.
+Já jsem se po celou dobu nudil.
+Já jsem tady.
+Já jsem ten, koho chceš.
+Já jsem tomu taky nerozumněla.
+Já jsem včera večeřel, ale Tom myslím ne.
+Já jsem z Tokia.
+Jaká bude naše budoucnost?
+Jaká bude naše budoucnost?
+Jaká je Lybie?
+Jaká je minimální mzda na Kubě?
+Jaká je odsud nejkratší cesta na pláž?
+Jaká je pracovní náplň?
+Jaká je pro vás ideální venkovní teplota? Pro mě je to okolo 20 °C.
+Jaká je šance, že se to bude opakovat?
+Jaká je teplota ledu?
+Jaká je vaše oblíbená část toho příběhu?
+Jaká krásná myšlenka!
+Jaká nemoc ji trápí?
+Jaká pravidla jsem porušil?
+Jaká to škoda, že jeho život byl tak brzo přerušen.
+Jaká zvířata se z nás vyvinou?
+Jak blbé!
+Jak by jsi mě mohla takhle zradit potom všem, čím jsme si prošli?
+Jak by jsi mě mohl takhle zradit potom všem, čím jsme si prošli?
+Jak bylo na pláži?
+Jak byl Tom zraněn?
+Jak byly ty bomby odpáleny?
+Jak by měl vypadat?
+Jak by měl vypadat?
+Jak by někdo mohl žít na takovémto místě?
+Jak bys definoval „štěstí“?
+Jak byste se charakterizovali?
+Jak často jezdíš do zahraničí?
+Jak často krmíš ryby?
+Jak chceš.
+Jak daleko je odsud knihovna?
+Jak dlouhá je tato řeka?
+Jak dlouho budeme muset nosit roušky?
+Jak dlouho byl Tom nemocný?
+Jak dlouho ještě budeme muset čekat na Toma?
+Jak dlouho ještě musíme čekat na Toma?
+Jak dlouho jsi čekal?
+Jak dlouho jsi tomu byl vystaven?
+Jak dlouho jsi zamilovaná do Toma?
+Jak dlouho jste čekala?
+Jak dlouho jste čekal?
+Jak dlouho musím čekat na příští autobus?
+Jak dlouho myslíš, že to ještě potrvá?
+Jak dlouho na mě čekáte?
+Jak dlouho pro vás Tom pracoval?
+Jak dlouho snídáš?
+Jak dlouho spolu Tom a Mary chodili, než se vzali?
+Jak dlouho’s zůstal na párty?
+Jak dlouho tady budeš?
+Jak dlouho to budeme muset dělat?
+Jak dlouho to tam trvá autobusem?
+Jak dlouho to trvá na motorce z tvého domu do kanceláře?
+Jak dlouho už jsi bez práce?
+Jak dlouho vám trvá jíst snídani?
+Jak dlouho vám trvá snídaně?
+Jak dlouho vydrží tato baterie?
+Jak dlouho žije želva?
+Jak dlouho žijí žáby?
+Jak dlouho zvracíš?
+Jak důležitá je pro vás rodina?
+Jaké barvy jsou ty jablka?
+Jaké bylo počasí, když jsi byl v Bostonu?
+Jaké filmy se líbí Tomovi a Mary?
+Jaké je dnes počasí?
+Jaké je největší letiště na světě?
+Jaké je Tomovo oblíbené pití?
+Jaké je vaše datum narození?
+Jaké jsou přesné rozměry této místnosti?
+Jaké kolo si chce Tom koupit?
+Jaké máš zaměření?
+Jaké místnosti jsou ve tvém domě?
+Jaké oblečení máš rád?
+Jaké písničky bys měl na seznamu?
+Jaké roztomilé dítě!
+Jaké víno máš raději?
+Jaké závěry vyvodili?
+Jaké změny bychom měli udělat?
+Jak jsem si to měl představit?
+Jak jsi došel k tomu, že jsi Tomův manažer?
+Jak jsi příbuzný s Tomem?
+Jak jsi přišel na ten nápad?
+Jak jsi vařil tuto polévku?
+Jak jsi věděl, že tam budu?
+Jak jsme daleko?
+Jak jste Toma přesvědčili, aby vám pomohl?
+Jak krásná duha!
+Jak lidé dokážou spát v letadle?
+Jak Mary tak i Tom to nesnášeli.
+Jak mě Tom pozná?
+Jakmile jsme uviděli, co má Tom na sobě, dostali jsme záchvat smíchu.
+Jakmile Tam dorazil Tom, mnoho lidí odešlo.
+Jak moc nebezpečný je Tom?
+Jak mohu zhubnout?
+Jak můžeme snížit náklady?
+Jak na to?
+Jako dítě jsem často chodíval plavat v moři.
+Jako manžel jsi k ničemu.
+Jako náctiletý, Tom jedl chleba se sádlem.
+Jako obvykle se opozdil a nechal nás dlouho čekat.
+Jakou barvu mají ti ptáci?
+Jakou barvu mají Tomovy ponožky?
+Jakou barvu mají ty jablka?
+Jakou barvu měly Tomovy ponožky?
+Jakou cenu má tohle auto?
+Jakou funkci má klávesnice F5?
+Jakou nejbláznivější věc jste udělali v poslední době?
+Jakou radu mi můžete dát?
+Jakou zeleninu chceš koupit?
+Jak pěkné máš auto! Určitě jsi za něj hodně zaplatil.
+Jak se anglicky řekne "Americký fotbal"?
+Jak se chová ve společnosti dívek?
+Jak se do lesa volá, tak se z lesa ozývá.
+Jak se jmenoval ten film, co jsme viděli včera?
+Jak se jmenuje ta osoba, která vám pomohla?
+Jak se jmenuje tato květina?
+Jak se jmenuje tato ulice?
+Jak se jmenuje ten člověk, co ti pomohl?
+Jak se jmenuje tvá žena?
+Jak se jmenuje tvije sestra?
+Jak se jmenuje tvoje webová stránka?
+Jak se jmenuje tvůj táta?
+Jak se máš? Dlouho jsem tě neviděl.
+Jak se máš? Dobře, díky!
+Jak se můžu obětovat v něco, v co nevěřím?
+Jak se opovažuješ Tomovi tykat?
+Jak se řekne "borovicové šišky" ve vašem jazyce?
+Jak se řekne humr francouzsky?
+Jak se říká tomuhle ptákovi?
+Jak ses cítil, když to řekla?
+Jak se sem ten bot dostal?
+Jak ses o ní dozvěděl?
+Jak ses opovážil!
+Jak ses seznámila s Tomem?
+Jak se tato vesnice jmenuje?
+Jak se to řekne česky?
+Jak se to tu ocitlo?
+Jak se zdá, Tom nikdy nepláče.
+Jak si dospěl k tomu závěru?
+Jak si mohl vzít další ženu den po smrti své první ženy!
+Jak si můžu zdokonalit svoji angličtinu? Je k osvojení nějaký snadný způsob, jak ji zlepšit?
+Jak si přeješ.
+Jak si přejete.
+Jak si tím můžeš být jistý?
+Jak si toho zvládl tolik za tak krátkou dobu?
+Jak stará je tato budova?
+Jak starý je tvůj mladší syn?
+Jak s tebou zacházejí?
+Jak to jde?
+Jak Toma přesvědčili, aby se připojil?
+Jak to může vydržet?
+Jak to víš?
+Jak to vypadá?
+Jak ty bomby explodovaly?
+Jak vás můžeme kontaktovat?
+Jak vás můžu zkontaktovat?
+Jak víme, že Tom říká pravdu?
+Jak vnímáte svůj život?
+Jak vypadám?
+Jak vysoká je Eiffelova věž?
+Jaký by býval byl můj život, kdybych si tě nevzal?
+Jaký chytrý hoch!
+Jaký člověk je Tom?
+Jaký druh ryby je to?
+Jaký důkaz máte?
+Jaký hudební styl se ti líbí nejvíc?
+Jaký je další postup?
+Jaký je můj trest?
+Jaký je opravdu důvod, že tohle nechceš udělat?
