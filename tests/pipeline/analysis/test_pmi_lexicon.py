@@ -286,6 +286,18 @@ def test_memory_stays_bounded_on_long_sentences():
 # ------------------------------------------------------------------------------------------ outputs, evaluation
 
 
+def _built_lexicon(root: Path, en: list[list[str]], mt: list[list[str]], split: int) -> Path:
+    """The stand-alone command's lexicon (4 shards, min_joint 5) of two Parquet files, rows before and after
+    ``split``; every 50th pair scores 0.1, the rest 0.9."""
+    score = pa.array(np.where(np.arange(len(en)) % 50 == 0, 0.1, 0.9), pa.float32())
+    (root / "pairs").mkdir()
+    pq.write_table(_pairs(en[:split], mt[:split], paraphrase_score=score[:split]), root / "pairs" / "a.parquet")
+    pq.write_table(_pairs(en[split:], mt[split:], paraphrase_score=score[split:]), root / "pairs" / "b.parquet")
+    assert main(["build", "--input", str(root / "pairs"), "--out", str(root / "lex"), "--quiet",
+                 "--set", "lexicon.min_joint=5", "--set", "lexicon.num_shards=4"]) == 0
+    return root / "lex"
+
+
 @pytest.fixture(scope="module")
 def caption_lexicon(tmp_path_factory) -> Path:
     """A lexicon from 2,000 images x 10 real caption pairs, written by the stand-alone command from Parquet."""
@@ -295,13 +307,7 @@ def caption_lexicon(tmp_path_factory) -> Path:
     for i, j in itertools.combinations(range(5), 2):
         en += [c.lower().replace(".", " .").split() for c in caps[i]]
         mt += [c.lower().replace(".", " .").split() for c in caps[j]]
-    score = pa.array(np.where(np.arange(len(en)) % 50 == 0, 0.1, 0.9), pa.float32())
-    (root / "pairs").mkdir()
-    pq.write_table(_pairs(en[:10_000], mt[:10_000], paraphrase_score=score[:10_000]), root / "pairs" / "a.parquet")
-    pq.write_table(_pairs(en[10_000:], mt[10_000:], paraphrase_score=score[10_000:]), root / "pairs" / "b.parquet")
-    assert main(["build", "--input", str(root / "pairs"), "--out", str(root / "lex"), "--quiet",
-                 "--set", "lexicon.min_joint=5", "--set", "lexicon.num_shards=4"]) == 0
-    return root / "lex"
+    return _built_lexicon(root, en, mt, split=10_000)
 
 
 @pytest.fixture(scope="module")
@@ -312,13 +318,7 @@ def pairs_lexicon(tmp_path_factory) -> Path:
     _, en_lines, mt_lines = taste_pairs(2000)
     en = [line.lower().replace(".", " .").split() for line in en_lines]
     mt = [line.lower().replace(".", " .").split() for line in mt_lines]
-    score = pa.array(np.where(np.arange(len(en)) % 50 == 0, 0.1, 0.9), pa.float32())
-    (root / "pairs").mkdir()
-    pq.write_table(_pairs(en[:1000], mt[:1000], paraphrase_score=score[:1000]), root / "pairs" / "a.parquet")
-    pq.write_table(_pairs(en[1000:], mt[1000:], paraphrase_score=score[1000:]), root / "pairs" / "b.parquet")
-    assert main(["build", "--input", str(root / "pairs"), "--out", str(root / "lex"), "--quiet",
-                 "--set", "lexicon.min_joint=5", "--set", "lexicon.num_shards=4"]) == 0
-    return root / "lex"
+    return _built_lexicon(root, en, mt, split=1000)
 
 
 def test_shards_read_in_order_are_the_one_table(pairs_lexicon, tmp_path):
