@@ -19,10 +19,11 @@ sweep on all pairs, seeds, train/, shuffled control, teacher loss and teacher-lo
 vocabulary extension, M, pull; ``c`` combinations with TRIGRAM and SP, the TRIGRAM and SP baselines; ``e`` the
 teacher-loss configuration's third seed, faster learning rate, M = 1, 10 epochs, its checkpoint best on STS2017
 and train/; ``f`` the teacher loss at faster rates (seeds); ``d`` the learning curves of the main configuration and
-of the best static configuration (mean STS2017 over its seeds); ``lo`` the LibreOffice pairs added (once that corpus
-is built); ``speed`` encode sentences/s on one thread, cold, beside all-MiniLM-L6-v2 in the same run (via
-``benchmarks.frontier``), and size on disk. Results are written to ``--json`` after every run; a
-rerun skips the finished ones. ``--docs`` rewrites the ``static`` section of the page.
+of the best static configuration (mean STS2017 over its seeds); ``g`` that configuration's second seed and its
+teacher-loss-alone control; ``lo`` the LibreOffice pairs added (once that corpus is built); ``speed`` encode
+sentences/s on one thread, cold, beside all-MiniLM-L6-v2 in the same run (via ``benchmarks.frontier``), and size on
+disk. Results are written to ``--json`` after every run; a rerun skips the finished ones. ``--docs`` rewrites the
+``static`` section of the page.
 """
 
 from __future__ import annotations
@@ -368,6 +369,18 @@ def phase_f(results: Results, sets: dict[str, int], run: Any) -> None:
     results.data["choices"]["best_static"] = best_static(results)
 
 
+def phase_g(results: Results, sets: dict[str, int], run: Any) -> None:
+    """The chosen configuration's second seed and, when it has the teacher loss, its control: the teacher loss
+    alone (no paraphrase loss) with the same settings on the same sentences."""
+    name = results.data["choices"].get("best_static") or best_static(results)
+    keys = (*CURVE_KEYS, "data")
+    best = {k: results.rows[name][k] for k in keys if k in results.rows[name]}
+    jobs = [static_job(f"{name}-s2", **{**best, "seed": 2})]
+    if best.get("static_teacher_loss"):
+        jobs.append(static_job(f"{name}-teacheronly", **best, paraphrase_weight=0.0))
+    run(jobs)
+
+
 CURVE_KEYS = ("lr", "static_teacher_loss", "static_pca_dims", "static_extend_vocab", "static_pull", "megabatch",
               "epochs", "select")
 
@@ -488,9 +501,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=REPO / "runs" / "static-table", help="training sets and runs")
     p.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "static_table.json")
     p.add_argument("--workers", type=int, default=2, help="runs at a time, one thread each (default 2)")
-    p.add_argument("--phases", default="teacher,a,b,c,e,f,d,lo,speed,frontier",
-                   help="comma-separated subset of teacher (the teacher vectors, cached), a, b, c, e, f, d, lo, speed, "
-                   "frontier (benchmarks.frontier over these models, into --docs)")
+    p.add_argument("--phases", default="teacher,a,b,c,e,f,d,g,lo,speed,frontier",
+                   help="comma-separated subset of teacher (the teacher vectors, cached), a, b, c, e, f, d, g, lo, "
+                   "speed, frontier (benchmarks.frontier over these models, into --docs)")
     p.add_argument("--speed", type=int, default=600, help="sentences per timing round (default 600: 3 rounds fit the "
                    "unseen STS-B train sentences)")
     p.add_argument("--rounds", type=int, default=3, help="timing rounds (default 3)")
@@ -511,7 +524,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         results.save()
 
     phases = {"a": phase_a, "b": phase_b, "c": phase_c, "e": phase_e, "f": phase_f, "d": phase_d,
-              "lo": phase_lo}
+              "g": phase_g, "lo": phase_lo}
     for phase in args.phases.split(","):
         print(f"[phase {phase}]", flush=True)
         if phase == "speed":
