@@ -1,13 +1,14 @@
 """The ``static`` section of docs/reproduction.md from ``benchmarks.static_table``'s results JSON.
 
     python -m benchmarks.static_report [--json benchmarks/results/static_table.json] [--docs docs/reproduction.md]
+
+With ``--docs``, also draws the learning curves into ``reproduction/static_curve.png`` beside the page.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 import statistics
 import sys
@@ -15,14 +16,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from benchmarks.doc_sections import replace_section  # noqa: E402
+from benchmarks.learning_curve import fit_log_linear  # noqa: E402
+from core.plotting import pyplot  # noqa: E402
 
 SEED = re.compile(r"-s\d+$")
 METRICS = ("mean", "stsb_test", "sts2017")
+FIT_AT = (1_000_000, 5_000_000)
+FIGURE = "reproduction/static_curve.png"  # beside the page the section is written into
 DATA = {"all": "all ranked pairs", "train": "train/ (paper's selection)", "shuffled": "all, sides shuffled (control)",
         "all+lo": "all + LibreOffice", "-": "none"}
 
@@ -117,27 +124,74 @@ def speed_table(data: dict[str, Any]) -> list[str]:
 CURVES = {"curve-": "curve_row", "bestcurve-": "best_curve_row"}  # row-name prefix -> the choice naming its row
 
 
-def curve(data: dict[str, Any], prefix: str) -> list[str]:
-    """The learning curve of the rows named ``<prefix><pairs>``, ending at the full-corpus row they sample."""
+def curve_points(data: dict[str, Any], prefix: str) -> tuple[str, list[tuple[int, float]]] | None:
+    """The full-corpus row a curve samples and its (pairs, STS 2012–15 mean) points, the full row last."""
     best = data.get("choices", {}).get(CURVES[prefix])
-    points = sorted((int(n[len(prefix):]), r["eval"]["mean"]) for n, r in data["rows"].items()
-                    if n.startswith(prefix))
+    points = [(int(n[len(prefix):]), r["eval"]["mean"]) for n, r in data["rows"].items() if n.startswith(prefix)]
     if not best or not points:
-        return []
+        return None
     full = data["rows"][best]
-    pts = sorted([*points, (data["sets"].get(full["data"], 0), full["eval"]["mean"])])
+    return best, sorted([*points, (data["sets"].get(full["data"], 0), full["eval"]["mean"])])
+
+
+def curve(data: dict[str, Any], prefix: str) -> list[str]:
+    """The learning curve of the rows named ``<prefix><pairs>``, ending at the full-corpus row they sample, and its
+    log-linear fit (``benchmarks.learning_curve.fit_log_linear``, 95% prediction intervals)."""
+    found = curve_points(data, prefix)
+    if found is None:
+        return []
+    best, pts = found
+    full = data["rows"][best]
     lines = [f"Learning curve of {best}'s configuration (STATIC, lr {full['lr']:g}, "
              f"{what(full) if what(full) != '–' else 'no teacher loss'}), on nested seeded samples of all ranked "
-             "pairs (one seed):", "", "| pairs | STS 2012–15 |", "|---:|---:|"]
+             "pairs (one seed; the epochs are fixed, so a smaller sample also gets fewer updates):", "",
+             "| pairs | STS 2012–15 |", "|---:|---:|"]
     lines += [f"| {n:,} | {m:.1f} |" for n, m in pts]
     if len(pts) >= 3:
-        xs, ys = [math.log10(n) for n, _ in pts], [m for _, m in pts]
-        mx, my = statistics.mean(xs), statistics.mean(ys)
-        b = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
-        a = my - b * mx
-        lines += ["", f"Least-squares fit mean = {a:.1f} + {b:.2f}·log10(pairs): {a + b * 6:.1f} at 1M pairs, "
-                  f"{a + b * math.log10(5e6):.1f} at 5M (an extrapolation far past the data: read it as a trend)."]
+        fit = fit_log_linear([n for n, _ in pts], [m for _, m in pts], FIT_AT)
+        at = [fit["predictions"][str(n)] for n in FIT_AT]
+        lines += ["", f"Least-squares fit mean = {fit['a']:.1f} + {fit['b']:.2f}·log10(pairs) (slope ± "
+                  f"{fit['slope_se']:.2f}): {at[0]['value']:.1f} at 1M pairs (95% PI {at[0]['low']:.1f}–"
+                  f"{at[0]['high']:.1f}), {at[1]['value']:.1f} at 5M ({at[1]['low']:.1f}–{at[1]['high']:.1f}) — an "
+                  "extrapolation far past the data: read it as a trend."]
     return lines
+
+
+def plot_curves(data: dict[str, Any], path: Path) -> None:
+    """Both learning curves (STS 2012–15 mean over training pairs, log x), their fits, the distillation, the goal
+    and all-MiniLM-L6-v2 as lines."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    grid = np.logspace(np.log10(2000), np.log10(5_000_000), 50)
+    for prefix, colour in zip(CURVES, ("tab:blue", "tab:red"), strict=True):
+        found = curve_points(data, prefix)
+        if found is None:
+            continue
+        best, pts = found
+        variant = what(data["rows"][best])
+        ax.plot([n for n, _ in pts], [m for _, m in pts], "o-", color=colour,
+                label=f"{best} ({variant if variant != '–' else 'no teacher loss'})")
+        if len(pts) >= 3:
+            fit = fit_log_linear([n for n, _ in pts], [m for _, m in pts], FIT_AT)
+            ax.plot(grid, fit["a"] + fit["b"] * np.log10(grid), ":", color=colour, alpha=0.7)
+    lines = [("distilled" in data["rows"] and data["rows"]["distilled"]["eval"]["mean"], "the distillation", "grey"),
+             (72.0, "issue 32's goal", "tab:green"),
+             (data.get("minilm", {}).get("eval", {}).get("mean"), "all-MiniLM-L6-v2 (the teacher)", "k")]
+    for value, label, colour in lines:
+        if value:
+            ax.axhline(value, ls="--", color=colour, alpha=0.6, label=f"{label}: {value:.1f}")
+    low, high = ax.get_ylim()
+    shown = [value for value, _, _ in lines if value]
+    ax.set_ylim(min([low, *shown]) - 0.5, max([high, *shown]) + 0.5)  # every line in view
+    ax.set_xscale("log")
+    ax.set_xlabel("training pairs (nested samples of the ranked pairs; dotted: log-linear fit)")
+    ax.set_ylabel("STS 2012–2015 mean, Pearson × 100")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
 
 
 def markdown(data: dict[str, Any]) -> str:
@@ -149,10 +203,19 @@ def markdown(data: dict[str, Any]) -> str:
              "(learning rate, teacher-loss weight, the curve's row) was made on STS2017 alone. STS 2012–15: mean of "
              "the per-year mean Pearson × 100. `± ` is the standard deviation over the seeds.", ""]
     lines += main_table(data)
-    for block in (speed_table(data), *(curve(data, prefix) for prefix in CURVES)):
+    curves = [block for block in (curve(data, prefix) for prefix in CURVES) if block]
+    for block in (speed_table(data), *curves):
         if block:
             lines += ["", *block]
+    if curves:
+        lines += ["", f"![STATIC's learning curves]({FIGURE})"]
     return "\n".join(lines) + "\n"
+
+
+def write_section(data: dict[str, Any], docs: Path) -> None:
+    """Rewrite the ``static`` section of ``docs`` and its figure (``FIGURE``, beside the page)."""
+    plot_curves(data, docs.parent / FIGURE)
+    replace_section(docs, "static", markdown(data))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -164,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = markdown(data)
     print(text)
     if args.docs:
-        replace_section(args.docs, "static", text)
+        write_section(data, args.docs)
     return 0
 
 

@@ -47,10 +47,9 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from benchmarks.doc_sections import replace_section  # noqa: E402
 from benchmarks.frontier import MINILM, evaluate, measure_speeds, timing_slices  # noqa: E402
 from benchmarks.frontier import main as frontier_main  # noqa: E402
-from benchmarks.static_report import markdown  # noqa: E402
+from benchmarks.static_report import write_section  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from core.hf_imports import minilm_directory  # noqa: E402
 from train_embeddings import sts  # noqa: E402
@@ -538,9 +537,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             phases[phase](results, sets, run)
         results.save()
     if args.docs:
-
-        replace_section(args.docs, "static", markdown(results.data))
-        print(f"wrote the static section of {args.docs}")
+        write_section(results.data, args.docs)
+        print(f"wrote the static section of {args.docs} and its figure")
     return 0
 
 
