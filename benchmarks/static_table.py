@@ -318,14 +318,18 @@ def phase_c(results: Results, sets: dict[str, int], run: Any) -> None:
 
 
 def phase_lo(results: Results, sets: dict[str, int], run: Any) -> None:
-    """More pairs: the LibreOffice corpus added (when ``benchmarks.corpora`` has built it)."""
+    """More pairs: the LibreOffice corpus added (when ``benchmarks.corpora`` has built it), to the main
+    configuration, the teacher-loss one and the best static configuration."""
     if "all+lo" not in sets:
         print("  no LibreOffice corpus yet (python -m benchmarks.corpora --only software): skipped", flush=True)
         return
     lr = results.data["choices"]["static_lr"]
     w = results.data["choices"].get("teacher_loss", 0.5)
+    best = results.data["choices"].get("best_static") or best_static(results)
+    settings = {k: results.rows[best][k] for k in CURVE_KEYS if k in results.rows[best]}
     run([static_job(f"static-all+lo-lr{lr:g}", "all+lo", lr),
-         static_job(f"static-all+lo-lr{lr:g}-teacher{w:g}", "all+lo", lr, static_teacher_loss=w)])  # (a) ran one
+         static_job(f"static-all+lo-lr{lr:g}-teacher{w:g}", "all+lo", lr, static_teacher_loss=w),  # (a) ran one
+         static_job(best.replace("static-all-", "static-all+lo-", 1), **{**settings, "data": "all+lo"})])
 
 
 def best_static(results: Results, local: bool = False) -> str:
