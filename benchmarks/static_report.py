@@ -199,9 +199,14 @@ def markdown(data: dict[str, Any]) -> str:
              "Written by `python -m benchmarks.corpora` then `python -m benchmarks.static_table --docs "
              "docs/reproduction.md` (results: `benchmarks/results/static_table.json`). STATIC is the model2vec "
              "distillation of all-MiniLM-L6-v2 (PCA 256 unless the row says otherwise), trained with the paper's "
-             "margin loss (δ 0.4, MAX negatives, batch 100, M = 20, Adam, 5 epochs, one thread); every choice "
-             "(learning rate, teacher-loss weight, the curve's row) was made on STS2017 alone. STS 2012–15: mean of "
-             "the per-year mean Pearson × 100. `± ` is the standard deviation over the seeds.", ""]
+             "margin loss (δ 0.4, MAX negatives, batch 100, M = 20, Adam, 5 epochs, one thread, unless the row "
+             "says otherwise); every choice (learning rate, teacher-loss weight, the chosen configuration, the "
+             "curves' rows) was made on STS2017 alone. STS 2012–15: mean of the per-year mean Pearson × 100. `± ` is "
+             "the standard deviation over the seeds.", ""]
+    chosen = data.get("choices", {}).get("best_static")
+    if chosen:
+        lines += [f"The chosen static encoder (the best mean STS2017 over its seeds): **{chosen}** "
+                  f"({what(data['rows'][chosen])}).", ""]
     lines += main_table(data)
     curves = [block for block in (curve(data, prefix) for prefix in CURVES) if block]
     for block in (speed_table(data), *curves):

@@ -531,6 +531,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for phase in args.phases.split(","):
         print(f"[phase {phase}]", flush=True)
         if phase == "speed":
+            local_models(results, ["distilled"], data, runs, args.workers)  # rows run elsewhere: no model here
             speed(results, args.speed, args.rounds)
         elif phase == "teacher":
             teacher_vectors(data, sets)
