@@ -536,7 +536,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif phase == "teacher":
             teacher_vectors(data, sets)
         elif phase == "frontier":
-            local_models(results, ["trigram-all", "sp-all"], data, runs, args.workers)
+            local_models(results, ["distilled", "trigram-all", "sp-all", "static,trigram-all"], data, runs,
+                         args.workers)
             frontier(results, args.docs, args.speed, args.rounds)
         else:
             phases[phase](results, sets, run)
