@@ -3,7 +3,7 @@ distillation, then paraphrase training) row by row, beside TRIGRAM, SP and all-M
 
     python -m benchmarks.corpora                         # the corpora, from ../shared (translations cached)
     python -m benchmarks.static_table [--corpora runs/corpora] [--out runs/static-table] \\
-        [--json benchmarks/results/static_table.json] [--workers 2] [--phases a,b,c,e,d,speed] \\
+        [--json benchmarks/results/static_table.json] [--workers 2] [--phases a,b,c,e,f,d,g,speed] \\
         [--docs docs/reproduction.md]
 
 Training sets (from ``benchmarks.corpora``'s bitext corpus; both sides ≤ 30 tokens, no evaluation sentence, no
@@ -33,7 +33,6 @@ import concurrent.futures as cf
 import json
 import multiprocessing
 import os
-import re
 import statistics
 import sys
 import time
@@ -49,7 +48,7 @@ if str(REPO) not in sys.path:
 
 from benchmarks.frontier import MINILM, evaluate, measure_speeds, timing_slices  # noqa: E402
 from benchmarks.frontier import main as frontier_main  # noqa: E402
-from benchmarks.static_report import write_section  # noqa: E402
+from benchmarks.static_report import SEED, write_section  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from core.hf_imports import minilm_directory  # noqa: E402
 from train_embeddings import sts  # noqa: E402
@@ -65,7 +64,6 @@ CORPORA = REPO / "runs" / "corpora"  # benchmarks.corpora's default --out (not i
 YEARS = (2012, 2013, 2014, 2015)
 COLUMNS = ["id", "en", "mt", "en_tokens", "mt_tokens", "paraphrase_score"]
 CURVE = (2000, 5000, 11000, 30000)
-SEED_SUFFIX = re.compile(r"-s\d+$")  # a row's seed (seed 1 has none): rows differing only by it are one configuration
 LR_SWEEP = (3e-4, 1e-3, 3e-3, 1e-2)
 BASE_LR = {"trigram": 1e-3, "sp": 1e-3, "trigram,sp": 1e-3}  # benchmarks.reproduce / learning_curve's choices
 LABEL = {"static": "STATIC", "trigram": "TRIGRAM", "sp": "SP", "trigram,sp": "TRIGRAM,SP",
@@ -341,7 +339,7 @@ def best_static(results: Results, local: bool = False) -> str:
              and (not local or model_path(r).is_dir())]
     seeds: dict[str, list[str]] = {}
     for name in names:
-        seeds.setdefault(SEED_SUFFIX.sub("", name), []).append(name)
+        seeds.setdefault(SEED.sub("", name), []).append(name)  # one configuration, its seeds
     best = max(seeds, key=lambda config: statistics.mean(_dev(results, n) for n in seeds[config]))
     return best if best in names else seeds[best][0]
 
