@@ -344,15 +344,20 @@ def best_static(results: Results, local: bool = False) -> str:
     return best if best in names else seeds[best][0]
 
 
+def _faster_rates(lr: float) -> tuple[float, ...]:
+    """The rates of the sweep above ``lr`` (none when it is the fastest)."""
+    return LR_SWEEP[LR_SWEEP.index(lr) + 1:]
+
+
 def phase_e(results: Results, sets: dict[str, int], run: Any) -> None:
     """Closing the gap: the teacher-loss configuration's third seed, then its learning rate, M, epochs, the
     checkpoint best on STS2017 (the paper's model selection) instead of the final model, and the paper's train/
     selection with the teacher loss (each judged on STS2017 against the configuration)."""
     lr, w = results.data["choices"]["static_lr"], results.data["choices"]["teacher_loss"]
     base = f"static-all-lr{lr:g}-teacher{w:g}"
-    faster = LR_SWEEP[min(LR_SWEEP.index(lr) + 1, len(LR_SWEEP) - 1)]
     run([static_job(f"{base}-s3", lr=lr, static_teacher_loss=w, seed=3),
-         static_job(f"static-all-lr{faster:g}-teacher{w:g}", lr=faster, static_teacher_loss=w),
+         *(static_job(f"static-all-lr{rate:g}-teacher{w:g}", lr=rate, static_teacher_loss=w)
+           for rate in _faster_rates(lr)[:1]),
          static_job(f"{base}-M1", lr=lr, static_teacher_loss=w, megabatch=1),
          static_job(f"{base}-e10", lr=lr, static_teacher_loss=w, epochs=10),
          static_job(f"{base}-devbest", lr=lr, static_teacher_loss=w, select="dev"),
@@ -363,9 +368,9 @@ def phase_f(results: Results, sets: dict[str, int], run: Any) -> None:
     """The teacher loss at faster learning rates (phase e's first try at one matched the configuration on STS2017):
     its seeds 2 and 3, and the next rate of the sweep."""
     lr, w = results.data["choices"]["static_lr"], results.data["choices"]["teacher_loss"]
-    faster = LR_SWEEP[LR_SWEEP.index(lr) + 1:]
-    run([*(static_job(f"static-all-lr{faster[0]:g}-teacher{w:g}-s{seed}", lr=faster[0], static_teacher_loss=w,
-                      seed=seed) for seed in (2, 3)),
+    faster = _faster_rates(lr)
+    run([*(static_job(f"static-all-lr{rate:g}-teacher{w:g}-s{seed}", lr=rate, static_teacher_loss=w, seed=seed)
+           for rate in faster[:1] for seed in (2, 3)),
          *(static_job(f"static-all-lr{rate:g}-teacher{w:g}", lr=rate, static_teacher_loss=w) for rate in faster[1:2])])
     results.data["choices"]["best_static"] = best_static(results)
 
