@@ -154,10 +154,14 @@ def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None
     """Run a command's ``main(argv)``: the one place where a problem the user can fix becomes one ``error:`` line
     and an exit status instead of a traceback -- any :class:`ParanmtError` (its ``exit_status``, 2 unless the
     class says otherwise) and a file-system error on a named path (a folder given as a file, a path below a file,
-    no permission: 2)."""
+    no permission: 2); a Ctrl-C outside a command's own handling (``paranmt run`` keeps its cache and says so) is
+    one ``interrupted`` line and 130, the shell's status for SIGINT."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         return main(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     except ParanmtError as error:
         print(f"error: {error}", file=sys.stderr)
         return error.exit_status

@@ -36,7 +36,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
-from configs.schema import TranslateConfig
+from configs.schema import ParaNMTConfig, TranslateConfig
 from core import pair_schema as S
 from core.pair_schema import Reason
 from pipeline.metrics import (
@@ -239,9 +239,20 @@ class BackTranslateRows(beam.PTransform):
     def __init__(self, translate_config: TranslateConfig, nmt_model_id: str, cache: TranslationCache | None = None,
                  label: str | None = None, *, chunk_lines: int = 500, **handler_kwargs: Unpack[HandlerOptions]):
         super().__init__(label)
-        self._config, self._model_id, self._cache = translate_config, nmt_model_id, cache
+        self._config, self.model_id, self._cache = translate_config, nmt_model_id, cache
         self._chunk_lines = chunk_lines
         self._handler_kwargs = handler_kwargs
+
+    @classmethod
+    def for_run(cls, config: ParaNMTConfig, output: str, *, local: bool,
+                **handler_kwargs: Unpack[HandlerOptions]) -> BackTranslateRows:
+        """Stage 4 of a run, checked on the launcher before any work: the model (:func:`checked_model_id`) and,
+        with ``pipeline.translation_cache``, the cache under ``pipeline.cache_dir`` or ``<output>/cache``."""
+        pc = config.pipeline
+        model_id = checked_model_id(config.translate, local=local)
+        cache = TranslationCache.for_run(config.translate, pc.cache_dir or FileSystems.join(output, "cache"),
+                                         model_id) if pc.translation_cache else None
+        return cls(config.translate, model_id, cache, chunk_lines=pc.cache_chunk_lines, **handler_kwargs)
 
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
         # Deferred: Beam's RunInference imports torch (~1.5 s and ~230 MB per process), which a run whose input
@@ -260,7 +271,7 @@ class BackTranslateRows(beam.PTransform):
             | "StoreChunk" >> beam.ParDo(_StoreChunk())
         )
         translated = (looked.hits, fresh) | "HitsAndFresh" >> beam.Flatten()
-        applied = translated | "Apply" >> beam.ParDo(_ApplyTranslation(self._model_id)).with_outputs(
+        applied = translated | "Apply" >> beam.ParDo(_ApplyTranslation(self.model_id)).with_outputs(
             REJECTED_TAG, main="rows")
         return {"rows": applied.rows, REJECTED_TAG: applied[REJECTED_TAG]}
 

@@ -21,13 +21,13 @@ from filters.plugins import build_scores
 from filters.rules import check_select_columns
 from pipeline import progress
 from pipeline.analysis.lexicon_transforms import BuildLexicon
-from pipeline.backtranslate import BackTranslateRows, TranslationCache, checked_model_id
+from pipeline.backtranslate import BackTranslateRows
 from pipeline.dedup import Dedup
 from pipeline.ingest import Ingest
 from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.options import runner_of
 from pipeline.pair_records import PairRecords
-from pipeline.prefilter import FIT_TAG, PrefilterRows, prefilter_rules
+from pipeline.prefilter import FIT_TAG, PrefilterRows
 from pipeline.records import BATCH_ROWS, REJECTED_TAG
 from pipeline.run_folder import LEXICON_DIR, claim_output, code_version
 from pipeline.score_transforms import ScoreAndSelect
@@ -96,20 +96,25 @@ def build_pipeline(
     the model, every rule and score the config names with its parameters, evaluation files -- is checked here,
     before any work."""
     pc = config.pipeline
+    # Every stage is built and checked here, once, before the run folder is claimed.
     ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
     _check_sizes(ingest.plan, pc.num_shards)
-    mode = "mt_column" if ingest.plan.has_mt else "translate"
     local = runner_of(p.options) in progress.LOCAL_RUNNERS
-    nmt_model_id = pc.mt_model_id if mode == "mt_column" else checked_model_id(config.translate, local=local)
-    rules = prefilter_rules(config)
+    translate = None if ingest.plan.has_mt else BackTranslateRows.for_run(config, output, local=local,
+                                                                          **(handler_kwargs or {}))
+    mode = "translate" if translate is not None else "mt_column"
+    nmt_model_id = translate.model_id if translate is not None else pc.mt_model_id
     scores = build_scores(config.filter.scores) if pc.score else []
     excluded = None
     if pc.score:
         if config.filter.exclude_sentences:
             excluded = ExcludedSentences.load(config.filter.exclude_sentences)  # read once, before any work
         check_select_columns(config.filter, scores, excluded)
-    claim_output(output, config, specs, overwrite=overwrite)  # everything checkable was checked
     scorer = plan_scorer(config, ingest.plan, specs, output, local=local) if pc.score else None
+    prefilter = PrefilterRows.for_run(config, scorer.fit_sample if scorer is not None else 0)
+    claim_output(output, config, specs, overwrite=overwrite)  # everything checkable was checked
+    if scorer is not None:
+        scorer.save()  # a scorer the launcher fitted
     metadata = {
         "config": config.model_dump(mode="json"),
         "code_version": code_version(),
@@ -120,9 +125,7 @@ def build_pipeline(
     }
 
     read = p | "Ingest" >> ingest
-    kept = read["rows"] | "Prefilter" >> beam.ParDo(PrefilterRows(
-        rules, scorer.fit_sample if scorer is not None else 0, ("torch",) if scorer is not None else (),
-    )).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
+    kept = read["rows"] | "Prefilter" >> beam.ParDo(prefilter).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
     select, fitted = None, None
     if scorer is not None:
         fitted = (kept[FIT_TAG] | "FitScorer" >> scorer.fit) if scorer.fit is not None else None
@@ -131,12 +134,8 @@ def build_pipeline(
     unique = kept.rows | "Dedup" >> Dedup(config.prefilter.dedup, dedup_buckets(ingest.plan))
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
-    if mode == "translate":
-        cache = TranslationCache.for_run(config.translate, pc.cache_dir or FileSystems.join(output, "cache"),
-                                         nmt_model_id) if pc.translation_cache else None
-        translated = unique["rows"] | "Rows" >> beam.FlatMap(pa.Table.to_pylist) | "BackTranslate" >> BackTranslateRows(
-            config.translate, nmt_model_id, cache, chunk_lines=pc.cache_chunk_lines,
-            **(handler_kwargs or {}))
+    if translate is not None:
+        translated = unique["rows"] | "Rows" >> beam.FlatMap(pa.Table.to_pylist) | "BackTranslate" >> translate
         rows = translated["rows"] | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=BATCH_ROWS)
         rejected.append(translated[REJECTED_TAG])
     else:

@@ -71,6 +71,12 @@ class PrefilterRows(RejectingDoFn):
     def __init__(self, rules: list[Rule], fit_sentences: int = 0, warm_modules: tuple[str, ...] = ()):
         self._rules, self._fit_sentences, self._warm_modules = rules, fit_sentences, warm_modules
 
+    @classmethod
+    def for_run(cls, config: ParaNMTConfig, fit_sentences: int) -> PrefilterRows:
+        """Stage 3 of a run, its rules checked on the launcher (:func:`prefilter_rules`); torch is warmed when the
+        run scores."""
+        return cls(prefilter_rules(config), fit_sentences, ("torch",) if config.pipeline.score else ())
+
     def setup(self) -> None:
         self._text = TextProcessor()
         for name in self._warm_modules:

@@ -65,16 +65,23 @@ def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], pc: Pipe
 @dataclass(frozen=True)
 class ScorerPlan:
     """The run's scorer: where it is saved and its id, known on the launcher; or ``fit``, the step that fits it in
-    the job (its id then comes as the job runs)."""
+    the job (its id then comes as the job runs). ``fitted``: a scorer the launcher fitted, which :meth:`save`
+    writes to ``path`` once the run folder is claimed."""
 
     path: str
     scorer_id: str | None = None
     fit: FitScorer | None = None
+    fitted: ParagramScorer | None = None
 
     @property
     def fit_sample(self) -> int:
         """English sentences the pre-filter hands to the fit: none unless the job fits the scorer."""
         return self.fit.fit_sample if self.fit is not None else 0
+
+    def save(self) -> None:
+        """Write the scorer the launcher fitted (if any) to ``path``."""
+        if self.fitted is not None:
+            save_scorer(self.fitted, self.path)
 
 
 def _fits_in_job(score: ScoreConfig, *, local: bool) -> bool:
@@ -84,9 +91,10 @@ def _fits_in_job(score: ScoreConfig, *, local: bool) -> bool:
 
 def plan_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec], output: str, *,
                 local: bool) -> ScorerPlan:
-    """The saved scorer named by ``score.scorer``; or one fitted now and saved to ``<output>/scorer/scorer.npz``
-    when the job cannot fit it itself; otherwise that path and the :class:`FitScorer` that fills it in the job
-    (after checking that the input has an English sentence to fit on)."""
+    """The saved scorer named by ``score.scorer``; or one fitted now, to be saved to ``<output>/scorer/scorer.npz``
+    (:meth:`ScorerPlan.save`), when the job cannot fit it itself; otherwise that path and the :class:`FitScorer`
+    that fills it in the job (after checking that the input has an English sentence to fit on). Nothing is
+    written: the launcher plans the scorer before it claims the run folder."""
     score = config.score
     if score.scorer is not None:
         path = str(score.scorer)
@@ -101,13 +109,20 @@ def plan_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec
     path = FileSystems.join(output, SCORER_FILE)
     if not fit_here:
         return ScorerPlan(path, fit=FitScorer(score, path))
-    return ScorerPlan(path, fit_and_save(sentences, score, path))
+    fitted = ParagramScorer.from_config(score, sentences)
+    return ScorerPlan(path, fitted.scorer_id, fitted=fitted)
 
 
 def fit_and_save(sentences: list[list[str]], score_config: ScoreConfig, path: str) -> str:
-    """Fit the scorer on ``sentences`` (token lists), save it to ``path`` (a local path directly, any other through
-    Beam's FileSystems from a local copy: gs://, s3://, ...); return its id."""
+    """Fit the scorer on ``sentences`` (token lists), save it to ``path``; return its id."""
     scorer = ParagramScorer.from_config(score_config, sentences)
+    save_scorer(scorer, path)
+    return scorer.scorer_id
+
+
+def save_scorer(scorer: ParagramScorer, path: str) -> None:
+    """Save ``scorer`` to ``path``: a local path directly, any other through Beam's FileSystems from a local copy
+    (gs://, s3://, ...)."""
     if "://" not in path:
         scorer.save(path)
     else:
@@ -120,8 +135,8 @@ def fit_and_save(sentences: list[list[str]], score_config: ScoreConfig, path: st
                         handle.write(chunk)
             finally:
                 handle.close()
-    log.info("fitted %s on %d English sentences; saved to %s", scorer.scorer_id, len(sentences), path)
-    return scorer.scorer_id
+    log.info("saved scorer %s (fitted on %s sentences) to %s", scorer.scorer_id, scorer.params.get("fit_sentences"),
+             path)
 
 
 def _order_keys(table: pa.Table) -> np.ndarray:

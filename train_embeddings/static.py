@@ -29,7 +29,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -174,6 +174,14 @@ def distill_teacher(teacher: str | Path | None = None, pca_dims: int | None = 25
 # ------------------------------------------------------------------------------------------------- component
 
 
+class StaticBatch(Protocol):
+    """What STATIC reads of a :class:`train_embeddings.vocab.SentenceBatch` (which imports this module)."""
+
+    static_ids: torch.Tensor | None
+    static_offsets: torch.Tensor | None
+    teacher: torch.Tensor | None
+
+
 class StaticAverage(nn.Module):
     """STATIC: mean of the table rows of the teacher's pieces. Input: a batch with static ids. Output:
     ``n x dim``. ``teacher_dim`` > 0 adds the teacher loss's linear head (trained, unused by ``forward``)."""
@@ -206,11 +214,11 @@ class StaticAverage(nn.Module):
         if teacher_weight > 0 and self.head is None:
             raise ValueError("static_teacher_loss > 0 needs a model built with a teacher head")
 
-    def forward(self, batch: Any, scramble: torch.Tensor | None = None) -> torch.Tensor:
+    def forward(self, batch: StaticBatch, scramble: torch.Tensor | None = None) -> torch.Tensor:
         assert batch.static_ids is not None and batch.static_offsets is not None
         return self.embedding(batch.static_ids, batch.static_offsets[:-1])
 
-    def auxiliary_loss(self, batch: Any) -> torch.Tensor | None:
+    def auxiliary_loss(self, batch: StaticBatch) -> torch.Tensor | None:
         """The teacher loss and the pull (None when both weights are 0)."""
         terms = []
         if self.teacher_weight > 0 and self.head is not None and batch.teacher is not None:

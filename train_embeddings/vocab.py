@@ -38,7 +38,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -47,6 +46,8 @@ import sentencepiece as spm
 import torch
 
 from core.token_arrays import TokenLists, as_token_lists, encode_tokens
+from train_embeddings.static import StaticVocab
+from train_embeddings.teacher_targets import TeacherTargets
 
 __all__ = ["PAD", "UNK", "Featurizer", "SentenceBatch", "SentencePieceVocab", "TrigramVocab", "WordVocab",
            "count_trigrams",
@@ -369,14 +370,15 @@ class Featurizer:
     """Token lists → :class:`SentenceBatch` (CPU tensors) with the word, trigram and/or piece ids a model needs."""
 
     def __init__(self, words: WordVocab | None, trigrams: TrigramVocab | None, lowercase: bool = True,
-                 pieces: SentencePieceVocab | None = None, static: Any = None, targets: Any = None) -> None:
+                 pieces: SentencePieceVocab | None = None, static: StaticVocab | None = None,
+                 targets: TeacherTargets | None = None) -> None:
         if words is None and trigrams is None and pieces is None and static is None:
             raise ValueError("a featurizer needs a word, trigram, SentencePiece or static vocabulary")
         self.words = words
         self.trigrams = trigrams
         self.pieces = pieces
-        self.static = static  # train_embeddings.static.StaticVocab: the teacher's tokenizer over raw text
-        self.targets = targets  # train_embeddings.teacher_targets.TeacherTargets: the teacher loss's vectors
+        self.static = static  # the teacher's tokenizer over raw text
+        self.targets = targets  # the teacher loss's vectors
         self.lowercase = lowercase
 
     @property

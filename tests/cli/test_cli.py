@@ -192,6 +192,8 @@ def test_a_project_error_is_one_line_and_its_exit_status_in_one_place(capsys):
     assert capsys.readouterr().err == "error: --beam 0: must be positive\n"
     assert raising(AccountingError("read 3 != 2 + 0 + 0", {}))([]) == 1
     assert capsys.readouterr().err == "error: read 3 != 2 + 0 + 0\n"
+    assert raising(KeyboardInterrupt())([]) == 130  # a Ctrl-C in any command, e.g. while the config loads
+    assert capsys.readouterr().err == "interrupted\n"
     with pytest.raises(ZeroDivisionError):
         raising(ZeroDivisionError("a bug"))([])
 

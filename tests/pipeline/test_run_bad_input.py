@@ -178,6 +178,22 @@ def test_empty_pair_files_and_empty_parquet_are_errors(tmp_path, capsys):
                     empty)
 
 
+def test_no_english_to_fit_on_leaves_no_claimed_folder(tmp_path, capsys):
+    """The scorer is planned before the run folder is claimed: an input with no English sentence used to leave its
+    ``_RUN`` behind, and the rerun with the English side fixed was refused as "a different run"."""
+    cs, en, mt = tmp_path / "c.cs", tmp_path / "c.en", tmp_path / "c.mt"
+    cs.write_bytes(_side(0))
+    en.write_bytes(b"\n" * len(ROWS))
+    mt.write_bytes(_side(2))
+    out = tmp_path / "out"
+    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", out, *RUNNER), en)
+    assert "no English sentence" in line
+    assert not out.exists()
+    en.write_bytes(_side(1))
+    assert _run("--cs", cs, "--en", en, "--mt", mt, "--output", out, "--quiet", *RUNNER) == 0
+    assert _summary(out)["read"] == len(ROWS)
+
+
 def test_one_column_tsv_is_an_error(tmp_path, capsys):
     """With scoring it used to be a traceback from the scorer fit; with --no-score every row a dead letter."""
     path = tmp_path / "one.tsv"
