@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib.util
+import logging
 import os
 import re
 import sys
@@ -23,7 +24,8 @@ from typing import Any, NoReturn
 
 from core.errors import ParanmtError
 
-__all__ = ["ArgumentParser", "add_config_arguments", "command", "config_flags", "os_error_line", "plain_text",
+__all__ = ["ArgumentParser", "add_config_arguments", "command", "config_flags", "not_a_user_error_traceback",
+           "os_error_line", "plain_text",
            "run_main", "shadowing_line"]
 
 # Sphinx/reST markup of the docstrings used as help text -> plain text: :class:`~a.b.C` -> C, :func:`f` -> f,
@@ -148,6 +150,18 @@ def shadowing_line(error: ModuleNotFoundError) -> str | None:
     where = spec.origin or top
     return (f"{where} hides paranmt's own {top} package (it comes first on the Python path): rename your module, "
             f"e.g. to my_{top}.py, and name its plug-ins by the new name (my_{top}:YourRule)")
+
+
+def not_a_user_error_traceback(record: logging.LogRecord) -> bool:
+    """A log filter for a command's handler: a :class:`ParanmtError` raised inside a Beam step (a problem the user
+    can fix, found as the job runs) is logged by Beam on the way up (as the record's exception, formatted into the
+    message while it is handled, or as an argument), and :func:`run_main` then prints it as one ``error:`` line;
+    Beam's records would only repeat it, with tracebacks."""
+    if not record.name.startswith("apache_beam."):
+        return True
+    handled = record.exc_info[1] if record.exc_info else sys.exc_info()[1]  # the filter runs in the logging thread
+    args = record.args if isinstance(record.args, tuple) else ()
+    return not any(isinstance(error, ParanmtError) for error in (handled, *args))
 
 
 def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None) -> int:

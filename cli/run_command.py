@@ -12,7 +12,13 @@ from pathlib import Path
 
 from apache_beam.io.filesystems import FileSystems
 
-from cli.command_line import ArgumentParser, add_config_arguments, command, config_flags
+from cli.command_line import (
+    ArgumentParser,
+    add_config_arguments,
+    command,
+    config_flags,
+    not_a_user_error_traceback,
+)
 from configs import load_config
 from pipeline import progress
 from pipeline.input_files import InputError
@@ -104,6 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, beam_args = parser.parse_known_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(not_a_user_error_traceback)
     values = {
         "pipeline.limit": args.limit, "pipeline.num_shards": args.num_shards,
         "pipeline.allow_misaligned": args.allow_misaligned, "prefilter.dedup": args.dedup,

@@ -61,9 +61,6 @@ __all__ = ["SCORER_FORMAT", "ParagramScorer"]
 SCORER_FORMAT = 1  # bump when the .npz layout or the scoring arithmetic changes
 
 
-# ---------------------------------------------------------------------------------------------------- loaders
-
-
 # ---------------------------------------------------------------------------------------------------- scorer
 
 
@@ -157,8 +154,10 @@ class ParagramScorer:
         if len(usable) > config.fit_sample:
             usable = np.sort(np.random.default_rng(seed).choice(usable, config.fit_sample, replace=False))
         if len(usable) < config.remove_components:
-            raise ValueError(f"only {len(usable)} fitting sentences have a known word; need at least "
-                             f"{config.remove_components} to remove {config.remove_components} components")
+            raise WordVectorsError(f"{vectors.source}: only {len(usable)} of the {encoded.n_sentences} fitting "
+                                   "sentences have a word it knows; need at least "
+                                   f"{config.remove_components} to remove {config.remove_components} components: give "
+                                   "score.embeddings with vectors for the English side's words")
         params["fit_sentences"] = len(usable)
         top = uncentred_components(sentence_vectors[usable], config.remove_components)
         return cls(vectors, weights, top.astype(np.float32), params)

@@ -99,6 +99,9 @@ def plan_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec
     if score.scorer is not None:
         path = str(score.scorer)
         return ScorerPlan(path, load_scorer(path).scorer_id)
+    for key, given in (("embeddings", score.embeddings), ("word_frequencies", score.word_frequencies)):
+        if given is not None and not given.exists():  # the job's fit would fail on it, after the claim
+            raise InputError(f"score.{key}: {given} does not exist (give an existing file, or leave it unset)")
     fit_here = not _fits_in_job(score, local=local)
     sentences = first_english_sentences(plan, specs, config.pipeline, score.fit_sample if fit_here else 1)
     if not sentences:  # every row is a dead letter or has an empty English side: an input error, not a crash

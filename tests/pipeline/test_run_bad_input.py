@@ -194,6 +194,24 @@ def test_no_english_to_fit_on_leaves_no_claimed_folder(tmp_path, capsys):
     assert _summary(out)["read"] == len(ROWS)
 
 
+def test_scorer_files_are_checked_before_the_claim_and_a_fit_error_is_one_line(tmp_path, capsys):
+    """A missing ``score.embeddings`` failed inside the job (after ``_RUN`` was written), and word vectors that
+    know no word of the input ended the job with Beam's traceback and a ValueError."""
+    cs, en, mt = tmp_path / "c.cs", tmp_path / "c.en", tmp_path / "c.mt"
+    for path, k in ((cs, 0), (en, 1), (mt, 2)):
+        path.write_bytes(_side(k))
+    out = tmp_path / "out"
+    missing = tmp_path / "nowhere.txt"
+    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", out, "--set",
+                                        f"score.embeddings={missing}", *RUNNER), missing)
+    assert line.startswith("error: score.embeddings:") and not out.exists()
+    foreign = tmp_path / "foreign.txt"
+    foreign.write_text("žluťoučký 0.1 0.2\nkůň 0.3 0.4\n", encoding="utf-8")
+    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", out, "--set",
+                                        f"score.embeddings={foreign}", *RUNNER), "foreign.txt")
+    assert "only 0 of the 100 fitting sentences" in line
+
+
 def test_one_column_tsv_is_an_error(tmp_path, capsys):
     """With scoring it used to be a traceback from the scorer fit; with --no-score every row a dead letter."""
     path = tmp_path / "one.tsv"
