@@ -44,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     filter_config = config.filter.model_copy(update={"rank_by": criterion, "max_tokens": None, "sample": None})
     config = config.model_copy(update={"filter": filter_config})
     table = pa.concat_tables(pq.read_table(f) for f in input_files(args.input))  # one-line error if none
-    check_schema(table.schema, required=(ID, criterion))
+    check_schema(table.schema, required=(ID, criterion), source=args.input)
     result = select_training_pairs(table, filter_config, config.seed)
     paths = write_fold_subsets(table, result.fold, args.out, config, criterion=criterion, folds=filter_config.folds)
 

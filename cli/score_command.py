@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ConfigError(f"--batch-rows must be positive (got {args.batch_rows})")
         input_schema = pq.read_schema(files[0])
         total_rows = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
-        check_schema(input_schema, required=(EN_TOKENS, MT_TOKENS))
+        check_schema(input_schema, required=(EN_TOKENS, MT_TOKENS), source=files[0])
         if config.scorer is not None:
             ignored = [flag for flag, value in (("--embeddings", args.embeddings),
                                                 ("--embeddings-format", args.embeddings_format),

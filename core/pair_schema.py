@@ -11,6 +11,7 @@ text and as lower-cased-on-demand Moses tokens, with the three quality signals o
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
@@ -119,21 +120,24 @@ class SchemaMismatch(ParanmtError, ValueError):
     """A Parquet file does not follow this version of the contract; the message says how."""
 
 
-def check_schema(schema: pa.Schema, required: tuple[str, ...] = (ID, EN_TOKENS, MT_TOKENS)) -> None:
-    """Raise :class:`SchemaMismatch` if columns are missing, mistyped, or the schema version differs."""
+def check_schema(schema: pa.Schema, required: tuple[str, ...] = (ID, EN_TOKENS, MT_TOKENS), *,
+                 source: str | os.PathLike[str] | None = None) -> None:
+    """Raise :class:`SchemaMismatch` if columns are missing, mistyped, or the schema version differs; the message
+    starts with ``source`` (the file or folder read), when given."""
+    where = f"{source}: " if source is not None else ""
     version = read_metadata(schema).get("schema_version")
     if version is not None and version != SCHEMA_VERSION:
-        raise SchemaMismatch(f"schema_version {version} but this code reads version {SCHEMA_VERSION}")
+        raise SchemaMismatch(f"{where}schema_version {version} but this code reads version {SCHEMA_VERSION}")
     missing = [name for name in required if name not in schema.names]
     if missing:
-        raise SchemaMismatch(f"missing columns {missing}; found {schema.names}")
+        raise SchemaMismatch(f"{where}missing columns {missing}; found {schema.names}")
     for name in required:
         if name not in PAIRS_SCHEMA.names:  # a stage's own column (cs_tokens) or a plug-in score's
             continue
         expected = PAIRS_SCHEMA.field(name).type
         actual = schema.field(name).type
         if not _compatible(actual, expected):
-            raise SchemaMismatch(f"column {name} has type {actual}, expected {expected}")
+            raise SchemaMismatch(f"{where}column {name} has type {actual}, expected {expected}")
 
 
 def _compatible(actual: pa.DataType, expected: pa.DataType) -> bool:

@@ -84,8 +84,13 @@ def pretrained_rows(pretrained: WordVectors, words: WordVocab) -> tuple[torch.Te
     known[:2] = False
     matrix = np.zeros((len(words), pretrained.dim), np.float32)
     matrix[known] = pretrained.matrix[rows[known]]
+    have = int(known[:words.n_trainable].sum())
     log.info("%d of %d trainable words have pretrained vectors; %d frozen pretrained words",
-             int(known[:words.n_trainable].sum()), words.n_trainable, words.n_frozen)
+             have, words.n_trainable, words.n_frozen)
+    if have == 0:
+        log.warning("none of the %d training words has a vector in %s: every word starts random (check that the "
+                    "file holds English words, lower-cased when train.lowercase is on)", words.n_trainable,
+                    pretrained.source)
     return torch.from_numpy(matrix), torch.from_numpy(known)
 
 

@@ -172,7 +172,8 @@ class WordTable(nn.Module):
         random init rescaled to the pretrained per-dimension spread; ``<pad>`` and ``<unk>`` are zero."""
         with torch.no_grad():
             n = self.n_trainable
-            spread = vectors[known].std(0, keepdim=True) if bool(known.any()) else torch.full((1, self.dim), 0.1)
+            # a spread needs two known rows: one alone gives NaN (and a NaN table, whose first loss is NaN)
+            spread = vectors[known].std(0, keepdim=True) if int(known.sum()) > 1 else torch.full((1, self.dim), 0.1)
             self.weight.copy_(torch.where(known[:n, None], vectors[:n], self.weight / 0.1 * spread))
             self.weight[:2].zero_()
             self.frozen.copy_(vectors[n:])

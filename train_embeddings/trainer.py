@@ -214,10 +214,11 @@ class Trainer:
         position.step += 1
         position.minibatch = minibatch + 1
         if not math.isfinite(value):
+            saved = self.setup.checkpointer.path
             raise TrainingError(
                 f"loss is {value} at step {position.step} (epoch {position.epoch + 1}, mega-batch "
-                f"{position.megabatch + 1}, mini-batch {minibatch + 1}); lower --lr or set --grad-clip "
-                f"(the last good checkpoint is {self.setup.checkpointer.path})")
+                f"{position.megabatch + 1}, mini-batch {minibatch + 1}); lower --lr or set --grad-clip"
+                + (f" (the last good checkpoint is {saved})" if Path(saved).exists() else ""))
         self.losses.append(value)
         self.setup.progress.record(value)
 

@@ -744,7 +744,7 @@ def read_pairs(path: str | Path, sample: int | None = None, seed: int = 0) -> pa
     """Read the report's columns from a Parquet file or a directory of shards (optionally a seeded row sample)."""
     dataset = ds.dataset(str(path), format="parquet")
     columns = [c for c in _READ_COLUMNS if c in dataset.schema.names]
-    check_schema(dataset.schema, required=tuple(c for c in columns if c not in (EN, MT)))
+    check_schema(dataset.schema, required=tuple(c for c in columns if c not in (EN, MT)), source=path)
     table = dataset.to_table(columns=columns)
     table = table.replace_schema_metadata(dataset.schema.metadata)
     if sample is not None and table.num_rows > sample:

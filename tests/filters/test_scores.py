@@ -126,7 +126,7 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     bad = tmp_path / "bad.parquet"
     pq.write_table(pa.table({"x": [1]}), bad)
     assert main(["--input", str(bad), "--output", str(tmp_path / "o.parquet")]) == 2
-    assert "missing columns" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith(f"error: {bad}: missing columns")  # names the file it read
     assert main(["--input", str(bad), "--output", str(tmp_path / "o.parquet"), "--set", "score.sif_a=-1"]) == 2
     assert "score.sif_a" in capsys.readouterr().err
 

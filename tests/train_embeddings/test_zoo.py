@@ -339,3 +339,13 @@ def test_example_configs_validate():
     zoo, cse = load_config("iclr16-zoo").train, load_config("cse").train
     assert (zoo.model, zoo.optimizer, zoo.peep_pool, zoo.megabatch) == ("lstm-peep-nog", "adagrad", "last", 1)
     assert (cse.model, cse.cse_widths, cse.cse_maps) == ("cse", [1, 2, 3], 100)
+
+
+def test_a_table_initialised_from_one_known_vector_is_finite():
+    """One pretrained row gave a NaN spread (std of one sample), a NaN table and a NaN first loss."""
+    table = WordTable(5, 0, 3)
+    vectors = torch.zeros(5, 3)
+    vectors[2] = torch.tensor([0.5, -0.5, 1.0])
+    table.initialise(vectors, torch.tensor([False, False, True, False, False]))
+    assert torch.isfinite(table.weight).all()
+    assert torch.equal(table.weight[2], vectors[2]) and not table.weight[3].eq(0).all()
