@@ -21,7 +21,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--format", required=True, choices=FORMATS)
     parser.add_argument("--model", type=Path, help="sentence-transformers / model2vec: a saved model directory or "
                         "training run")
-    parser.add_argument("--input", type=Path, help="paranmt-tsv: Parquet shards (a run's train/, a file or a glob)")
+    parser.add_argument("--input", help="paranmt-tsv: Parquet shards (a run's train/, a file, a glob or a URL)")
     parser.add_argument("--out", required=True, type=Path, help="output directory (model) or file (TSV)")
     parser.add_argument("--tokenized", action="store_true",
                         help="paranmt-tsv: write the Moses tokens joined by spaces instead of the raw sentences")

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cli.command_line import ArgumentParser, command
-from configs import load_config
+from configs import ConfigError, load_config
 from core.pair_schema import ID, Reason, check_schema
 from filters.folds import select_training_pairs, write_fold_subsets
 from filters.scores import input_files
@@ -46,10 +46,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     table = pa.concat_tables(pq.read_table(f) for f in input_files(args.input))  # one-line error if none
     check_schema(table.schema, required=(ID, criterion), source=args.input)
     result = select_training_pairs(table, filter_config, config.seed)
-    paths = write_fold_subsets(table, result.fold, args.out, config, criterion=criterion, folds=filter_config.folds)
-
     ranked = int((result.fold > 0).sum())
     excluded = {k: v for k, v in result.counts.items() if k not in (Reason.KEPT, Reason.NOT_IN_SELECTED_FOLDS)}
+    if ranked == 0:  # ten empty folds would only look like a result
+        unscored = excluded.get(Reason.MISSING_SCORE, 0) == table.num_rows
+        raise ConfigError(f"no pair of {args.input} can be ranked by {criterion} (not ranked: {excluded})"
+                          + ("; score them first with paranmt score, or give a scored run's pairs/" if unscored
+                             else ""))
+    paths = write_fold_subsets(table, result.fold, args.out, config, criterion=criterion, folds=filter_config.folds)
+
     print(f"ranked {ranked:,} of {table.num_rows:,} pairs by {criterion} into {filter_config.folds} folds "
           f"(seed {config.seed}); not ranked: {excluded or 'none'}")
     print(f"{'fold':>4} {'size':>12} {'min':>12} {'max':>12}  file")

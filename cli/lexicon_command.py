@@ -57,7 +57,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         started = time.perf_counter()
         counts, vocab, marginals = build_from_parquet(args.input, config.lexicon, progress=not args.quiet)
         if marginals.used == 0:
-            raise LexiconError(f"no pair passed the lexicon filter: {json.dumps(marginals.stats())}")
+            stats = marginals.stats()
+            hint = ("; no pair has a paraphrase_score (the pairs/ of a --no-score run?): give a scored run's "
+                    "pairs/, or --set lexicon.min_score=null" if stats["skipped"].get("missing_score") == stats["read"]
+                    else "")
+            raise LexiconError(f"no pair passed the lexicon filter of {', '.join(map(str, args.input))}: "
+                               f"{json.dumps(stats)}{hint}")
         stats = write_outputs(args.out, counts, vocab, marginals, config.lexicon,
                               {"inputs": [str(i) for i in args.input], "seed": config.seed})
         elapsed = time.perf_counter() - started

@@ -50,6 +50,7 @@ from pipeline.metrics import (
 from pipeline.records import REJECTED_TAG, ROW, rejection
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
+from translate.loading import check_device
 from translate.translator import Translation
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
@@ -279,10 +280,13 @@ class BackTranslateRows(beam.PTransform):
 def checked_model_id(translate_config: TranslateConfig, *, local: bool) -> str:
     """The NMT model id (the card's name; of the bundled default model when ``translate.model`` is None), read once
     on the launcher. Fails before any work when the model cannot serve: no directory, no card, a file the card names
-    is missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line). A path
+    is missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line), or, on a
+    local runner, ``device: cuda`` where no GPU is visible (:func:`translate.loading.check_device`). A path
     that does not exist here is accepted for a remote runner (it may exist only inside the worker image): its
     directory name is then the id."""
 
+    if local:  # a remote runner's workers may have the GPU its launcher lacks
+        check_device(translate_config.device)
     path = model_or_default(translate_config.model)
     try:
         model = ModelDir(path)

@@ -17,7 +17,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 import zstandard
-from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystem import BeamIOError, CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from core.errors import ParanmtError
@@ -182,11 +182,26 @@ def strip_compression(name: str) -> str:
     return name
 
 
+def file_system_problem(path: str) -> str | None:
+    """Why no Beam file system serves ``path`` here (a gs:// path without the gcp extra, say); None when one does."""
+    try:
+        FileSystems.get_filesystem(path)
+    except (ValueError, BeamIOError):
+        scheme = FileSystems.get_scheme(path)
+        install = "pip install -e '.[gcp]'" if scheme == "gs" else f"install the package Beam's {scheme}:// needs"
+        return f"no file system for {scheme}:// is installed here ({install})"
+    return None
+
+
 def input_exists(path: str) -> bool:
+    """Whether ``path`` exists; :class:`InputError` when its file system is missing or cannot answer."""
+    problem = file_system_problem(path)
+    if problem is not None:
+        raise InputError(f"input file {path}: {problem}")
     try:
         return FileSystems.exists(path)
-    except Exception:  # a file system that cannot be reached is reported by the open that follows
-        return False
+    except Exception as error:  # credentials, a client option, the network: say which, not "does not exist"
+        raise InputError(f"input file {path} cannot be checked: {error}") from None
 
 
 def index_lines(path: str, every: int) -> LineIndex:

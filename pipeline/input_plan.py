@@ -23,6 +23,7 @@ from configs.schema import PipelineConfig
 from pipeline.input_files import (
     InputError,
     LineIndex,
+    file_system_problem,
     index_lines,
     open_input,
     strip_compression,
@@ -200,6 +201,9 @@ def _plan_pair(spec: InputSpec, input_index: int, config: PipelineConfig, plan: 
 
 
 def _match(pattern: str) -> list[tuple[str, int]]:
+    problem = file_system_problem(pattern)
+    if problem is not None:
+        raise InputError(f"input pattern {pattern}: {problem}")
     try:
         results = FileSystems.match([pattern])[0].metadata_list
     except Exception as error:  # BeamIOError for a pattern that matches nothing

@@ -41,7 +41,7 @@ from configs.schema import ParaNMTConfig
 from core.errors import ParanmtError
 from pipeline import progress
 from pipeline.graph import build_pipeline
-from pipeline.input_files import InputError
+from pipeline.input_files import InputError, file_system_problem
 from pipeline.input_plan import InputSpec
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
@@ -91,9 +91,15 @@ def run(
     if dry_run and runner != "DataflowRunner":  # other runners ignore the flag and run the job
         raise InputError(f"--dry_run True builds a DataflowRunner job without submitting it; {runner} "
                          "would run the whole job: drop --dry_run or add --runner DataflowRunner")
-    with own_output(output):  # one run per folder; created (and locked) before the checks below
-        started = time.perf_counter()
+    problem = file_system_problem(output)
+    if problem is not None:
+        raise InputError(f"--out {output}: {problem}")
+    started = time.perf_counter()
+    try:
         p = beam.Pipeline(options=options)
+    except ValueError as error:  # an unknown runner, or options the runner requires (Dataflow's project, ...)
+        raise InputError(f"Beam options for {runner}: {' '.join(str(error).split())} (docs/dataflow.md)") from None
+    with own_output(output):  # one run per folder; created (and locked) before the checks below
         # Input, model and output-folder errors are raised here, before anything is written.
         built = build_pipeline(p, config, specs, output, handler_kwargs=handler_kwargs, overwrite=overwrite)
         expected = built.plan.expected_rows

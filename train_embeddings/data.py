@@ -107,7 +107,10 @@ def resolve_files(path: str | Path, data_format: str = "auto") -> tuple[pafs.Fil
     if "://" in text:
         import fsspec  # deferred: only URLs need it, and it is not a declared dependency (comes with torch)
 
-        fs, root = fsspec.core.url_to_fs(text)
+        try:
+            fs, root = fsspec.core.url_to_fs(text)
+        except (ImportError, ValueError) as error:  # the protocol's package (gcsfs, s3fs) missing, or unknown
+            raise TrainDataError(f"training data {text}: {error}") from None
         if _is_glob(root):
             found = [f for f in sorted(fs.glob(root)) if not fs.isdir(f)]
         elif fs.isdir(root):
@@ -259,7 +262,8 @@ def parquet_to_tsv(data: str | Path, out: str | Path, *, tokenized: bool = False
     missing = [c for c in (left, right, S.PARAPHRASE_SCORE) if c not in dataset.schema.names]
     if missing:
         raise TrainDataError(f"{data}: no column {', '.join(missing)} (the core/pair_schema.py layout has them)")
-    keep = pc.field(S.KEEP) != False if S.KEEP in dataset.schema.names else None  # noqa: E712 (an expression)
+    # keep is null in the pairs/ of a --no-score run: not false, so written
+    keep = pc.field(S.KEEP).is_null() | pc.field(S.KEEP) if S.KEEP in dataset.schema.names else None
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
@@ -382,7 +386,17 @@ class PairSource:
         return expr
 
     def describe_filter(self) -> str:
-        return str(self.filter)
+        """The filters in words, as the config names them (for a message about what they left)."""
+        parts = [f"{self.left_column} and {self.right_column} not empty"]
+        if self.max_tokens is not None:
+            parts.append(f"at most {self.max_tokens} tokens a side (max_tokens)")
+        if self.min_score is not None:
+            parts.append(f"{self.score_column} >= {self.min_score} (min_score)")
+        if self.max_score is not None:
+            parts.append(f"{self.score_column} <= {self.max_score} (max_score)")
+        if self.only_kept and self._has_keep:
+            parts.append("keep not false (only_kept)")
+        return "; ".join(parts)
 
     # -- reading
 

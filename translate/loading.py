@@ -18,6 +18,13 @@ def _torch_has_cuda() -> bool:
     return torch.cuda.is_available()
 
 
+def check_device(requested: str) -> None:
+    """``cuda`` asked for where neither CTranslate2 nor torch sees a GPU: :class:`BackendUnavailable`, one line."""
+    if requested == "cuda" and cuda_device_count() == 0 and not _torch_has_cuda():
+        raise BackendUnavailable("--device cuda: no CUDA device is visible here (CTranslate2 and torch see none); "
+                                 "use --device cpu, or auto to decode on what there is")
+
+
 def decode_device(requested: str) -> str:
     """``auto``: CUDA when CTranslate2 or torch sees a GPU (either backend may decode), else the CPU; anything else
     as given."""
@@ -33,6 +40,7 @@ def load_backend(config: TranslateConfig) -> tuple[ModelDir, DecodeBackend]:
     has a fairseq checkpoint and CTranslate2 cannot run on the device.
     """
     model_dir = ModelDir(model_or_default(config.model))
+    check_device(config.device)
     device = decode_device(config.device)
     card = model_dir.card
     backend_name = config.backend

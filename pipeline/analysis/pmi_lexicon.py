@@ -735,6 +735,9 @@ def expand_inputs(inputs: Sequence[str | os.PathLike]) -> list[str]:
     """Parquet files from files, directories (``*.parquet`` inside) and globs; an error if none is found."""
     files: list[str] = []
     for item in inputs:
+        if "://" in str(item):
+            raise LexiconError(f"input {item}: lexicon build reads local files; copy the shards here, or build the "
+                               "lexicon inside the run (paranmt run --lexicon), which reads any Beam file system")
         path = Path(item)
         if path.is_dir():
             found = sorted(str(p) for p in path.glob("*.parquet"))

@@ -351,6 +351,12 @@ def test_cli_writes_folds_and_prints_sizes(tmp_path, capsys):
                                "--criterion", "trigram_overlap", "--folds", "5", "--seed", "3"]) == 0
     assert [pq.read_table(f).sort_by("id").equals(pq.read_table(g).sort_by("id")) for f, g in zip(
         sorted((tmp_path / "from-shards").glob("fold-*.parquet")), files, strict=True)] == [True] * 5
+    unscored = table.set_column(table.schema.get_field_index("paraphrase_score"), "paraphrase_score",
+                                pa.nulls(table.num_rows, table.schema.field("paraphrase_score").type))
+    pq.write_table(unscored, tmp_path / "unscored.parquet")  # a --no-score run's pairs: it wrote ten empty folds
+    capsys.readouterr()
+    assert folds_command.main(["--input", str(tmp_path / "unscored.parquet"), "--out", str(tmp_path / "u")]) == 2
+    assert "score them first with paranmt score" in capsys.readouterr().err and not (tmp_path / "u").exists()
 
 
 def test_module_import_does_not_import_beam_and_cli_runs(tmp_path):

@@ -212,6 +212,28 @@ def test_scorer_files_are_checked_before_the_claim_and_a_fit_error_is_one_line(t
     assert "only 0 of the 100 fitting sentences" in line
 
 
+def test_a_missing_file_system_and_bad_beam_options_are_one_line_before_any_work(tmp_path, capsys):
+    """Each of these used to end in a Beam traceback (a gs:// input was said not to exist)."""
+    from pipeline.input_files import file_system_problem
+
+    cs, en, mt = tmp_path / "c.cs", tmp_path / "c.en", tmp_path / "c.mt"
+    for path, k in ((cs, 0), (en, 1), (mt, 2)):
+        path.write_bytes(_side(k))
+    out = tmp_path / "out"
+    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", out, "--runner",
+                                        "DirectRuner"), "DirectRuner")
+    assert "Unexpected pipeline runner" in line and not out.exists()
+    if file_system_problem("gs://bucket/x") is None:
+        pytest.skip("the gcp extra is installed: gs:// has a file system")
+    _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", "gs://bucket/x", *RUNNER),
+                    "--out gs://bucket/x", "pip install -e '.[gcp]'")
+    _one_line_error(capsys, _run("--cs", "gs://bucket/c.cs", "--en", en, "--mt", mt, "--output", out, *RUNNER),
+                    "gs://bucket/c.cs", "pip install -e '.[gcp]'")
+    _one_line_error(capsys, _run("--tsv", "gs://bucket/*.tsv", "--mt-column", "2", "--output", out, *RUNNER),
+                    "gs://bucket/*.tsv", "pip install -e '.[gcp]'")
+    assert not out.exists()
+
+
 def test_one_column_tsv_is_an_error(tmp_path, capsys):
     """With scoring it used to be a traceback from the scorer fit; with --no-score every row a dead letter."""
     path = tmp_path / "one.tsv"

@@ -46,6 +46,13 @@ def test_directory_file_glob_and_memory_url_read_the_same_pairs(tmp_path):
     remote = PairSource("memory://corpus/train")
     assert len(remote.files) == 5 and remote.count() == 250
     assert sorted(rows_of(remote.chunks(64, seed=1, epoch=0))) == list(range(250))
+    from cli import export_command  # its --input was a Path, which made memory://... memory:/...
+
+    out = tmp_path / "from-url.tsv"
+    assert export_command.main(["--format", "paranmt-tsv", "--input", "memory://corpus/train", "--out", str(out)]) == 0
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 250
+    with pytest.raises(TrainDataError, match="training data xyz://corpus/train: Protocol not known: xyz"):
+        PairSource("xyz://corpus/train")  # an unknown protocol (or gcsfs missing) used to be a traceback
 
 
 def test_filters_are_pushed_down(tmp_path):
@@ -55,7 +62,8 @@ def test_filters_are_pushed_down(tmp_path):
     source = PairSource(directory, min_score=0.5, max_score=0.8, only_kept=False)
     scores = np.float32(np.arange(250) / 250).astype(np.float64)  # stored as float32
     assert sorted(rows_of(source.chunks(1000, 0, 0))) == [i for i in range(250) if 0.5 <= scores[i] <= 0.8]
-    assert "list_value_length" in source.describe_filter()
+    assert source.describe_filter() == "en_tokens and mt_tokens not empty; paraphrase_score >= 0.5 (min_score); " \
+        "paraphrase_score <= 0.8 (max_score)"  # in words, not Arrow's expression
     assert PairSource(directory, max_tokens=1, only_kept=False).count() == 0  # left side has 2 tokens
     long_table = pairs_table(["a"], ["b"], [["w"] * 40], [["w"] * 3], ["x:1"])
     pq.write_table(long_table, tmp_path / "long.parquet")

@@ -88,3 +88,16 @@ def test_export_errors_are_one_line(tmp_path: Path, capsys) -> None:
     assert capsys.readouterr().err.startswith("error:")
     with pytest.raises(SystemExit):
         export.main(["--format", "paranmt-tsv", "--out", str(tmp_path / "x.tsv")])  # no --input
+
+
+def test_paranmt_tsv_export_skips_only_keep_false(tmp_path: Path) -> None:
+    """An unscored pairs/ (a --no-score run: keep null) used to export as an empty file, exit 0."""
+    import pyarrow as pa
+
+    from train_embeddings.data import parquet_to_tsv
+
+    pq.write_table(pa.table({"en": ["a", "b", "c"], "mt": ["x", "y", "z"],
+                             "paraphrase_score": pa.array([None, 0.5, 0.25], pa.float32()),
+                             "keep": pa.array([None, True, False], pa.bool_())}), tmp_path / "pairs.parquet")
+    assert parquet_to_tsv(tmp_path / "pairs.parquet", tmp_path / "out.tsv") == 2
+    assert (tmp_path / "out.tsv").read_text(encoding="utf-8") == "a\tx\t\nb\ty\t0.5\n"

@@ -43,3 +43,17 @@ def test_no_model_means_the_default_model():
     assert checked_model_id(TranslateConfig(), local=True) == "small-cs-en"  # ready for the CTranslate2 backend
     with pytest.raises(ModelDirError, match="names no fairseq checkpoint"):
         checked_model_id(TranslateConfig(backend="fairseq"), local=True)
+
+
+def test_cuda_where_there_is_none_fails_on_the_launcher(monkeypatch):
+    """``--device cuda`` on a machine without a GPU failed inside the job, after the claim, with CTranslate2's
+    hint about cuBLAS; a remote runner's workers may have the GPU, so only a local run is checked."""
+    import translate.loading
+    from translate.ct2_backend import BackendUnavailable
+
+    monkeypatch.setattr(translate.loading, "cuda_device_count", lambda: 0)
+    monkeypatch.setattr(translate.loading, "_torch_has_cuda", lambda: False)
+    with pytest.raises(BackendUnavailable, match="--device cuda: no CUDA device is visible here"):
+        checked_model_id(TranslateConfig(device="cuda"), local=True)
+    assert checked_model_id(TranslateConfig(device="cuda"), local=False) == "small-cs-en"
+    assert checked_model_id(TranslateConfig(device="auto"), local=True) == "small-cs-en"

@@ -437,6 +437,8 @@ def test_real_caption_lexicon_beats_the_shuffled_control():
 def test_clear_errors_for_bad_input(tmp_path, capsys):
     assert main(["build", "--input", str(tmp_path / "absent"), "--out", str(tmp_path / "o"), "--quiet"]) == 2
     assert "does not exist" in capsys.readouterr().err
+    assert main(["build", "--input", "gs://bucket/pairs", "--out", str(tmp_path / "o"), "--quiet"]) == 2
+    assert "lexicon build reads local files" in capsys.readouterr().err  # it said: does not exist
     (tmp_path / "empty").mkdir()
     assert main(["build", "--input", str(tmp_path / "empty"), "--out", str(tmp_path / "o"), "--quiet"]) == 2
     assert "no Parquet file" in capsys.readouterr().err
@@ -445,7 +447,11 @@ def test_clear_errors_for_bad_input(tmp_path, capsys):
     assert "missing columns ['mt_tokens', 'paraphrase_score']" in capsys.readouterr().err
     pq.write_table(_pairs([["a"]], [["b"]], paraphrase_score=pa.array([0.1], pa.float32())), tmp_path / "low.parquet")
     assert main(["build", "--input", str(tmp_path / "low.parquet"), "--out", str(tmp_path / "o"), "--quiet"]) == 2
-    assert "no pair passed the lexicon filter" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no pair passed the lexicon filter" in err and "--no-score" not in err  # scored, all below min_score
+    pq.write_table(_pairs([["a"]], [["b"]], paraphrase_score=pa.array([None], pa.float32())), tmp_path / "ns.parquet")
+    assert main(["build", "--input", str(tmp_path / "ns.parquet"), "--out", str(tmp_path / "o"), "--quiet"]) == 2
+    assert "(the pairs/ of a --no-score run?)" in capsys.readouterr().err
     assert main(["build", "--input", str(tmp_path / "low.parquet"), "--out", str(tmp_path / "o"), "--quiet",
                  "--set", "lexicon.top_k=0"]) == 2
     assert "lexicon.top_k" in capsys.readouterr().err
