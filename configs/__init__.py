@@ -56,7 +56,21 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     key, sep, raw = text.partition("=")
     if not sep or not key.strip():
         raise ConfigError(f"override {text!r} must look like section.key=value")
-    return key.strip().split("."), yaml.safe_load(raw) if raw.strip() else None
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"--set {text}: the value is not valid YAML ({yaml_problem(exc)})") from None
+    return key.strip().split("."), value
+
+
+def yaml_problem(exc: yaml.YAMLError) -> str:
+    """PyYAML's error as one line: what it expected and where (its own message spans several lines)."""
+    def at(mark: yaml.Mark | None) -> str:
+        return f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+
+    context = getattr(exc, "context", None)
+    opened = f"{context}{at(getattr(exc, 'context_mark', None))}: " if context else ""
+    return f"{opened}{getattr(exc, 'problem', None) or exc}{at(getattr(exc, 'problem_mark', None))}"
 
 
 def _set_dotted(data: dict[str, Any], keys: list[str], value: Any) -> None:  # Any: whatever YAML parsed
@@ -100,7 +114,7 @@ def _read_yaml(file: Path) -> dict[str, Any]:
     try:
         loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{file}: not valid YAML: {exc}") from exc
+        raise ConfigError(f"{file}: not valid YAML: {yaml_problem(exc)}") from None
     if loaded is not None and not isinstance(loaded, dict):
         raise ConfigError(f"{file}: top level must be a mapping of sections, got {type(loaded).__name__}")
     return loaded or {}

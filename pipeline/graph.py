@@ -47,6 +47,10 @@ DEDUP_BUCKET_ROWS = 50_000
 #: Rows of one output shard above which the launcher warns: a shard is sorted and written by one worker.
 SHARD_ROWS_WARNING = 2_000_000
 
+#: Shards above which the launcher warns when there are more shards than input rows (an extra zero in
+#: --num-shards): each output writes all its shards, empty ones included.
+EMPTY_SHARDS_WARNING = 256
+
 
 def dedup_buckets(plan: ReadPlan) -> int:
     """Buckets of global dedup: enough for about :data:`DEDUP_BUCKET_ROWS` rows each however the input is split,
@@ -66,6 +70,9 @@ def lexicon_shards(plan: ReadPlan, lexicon: LexiconConfig) -> int:
 
 def _check_sizes(plan: ReadPlan, num_shards: int) -> None:
     rows = plan.expected_rows
+    if num_shards > max(rows, EMPTY_SHARDS_WARNING):  # every shard is written, empty or not
+        log.warning("%d shards for %d input rows: at least %d of each output's shards will be empty files; pass "
+                    "--num-shards %d or fewer", num_shards, rows, num_shards - rows, max(rows, 1))
     if rows > num_shards * SHARD_ROWS_WARNING:
         log.warning("%d input rows in %d shards: each shard of pairs/ (up to %d rows) is sorted and written "
                     "in the memory of one worker; pass --num-shards %d or more", rows, num_shards,

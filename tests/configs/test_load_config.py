@@ -229,6 +229,9 @@ def test_invalid_yaml(tmp_path):
     with pytest.raises(ConfigError, match="not valid YAML") as error:
         load_config(path)
     assert str(path) in str(error.value)
+    assert "\n" not in str(error.value) and "line 2, column 14" in str(error.value)  # one line, with the place
+    with pytest.raises(ConfigError, match=r"--set filter.rules=\[\{: the value is not valid YAML"):
+        load_config(None, ["filter.rules=[{"])  # a traceback before
 
 
 def test_missing_config_file_lists_the_bundled_configs(tmp_path):

@@ -398,5 +398,7 @@ def test_the_launcher_sizes_dedup_buckets_and_lexicon_shards_and_warns_about_big
         _check_sizes(plan(rows=63_517), num_shards=4)
         assert caplog.records == []
         _check_sizes(plan(rows=51_400_000), num_shards=4)
+        _check_sizes(plan(rows=5), num_shards=100_000)  # a zero too many: 100,000 empty files per output
     messages = [r.getMessage() for r in caplog.records]
     assert any("pass --num-shards 26 or more" in m for m in messages), messages
+    assert any("100000 shards for 5 input rows" in m and "--num-shards 5 or fewer" in m for m in messages), messages
