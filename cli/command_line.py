@@ -25,8 +25,7 @@ from typing import Any, NoReturn
 from core.errors import ParanmtError
 
 __all__ = ["ArgumentParser", "add_config_arguments", "command", "config_flags", "not_a_user_error_traceback",
-           "os_error_line", "plain_text",
-           "run_main", "shadowing_line"]
+           "os_error_line", "plain_text", "run_main", "shadowing_line"]
 
 # Sphinx/reST markup of the docstrings used as help text -> plain text: :class:`~a.b.C` -> C, :func:`f` -> f,
 # ``code`` -> code, **bold** -> bold.
