@@ -428,7 +428,8 @@ def _load_benchmarks(root_text: str, years: tuple[int, ...], stsb: bool,
     root = Path(root_text)
     explicit = dict(year_dirs)
     if not root.is_dir() and (stsb or set(years) - set(explicit)):
-        raise FileNotFoundError(f"STS data directory {root} not found (set PARANMT_STS_DIR or pass root)")
+        raise FileNotFoundError(f"STS data directory {root} not found (set PARANMT_STS_DIR, or give the root: "
+                                "--sts-dir on the command line)")
     loaded: list[StsYear] = []
     missing: list[int] = []
     for year in sorted({*years, *explicit}):
