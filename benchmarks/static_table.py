@@ -64,6 +64,9 @@ CORPORA = REPO / "runs" / "corpora"  # benchmarks.corpora's default --out (not i
 YEARS = (2012, 2013, 2014, 2015)
 COLUMNS = ["id", "en", "mt", "en_tokens", "mt_tokens", "paraphrase_score"]
 CURVE = (2000, 5000, 11000, 30000)
+# A configuration's settings, carried to its learning curve, seeds and controls.
+CURVE_KEYS = ("lr", "static_teacher_loss", "static_pca_dims", "static_extend_vocab", "static_pull", "megabatch",
+              "epochs", "select")
 LR_SWEEP = (3e-4, 1e-3, 3e-3, 1e-2)
 BASE_LR = {"trigram": 1e-3, "sp": 1e-3, "trigram,sp": 1e-3}  # benchmarks.reproduce / learning_curve's choices
 LABEL = {"static": "STATIC", "trigram": "TRIGRAM", "sp": "SP", "trigram,sp": "TRIGRAM,SP",
@@ -385,10 +388,6 @@ def phase_g(results: Results, sets: dict[str, int], run: Any) -> None:
     if best.get("static_teacher_loss"):
         jobs.append(static_job(f"{name}-teacheronly", **best, paraphrase_weight=0.0))
     run(jobs)
-
-
-CURVE_KEYS = ("lr", "static_teacher_loss", "static_pca_dims", "static_extend_vocab", "static_pull", "megabatch",
-              "epochs", "select")
 
 
 def phase_d(results: Results, sets: dict[str, int], run: Any) -> None:

@@ -21,9 +21,10 @@ from cli.command_line import (
 )
 from configs import load_config
 from pipeline import progress
+from pipeline.backtranslate import interrupted_line
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
-from pipeline.interrupts import exit_on_interrupt, interrupted_line
+from pipeline.interrupts import exit_on_interrupt
 from pipeline.run import AccountingError, run
 from pipeline.run_folder import LEXICON_DIR
 from pipeline.summary import format_table

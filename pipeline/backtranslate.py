@@ -36,7 +36,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
-from configs.schema import ParaNMTConfig, TranslateConfig
+from configs.schema import ParaNMTConfig, PipelineConfig, TranslateConfig
 from core import pair_schema as S
 from core.pair_schema import Reason
 from pipeline.metrics import (
@@ -56,8 +56,8 @@ from translate.translator import Translation
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions
 
-__all__ = ["CACHE_FIELDS", "BackTranslateRows", "TranslationCache", "apply_translation", "cache_chunk",
-           "translation_fields"]
+__all__ = ["CACHE_FIELDS", "BackTranslateRows", "TranslationCache", "apply_translation", "cache_chunk", "cache_root",
+           "interrupted_line", "translation_fields"]
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +136,25 @@ class TranslationCache:
             digest.update(text.encode("utf-8"))
             digest.update(b"\x00")
         return FileSystems.join(self.root, "translations", _safe(self.model_id), f"{digest.hexdigest()[:32]}.parquet")
+
+
+def cache_root(pc: PipelineConfig, output: str) -> str:
+    """Where a run's translation cache lives: ``pipeline.cache_dir``, else ``<output>/cache``."""
+    return pc.cache_dir or FileSystems.join(output, "cache")
+
+
+def interrupted_line(pc: PipelineConfig, output: str) -> str:
+    """What a Ctrl-C'd run kept: the translated chunks in its cache (``read_cache`` reuses them on a rerun)."""
+    if not pc.translation_cache:
+        return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"
+    root = cache_root(pc, output)
+    pattern = FileSystems.join(root, "translations", "*", "*.parquet")  # TranslationCache.path's layout
+    try:
+        chunks = len(FileSystems.match([pattern])[0].metadata_list)
+    except Exception:  # no cache folder yet (or an unreachable one): nothing was kept there
+        chunks = 0
+    return (f"interrupted; {chunks} chunk{'' if chunks == 1 else 's'} translated {'is' if chunks == 1 else 'are'} "
+            f"kept{f' in {root}' if chunks else ''} — rerun the same command to resume")
 
 
 def read_cache(path: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
@@ -251,8 +270,8 @@ class BackTranslateRows(beam.PTransform):
         with ``pipeline.translation_cache``, the cache under ``pipeline.cache_dir`` or ``<output>/cache``."""
         pc = config.pipeline
         model_id = checked_model_id(config.translate, local=local)
-        cache = TranslationCache.for_run(config.translate, pc.cache_dir or FileSystems.join(output, "cache"),
-                                         model_id) if pc.translation_cache else None
+        cache = TranslationCache.for_run(config.translate, cache_root(pc, output), model_id) \
+            if pc.translation_cache else None
         return cls(config.translate, model_id, cache, chunk_lines=pc.cache_chunk_lines, **handler_kwargs)
 
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:

@@ -20,10 +20,6 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 
-from apache_beam.io.filesystems import FileSystems
-
-from configs.schema import PipelineConfig
-
 #: Exit status per signal: the shell's 128 + signal number.
 EXIT_STATUS = {signal.SIGINT: 128 + signal.SIGINT, signal.SIGTERM: 128 + signal.SIGTERM}
 
@@ -82,16 +78,3 @@ def exit_on_interrupt(message: Callable[[], str], cleanup: Callable[[], None] | 
         watcher.join()
         os.close(read_fd)
 
-
-def interrupted_line(pc: PipelineConfig, output: str) -> str:
-    """What a Ctrl-C'd run kept: the translated chunks in its cache (``read_cache`` reuses them on a rerun)."""
-    if not pc.translation_cache:
-        return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"
-    root = pc.cache_dir or FileSystems.join(output, "cache")
-    pattern = FileSystems.join(root, "translations", "*", "*.parquet")
-    try:
-        chunks = len(FileSystems.match([pattern])[0].metadata_list)
-    except Exception:  # no cache folder yet (or an unreachable one): nothing was kept there
-        chunks = 0
-    return (f"interrupted; {chunks} chunk{'' if chunks == 1 else 's'} translated {'is' if chunks == 1 else 'are'} "
-            f"kept{f' in {root}' if chunks else ''} — rerun the same command to resume")

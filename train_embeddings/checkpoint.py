@@ -102,8 +102,7 @@ class Checkpointer:
                 raise TrainingError(f"{self.out} holds a different training run ({', '.join(changed)}); use "
                                     "--overwrite to replace it, or choose another --out")
             if not resume:
-                log.info("%s holds this run: continuing it (a resume may change %s)", self.out,
-                         ", ".join(sorted(RESUMABLE_CHANGES)))
+                log.info("%s holds this run (the settings that identify it match): continuing it", self.out)
             resume = True
         if resume and checkpoint is None:
             raise TrainingError(f"--resume: no {CHECKPOINT} in {self.out}")

@@ -31,10 +31,12 @@ captions); the miner never takes a negative from the pair's own group.
 
 from __future__ import annotations
 
+import functools
 import glob as globlib
 import gzip
 import io
 import logging
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +61,9 @@ log = logging.getLogger(__name__)
 LEFT, RIGHT, GROUP = "left", "right", "group"
 LEFT_TEXT, RIGHT_TEXT = "left_text", "right_text"
 _TSV_SUFFIXES = (".tsv", ".txt", ".tsv.gz", ".txt.gz")
+
+#: Rows whose ``keep`` is not false: null in the pairs/ of a --no-score run, which no selection dropped.
+_NOT_DROPPED = pc.field(S.KEEP).is_null() | pc.field(S.KEEP)
 
 
 class TrainDataError(ParanmtError, ValueError):
@@ -262,8 +267,7 @@ def parquet_to_tsv(data: str | Path, out: str | Path, *, tokenized: bool = False
     missing = [c for c in (left, right, S.PARAPHRASE_SCORE) if c not in dataset.schema.names]
     if missing:
         raise TrainDataError(f"{data}: no column {', '.join(missing)} (the core/pair_schema.py layout has them)")
-    # keep is null in the pairs/ of a --no-score run: not false, so written
-    keep = pc.field(S.KEEP).is_null() | pc.field(S.KEEP) if S.KEEP in dataset.schema.names else None
+    keep = _NOT_DROPPED if S.KEEP in dataset.schema.names else None
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
@@ -319,7 +323,7 @@ class PairSource:
         self._has_keep = False
         if self.format == "parquet":
             self._check_parquet()
-        self.filter = self._expression()
+        self.filter = self._expression(self.only_kept and self._has_keep)
 
     @classmethod
     def from_config(cls, config: TrainConfig, path: str | Path | None = None) -> PairSource:
@@ -371,32 +375,30 @@ class PairSource:
                 raise TrainDataError(f"{file}: group column {self.group_column} is a list")
             self._has_keep = self._has_keep or (S.KEEP in schema.names)
 
-    def _expression(self) -> ds.Expression:
-        expr = (pc.list_value_length(pc.field(self.left_column)) >= 1) & \
-            (pc.list_value_length(pc.field(self.right_column)) >= 1)
+    def _conditions(self, keep: bool) -> list[tuple[ds.Expression, str]]:
+        """Each filter as an Arrow expression and in words, as the config names it; ``keep``: also ``keep`` not
+        false."""
+        left, right = (pc.list_value_length(pc.field(c)) for c in (self.left_column, self.right_column))
+        conditions = [((left >= 1) & (right >= 1), f"{self.left_column} and {self.right_column} not empty")]
         if self.max_tokens is not None:
-            expr &= (pc.list_value_length(pc.field(self.left_column)) <= self.max_tokens) & \
-                (pc.list_value_length(pc.field(self.right_column)) <= self.max_tokens)
+            conditions.append(((left <= self.max_tokens) & (right <= self.max_tokens),
+                               f"at most {self.max_tokens} tokens a side (max_tokens)"))
         if self.min_score is not None:
-            expr &= pc.field(self.score_column) >= self.min_score
+            conditions.append((pc.field(self.score_column) >= self.min_score,
+                               f"{self.score_column} >= {self.min_score} (min_score)"))
         if self.max_score is not None:
-            expr &= pc.field(self.score_column) <= self.max_score
-        if self.only_kept and self._has_keep:
-            expr &= pc.field(S.KEEP).is_null() | pc.field(S.KEEP)
-        return expr
+            conditions.append((pc.field(self.score_column) <= self.max_score,
+                               f"{self.score_column} <= {self.max_score} (max_score)"))
+        if keep:
+            conditions.append((_NOT_DROPPED, "keep not false (only_kept)"))
+        return conditions
+
+    def _expression(self, keep: bool) -> ds.Expression:
+        return functools.reduce(operator.and_, (expression for expression, _ in self._conditions(keep)))
 
     def describe_filter(self) -> str:
-        """The filters in words, as the config names them (for a message about what they left)."""
-        parts = [f"{self.left_column} and {self.right_column} not empty"]
-        if self.max_tokens is not None:
-            parts.append(f"at most {self.max_tokens} tokens a side (max_tokens)")
-        if self.min_score is not None:
-            parts.append(f"{self.score_column} >= {self.min_score} (min_score)")
-        if self.max_score is not None:
-            parts.append(f"{self.score_column} <= {self.max_score} (max_score)")
-        if self.only_kept and self._has_keep:
-            parts.append("keep not false (only_kept)")
-        return "; ".join(parts)
+        """The filters in words (for a message about what they left)."""
+        return "; ".join(text for _, text in self._conditions(self.only_kept and self._has_keep))
 
     # -- reading
 
@@ -435,21 +437,11 @@ class PairSource:
             return
         fragment = next(iter(ds.dataset(file, format="parquet", filesystem=self.filesystem).get_fragments()))
         columns = self._columns()
-        if self.only_kept and S.KEEP in fragment.physical_schema.names:
-            expression = self.filter
-        else:
-            expression = self._expression_without_keep()
+        expression = self._expression(self.only_kept and S.KEEP in fragment.physical_schema.names)
         for batch in fragment.to_batches(columns=columns, filter=expression, batch_size=self.read_batch_rows,
                                          use_threads=True):
             if batch.num_rows:
                 yield self._project(batch)
-
-    def _expression_without_keep(self) -> ds.Expression:
-        saved, self._has_keep = self._has_keep, False
-        try:
-            return self._expression()
-        finally:
-            self._has_keep = saved
 
     def scan(self) -> Iterator[pa.Table]:
         """Every filtered pair once, in file order (vocabulary building, counting)."""

@@ -218,7 +218,7 @@ class Trainer:
             raise TrainingError(
                 f"loss is {value} at step {position.step} (epoch {position.epoch + 1}, mega-batch "
                 f"{position.megabatch + 1}, mini-batch {minibatch + 1}); lower --lr or set --grad-clip"
-                + (f" (the last good checkpoint is {saved})" if Path(saved).exists() else ""))
+                + (f" (the last good checkpoint is {saved})" if saved.exists() else ""))
         self.losses.append(value)
         self.setup.progress.record(value)
 

@@ -18,19 +18,23 @@ def _torch_has_cuda() -> bool:
     return torch.cuda.is_available()
 
 
+def _gpu_visible() -> bool:
+    """CTranslate2 or torch sees a GPU (either backend may decode)."""
+    return cuda_device_count() > 0 or _torch_has_cuda()
+
+
 def check_device(requested: str) -> None:
     """``cuda`` asked for where neither CTranslate2 nor torch sees a GPU: :class:`BackendUnavailable`, one line."""
-    if requested == "cuda" and cuda_device_count() == 0 and not _torch_has_cuda():
+    if requested == "cuda" and not _gpu_visible():
         raise BackendUnavailable("--device cuda: no CUDA device is visible here (CTranslate2 and torch see none); "
                                  "use --device cpu, or auto to decode on what there is")
 
 
 def decode_device(requested: str) -> str:
-    """``auto``: CUDA when CTranslate2 or torch sees a GPU (either backend may decode), else the CPU; anything else
-    as given."""
+    """``auto``: CUDA when a GPU is visible (:func:`_gpu_visible`), else the CPU; anything else as given."""
     if requested != "auto":
         return requested
-    return "cuda" if cuda_device_count() > 0 or _torch_has_cuda() else "cpu"
+    return "cuda" if _gpu_visible() else "cpu"
 
 
 def load_backend(config: TranslateConfig) -> tuple[ModelDir, DecodeBackend]:
