@@ -305,8 +305,10 @@ def translation_part(data: Data, work: Path, device: str, n: int, smoke: bool, s
 
 # ------------------------------------------------------------------------------------------------- pipeline
 
+# The driver leaves by os._exit once its summary is out: the suite measures the run, not the interpreter's teardown,
+# where a multi-process run's driver once died of SIGABRT (docs/scaling.md, "GPU workers").
 PIPELINE_DRIVER = """
-import json, sys
+import json, os, sys
 from configs import load_config
 from pipeline.input_plan import InputSpec
 from pipeline.run import run
@@ -314,7 +316,9 @@ a = json.loads(sys.argv[1])
 summary = run(load_config(None, a["sets"]), [InputSpec.pair(a["cs"], a["en"])], a["out"], a["beam_args"])
 keep = ("read", "pairs", "train", "rejected", "deadletter", "wall_seconds", "stage_seconds", "translation_seconds",
         "translated_rows", "metrics", "runner")
-print("SUMMARY " + json.dumps({k: summary.get(k) for k in keep}))
+print("SUMMARY " + json.dumps({k: summary.get(k) for k in keep}), flush=True)
+sys.stderr.flush()
+os._exit(0)
 """
 
 
@@ -349,8 +353,9 @@ def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, s
     if workers > 1:
         beam_args += ["--direct_running_mode=multi_processing", f"--direct_num_workers={workers}"]
     payload = {"cs": str(inputs[0]), "en": str(inputs[1]), "out": str(out), "sets": sets, "beam_args": beam_args}
+    # PYTHONFAULTHANDLER: a run that dies of a signal leaves every thread's Python stack in its stderr tail.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(code), os.environ.get("PYTHONPATH", "")]),
-           "PARANMT_CODE_VERSION": "gpu-suite"}
+           "PARANMT_CODE_VERSION": "gpu-suite", "PYTHONFAULTHANDLER": "1"}
     start = time.monotonic()
     done = subprocess.run([sys.executable, "-c", PIPELINE_DRIVER, json.dumps(payload)], env=env, cwd=code,
                           capture_output=True, text=True)
@@ -359,7 +364,9 @@ def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, s
                            "sets": sets, "process_seconds": round(end - start, 1), **sampler.window(start, end)}
     lines = [line for line in done.stdout.splitlines() if line.startswith("SUMMARY ")]
     if done.returncode or not lines:
-        row["note"] = f"failed (exit {done.returncode}): {done.stderr.strip().splitlines()[-3:]}"
+        finished = "after its summary" if lines else "before its summary"
+        row["note"] = f"failed (exit {done.returncode}, {finished}): {done.stderr.strip().splitlines()[-3:]}"
+        row["stderr_tail"] = done.stderr.strip().splitlines()[-80:]
         return row
     summary = json.loads(lines[-1].removeprefix("SUMMARY "))
     row.update(summary)

@@ -31,6 +31,7 @@ def test_gpu_suite_smoke_runs_every_part_on_cpu(tmp_path):
     runs = {row["label"]: row for row in result["pipeline"]}
     assert set(runs) == {"this, workers", "this, in-process"}
     for row in runs.values():
+        assert "note" not in row, (row["label"], row["note"], "\n".join(row.get("stderr_tail", [])))
         assert row["read"] == row["input_pairs"] == 600 and row["translated"] > 0, row
         assert 0 < row["translation_seconds"] <= row["wall_seconds"], row
     assert runs["this, workers"]["train_digest"] == runs["this, in-process"]["train_digest"]
