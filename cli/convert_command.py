@@ -32,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("fairseq", help="fairseq checkpoint -> CTranslate2 (keeps the checkpoint for fairseq)")
     common(p)
-    p.add_argument("--checkpoint", required=True, type=Path)
+    p.add_renamed("--input", "--checkpoint", required=True, type=Path, dest="checkpoint", metavar="CHECKPOINT",
+                  help="fairseq checkpoint (.pt)")
     p.add_argument("--data", required=True, type=Path, help="directory with dict.<src>.txt and dict.<tgt>.txt")
     p.add_argument("--bpe-codes", type=Path,
                    help="subword-nmt BPE codes the model was trained with (Moses-tokenised input)")
@@ -51,19 +52,22 @@ def build_parser() -> argparse.ArgumentParser:
     ]:
         p = sub.add_parser(name, help=help_text)
         common(p)
-        p.add_argument("--model-dir", required=True, type=model_type)
+        p.add_renamed("--input", "--model-dir", required=True, type=model_type, dest="model_dir", metavar="MODEL",
+                      help="the model to convert")
         p.add_argument("--prefix", nargs="*", help="target-language token for multi-target models, e.g. '>>eng<<'")
         p.add_argument("--quantization", choices=QUANTIZATIONS)
         p.set_defaults(run=run)
 
     p = sub.add_parser("argos", help="Argos Translate .argosmodel package -> model directory")
     common(p)
-    p.add_argument("--package", required=True, type=Path)
+    p.add_renamed("--input", "--package", required=True, type=Path, dest="package", metavar="PACKAGE",
+                  help=".argosmodel package")
     p.set_defaults(run=convert_argos)
 
     p = sub.add_parser("card", help="write a model card for an existing CTranslate2 model")
     common(p)
-    p.add_argument("--ct2", required=True, type=Path, help="CTranslate2 model directory (with model.bin)")
+    p.add_renamed("--input", "--ct2", required=True, type=Path, dest="ct2", metavar="DIR",
+                  help="CTranslate2 model directory (with model.bin)")
     p.add_argument("--spm", type=Path, help="source SentencePiece model")
     p.add_argument("--target-spm", type=Path, help="target SentencePiece model (default: --spm)")
     p.add_argument("--bpe-codes", type=Path, help="subword-nmt BPE codes (Moses tokenisation is then applied)")

@@ -18,10 +18,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="paranmt train-nmt", description=train_module.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     i = p.add_argument_group("training pairs (one of the three forms)")
-    i.add_argument("--bitext-cs", "--cs", nargs="+", action="extend", default=[], type=Path, metavar="FILE",
-                   help="Czech side of line-aligned pair files (.gz ok)")
-    i.add_argument("--bitext-en", "--en", nargs="+", action="extend", default=[], type=Path, metavar="FILE",
-                   help="English side, in the same order")
+    i.add_argument("--cs", "--bitext-cs", dest="bitext_cs", nargs="+", action="extend", default=[], type=Path,
+                   metavar="FILE", help="Czech side of line-aligned pair files (.gz ok)")
+    i.add_argument("--en", "--bitext-en", dest="bitext_en", nargs="+", action="extend", default=[], type=Path,
+                   metavar="FILE", help="English side, in the same order")
     i.add_argument("--tsv", type=Path, action="append", default=[], help="TSV file(s), one pair per line")
     i.add_argument("--parquet", type=Path, action="append", default=[], help="Parquet file(s)")
     i.add_argument("--cs-column", help="TSV: 0-based index (default 0); Parquet: name (default cs)")
@@ -85,7 +85,7 @@ def read_inputs(args: argparse.Namespace) -> tuple[list[str], list[str], str]:
         cs, en = cs + a, en + b
         described.append(path.name)
     if not described:
-        raise TrainError("no training pairs: give --bitext-cs FILE --bitext-en FILE, --tsv FILE or --parquet FILE")
+        raise TrainError("no training pairs: give --cs FILE --en FILE, --tsv FILE or --parquet FILE")
     if not cs:
         raise TrainError(f"the training input is empty ({', '.join(described)}); give non-empty files")
     return cs, en, ",".join(described)

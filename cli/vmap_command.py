@@ -20,8 +20,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = ArgumentParser(prog="paranmt vmap", description=vmap_module.__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, required=True)
-    parser.add_argument("--bitext-cs", type=Path, nargs="+", required=True)
-    parser.add_argument("--bitext-en", type=Path, nargs="+", required=True)
+    parser.add_renamed("--cs", "--bitext-cs", required=True, type=Path, nargs="+", dest="bitext_cs", metavar="FILE",
+                       help="Czech side of line-aligned pair files")
+    parser.add_renamed("--en", "--bitext-en", required=True, type=Path, nargs="+", dest="bitext_en", metavar="FILE",
+                       help="English side, in the same order")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--per-source", type=int, default=20, help="candidates per source token")
     parser.add_argument("--always", type=int, default=200, help="most frequent target tokens always allowed")

@@ -1,10 +1,10 @@
 """Turn the models real users have into paranmt model directories (a CTranslate2 model + a model card).
 
-    paranmt convert fairseq --checkpoint ckpt.pt --data DIR --bpe-codes bpe.codes --out models/x
-    paranmt convert marian  --model-dir opus-mt-cs-en --out models/opus-mt-cs-en
-    paranmt convert hf-marian --model-dir Helsinki-NLP/opus-mt-cs-en --out models/opus-mt-cs-en
-    paranmt convert argos   --package translate-cs_en-1_9.argosmodel --out models/argos-cs-en
-    paranmt convert card    --ct2 existing_ct2_dir --spm source.spm --out DIR   # card only
+    paranmt convert fairseq --input ckpt.pt --data DIR --bpe-codes bpe.codes --out models/x
+    paranmt convert marian  --input opus-mt-cs-en --out models/opus-mt-cs-en
+    paranmt convert hf-marian --input Helsinki-NLP/opus-mt-cs-en --out models/opus-mt-cs-en
+    paranmt convert argos   --input translate-cs_en-1_9.argosmodel --out models/argos-cs-en
+    paranmt convert card    --input existing_ct2_dir --spm source.spm --out DIR   # card only
 
 Conversions use CTranslate2's own converters; ``--quantization int8`` stores int8 weights (the compute type can
 still be chosen at load time).

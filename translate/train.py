@@ -1,4 +1,4 @@
-"""Train a back-translation model: ``paranmt train-nmt --bitext-cs a.cs --bitext-en a.en --out models/x``.
+"""Train a back-translation model: ``paranmt train-nmt --cs a.cs --en a.en --out models/x``.
 
 The recipe (one for every size, the demo and test models included):
 
@@ -143,7 +143,7 @@ def read_pair_files(cs_files: Sequence[Path], en_files: Sequence[Path]) -> tuple
     """Concatenated line-aligned pair files; misaligned files are an error naming both."""
     if len(cs_files) != len(en_files):
         raise TrainError(f"{len(cs_files)} Czech file(s) but {len(en_files)} English file(s): give one "
-                         "--bitext-en per --bitext-cs, in the same order")
+                         "--en per --cs, in the same order")
     cs_all: list[str] = []
     en_all: list[str] = []
     for cs_path, en_path in zip(cs_files, en_files, strict=True):

@@ -1,6 +1,6 @@
 """Build a CTranslate2 vocabulary shortlist (``translate.vmap``) from a model's training bitext.
 
-    paranmt vmap --model DIR --bitext-cs train.cs [more.cs ...] --bitext-en train.en [...] --out vmap.txt
+    paranmt vmap --model DIR --cs train.cs [more.cs ...] --en train.en [...] --out vmap.txt
 
 Both sides go through the model card's own text chain (Moses normalisation and tokenisation, then the model's
 BPE; :class:`translate.text_chain.SourceEncoder`), so the keys are the model's source tokens and the candidates its

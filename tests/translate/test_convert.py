@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import sentencepiece as spm
 
-from cli.convert_command import main
+from cli.convert_command import build_parser, main
 from configs.schema import TranslateConfig
 from tests.conftest import TOY_TRAIN_PAIRS
 from translate import Status, load_translator
@@ -37,7 +37,7 @@ def toy_outputs(toy_model, heldout) -> list[str]:
 
 
 def fairseq_args(toy_model: Path, out: Path, *extra: str) -> list[str]:
-    return ["fairseq", "--checkpoint", str(toy_model / "fairseq" / "checkpoint_best.pt"),
+    return ["fairseq", "--input", str(toy_model / "fairseq" / "checkpoint_best.pt"),
             "--data", str(toy_model / "fairseq"), "--bpe-codes", str(toy_model / "bpe.codes"), "--out", str(out),
             *extra]
 
@@ -103,7 +103,7 @@ def test_fairseq_conversion_without_the_checkpoint(tmp_path, toy_model, heldout,
 
 def test_card_for_an_existing_ctranslate2_model(tmp_path, toy_model, heldout, toy_outputs):
     out = tmp_path / "carded"
-    args = ["card", "--ct2", str(toy_model / "ct2"), "--bpe-codes", str(toy_model / "bpe.codes"), "--out", str(out)]
+    args = ["card", "--input", str(toy_model / "ct2"), "--bpe-codes", str(toy_model / "bpe.codes"), "--out", str(out)]
     assert main(args) == 0
     card = ModelDir(out).card
     assert card.name == "carded" and card.fairseq is None
@@ -114,9 +114,9 @@ def test_card_for_an_existing_ctranslate2_model(tmp_path, toy_model, heldout, to
 
 
 def test_card_needs_a_subword_model(tmp_path, toy_model, capsys):
-    assert main(["card", "--ct2", str(toy_model / "ct2"), "--out", str(tmp_path / "x")]) == 2
+    assert main(["card", "--input", str(toy_model / "ct2"), "--out", str(tmp_path / "x")]) == 2
     assert "--spm" in capsys.readouterr().err
-    assert main(["card", "--ct2", str(tmp_path), "--spm", "x.spm", "--out", str(tmp_path / "y")]) == 2
+    assert main(["card", "--input", str(tmp_path), "--spm", "x.spm", "--out", str(tmp_path / "y")]) == 2
     assert "model.bin not found" in capsys.readouterr().err
 
 
@@ -148,7 +148,7 @@ def argos_package(tmp_path_factory, toy_model, toy_corpus) -> Path:
 
 def test_argos_package(tmp_path, argos_package, heldout):
     out = tmp_path / "argos-cs-en"
-    assert main(["argos", "--package", str(argos_package), "--out", str(out)]) == 0
+    assert main(["argos", "--input", str(argos_package), "--out", str(out)]) == 0
     model_dir = ModelDir(out)
     card = model_dir.card
     assert card.name == "argos-cs-en-1.0" and (card.source_lang, card.target_lang) == ("cs", "en")
@@ -171,7 +171,7 @@ def test_argos_package_without_metadata(tmp_path, capsys):
     package = tmp_path / "broken.argosmodel"
     with zipfile.ZipFile(package, "w") as archive:
         archive.writestr("translate-cs_en-1_0/sentencepiece.model", b"")
-    assert main(["argos", "--package", str(package), "--out", str(tmp_path / "out")]) == 2
+    assert main(["argos", "--input", str(package), "--out", str(tmp_path / "out")]) == 2
     assert "no metadata.json" in capsys.readouterr().err
 
 
@@ -179,17 +179,17 @@ def test_argos_package_without_the_model(tmp_path, capsys):
     package = tmp_path / "nomodel.argosmodel"
     with zipfile.ZipFile(package, "w") as archive:
         archive.writestr("translate-cs_en-1_0/metadata.json", "{}")
-    assert main(["argos", "--package", str(package), "--out", str(tmp_path / "out")]) == 2
+    assert main(["argos", "--input", str(package), "--out", str(tmp_path / "out")]) == 2
     assert "expected sentencepiece.model and model/model.bin" in capsys.readouterr().err
 
 
 def test_argos_package_that_is_not_a_zip(tmp_path, capsys):
     package = tmp_path / "notazip.argosmodel"
     package.write_bytes(b"this is not a zip archive")
-    assert main(["argos", "--package", str(package), "--out", str(tmp_path / "out")]) == 2
+    assert main(["argos", "--input", str(package), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "notazip.argosmodel" in err and "zip" in err
-    assert main(["argos", "--package", str(tmp_path / "missing.argosmodel"), "--out", str(tmp_path / "o2")]) == 2
+    assert main(["argos", "--input", str(tmp_path / "missing.argosmodel"), "--out", str(tmp_path / "o2")]) == 2
     assert "missing.argosmodel" in capsys.readouterr().err
 
 
@@ -200,13 +200,13 @@ def test_marian_without_sentencepiece_models(tmp_path, capsys):
     folder = tmp_path / "not-opus-mt"
     folder.mkdir()
     (folder / "model.npz").write_bytes(b"")
-    assert main(["marian", "--model-dir", str(folder), "--out", str(tmp_path / "out")]) == 2
+    assert main(["marian", "--input", str(folder), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "source.spm" in err and "OPUS-MT model directory" in err
 
 
 def test_fairseq_with_a_missing_checkpoint(tmp_path, toy_model, capsys):
-    args = ["fairseq", "--checkpoint", str(tmp_path / "nope.pt"), "--data", str(toy_model / "fairseq"),
+    args = ["fairseq", "--input", str(tmp_path / "nope.pt"), "--data", str(toy_model / "fairseq"),
             "--bpe-codes", str(toy_model / "bpe.codes"), "--out", str(tmp_path / "out")]
     assert main(args) == 2
     err = capsys.readouterr().err
@@ -215,10 +215,10 @@ def test_fairseq_with_a_missing_checkpoint(tmp_path, toy_model, capsys):
 
 def test_fairseq_without_dictionaries_or_subword_model(tmp_path, toy_model, capsys):
     checkpoint = str(toy_model / "fairseq" / "checkpoint_best.pt")
-    assert main(["fairseq", "--checkpoint", checkpoint, "--data", str(tmp_path), "--bpe-codes",
+    assert main(["fairseq", "--input", checkpoint, "--data", str(tmp_path), "--bpe-codes",
                  str(toy_model / "bpe.codes"), "--out", str(tmp_path / "out")]) == 2
     assert "dict.cs.txt not found" in capsys.readouterr().err
-    assert main(["fairseq", "--checkpoint", checkpoint, "--data", str(toy_model / "fairseq"),
+    assert main(["fairseq", "--input", checkpoint, "--data", str(toy_model / "fairseq"),
                  "--out", str(tmp_path / "out2")]) == 2
     assert "--bpe-codes or --spm" in capsys.readouterr().err
     assert not (tmp_path / "out").exists() and not (tmp_path / "out2").exists(), "no folder left by a failed run"
@@ -231,10 +231,24 @@ def test_fairseq_moses_steps_follow_the_subword_model(tmp_path, toy_model):
     checkpoint, data = str(toy_model / "fairseq" / "checkpoint_best.pt"), str(toy_model / "fairseq")
     for extra, expected in [([], "none"), (["--moses"], "moses")]:
         out = tmp_path / f"spm-{expected}"
-        assert main(["fairseq", "--checkpoint", checkpoint, "--data", data, "--spm", str(spm_file),
+        assert main(["fairseq", "--input", checkpoint, "--data", data, "--spm", str(spm_file),
                      "--out", str(out), *extra]) == 0
         card = ModelDir(out).card
         assert card.preprocess.tokenize == expected and card.postprocess.detokenize == expected
     out = tmp_path / "bpe-no-moses"
     assert main(fairseq_args(toy_model, out, "--no-moses")) == 0
     assert ModelDir(out).card.preprocess.tokenize == "none"
+
+
+@pytest.mark.parametrize(("command", "old", "dest"), [
+    ("fairseq", "--checkpoint", "checkpoint"), ("marian", "--model-dir", "model_dir"),
+    ("hf-marian", "--model-dir", "model_dir"), ("argos", "--package", "package"), ("card", "--ct2", "ct2"),
+])
+def test_every_converter_reads_its_input_from_input_and_the_old_flag_still_works(command, old, dest):
+    extra = ["--data", "d"] if command == "fairseq" else []
+    new_args = build_parser().parse_args([command, "--input", "m", "--out", "o", *extra])
+    old_args = build_parser().parse_args([command, old, "m", "--out", "o", *extra])
+    assert str(getattr(new_args, dest)) == str(getattr(old_args, dest)) == "m"
+    assert "--input" in build_parser()._subparsers._group_actions[0].choices[command].format_help()
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([command, "--out", "o", *extra])

@@ -168,7 +168,7 @@ def decode(model_dir: Path, sentences: list[str]) -> list[Translation]:
 def test_hugging_face_marian_model(tmp_path, hf_model, sentences):
     folder, model, vocab = hf_model
     out = tmp_path / "hf-converted"
-    assert convert_main(["hf-marian", "--model-dir", str(folder), "--out", str(out)]) == 0
+    assert convert_main(["hf-marian", "--input", str(folder), "--out", str(out)]) == 0
     card = ModelDir(out).card
     assert card.preprocess.subword == "sentencepiece" and card.preprocess.tokenize == "none"
     ours = decode(out, sentences)
@@ -235,7 +235,7 @@ def write_marian_release(hf_model, folder: Path) -> Path:
 def test_marian_opus_mt_release(tmp_path, hf_model, sentences):
     release = write_marian_release(hf_model, tmp_path / "opus-mt-tiny-cs-en")
     out = tmp_path / "marian-converted"
-    assert convert_main(["marian", "--model-dir", str(release), "--out", str(out)]) == 0
+    assert convert_main(["marian", "--input", str(release), "--out", str(out)]) == 0
     card = ModelDir(out).card
     assert card.preprocess.normalize_punctuation and card.postprocess.subword == "sentencepiece"
     ours = decode(out, sentences)
@@ -255,7 +255,7 @@ def test_argos_package(tmp_path, hf_model, spm_model, sentences):
 
     folder, _, _ = hf_model
     ct2 = tmp_path / "ct2"
-    assert convert_main(["hf-marian", "--model-dir", str(folder), "--out", str(ct2)]) == 0
+    assert convert_main(["hf-marian", "--input", str(folder), "--out", str(ct2)]) == 0
     root = tmp_path / "pkg" / "translate-cs_en-1_0"
     root.mkdir(parents=True)
     (root / "metadata.json").write_text(json.dumps(
@@ -270,7 +270,7 @@ def test_argos_package(tmp_path, hf_model, spm_model, sentences):
             archive.write(path, path.relative_to(root.parent).as_posix())
 
     out = tmp_path / "argos-converted"
-    assert convert_main(["argos", "--package", str(package), "--out", str(out)]) == 0
+    assert convert_main(["argos", "--input", str(package), "--out", str(out)]) == 0
     ours = decode(out, sentences)
     # Argos Translate's own decoding: SentencePiece pieces of the raw text into ctranslate2.Translator.
     processor = spm.SentencePieceProcessor(model_file=str(root / "sentencepiece.model"))
@@ -291,7 +291,7 @@ def test_argos_package(tmp_path, hf_model, spm_model, sentences):
 def test_fairseq_checkpoint_trained_here(tmp_path, toy_model, sentences):
     """A checkpoint from translate.train, converted on its own, against fairseq's SequenceGenerator."""
     out = tmp_path / "fairseq-converted"
-    assert convert_main(["fairseq", "--checkpoint", str(toy_model / "fairseq" / "checkpoint_best.pt"),
+    assert convert_main(["fairseq", "--input", str(toy_model / "fairseq" / "checkpoint_best.pt"),
                          "--data", str(toy_model / "fairseq"), "--bpe-codes", str(toy_model / "bpe.codes"),
                          "--out", str(out)]) == 0
     ours = decode(out, sentences)

@@ -177,7 +177,7 @@ def test_vmap_command_builds_a_map_from_real_bitext(small_model, tmp_path, capsy
     # the bundled 2,000 Tatoeba pairs (every clone): everyday sentences, Tom the most frequent name
     cs, en = TASTE_DATA / "bitext" / "tatoeba.cs", TASTE_DATA / "bitext" / "tatoeba.en"
     out = tmp_path / "vmap.txt"
-    assert vmap_main(["--model", str(small_model), "--bitext-cs", str(cs), "--bitext-en", str(en),
+    assert vmap_main(["--model", str(small_model), "--cs", str(cs), "--en", str(en),
                       "--out", str(out), "--always", "50"]) == 0
     lines = read_vmap(out).decode().splitlines()
     assert lines[0].startswith("\t</s> <unk> ") and len(lines[0].split()) == 52
@@ -188,6 +188,7 @@ def test_vmap_command_builds_a_map_from_real_bitext(small_model, tmp_path, capsy
     assert "Tom" not in mapped["Toma"].split(), "always-on tokens are not repeated per source token"
     bad = tmp_path / "bad.cs"
     bad.write_text("jen jeden řádek\n", encoding="utf-8")
+    # the flags' earlier names still work
     assert vmap_main(["--model", str(small_model), "--bitext-cs", str(bad), "--bitext-en", str(en),
                       "--out", str(out)]) == 2
     assert "equal" in capsys.readouterr().err

@@ -53,7 +53,7 @@ def toy_files(tmp_path_factory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory, toy_files) -> Path:
     out = tmp_path_factory.mktemp("train") / "toy-trained"
-    code = train_main(["--bitext-cs", str(toy_files["cs"]), "--bitext-en", str(toy_files["en"]), "--out", str(out),
+    code = train_main(["--cs", str(toy_files["cs"]), "--en", str(toy_files["en"]), "--out", str(out),
                        *FAST, "--max-epoch", "40", "--name", "toy-trained"])
     assert code == 0
     return out
@@ -111,7 +111,7 @@ def test_the_pipeline_translates_with_the_trained_model(trained, toy_files, tmp_
 
 def test_rerunning_a_finished_run_does_nothing_and_a_different_run_is_refused(trained, toy_files, capsys):
     card = (trained / "model_card.yaml").read_text()
-    base = ["--bitext-cs", str(toy_files["cs"]), "--bitext-en", str(toy_files["en"]), "--out", str(trained), *FAST]
+    base = ["--cs", str(toy_files["cs"]), "--en", str(toy_files["en"]), "--out", str(trained), *FAST]
     assert train_main([*base, "--max-epoch", "40", "--name", "toy-trained"]) == 0  # budget may differ; same run
     assert (trained / "model_card.yaml").read_text() == card
     capsys.readouterr()
@@ -121,7 +121,7 @@ def test_rerunning_a_finished_run_does_nothing_and_a_different_run_is_refused(tr
 
 
 def _train_command(out: Path, files: dict[str, Path]) -> list[str]:
-    return [sys.executable, "-m", "cli.paranmt_command", "train-nmt", "--bitext-cs", str(files["cs"]), "--bitext-en",
+    return [sys.executable, "-m", "cli.paranmt_command", "train-nmt", "--cs", str(files["cs"]), "--en",
             str(files["en"]), "--out", str(out), *FAST, "--set", "max_tokens=256", "--max-epoch", "8",
             "--keep-work"]
 
@@ -199,9 +199,9 @@ def _error(capsys, args: list[str]) -> str:
 
 def test_misaligned_bitext_names_both_files(tmp_path, toy_files, capsys):
     cs, en = write_pairs(tmp_path, "short", ["Pes.", "Kočka."], ["Dog."])
-    err = _error(capsys, ["--bitext-cs", str(cs), "--bitext-en", str(en), "--out", str(tmp_path / "m")])
+    err = _error(capsys, ["--cs", str(cs), "--en", str(en), "--out", str(tmp_path / "m")])
     assert "short.cs has 2 lines but" in err and "short.en has 1" in err and "line-aligned" in err
-    err = _error(capsys, ["--bitext-cs", str(cs), str(toy_files["cs"]), "--bitext-en", str(en),
+    err = _error(capsys, ["--cs", str(cs), str(toy_files["cs"]), "--en", str(en),
                           "--out", str(tmp_path / "m")])
     assert "2 Czech file(s) but 1 English file(s)" in err
     assert not (tmp_path / "m").exists(), "nothing written for bad input"
@@ -209,21 +209,21 @@ def test_misaligned_bitext_names_both_files(tmp_path, toy_files, capsys):
 
 def test_empty_inputs_and_splits(tmp_path, toy_files, capsys):
     cs, en = write_pairs(tmp_path, "empty", [], [])
-    err = _error(capsys, ["--bitext-cs", str(cs), "--bitext-en", str(en), "--out", str(tmp_path / "m")])
+    err = _error(capsys, ["--cs", str(cs), "--en", str(en), "--out", str(tmp_path / "m")])
     assert "training input is empty" in err and "empty.cs" in err
     blank_cs, blank_en = write_pairs(tmp_path, "blank", ["", "  "], ["x", ""])
-    err = _error(capsys, ["--bitext-cs", str(toy_files["cs"]), "--bitext-en", str(toy_files["en"]),
+    err = _error(capsys, ["--cs", str(toy_files["cs"]), "--en", str(toy_files["en"]),
                           "--valid-cs", str(blank_cs), "--valid-en", str(blank_en), "--out", str(tmp_path / "v"),
                           *FAST])
     assert "validation split is empty" in err
-    err = _error(capsys, ["--bitext-cs", str(blank_cs), "--bitext-en", str(blank_en), "--out", str(tmp_path / "t"),
+    err = _error(capsys, ["--cs", str(blank_cs), "--en", str(blank_en), "--out", str(tmp_path / "t"),
                           *FAST])
     assert "training split is empty" in err
     assert not (tmp_path / "v").exists() and not (tmp_path / "t").exists(), "no folder left to refuse a rerun"
 
 
 def test_unknown_preset_and_bad_recipe_fields(tmp_path, toy_files, capsys):
-    base = ["--bitext-cs", str(toy_files["cs"]), "--bitext-en", str(toy_files["en"]), "--out", str(tmp_path / "m")]
+    base = ["--cs", str(toy_files["cs"]), "--en", str(toy_files["en"]), "--out", str(tmp_path / "m")]
     err = _error(capsys, [*base, "--preset", "huge"])
     assert "--preset 'huge' is unknown" in err and "cpu-small, base, big" in err
     err = _error(capsys, [*base, "--set", "bpe_merges=-5"])
@@ -234,7 +234,7 @@ def test_unknown_preset_and_bad_recipe_fields(tmp_path, toy_files, capsys):
     assert "FIELD=VALUE" in err
     err = _error(capsys, ["--out", str(tmp_path / "m")])
     assert "no training pairs" in err
-    err = _error(capsys, ["--bitext-cs", str(tmp_path / "nope.cs"), "--bitext-en", str(toy_files["en"]),
+    err = _error(capsys, ["--cs", str(tmp_path / "nope.cs"), "--en", str(toy_files["en"]),
                           "--out", str(tmp_path / "m")])
     assert "nope.cs: no such file" in err
 
@@ -243,7 +243,7 @@ def test_a_folder_that_is_not_a_run_is_refused(tmp_path, toy_files, capsys):
     folder = tmp_path / "something"
     folder.mkdir()
     (folder / "notes.txt").write_text("mine")
-    err = _error(capsys, ["--bitext-cs", str(toy_files["cs"]), "--bitext-en", str(toy_files["en"]),
+    err = _error(capsys, ["--cs", str(toy_files["cs"]), "--en", str(toy_files["en"]),
                           "--out", str(folder), *FAST])
     assert "is not a training run folder" in err and (folder / "notes.txt").exists()
 
