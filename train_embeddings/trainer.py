@@ -23,20 +23,7 @@ Outputs in ``--out``: ``checkpoint.pt`` (model, optimiser, RNG states, data posi
 mega-batch's negatives: ``--resume`` continues exactly where it stopped), ``best/`` (the model with the best dev
 score, written at each evaluation that improves it), ``model/`` (the model at the end), ``vocab/``,
 ``metrics.json`` (loss and pairs/s every ``log_every`` updates, every evaluation, timings) and ``curves.png``.
-
-Evaluation runs ``evals_per_epoch`` times per epoch through ``evaluate_fn(model) -> dict``; the default calls
-``train_embeddings.sts.evaluator.dev_score(model.encode)`` (STS 2017, 250 pairs).
-
-This module holds the :class:`Trainer` loop and :func:`train` (the command line is ``cli/train_command.py``).
-:func:`train` sets the run up with
-:func:`~train_embeddings.training_setup.prepare_training`, which composes one module per concept:
-:mod:`~train_embeddings.training_pairs` (the pairs; TSV converted once), :mod:`~train_embeddings.vocab_building`
-(vocabularies), :mod:`~train_embeddings.encoder_setup` (a new or a checkpointed encoder),
-:mod:`~train_embeddings.training_start` (device, optimiser, generator: new or restored),
-:mod:`~train_embeddings.checkpoint` (``checkpoint.pt``, the continue-or-refuse rule for a run folder),
-:mod:`~train_embeddings.megabatches` (the data loader), :mod:`~train_embeddings.dev_evaluation` (dev scoring and
-``best/``), :mod:`~train_embeddings.progress_log` (loss log, progress bar, false-negative warning) and
-:mod:`~train_embeddings.run_metrics` (``metrics.json``, ``curves.png``).
+Each evaluation (``evals_per_epoch`` per epoch; none with ``--no-eval``) scores the model on STS 2017 (250 pairs).
 """
 
 from __future__ import annotations
@@ -113,6 +100,9 @@ class Trainer:
     """The training loop (see the module docstring): the rest of the run's epochs, mining each mega-batch's
     negatives and updating on its mini-batches, evaluating and checkpointing at the schedule's points, until
     ``cfg.epochs`` or ``cfg.max_steps``; then ``model/`` and the metrics.
+
+    Evaluation runs ``evals_per_epoch`` times per epoch through ``evaluate_fn(model) -> dict``; the default calls
+    ``train_embeddings.sts.evaluator.dev_score(model.encode)``.
 
     It works with one :class:`~train_embeddings.training_setup.TrainingSetup`, as
     :func:`~train_embeddings.training_setup.prepare_training` builds it (its fields say what each part is).
@@ -298,7 +288,16 @@ def train(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *, resume: b
           overwrite: bool = False) -> TrainResult:
     """Train a model as ``config.train`` says, writing into ``out_dir`` (see :class:`Trainer`). An ``out_dir``
     that holds this run (same settings) is continued; one that holds a different run is an error unless
-    ``overwrite`` (which deletes it first). Set-up and training run with ``train.threads`` torch threads."""
+    ``overwrite`` (which deletes it first). Set-up and training run with ``train.threads`` torch threads.
+
+    The set-up is :func:`~train_embeddings.training_setup.prepare_training`, which composes one module per concept:
+    :mod:`~train_embeddings.training_pairs` (the pairs; TSV converted once), :mod:`~train_embeddings.vocab_building`
+    (vocabularies), :mod:`~train_embeddings.encoder_setup` (a new or a checkpointed encoder),
+    :mod:`~train_embeddings.training_start` (device, optimiser, generator: new or restored),
+    :mod:`~train_embeddings.checkpoint` (``checkpoint.pt``, the continue-or-refuse rule for a run folder),
+    :mod:`~train_embeddings.megabatches` (the data loader), :mod:`~train_embeddings.dev_evaluation` (dev scoring and
+    ``best/``), :mod:`~train_embeddings.progress_log` (loss log, progress bar, false-negative warning) and
+    :mod:`~train_embeddings.run_metrics` (``metrics.json``, ``curves.png``)."""
     with torch_threads(train_settings(config)[0].threads):
         setup = prepare_training(config, out_dir, resume=resume, evaluate_fn=evaluate_fn, progress=progress,
                                  overwrite=overwrite)
