@@ -13,11 +13,20 @@ Precedence, lowest first:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 
-from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
+from apache_beam.options.pipeline_options import DirectOptions, PipelineOptions, StandardOptions, WorkerOptions
 
 from configs.schema import PipelineConfig
+
+# The SDK harness (apache_beam.runners.worker.sdk_worker_main) reads its pipeline options from the JSON file this
+# variable names, before the ones its runner hands it: the channel Beam's worker containers use.
+WORKER_OPTIONS_FILE = "PIPELINE_OPTIONS_FILE"
 
 
 def _flag_names(args: Sequence[str]) -> set[str]:
@@ -54,3 +63,33 @@ def runner_name(argv: Sequence[str]) -> str:
 
 def runner_of(options: PipelineOptions) -> str:
     return str(options.view_as(StandardOptions).runner)
+
+
+@contextmanager
+def local_worker_logging(options: PipelineOptions, *, local: bool) -> Iterator[None]:
+    """The worker processes of a local multi-process run (``--direct_running_mode multi_processing``) log as the
+    launcher does, while the block runs.
+
+    Beam's local runner starts those workers with no pipeline options at all: each printed every INFO line of the
+    SDK harness and never saw ``--default_sdk_harness_log_level``. The workers inherit the launcher's
+    environment, so the block points :data:`WORKER_OPTIONS_FILE` at a file holding the harness log options the
+    command line gave, or else WARNING, and ERROR for the harness's own module (``__main__``), whose one warning
+    (no semi-persistent directory) is about worker containers. Other runs, and a variable already set, are left
+    as they are."""
+    if not local or options.view_as(DirectOptions).direct_running_mode != "multi_processing" \
+            or WORKER_OPTIONS_FILE in os.environ:
+        yield
+        return
+    harness = options.view_as(WorkerOptions)
+    given = {"default_sdk_harness_log_level": harness.default_sdk_harness_log_level,
+             "sdk_harness_log_level_overrides": harness.sdk_harness_log_level_overrides}
+    logging_options = {name: value for name, value in given.items() if value} or {
+        "default_sdk_harness_log_level": "WARNING", "sdk_harness_log_level_overrides": {"__main__": "ERROR"}}
+    with tempfile.TemporaryDirectory(prefix="paranmt-worker-options-") as folder:
+        path = Path(folder) / "options.json"
+        path.write_text(json.dumps({"options": logging_options}), encoding="utf-8")
+        os.environ[WORKER_OPTIONS_FILE] = str(path)
+        try:
+            yield
+        finally:
+            os.environ.pop(WORKER_OPTIONS_FILE, None)

@@ -52,7 +52,7 @@ from pipeline.metrics import (
     stage_seconds,
     translation_seconds,
 )
-from pipeline.options import beam_argv, runner_name
+from pipeline.options import beam_argv, local_worker_logging, runner_name
 from pipeline.run_folder import LEXICON_DIR, own_output
 from pipeline.summary import write_summary
 from pipeline.write import finalize
@@ -106,7 +106,8 @@ def run(
         local = runner in progress.LOCAL_RUNNERS
         translating = (f"model {built.nmt_model_id}, beam {config.translate.beam_size}"
                        if built.mode == "translate" else "")
-        with progress.LocalProgress(expected, enabled=show_progress and local, translating=translating) as shown:
+        with progress.LocalProgress(expected, enabled=show_progress and local, translating=translating) as shown, \
+                local_worker_logging(options, local=local):
             result = p.run()
             if dry_run:  # built and translated for Dataflow, never submitted
                 return dry_run_summary(result, runner)

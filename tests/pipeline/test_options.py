@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 import pytest
+from apache_beam.options.pipeline_options import PipelineOptions
 
 from configs import load_config
 from configs.schema import PipelineConfig
-from pipeline.options import beam_argv
+from pipeline.options import WORKER_OPTIONS_FILE, beam_argv, local_worker_logging
 
 
 def test_pipeline_config_loads_with_overrides_and_flags():
@@ -27,3 +32,33 @@ def test_beam_options_precedence():
     argv = beam_argv(config, ["--direct_num_workers=2"])
     assert argv == ["--runner=FnApiRunner", "--direct_running_mode=multi_processing", "--direct_num_workers=2"]
     assert beam_argv(config, ["--runner", "DataflowRunner"])[0:1] == ["--direct_num_workers=4"]
+
+
+MULTI = ["--direct_running_mode=multi_processing", "--direct_num_workers=2"]
+
+
+def _worker_options(argv: list[str], *, local: bool = True) -> dict | None:
+    """What a worker process of the block would read (None: nothing), and that the block cleans up after itself."""
+    with local_worker_logging(PipelineOptions(argv), local=local):
+        path = os.environ.get(WORKER_OPTIONS_FILE)
+        seen = json.loads(Path(path).read_text(encoding="utf-8")) if path else None
+    assert WORKER_OPTIONS_FILE not in os.environ and (path is None or not Path(path).exists())
+    return seen
+
+
+def test_local_multi_process_workers_log_as_the_launcher(monkeypatch):
+    monkeypatch.delenv(WORKER_OPTIONS_FILE, raising=False)
+    assert _worker_options(MULTI) == {"options": {"default_sdk_harness_log_level": "WARNING",
+                                                  "sdk_harness_log_level_overrides": {"__main__": "ERROR"}}}
+    # the command line's harness log options reach the workers, which Beam's local runner alone never passes
+    given = _worker_options([*MULTI, "--default_sdk_harness_log_level=DEBUG",
+                             '--sdk_harness_log_level_overrides={"pipeline": "INFO"}'])
+    assert given == {"options": {"default_sdk_harness_log_level": "DEBUG",
+                                 "sdk_harness_log_level_overrides": {"pipeline": "INFO"}}}
+    assert _worker_options([*MULTI, "--default_sdk_harness_log_level=INFO"]) == {
+        "options": {"default_sdk_harness_log_level": "INFO"}}  # every line back, the harness's own included
+    # in-process and remote runs have no worker processes of the launcher's; a file the user names is theirs
+    assert _worker_options([]) is None and _worker_options(MULTI, local=False) is None
+    monkeypatch.setenv(WORKER_OPTIONS_FILE, "/theirs.json")
+    with local_worker_logging(PipelineOptions(MULTI), local=True):
+        assert os.environ[WORKER_OPTIONS_FILE] == "/theirs.json"

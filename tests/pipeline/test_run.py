@@ -243,9 +243,9 @@ def test_mt_column_mode_on_tsv_jsonl_and_parquet(tmp_path):
     assert summary["mode"] == "mt_column" and len(got["pairs"]) >= 290
 
 
-def test_multi_process_runner_with_back_translation(toy_run, tmp_path):
+def test_multi_process_runner_with_back_translation(toy_run, tmp_path, capfd):
     """The whole pipeline, NMT included, on FnApiRunner with two worker processes (every DoFn crosses a process
-    boundary pickled); it agrees with the in-process run."""
+    boundary pickled); it agrees with the in-process run, and the workers log only warnings, as the launcher does."""
     cs_path, en_path, _, config, single, _ = toy_run
     config = config.model_copy(update={"pipeline": config.pipeline.model_copy(update={"translation_cache": False})})
     multi = tmp_path / "multi"
@@ -254,6 +254,7 @@ def test_multi_process_runner_with_back_translation(toy_run, tmp_path):
     n = cs_path.read_bytes().count(b"\n")
     _assert_accounting(multi, [f"toy:L{i:012d}" for i in range(1, n + 1)])
     assert summary["runner"] == "FnApiRunner" and summary["metrics"]["read"] == n
+    assert "INFO:apache_beam.runners.worker" not in capfd.readouterr().err
     assert _reasons(multi) == _reasons(single) and _reasons(multi, "deadletter") == _reasons(single, "deadletter")
     one, two = (sorted(_table(o, "pairs").to_pylist(), key=lambda r: r["id"]) for o in (single, multi))
     assert [(r["id"], r["mt"], r["mt_tokens"]) for r in one] == [(r["id"], r["mt"], r["mt_tokens"]) for r in two]
