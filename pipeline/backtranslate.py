@@ -135,7 +135,13 @@ class TranslationCache:
         for text in texts:
             digest.update(text.encode("utf-8"))
             digest.update(b"\x00")
-        return FileSystems.join(self.root, "translations", _safe(self.model_id), f"{digest.hexdigest()[:32]}.parquet")
+        return _chunk_path(self.root, _safe(self.model_id), digest.hexdigest()[:32])
+
+
+def _chunk_path(root: str, model_folder: str, name: str) -> str:
+    """A cached chunk's file, ``<root>/translations/<model>/<name>.parquet``: the one layout the cache writes and
+    the Ctrl-C line counts (``*`` for either part matches them all)."""
+    return FileSystems.join(root, "translations", model_folder, f"{name}.parquet")
 
 
 def cache_root(pc: PipelineConfig, output: str) -> str:
@@ -148,9 +154,8 @@ def interrupted_line(pc: PipelineConfig, output: str) -> str:
     if not pc.translation_cache:
         return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"
     root = cache_root(pc, output)
-    pattern = FileSystems.join(root, "translations", "*", "*.parquet")  # TranslationCache.path's layout
     try:
-        chunks = len(FileSystems.match([pattern])[0].metadata_list)
+        chunks = len(FileSystems.match([_chunk_path(root, "*", "*")])[0].metadata_list)
     except Exception:  # no cache folder yet (or an unreachable one): nothing was kept there
         chunks = 0
     return (f"interrupted; {chunks} chunk{'' if chunks == 1 else 's'} translated {'is' if chunks == 1 else 'are'} "
