@@ -7,6 +7,7 @@ are resolved relative to that file.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -175,6 +176,8 @@ class PrefilterConfig(_Section):
 # Default token buckets (padded source subword tokens): measured in docs/translate-cpu.md.
 CPU_BATCH_TOKENS = 512
 GPU_BATCH_TOKENS = 4096
+#: The backends paranmt ships; ``translate.backend`` may also name one of a user's by import path.
+BUILTIN_BACKENDS = ("auto", "ctranslate2", "fairseq")
 
 
 class TranslateConfig(_Section):
@@ -185,8 +188,11 @@ class TranslateConfig(_Section):
         description="Model directory with a model_card.yaml (CTranslate2 and/or fairseq). "
         "None: the real small Czech->English model shipped with paranmt (translate/models/small-cs-en).",
     )
-    backend: Literal["auto", "ctranslate2", "fairseq"] = Field(
-        default="auto", description="auto: CTranslate2 when the model has it and it can run on the device."
+    backend: str = Field(
+        default="auto",
+        description="auto: CTranslate2 when the model has it and it can run on the device; ctranslate2; fairseq; "
+        "or a backend of your own as an import path (mypackage.backends:MyBackend: a class built as "
+        "MyBackend(model_dir, config, device) with translate.translator.DecodeBackend's methods).",
     )
     device: Literal["auto", "cpu", "cuda"] = "auto"
     device_index: int = Field(default=0, ge=0)
@@ -225,6 +231,14 @@ class TranslateConfig(_Section):
         "`paranmt vmap`): each batch's softmax only covers the targets its source tokens map to. "
         "Faster, but translations change (docs/translate-cpu.md measures by how much). None: full vocabulary.",
     )
+
+    @field_validator("backend")
+    @classmethod
+    def _backend_known(cls, value: str) -> str:
+        if value in BUILTIN_BACKENDS or re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", value):
+            return value
+        raise ValueError(f"{value!r} is none of {', '.join(BUILTIN_BACKENDS)} and no import path like "
+                         "mypackage.backends:MyBackend")
 
     @field_validator("model", "vmap", mode="before")
     @classmethod

@@ -33,7 +33,6 @@ corpus whatever the batching -- and picklable (they travel to the workers); load
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
@@ -45,6 +44,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from configs.schema import PluginStep
 from core.errors import ParanmtError
+from core.import_path import load_class
 from core.pair_schema import EN_TOKENS, ID, PAIRS_SCHEMA, SOURCE, Reason
 
 __all__ = [
@@ -79,8 +79,6 @@ STAGE_COLUMNS: dict[Stage, tuple[str, ...]] = {
 }
 
 _REASON_CODE = re.compile(r"[a-z][a-z0-9_]*")
-# paranmt's top-level packages: a user's module of the same name is hidden by (or hides) them.
-_OWN_PACKAGES = frozenset({"cli", "configs", "core", "filters", "pipeline", "translate", "train_embeddings"})
 
 
 class _Plugin(BaseModel):
@@ -168,25 +166,12 @@ BUILTIN_SCORES: dict[str, str] = {
 
 
 def _load_class(name: str, builtins: Mapping[str, str], where: str) -> type:
-    path = builtins.get(name, name)
-    module_name, colon, attr = path.partition(":")
-    if not colon or not module_name or not attr:
+    if name in builtins:
+        return load_class(builtins[name], where, PluginError, "mypackage.filters:LanguageId")
+    if ":" not in name:
         raise PluginError(f"{where}: {name!r} is neither a built-in ({', '.join(sorted(builtins))}) nor an import "
                           "path like mypackage.filters:LanguageId")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise PluginError(f"{where}: cannot import {module_name} for {name!r} ({exc}); is its package installed or "
-                          "on PYTHONPATH?") from None
-    found = getattr(module, attr, None)
-    if not isinstance(found, type):
-        top = module_name.partition(".")[0]
-        if top in _OWN_PACKAGES and name not in builtins:  # paranmt's package hides a user's module of that name
-            raise PluginError(f"{where}: {module_name} is paranmt's own module and has no class {attr}; if {attr} "
-                              f"is in a module of yours named {top}, rename it (e.g. my_{top}.py) and write "
-                              f"my_{top}:{attr}")
-        raise PluginError(f"{where}: {module_name} has no class {attr}")
-    return found
+    return load_class(name, where, PluginError, "mypackage.filters:LanguageId")
 
 
 def _build(step: PluginStep, kind: type[_Plugin], builtins: Mapping[str, str], where: str) -> _Plugin:

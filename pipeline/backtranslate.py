@@ -36,8 +36,9 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
-from configs.schema import ParaNMTConfig, PipelineConfig, TranslateConfig
+from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig, PipelineConfig, TranslateConfig
 from core import pair_schema as S
+from core.import_path import load_class
 from core.pair_schema import Reason
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
@@ -50,6 +51,7 @@ from pipeline.metrics import (
 from pipeline.records import REJECTED_TAG, ROW, rejection
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
+from translate.ct2_backend import BackendUnavailable
 from translate.loading import check_device
 from translate.translator import Translation
 
@@ -320,6 +322,13 @@ def checked_model_id(translate_config: TranslateConfig, *, local: bool) -> str:
         log.warning("could not read the model card of %s (%s); using the directory name as model id", path, error)
         return Path(str(path)).name
     backend = translate_config.backend
+    if backend not in BUILTIN_BACKENDS:  # a user's backend: importable here, or a local run stops before any work
+        try:
+            load_class(backend, "translate.backend", BackendUnavailable, "mypackage.backends:MyBackend")
+        except BackendUnavailable as error:
+            if local:
+                raise
+            log.warning("%s (a remote runner's workers may have it)", error)
     if backend == "ctranslate2" and model.card.ctranslate2 is None:
         raise ModelDirError(f"--backend ctranslate2: the card of {model.root} names no CTranslate2 model "
                             "(convert one with paranmt convert, or use --backend fairseq)")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from configs.schema import TranslateConfig
+from configs.schema import BUILTIN_BACKENDS, TranslateConfig
+from core.import_path import load_class
 from translate.card import ModelDir, model_or_default
 from translate.ct2_backend import BackendUnavailable, CTranslate2Backend, cuda_device_count
 from translate.translator import DecodeBackend, Translator
@@ -48,6 +49,10 @@ def load_backend(config: TranslateConfig) -> tuple[ModelDir, DecodeBackend]:
     device = decode_device(config.device)
     card = model_dir.card
     backend_name = config.backend
+    if backend_name not in BUILTIN_BACKENDS:  # a backend of the user's, by import path
+        backend_class = load_class(backend_name, "translate.backend", BackendUnavailable,
+                                   "mypackage.backends:MyBackend")
+        return model_dir, backend_class(model_dir, config, device)
     if backend_name == "auto":
         backend_name = "ctranslate2" if card.ctranslate2 is not None else "fairseq"
     if backend_name == "ctranslate2":
