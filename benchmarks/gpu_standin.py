@@ -1,6 +1,7 @@
 """The pipeline's own ceiling with a GPU-fast translator, measured on the CPU between device runs.
 
-    .venv/bin/python benchmarks/gpu_standin.py [--rows 3000,6000] [--rate 1500] [--workers 2] [--json out.json]
+    .venv/bin/python benchmarks/gpu_standin.py [--rows 3000,6000] [--rate 1500] [--workers 2] [--baseline REF]
+                                               [--json out.json]
 
 :class:`StandInBackend` (``translate.backend=benchmarks.gpu_standin:StandInBackend``) stands in for one GPU: it
 answers each batch with real translations of its sentences (small-cs-en's, made once by CTranslate2 on the CPU and
@@ -15,7 +16,8 @@ Measured in one run, on the first ``--rows`` pairs of the bitext (``../shared/da
 * **pipeline**: ``pipeline.run.run`` in-process and with ``--workers`` worker processes, at two input sizes: wall
   time, the translation span, the **marginal** rate (rows/s between the two sizes, so a fixed start-up does not
   hide the steady state) over the standalone rate, wall / translation span, and the stand-in's utilisation over
-  the span; and whether every run wrote the same ``train/``.
+  the span; and whether every run wrote the same ``train/``. With ``--baseline REF`` the same runs of that commit's
+  pipeline (a temporary git worktree, this venv), interleaved with this code's.
 
 On a small machine the text chain (Moses, subwords) shares the cores with the rest of the pipeline, so a ``--rate``
 above what the cores can feed measures the cores, not the pipeline: pick one the standalone run reaches.
@@ -177,17 +179,17 @@ os._exit(0)
 """
 
 
-def pipeline_run(cs: Path, en: Path, out: Path, sets: list[str], workers: int,
+def pipeline_run(code: Path, cs: Path, en: Path, out: Path, sets: list[str], workers: int,
                  settings: StandInSettings) -> dict[str, Any]:
     beam_args = ["--runner=FnApiRunner"]
     if workers > 1:
         beam_args += ["--direct_running_mode=multi_processing", f"--direct_num_workers={workers}"]
     Path(settings.log).write_text("")
     env = {**os.environ, SETTINGS_ENV: json.dumps(settings.__dict__),
-           "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+           "PYTHONPATH": os.pathsep.join([str(code), os.environ.get("PYTHONPATH", "")]),
            "PARANMT_CODE_VERSION": "gpu-standin"}
     payload = {"cs": str(cs), "en": str(en), "out": str(out), "sets": sets, "beam_args": beam_args}
-    done = subprocess.run([sys.executable, "-c", DRIVER, json.dumps(payload)], env=env, cwd=REPO,
+    done = subprocess.run([sys.executable, "-c", DRIVER, json.dumps(payload)], env=env, cwd=code,
                           capture_output=True, text=True)
     lines = [line for line in done.stdout.splitlines() if line.startswith("SUMMARY ")]
     if done.returncode or not lines:
@@ -217,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=1500.0, help="the stand-in GPU's sentences/s at the bitext's "
                         "mean output length")
     parser.add_argument("--workers", type=int, default=2, help="worker processes of the multi-process runs")
+    parser.add_argument("--baseline", help="a git ref whose pipeline runs beside this code's (a temporary worktree)")
     parser.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
@@ -242,27 +245,42 @@ def main(argv: list[str] | None = None) -> int:
     print(f"standalone: {result['standalone']}", flush=True)
     sets = ["translate.backend=benchmarks.gpu_standin:StandInBackend", "translate.device=cpu",
             "translate.max_batch_tokens=4096", "pipeline.translation_cache=false", "lexicon.enabled=false"]
+    codes = [("this code", REPO)]
+    if args.baseline:
+        baseline = work / "baseline"
+        subprocess.run(["git", "worktree", "add", "--detach", "-f", str(baseline), args.baseline], cwd=REPO,
+                       check=True, capture_output=True)
+        codes.append((f"baseline {args.baseline}", baseline))
+    inputs = {}
+    for n in sizes:
+        for side, lines in (("cs", czech[:n]), ("en", english[:n])):
+            path = work / f"in-{n}.{side}"
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            inputs.setdefault(n, []).append(path)
     runs = []
-    for workers in (1, args.workers):
-        by_size = {}
-        for n in sizes:
-            paths = []
-            for side, lines in (("cs", czech[:n]), ("en", english[:n])):
-                path = work / f"in-{n}.{side}"
-                path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-                paths.append(path)
-            row = pipeline_run(paths[0], paths[1], work / f"out-{workers}-{n}", sets, workers, settings)
-            print(f"pipeline, {workers} worker(s), {n} rows: {row}", flush=True)
-            by_size[n] = row
-            runs.append(row)
-        small, large = by_size[sizes[0]], by_size[sizes[-1]]
-        if "error" not in small and "error" not in large:
-            marginal = (sizes[-1] - sizes[0]) / (large["wall_seconds"] - small["wall_seconds"])
-            large["marginal_rows_per_second"] = round(marginal, 1)
-            large["marginal_over_standalone"] = round(marginal / result["standalone"]["rows_per_second"], 3)
+    try:
+        for workers in (1, args.workers):
+            by_size: dict[tuple[str, int], dict[str, Any]] = {}
+            for n in sizes:
+                for label, code in codes:  # interleaved: the machine's load falls on both codes alike
+                    row = pipeline_run(code, *inputs[n], work / f"out-{len(runs)}", sets, workers, settings)
+                    row["code"] = label
+                    print(f"{label}, {workers} worker(s), {n} rows: {row}", flush=True)
+                    by_size[label, n] = row
+                    runs.append(row)
+            for label, _ in codes:
+                small, large = by_size[label, sizes[0]], by_size[label, sizes[-1]]
+                if "error" not in small and "error" not in large:
+                    marginal = (sizes[-1] - sizes[0]) / (large["wall_seconds"] - small["wall_seconds"])
+                    large["marginal_rows_per_second"] = round(marginal, 1)
+                    large["marginal_over_standalone"] = round(marginal / result["standalone"]["rows_per_second"], 3)
+    finally:
+        if args.baseline:
+            subprocess.run(["git", "worktree", "remove", "--force", str(work / "baseline")], cwd=REPO,
+                           capture_output=True)
     result["pipeline"] = runs
     digests = {r["train_digest"] for r in runs if r.get("rows") == sizes[-1]}
-    result["same_train_in_process_and_workers"] = len(digests) == 1
+    result["same_train_everywhere"] = len(digests) == 1
     print(json.dumps(result, indent=1))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")

@@ -26,14 +26,18 @@ import logging
 import math
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypedDict, Unpack
 
 import apache_beam as beam
 from apache_beam.metrics import Metrics
 from apache_beam.ml.inference.base import KeyedModelHandler, ModelHandler, PredictionResult, RunInference
+from apache_beam.transforms.window import GlobalWindows
 from apache_beam.utils.multi_process_shared import MultiProcessShared
+from apache_beam.utils.shared import Shared
+from apache_beam.utils.windowed_value import WindowedValue
 
 from configs.schema import TranslateConfig
 from pipeline.metrics import STARTED_CHUNKS_COUNTER, TRANSLATE_CLOCK, TRANSLATE_NAMESPACE, StageCounter
@@ -192,7 +196,7 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
             return []
         # One call for the whole batch: the Translator buckets by exact length and splits/retries on OOM.
         translations = model.translate(sentences)
-        self._record(translations)
+        self.record(translations)
         model_id = self._model_id_of(model)
         return [PredictionResult(s, t, model_id=model_id) for s, t in zip(sentences, translations, strict=True)]
 
@@ -205,7 +209,8 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
                 self._model_id = str(model.describe()["model_id"])
         return self._model_id
 
-    def _record(self, translations: Sequence[Translation]) -> None:
+    def record(self, translations: Sequence[Translation]) -> None:
+        """Count ``translations`` by status in the run's metrics, and log the rate every ``log_every_batches`` calls."""
         ns = self.get_metrics_namespace()
         by_status = dict.fromkeys(Status, 0)
         capped = 0
@@ -250,42 +255,6 @@ class TranslatorModelHandler(ModelHandler[str, PredictionResult, Translator]):
         }
 
 
-class ChunkTranslatorModelHandler(TranslatorModelHandler):
-    """RunInference handler whose elements are whole *chunks* (sequences of raw Czech sentences), one chunk per
-    call, answered with ``PredictionResult(chunk, [Translation, ...], model_id)``.
-
-    The Translator forms its length buckets from the chunk alone, so a chunk is translated the same way whichever
-    run, worker or retry handles it. That matters because CTranslate2's scores move by up to ~1e-5 with the
-    composition of a batch: a pipeline that resumes a killed run by translating only the missing chunks then writes
-    exactly what an uninterrupted run writes. Make chunks a few hundred sentences or more so each call fills the
-    Translator's token buckets.
-    """
-
-    def run_inference(
-        self,
-        batch: Sequence[Sequence[str]],
-        model: Translator,
-        inference_args: dict[str, Any] | None = None,
-    ) -> Iterable[PredictionResult]:
-        model_id = self._model_id_of(model)
-        StageCounter(STARTED_CHUNKS_COUNTER).inc(len(batch))
-        clock = Metrics.distribution(TRANSLATE_NAMESPACE, TRANSLATE_CLOCK)
-        clock.update(int(time.time() * 1000))
-        results = []
-        for chunk in batch:
-            translations = model.translate(list(chunk)) if chunk else []
-            self._record(translations)
-            results.append(PredictionResult(chunk, translations, model_id=model_id))
-        clock.update(int(time.time() * 1000))
-        return results
-
-    def get_num_bytes(self, batch: Sequence[Sequence[str]]) -> int:
-        return sum(len(s.encode("utf-8")) for chunk in batch for s in chunk)
-
-    def batch_elements_kwargs(self) -> Mapping[str, Any]:
-        return {"min_batch_size": 1, "max_batch_size": 1}
-
-
 def _translation_only(keyed: tuple[Any, PredictionResult]) -> tuple[Any, Translation]:
     key, result = keyed
     return key, result.inference
@@ -315,22 +284,70 @@ class BackTranslate(beam.PTransform):
         )
 
 
+#: Chunks a worker has in translation at once: while the later steps of the fused stage (cache, pair records,
+#: scores) work on one chunk's rows, the next two encode and decode in background threads, so the decoder -- a GPU
+#: above all -- does not wait for the worker's Python between chunks.
+CHUNKS_IN_FLIGHT = 2
+
+
+class _TranslateChunks(beam.DoFn):
+    """``(key, [czech, ...])`` -> ``(key, [Translation, ...])``, one chunk per translate call, up to
+    :data:`CHUNKS_IN_FLIGHT` calls running in background threads. A chunk's batches are formed from the chunk
+    alone, so it translates the same way whichever thread, worker, run or retry handles it, and in whatever order
+    the chunks finish (CTranslate2's scores move by up to ~1e-5 with a batch's composition: a resumed run that
+    translates only the missing chunks then writes exactly what an uninterrupted run writes). Chunks should be a
+    few hundred sentences or more so each call fills the Translator's token buckets."""
+
+    def __init__(self, handler: TranslatorModelHandler) -> None:
+        self._handler = handler
+        self._shared = Shared()  # one Translator per worker process, whatever the DoFn instances (as RunInference)
+
+    def setup(self) -> None:
+        self._translator = self._shared.acquire(self._handler.load_model)
+        self._pool = ThreadPoolExecutor(CHUNKS_IN_FLIGHT, thread_name_prefix="paranmt-chunk")
+        self._started = StageCounter(STARTED_CHUNKS_COUNTER)
+        self._clock = Metrics.distribution(TRANSLATE_NAMESPACE, TRANSLATE_CLOCK)
+
+    def start_bundle(self) -> None:
+        self._in_flight: deque[tuple[Any, Future[list[Translation]]]] = deque()
+
+    def process(self, element: tuple[Any, Sequence[str]]) -> Iterator[tuple[Any, list[Translation]]]:
+        key, chunk = element
+        self._started.inc()
+        self._clock.update(int(time.time() * 1000))
+        self._in_flight.append((key, self._pool.submit(self._translator.translate, list(chunk))))
+        if len(self._in_flight) > CHUNKS_IN_FLIGHT:  # the oldest chunk's rows go on while the others translate
+            yield self._finished()
+
+    def finish_bundle(self) -> Iterator[WindowedValue]:
+        while self._in_flight:
+            yield GlobalWindows.windowed_value(self._finished())
+
+    def _finished(self) -> tuple[Any, list[Translation]]:
+        key, future = self._in_flight.popleft()
+        translations = future.result()  # a decoding error is raised here, in the bundle's thread
+        self._handler.record(translations)
+        self._clock.update(int(time.time() * 1000))
+        return key, translations
+
+    def teardown(self) -> None:
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+
+
 class BackTranslateChunks(beam.PTransform):
-    """``(key, [czech, ...])`` -> ``(key, [Translation, ...])``: RunInference over a
-    :class:`ChunkTranslatorModelHandler` (one chunk per call, translations in input order). Keyword arguments go
-    to the handler."""
+    """``(key, [czech, ...])`` -> ``(key, [Translation, ...])``: each chunk translated by one Translator call
+    (translations in input order), several chunks of a worker at once (:class:`_TranslateChunks`). Keyword
+    arguments go to the :class:`TranslatorModelHandler` that loads the model and counts the results."""
 
     def __init__(self, config: TranslateConfig, *, label: str | None = None,
                  **handler_kwargs: Unpack[HandlerOptions]) -> None:
         super().__init__(label)
-        self._handler = ChunkTranslatorModelHandler(config, **handler_kwargs)
+        self._handler = TranslatorModelHandler(config, **handler_kwargs)
 
     def expand(self, pcoll: beam.PCollection) -> beam.PCollection:
-        return (
-            pcoll
-            | "TranslateChunks" >> RunInference(KeyedModelHandler(self._handler))
-            | "DropPrediction" >> beam.Map(_translation_only)
-        )
+        return pcoll | "TranslateChunks" >> beam.ParDo(_TranslateChunks(self._handler))
 
 
 def translation_to_dict(t: Translation, model_id: str | None = None) -> dict[str, Any]:

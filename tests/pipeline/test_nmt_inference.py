@@ -9,6 +9,7 @@ import json
 import logging
 import math
 import pickle
+import threading
 import uuid
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from pipeline.nmt_inference import (
     BackTranslate,
     ProxiedBackend,
     TranslatorModelHandler,
+    _TranslateChunks,
     keyed_translation_to_json,
     translation_to_dict,
 )
@@ -177,3 +179,42 @@ def test_handler_batches_by_tokens_and_pickles(toy_model):
     local_translator = local.load_model()
     assert not isinstance(local_translator.backend, ProxiedBackend)
     assert translator.translate(inputs) == local_translator.translate(inputs)
+
+
+class _OverlapTranslator:
+    """A translator whose chunk k finishes only once chunk k + 1 has started: a stage that translated one chunk at
+    a time would wait on chunk 0 forever (a bounded wait here, so such a stage fails instead of hanging)."""
+
+    def __init__(self, chunks: int) -> None:
+        self.started = [threading.Event() for _ in range(chunks)]
+
+    def translate(self, chunk: list[str]) -> list[Translation]:
+        k = int(chunk[0])
+        self.started[k].set()
+        if k + 1 < len(self.started):
+            assert self.started[k + 1].wait(timeout=60), f"chunk {k + 1} did not start while chunk {k} was in flight"
+        return [Translation(text, Status.OK, hypothesis=f"mt {text}") for text in chunk]
+
+
+class _FakeHandler:
+    def __init__(self, translator: _OverlapTranslator) -> None:
+        self.translator, self.recorded = translator, []
+
+    def load_model(self) -> _OverlapTranslator:
+        return self.translator
+
+    def record(self, translations: list[Translation]) -> None:
+        self.recorded.append(len(translations))
+
+
+def test_chunks_of_a_worker_translate_at_once_and_come_back_in_order():
+    handler = _FakeHandler(_OverlapTranslator(6))
+    stage = _TranslateChunks(handler)
+    stage.setup()
+    stage.start_bundle()
+    out = [element for k in range(6) for element in stage.process((f"chunk{k}", [str(k), str(k)]))]
+    out += [windowed.value for windowed in stage.finish_bundle()]
+    stage.teardown()
+    assert [(key, [t.hypothesis for t in translations]) for key, translations in out] == \
+        [(f"chunk{k}", [f"mt {k}", f"mt {k}"]) for k in range(6)], "every chunk once, with its own translations"
+    assert handler.recorded == [2] * 6
