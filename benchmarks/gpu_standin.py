@@ -259,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
             inputs.setdefault(n, []).append(path)
     runs = []
     try:
-        for workers in (1, args.workers):
+        for workers in sorted({1, args.workers}):
             by_size: dict[tuple[str, int], dict[str, Any]] = {}
             for n in sizes:
                 for label, code in codes:  # interleaved: the machine's load falls on both codes alike
@@ -270,10 +270,16 @@ def main(argv: list[str] | None = None) -> int:
                     runs.append(row)
             for label, _ in codes:
                 small, large = by_size[label, sizes[0]], by_size[label, sizes[-1]]
-                if "error" not in small and "error" not in large:
-                    marginal = (sizes[-1] - sizes[0]) / (large["wall_seconds"] - small["wall_seconds"])
-                    large["marginal_rows_per_second"] = round(marginal, 1)
-                    large["marginal_over_standalone"] = round(marginal / result["standalone"]["rows_per_second"], 3)
+                if "error" in small or "error" in large:
+                    continue
+                extra = large["wall_seconds"] - small["wall_seconds"]
+                if extra <= 0:  # the sizes are too close for the machine's noise: no rate rather than a wrong one
+                    large["marginal_rows_per_second"] = large["marginal_over_standalone"] = None
+                    large["note"] = "the larger input did not take longer: make the sizes further apart"
+                    continue
+                marginal = (sizes[-1] - sizes[0]) / extra
+                large["marginal_rows_per_second"] = round(marginal, 1)
+                large["marginal_over_standalone"] = round(marginal / result["standalone"]["rows_per_second"], 3)
     finally:
         if args.baseline:
             subprocess.run(["git", "worktree", "remove", "--force", str(work / "baseline")], cwd=REPO,
