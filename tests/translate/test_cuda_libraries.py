@@ -133,9 +133,56 @@ def test_no_cublas_anywhere_is_one_error_line_before_any_work(tmp_path, monkeypa
     check_libraries(TranslateConfig(model=model.root, device="cpu", backend="ctranslate2"), model)  # CPU: no cuBLAS
 
 
+@pytest.mark.skipif(ctranslate2_libs() is None or opens(CT2_CUBLAS), reason="needs the wheel and no CUDA 12 cuBLAS")
+def test_a_cublas_that_cannot_be_linked_is_one_error_line_naming_why(tmp_path, monkeypatch):
+    environ = {"CUDA_HOME": str(tmp_path / "cuda")}
+    fake_cublas(tmp_path / "cuda" / TOOLKIT_LIB, 13)
+    route = prepare_ctranslate2(environ, [], tmp_path / "cache")  # this process imported ctranslate2 long ago
+    assert route.cublas is not None and route.folder is None and not (tmp_path / "cache").exists()
+    usable, line = cublas_line(route)
+    assert not usable and line == (f"CTranslate2 cannot open the CUDA 13 cuBLAS {route.cublas.cublas}: ctranslate2 "
+                                   f"was imported before paranmt's translate package; {CUBLAS_FIX}")
+    monkeypatch.delitem(sys.modules, "ctranslate2")  # as if it had not been
+    (tmp_path / "a-file").write_text("")
+    route = prepare_ctranslate2(environ, [], tmp_path / "a-file")
+    usable, line = cublas_line(route)
+    assert not usable and line.startswith(f"CTranslate2 cannot open the CUDA 13 cuBLAS {route.cublas.cublas}: "
+                                          f"cannot link it in {tmp_path / 'a-file'}: ")
+    assert line.endswith(CUBLAS_FIX) and "\n" not in line
+
+
 def test_a_missing_cublas_in_a_decoding_error_gets_the_fix():
     assert cublas_hint("Library libcublas.so.12 is not found or cannot be loaded") == f" -- {CUBLAS_FIX}"
     assert cublas_hint("CUDA failed with error out of memory") == ""
+
+
+def _run_python(script: str, environ: dict[str, str]) -> subprocess.CompletedProcess:
+    """``script`` in a fresh interpreter from the repository root, with ``environ`` over this one's (no
+    ``LD_LIBRARY_PATH`` or ``CUDA_PATH`` unless given: the folders searched are the test's)."""
+    base = {key: value for key, value in os.environ.items() if key not in ("LD_LIBRARY_PATH", "CUDA_PATH")}
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], cwd=REPO_ROOT, capture_output=True,
+                          env={**base, "PYTHONPATH": str(REPO_ROOT), **environ}, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def test_a_cuda_12_cublas_on_the_library_path_is_used_as_it_is(tmp_path):
+    """The Dockerfile's route: nvidia-cublas-cu12's folder on LD_LIBRARY_PATH (here a stand-in: copies of a real
+    library under the cuBLAS names, which the loader opens). It wins over a CUDA 13 toolkit, and nothing is linked."""
+    cu12 = tmp_path / "site-packages" / "nvidia" / "cublas" / "lib"
+    cu12.mkdir(parents=True)
+    for name in ("libcublas.so.12", "libcublasLt.so.12"):
+        shutil.copy(_ctypes.__file__, cu12 / name)
+    fake_cublas(tmp_path / "cuda-13.0" / TOOLKIT_LIB, 13)
+    done = _run_python("""
+        from translate.cuda_libraries import process_route, cublas_line
+        route = process_route()
+        print(route.cublas.major, route.on_library_path, route.folder)
+        print(cublas_line(route)[1])
+    """, {"LD_LIBRARY_PATH": str(cu12), "CUDA_HOME": str(tmp_path / "cuda-13.0"),
+          "PARANMT_CACHE": str(tmp_path / "cache")})
+    assert done.stdout.splitlines()[-2:] == ["12 True None", "CTranslate2 opens libcublas.so.12 from the library path"]
+    assert not (tmp_path / "cache").exists()
 
 
 @pytest.mark.skipif(ctranslate2_libs() is None, reason="needs the ctranslate2 wheel's ctranslate2.libs folder")
@@ -148,7 +195,7 @@ def test_ctranslate2_opens_bare_names_from_the_links_folder(tmp_path):
     at the first GPU translation. The loader's own trace (LD_DEBUG) shows where it searched and what it opened."""
     toolkit = fake_cublas(tmp_path / "cuda-13.0" / TOOLKIT_LIB, 13)
     driver = shutil.copy(_ctypes.__file__, tmp_path / "not-a-driver.so")
-    script = textwrap.dedent(f"""
+    done = _run_python(f"""
         import os
         import translate
         from translate.cuda_libraries import process_route, cublas_line
@@ -158,13 +205,7 @@ def test_ctranslate2_opens_bare_names_from_the_links_folder(tmp_path):
         os.symlink({str(driver)!r}, route.folder / "libcuda.so.1")
         import ctranslate2
         ctranslate2.get_cuda_device_count()
-    """)
-    environ = {key: value for key, value in os.environ.items() if key not in ("LD_LIBRARY_PATH", "CUDA_PATH")}
-    environ |= {"CUDA_HOME": str(tmp_path / "cuda-13.0"), "PARANMT_CACHE": str(tmp_path / "cache"),
-                "LD_DEBUG": "libs", "PYTHONPATH": str(REPO_ROOT)}
-    done = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, env=environ, capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr[-3000:]
+    """, {"CUDA_HOME": str(tmp_path / "cuda-13.0"), "PARANMT_CACHE": str(tmp_path / "cache"), "LD_DEBUG": "libs"})
     folder_line, info = done.stdout.splitlines()[-2:]
     folder = Path(folder_line)
     if folder_line == "None":
