@@ -49,7 +49,7 @@ from configs.schema import TranslateConfig  # noqa: E402
 from translate.card import DEFAULT_MODEL_DIR, ModelDir  # noqa: E402
 from translate.loading import load_translator  # noqa: E402
 from translate.text_chain import SourceEncoder  # noqa: E402
-from translate.translator import RawHypothesis, Translator  # noqa: E402
+from translate.translator import PROBE_SENTENCES, RawHypothesis, Translator  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 #: JSON settings of the stand-in, read where the backend is built (worker processes inherit the environment).
@@ -117,8 +117,9 @@ def bitext_rows(limit: int) -> tuple[list[str], list[str]]:
 
 
 def answer_table(czech: list[str], cache: Path) -> Path:
-    """Real translations of ``czech`` keyed by their source subwords: small-cs-en by CTranslate2 int8 on the CPU,
+    """Real translations of ``czech`` (and of the translator's probe sentences) keyed by their source subwords: small-cs-en by CTranslate2 int8 on the CPU,
     beam 2 (the lengths of real output, made fast), cached by content."""
+    czech = [*czech, *PROBE_SENTENCES]  # the translator's probe batch at load is answered too
     digest = hashlib.sha256("\n".join(czech).encode()).hexdigest()[:16]
     path = cache / f"answers-{digest}.parquet"
     if path.exists():

@@ -25,9 +25,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from configs.schema import TranslateConfig  # noqa: E402
-from translate.ct2_backend import BackendUnavailable  # noqa: E402
 from translate.demo import tatoeba_model  # noqa: E402
 from translate.loading import load_translator  # noqa: E402
+from translate.translator import BackendUnavailable  # noqa: E402
 
 DEFAULT_BITEXT = REPO.parent / "shared" / "data" / "bitext"
 

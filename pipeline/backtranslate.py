@@ -51,9 +51,8 @@ from pipeline.metrics import (
 from pipeline.records import REJECTED_TAG, ROW, rejection
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
-from translate.ct2_backend import BackendUnavailable
-from translate.loading import check_device
-from translate.translator import Translation
+from translate.loading import check_device, check_libraries
+from translate.translator import BackendUnavailable, Translation
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions
@@ -307,7 +306,8 @@ def checked_model_id(translate_config: TranslateConfig, *, local: bool) -> str:
     """The NMT model id (the card's name; of the bundled default model when ``translate.model`` is None), read once
     on the launcher. Fails before any work when the model cannot serve: no directory, no card, a file the card names
     is missing, or the chosen backend has no model in it (:class:`translate.card.ModelDirError`, one line), or, on a
-    local runner, ``device: cuda`` where no GPU is visible (:func:`translate.loading.check_device`). A path
+    local runner, ``device: cuda`` where no GPU is visible (:func:`translate.loading.check_device`) or where
+    CTranslate2 has no cuBLAS (:func:`translate.loading.check_libraries`). A path
     that does not exist here is accepted for a remote runner (it may exist only inside the worker image): its
     directory name is then the id."""
 
@@ -335,4 +335,6 @@ def checked_model_id(translate_config: TranslateConfig, *, local: bool) -> str:
     if backend == "fairseq" and model.card.fairseq is None:
         raise ModelDirError(f"--backend fairseq: the card of {model.root} names no fairseq checkpoint "
                             "(use --backend ctranslate2)")
+    if local:
+        check_libraries(translate_config, model)
     return model.model_id

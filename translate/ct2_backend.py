@@ -18,15 +18,11 @@ from pathlib import Path
 import ctranslate2
 
 from configs.schema import TranslateConfig
-from core.errors import ParanmtError
 from translate.card import ModelDir, ModelDirError
-from translate.translator import RawHypothesis
+from translate.cuda_libraries import CUBLAS_FIX
+from translate.translator import BackendUnavailable, RawHypothesis
 
 VMAP_FILE = "vmap.txt"  # the name CTranslate2 looks up among a model's files for `use_vmap`
-
-
-class BackendUnavailable(ParanmtError, RuntimeError):
-    """The backend cannot run here (library missing, CUDA libraries missing, ...); the message says what to do."""
 
 
 def cuda_device_count() -> int:
@@ -131,9 +127,8 @@ class CTranslate2Backend:
             if device == "cuda" and ("cuda" in message.lower() or ".so" in message):
                 raise BackendUnavailable(
                     f"CTranslate2 {ctranslate2.__version__} cannot use the GPU here: {message}. Its wheel opens the "
-                    "CUDA 12 cuBLAS (libcublas.so.12) at run time, which a CUDA 13 machine lacks: pip install "
-                    "nvidia-cublas-cu12 and put its nvidia/cublas/lib folder on LD_LIBRARY_PATH (the Dockerfile "
-                    "does), or use backend fairseq on this GPU."
+                    f"CUDA 12 cuBLAS (libcublas.so.12) at run time: {CUBLAS_FIX} (the Dockerfile does), or use "
+                    "backend fairseq on this GPU."
                 ) from error
             raise ModelDirError(f"{ct2_dir}: CTranslate2 cannot load this model on {device}: {message}") from error
         self.compute_type = self.translator.compute_type

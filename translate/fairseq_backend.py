@@ -13,8 +13,7 @@ import torch
 
 from configs.schema import TranslateConfig
 from translate.card import ModelDir, ModelDirError
-from translate.ct2_backend import BackendUnavailable
-from translate.translator import RawHypothesis
+from translate.translator import BackendUnavailable, RawHypothesis
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +89,8 @@ class FairseqBackend:
         src = [self._source_ids(tokens) for tokens in batch]
         dataset = self.task.build_dataset_for_inference(src, [len(s) for s in src])
         sample = dataset.collater([dataset[i] for i in range(len(src))])  # sorts by length; "id" maps back
-        sample = {"id": sample["id"],
+        # Every tensor on the model's device: the generator indexes "id" with indices it makes there.
+        sample = {"id": sample["id"].to(self.device),
                   "net_input": {k: v.to(self.device) for k, v in sample["net_input"].items() if v is not None}}
         with torch.inference_mode():
             outputs = self.task.inference_step(self.generator, self.models, sample)

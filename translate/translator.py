@@ -2,12 +2,19 @@
 
 A backend only turns batches of model tokens into n-best lists of (tokens, score); everything a user relies on
 (the same statuses, scores and error handling from every backend) lives here.
+
+A batch that fails is split in halves and retried, down to single sentences, so that only the sentences that fail
+alone fail (status ``failed``): that is for what is one sentence's own (out of memory on a long one). A failure that
+is not -- a missing library, a device error, or the same error on a batch and on both its halves when the probe
+batch the backend translated at load fails now too -- stops the translation at once with :class:`BackendFailed`,
+one line naming the cause, instead of failing every sentence one by one.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -18,11 +25,25 @@ from typing import Protocol
 import numpy as np
 
 from configs.schema import TranslateConfig
+from core.errors import ParanmtError
 from translate.batching import token_buckets
 from translate.card import ModelDir
+from translate.cuda_libraries import cublas_hint
 from translate.text_chain import SourceEncoder, TargetDecoder
 
 log = logging.getLogger(__name__)
+
+# A few real words, through the model's own text chain: what every backend must translate before it is used
+# (translate.loading.probe), and again when a batch and both its halves fail alike.
+PROBE_SENTENCES = ("Dobrý den.", "Kde je nádraží?")
+
+
+class BackendUnavailable(ParanmtError, RuntimeError):
+    """The backend cannot run here (library missing, CUDA libraries missing, ...); the message says what to do."""
+
+
+class BackendFailed(BackendUnavailable):
+    """Decoding failed for a reason that is not one sentence's own (:func:`backend_fault`): the translation stops."""
 
 
 class Status(StrEnum):
@@ -103,6 +124,30 @@ def is_out_of_memory(error: BaseException) -> bool:
         return True
     message = str(error).lower()
     return "out of memory" in message or "bad_alloc" in message or "cudaerrormemoryallocation" in message
+
+
+# A library the backend opens only when it decodes (CTranslate2's cuBLAS: "Library libcublas.so.12 is not found or
+# cannot be loaded"), as the loader words it, or a CUDA error that is not out of memory (CTranslate2's "CUDA failed
+# with error ...", torch's "CUDA error: ...", a tensor on cuda:0 beside one on the CPU).
+_LIBRARY_MESSAGES = ("is not found or cannot be loaded", "cannot open shared object file", "undefined symbol")
+_DEVICE_MESSAGE = re.compile(r"\bcuda\b|cublas|cudnn|device-side assert|illegal memory access", re.IGNORECASE)
+
+
+def backend_fault(error: BaseException) -> str | None:
+    """What ``error`` says about the backend when it cannot be one sentence's own (``"a library is missing"``,
+    ``"a device error"``); None for what may be (out of memory, anything else)."""
+    if is_out_of_memory(error):
+        return None
+    message = str(error)
+    if isinstance(error, OSError | ImportError) or any(m in message for m in _LIBRARY_MESSAGES):
+        return "a library is missing"  # or, for an OSError, the process that decodes is gone
+    if _DEVICE_MESSAGE.search(message):
+        return "a device error"
+    return None
+
+
+def _failure_line(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
 
 
 @dataclass
@@ -208,33 +253,78 @@ class Translator:
             self.stats.merge(call)
         return final
 
+    def _decode(self, indices: list[int], pieces: list[list[str]], stats: TranslationStats,
+                pending: PendingDecode | None = None) -> list[list[RawHypothesis]] | Exception:
+        """A batch's n-best lists (or its ``pending`` decode's), or the error decoding raised."""
+        stats.batches += 1
+        try:
+            return pending.result() if pending is not None else self.backend.decode([pieces[i] for i in indices])
+        except Exception as error:
+            return error
+
     def _decode_isolating_failures(
         self, indices: list[int], sentences: Sequence[str], pieces: list[list[str]],
         results: list[Translation | None], stats: TranslationStats, pending: PendingDecode | None = None,
     ) -> None:
-        """Decode a batch (or wait for its ``pending`` decode); on failure split it in halves and retry
-        synchronously, so only the sentences that fail alone fail."""
-        stats.batches += 1
-        try:
-            nbest_lists = pending.result() if pending is not None else self.backend.decode([pieces[i] for i in indices])
-        except Exception as error:
-            oom = is_out_of_memory(error)
-            if oom:
-                self.backend.recover()
-            if len(indices) == 1:
-                i = indices[0]
-                message = f"{type(error).__name__}: {error}"
-                log.warning("translation failed for input %d: %s", i, message)
-                stats.errors.append(message)
-                results[i] = Translation(sentences[i], Status.FAILED, source_tokens=len(pieces[i]), error=message)
-                return
-            stats.oom_splits += oom
-            log.info("batch of %d failed (%s); splitting and retrying", len(indices),
-                     "out of memory" if oom else type(error).__name__)
-            half = len(indices) // 2
-            self._decode_isolating_failures(indices[:half], sentences, pieces, results, stats)
-            self._decode_isolating_failures(indices[half:], sentences, pieces, results, stats)
+        """Decode a batch (or wait for its ``pending`` decode); on failure see :meth:`_isolate`."""
+        outcome = self._decode(indices, pieces, stats, pending)
+        if isinstance(outcome, Exception):
+            self._isolate(indices, outcome, sentences, pieces, results, stats)
+        else:
+            self._store(indices, outcome, sentences, pieces, results)
+
+    def _isolate(self, indices: list[int], error: Exception, sentences: Sequence[str], pieces: list[list[str]],
+                 results: list[Translation | None], stats: TranslationStats) -> None:
+        """The batch ``indices`` failed with ``error``: split it in halves and retry, down to single sentences, so
+        only the sentences that fail alone fail -- unless the failure is the backend's (:func:`backend_fault`, or the
+        same error on the batch and on both its halves while the probe batch fails too): then
+        :class:`BackendFailed`, and the translation stops."""
+        fault = backend_fault(error)
+        if fault is not None:
+            raise self._failed(fault, error) from error
+        oom = is_out_of_memory(error)
+        if oom:
+            self.backend.recover()
+        if len(indices) == 1:
+            i = indices[0]
+            message = _failure_line(error)
+            log.warning("translation failed for input %d: %s", i, message)
+            stats.errors.append(message)
+            results[i] = Translation(sentences[i], Status.FAILED, source_tokens=len(pieces[i]), error=message)
             return
+        stats.oom_splits += oom
+        log.info("batch of %d failed (%s); splitting and retrying", len(indices),
+                 "out of memory" if oom else type(error).__name__)
+        half = len(indices) // 2
+        halves = [indices[:half], indices[half:]]
+        if oom:  # one half at a time: the first one's buffers are freed (recover) before the second decodes
+            for part in halves:
+                self._decode_isolating_failures(part, sentences, pieces, results, stats)
+            return
+        outcomes = [self._decode(part, pieces, stats) for part in halves]
+        if all(isinstance(o, Exception) and _failure_line(o) == _failure_line(error) for o in outcomes) \
+                and isinstance(self._decode_probe(stats), Exception):
+            raise self._failed("the same error on a batch, on both its halves and on the probe batch", error) \
+                from error
+        for part, outcome in zip(halves, outcomes, strict=True):
+            if isinstance(outcome, Exception):
+                self._isolate(part, outcome, sentences, pieces, results, stats)
+            else:
+                self._store(part, outcome, sentences, pieces, results)
+
+    def _decode_probe(self, stats: TranslationStats) -> list[list[RawHypothesis]] | Exception:
+        """:data:`PROBE_SENTENCES`, which the backend translated when it was loaded: if it cannot now, the backend
+        is broken, whatever the sentences of the failing batch."""
+        probe = self.encoder.encode_batch(PROBE_SENTENCES)
+        return self._decode(list(range(len(probe))), probe, stats)
+
+    def _failed(self, cause: str, error: Exception) -> BackendFailed:
+        message = _failure_line(error)
+        return BackendFailed(f"translation stopped: the {self.backend.name} backend on {self.backend.device} cannot "
+                             f"translate ({cause}): {message}{cublas_hint(message)}")
+
+    def _store(self, indices: list[int], nbest_lists: list[list[RawHypothesis]], sentences: Sequence[str],
+               pieces: list[list[str]], results: list[Translation | None]) -> None:
         cap = self.config.max_decoding_length
         for i, nbest in zip(indices, nbest_lists, strict=True):
             hyps = tuple(Hypothesis(self.decoder.decode(h.tokens), tuple(h.tokens), float(h.score)) for h in nbest)

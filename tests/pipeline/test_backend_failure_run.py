@@ -1,0 +1,71 @@
+"""``paranmt run`` with a backend that cannot translate (issue 42): one ``error:`` line naming the cause, exit status
+2, and nothing written as final -- whether the backend fails its probe batch at load or starts failing mid-run. The
+failing backend is injected into the in-process runner (the shared decoder serves from a thread of this process)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli.run_command import main
+from translate.ct2_backend import CTranslate2Backend
+from translate.cuda_libraries import CUBLAS_FIX
+
+CUBLAS_MISSING = RuntimeError("Library libcublas.so.12 is not found or cannot be loaded")  # CTranslate2's words
+CAUSE = f"RuntimeError: {CUBLAS_MISSING} -- {CUBLAS_FIX}"
+
+
+@pytest.fixture(scope="module")
+def bitext(tmp_path_factory, toy_corpus) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("failing-backend")
+    cs, en = (side[-200:] for side in toy_corpus)  # held out from the toy model's training
+    (folder / "toy.cs").write_text("\n".join(cs) + "\n", encoding="utf-8")
+    (folder / "toy.en").write_text("\n".join(en) + "\n", encoding="utf-8")
+    return folder / "toy.cs", folder / "toy.en"
+
+
+def _one_error_line(capsys, bitext, toy_model, out: Path) -> str:
+    code = main(["--cs", str(bitext[0]), "--en", str(bitext[1]), "--out", str(out), "--model", str(toy_model),
+                 "--backend", "ctranslate2", "--device", "cpu", "--threads", "1", "--runner", "FnApiRunner",
+                 "--quiet"])
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), err
+    assert not (out / "_SUCCESS").exists() and not (out / "summary.json").exists()
+    assert not any((out / name).exists() and any((out / name).iterdir()) for name in ("pairs", "train", "rejected"))
+    return lines[0]
+
+
+def test_a_backend_that_cannot_translate_its_probe_stops_the_run(tmp_path, capsys, monkeypatch, bitext, toy_model):
+    def no_cublas(self, batch):
+        raise CUBLAS_MISSING
+
+    monkeypatch.setattr(CTranslate2Backend, "decode", no_cublas)
+    line = _one_error_line(capsys, bitext, toy_model, tmp_path / "out")
+    assert f"error: the ctranslate2 backend loads on cpu but cannot translate a probe batch: {CAUSE}" in line
+
+
+def test_a_backend_that_stops_translating_mid_run_stops_the_run(tmp_path, capsys, monkeypatch, bitext, toy_model):
+    """The probe batch translates; every batch after it fails (through the shared decoder's ``decode`` or the
+    backend's own ``submit``)."""
+    real = CTranslate2Backend.decode
+    calls: list[int] = []
+
+    def breaks_after_the_probe(self, batch):
+        calls.append(len(batch))
+        if len(calls) == 1:
+            return real(self, batch)
+        raise CUBLAS_MISSING
+
+    def no_cublas(self, batch):
+        raise CUBLAS_MISSING
+
+    monkeypatch.setattr(CTranslate2Backend, "decode", breaks_after_the_probe)
+    monkeypatch.setattr(CTranslate2Backend, "submit", no_cublas)
+    line = _one_error_line(capsys, bitext, toy_model, tmp_path / "out")
+    assert line.startswith("error: translation stopped: the ctranslate2 backend on cpu cannot translate (a library "
+                           f"is missing): {CAUSE}"), line
+    # the probe, then the batches queued before the first failure was read (up to four in flight at the shared
+    # decoder): no halves, no sentence-by-sentence retries
+    assert len(calls) <= 1 + 4 and min(calls) > 1, calls

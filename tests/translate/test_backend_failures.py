@@ -1,0 +1,195 @@
+"""A backend that cannot translate stops the translation in one line instead of failing sentence by sentence (issue
+42): a missing library or a device error on the first batch; the same error on a batch, on both its halves and on
+the probe batch; the probe batch at load; ``backend: auto`` falling back only to a backend that translated it; and
+fairseq's sample on one device. Counted in decode calls and log lines, never in seconds."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import torch
+
+from configs.schema import TranslateConfig
+from tests.conftest import small_cs_en, taste_pairs
+from translate import BackendFailed, BackendUnavailable, Status, load_translator
+from translate.card import ModelDir
+from translate.ct2_backend import CTranslate2Backend
+from translate.cuda_libraries import CUBLAS_FIX
+from translate.fairseq_backend import FairseqBackend
+from translate.loading import load_backend
+from translate.text_chain import SourceEncoder
+from translate.translator import PROBE_SENTENCES, RawHypothesis, Translator, backend_fault
+
+CUBLAS_MISSING = RuntimeError("Library libcublas.so.12 is not found or cannot be loaded")
+# fairseq on a GPU before issue 42 (sample["id"] left on the CPU), raised by every batch whatever its sentences
+WRONG_DEVICE = RuntimeError("indices should be either on cpu or on the same device as the indexed tensor (cpu)")
+
+
+class FailingBackend:
+    """Raises ``error`` for every batch holding a sentence of ``failing`` (every batch when None)."""
+
+    name, device = "fake", "cuda"
+
+    def __init__(self, error: Exception, failing: set[tuple[str, ...]] | None = None):
+        self.error, self.failing = error, failing
+        self.calls: list[int] = []
+        self.probe = SourceEncoder(ModelDir(small_cs_en())).encode_batch(PROBE_SENTENCES)
+        self.probed = 0  # decodes of the probe batch
+
+    def decode(self, batch: list[list[str]]) -> list[list[RawHypothesis]]:
+        self.calls.append(len(batch))
+        self.probed += batch == self.probe
+        if self.failing is None or any(tuple(tokens) in self.failing for tokens in batch):
+            raise self.error
+        return [[RawHypothesis(list(tokens), -0.5)] for tokens in batch]
+
+    def recover(self) -> None:
+        pass
+
+
+class FailingAsyncBackend(FailingBackend):
+    """The same through ``submit``: every batch queued at once, each failure raised where its result is read."""
+
+    def submit(self, batch: list[list[str]]):
+        backend = self
+
+        class Pending:
+            def result(self) -> list[list[RawHypothesis]]:
+                return backend.decode(batch)
+
+        return Pending()
+
+
+@pytest.fixture(scope="module")
+def czech() -> list[str]:
+    return taste_pairs(300)[0]
+
+
+def translator(backend) -> Translator:
+    model = ModelDir(small_cs_en())
+    return Translator(model, backend, TranslateConfig(model=model.root, max_batch_tokens=512))
+
+
+@pytest.mark.parametrize("backend_class", [FailingBackend, FailingAsyncBackend])
+@pytest.mark.parametrize(("error", "cause", "calls"), [
+    (CUBLAS_MISSING, "a library is missing", 1),
+    (OSError("libcudart.so.13: cannot open shared object file: No such file or directory"), "a library is missing", 1),
+    (RuntimeError("CUDA failed with error an illegal memory access was encountered"), "a device error", 1),
+    (WRONG_DEVICE, "the same error on a batch, on both its halves and on the probe batch", 4),
+])
+def test_a_broken_backend_stops_the_translation_in_one_line(czech, caplog, backend_class, error, cause, calls):
+    backend = backend_class(error)
+    with caplog.at_level(logging.INFO), pytest.raises(BackendFailed) as stopped:
+        translator(backend).translate(czech)
+    assert len(backend.calls) == calls  # of the ~25 batches of 300 sentences, each of which would fail
+    assert backend.probed == (calls == 4)  # the fourth: the probe batch, which translated at load
+    assert str(stopped.value) == (f"translation stopped: the fake backend on cuda cannot translate ({cause}): "
+                                  f"{type(error).__name__}: {error}"
+                                  + (f" -- {CUBLAS_FIX}" if error is CUBLAS_MISSING else ""))
+    assert isinstance(stopped.value, BackendUnavailable)  # what a caller of load_translator already catches
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(caplog.records) <= 1  # at most the one "splitting and retrying" of the batch whose halves failed too
+
+
+def test_what_only_some_sentences_raise_is_still_isolated(czech, caplog):
+    """Sentences that fail alone, all with the same error (here: those with a comma, about one in ten), among good
+    ones: each batch splits down to them and only they fail -- also where both halves of a batch fail alike: the
+    probe batch still translates then, so the failure is the sentences' own."""
+    backend = FailingBackend(ValueError("cannot decode this sentence"), failing=set())
+    run = translator(backend)
+    pieces = run.encoder.encode_batch(czech)
+    backend.failing = {tuple(p) for p in pieces if "," in p}
+    with caplog.at_level(logging.WARNING):
+        out = run.translate(czech)
+    failed = [i for i, t in enumerate(out) if t.status is Status.FAILED]
+    assert failed == [i for i, p in enumerate(pieces) if "," in p] and 10 <= len(failed) <= 100
+    assert all(t.status is Status.OK for i, t in enumerate(out) if i not in failed)
+    assert len([r for r in caplog.records if r.levelno >= logging.WARNING]) == len(failed)
+    assert backend.probed > 0, "no batch had both halves fail: the probe went untested"
+
+
+def test_what_is_the_backends_fault():
+    assert backend_fault(CUBLAS_MISSING) == "a library is missing"
+    assert backend_fault(ImportError("libcublasLt.so.12: undefined symbol: cublasLtCreate")) == "a library is missing"
+    assert backend_fault(ConnectionResetError("the decoder's process is gone")) == "a library is missing"
+    assert backend_fault(RuntimeError("CUDA error: device-side assert triggered")) == "a device error"
+    assert backend_fault(RuntimeError("Expected all tensors to be on the same device, but found at least two devices, "
+                                      "cuda:0 and cpu!")) == "a device error"
+    assert backend_fault(RuntimeError("CUDA failed with error out of memory")) is None  # a long sentence's own
+    assert backend_fault(MemoryError()) is None
+    assert backend_fault(WRONG_DEVICE) is None  # the same error on both halves says it (above)
+    assert backend_fault(ValueError("cannot decode this sentence")) is None
+
+
+def toy_config(model, backend: str) -> TranslateConfig:
+    return TranslateConfig(model=model, backend=backend, device="cpu", compute_type="float32", threads=1)
+
+
+def test_a_backend_that_loads_but_cannot_translate_fails_at_load(toy_model, monkeypatch):
+    def no_cublas(self, batch):
+        raise CUBLAS_MISSING
+
+    monkeypatch.setattr(CTranslate2Backend, "decode", no_cublas)
+    with pytest.raises(BackendUnavailable) as error:
+        load_translator(toy_config(toy_model, "ctranslate2"))
+    assert str(error.value) == ("the ctranslate2 backend loads on cpu but cannot translate a probe batch: "
+                                f"RuntimeError: {CUBLAS_MISSING} -- {CUBLAS_FIX}")
+
+
+def test_auto_falls_back_once_to_a_backend_that_translated_the_probe(toy_model, monkeypatch, caplog):
+    probes: list[str] = []
+    real_ct2, real_fairseq = CTranslate2Backend.decode, FairseqBackend.decode
+
+    def broken_ct2(self, batch):
+        probes.append("ctranslate2")
+        raise CUBLAS_MISSING
+
+    def counted_fairseq(self, batch):
+        probes.append("fairseq")
+        return real_fairseq(self, batch)
+
+    monkeypatch.setattr(CTranslate2Backend, "decode", broken_ct2)
+    monkeypatch.setattr(FairseqBackend, "decode", counted_fairseq)
+    with caplog.at_level(logging.WARNING):
+        _, backend = load_backend(toy_config(toy_model, "auto"))
+    assert backend.name == "fairseq" and probes == ["ctranslate2", "fairseq"]
+    assert [r.getMessage() for r in caplog.records] == [
+        "the ctranslate2 backend loads on cpu but cannot translate a probe batch: RuntimeError: Library "
+        f"libcublas.so.12 is not found or cannot be loaded -- {CUBLAS_FIX} -- falling back to the fairseq backend "
+        "on cpu"]
+
+    caplog.clear()
+    monkeypatch.setattr(FairseqBackend, "decode", lambda self, batch: [[] for _ in batch])  # no hypotheses at all
+    with caplog.at_level(logging.WARNING), pytest.raises(BackendUnavailable) as error:
+        load_backend(toy_config(toy_model, "auto"))
+    assert not caplog.records  # no warning for a fallback that did not happen
+    assert str(error.value) == (
+        f"the ctranslate2 backend loads on cpu but cannot translate a probe batch: RuntimeError: {CUBLAS_MISSING} -- "
+        f"{CUBLAS_FIX}; and the fairseq fallback: the fairseq backend loads on cpu but cannot translate a probe batch: "
+        "RuntimeError: 2 n-best lists for 2 sentences, or an empty one")
+
+    monkeypatch.setattr(CTranslate2Backend, "decode", real_ct2)
+    assert load_backend(toy_config(toy_model, "auto"))[1].name == "ctranslate2"  # a working CTranslate2 is kept
+
+
+def test_fairseq_hands_the_generator_a_sample_on_one_device(toy_model, monkeypatch):
+    """On a GPU the generator indexes ``sample["id"]`` with indices it makes on the GPU, so every tensor of the
+    sample must be on the model's device. Checked on the CPU with the meta device (tensors with no data): a tensor
+    left on the CPU shows."""
+    backend = FairseqBackend(ModelDir(toy_model), toy_config(toy_model, "fairseq"), "cpu")
+    devices: list[set[torch.device]] = []
+
+    class Seen(Exception):
+        pass
+
+    def inference_step(generator, models, sample):
+        tensors = [sample["id"], *sample["net_input"].values()]
+        devices.append({t.device for t in tensors})
+        raise Seen
+
+    monkeypatch.setattr(backend.task, "inference_step", inference_step)
+    backend.device = "meta"
+    with pytest.raises(Seen):
+        backend.decode([["a", "b"], ["c"]])
+    assert devices == [{torch.device("meta")}]
