@@ -117,9 +117,10 @@ def bitext_rows(limit: int) -> tuple[list[str], list[str]]:
 
 
 def answer_table(czech: list[str], cache: Path) -> Path:
-    """Real translations of ``czech`` (and of the translator's probe sentences) keyed by their source subwords: small-cs-en by CTranslate2 int8 on the CPU,
-    beam 2 (the lengths of real output, made fast), cached by content."""
-    czech = [*czech, *PROBE_SENTENCES]  # the translator's probe batch at load is answered too
+    """Real translations of ``czech`` and of the translator's probe sentences (its load-time check), keyed by their
+    source subwords: small-cs-en by CTranslate2 int8 on the CPU, beam 2 (the lengths of real output, made fast),
+    cached by content."""
+    czech = [*czech, *PROBE_SENTENCES]
     digest = hashlib.sha256("\n".join(czech).encode()).hexdigest()[:16]
     path = cache / f"answers-{digest}.parquet"
     if path.exists():
