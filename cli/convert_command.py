@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command
+from core.command_line import ArgumentParser, command
 from translate import convert as convert_module
 from translate.card import ModelDir
 from translate.convert import (

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command
+from core.command_line import ArgumentParser, command
 from core.text import CachedTokenizer
 from train_embeddings import sts
 from train_embeddings.model_io import load_model

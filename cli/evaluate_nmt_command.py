@@ -9,8 +9,8 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command
 from configs.schema import TranslateConfig
+from core.command_line import ArgumentParser, command
 from translate import evaluate as evaluate_module
 from translate.card import CARD_FILE
 from translate.evaluate import evaluate, record

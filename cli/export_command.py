@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command
+from core.command_line import ArgumentParser, command
 
 # train_embeddings.export.FORMATS (a test keeps them equal): the library is imported only once the arguments parse,
 # so --help loads neither torch nor pyarrow.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command
+from core.command_line import ArgumentParser, command
 from train_embeddings.model_io import export_word_vectors, load_model
 from train_embeddings.models import EmbeddingModel
 

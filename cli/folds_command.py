@@ -9,8 +9,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from cli.command_line import ArgumentParser, command
 from configs import ConfigError, load_config
+from core.command_line import ArgumentParser, command
 from core.pair_schema import ID, Reason, check_schema
 from filters.folds import select_training_pairs, write_fold_subsets
 from filters.scores import input_files

@@ -8,8 +8,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, add_config_arguments, command
 from configs import load_config
+from core.command_line import ArgumentParser, add_config_arguments, command
 from pipeline.analysis import pmi_lexicon as pmi_lexicon_module
 from pipeline.analysis.pmi_lexicon import (
     LEXICON_SHARD_GLOB,

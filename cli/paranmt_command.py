@@ -1,9 +1,11 @@
 """``paranmt``: one command for every tool of the project (``paranmt SUBCOMMAND --help`` for each).
 
-Each subcommand is one module of cli/ (``paranmt run`` is :mod:`cli.run_command`, ...), each with the same
-conventions (:mod:`cli.command_line`): one spelling per flag, the same exit status (0 done, 1 failed accounting or a
-run that went wrong, 2 a bad argument or input, with a one-line ``error:``). The modules are imported only for the
-subcommand that runs, so ``paranmt --help`` is instant.
+Each subcommand is one command module with ``main(argv)``: one of cli/ (``paranmt translate`` is
+:mod:`cli.translate_command`, ...), or, for the two that also run as ``python -m``, the one in its package
+(``paranmt run`` is :mod:`pipeline.run`, ``paranmt train`` is :mod:`train_embeddings.train_command`). All follow
+the same conventions (:mod:`core.command_line`): one spelling per flag, the same exit status (0 done, 1 failed
+accounting or a run that went wrong, 2 a bad argument or input, with a one-line ``error:``). The modules are
+imported only for the subcommand that runs, so ``paranmt --help`` is instant.
 """
 
 from __future__ import annotations
@@ -13,12 +15,11 @@ import importlib.metadata
 import sys
 from collections.abc import Sequence
 
-from cli.command_line import run_main, shadowing_line
-from core.hf_imports import torchaudio_mismatch
+from core.command_line import install_warning, run_main, shadowing_line
 
-# subcommand -> (module in cli/ with main(argv), what it does)
+# subcommand -> (command module with main(argv), what it does)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("cli.run_command", "build the corpus: bitext -> back-translation -> scored Parquet shards"),
+    "run": ("pipeline.run", "build the corpus: bitext -> back-translation -> scored Parquet shards"),
     "translate": ("cli.translate_command", "back-translate a text file with a model directory"),
     "train-nmt": ("cli.train_nmt_command", "train a cs->en back-translation model (presets cpu-small, base, big)"),
     "evaluate-nmt": ("cli.evaluate_nmt_command", "BLEU / chrF and speed of a model directory on a test set"),
@@ -28,7 +29,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "folds": ("cli.folds_command", "rank pairs by a criterion into folds (Table 5)"),
     "report": ("cli.report_command", "Table 1 / Table 3 corpus statistics and plots"),
     "lexicon": ("cli.lexicon_command", "PMI paraphrase lexicon: build, neighbours, evaluate"),
-    "train": ("cli.train_command", "train paraphrastic sentence embeddings"),
+    "train": ("train_embeddings.train_command", "train paraphrastic sentence embeddings"),
     "evaluate": ("cli.evaluate_command", "STS evaluation of models and baselines"),
     "sif": ("cli.sif_command", "build a SIF model"),
     "sick": ("cli.sick_command", "SICK relatedness / entailment heads"),
@@ -71,9 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"error: {line}", file=sys.stderr)
         return 2
-    problem = torchaudio_mismatch()
-    if problem is not None:  # an install other than the README's command: say the one-line fix once per command
-        print(f"warning: {problem}", file=sys.stderr)
+    install_warning()
     return run_main(module.main, rest)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command
+from core.command_line import ArgumentParser, command
 from pipeline.analysis import corpus_report as corpus_report_module
 from pipeline.analysis.corpus_report import DEFAULT_MAX_PARSE, build_report, read_pairs
 

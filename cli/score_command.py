@@ -13,10 +13,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
-from cli.command_line import ArgumentParser, add_config_arguments, command
 from configs import ConfigError, load_config
 from configs.out_paths import out_file_problem
 from configs.schema import ScoreConfig
+from core.command_line import ArgumentParser, add_config_arguments, command
 from core.pair_schema import (
     EN_TOKENS,
     MT_TOKENS,

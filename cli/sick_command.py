@@ -11,7 +11,7 @@ from pathlib import Path
 
 import torch
 
-from cli.command_line import ArgumentParser, command
+from core.command_line import ArgumentParser, command
 from train_embeddings.model_io import save_model
 from train_embeddings.sick import (
     TASKS,

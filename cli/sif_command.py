@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command
+from core.command_line import ArgumentParser, command
 from train_embeddings.sif import DEFAULT_A, PC_MODES, build_sif, glove_average, read_fit_sentences
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from cli.command_line import ArgumentParser, command
+from core.command_line import ArgumentParser, command
 from translate import train as train_module
 from translate.train import PRESETS, TrainError, TrainRecipe, read_pair_files, read_parquet, read_tsv, train_model
 

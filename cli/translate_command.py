@@ -11,9 +11,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from cli.command_line import ArgumentParser, add_config_arguments, command, config_flags
 from configs import ConfigError, load_config
 from configs.out_paths import out_file_problem
+from core.command_line import ArgumentParser, add_config_arguments, command, config_flags
 from translate import file_translator as file_translator_module
 from translate.file_translator import COLUMNS, INVALID_UTF8, _open, count_lines, format_rows, read_chunks
 from translate.loading import load_translator

@@ -8,7 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, command
+from core.command_line import ArgumentParser, command
 from translate import vmap as vmap_module
 from translate.card import ModelDir, ModelDirError
 from translate.text_chain import SourceEncoder

@@ -1,7 +1,7 @@
 """The one base of every error the project raises for bad input or a failed run.
 
 A command line (:mod:`cli`) turns any :class:`ParanmtError` into one ``error:`` line and its
-:attr:`~ParanmtError.exit_status` in one place (``cli.command_line.run_main``), instead of each command listing
+:attr:`~ParanmtError.exit_status` in one place (``core.command_line.run_main``), instead of each command listing
 its own tuple of error classes. The subclasses keep their other base (``ValueError``, ``RuntimeError``), so
 ``except ValueError`` around a library call still catches them.
 """

@@ -1,6 +1,6 @@
 """The corpus pipeline as one Beam graph: :func:`build_pipeline` checks what the launcher can check, then adds
 every stage (ingest -> pre-filter and dedup -> back-translation -> pair records -> score and select -> Parquet
-shards, plus the optional lexicon branch) to a Beam pipeline. :mod:`pipeline.run` runs it; :mod:`pipeline.summary`
+shards, plus the optional lexicon branch) to a Beam pipeline. :mod:`pipeline.job` runs it; :mod:`pipeline.summary`
 writes the summary.
 """
 

@@ -1,4 +1,4 @@
-"""Progress of a running pipeline: a live line on a local run, periodic log lines from Beam metrics elsewhere.
+"""Progress of a running pipeline: a live line on a local run, a periodic line from Beam metrics elsewhere.
 
 Beam metrics reach the launcher only when bundles finish, and a local runner hands back control only at the end,
 so a local run watches the stages' own counters as they count (:class:`pipeline.metrics.StageCounter`: one name, a
@@ -8,15 +8,15 @@ and redraws one line on a terminal (or logs a line every 30 s when stderr is not
 
     read 48,210/64,505 · translated 12,000 (41.3/s, ETA ≈ 20 min) · pairs written 0 · 5 min 02 s
 
-On a distributed runner (Dataflow, Flink, Spark: ``run()`` returns at once) :func:`log_until_done` polls the job's
-Beam metrics and logs the same counts once a minute until the job ends. Counters are progress only: the summary
-recounts every row from the written files.
+On a distributed runner (Dataflow, Flink, Spark, portable: ``run()`` returns at once) :func:`wait_showing_progress`
+waits for the job and writes the same counts from its Beam metrics once a minute (``--progress-every``). Counters
+are progress only: the summary recounts every row from the written files.
 """
 
 from __future__ import annotations
 
+import copy
 import json
-import logging
 import os
 import shutil
 import sys
@@ -29,7 +29,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TextIO
 
-from apache_beam.runners.runner import PipelineResult, PipelineState
+from apache_beam.runners.runner import PipelineResult
 
 from pipeline.metrics import (
     READ_COUNTER,
@@ -42,8 +42,6 @@ from pipeline.metrics import (
 from pipeline.metrics import (
     WATCH_ENV as ENV,
 )
-
-log = logging.getLogger(__name__)
 
 READ, TRANSLATED, WRITTEN, STARTED_CHUNKS = (READ_COUNTER, TRANSLATED_COUNTER, written_counter("pairs"),
                                            STARTED_CHUNKS_COUNTER)
@@ -213,22 +211,50 @@ def discard_local() -> None:
 # Runners that execute in (or under) the launcher's process: they get the live line, not metric polling.
 LOCAL_RUNNERS = frozenset({"FnApiRunner", "DirectRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner"})
 
+#: Seconds between the progress lines of a job on a remote runner (``paranmt run --progress-every``): a Dataflow
+#: job's counters move in minutes, and each line queries the job's metrics from its service.
+REMOTE_PROGRESS_SECONDS = 60.0
 
-def log_until_done(result: PipelineResult, expected: int | None, *, every: float = 60.0) -> None:
-    """For a remote runner (its ``run()`` returns at once): log the job's counts from Beam metrics every ``every``
-    seconds until it reaches a terminal state (the caller then waits for the result as usual)."""
 
+def wait_showing_progress(result: PipelineResult, expected: int | None, *, every: float = REMOTE_PROGRESS_SECONDS,
+                          stream: TextIO | None = None) -> None:
+    """Wait until a job on a remote runner ends (its ``run()`` returns at once), raising what its wait raises;
+    with a ``stream``, write a line of its counts from Beam metrics every ``every`` seconds and once at the end.
+
+    The job is waited for by one ``result.wait_until_finish()`` in a thread, never by calls with a duration in a
+    loop: Beam 2.77's portable result starts two threads reading the job's gRPC message and state streams on every
+    call and leaves them reading when the duration ends, so a second call's readers meet the first's on the same
+    stream (gRPC refuses a second pending read: ``ValueError: Internal gRPC call error 8``) and a job that finished
+    ended as a failed run with its shards left in ``_staging/``; Dataflow's result logs the job's messages again
+    from the start on every call."""
+    if stream is None:
+        result.wait_until_finish()
+        return
+    failed: list[Exception] = []
+
+    def wait() -> None:
+        try:
+            result.wait_until_finish()
+        except Exception as error:  # raised again in the caller's thread
+            failed.append(error)
 
     started = time.perf_counter()
-    while not PipelineState.is_terminal(result.state):
-        try:
-            result.wait_until_finish(duration=int(every * 1000))
-        except NotImplementedError:  # no timed wait: poll the state
-            time.sleep(every)
-        try:  # also once the job has ended: its last line carries the final counts
-            metrics = metric_counts(result)
-        except Exception as error:  # metrics may be unavailable while a job starts
-            log.info("job %s (metrics not available yet: %s)", result.state, error)
-        else:
-            counts = {name: metrics.get(name, 0) for name in (READ, WRITTEN, TRANSLATED)}
-            log.info("%s: %s", result.state, progress_line(counts, time.perf_counter() - started, expected))
+    waiter = threading.Thread(target=wait, name="paranmt-job-wait", daemon=True)
+    waiter.start()
+    while waiter.is_alive():
+        waiter.join(every)
+        stream.write(_job_line(result, time.perf_counter() - started, expected) + "\n")
+        stream.flush()
+    if failed:
+        raise failed[0]
+
+
+def _job_line(result: PipelineResult, elapsed: float, expected: int | None) -> str:
+    """The job's state and counts. Read through a copy of the result: Beam's portable result keeps the first
+    metrics it is given for good, so counts read while the job runs would become the finished job's counts."""
+    try:
+        metrics = metric_counts(copy.copy(result))
+    except Exception as error:  # a starting job may have no metrics yet; the next line tries again
+        return f"{result.state}: metrics not available yet ({type(error).__name__})"
+    counts = {name: metrics.get(name, 0) for name in (READ, WRITTEN, TRANSLATED)}
+    return f"{result.state}: {progress_line(counts, elapsed, expected)}"

@@ -1,155 +1,151 @@
-"""The corpus pipeline: ``paranmt run --cs corpus.cs --en corpus.en --out runs/x [Beam options]``.
+"""``paranmt run``, also started as ``python -m pipeline.run``: build the corpus from bitext.
 
-Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`, :mod:`pipeline.prefilter`,
-:mod:`pipeline.write` and :mod:`pipeline.summary`):
+One command, two ways in: ``paranmt run`` imports this module's :func:`main`, ``python -m pipeline.run`` runs it;
+the help, checks, outputs and exit statuses are the same. The module imports no Beam: the help, a flag that does
+not parse, a bad config value and flags that do not fit together are answered before :mod:`pipeline.launch`
+loads Beam and runs the job (:mod:`pipeline.job`).
 
-1. ingest -- plan (counting pre-pass, misalignment check), read bytes, decode; dead letters for what fails;
-2-3. normalise and tokenise (sacremoses, cs and en), the pre-filter rules (``prefilter.rules``, a user's own
-   included) and global dedup on the normalised pair (:mod:`pipeline.prefilter`, :mod:`pipeline.dedup`); rejections
-   with stage and reason;
-4. back-translate the Czech side (:mod:`pipeline.backtranslate`: chunks of fixed input ranges through
-   :class:`pipeline.nmt_inference.BackTranslateChunks`, each cached the moment it is translated, so a killed run resumes
-   without decoding again what it had finished; skipped when the input carries an MT column);
-5. tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout
-   (:mod:`pipeline.pair_records`);
-6. **score and select** (:mod:`pipeline.scorer_fit`): the scorer is fitted on the launcher (or loaded from
-   ``score.scorer``), then :class:`pipeline.score_transforms.ScoreAndSelect` fills the scores (``filter.scores`` add
-   their own columns), ``fold``, ``keep`` and ``reason`` by the ``filter`` section (default: the paper's rank rule;
-   ``filter.rules`` adds rules, a user's own included); ``train/`` holds the kept pairs. ``pipeline.score=false``
-   skips it (``pairs/`` then has null scores and decisions, and no ``train/``);
-7. write deterministic Parquet shards (staged, renamed into place on success);
-8. summarise from Beam metrics and from the written files; ``read = pairs + rejected + deadletter`` is checked.
-
-Rules and scores of your own: :mod:`filters.plugins` and docs/filters.md.
+The job's Python API is here too, loaded on first use: ``from pipeline.run import run`` (the README's "The same
+job in Python") is :func:`pipeline.job.run`.
 """
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
-import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import apache_beam as beam
-from apache_beam.options.pipeline_options import PipelineOptions, TestOptions
-from apache_beam.portability import common_urns
-from apache_beam.portability.api import beam_runner_api_pb2
-from apache_beam.runners.runner import PipelineResult
-
-from configs.schema import ParaNMTConfig
-from core.errors import ParanmtError
-from pipeline import progress
-from pipeline.graph import build_pipeline
-from pipeline.input_files import InputError, file_system_problem
-from pipeline.input_plan import InputSpec
-from pipeline.metrics import (
-    CACHE_HIT_COUNTER,
-    OUTPUTS,
-    TRANSLATED_COUNTER,
-    held_sizes,
-    metric_counts,
-    stage_seconds,
-    translation_seconds,
+from configs import load_config
+from core.command_line import (
+    ArgumentParser,
+    UsageError,
+    add_config_arguments,
+    command,
+    config_flags,
+    not_a_user_error_traceback,
+    run_program,
 )
-from pipeline.options import beam_argv, local_worker_logging, runner_name
-from pipeline.run_folder import LEXICON_DIR, own_output
-from pipeline.summary import write_summary
-from pipeline.write import finalize
 
-if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
-    from pipeline.nmt_inference import HandlerOptions
+if TYPE_CHECKING:  # the lazy API below, for type checkers
+    from pipeline.job import AccountingError, run
 
-log = logging.getLogger(__name__)
+__all__ = ["AccountingError", "build_parser", "main", "run"]
 
 
-# --------------------------------------------------------------------------------------------------- assembly
+def __getattr__(name: str) -> Any:  # Any: the attribute asked for
+    """``run`` and ``AccountingError`` of :mod:`pipeline.job`, imported when first asked for: Beam loads then, not
+    when ``python -m pipeline.run`` starts."""
+    if name in ("run", "AccountingError"):
+        from pipeline import job
+
+        return getattr(job, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def run(
-    config: ParaNMTConfig,
-    specs: Sequence[InputSpec],
-    output: str | os.PathLike,
-    beam_args: Sequence[str] = (),
-    *,
-    handler_kwargs: HandlerOptions | None = None,
-    show_progress: bool = False,
-    overwrite: bool = False,
-) -> dict[str, Any]:
-    """Build and run the pipeline, move the outputs into place, write ``summary.json`` and (when its checks hold)
-    ``_SUCCESS``.
-
-    ``show_progress``: a live progress line on stderr while a local runner works (:mod:`pipeline.progress`); a
-    runner that returns at once (Dataflow, portable) always gets progress lines in the log from its metrics.
-    Returns the summary; raises :class:`AccountingError` if ``read = pairs + rejected + deadletter`` fails.
-    """
-    output = str(output)
-    argv = beam_argv(config.pipeline, beam_args)
-    options = PipelineOptions(argv)
-    runner = runner_name(argv)
-    dry_run = options.view_as(TestOptions).dry_run
-    if dry_run and runner != "DataflowRunner":  # other runners ignore the flag and run the job
-        raise InputError(f"--dry_run True builds a DataflowRunner job without submitting it; {runner} "
-                         "would run the whole job: drop --dry_run or add --runner DataflowRunner")
-    problem = file_system_problem(output)
-    if problem is not None:
-        raise InputError(f"--out {output}: {problem}")
-    started = time.perf_counter()
-    try:
-        p = beam.Pipeline(options=options)
-    except ValueError as error:  # an unknown runner, or options the runner requires (Dataflow's project, ...)
-        raise InputError(f"Beam options for {runner}: {' '.join(str(error).split())} (docs/dataflow.md)") from None
-    with own_output(output):  # one run per folder; created (and locked) before the checks below
-        # Input, model and output-folder errors are raised here, before anything is written.
-        built = build_pipeline(p, config, specs, output, handler_kwargs=handler_kwargs, overwrite=overwrite)
-        expected = built.plan.expected_rows
-        local = runner in progress.LOCAL_RUNNERS
-        translating = (f"model {built.nmt_model_id}, beam {config.translate.beam_size}"
-                       if built.mode == "translate" else "")
-        with progress.LocalProgress(expected, enabled=show_progress and local, translating=translating) as shown, \
-                local_worker_logging(options, local=local):
-            result = p.run()
-            if dry_run:  # built and translated for Dataflow, never submitted
-                return dry_run_summary(result, runner)
-            if not local:
-                progress.log_until_done(result, expected)
-            result.wait_until_finish()
-            metrics = metric_counts(result)
-            shown.finish(metrics)
-        shards = finalize(output, (*OUTPUTS, LEXICON_DIR))
-        summary = write_summary(output, metrics, shards, runner=runner, plan=built.plan, mode=built.mode,
-                                nmt_model_id=built.nmt_model_id, scored=built.scored, excluded=built.excluded,
-                                lexicon=config.lexicon.enabled)
-        summary["wall_seconds"] = round(time.perf_counter() - started, 3)  # console only: summary.json is stable
-        summary["stage_seconds"] = stage_seconds(result)
-        summary["step_seconds"] = stage_seconds(result, depth=2)
-        summary["translation_seconds"] = translation_seconds(result)
-        # rows the model translated in this run (not taken from the translation cache), over that span
-        summary["translated_rows"] = metrics.get(TRANSLATED_COUNTER, 0) - metrics.get(CACHE_HIT_COUNTER, 0)
-        summary["held"] = held_sizes(result)
-        if not summary["identity"]["holds"]:
-            raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
-        return summary
+def build_parser() -> argparse.ArgumentParser:
+    p = ArgumentParser(
+        prog="paranmt run", allow_abbrev=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Build a ParaNMT-style paraphrase corpus: bitext -> back-translation -> Parquet shards.",
+        epilog="Any other --option is a Beam pipeline option (--runner DataflowRunner --project ... "
+               "--region ... --temp_location gs://...; --direct_running_mode multi_processing "
+               "--direct_num_workers 2). Precedence: YAML config < --set < dedicated flags < Beam options.",
+    )
+    i = p.add_argument_group("inputs (repeatable; local paths or any Beam file system, e.g. gs://)")
+    i.add_argument("--cs", action="append", default=[], metavar="FILE", help="Czech side of line-aligned pair files")
+    i.add_argument("--en", action="append", default=[], metavar="FILE", help="English side (same line count)")
+    i.add_argument("--mt", action="append", default=[], metavar="FILE",
+                   help="machine translations of the Czech side, line-aligned (skips back-translation)")
+    i.add_argument("--tsv", action="append", default=[], metavar="PATTERN", help="TSV file(s), one pair per line")
+    i.add_argument("--jsonl", action="append", default=[], metavar="PATTERN", help="JSON-lines file(s)")
+    i.add_argument("--parquet", action="append", default=[], metavar="PATTERN", help="Parquet file(s)")
+    i.add_argument("--cs-column", help="TSV: 0-based index (default 0); JSONL/Parquet: name (default cs)")
+    i.add_argument("--en-column", help="TSV: 0-based index (default 1); JSONL/Parquet: name (default en)")
+    i.add_argument("--mt-column", help="a column that already holds the machine translation (skips stage 4)")
+    i.add_argument("--mt-score-column", help="a column with the translation score of --mt-column (optional)")
+    i.add_argument("--tsv-header", action="store_true", default=None, help="TSV files start with a header line")
+    p.add_renamed("--out", "--output", required=True, help="output folder (local or gs://...)")
+    add_config_arguments(p, "pipeline.num_shards=16")
+    g = p.add_argument_group("pipeline (each is also pipeline.<key> in the config)")
+    g.add_argument("--limit", type=int, help="only the first N input rows")
+    g.add_argument("--num-shards", type=int, help="shards of pairs/, train/, rejected/ (default 4)")
+    g.add_argument("--allow-misaligned", action="store_true", default=None,
+                   help="dead-letter the unmatched tail of pair files with different line counts")
+    g.add_argument("--no-dedup", dest="dedup", action="store_false", default=None,
+                   help="keep exact duplicates (prefilter.dedup: false)")
+    g.add_argument("--no-translation-cache", dest="translation_cache", action="store_false", default=None)
+    g.add_argument("--no-score", dest="score", action="store_false", default=None,
+                   help="skip scoring and selection: pairs/ without scores, no train/")
+    g.add_argument("--cache-dir", help="translation cache root (default <output>/cache)")
+    g.add_argument("--lexicon", action="store_true", default=None,
+                   help="also build the PMI paraphrase lexicon in <output>/lexicon/ (lexicon.enabled)")
+    t = p.add_argument_group("back-translation (translate.<key> in the config)")
+    t.add_argument("--model", type=Path, help="model directory (default: the bundled small-cs-en model)")
+    t.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"])
+    t.add_argument("--device", choices=["auto", "cpu", "cuda"])
+    t.add_argument("--compute-type")
+    t.add_argument("--beam", type=int, help="beam size (default 12)")
+    t.add_argument("--max-batch-tokens", type=int)
+    t.add_argument("--max-source-tokens", type=int)
+    t.add_argument("--threads", type=int)
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace a different run already in --out (the same run is always resumed)")
+    p.add_argument("--quiet", action="store_true", help="no progress line, no summary table")
+    p.add_argument("--progress-every", type=float, metavar="SECONDS",
+                   help="a job on a remote runner (Dataflow, portable): seconds between its progress lines "
+                        "(default: once a minute)")
+    return p
 
 
-def dry_run_summary(result: PipelineResult, runner: str) -> dict[str, Any]:
-    """What ``--dry_run True`` proved: the runner took the graph (every DoFn pickled into its pipeline proto)."""
-    job = getattr(result, "job", None)
-    proto = getattr(job, "proto_pipeline", None)
-    environments = proto.components.environments.values() if proto is not None else ()
-    images = sorted({beam_runner_api_pb2.DockerPayload.FromString(env.payload).container_image
-                     for env in environments if env.urn == common_urns.environments.DOCKER.urn})
-    return {"dry_run": True, "runner": runner,
-            "transforms": len(proto.components.transforms) if proto is not None else None,
-            "environments": images}
+def _not_a_folder(flag: str, path: str) -> None:
+    """A local folder given as an input file would fail deep in the read as ``IsADirectoryError``."""
+    if os.path.isdir(path):
+        hint = (f"a pattern such as '{path.rstrip('/')}/*.{flag[2:]}'" if flag in ("--tsv", "--jsonl", "--parquet")
+                else "a text file, one sentence per line")
+        raise UsageError(f"{flag} {path} is a folder, not a file: give {hint}")
 
 
-class AccountingError(ParanmtError, RuntimeError):
-    """``read = pairs + rejected + deadletter`` does not hold (or a metric disagrees with the files)."""
+def _check_input_flags(args: argparse.Namespace) -> None:
+    """The input and progress flags fit together (checked before Beam loads; the files are read by the job)."""
+    for flag in ("cs", "en", "mt", "tsv", "jsonl", "parquet"):
+        for path in getattr(args, flag):
+            _not_a_folder(f"--{flag}", path)
+    if len(args.cs) != len(args.en):
+        raise UsageError(f"give --cs and --en in pairs (got {len(args.cs)} --cs and {len(args.en)} --en)")
+    if args.mt and len(args.mt) != len(args.cs):
+        raise UsageError(f"give one --mt per --cs/--en pair (got {len(args.mt)} --mt for {len(args.cs)} pairs)")
+    if args.progress_every is not None and not args.progress_every > 0:
+        raise UsageError(f"--progress-every {args.progress_every:g}: give a number of seconds above 0")
 
-    exit_status = 1  # the run went wrong, not its input
 
-    def __init__(self, message: str, summary: dict[str, Any]):
-        super().__init__(message)
-        self.summary = summary
+@command
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args, beam_args = parser.parse_known_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(not_a_user_error_traceback)
+    values = {
+        "pipeline.limit": args.limit, "pipeline.num_shards": args.num_shards,
+        "pipeline.allow_misaligned": args.allow_misaligned, "prefilter.dedup": args.dedup,
+        "pipeline.translation_cache": args.translation_cache, "pipeline.cache_dir": args.cache_dir,
+        "pipeline.tsv_header": args.tsv_header, "pipeline.score": args.score, "lexicon.enabled": args.lexicon,
+        "translate.model": str(args.model.resolve()) if args.model else None,
+        "translate.backend": args.backend, "translate.device": args.device,
+        "translate.compute_type": args.compute_type, "translate.beam_size": args.beam,
+        "translate.max_batch_tokens": args.max_batch_tokens,
+        "translate.max_source_tokens": args.max_source_tokens, "translate.threads": args.threads,
+    }
+    config = load_config(args.config, args.overrides, values, flags=config_flags(
+        parser, values, {"translate.beam_size": "--beam", "lexicon.enabled": "--lexicon"}))
+    _check_input_flags(args)
+    from pipeline.launch import launch  # Beam loads here, once the arguments and the config are checked
 
+    return launch(args, beam_args, config)
+
+
+if __name__ == "__main__":
+    run_program(main)

@@ -8,8 +8,13 @@ Layers, lowest first; a module may import its own layer or a lower one, never a 
 3. ``pipeline`` -- the only package that imports Apache Beam; composes the others
 4. ``benchmarks`` -- scripts over everything
 5. ``cli`` -- the command lines (``paranmt`` and one module per subcommand); nothing below imports it, in any form
-   (no ``if __name__ == "__main__":`` guard, no ``__main__.py``): the library holds no argparse code, no ``main()``
-   and no way to run it but ``paranmt SUBCOMMAND``
+
+Two commands also run as ``python -m``, the form the design names, so they live in their packages, below ``cli``:
+``paranmt run`` is :mod:`pipeline.run` (``python -m pipeline.run``) and ``paranmt train`` is
+:mod:`train_embeddings.train_command` (``python -m train_embeddings``). Each has one definition, which ``paranmt``
+imports; each ``python -m`` entry only starts it (``run_program(main)``). What every command shares (the parser
+class, the error -> exit status mapping) is ``core.command_line``. Any other library module holds no argparse code,
+no ``main()`` and no ``__main__`` entry.
 
 ``python tests/test_architecture.py [ROOT]`` prints the same measurements for any checkout (cycles, arrows that
 point up, in-function imports, the largest file and the longest function).
@@ -29,6 +34,12 @@ LAYERS: dict[str, int] = {"configs": 0, "core": 0, "filters": 1, "translate": 1,
                           "pipeline": 3, "benchmarks": 4, "cli": 5}
 # The command lines: the top layer, which nothing below may import.
 CLI = "cli"
+# Commands that live in the library because they also run as `python -m` (the design's entry point); `paranmt`
+# imports them from there. module -> its python -m entry (a module with a __main__ guard, or a __main__.py).
+LIBRARY_COMMANDS: dict[str, str] = {"pipeline.run": "pipeline.run",
+                                    "train_embeddings.train_command": "train_embeddings.__main__"}
+# What the command lines of both layers share (the parser class, run_main): below both, so neither imports up.
+COMMAND_LINE_PLUMBING = "core.command_line"
 # Library modules that import argparse for something other than a command line.
 ARGPARSE_NOT_FOR_A_COMMAND_LINE: dict[str, str] = {
     "translate.fairseq_backend": "fairseq checkpoints pickle an argparse.Namespace; torch.load allow-lists the class",
@@ -46,6 +57,9 @@ DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("train_embeddings.export", "train_embeddings.st_export"): "sentence-transformers: the st extra, one format",
     ("cli.export_command", "train_embeddings.data"): "export --help answers without pyarrow and torch",
     ("cli.export_command", "train_embeddings.export"): "export --help answers without pyarrow and torch",
+    ("pipeline.run", "pipeline.launch"): "run's help and argument checks answer before Beam loads (python -m too)",
+    ("pipeline.run", "pipeline.job"): "pipeline.run.run, the job's Python API, without Beam until it is used",
+    ("train_embeddings.train_command", "train_embeddings.trainer"): "train's checks answer before torch loads",
 }
 # Third-party packages imported inside a function of the library, each for its import time or because it is an
 # optional extra; everything else (pyarrow included) is imported at the top of the module.
@@ -264,22 +278,38 @@ def test_in_function_imports_are_only_heavy_or_optional_packages_each_behind_one
 
 
 def test_command_lines_live_in_cli_and_nothing_below_imports_it() -> None:
-    """No library module parses arguments, defines ``main()``, runs as a script (an ``if __name__ == "__main__":``
-    guard or a ``__main__.py``) or imports ``cli`` in any way (module level, in a function, in a guard): the one
-    way in is ``paranmt SUBCOMMAND``, so the command lines can change without touching the library."""
+    """No library module but the two commands that run as ``python -m`` (:data:`LIBRARY_COMMANDS`) parses
+    arguments, defines ``main()`` or runs as a script (an ``if __name__ == "__main__":`` guard or a
+    ``__main__.py``), and no library module imports ``cli`` in any way (module level, in a function, in a guard):
+    ``cli`` can change without touching the library, and ``python -m pipeline.run`` reaches its command without
+    importing upward."""
     graph = build_graph()
     below = {m: p for m, p in graph.modules.items() if LAYERS[m.split(".")[0]] < LAYERS[CLI]}
     argparse_users = sorted(m for m in below if "argparse" in graph.third_party[m]
                             and LAYERS[m.split(".")[0]] < LAYERS["benchmarks"])
-    assert [m for m in argparse_users if m not in ARGPARSE_NOT_FOR_A_COMMAND_LINE] == []
+    allowed = {*ARGPARSE_NOT_FOR_A_COMMAND_LINE, *LIBRARY_COMMANDS, COMMAND_LINE_PLUMBING}
+    assert [m for m in argparse_users if m not in allowed] == []
     library = [m for m in below if LAYERS[m.split(".")[0]] < LAYERS["benchmarks"]]
-    mains = sorted(m for m in library for node in ast.parse(below[m].read_text(encoding="utf-8")).body
-                   if (isinstance(node, ast.FunctionDef) and node.name == "main") or is_main_guard(node))
-    assert mains == []
-    assert sorted(m for m in library if below[m].name == "__main__.py") == []
+    mains = sorted({m for m in library for node in ast.parse(below[m].read_text(encoding="utf-8")).body
+                    if (isinstance(node, ast.FunctionDef) and node.name == "main") or is_main_guard(node)})
+    entries = set(LIBRARY_COMMANDS.values())
+    assert mains == sorted({*LIBRARY_COMMANDS, *entries})
+    assert sorted(m for m in library if below[m].name == "__main__.py") == \
+        sorted(m for m in entries if below[m].name == "__main__.py")
     importers = sorted({importer for importer, target in _all_imports(graph) if importer in below
                         and target.split(".")[0] == CLI})
     assert importers == []
+
+
+def test_a_python_m_entry_only_starts_its_command() -> None:
+    """The ``python -m`` form is the same command as ``paranmt SUBCOMMAND``, not a copy: its guard (or its
+    ``__main__.py``'s) is one call, ``run_program(main)``, of the command module's ``main``."""
+    graph = build_graph()
+    for command, entry in LIBRARY_COMMANDS.items():
+        guards = [node for node in ast.parse(graph.modules[entry].read_text(encoding="utf-8")).body
+                  if is_main_guard(node)]
+        assert [ast.unparse(statement) for guard in guards for statement in guard.body] == ["run_program(main)"]
+        assert entry == command or command in graph.edges[entry], f"{entry} does not import {command}"
 
 
 def _all_imports(graph: ImportGraph) -> list[tuple[str, str]]:
@@ -288,7 +318,7 @@ def _all_imports(graph: ImportGraph) -> list[tuple[str, str]]:
 
 
 def test_every_project_error_derives_from_paranmt_error() -> None:
-    """One base, so the command line maps them to a one-line error in one place (cli.command_line.run_main)."""
+    """One base, so the command line maps them to a one-line error in one place (core.command_line.run_main)."""
     bases: dict[str, list[str]] = {}
     for module, path in project_modules(REPO_ROOT).items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -330,13 +360,15 @@ def test_module_file_names_are_unique_across_the_tree() -> None:
 def test_public_names_are_unique_across_the_library() -> None:
     """A public top-level function or class name means one thing: two ``read_lines`` with different contracts read
     as one. The command modules' ``main`` and ``build_parser`` are their shared interface."""
+    commands = {*LIBRARY_COMMANDS, *LIBRARY_COMMANDS.values()}
     owners: dict[str, list[str]] = {}
     for module, path in project_modules(REPO_ROOT).items():
         if LAYERS[module.split(".")[0]] >= LAYERS["benchmarks"] and not module.startswith(CLI):
             continue
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_") \
-                    and not (module.startswith(CLI) and node.name in ("main", "build_parser")):
+                    and not ((module.startswith(CLI) or module in commands)
+                             and node.name in ("main", "build_parser")):
                 owners.setdefault(node.name, []).append(module)
     assert {name: modules for name, modules in owners.items() if len(modules) > 1} == {}
 

@@ -14,37 +14,22 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from train_embeddings.checkpoint import TrainingError
 from train_embeddings.model_io import save_model
 from train_embeddings.models import EmbeddingModel
-from train_embeddings.sts.benchmarks import default_sts_root
+from train_embeddings.sts.benchmarks import check_dev_data
 from train_embeddings.sts.evaluator import dev_score
 from train_embeddings.training_state import TrainingState
 
-__all__ = ["DevEvaluator", "EvaluateFn", "check_dev_data", "default_evaluate_fn"]
+__all__ = ["DevEvaluator", "EvaluateFn", "default_evaluate_fn"]
 
 log = logging.getLogger("train_embeddings.trainer")  # the trainer's log: records keep the name they always had
 
 EvaluateFn = Callable[[EmbeddingModel], dict[str, float]]
 
 
-def check_dev_data(root: Path | None = None) -> Path:
-    """The STS folder the default dev evaluation reads (``$PARANMT_STS_DIR``, else ``../shared/data/sts``); raises
-    :class:`TrainingError` naming the variable and ``--no-eval`` when its STS-B dev/test files are missing, so a
-    run without them stops before any work instead of at its first evaluation."""
-    root = Path(root if root is not None else default_sts_root())
-    missing = [path for path in (root / "STSB" / f"sts-{split}.csv" for split in ("dev", "test"))
-               if not path.is_file()]
-    if missing:
-        raise TrainingError(f"the dev evaluation needs the STS Benchmark files ({missing[0]} not found): set "
-                            "PARANMT_STS_DIR to the folder holding STSB/sts-dev.csv and STSB/sts-test.csv, or "
-                            "train without evaluation (--no-eval; no best/ model)")
-    return root
-
-
 def default_evaluate_fn() -> EvaluateFn | None:
     """``{"dev": Pearson r on STS 2017}`` through :func:`train_embeddings.sts.evaluator.dev_score`; checks the
-    STS data first (:func:`check_dev_data`)."""
+    STS data first (:func:`~train_embeddings.sts.benchmarks.check_dev_data`)."""
     check_dev_data()
 
     def evaluate(model: EmbeddingModel) -> dict[str, float]:

@@ -1,29 +1,5 @@
-"""Train paraphrastic sentence embeddings with mega-batch negative mining (ParaNMT-50M §4–5).
-
-    paranmt train --input runs/czeng/train --model word,trigram --out runs/emb/word-trigram \\
-        [--megabatch 40] [--epochs 5] [--batch-size 100] [--lr 0.001] [--margin 0.4] [--scramble 0.3] \\
-        [--negatives max|mix] [--word-vectors kumo|FILE] [--grad-clip 1.0] [--max-steps N] [--seed 1] \\
-        [--device auto|cpu|cuda] [--threads N] [--config NAME] [--set train.key=value] [--resume] [--no-eval] \\
-        [--quiet]
-
-One update step (ParaNMT-50M §4 and Wieting et al. 2016b §3.1):
-
-1. read the next mega-batch of ``M x batch_size`` pairs from the seeded shuffled stream
-   (:class:`train_embeddings.data.PairSource`) and featurise both sides once;
-2. encode all ``2 M batch_size`` sentences without gradients (eval mode, no scrambling) and mine one negative per
-   sentence with :class:`~train_embeddings.losses.MegaBatchMiner` (MAX or MIX; never the pair itself or a
-   sentence of the same group);
-3. for each of the M mini-batches: encode ``s``, ``s′`` and their negatives ``t``, ``t′`` with gradients (the
-   recurrent models scramble the words of a pair with probability ``scramble``), take the
-   :class:`~train_embeddings.losses.MarginLoss`, add the ICLR'16 eq. 11 regularisers when ``lambda_c`` /
-   ``lambda_w`` > 0 (:func:`regularization`), clip the gradient norm if asked, and step Adam (or AdaGrad,
-   ``optimizer: adagrad``). The logged loss is this whole objective.
-
-Outputs in ``--out``: ``checkpoint.pt`` (model, optimiser, RNG states, data position and the current
-mega-batch's negatives: ``--resume`` continues exactly where it stopped), ``best/`` (the model with the best dev
-score, written at each evaluation that improves it), ``model/`` (the model at the end), ``vocab/``,
-``metrics.json`` (loss and pairs/s every ``log_every`` updates, every evaluation, timings) and ``curves.png``.
-Each evaluation (``evals_per_epoch`` per epoch; none with ``--no-eval``) scores the model on STS 2017 (250 pairs).
+"""The training loop of ``paranmt train`` (ParaNMT-50M §4–5): :class:`Trainer` and :func:`train`. What one update
+step does and what a run writes is the command's help, the docstring of :mod:`train_embeddings.train_command`.
 """
 
 from __future__ import annotations
@@ -97,9 +73,9 @@ def regularization(encoder: SentenceEncoder, lambda_c: float = 0.0, lambda_w: fl
 
 
 class Trainer:
-    """The training loop (see the module docstring): the rest of the run's epochs, mining each mega-batch's
-    negatives and updating on its mini-batches, evaluating and checkpointing at the schedule's points, until
-    ``cfg.epochs`` or ``cfg.max_steps``; then ``model/`` and the metrics.
+    """The training loop (one update step: :mod:`train_embeddings.train_command`): the rest of the run's epochs,
+    mining each mega-batch's negatives and updating on its mini-batches, evaluating and checkpointing at the
+    schedule's points, until ``cfg.epochs`` or ``cfg.max_steps``; then ``model/`` and the metrics.
 
     Evaluation runs ``evals_per_epoch`` times per epoch through ``evaluate_fn(model) -> dict``; the default calls
     ``train_embeddings.sts.evaluator.dev_score(model.encode)``.

@@ -89,8 +89,9 @@ def prepare_training(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *
     change) is continued from its checkpoint, a different run is refused unless ``overwrite`` (which deletes it
     first). ``evaluate_fn``: ``"default"`` (STS 2017 dev), None (no evaluation) or any ``EmbeddingModel ->
     dict`` function; ``progress``: the progress bar (None: tqdm decides). Bad data or settings found here leave no
-    folder behind; raises :class:`~configs.ConfigError`, :class:`~train_embeddings.data.TrainDataError` or
-    :class:`~train_embeddings.checkpoint.TrainingError`."""
+    folder behind; raises :class:`~configs.ConfigError`, :class:`~train_embeddings.data.TrainDataError`,
+    :class:`~train_embeddings.checkpoint.TrainingError` or (the default evaluation's STS files missing)
+    :class:`~train_embeddings.sts.benchmarks.StsDataMissing`."""
     cfg, seed = train_settings(config)
     out = Path(out_dir)
     evaluate = default_evaluate_fn() if evaluate_fn == "default" else evaluate_fn

@@ -31,7 +31,7 @@ def test_each_subcommand_names_itself_and_spells_outputs_out(name, capsys):
 
 
 def test_old_spellings_still_work(tmp_path):
-    from cli.command_line import ArgumentParser
+    from core.command_line import ArgumentParser
 
     parser = ArgumentParser(prog="x")
     parser.add_renamed("--out", "--output", required=True)
@@ -130,9 +130,9 @@ def test_export_never_replaces_a_file_with_a_model_folder(user_paths, capsys):
 
 @pytest.mark.parametrize("target", ["folder", "file/x.txt"])
 def test_any_file_system_error_on_a_named_path_is_one_line(target, user_paths, capsys):
-    """The dispatcher's last line of defence (cli.command_line.run_main) for opens the audit did not move
+    """The dispatcher's last line of defence (core.command_line.run_main) for opens the audit did not move
     before the work: the error names the flag and the path."""
-    from cli.command_line import run_main
+    from core.command_line import run_main
 
     d = user_paths
 
@@ -174,11 +174,11 @@ def test_report_on_an_empty_folder_is_an_error(user_paths, capsys):
 
 
 def test_a_project_error_is_one_line_and_its_exit_status_in_one_place(capsys):
-    """Every command's main runs through cli.command_line.run_main: a ParanmtError subclass (which keeps its
+    """Every command's main runs through core.command_line.run_main: a ParanmtError subclass (which keeps its
     ValueError base for library callers) is one ``error:`` line; a failed row accounting exits 1; a plain bug
     keeps its traceback."""
-    from cli.command_line import command
     from configs import ConfigError
+    from core.command_line import command
     from core.errors import ParanmtError
     from pipeline.run import AccountingError
 
@@ -201,11 +201,14 @@ def test_a_project_error_is_one_line_and_its_exit_status_in_one_place(capsys):
 
 
 def test_every_command_module_is_a_subcommand():
-    """A tool with a command line in cli/ is listed by ``paranmt --help``."""
+    """A tool with a command line in cli/, or in the library because it also runs as ``python -m``, is listed by
+    ``paranmt --help``."""
     from pathlib import Path
 
+    from tests.test_architecture import LIBRARY_COMMANDS
+
     modules = {f"cli.{p.stem}" for p in (Path(__file__).resolve().parents[2] / "cli").glob("*_command.py")}
-    assert modules - {"cli.paranmt_command"} == {module for module, _ in SUBCOMMANDS.values()}
+    assert (modules - {"cli.paranmt_command"}) | set(LIBRARY_COMMANDS) == {module for module, _ in SUBCOMMANDS.values()}
 
 
 def test_a_subcommand_in_a_fresh_process_prints_one_error_line(tmp_path):
@@ -232,7 +235,7 @@ def test_a_command_that_imports_beam_prints_no_beam_import_warning():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "-c", "import cli.run_command, apache_beam.io.gcp.bigquery"], cwd=root,
+    done = subprocess.run([sys.executable, "-c", "import pipeline.run, apache_beam.io.gcp.bigquery"], cwd=root,
                           capture_output=True, text=True, check=False, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "apitools" not in done.stderr

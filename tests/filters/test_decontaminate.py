@@ -10,7 +10,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cli.run_command import main
 from configs import load_config
 from configs.schema import FilterConfig
 from core.pair_schema import EN_TOKENS, MT_TOKENS, PAIRS_SCHEMA, Reason, table_from_columns
@@ -19,6 +18,7 @@ from filters.decontaminate import ExcludedSentences, ExcludeSentences, Exclusion
 from filters.folds import select_training_pairs
 from filters.plugins import step_of
 from filters.rules import rules_from_config
+from pipeline.run import main
 from tests.conftest import REPO_ROOT, read_lines, taste_pairs
 
 TEXT = TextProcessor(("en",))

@@ -14,11 +14,11 @@ from apache_beam.options.pipeline_options import GoogleCloudOptions, PipelineOpt
 from apache_beam.portability import common_urns
 from apache_beam.portability.api import beam_runner_api_pb2
 
-from cli.run_command import main
 from configs import load_config
 from pipeline.graph import build_pipeline
 from pipeline.input_plan import InputSpec
 from pipeline.options import beam_argv
+from pipeline.run import main
 from tests.conftest import REPO_ROOT
 
 IMAGE = "europe-west4-docker.pkg.dev/my-project/paranmt/paranmt-gpu:0.1.0"

@@ -24,8 +24,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.run_command import main
 from pipeline.input_plan import InputSpec
+from pipeline.run import main
 from tests.conftest import read_lines, taste_data
 
 MAX_LINE_BYTES = 300

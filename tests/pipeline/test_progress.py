@@ -5,11 +5,16 @@ from __future__ import annotations
 import io
 import os
 import random
+import threading
 import time
 from collections import Counter
 
+import pytest
+from apache_beam.metrics.execution import MetricKey, MetricResult
+from apache_beam.metrics.metricbase import MetricName
+
 from pipeline import progress
-from pipeline.metrics import StageCounter
+from pipeline.metrics import METRICS_NAMESPACE, StageCounter, metric_counts
 
 
 def test_progress_line_reads_counts_rate_and_eta():
@@ -127,16 +132,76 @@ def test_the_last_line_carries_the_finished_jobs_counts():
     assert "pairs written 400" not in failed.getvalue()
 
 
-def test_a_remote_job_logs_its_final_counts(monkeypatch, caplog):
-    from apache_beam.runners.runner import PipelineState
+class _RemoteJob:
+    """A job on a remote runner, as the launcher sees its ``PipelineResult``, with the two traits of Beam 2.77's
+    portable result that broke the old progress loop: every ``wait_until_finish`` call starts readers of the job's
+    one message stream, which go on reading after a ``duration`` ends, so a second call fails as gRPC does
+    (``Internal gRPC call error 8``); and ``metrics()`` keeps its first answer. Without a duration the call blocks
+    until the job ends and raises if it failed (Dataflow's result does the same). The job lives for ``polls``
+    metric queries, one per progress line, so the test needs no clock: each query reads 100 more rows."""
 
-    class Job:
-        state = PipelineState.RUNNING
+    def __init__(self, polls: int, rows: int, error: Exception | None = None) -> None:
+        self.life = {"queries": 0, "waits": [], "readers": 0}  # shared with copies, like the job service
+        self.ended, self.polls, self.rows, self.error = threading.Event(), polls, rows, error
+        self._metrics = None
 
-        def wait_until_finish(self, duration=None):
-            self.state = PipelineState.DONE
+    @property
+    def state(self) -> str:
+        return ("FAILED" if self.error else "DONE") if self.ended.is_set() else "RUNNING"
 
-    monkeypatch.setattr(progress, "metric_counts", lambda result: {progress.READ: 9, progress.WRITTEN: 9})
-    with caplog.at_level("INFO", logger=progress.log.name):
-        progress.log_until_done(Job(), 9, every=0.01)
-    assert "DONE: read 9/9 · pairs written 9 · " in caplog.text
+    def wait_until_finish(self, duration: int | None = None) -> str:
+        self.life["waits"].append(duration)
+        if self.life["readers"]:
+            raise ValueError("Internal gRPC call error 8. Please report to https://github.com/grpc/grpc/issues")
+        self.life["readers"] += 1  # stays: the reader threads outlive a timed call
+        if not self.ended.wait(None if duration is None else duration / 1000):
+            return self.state
+        if self.error is not None:
+            raise self.error
+        return self.state
+
+    def metrics(self) -> object:
+        if self._metrics is None:
+            self.life["queries"] += 1
+            if self.life["queries"] >= self.polls:
+                self.ended.set()
+            done = min(self.life["queries"], self.polls)  # an ended job's counts stay
+            self._metrics = _Counters({progress.READ: min(100 * done, self.rows)})
+        return self._metrics
+
+
+class _Counters:
+    def __init__(self, counts: dict[str, int]) -> None:
+        self.counts = counts
+
+    def query(self, _filter: object) -> dict[str, list[MetricResult]]:
+        return {"counters": [MetricResult(MetricKey("Step", MetricName(METRICS_NAMESPACE, name)), value, value)
+                             for name, value in self.counts.items()]}
+
+
+def test_a_remote_job_is_waited_for_once_and_shows_its_counts_every_interval():
+    """Issue 41: a portable job longer than one progress interval died at the second interval (``Internal gRPC
+    call error 8``) with its shards left in _staging/. The job is now waited for by one call without a duration,
+    its counts are shown every interval as they grow, and the result's own metrics stay those of the finished
+    job (the launcher's summary reads them next)."""
+    job, stream = _RemoteJob(polls=4, rows=400), io.StringIO()
+    progress.wait_showing_progress(job, 400, every=0.001, stream=stream)
+    lines = stream.getvalue().splitlines()
+    assert job.life["waits"] == [None]
+    assert len(lines) >= 4 and lines[0].startswith("RUNNING: read 100/400 · pairs written 0 · ")
+    assert lines[-1].startswith("DONE: read 400/400 · ")
+    assert metric_counts(job)[progress.READ] == 400
+
+    quiet = _RemoteJob(polls=4, rows=400)
+    quiet.ended.set()
+    progress.wait_showing_progress(quiet, 400, every=0.001)  # --quiet: the same wait, no lines
+    assert quiet.life["waits"] == [None] and quiet.life["queries"] == 0
+
+
+def test_a_failed_remote_job_raises_its_own_error_after_its_last_line():
+    error = RuntimeError("Pipeline job-1 failed in state FAILED: a worker ran out of memory")
+    job, stream = _RemoteJob(polls=2, rows=400, error=error), io.StringIO()
+    with pytest.raises(RuntimeError) as raised:
+        progress.wait_showing_progress(job, 400, every=0.001, stream=stream)
+    assert raised.value is error and job.life["waits"] == [None]
+    assert stream.getvalue().splitlines()[-1].startswith("FAILED: read 200/400 · ")

@@ -12,12 +12,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cli.run_command import main
 from configs import load_config
 from core import pair_schema as S
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
-from pipeline.run import run
+from pipeline.run import main, run
 from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA
 from tests.conftest import read_lines, taste_data
 

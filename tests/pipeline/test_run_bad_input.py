@@ -17,9 +17,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cli.run_command import main
 from pipeline.input_files import CorruptInputError, index_lines
 from pipeline.input_reading import read_task
+from pipeline.run import main
 from tests.conftest import REPO_ROOT
 
 ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The sentence {i} is here.")
@@ -348,10 +348,12 @@ def test_out_under_a_file(tmp_path, capsys):
 
 
 # Runs the command line as a user who cannot write the folder: root drops to nobody first (root writes anywhere),
-# anyone else is such a user already.
+# anyone else is such a user already. The job's modules are imported before (the command imports Beam only after
+# its checks, and nobody may not read the interpreter's own files).
 _AS_NOBODY = """
 import os, sys
-from cli.run_command import main
+import pipeline.launch
+from pipeline.run import main
 if os.geteuid() == 0:
     os.setegid(65534)
     os.seteuid(65534)

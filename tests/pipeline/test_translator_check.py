@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cli.run_command import main
+from pipeline.run import main
 from pipeline.translator_check import FLOOR, MIN_PAIRS, translator_check
 from tests.conftest import REPO_ROOT
 

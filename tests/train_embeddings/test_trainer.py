@@ -11,13 +11,14 @@ import pyarrow.parquet as pq
 import pytest
 import torch
 
-from cli.train_command import main
 from configs import ConfigError
 from configs.schema import TrainConfig
 from tests.conftest import write_sts_dir
 from tests.train_embeddings.helpers import pair_lines, pairs_parquet, pairs_table
 from train_embeddings import load_model
 from train_embeddings.data import TrainDataError
+from train_embeddings.sts.benchmarks import StsDataMissing
+from train_embeddings.train_command import main
 from train_embeddings.trainer import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, train
 from train_embeddings.training_setup import prepare_training
 
@@ -241,7 +242,7 @@ def test_train_without_sts_data_stops_before_any_work(tmp_path, monkeypatch, cap
     assert err.count("\n") == 1 and err.startswith("error: ")
     assert "PARANMT_STS_DIR" in err and "--no-eval" in err and str(tmp_path / "no-sts") in err
     assert not out.exists()
-    with pytest.raises(TrainingError, match="PARANMT_STS_DIR"):
+    with pytest.raises(StsDataMissing, match="PARANMT_STS_DIR"):  # checked by the command before torch loads
         train(TrainConfig(data=str(tmp_path / "pairs.parquet"), model="word", word_dim=8), tmp_path / "lib-run")
     assert not (tmp_path / "lib-run").exists()
 

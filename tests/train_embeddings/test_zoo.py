@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 import torch
 
-from cli.train_command import main
 from configs.schema import TrainConfig
 from tests.train_embeddings.helpers import pairs_parquet
 from train_embeddings import load_model
@@ -29,6 +28,7 @@ from train_embeddings.models import (
     WordTable,
     build_encoder,
 )
+from train_embeddings.train_command import main
 from train_embeddings.trainer import CHECKPOINT, regularization, train
 from train_embeddings.training_start import build_optimizer
 from train_embeddings.vocab import SentenceBatch, WordVocab

@@ -94,8 +94,8 @@ def test_evaluate_scores_the_model_and_records_it_in_the_card(trained, toy_files
 
 
 def test_the_pipeline_translates_with_the_trained_model(trained, toy_files, tmp_path):
-    from cli.run_command import main as pipeline_main
     from core.pair_schema import read_metadata
+    from pipeline.run import main as pipeline_main
 
     out = tmp_path / "run"
     assert pipeline_main(["--cs", str(toy_files["test_cs"]), "--en", str(toy_files["test_en"]), "--model",

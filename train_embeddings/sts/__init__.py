@@ -9,7 +9,7 @@ One concept per module, all re-exported here:
 * :mod:`~train_embeddings.sts.benchmarks` — the data: file layout, loaders (:func:`load_sts_dataset`,
   :func:`load_sts_year`, :func:`load_stsb`, :func:`load_benchmarks`), the STS2017 dev set (:func:`sts2017_dev`,
   :func:`stsb_without_sts2017`), :class:`StsDataset`, :class:`StsYear`, :class:`StsBenchmarks`,
-  :class:`StsFormatError`;
+  :class:`StsFormatError`, the trainer's check for its dev files (:func:`check_dev_data`, :class:`StsDataMissing`);
 * :mod:`~train_embeddings.sts.results` — :class:`DatasetResult`, :class:`YearResult`, :class:`StsReport`, the
   protocols (``PROTOCOL``; MTEB's STS scores: :meth:`StsReport.mteb_scores`), JSON and Markdown
   (:func:`markdown_comparison`, :func:`markdown_protocols`: MTEB and papers' protocol in one table);
@@ -38,9 +38,11 @@ from train_embeddings.sts.benchmarks import (
     STS_YEARS,
     STSB_SPLITS,
     StsBenchmarks,
+    StsDataMissing,
     StsDataset,
     StsFormatError,
     StsYear,
+    check_dev_data,
     default_sts_root,
     load_benchmarks,
     load_sts_dataset,
@@ -84,12 +86,14 @@ __all__ = [
     "Encoder",
     "MiniLMEncoder",
     "StsBenchmarks",
+    "StsDataMissing",
     "StsDataset",
     "StsFormatError",
     "StsReport",
     "StsYear",
     "WordVectorEncoder",
     "YearResult",
+    "check_dev_data",
     "cosine_similarity",
     "default_sts_root",
     "dev_score",

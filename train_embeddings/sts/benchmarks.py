@@ -49,10 +49,12 @@ __all__ = [
     "STSB_SPLITS",
     "STS_YEARS",
     "StsBenchmarks",
+    "StsDataMissing",
     "StsDataset",
     "StsFormatError",
     "StsYear",
     "cached_sts2017_dev",
+    "check_dev_data",
     "default_sts_root",
     "is_sts2017",
     "load_benchmarks",
@@ -83,6 +85,25 @@ def default_sts_root() -> Path:
     if env:
         return Path(env)
     return Path(__file__).resolve().parents[3] / "shared" / "data" / "sts"
+
+
+class StsDataMissing(ParanmtError, FileNotFoundError):
+    """The STS files an evaluation needs are not there; the message names the file, the variable and the way out."""
+
+
+def check_dev_data(root: Path | None = None) -> Path:
+    """The STS folder the trainer's default dev evaluation reads (:func:`default_sts_root`); raises
+    :class:`StsDataMissing` naming the variable and ``--no-eval`` when its STS-B dev/test files are missing, so a
+    run without them stops before any work (``paranmt train``: before torch loads) instead of at its first
+    evaluation."""
+    root = Path(root if root is not None else default_sts_root())
+    missing = [path for path in (root / "STSB" / f"sts-{split}.csv" for split in ("dev", "test"))
+               if not path.is_file()]
+    if missing:
+        raise StsDataMissing(f"the dev evaluation needs the STS Benchmark files ({missing[0]} not found): set "
+                             "PARANMT_STS_DIR to the folder holding STSB/sts-dev.csv and STSB/sts-test.csv, or "
+                             "train without evaluation (--no-eval; no best/ model)")
+    return root
 
 
 def year_directory(year: int, root: str | Path | None = None) -> Path:

@@ -89,7 +89,7 @@ def test_transform_on_many_bundles_and_two_worker_processes(tmp_path):
 
 
 def test_cli_switch(tmp_path, capsys):
-    from cli.run_command import main
+    from pipeline.run import main
 
     tsv = _pairs_tsv(tmp_path, 120)
     out = tmp_path / "cli"

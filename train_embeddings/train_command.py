@@ -1,4 +1,30 @@
-"""``paranmt train``: train paraphrastic sentence embeddings."""
+"""Train paraphrastic sentence embeddings with mega-batch negative mining (ParaNMT-50M §4–5).
+
+    paranmt train --input runs/czeng/train --model word,trigram --out runs/emb/word-trigram \\
+        [--megabatch 40] [--epochs 5] [--batch-size 100] [--lr 0.001] [--margin 0.4] [--scramble 0.3] \\
+        [--negatives max|mix] [--word-vectors kumo|FILE] [--grad-clip 1.0] [--max-steps N] [--seed 1] \\
+        [--device auto|cpu|cuda] [--threads N] [--config NAME] [--set train.key=value] [--resume] [--no-eval] \\
+        [--quiet]
+
+One update step (ParaNMT-50M §4 and Wieting et al. 2016b §3.1):
+
+1. read the next mega-batch of ``M x batch_size`` pairs from the seeded shuffled stream
+   (:class:`train_embeddings.data.PairSource`) and featurise both sides once;
+2. encode all ``2 M batch_size`` sentences without gradients (eval mode, no scrambling) and mine one negative per
+   sentence with :class:`~train_embeddings.losses.MegaBatchMiner` (MAX or MIX; never the pair itself or a
+   sentence of the same group);
+3. for each of the M mini-batches: encode ``s``, ``s′`` and their negatives ``t``, ``t′`` with gradients (the
+   recurrent models scramble the words of a pair with probability ``scramble``), take the
+   :class:`~train_embeddings.losses.MarginLoss`, add the ICLR'16 eq. 11 regularisers when ``lambda_c`` /
+   ``lambda_w`` > 0 (:func:`~train_embeddings.trainer.regularization`), clip the gradient norm if asked, and step
+   Adam (or AdaGrad, ``optimizer: adagrad``). The logged loss is this whole objective.
+
+Outputs in ``--out``: ``checkpoint.pt`` (model, optimiser, RNG states, data position and the current
+mega-batch's negatives: ``--resume`` continues exactly where it stopped), ``best/`` (the model with the best dev
+score, written at each evaluation that improves it), ``model/`` (the model at the end), ``vocab/``,
+``metrics.json`` (loss and pairs/s every ``log_every`` updates, every evaluation, timings) and ``curves.png``.
+Each evaluation (``evals_per_epoch`` per epoch; none with ``--no-eval``) scores the model on STS 2017 (250 pairs).
+"""
 
 from __future__ import annotations
 
@@ -7,14 +33,13 @@ import logging
 import sys
 from pathlib import Path
 
-from cli.command_line import ArgumentParser, add_config_arguments, command, config_flags
 from configs import load_config
-from train_embeddings import trainer as trainer_module
-from train_embeddings.trainer import DEFAULT_EVALUATION, default_word_vectors, train
+from core.command_line import ArgumentParser, add_config_arguments, command, config_flags
+from train_embeddings.sts.benchmarks import check_dev_data
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="paranmt train", description=trainer_module.__doc__,
+    p = ArgumentParser(prog="paranmt train", description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_renamed("--input", "--data", dest="data",
                   help="training pairs: Parquet file / directory of shards / glob / URL, or a ParaNMT TSV file")
@@ -80,12 +105,17 @@ def main(argv: list[str] | None = None) -> int:
         "train.static_pca_dims": args.pca_dims, "train.static_teacher_loss": args.teacher_loss,
     }
     config = load_config(args.config, args.overrides, values, flags=config_flags(parser, values))
+    if not args.no_eval:
+        check_dev_data()  # a clone without ../shared gets its one line at once
+    from train_embeddings import trainer  # torch loads here, once the arguments, config and STS files are checked
+
     if args.word_vectors is not None and args.word_vectors.lower() == "none":
         config = config.model_copy(update={"train": config.train.model_copy(update={"word_vectors": None})})
     else:
-        config = default_word_vectors(config, args.word_vectors)
-    result = train(config, args.out, resume=args.resume, evaluate_fn=None if args.no_eval else DEFAULT_EVALUATION,
-                   progress=False if args.quiet else None, overwrite=args.overwrite)
+        config = trainer.default_word_vectors(config, args.word_vectors)
+    result = trainer.train(config, args.out, resume=args.resume,
+                           evaluate_fn=None if args.no_eval else trainer.DEFAULT_EVALUATION,
+                           progress=False if args.quiet else None, overwrite=args.overwrite)
     best = result.best
     print(f"{result.steps} updates ({result.epochs_done:g} epochs){'' if result.finished else ', not finished'}; "
           f"model: {result.model_dir}" + (f"; best {best['metric']} {best['score']:.4f} at step {best['step']}: "

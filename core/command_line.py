@@ -1,9 +1,13 @@
-"""What every command line of the project shares: one spelling per concept and the name it is called by.
+"""What every command line of the project shares: one spelling per concept, the name it is called by, and the one
+mapping of a problem the user can fix to an ``error:`` line. It sits in ``core`` because the commands live in two
+layers: ``cli/`` (``paranmt`` and most subcommands) and the two packages that run as ``python -m`` too
+(:mod:`pipeline.run`, :mod:`train_embeddings.train_command`), which must not import ``cli``.
 
 * ``--out`` names what a command writes (a file or a folder) and ``--input`` what it reads, in every tool. The
   spellings of earlier versions (``--output``, the trainer's ``--data``) still work but are not shown:
   :meth:`ArgumentParser.add_renamed`.
-* A command's usage line names it as it is called: ``paranmt run``.
+* A command's usage line names it as it is called: ``paranmt run`` (also when started as ``python -m
+  pipeline.run``: one command, one help).
 * A problem the user can fix is one ``error:`` line and exit status 2, never a traceback, decided here once
   (:func:`run_main`): any :class:`~core.errors.ParanmtError` (each keeps its own ``exit_status``) and a
   file-system error on a path the user named.
@@ -23,9 +27,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from core.errors import ParanmtError
+from core.hf_imports import torchaudio_mismatch
 
-__all__ = ["ArgumentParser", "add_config_arguments", "command", "config_flags", "not_a_user_error_traceback",
-           "os_error_line", "plain_text", "run_main", "shadowing_line"]
+__all__ = ["ArgumentParser", "UsageError", "add_config_arguments", "command", "config_flags", "install_warning",
+           "not_a_user_error_traceback", "os_error_line", "plain_text", "run_main", "run_program", "shadowing_line"]
 
 # Sphinx/reST markup of the docstrings used as help text -> plain text: :class:`~a.b.C` -> C, :func:`f` -> f,
 # ``code`` -> code, **bold** -> bold.
@@ -57,6 +62,10 @@ def add_config_arguments(parser: argparse.ArgumentParser, example: str) -> None:
     parser.add_argument("--config", help="YAML config (a path or a bundled name such as 'sample')")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="SECTION.KEY=VALUE",
                         help=f"override a config value, e.g. --set {example}")
+
+
+class UsageError(ParanmtError, ValueError):
+    """Flags that parse one by one but not together (``--cs`` without its ``--en``): one line, exit status 2."""
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -92,7 +101,6 @@ class ArgumentParser(argparse.ArgumentParser):
         if missing:
             self.error(f"the following arguments are required: {', '.join(missing)}")
         return parsed, rest
-
 
 
 def _flag_naming(path: str, argv: Sequence[str]) -> tuple[str, str] | None:
@@ -194,3 +202,18 @@ def command(main: Callable[..., int]) -> Callable[..., int]:
         return run_main(functools.partial(main, **options) if options else main, argv)
 
     return wrapped
+
+
+def install_warning() -> None:
+    """An install other than the README's command (a torchaudio built for another torch): the one-line fix on
+    stderr, once per command, whichever way the command was started."""
+    problem = torchaudio_mismatch()
+    if problem is not None:
+        print(f"warning: {problem}", file=sys.stderr)
+
+
+def run_program(main: Callable[[], int]) -> NoReturn:
+    """A command started as ``python -m PACKAGE``: what ``paranmt SUBCOMMAND`` does around it (the install
+    warning; ``main`` is a :func:`command`, so errors and exit statuses are the same), then exit with its status."""
+    install_warning()
+    sys.exit(main())

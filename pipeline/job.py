@@ -1,0 +1,163 @@
+"""The corpus pipeline's job: :func:`run` builds it, runs it, moves its outputs into place and writes the summary.
+Its command line is :mod:`pipeline.run` (``paranmt run --cs corpus.cs --en corpus.en --out runs/x [Beam options]``,
+also ``python -m pipeline.run``), which also gives :func:`run` as ``pipeline.run.run``.
+
+Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`, :mod:`pipeline.prefilter`,
+:mod:`pipeline.write` and :mod:`pipeline.summary`):
+
+1. ingest -- plan (counting pre-pass, misalignment check), read bytes, decode; dead letters for what fails;
+2-3. normalise and tokenise (sacremoses, cs and en), the pre-filter rules (``prefilter.rules``, a user's own
+   included) and global dedup on the normalised pair (:mod:`pipeline.prefilter`, :mod:`pipeline.dedup`); rejections
+   with stage and reason;
+4. back-translate the Czech side (:mod:`pipeline.backtranslate`: chunks of fixed input ranges through
+   :class:`pipeline.nmt_inference.BackTranslateChunks`, each cached the moment it is translated, so a killed run resumes
+   without decoding again what it had finished; skipped when the input carries an MT column);
+5. tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout
+   (:mod:`pipeline.pair_records`);
+6. **score and select** (:mod:`pipeline.scorer_fit`): the scorer is fitted on the launcher (or loaded from
+   ``score.scorer``), then :class:`pipeline.score_transforms.ScoreAndSelect` fills the scores (``filter.scores`` add
+   their own columns), ``fold``, ``keep`` and ``reason`` by the ``filter`` section (default: the paper's rank rule;
+   ``filter.rules`` adds rules, a user's own included); ``train/`` holds the kept pairs. ``pipeline.score=false``
+   skips it (``pairs/`` then has null scores and decisions, and no ``train/``);
+7. write deterministic Parquet shards (staged, renamed into place on success);
+8. summarise from Beam metrics and from the written files; ``read = pairs + rejected + deadletter`` is checked.
+
+Rules and scores of your own: :mod:`filters.plugins` and docs/filters.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import apache_beam as beam
+from apache_beam.options.pipeline_options import PipelineOptions, TestOptions
+from apache_beam.portability import common_urns
+from apache_beam.portability.api import beam_runner_api_pb2
+from apache_beam.runners.runner import PipelineResult
+
+from configs.schema import ParaNMTConfig
+from core.errors import ParanmtError
+from pipeline import progress
+from pipeline.graph import build_pipeline
+from pipeline.input_files import InputError, file_system_problem
+from pipeline.input_plan import InputSpec
+from pipeline.metrics import (
+    CACHE_HIT_COUNTER,
+    OUTPUTS,
+    TRANSLATED_COUNTER,
+    held_sizes,
+    metric_counts,
+    stage_seconds,
+    translation_seconds,
+)
+from pipeline.options import beam_argv, local_worker_logging, runner_name
+from pipeline.run_folder import LEXICON_DIR, own_output
+from pipeline.summary import write_summary
+from pipeline.write import finalize
+
+if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
+    from pipeline.nmt_inference import HandlerOptions
+
+log = logging.getLogger(__name__)
+
+
+# --------------------------------------------------------------------------------------------------- assembly
+
+
+def run(
+    config: ParaNMTConfig,
+    specs: Sequence[InputSpec],
+    output: str | os.PathLike,
+    beam_args: Sequence[str] = (),
+    *,
+    handler_kwargs: HandlerOptions | None = None,
+    show_progress: bool = False,
+    progress_every: float | None = None,
+    overwrite: bool = False,
+) -> dict[str, Any]:
+    """Build and run the pipeline, move the outputs into place, write ``summary.json`` and (when its checks hold)
+    ``_SUCCESS``.
+
+    ``show_progress``: progress on stderr (:mod:`pipeline.progress`): a live line while a local runner works, or,
+    for a runner that returns at once (Dataflow, portable), a line from the job's metrics every ``progress_every``
+    seconds (None: :data:`pipeline.progress.REMOTE_PROGRESS_SECONDS`).
+    Returns the summary; raises :class:`AccountingError` if ``read = pairs + rejected + deadletter`` fails.
+    """
+    output = str(output)
+    argv = beam_argv(config.pipeline, beam_args)
+    options = PipelineOptions(argv)
+    runner = runner_name(argv)
+    dry_run = options.view_as(TestOptions).dry_run
+    if dry_run and runner != "DataflowRunner":  # other runners ignore the flag and run the job
+        raise InputError(f"--dry_run True builds a DataflowRunner job without submitting it; {runner} "
+                         "would run the whole job: drop --dry_run or add --runner DataflowRunner")
+    problem = file_system_problem(output)
+    if problem is not None:
+        raise InputError(f"--out {output}: {problem}")
+    started = time.perf_counter()
+    try:
+        p = beam.Pipeline(options=options)
+    except ValueError as error:  # an unknown runner, or options the runner requires (Dataflow's project, ...)
+        raise InputError(f"Beam options for {runner}: {' '.join(str(error).split())} (docs/dataflow.md)") from None
+    with own_output(output):  # one run per folder; created (and locked) before the checks below
+        # Input, model and output-folder errors are raised here, before anything is written.
+        built = build_pipeline(p, config, specs, output, handler_kwargs=handler_kwargs, overwrite=overwrite)
+        expected = built.plan.expected_rows
+        local = runner in progress.LOCAL_RUNNERS
+        translating = (f"model {built.nmt_model_id}, beam {config.translate.beam_size}"
+                       if built.mode == "translate" else "")
+        with progress.LocalProgress(expected, enabled=show_progress and local, translating=translating) as shown, \
+                local_worker_logging(options, local=local):
+            result = p.run()
+            if dry_run:  # built and translated for Dataflow, never submitted
+                return dry_run_summary(result, runner)
+            if local:  # run() returned when the job ended
+                result.wait_until_finish()
+            else:
+                every = progress.REMOTE_PROGRESS_SECONDS if progress_every is None else progress_every
+                progress.wait_showing_progress(result, expected, every=every,
+                                               stream=sys.stderr if show_progress else None)
+            metrics = metric_counts(result)
+            shown.finish(metrics)
+        shards = finalize(output, (*OUTPUTS, LEXICON_DIR))
+        summary = write_summary(output, metrics, shards, runner=runner, plan=built.plan, mode=built.mode,
+                                nmt_model_id=built.nmt_model_id, scored=built.scored, excluded=built.excluded,
+                                lexicon=config.lexicon.enabled)
+        summary["wall_seconds"] = round(time.perf_counter() - started, 3)  # console only: summary.json is stable
+        summary["stage_seconds"] = stage_seconds(result)
+        summary["step_seconds"] = stage_seconds(result, depth=2)
+        summary["translation_seconds"] = translation_seconds(result)
+        # rows the model translated in this run (not taken from the translation cache), over that span
+        summary["translated_rows"] = metrics.get(TRANSLATED_COUNTER, 0) - metrics.get(CACHE_HIT_COUNTER, 0)
+        summary["held"] = held_sizes(result)
+        if not summary["identity"]["holds"]:
+            raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
+        return summary
+
+
+def dry_run_summary(result: PipelineResult, runner: str) -> dict[str, Any]:
+    """What ``--dry_run True`` proved: the runner took the graph (every DoFn pickled into its pipeline proto)."""
+    job = getattr(result, "job", None)
+    proto = getattr(job, "proto_pipeline", None)
+    environments = proto.components.environments.values() if proto is not None else ()
+    images = sorted({beam_runner_api_pb2.DockerPayload.FromString(env.payload).container_image
+                     for env in environments if env.urn == common_urns.environments.DOCKER.urn})
+    return {"dry_run": True, "runner": runner,
+            "transforms": len(proto.components.transforms) if proto is not None else None,
+            "environments": images}
+
+
+class AccountingError(ParanmtError, RuntimeError):
+    """``read = pairs + rejected + deadletter`` does not hold (or a metric disagrees with the files)."""
+
+    exit_status = 1  # the run went wrong, not its input
+
+    def __init__(self, message: str, summary: dict[str, Any]):
+        super().__init__(message)
+        self.summary = summary
+
