@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.run_command import main
+from pipeline.run import main
 from translate.ct2_backend import CTranslate2Backend
 from translate.cuda_libraries import CUBLAS_FIX
 
