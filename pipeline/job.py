@@ -27,8 +27,10 @@ Rules and scores of your own: :mod:`filters.plugins` and docs/filters.md.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -42,6 +44,7 @@ from apache_beam.runners.runner import PipelineResult
 
 from configs.schema import ParaNMTConfig
 from core.errors import ParanmtError
+from core.import_path import OWN_PACKAGES
 from pipeline import progress
 from pipeline.graph import build_pipeline
 from pipeline.input_files import InputError, file_system_problem
@@ -113,15 +116,21 @@ def run(
                        if built.mode == "translate" else "")
         with progress.LocalProgress(expected, enabled=show_progress and local, translating=translating) as shown, \
                 local_worker_logging(options, local=local):
-            result = p.run()
-            if dry_run:  # built and translated for Dataflow, never submitted
-                return dry_run_summary(result, runner)
-            if local:  # run() returned when the job ended
-                result.wait_until_finish()
-            else:
-                every = progress.REMOTE_PROGRESS_SECONDS if progress_every is None else progress_every
-                progress.wait_showing_progress(result, expected, every=every,
-                                               stream=sys.stderr if show_progress else None)
+            try:
+                result = p.run()
+                if dry_run:  # built and translated for Dataflow, never submitted
+                    return dry_run_summary(result, runner)
+                if local:  # run() returned when the job ended
+                    result.wait_until_finish()
+                else:
+                    every = progress.REMOTE_PROGRESS_SECONDS if progress_every is None else progress_every
+                    progress.wait_showing_progress(result, expected, every=every,
+                                                   stream=sys.stderr if show_progress else None)
+            except RuntimeError as error:
+                user_error = raised_in_a_worker(error)
+                if user_error is None:
+                    raise
+                raise user_error from None
             metrics = metric_counts(result)
             shown.finish(metrics)
         shards = finalize(output, (*OUTPUTS, LEXICON_DIR))
@@ -161,3 +170,19 @@ class AccountingError(ParanmtError, RuntimeError):
         super().__init__(message)
         self.summary = summary
 
+
+def raised_in_a_worker(error: RuntimeError) -> ParanmtError | None:
+    """The :class:`ParanmtError` a worker process raised, rebuilt from the error a multi-process or portable runner
+    re-raises with the worker's traceback as text (its last line ``package.module.Class: message``); None where
+    that line names no error of paranmt's own packages (a real failure keeps its traceback)."""
+    lines = [line for line in str(error).splitlines() if line.strip()]
+    found = re.fullmatch(r"([\w.]+)\.(\w+): (.*)", lines[-1].strip()) if len(lines) > 1 else None
+    if found is None or found.group(1).partition(".")[0] not in OWN_PACKAGES:
+        return None
+    cls = getattr(importlib.import_module(found.group(1)), found.group(2), None)
+    if not (isinstance(cls, type) and issubclass(cls, ParanmtError)):
+        return None
+    try:
+        return cls(found.group(3))
+    except TypeError:  # an error that takes more than its message (AccountingError): keep the traceback
+        return None

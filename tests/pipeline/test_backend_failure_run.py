@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.job import raised_in_a_worker
 from pipeline.run import main
 from translate.ct2_backend import CTranslate2Backend
 from translate.cuda_libraries import CUBLAS_FIX
+from translate.translator import BackendFailed
 
 CUBLAS_MISSING = RuntimeError("Library libcublas.so.12 is not found or cannot be loaded")  # CTranslate2's words
 CAUSE = f"RuntimeError: {CUBLAS_MISSING} -- {CUBLAS_FIX}"
@@ -69,3 +71,40 @@ def test_a_backend_that_stops_translating_mid_run_stops_the_run(tmp_path, capsys
     # the probe, then the batches queued before the first failure was read (up to four in flight at the shared
     # decoder): no halves, no sentence-by-sentence retries
     assert len(calls) <= 1 + 4 and min(calls) > 1, calls
+
+
+class NoCublasBackend:
+    """A backend of a user's (by import path, so Beam's worker processes build it too) whose every batch fails the
+    way CTranslate2 does without cuBLAS: its probe batch fails in the worker that loads it."""
+
+    name = "no-cublas"
+
+    def __init__(self, model_dir, config, device) -> None:
+        self.device = device
+
+    def decode(self, batch):
+        raise CUBLAS_MISSING
+
+    def recover(self) -> None:
+        """Nothing to free."""
+
+
+def test_a_broken_backend_in_a_worker_process_is_the_same_one_line(tmp_path, capsys, bitext, toy_model):
+    out = tmp_path / "out"
+    code = main(["--cs", str(bitext[0]), "--en", str(bitext[1]), "--out", str(out), "--model", str(toy_model),
+                 "--set", f"translate.backend={__name__}:NoCublasBackend", "--device", "cpu", "--runner",
+                 "FnApiRunner", "--direct_running_mode", "multi_processing", "--direct_num_workers", "2", "--quiet"])
+    last = [line for line in capsys.readouterr().err.splitlines() if line.strip()][-1]
+    assert code == 2 and last.startswith("error: the no-cublas backend loads on cpu but cannot translate a probe "
+                                         f"batch: {CAUSE}"), last
+    assert not (out / "_SUCCESS").exists() and not (out / "summary.json").exists()
+
+
+def test_only_paranmts_own_errors_are_rebuilt_from_a_workers_traceback():
+    worker = "Traceback (most recent call last):\n  File \"x.py\", line 1\n"
+    rebuilt = raised_in_a_worker(RuntimeError(worker + "translate.translator.BackendFailed: cuBLAS is missing"))
+    assert isinstance(rebuilt, BackendFailed) and str(rebuilt) == "cuBLAS is missing"
+    for text in (worker + "ValueError: not ours", worker + "json.decoder.JSONDecodeError: x",
+                 worker + "translate.translator.Translation: not an error", "translate.translator.BackendFailed: x",
+                 worker + "pipeline.job.AccountingError: needs a summary"):
+        assert raised_in_a_worker(RuntimeError(text)) is None, text
