@@ -88,6 +88,34 @@ def test_a_case_that_fails_records_its_error_and_no_rate(tmp_path, monkeypatch, 
         assert record["failed"] in (0, 1)
 
 
+@pytest.mark.parametrize("short", [True, False])
+def test_every_case_of_a_gpu_run_is_covered_by_the_backend_check(tmp_path, monkeypatch, short):
+    """The GPU run's plan, walked on the CPU with the check and the cases stubbed: every case it starts is one the
+    check covered, and the cases of a backend that failed its check are skipped with its error."""
+    suite = load_benchmark("gpu_suite")
+    plan = suite.backend_plan("cuda", short)
+    started = []
+
+    def check(plan, *_):
+        return [suite.BackendCheck(*key, ok=key[1] != "bfloat16", error=None if key[1] != "bfloat16" else "boom")
+                for key in plan]
+
+    def translate(case, *_):
+        started.append(case.key)
+        case.status, case.sentences_per_second, case.mean_output_tokens, case.hypotheses = "ok", 1.0, 9.0, ["x"]
+
+    monkeypatch.setattr(suite, "backend_checks", check)
+    monkeypatch.setattr(suite, "time_translation", translate)
+    monkeypatch.setattr(suite, "build_base_model", lambda *_: tmp_path)
+    monkeypatch.setattr(suite, "sample_bitext", lambda bitext, n: ["Ahoj."] * n)
+    cases, best = suite.translation_part(suite.Data(tmp_path, tmp_path, tmp_path, None), tmp_path, "cuda", 100,
+                                         False, short, suite.GpuSampler(), suite.Limits(1, 1, 0),
+                                         lambda key: lambda value: None, lambda: False)
+    assert started and set(started) <= set(plan) and best == 4096
+    assert {c.compute_type for c in cases if c.status == "skipped"} == {"bfloat16"}
+    assert all(c.error == "its backend check failed: boom" for c in cases if c.status == "skipped")
+
+
 def test_gpu_suite_says_when_there_is_no_gpu(capsys):
     suite = load_benchmark("gpu_suite")
     if suite.torch.cuda.is_available():
