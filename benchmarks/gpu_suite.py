@@ -4,6 +4,11 @@
     .venv/bin/python benchmarks/gpu_suite.py --smoke                        # the same code on the CPU, in a minute
     python3 benchmarks/gpu_suite.py --bundle DIR --json gpu_suite.json      # an offline GPU image (gpu_bundle.py)
 
+**backend check**, first: every backend at every compute type the run uses (and the CPU reference) translates the
+first 64 sentences, all at once, each in its own process and stopped after ``--check-seconds``; the JSON's
+``backend_check`` says per backend whether it worked, its error, its seconds and the share of its hypotheses
+identical to the CPU reference's. The cases of a backend that failed its check are recorded as skipped with that error.
+
 **translate**: the same Czech sentences (``translate_cpu_bench.sample_bitext``: a seeded sample of every file of
 the bitext) through the pipeline's ``Translator`` at beam 12:
 
@@ -15,36 +20,43 @@ the bitext) through the pipeline's ``Translator`` at beam 12:
   steps as a real translation does on average;
 * the CPU reference: CTranslate2 int8 on all the machine's cores with the CPU defaults (the pipeline's CPU path).
 
-Each case: sentences/s, target tokens/s, GPU utilisation and memory (``nvidia-smi`` sampled every 100 ms during the
-case) and the share of hypotheses identical to the CPU int8 output.
+Each case runs in a process of its own (``gpu_case.py``), stopped when it reports no progress for
+``--stall-seconds``: sentences/s, target tokens/s, GPU utilisation and memory (``nvidia-smi`` sampled every 100 ms
+during the case) and the share of hypotheses identical to the CPU int8 output. A case with any failed translation
+or no target token out is ``status: failed`` with its first error and the count of failed translations, and no
+rate (``null``); the printed line says FAILED.
 
 **pipeline**: ``pipeline.run.run`` over every pair of the bitext with ``--device cuda`` (translation cache off),
 in-process and with 16 worker processes, for this code and, with ``--before DIR`` (a checkout of an older commit's
 packages), for that code: wall time, rows/s, the translation's span (first call to last, all workers) and rate,
-Beam's time per stage, GPU utilisation during the run, and whether both codes wrote the same ``train/``.
+Beam's time per stage, GPU utilisation during the run, and whether both codes wrote the same ``train/``. A run that
+fails, is stopped at the time limit, translates no row or has a row's translation fail is ``status: failed`` with
+its error and stderr's last lines, and no rate.
 
 **train**: pairs/s of WORD, TRIGRAM and SP (300-d) at M = 1 and M = 40 on Multi30k caption pairs, the mining share
 of a mega-batch step (``train_bench.run_case``), and a 5M-pair WORD epoch at M = 40 extrapolated from it.
 
-Results are written to ``--json`` after every case, so a run cut short keeps what it measured; ``--minutes`` stops
-starting new cases past a time budget. ``--smoke`` runs a few cases of each part with small sizes on the CPU (the
-default test suite runs it).
+Results are written to ``--json`` after the check and after every case, so a run cut short keeps what it measured;
+``--minutes`` stops starting new cases past a time budget, and a case still running ``--stall-seconds`` after it is
+stopped. ``--smoke`` runs a few cases of each part with small sizes on the CPU (the default test suite runs it).
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
+import contextlib
 import hashlib
 import json
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,11 +69,13 @@ import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 import torch  # noqa: E402
+from gpu_case import Outcome, run_case  # noqa: E402
 from train_bench import caption_pairs  # noqa: E402
 from train_bench import run_case as run_train_case  # noqa: E402
 from translate_cpu_bench import sample_bitext  # noqa: E402
 
 from configs.schema import TranslateConfig  # noqa: E402
+from core.pair_schema import Reason  # noqa: E402
 from train_embeddings.vocab import (  # noqa: E402
     SentencePieceVocab,
     TrigramVocab,
@@ -183,6 +197,16 @@ class GpuSampler:
 
 # ------------------------------------------------------------------------------------------------- translation
 
+CHECK_SENTENCES = {False: 64, True: 8}  # by --smoke: fairseq at beam 12 is slow on a CPU, a few sentences check
+# Each case first decodes a warm-up of its first sentences: a quarter of them, at most 256.
+WARMUP = 256
+CPU_REFERENCE = ("ctranslate2", "int8", "cpu")
+# CTranslate2's compute types per run (--smoke on the CPU; --short and the full run on the GPU); fairseq's likewise.
+SMOKE_CT2 = ("float32", "int8_float32")
+GPU_CT2 = {True: ("float16", "bfloat16", "int8_float16"),
+           False: ("float16", "bfloat16", "int8_float16", "int8", "float32")}
+GPU_FAIRSEQ = {True: ("float16",), False: ("float16", "bfloat16")}
+
 
 @dataclass
 class TranslationCase:
@@ -193,113 +217,208 @@ class TranslationCase:
     batch_tokens: int | None  # None: the device's default bucket
     inter_threads: int = 0
     max_decoding_length: int = 256
+    status: str = ""  # ok; failed (error says why, no rate); skipped (not run, error says why)
+    error: str | None = None
+    failed: int = 0  # translations that failed (Status.FAILED), warm-up included
     ran_backend: str = ""
     ran_compute_type: str = ""
     sentences: int = 0
-    seconds: float = 0.0
-    sentences_per_second: float = 0.0
-    target_tokens_per_second: float = 0.0
-    mean_output_tokens: float = 0.0
+    seconds: float | None = None
+    sentences_per_second: float | None = None
+    target_tokens_per_second: float | None = None
+    mean_output_tokens: float | None = None
     hit_length_cap: int = 0
     identical_to_cpu_int8: float | None = None
     gpu_util_mean: float | None = None
     gpu_util_samples: int = 0
     gpu_memory_max_mib: float | None = None
-    note: str = ""
+    log_tail: list[str] = field(default_factory=list)  # a failed case's last log lines
     hypotheses: list[str] = field(default_factory=list, repr=False)
 
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return self.backend, self.compute_type, self.device
 
-def time_translation(case: TranslationCase, model_dir: Path, sentences: list[str], sampler: GpuSampler) -> None:
-    """Warm up on 256 sentences, then translate all of them once (timed); fills ``case``, or its note on failure."""
-    config = TranslateConfig(model=model_dir, backend=case.backend, device=case.device,
-                             compute_type=case.compute_type, beam_size=BEAM, threads=0,
-                             max_batch_tokens=case.batch_tokens, inter_threads=case.inter_threads,
-                             max_batch_sentences=max(512, case.batch_tokens or 0),
-                             max_decoding_length=case.max_decoding_length)
-    translator = None
-    try:
-        translator = load_translator(config)
-        case.ran_backend = translator.backend.name
-        case.ran_compute_type = str(getattr(translator.backend, "compute_type", ""))
-        translator.translate(sentences[:256])
-        start = time.monotonic()
-        results = translator.translate(sentences)
-        end = time.monotonic()
-    except Exception as error:  # a case that cannot run here is recorded, not fatal
-        case.note = f"not run: {type(error).__name__}: {str(error).splitlines()[0][:300]}"
+
+@dataclass
+class BackendCheck:
+    """A backend at one compute type on the first 64 sentences, before any long case; the cases of a backend that
+    fails it are skipped with its error."""
+
+    backend: str
+    compute_type: str
+    device: str
+    ok: bool = False
+    error: str | None = None
+    failed: int = 0
+    seconds: float = 0.0  # the whole check: process start, model load, first decode (where a GPU compiles kernels)
+    identical_to_cpu_int8: float | None = None
+    log_tail: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Limits:
+    stall_seconds: float  # a case that reports no progress for this long is stopped
+    check_seconds: float  # each backend check's limit, start-up included
+    end: float  # time.monotonic() past which a running case is stopped
+
+
+def backend_plan(device: str, short: bool) -> list[tuple[str, str, str]]:
+    """(backend, compute type, device) of every translation case the run may start: what the check covers."""
+    if device == "cpu":
+        return [CPU_REFERENCE, *(("ctranslate2", c, "cpu") for c in SMOKE_CT2), ("fairseq", "float32", "cpu")]
+    return [CPU_REFERENCE, *(("ctranslate2", c, "cuda") for c in GPU_CT2[short]),
+            *(("fairseq", c, "cuda") for c in GPU_FAIRSEQ[short])]
+
+
+def case_config(model_dir: Path, backend: str, compute_type: str, device: str, batch_tokens: int | None = None,
+                inter_threads: int = 0, max_decoding_length: int = 256) -> dict[str, Any]:
+    return TranslateConfig(model=model_dir, backend=backend, device=device, compute_type=compute_type,
+                           beam_size=BEAM, threads=0, max_batch_tokens=batch_tokens, inter_threads=inter_threads,
+                           max_batch_sentences=max(512, batch_tokens or 0),
+                           max_decoding_length=max_decoding_length).model_dump(mode="json")
+
+
+def describe_failure(failed: int, error: str | None) -> str:
+    return f"FAILED{f' ({failed} translations failed)' if failed else ''}: {error}"
+
+
+def backend_checks(plan: list[tuple[str, str, str]], model_dir: Path, sentences: list[str], work: Path,
+                   limits: Limits) -> list[BackendCheck]:
+    """Every (backend, compute type, device) of ``plan`` on ``sentences``, all at once, each in its own process and
+    stopped after ``limits.check_seconds``."""
+    path = work / "check-sentences.json"
+    path.write_text(json.dumps(sentences), encoding="utf-8")
+
+    def check(key: tuple[str, str, str]) -> tuple[BackendCheck, Outcome]:
+        started = time.monotonic()
+        outcome = run_case(case_config(model_dir, *key), path, 0, load_translator, work / ("check-" + "-".join(key)
+                           + ".log"), limits.check_seconds, started + limits.check_seconds)
+        result = BackendCheck(*key, ok=outcome.status == "ok", error=outcome.error, failed=outcome.failed,
+                              seconds=round(time.monotonic() - started, 1), log_tail=outcome.log_tail)
+        return result, outcome
+
+    with ThreadPoolExecutor(len(plan)) as pool:
+        done = list(pool.map(check, plan))
+    reference = dict(zip(plan, done, strict=True)).get(CPU_REFERENCE)
+    for result, outcome in done:
+        if reference is not None and reference[0].ok and result.ok:
+            same = sum(a == b for a, b in zip(outcome.hypotheses, reference[1].hypotheses, strict=True))
+            result.identical_to_cpu_int8 = round(same / len(outcome.hypotheses), 4)
+        verdict = "ok" if result.ok else describe_failure(result.failed, result.error)
+        if result.identical_to_cpu_int8 is not None:
+            verdict += f", hypotheses identical to CPU int8: {result.identical_to_cpu_int8:.0%}"
+        print(f"  {result.backend:11s} {result.compute_type:13s} {result.device:4s} {result.seconds:5.1f}s {verdict}",
+              flush=True)
+    return [result for result, _ in done]
+
+
+def time_translation(case: TranslationCase, model_dir: Path, sentences: Path, warmup: int, sampler: GpuSampler,
+                     limits: Limits, log: Path) -> None:
+    """Warm up on the first ``warmup`` sentences of the JSON list ``sentences``, then translate all of them once
+    (timed), in a watched process (:func:`gpu_case.run_case`); fills ``case``: its rates when every translation
+    succeeded, else its error."""
+    config = case_config(model_dir, case.backend, case.compute_type, case.device, case.batch_tokens,
+                         case.inter_threads, case.max_decoding_length)
+    outcome = run_case(config, sentences, warmup, load_translator, log, limits.stall_seconds, limits.end)
+    case.ran_backend, case.ran_compute_type = outcome.ran_backend, outcome.ran_compute_type
+    case.status, case.error, case.failed = outcome.status, outcome.error, outcome.failed
+    if outcome.status != "ok" or outcome.start is None or outcome.end is None:
+        case.log_tail = outcome.log_tail
         return
-    finally:
-        del translator
-        gc.collect()
-        if torch.cuda.is_available():
-            torch.cuda.empty_cache()
-    tokens = sum(len(t.tokens) for t in results)
-    case.sentences, case.seconds = len(sentences), round(end - start, 3)
-    case.sentences_per_second = round(len(sentences) / case.seconds, 1)
-    case.target_tokens_per_second = round(tokens / case.seconds, 1)
-    case.mean_output_tokens = round(tokens / len(sentences), 2)
-    case.hit_length_cap = sum(t.hit_length_cap for t in results)
-    case.hypotheses = [t.hypothesis for t in results]
-    for key, value in sampler.window(start, end).items():
+    n, seconds = outcome.sentences, outcome.end - outcome.start
+    case.sentences, case.seconds = n, round(seconds, 3)
+    case.sentences_per_second = round(n / seconds, 1)
+    case.target_tokens_per_second = round(outcome.target_tokens / seconds, 1)
+    case.mean_output_tokens = round(outcome.target_tokens / n, 2)
+    case.hit_length_cap = outcome.hit_length_cap
+    case.hypotheses = outcome.hypotheses
+    for key, value in sampler.window(outcome.start, outcome.end).items():
         setattr(case, key, value)
 
 
 def translation_part(data: Data, work: Path, device: str, n: int, smoke: bool, short: bool, sampler: GpuSampler,
-                     record: Any, out_of_time: Any) -> tuple[list[TranslationCase], int | None]:
-    """The cases, and the float16 tokens-per-batch budget that decoded small-cs-en fastest (None on the CPU)."""
-    sentences = sample_bitext(data.bitext, n)
+                     limits: Limits, record: Any, out_of_time: Any) -> tuple[list[TranslationCase], int | None]:
+    """The backend check, then the cases, and the float16 tokens-per-batch budget that decoded small-cs-en fastest
+    (None on the CPU, or when no budget case succeeded)."""
+    n_check = CHECK_SENTENCES[smoke]
+    sample = sample_bitext(data.bitext, max(n, n_check))
+    sentences = work / "sentences.json"
+    sentences.write_text(json.dumps(sample[:n]), encoding="utf-8")
     small = data.small_fairseq
+    print(f"backend check ({n_check} sentences, {limits.check_seconds:.0f} s each, all at once):", flush=True)
+    checks = {(c.backend, c.compute_type, c.device): c
+              for c in backend_checks(backend_plan(device, short), small, sample[:n_check], work, limits)}
+    record("backend_check")({"sentences": n_check, "seconds_limit": limits.check_seconds,
+                             "checks": list(checks.values())})
+    print("translation, beam 12:", flush=True)
     cases: list[TranslationCase] = []
+    write = record("translation")
 
     def run(case: TranslationCase, model_dir: Path) -> TranslationCase:
-        if out_of_time():
-            case.note = "not run: out of time"
+        check = checks.get(case.key)
+        if check is not None and not check.ok:
+            case.status, case.error = "skipped", f"its backend check failed: {check.error}"
+        elif out_of_time():
+            case.status, case.error = "skipped", "out of time"
         else:
-            time_translation(case, model_dir, sentences, sampler)
+            time_translation(case, model_dir, sentences, min(WARMUP, n // 4), sampler, limits,
+                             work / f"case-{len(cases)}.log")
         cases.append(case)
-        reference = cases[0].hypotheses
-        if case.hypotheses and reference and case.model == "small-cs-en":
-            same = sum(a == b for a, b in zip(case.hypotheses, reference, strict=True))
-            case.identical_to_cpu_int8 = round(same / len(reference), 4)
+        reference = cases[0]
+        if case.status == reference.status == "ok" and case.model == "small-cs-en":
+            same = sum(a == b for a, b in zip(case.hypotheses, reference.hypotheses, strict=True))
+            case.identical_to_cpu_int8 = round(same / len(reference.hypotheses), 4)
+        if case.status == "ok":
+            verdict = f"{case.sentences_per_second:8.1f} sent/s"
+        elif case.status == "failed":
+            verdict = describe_failure(case.failed, case.error)
+        else:
+            verdict = f"skipped: {case.error}"
         print(f"  {case.model:12s} {case.ran_backend or case.backend:11s} {case.compute_type:13s} "
               f"{case.device:4s} tokens {case.batch_tokens or 'default'!s:>7s} x{case.inter_threads or 1}: "
-              f"{case.sentences_per_second:8.1f} sent/s  {case.note}", flush=True)
-        record(cases)
+              f"{verdict}", flush=True)
+        write(cases)
         return case
 
-    run(TranslationCase("small-cs-en", "ctranslate2", "int8", "cpu", None), small)
+    def base_length() -> int:  # the CPU reference's mean output length: every base-model sentence costs as much
+        return max(1, round(cases[0].mean_output_tokens or 16))
+
+    run(TranslationCase("small-cs-en", *CPU_REFERENCE, None), small)
     if device == "cpu":  # smoke: the code paths, not the speeds
-        run(TranslationCase("small-cs-en", "ctranslate2", "float32", "cpu", 2048), small)
+        for compute in SMOKE_CT2:
+            run(TranslationCase("small-cs-en", "ctranslate2", compute, "cpu", 2048), small)
         run(TranslationCase("small-cs-en", "fairseq", "float32", "cpu", 2048), small)
         base = build_base_model(small, work / "base", smoke)
-        length = max(1, round(cases[0].mean_output_tokens or 16))
-        run(TranslationCase("base-random", "ctranslate2", "float32", "cpu", 2048, max_decoding_length=length), base)
-        run(TranslationCase("base-random", "fairseq", "float32", "cpu", 2048, max_decoding_length=length), base)
+        run(TranslationCase("base-random", "ctranslate2", "float32", "cpu", 2048, max_decoding_length=base_length()),
+            base)
+        run(TranslationCase("base-random", "fairseq", "float32", "cpu", 2048, max_decoding_length=base_length()),
+            base)
         return cases, None
-    computes = ("float16", "bfloat16", "int8_float16") if short else ("float16", "bfloat16", "int8_float16", "int8",
-                                                                       "float32")
-    for compute in computes:
+    for compute in GPU_CT2[short]:
         run(TranslationCase("small-cs-en", "ctranslate2", compute, "cuda", 4096), small)
     budgets = {4096: cases[1]}
     for tokens in (16384, 32768) if short else (1024, 2048, 8192, 16384, 32768):
         budgets[tokens] = run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", tokens), small)
-    best = max(budgets, key=lambda t: budgets[t].sentences_per_second)
+    rates = {t: c.sentences_per_second for t, c in budgets.items() if c.sentences_per_second is not None}
+    best = max(rates, key=lambda t: rates[t]) if rates else None
     for inter in (2,) if short else (2, 4):
-        run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", best, inter_threads=inter), small)
+        run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", best or 4096, inter_threads=inter), small)
     if not short:
-        run(TranslationCase("small-cs-en", "ctranslate2", "int8_float16", "cuda", best), small)
-    for compute in ("float16",) if short else ("float16", "bfloat16"):
+        run(TranslationCase("small-cs-en", "ctranslate2", "int8_float16", "cuda", best or 4096), small)
+    for compute in GPU_FAIRSEQ[short]:
         run(TranslationCase("small-cs-en", "fairseq", compute, "cuda", 4096), small)
     if not short:
-        run(TranslationCase("small-cs-en", "fairseq", "float16", "cuda", best), small)
+        run(TranslationCase("small-cs-en", "fairseq", "float16", "cuda", best or 4096), small)
     base = build_base_model(small, work / "base", smoke)
-    length = max(1, round(cases[0].mean_output_tokens or 16))  # the CPU reference: the real model, always run
+    budgets_base = (best or 4096,) if short else sorted({4096, best or 4096})
     for compute in ("float16",) if short else ("float16", "int8_float16"):
-        for tokens in (best,) if short else sorted({4096, best}):
+        for tokens in budgets_base:
             run(TranslationCase("base-random", "ctranslate2", compute, "cuda", tokens,
-                                max_decoding_length=length), base)
-    for tokens in (best,) if short else sorted({4096, best}):
-        run(TranslationCase("base-random", "fairseq", "float16", "cuda", tokens, max_decoding_length=length), base)
+                                max_decoding_length=base_length()), base)
+    for tokens in budgets_base:
+        run(TranslationCase("base-random", "fairseq", "float16", "cuda", tokens, max_decoding_length=base_length()),
+            base)
     return cases, best
 
 
@@ -314,8 +433,8 @@ from pipeline.input_plan import InputSpec
 from pipeline.run import run
 a = json.loads(sys.argv[1])
 summary = run(load_config(None, a["sets"]), [InputSpec.pair(a["cs"], a["en"])], a["out"], a["beam_args"])
-keep = ("read", "pairs", "train", "rejected", "deadletter", "wall_seconds", "stage_seconds", "translation_seconds",
-        "translated_rows", "metrics", "runner")
+keep = ("read", "pairs", "train", "rejected", "rejected_by_reason", "deadletter", "wall_seconds", "stage_seconds",
+        "translation_seconds", "translated_rows", "metrics", "runner")
 print("SUMMARY " + json.dumps({k: summary.get(k) for k in keep}), flush=True)
 sys.stderr.flush()
 os._exit(0)
@@ -348,7 +467,9 @@ def shards_digest(folder: Path) -> str:
 
 
 def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, sets: list[str], workers: int,
-                 sampler: GpuSampler) -> dict[str, Any]:
+                 sampler: GpuSampler, end: float) -> dict[str, Any]:
+    """One run of the pipeline in its own process; rows/s only when it finished and every row's translation
+    succeeded, else ``status: failed`` with its error and stderr's last lines. Stopped at ``end`` (monotonic)."""
     beam_args = ["--runner=FnApiRunner"]
     if workers > 1:
         beam_args += ["--direct_running_mode=multi_processing", f"--direct_num_workers={workers}"]
@@ -357,21 +478,38 @@ def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, s
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(code), os.environ.get("PYTHONPATH", "")]),
            "PARANMT_CODE_VERSION": "gpu-suite", "PYTHONFAULTHANDLER": "1"}
     start = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", PIPELINE_DRIVER, json.dumps(payload)], env=env, cwd=code,
-                          capture_output=True, text=True)
-    end = time.monotonic()
+    # Its own session: a run stopped at the time limit takes its worker processes with it.
+    process = subprocess.Popen([sys.executable, "-c", PIPELINE_DRIVER, json.dumps(payload)], env=env, cwd=code,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=max(0.0, end - start))
+        stopped = False
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
+            os.killpg(process.pid, signal.SIGKILL)
+        stdout, stderr = process.communicate()
+        stopped = True
+    finish = time.monotonic()
     row: dict[str, Any] = {"label": label, "code": "this" if code == REPO else str(code), "workers": workers,
-                           "sets": sets, "process_seconds": round(end - start, 1), **sampler.window(start, end)}
-    lines = [line for line in done.stdout.splitlines() if line.startswith("SUMMARY ")]
-    if done.returncode or not lines:
+                           "sets": sets, "status": "failed", "process_seconds": round(finish - start, 1),
+                           **sampler.window(start, finish)}
+    lines = [line for line in stdout.splitlines() if line.startswith("SUMMARY ")]
+    if stopped or process.returncode or not lines:
         finished = "after its summary" if lines else "before its summary"
-        row["note"] = f"failed (exit {done.returncode}, {finished}): {done.stderr.strip().splitlines()[-3:]}"
-        row["stderr_tail"] = done.stderr.strip().splitlines()[-80:]
+        row["error"] = ("stopped: past the time limit" if stopped else
+                        f"exit {process.returncode} {finished}: {' | '.join(stderr.strip().splitlines()[-3:])}")
+        row["stderr_tail"] = stderr.strip().splitlines()[-80:]
         return row
     summary = json.loads(lines[-1].removeprefix("SUMMARY "))
     row.update(summary)
     translated, span = summary.get("translated_rows") or 0, summary.get("translation_seconds")
+    failed = (summary.get("rejected_by_reason") or {}).get(Reason.TRANSLATION_FAILED.value, 0)
     row["translated"] = translated
+    if failed or not translated:
+        row["error"] = f"{failed} of {summary['read']} rows' translations failed" if failed else "no row translated"
+        row["stderr_tail"] = stderr.strip().splitlines()[-80:]
+        return row
+    row["status"] = "ok"
     row["rows_per_second"] = round(summary["read"] / summary["wall_seconds"], 1)
     if span:
         row["translation_rows_per_second"] = round(translated / span, 1)
@@ -381,7 +519,7 @@ def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, s
 
 
 def pipeline_part(data: Data, work: Path, device: str, before: Path | None, limit: int | None, workers: int,
-                  short: bool, sampler: GpuSampler, record: Any, out_of_time: Any,
+                  short: bool, sampler: GpuSampler, limits: Limits, record: Any, out_of_time: Any,
                   best_tokens: int | None) -> list[dict[str, Any]]:
     inputs = bitext_input(data.bitext, work, limit)
     # The model is named: an older checkout's packages do not carry it.
@@ -403,14 +541,17 @@ def pipeline_part(data: Data, work: Path, device: str, before: Path | None, limi
     rows: list[dict[str, Any]] = []
     for k, (label, code, run_sets, n_workers) in enumerate(plans):
         if out_of_time():
-            rows.append({"label": label, "note": "not run: out of time"})
+            rows.append({"label": label, "status": "skipped", "error": "out of time"})
             continue
-        row = pipeline_run(label, code, inputs, work / f"pipeline-{k}", run_sets, n_workers, sampler)
+        row = pipeline_run(label, code, inputs, work / f"pipeline-{k}", run_sets, n_workers, sampler, limits.end)
         row["input_pairs"] = inputs[2]
         rows.append(row)
-        print(f"  {label:34s} wall {row.get('wall_seconds', 0):7.1f}s  {row.get('rows_per_second', 0):8.1f} rows/s  "
-              f"translation {row.get('translation_seconds') or 0:6.1f}s "
-              f"({row.get('translation_rows_per_second', 0):.0f}/s)  {row.get('note', '')}", flush=True)
+        if row["status"] == "ok":
+            print(f"  {label:34s} wall {row['wall_seconds']:7.1f}s  {row['rows_per_second']:8.1f} rows/s  "
+                  f"translation {row.get('translation_seconds') or 0:6.1f}s "
+                  f"({row.get('translation_rows_per_second', 0):.0f}/s)", flush=True)
+        else:
+            print(f"  {label:34s} FAILED: {row['error']}", flush=True)
         record(rows)
     return rows
 
@@ -481,14 +622,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--smoke", action="store_true", help="CPU, small sizes: the code paths in a minute")
     parser.add_argument("--short", action="store_true",
-                        help="the main cases only (about 3 minutes on an H100): fewer compute types, budgets and runs")
+                        help="the main cases only: fewer compute types, budgets and runs")
     parser.add_argument("--bundle", type=Path, help="an unpacked gpu_bundle.py archive instead of ../shared")
     parser.add_argument("--before", type=Path, help="an older commit's packages: its pipeline runs beside this one")
     parser.add_argument("--parts", default="translate,pipeline,train")
-    parser.add_argument("--sentences", type=int, help="Czech sentences per translation case (default 4,000)")
+    parser.add_argument("--sentences", type=int,
+                        help="timed Czech sentences per translation case (default 4,000; --smoke 48); each case first "
+                             "decodes min(256, N/4) of them as its warm-up")
     parser.add_argument("--pipeline-pairs", type=int, help="at most this many bitext pairs (default all)")
     parser.add_argument("--workers", type=int, help="worker processes of the multi-process runs (default: cores)")
-    parser.add_argument("--minutes", type=float, default=8.0, help="start no new case after this many minutes")
+    parser.add_argument("--minutes", type=float, default=8.0,
+                        help="start no new case after this many minutes; a case still running --stall-seconds "
+                             "after that is stopped")
+    parser.add_argument("--stall-seconds", type=float, default=120.0,
+                        help="stop a translation case that reports no progress (a loaded model, a decoded batch) "
+                             "for this long")
+    parser.add_argument("--check-seconds", type=float, default=60.0,
+                        help="the limit of each backend's check (64 sentences, before any long case)")
     parser.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
     parser.add_argument("--json", type=Path, help="write the results here (after every case)")
     args = parser.parse_args(argv)
@@ -508,6 +658,7 @@ def main(argv: list[str] | None = None) -> int:
     result: dict[str, Any] = {"device": device, "environment": environment(device), "beam": BEAM}
     print(json.dumps(result["environment"], indent=1), flush=True)
     sampler = GpuSampler()
+    limits = Limits(args.stall_seconds, args.check_seconds, started + args.minutes * 60 + args.stall_seconds)
 
     def out_of_time() -> bool:
         return time.monotonic() - started > args.minutes * 60
@@ -526,9 +677,8 @@ def main(argv: list[str] | None = None) -> int:
     best_tokens = None
     try:
         if "translate" in parts:
-            print("translation, beam 12:", flush=True)
             _, best_tokens = translation_part(data, work, device, args.sentences or (48 if args.smoke else 4000),
-                                              args.smoke, args.short, sampler, record("translation"), out_of_time)
+                                              args.smoke, args.short, sampler, limits, record, out_of_time)
         if "train" in parts:  # before the pipeline: it is short, and the pipeline's runs fill the budget
             print("training:", flush=True)
             record("train")(train_part(data, torch.device(device), args.smoke, args.short, record("train"),
@@ -536,9 +686,8 @@ def main(argv: list[str] | None = None) -> int:
         if "pipeline" in parts:
             print("pipeline:", flush=True)
             pipeline_part(data, work, device, args.before, args.pipeline_pairs or (600 if args.smoke else None),
-                          args.workers or (2 if args.smoke else os.cpu_count() or 1), args.short, sampler,
-                          record("pipeline"),
-                          out_of_time, best_tokens)
+                          args.workers or (2 if args.smoke else os.cpu_count() or 1), args.short, sampler, limits,
+                          record("pipeline"), out_of_time, best_tokens)
     finally:
         sampler.stop()
     print(f"suite: {time.monotonic() - started:.0f} s", flush=True)
