@@ -215,6 +215,19 @@ def digest(folder: Path) -> str:
     return h.hexdigest()[:16]
 
 
+def _without_scratch(argv: list[str]) -> list[str]:
+    """The command line as a result records it: the scratch folder is the machine's, not part of the command."""
+    out, skip = [], False
+    for arg in argv:
+        if skip or arg.startswith("--work="):
+            skip = False
+            continue
+        skip = arg == "--work"
+        if not skip:
+            out.append(arg)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", default="3000,6000", help="the two input sizes (pairs)")
@@ -239,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = StandInSettings(str(table), 1 / (args.rate * mean_tokens), str(work / "busy.log"))
     config = TranslateConfig(device="cpu", max_batch_tokens=4096)  # the GPU's bucket
     result: dict[str, Any] = {
-        "command": "python benchmarks/gpu_standin.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": "python benchmarks/gpu_standin.py " + " ".join(_without_scratch(argv or sys.argv[1:])),
         "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(), "rate": args.rate,
         "mean_target_tokens": round(mean_tokens, 2), "batch_seconds": BATCH_SECONDS}
     Path(settings.log).write_text("")
