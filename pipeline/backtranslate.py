@@ -170,7 +170,8 @@ def read_cache(path: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]
         with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
             cached = pq.read_table(handle).to_pylist()
     except Exception as error:  # a foreign or damaged file: translate again (and overwrite it)
-        log.warning("ignoring unreadable translation cache %s: %s", path, error)
+        # one line: Arrow's messages can hold newlines
+        log.warning("ignoring unreadable translation cache %s: %s", path, " ".join(str(error).split()))
         return None
     if len(cached) != len(rows) or any(c["cs"] != r[S.CS] for c, r in zip(cached, rows, strict=True)):
         return None
