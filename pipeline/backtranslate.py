@@ -39,6 +39,7 @@ from apache_beam.metrics import Metrics
 from configs.schema import ParaNMTConfig, PipelineConfig, TranslateConfig
 from core import pair_schema as S
 from core.pair_schema import Reason
+from pipeline.disk_space import OutOfSpaceError
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
     METRICS_NAMESPACE,
@@ -183,7 +184,7 @@ def write_cache(path: str, rows: Sequence[dict[str, Any]], fields: Sequence[dict
     table = pa.Table.from_pylist([{"id": r[S.ID], "cs": r[S.CS], **f} for r, f in zip(rows, fields, strict=True)],
                                  schema=CACHE_SCHEMA)
     tmp = f"{path}.tmp-{uuid.uuid4().hex}"
-    write_table(table, tmp, row_group_rows=100_000, compression="zstd")
+    write_table(table, tmp, row_group_rows=100_000, compression="zstd", what="a chunk of the translation cache")
     FileSystems.rename([tmp], [path])
 
 
@@ -219,7 +220,9 @@ class _LookupChunk(beam.DoFn):
 
 class _StoreChunk(beam.DoFn):
     """``((cache path, rows), translations)`` -> the chunk written to the cache (when there is one), then
-    ``(row, fields)`` per row. A failed cache write is a warning: the translations go on."""
+    ``(row, fields)`` per row. A failed cache write is a warning: the translations go on; but a full disk ends the
+    run at once (:class:`~pipeline.disk_space.OutOfSpaceError`), before more translating for outputs that could
+    not be written."""
 
     def setup(self) -> None:
         self._misses = Metrics.counter(METRICS_NAMESPACE, "translation_cache_miss_rows")
@@ -232,6 +235,8 @@ class _StoreChunk(beam.DoFn):
             self._misses.inc(len(rows))
             try:
                 write_cache(path, rows, fields)
+            except OutOfSpaceError:  # the outputs would fail next, on the same disk: say so now, once
+                raise
             except Exception as error:  # the cache is an optimisation: never fail the run for it
                 log.warning("could not write translation cache %s: %s", path, error)
         self._translated.inc(len(rows))
