@@ -36,7 +36,14 @@ from apache_beam.ml.inference.base import KeyedModelHandler, ModelHandler, Predi
 from apache_beam.utils.multi_process_shared import MultiProcessShared
 
 from configs.schema import TranslateConfig
-from pipeline.metrics import STARTED_CHUNKS_COUNTER, TRANSLATE_CLOCK, TRANSLATE_NAMESPACE, StageCounter
+from pipeline.metrics import (
+    DECODED_PROGRESS,
+    STARTED_CHUNKS_COUNTER,
+    TRANSLATE_CLOCK,
+    TRANSLATE_NAMESPACE,
+    StageCounter,
+    count_progress,
+)
 from translate.card import ModelDir, model_or_default
 from translate.loading import load_backend, load_translator
 from translate.translator import RawHypothesis, Status, Translation, Translator
@@ -272,8 +279,9 @@ class ChunkTranslatorModelHandler(TranslatorModelHandler):
         clock = Metrics.distribution(TRANSLATE_NAMESPACE, TRANSLATE_CLOCK)
         clock.update(int(time.time() * 1000))
         results = []
+        decoded = functools.partial(count_progress, DECODED_PROGRESS)  # batch by batch: the live line moves
         for chunk in batch:
-            translations = model.translate(list(chunk)) if chunk else []
+            translations = model.translate(list(chunk), progress=decoded) if chunk else []
             self._record(translations)
             results.append(PredictionResult(chunk, translations, model_id=model_id))
         clock.update(int(time.time() * 1000))

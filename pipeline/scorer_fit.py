@@ -35,7 +35,7 @@ from pipeline.ingest import decode_record
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.input_reading import read_task
-from pipeline.metrics import record_size
+from pipeline.metrics import FITTED_PROGRESS, FITTING_PROGRESS, count_progress, record_size
 from pipeline.records import FIT_SCHEMA, ROW
 from pipeline.score_transforms import load_scorer
 
@@ -191,7 +191,10 @@ class _FirstSentences(beam.CombineFn):
 
 def _fit_from_table(table: pa.Table, score_config: ScoreConfig, path: str) -> str:
     record_size("fit_sample", table.num_rows, table.nbytes)
-    return fit_and_save(table.column(EN_TOKENS).to_pylist(), score_config, path)
+    count_progress(FITTING_PROGRESS)
+    scorer_id = fit_and_save(table.column(EN_TOKENS).to_pylist(), score_config, path)
+    count_progress(FITTED_PROGRESS)
+    return scorer_id
 
 
 class FitScorer(beam.PTransform):
