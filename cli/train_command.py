@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from cli.command_line import ArgumentParser, add_config_arguments, command, config_flags
+from cli.logs import log_to_console
 from configs import load_config
 from train_embeddings import trainer as trainer_module
 from train_embeddings.trainer import DEFAULT_EVALUATION, default_word_vectors, train
@@ -67,7 +68,7 @@ def _cli_path(value: str | None) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", force=True)
+    log_to_console(logging.INFO, "%(levelname)s %(name)s: %(message)s")
     values = {
         "train.data": _cli_path(args.data), "train.model": args.model, "train.megabatch": args.megabatch,
         "train.epochs": args.epochs, "train.batch_size": args.batch_size, "train.lr": args.lr,
