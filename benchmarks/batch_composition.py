@@ -23,6 +23,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks.paths import shown  # noqa: E402
 from configs.schema import TranslateConfig  # noqa: E402
 from translate.loading import load_translator  # noqa: E402
 
@@ -87,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['max_score_diff']:>13.2e} {r['median_score_diff']:>16.2e} "
               f"{'yes' if r['same_chunks_repeat_identical'] else 'NO':>23}")
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"model": str(args.model), "threads": args.threads, "rows": rows}, indent=2) + "\n")
+    args.json.write_text(json.dumps({"model": shown(args.model), "threads": args.threads, "rows": rows}, indent=2)
+                         + "\n")
     return 0
 
 

@@ -37,6 +37,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from benchmarks.doc_sections import replace_section  # noqa: E402
+from benchmarks.paths import shown  # noqa: E402
 from train_embeddings import sts  # noqa: E402
 from train_embeddings.model_io import load_model  # noqa: E402
 from train_embeddings.models import EmbeddingModel  # noqa: E402
@@ -212,8 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("[quality] STS 2012-2015, STS-B test, STS2017", flush=True)
     quality = evaluate(encoders, data)
     rows = summarise(quality, speeds, {label: kind for label, _, kind in encoders})
-    shown = " ".join(f"--model {label}={_shown(d)}" for label, d in args.model)
-    meta = {"args": shown + f" --speed {args.speed} --rounds {args.rounds}" + (" --no-minilm" if args.no_minilm
+    models = " ".join(f"--model {label}={shown(d)}" for label, d in args.model)
+    meta = {"args": models + f" --speed {args.speed} --rounds {args.rounds}" + (" --no-minilm" if args.no_minilm
                                                                                 else ""),
             "speed": args.speed, "rounds": args.rounds, "machine": args.machine,
             "notes": [f"- {note}" for note in args.note]}
@@ -227,13 +228,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         replace_section(args.docs, "frontier", markdown(rows, {**meta, "figure": f"{args.docs.stem}/frontier.png"}))
         print(f"wrote the frontier section of {args.docs} and {figure}")
     return 0
-
-
-def _shown(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(REPO))
-    except ValueError:
-        return str(path)
 
 
 if __name__ == "__main__":

@@ -65,6 +65,8 @@ from pipeline.write import shard_name, shards_of, sorted_shard_table, write_tabl
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.paths import code_commit  # noqa: E402
+
 SHARED = ROOT.parent / "shared" / "data"
 NEWSTEST = [f"newstest{y}" for y in range(2009, 2016)]
 
@@ -268,7 +270,7 @@ def compare_code_paths(codes: dict[str, Path], full: tuple[Path, Path, Path], ha
                 "half_wall_s": round(half_run["wall_s"], 2),
                 "marginal_pairs_per_s": round((n_full - n_half) / extra) if extra > 0 else None,
                 "pairs": full_run["pairs"], "train": full_run["train"], "rejected": full_run["rejected"],
-                "code": full_run["code"]}
+                "code": code_commit(str(full_run["code"]))}  # the commit measured, not the folder it ran from
             marginal = table[f"{name}, {runner}"]["marginal_pairs_per_s"] or 0
             print(f"{name}, {runner}: {full_run['wall_s']:.1f} s for {n_full:,} pairs = "
                   f"{n_full / full_run['wall_s']:,.0f} pairs/s; marginal {marginal:,} pairs/s "

@@ -52,6 +52,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks.paths import shown  # noqa: E402
 from configs.schema import TranslateConfig  # noqa: E402
 from translate.batching import token_buckets  # noqa: E402
 from translate.card import ModelDir  # noqa: E402
@@ -405,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.model.exists() or not args.bitext.exists():
         parser.error(f"{args.model} or {args.bitext} is absent: pass --model and --bitext")
     threads = args.threads or available_cores()
-    report: dict[str, Any] = {"model": str(args.model), "threads": threads, "beam": args.beam,
+    report: dict[str, Any] = {"model": shown(args.model), "threads": threads, "beam": args.beam,
                               "load_start": os.getloadavg()}
     new_tokens = TranslateConfig().batch_tokens("cpu")
     print(f"model {args.model}, beam {args.beam}, {threads} threads; buckets: today and percore "

@@ -90,7 +90,8 @@ def sample(pairs: Path, out: Path, per_selection: int, seed: int) -> dict[str, A
     return key
 
 
-def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of ``k`` successes in ``n``."""
     if n == 0:
         return (0.0, 0.0)
     p = k / n
@@ -98,18 +99,25 @@ def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return ((centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n))
 
 
+def read_labels(path: Path) -> list[dict[str, str]]:
+    """The rows of a filled ``judge.tsv`` (item, english, back_translation, label); every label one of
+    :data:`LABELS`."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = [{**row, "label": row["label"].strip()} for row in csv.DictReader(handle, delimiter="\t")]
+    missing = [row["item"] for row in rows if row["label"] not in LABELS]
+    if missing:
+        raise SystemExit(f"{path}: items {missing[:10]} have no label in {LABELS}")
+    return rows
+
+
 def tally(out: Path) -> dict[str, Any]:
     key = json.loads((out / "key.json").read_text(encoding="utf-8"))
-    with (out / "judge.tsv").open(encoding="utf-8", newline="") as handle:
-        labels = {row["item"]: row["label"].strip() for row in csv.DictReader(handle, delimiter="\t")}
-    missing = [item for item, label in labels.items() if label not in LABELS]
-    if missing:
-        raise SystemExit(f"{out / 'judge.tsv'}: items {missing[:10]} have no label in {LABELS}")
+    labels = {row["item"]: row["label"] for row in read_labels(out / "judge.tsv")}
     results = {}
     for name, kept in key["kept"].items():
         mine = [labels[item] for item, info in key["items"].items() if name in info["selections"]]
         counts = {label: mine.count(label) for label in LABELS}
-        low, high = _wilson(counts["paraphrase"], len(mine))
+        low, high = wilson(counts["paraphrase"], len(mine))
         results[name] = {"kept": kept, "kept_share": kept / key["pairs"], "judged": len(mine), **counts,
                          "paraphrase_share": counts["paraphrase"] / max(len(mine), 1), "ci95": [low, high]}
     lines = ["| selection | pairs kept | of all pairs | judged | real paraphrases | partial | not | 95% CI |",

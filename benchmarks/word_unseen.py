@@ -6,7 +6,10 @@ seed 1) on a pipeline ``train/`` and measure the frozen-vocabulary effect on STS
 * the trained model with its unseen words at GloVe (``unseen_words: pretrained``), with them zeroed (so only
   trained words count), and carried by the ridge map of ``train_embeddings/unseen_words.py`` at ridge 1, 10, 100.
 
-    python -m benchmarks.word_unseen --data /work/corpora/bitext-run/train --out runs/word-unseen [--json FILE]
+    python -m benchmarks.word_unseen --data runs/corpora/bitext/corpus/train --out runs/word-unseen [--json FILE]
+
+(``runs/corpora/bitext/corpus``: the bitext corpus ``python -m benchmarks.corpora`` builds, whose ``train/`` is the
+paper's selection.)
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from benchmarks.paths import shown  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from core.text import CachedTokenizer  # noqa: E402
 from train_embeddings import sts  # noqa: E402
@@ -76,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             table.frozen.copy_(mapped)
             results[f"mapped, ridge {ridge:g}"] = scores()
         table.frozen.copy_(pretrained)
-    out = {"data": str(args.data), "pairs": int(json.loads((args.out / "metrics.json").read_text())["n_pairs"]),
+    out = {"data": shown(args.data), "pairs": int(json.loads((args.out / "metrics.json").read_text())["n_pairs"]),
            "coverage": coverage, "results": results}
     print(json.dumps(out, indent=1))
     if args.json:

@@ -28,9 +28,11 @@ from typing import Any, NoReturn
 
 from core.errors import ParanmtError
 from core.hf_imports import torchaudio_mismatch
+from core.import_path import OWN_PACKAGES
 
 __all__ = ["ArgumentParser", "UsageError", "add_config_arguments", "command", "config_flags", "install_warning",
-           "not_a_user_error_traceback", "os_error_line", "plain_text", "run_main", "run_program", "shadowing_line"]
+           "log_to_console", "not_a_user_error_traceback", "os_error_line", "plain_text", "run_main", "run_program",
+           "shadowing_line"]
 
 # Sphinx/reST markup of the docstrings used as help text -> plain text: :class:`~a.b.C` -> C, :func:`f` -> f,
 # ``code`` -> code, **bold** -> bold.
@@ -217,3 +219,18 @@ def run_program(main: Callable[[], int]) -> NoReturn:
     warning; ``main`` is a :func:`command`, so errors and exit statuses are the same), then exit with its status."""
     install_warning()
     sys.exit(main())
+
+
+def _ours_or_a_warning(record: logging.LogRecord) -> bool:
+    return record.levelno >= logging.WARNING or record.name.partition(".")[0] in OWN_PACKAGES
+
+
+def log_to_console(level: int, fmt: str) -> None:
+    """stderr gets the project's records from ``level`` up and every other logger's from WARNING up, formatted
+    with ``fmt``: a user sees what paranmt does, not the INFO chatter of the libraries it calls (skeletoken's
+    "Changing padding token", model2vec's PCA report, matplotlib's "generated new fontManager"). A filter on the
+    console handler, not logger levels: the next command's ``basicConfig(force=True)`` replaces it, so nothing
+    carries over to another command run in the same process (a test session)."""
+    logging.basicConfig(level=level, format=fmt, force=True)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_ours_or_a_warning)

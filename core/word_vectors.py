@@ -273,21 +273,60 @@ def load_word_vectors(path: str | Path | None = None, embeddings_format: Embeddi
     ``auto``: no path → kumo GloVe; a directory → a WORD model (or a copy of the kumo data); ``*.npy`` → npy with
     ``vocab.txt`` beside it; anything else → a text file.
     """
+    embeddings_format, path = _resolved(path, embeddings_format)
+    if path is None:
+        return load_kumo()
+    loader = {"text": load_text_vectors, "npy": load_npy_vectors, "word_model": load_word_model,
+              "kumo": load_kumo}[embeddings_format]
+    return loader(path)
+
+
+def _resolved(path: str | Path | None, embeddings_format: EmbeddingsFormat) -> tuple[EmbeddingsFormat, Path | None]:
+    """The format ``auto`` stands for, and the path (None: the kumo package's data)."""
     if embeddings_format == "kumo":
-        return load_kumo(path)
+        return "kumo", Path(path) if path is not None else None
     if path is None:
         if embeddings_format != "auto":
             raise WordVectorsError(f"embeddings_format {embeddings_format} needs an embeddings path")
-        return load_kumo()
+        return "kumo", None
     path = Path(path)
     if embeddings_format == "auto":
         if path.is_dir():
             embeddings_format = "kumo" if (path / KUMO_VECTORS).is_file() else "word_model"
         else:
             embeddings_format = "npy" if path.suffix == ".npy" else "text"
-    loader = {"text": load_text_vectors, "npy": load_npy_vectors, "word_model": load_word_model,
-              "kumo": load_kumo}[embeddings_format]
-    return loader(path)
+    return embeddings_format, path
+
+
+def vectors_shape(path: str | Path | None = None,
+                  embeddings_format: EmbeddingsFormat = "auto") -> tuple[int, int] | None:
+    """``(words, dimension)`` of what :func:`load_word_vectors` would load, found without loading it: a ``.npy``
+    header, or a text file's header line (else its size over the mean length of its first lines: an estimate).
+    None where that is not cheap (a compressed text file) or the files cannot be read (loading names why)."""
+    try:
+        embeddings_format, resolved = _resolved(path, embeddings_format)
+        located = resolved if resolved is not None else kumo_data()
+        if located is None:  # the kumo package is not installed
+            return None
+        if embeddings_format == "text":
+            return _text_shape(located) if located.suffix != ".gz" else None
+        matrix = {"npy": located, "word_model": located / WORD_MODEL_VECTORS,
+                  "kumo": located / KUMO_VECTORS}[embeddings_format]
+        shape = np.load(matrix, mmap_mode="r", allow_pickle=False).shape
+    except (OSError, ValueError):
+        return None
+    return (int(shape[0]), int(shape[1])) if len(shape) == 2 else None
+
+
+def _text_shape(path: Path, sample_lines: int = 1000) -> tuple[int, int] | None:
+    with open(path, "rb") as handle:
+        lines = [line for _, line in zip(range(sample_lines), handle, strict=False) if line.strip()]
+    if not lines:
+        return None
+    fields = lines[0].split()
+    if len(fields) == 2 and fields[0].isdigit() and fields[1].isdigit():  # word2vec's "count dim" header
+        return int(fields[0]), int(fields[1])
+    return max(1, round(path.stat().st_size * len(lines) / sum(map(len, lines)))), len(fields) - 1
 
 
 def load_word_frequencies(path: str | Path, *, lowercase: bool = True) -> tuple[pa.Array, np.ndarray]:

@@ -54,11 +54,25 @@ from core.word_vectors import (
     load_word_vectors,
     string_buffers,
     strings_from_buffers,
+    vectors_shape,
 )
 
-__all__ = ["SCORER_FORMAT", "ParagramScorer"]
+__all__ = ["SCORER_FORMAT", "ParagramScorer", "estimated_scorer_bytes"]
 
 SCORER_FORMAT = 1  # bump when the .npz layout or the scoring arithmetic changes
+
+
+def estimated_scorer_bytes(config: ScoreConfig) -> int | None:
+    """About the size of the scorer ``config`` fits, before loading its vectors: per word its float32 vector and
+    weight, its offset (int64) and about 8 bytes of text (what :meth:`ParagramScorer.save` writes); 0 when
+    ``config.scorer`` names a saved one (nothing is written); None when the vectors' shape is not cheap to read."""
+    if config.scorer is not None:
+        return 0
+    shape = vectors_shape(config.embeddings, config.embeddings_format)
+    if shape is None:
+        return None
+    words, dim = shape
+    return words * (4 * dim + 4 + 8 + 8)
 
 
 # ---------------------------------------------------------------------------------------------------- scorer
@@ -179,12 +193,10 @@ class ParagramScorer:
             digest.update(np.ascontiguousarray(array).data)
         return f"paragram-{digest.hexdigest()[:12]}"
 
-    def save(self, path: str | Path) -> Path:
-        """Write everything scoring needs to one ``.npz`` (no pickles), atomically. Returns the path."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def _arrays(self) -> dict[str, np.ndarray]:
+        """What :meth:`save` writes."""
         offsets, data = string_buffers(self.vectors.words)
-        arrays = {
+        return {
             "format": np.int64(SCORER_FORMAT),
             "params": np.frombuffer(json.dumps(self.params, sort_keys=True).encode(), np.uint8),
             "scorer_id": np.frombuffer(self.scorer_id.encode(), np.uint8),
@@ -192,6 +204,17 @@ class ParagramScorer:
             "words_offsets": offsets, "words_data": data,
             "vectors": self.vectors.matrix, "weights": self.weights, "components": self.components,
         }
+
+    @property
+    def file_bytes(self) -> int:
+        """About the size of the file :meth:`save` writes (its arrays, without the archive's few headers)."""
+        return sum(array.nbytes for array in self._arrays().values())
+
+    def save(self, path: str | Path) -> Path:
+        """Write everything scoring needs to one ``.npz`` (no pickles), atomically. Returns the path."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays = self._arrays()
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")  # umask permissions
         try:
             with open(tmp, "xb") as out:

@@ -40,6 +40,7 @@ from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig, PipelineConfig, Tran
 from core import pair_schema as S
 from core.import_path import load_class
 from core.pair_schema import Reason
+from pipeline.disk_space import OutOfSpaceError
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
     METRICS_NAMESPACE,
@@ -171,7 +172,8 @@ def read_cache(path: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]
         with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
             cached = pq.read_table(handle).to_pylist()
     except Exception as error:  # a foreign or damaged file: translate again (and overwrite it)
-        log.warning("ignoring unreadable translation cache %s: %s", path, error)
+        # one line: Arrow's messages can hold newlines
+        log.warning("ignoring unreadable translation cache %s: %s", path, " ".join(str(error).split()))
         return None
     if len(cached) != len(rows) or any(c["cs"] != r[S.CS] for c, r in zip(cached, rows, strict=True)):
         return None
@@ -183,7 +185,7 @@ def write_cache(path: str, rows: Sequence[dict[str, Any]], fields: Sequence[dict
     table = pa.Table.from_pylist([{"id": r[S.ID], "cs": r[S.CS], **f} for r, f in zip(rows, fields, strict=True)],
                                  schema=CACHE_SCHEMA)
     tmp = f"{path}.tmp-{uuid.uuid4().hex}"
-    write_table(table, tmp, row_group_rows=100_000, compression="zstd")
+    write_table(table, tmp, row_group_rows=100_000, compression="zstd", what="a chunk of the translation cache")
     FileSystems.rename([tmp], [path])
 
 
@@ -201,7 +203,7 @@ class _LookupChunk(beam.DoFn):
         self._cache = cache
 
     def setup(self) -> None:
-        self._hits = Metrics.counter(METRICS_NAMESPACE, CACHE_HIT_COUNTER)
+        self._hits = StageCounter(CACHE_HIT_COUNTER)  # watched: the live line counts reused rows as translated
         self._translated = StageCounter(TRANSLATED_COUNTER)
 
     def process(self, element: tuple[int, Iterable[dict[str, Any]]]) -> Iterator[Any]:
@@ -219,7 +221,9 @@ class _LookupChunk(beam.DoFn):
 
 class _StoreChunk(beam.DoFn):
     """``((cache path, rows), translations)`` -> the chunk written to the cache (when there is one), then
-    ``(row, fields)`` per row. A failed cache write is a warning: the translations go on."""
+    ``(row, fields)`` per row. A failed cache write is a warning: the translations go on; but a full disk ends the
+    run at once (:class:`~pipeline.disk_space.OutOfSpaceError`), before more translating for outputs that could
+    not be written."""
 
     def setup(self) -> None:
         self._misses = Metrics.counter(METRICS_NAMESPACE, "translation_cache_miss_rows")
@@ -232,6 +236,8 @@ class _StoreChunk(beam.DoFn):
             self._misses.inc(len(rows))
             try:
                 write_cache(path, rows, fields)
+            except OutOfSpaceError:  # the outputs would fail next, on the same disk: say so now, once
+                raise
             except Exception as error:  # the cache is an optimisation: never fail the run for it
                 log.warning("could not write translation cache %s: %s", path, error)
         self._translated.inc(len(rows))

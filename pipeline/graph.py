@@ -23,6 +23,7 @@ from pipeline import progress
 from pipeline.analysis.lexicon_transforms import BuildLexicon
 from pipeline.backtranslate import BackTranslateRows
 from pipeline.dedup import Dedup
+from pipeline.disk_space import output_bytes, warn_if_short
 from pipeline.ingest import Ingest
 from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.options import runner_of
@@ -119,6 +120,8 @@ def build_pipeline(
         check_select_columns(config.filter, scores, excluded)
     scorer = plan_scorer(config, ingest.plan, specs, output, local=local) if pc.score else None
     prefilter = PrefilterRows.for_run(config, scorer.fit_sample if scorer is not None else 0)
+    warn_if_short(output, output_bytes(ingest.plan.expected_rows, 3 * pc.num_shards + pc.deadletter_shards,
+                                       scorer.file_bytes if scorer is not None else 0))
     claim_output(output, config, specs, overwrite=overwrite)  # everything checkable was checked
     if scorer is not None:
         scorer.save()  # a scorer the launcher fitted

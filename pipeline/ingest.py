@@ -198,8 +198,8 @@ def decode_record(raw: dict[str, Any], spec: InputSpec, max_line_bytes: int,
         what, length = raw["overlong"]
         data = raw["line"] if what == "line" else raw[what]
         return DEADLETTER_TAG, dead_letter(
-            raw, Reason.LINE_TOO_LONG, f"{what} line is {length} bytes, over pipeline.max_line_bytes="
-            f"{max_line_bytes}: not decoded", data, keep_bytes, length)
+            raw, Reason.LINE_TOO_LONG, f"{'the' if what == 'line' else what} line is {length} bytes, over "
+            f"pipeline.max_line_bytes={max_line_bytes}: not decoded", data, keep_bytes, length)
     if raw["fmt"] == "parquet":
         for name, value in raw["values"].items():
             if isinstance(value, bytes) and len(value) > max_line_bytes:

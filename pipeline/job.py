@@ -58,7 +58,7 @@ from pipeline.metrics import (
     stage_seconds,
     translation_seconds,
 )
-from pipeline.options import beam_argv, local_worker_logging, runner_name
+from pipeline.options import beam_argv, beam_checks_speak_last, local_worker_logging, runner_name
 from pipeline.run_folder import LEXICON_DIR, own_output
 from pipeline.summary import write_summary
 from pipeline.write import finalize
@@ -104,7 +104,8 @@ def run(
         raise InputError(f"--out {output}: {problem}")
     started = time.perf_counter()
     try:
-        p = beam.Pipeline(options=options)
+        with beam_checks_speak_last():
+            p = beam.Pipeline(options=options)
     except ValueError as error:  # an unknown runner, or options the runner requires (Dataflow's project, ...)
         raise InputError(f"Beam options for {runner}: {' '.join(str(error).split())} (docs/dataflow.md)") from None
     with own_output(output):  # one run per folder; created (and locked) before the checks below

@@ -39,6 +39,12 @@ TRANSLATED_COUNTER = "translated"  # rows with a translation, from the cache or 
 CACHE_HIT_COUNTER = "translation_cache_hit_rows"  # rows whose translation came from the translation cache
 STARTED_CHUNKS_COUNTER = "translation_chunks_started"  # chunks handed to the model: translation has begun
 TRANSLATE_CLOCK = "translate_clock_ms"  # wall clock at the start and end of every translate call
+#: Counters of the live progress line only (:func:`count_progress`, not Beam metrics): rows the model has decoded,
+#: counted batch by batch inside a chunk (the chunk's rows reach TRANSLATED_COUNTER when it is done); rows that
+#: entered and left the score stage; scorer fits begun and done. They say which stage is at work.
+DECODED_PROGRESS = "progress_decoded"
+SCORING_PROGRESS, SCORED_PROGRESS = "progress_scoring", "progress_scored"
+FITTING_PROGRESS, FITTED_PROGRESS = "progress_fitting", "progress_fitted"
 #: The folder a local launcher watches (:mod:`pipeline.progress`): workers write their counters there as they count.
 WATCH_ENV = "PARANMT_PROGRESS_DIR"
 
@@ -54,6 +60,12 @@ class StageCounter:
     def inc(self, n: int = 1) -> None:
         Metrics.counter(METRICS_NAMESPACE, self.name).inc(n)
         _watched(self.name, n)
+
+
+def count_progress(name: str, n: int = 1) -> None:
+    """Add ``n`` to a counter only the live progress line reads (:data:`DECODED_PROGRESS`, ...): finer than the
+    stage counters and of no use to the summary."""
+    _watched(name, n)
 
 
 def rejected_counter(reason: Reason | str) -> str:

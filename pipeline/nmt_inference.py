@@ -40,7 +40,14 @@ from apache_beam.utils.shared import Shared
 from apache_beam.utils.windowed_value import WindowedValue
 
 from configs.schema import TranslateConfig
-from pipeline.metrics import STARTED_CHUNKS_COUNTER, TRANSLATE_CLOCK, TRANSLATE_NAMESPACE, StageCounter
+from pipeline.metrics import (
+    DECODED_PROGRESS,
+    STARTED_CHUNKS_COUNTER,
+    TRANSLATE_CLOCK,
+    TRANSLATE_NAMESPACE,
+    StageCounter,
+    count_progress,
+)
 from translate.card import ModelDir, model_or_default
 from translate.loading import load_backend, load_translator
 from translate.translator import RawHypothesis, Status, Translation, Translator
@@ -315,7 +322,8 @@ class _TranslateChunks(beam.DoFn):
         key, chunk = element
         self._started.inc()
         self._clock.update(int(time.time() * 1000))
-        self._in_flight.append((key, self._pool.submit(self._translator.translate, list(chunk))))
+        decoded = functools.partial(count_progress, DECODED_PROGRESS)  # batch by batch: the live line moves
+        self._in_flight.append((key, self._pool.submit(self._translator.translate, list(chunk), progress=decoded)))
         if len(self._in_flight) > CHUNKS_IN_FLIGHT:  # the oldest chunk's rows go on while the others translate
             yield self._finished()
 

@@ -14,6 +14,7 @@ Precedence, lowest first:
 from __future__ import annotations
 
 import json
+import logging
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -93,3 +94,30 @@ def local_worker_logging(options: PipelineOptions, *, local: bool) -> Iterator[N
             yield
         finally:
             os.environ.pop(WORKER_OPTIONS_FILE, None)
+
+
+class _Held(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@contextmanager
+def beam_checks_speak_last() -> Iterator[None]:
+    """Beam's own option checks log before they fail (Dataflow's "Unable to create default GCS bucket." when no
+    project is given), so their warning came before the one ``error:`` line that says what is missing. The block's
+    Beam log records are held: dropped when it fails (the error says it all), logged as usual when it succeeds."""
+    beam_log = logging.getLogger("apache_beam")
+    held, propagates = _Held(), beam_log.propagate
+    beam_log.addHandler(held)
+    beam_log.propagate = False
+    try:
+        yield
+    finally:
+        beam_log.removeHandler(held)
+        beam_log.propagate = propagates
+    for record in held.records:  # reached only when the block succeeded
+        logging.getLogger(record.name).handle(record)

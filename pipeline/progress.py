@@ -7,6 +7,7 @@ Beam counter and, while a local launcher watches, a copy that each worker proces
 and redraws one line on a terminal (or logs a line every 30 s when stderr is not one):
 
     read 48,210/64,505 · translated 12,000 (41.3/s, ETA ≈ 20 min) · pairs written 0 · 5 min 02 s
+    read 500/500 · translated 500 · scoring: 0 scored · pairs written 0 · 2 min 41 s
 
 On a distributed runner (Dataflow, Flink, Spark, portable: ``run()`` returns at once) :func:`wait_showing_progress`
 waits for the job and writes the same counts from its Beam metrics once a minute (``--progress-every``). Counters
@@ -32,7 +33,13 @@ from typing import TextIO
 from apache_beam.runners.runner import PipelineResult
 
 from pipeline.metrics import (
+    CACHE_HIT_COUNTER,
+    DECODED_PROGRESS,
+    FITTED_PROGRESS,
+    FITTING_PROGRESS,
     READ_COUNTER,
+    SCORED_PROGRESS,
+    SCORING_PROGRESS,
     STARTED_CHUNKS_COUNTER,
     TRANSLATED_COUNTER,
     metric_counts,
@@ -64,26 +71,41 @@ def _duration(seconds: float) -> str:
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min {secs:02d} s" if minutes else f"{secs} s"
 
 
-def progress_line(counts: Counter[str] | dict[str, int], elapsed: float, expected: int | None,
+def translated_rows(counts: Counter[str] | Mapping[str, int]) -> int:
+    """Rows with a translation so far: whole chunks (the stage's counter), or, finer while a chunk decodes, the
+    rows reused from the cache plus those the model has decoded batch by batch."""
+    return max(counts.get(TRANSLATED, 0), counts.get(CACHE_HIT_COUNTER, 0) + counts.get(DECODED_PROGRESS, 0))
+
+
+def progress_line(counts: Counter[str] | Mapping[str, int], elapsed: float, expected: int | None,
                   rate: float | None = None, translating: str = "") -> str:
-    """One line: rows read (of the known total), translated (rate, ETA), pairs written, time so far. ``rate``:
-    translations per second (:class:`TranslationRate`); the ETA assumes every row still to read is translated.
-    Until the first chunk is translated, a started translation shows as ``translating: 0 of N rows
-    (<translating>)``, ``translating`` naming the model and beam."""
-    read, translated, written = counts.get(READ, 0), counts.get(TRANSLATED, 0), counts.get(WRITTEN, 0)
+    """One line: rows read (of the known total), translated (rate, ETA), the scorer's fit and the scoring while
+    they work, pairs written, time so far. ``rate``: translations per second (:class:`TranslationRate`); the ETA
+    assumes every row still to read is translated. Until the model's first batch is decoded, a started
+    translation shows as ``translating: 0 of N rows (<translating>)``, ``translating`` naming the model and beam;
+    a stage at work without rows to show is named (``fitting the scorer``, ``scoring: 0 scored``), so a line that
+    does not move still says what runs."""
+    read, written, translated = counts.get(READ, 0), counts.get(WRITTEN, 0), translated_rows(counts)
     parts = [f"read {read:,}" + (f"/{expected:,}" if expected else "")]
-    if counts.get(STARTED_CHUNKS, 0) and not translated and not rate:  # decoding, no chunk finished yet
+    if counts.get(STARTED_CHUNKS, 0) and not translated and not rate:  # decoding, no batch finished yet
         parts.append(f"translating: 0 of {expected:,} rows" if expected else "translating: 0 rows")
         if translating:
             parts[-1] += f" ({translating})"
     if translated or rate:
         text = f"translated {translated:,}"
-        if rate:
+        if rate and not (expected and translated >= expected):  # once all is translated a rate would only decay
             text += f" ({rate:.1f}/s"
-            if expected and expected > translated:
+            if expected:
                 text += f", ETA ≈ {_duration((expected - translated) / rate)}"
             text += ")"
         parts.append(text)
+    if counts.get(FITTING_PROGRESS, 0) > counts.get(FITTED_PROGRESS, 0):
+        parts.append("fitting the scorer")
+    scoring, scored = counts.get(SCORING_PROGRESS, 0), counts.get(SCORED_PROGRESS, 0)
+    if scoring > scored:
+        parts.append(f"scoring: {scored:,} scored")
+    elif scored:
+        parts.append(f"scored {scored:,}")
     parts.append(f"pairs written {written:,}")
     parts.append(_duration(elapsed))
     return " · ".join(parts)
@@ -92,7 +114,7 @@ def progress_line(counts: Counter[str] | dict[str, int], elapsed: float, expecte
 class TranslationRate:
     """Translations per second since the first translated rows were seen, steady on a steady run.
 
-    Workers count whole chunks (500 lines by default), so the counter moves in steps seconds apart: a rate over a
+    Workers count decoded batches (or whole chunks), so the counter moves in steps seconds apart: a rate over a
     short window swings with how many steps happen to fall in it (2x between updates was seen). The rate here is
     (rows since the first step) / (time since the first step), both taken at the latest step, so a run that
     translates at a steady pace shows a steady rate and ETA; model loading before the first step is not counted.
@@ -167,9 +189,10 @@ class LocalProgress:
                 last_log = now
 
     def update(self, counts: Counter[str], elapsed: float, now: float) -> str:
-        """The line for ``counts`` read at time ``now`` (the rate comes from :class:`TranslationRate`)."""
-        return progress_line(counts, elapsed, self.expected, self.rate.update(now, counts.get(TRANSLATED, 0)),
-                             self.translating)
+        """The line for ``counts`` read at time ``now`` (the rate comes from :class:`TranslationRate`, over the rows
+        the model decoded: rows reused from the cache come in bursts and would inflate it)."""
+        decoded = max(counts.get(DECODED_PROGRESS, 0), counts.get(TRANSLATED, 0) - counts.get(CACHE_HIT_COUNTER, 0))
+        return progress_line(counts, elapsed, self.expected, self.rate.update(now, decoded), self.translating)
 
     def finish(self, counts: Mapping[str, int]) -> None:
         """The finished job's counts (Beam's metrics): shown as the last line when the block ends. The live line

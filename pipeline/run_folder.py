@@ -22,6 +22,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.out_paths import make_out_folder, out_folder_problem, remove_created
 from configs.schema import ParaNMTConfig
+from pipeline.disk_space import room_for
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
 from pipeline.metrics import OUTPUTS
@@ -98,11 +99,13 @@ def write_marker(output: str, name: str = "_SUCCESS", text: str = "") -> str:
     """``<output>/<name>`` holding ``text``: the run's identity (``_RUN``), its ``summary.json``, or ``_SUCCESS``
     once its checks held."""
     path = FileSystems.join(output, name)
-    handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
-    try:
-        handle.write(text.encode("utf-8"))
-    finally:
-        handle.close()
+    data = text.encode("utf-8")
+    with room_for(path, name, lambda: len(data)):
+        handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
+        try:
+            handle.write(data)
+        finally:
+            handle.close()
     return path
 
 

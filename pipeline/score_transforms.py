@@ -49,7 +49,7 @@ from filters.paragram import ParagramScorer
 from filters.plugins import Score, step_of
 from filters.rules import apply_rules, rules_from_config
 from filters.scores import score_pairs
-from pipeline.metrics import SCORES_NAMESPACE
+from pipeline.metrics import SCORED_PROGRESS, SCORES_NAMESPACE, SCORING_PROGRESS, count_progress
 
 __all__ = ["ScoreAndSelect", "check_scorer", "load_scorer", "score_columns"]
 
@@ -163,7 +163,9 @@ class _ScoreAndJudge(beam.DoFn):
             if self._scorer.scorer_id != fitted_id:
                 raise RuntimeError(f"{self._source} holds scorer {self._scorer.scorer_id}, not {fitted_id} that this "
                                    "job fitted: is another run writing to the same output folder?")
+        count_progress(SCORING_PROGRESS, batch.num_rows)
         table = score_columns(score_pairs(batch, self._scorer), self._scores)
+        count_progress(SCORED_PROGRESS, table.num_rows)
         self._pairs.inc(table.num_rows)
         self._no_known.inc(pc.sum(table[NO_KNOWN_WORDS]).as_py() or 0)
         self._batches.inc()

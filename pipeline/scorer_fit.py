@@ -29,12 +29,13 @@ from apache_beam.io.filesystems import FileSystems
 from configs.schema import ParaNMTConfig, PipelineConfig, ScoreConfig
 from core.pair_schema import EN_TOKENS
 from core.text import TextProcessor
-from filters.paragram import ParagramScorer
+from filters.paragram import ParagramScorer, estimated_scorer_bytes
+from pipeline.disk_space import room_for
 from pipeline.ingest import decode_record
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.input_reading import read_task
-from pipeline.metrics import record_size
+from pipeline.metrics import FITTED_PROGRESS, FITTING_PROGRESS, count_progress, record_size
 from pipeline.records import FIT_SCHEMA, ROW
 from pipeline.score_transforms import load_scorer
 
@@ -77,6 +78,14 @@ class ScorerPlan:
     def fit_sample(self) -> int:
         """English sentences the pre-filter hands to the fit: none unless the job fits the scorer."""
         return self.fit.fit_sample if self.fit is not None else 0
+
+    @property
+    def file_bytes(self) -> int:
+        """About what the scorer adds to the run folder: the file of one fitted here or in the job (0 where its
+        size is not cheap to tell); nothing for a saved one."""
+        if self.fitted is not None:
+            return self.fitted.file_bytes
+        return (estimated_scorer_bytes(self.fit.config) or 0) if self.fit is not None else 0
 
     def save(self) -> None:
         """Write the scorer the launcher fitted (if any) to ``path``."""
@@ -126,6 +135,13 @@ def fit_and_save(sentences: list[list[str]], score_config: ScoreConfig, path: st
 def save_scorer(scorer: ParagramScorer, path: str) -> None:
     """Save ``scorer`` to ``path``: a local path directly, any other through Beam's FileSystems from a local copy
     (gs://, s3://, ...)."""
+    with room_for(path, "the fitted scorer", lambda: scorer.file_bytes):
+        _save(scorer, path)
+    log.info("saved scorer %s (fitted on %s sentences) to %s", scorer.scorer_id, scorer.params.get("fit_sentences"),
+             path)
+
+
+def _save(scorer: ParagramScorer, path: str) -> None:
     if "://" not in path:
         scorer.save(path)
     else:
@@ -138,8 +154,6 @@ def save_scorer(scorer: ParagramScorer, path: str) -> None:
                         handle.write(chunk)
             finally:
                 handle.close()
-    log.info("saved scorer %s (fitted on %s sentences) to %s", scorer.scorer_id, scorer.params.get("fit_sentences"),
-             path)
 
 
 def _order_keys(table: pa.Table) -> np.ndarray:
@@ -177,7 +191,10 @@ class _FirstSentences(beam.CombineFn):
 
 def _fit_from_table(table: pa.Table, score_config: ScoreConfig, path: str) -> str:
     record_size("fit_sample", table.num_rows, table.nbytes)
-    return fit_and_save(table.column(EN_TOKENS).to_pylist(), score_config, path)
+    count_progress(FITTING_PROGRESS)
+    scorer_id = fit_and_save(table.column(EN_TOKENS).to_pylist(), score_config, path)
+    count_progress(FITTED_PROGRESS)
+    return scorer_id
 
 
 class FitScorer(beam.PTransform):
@@ -190,6 +207,10 @@ class FitScorer(beam.PTransform):
     def __init__(self, score_config: ScoreConfig, path: str):
         super().__init__()
         self._config, self._path = score_config, path
+
+    @property
+    def config(self) -> ScoreConfig:
+        return self._config
 
     @property
     def fit_sample(self) -> int:

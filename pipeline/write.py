@@ -38,6 +38,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import PipelineConfig
 from core import pair_schema as S
+from pipeline.disk_space import room_for
 from pipeline.metrics import OUTPUTS, StageCounter, record_size, written_counter
 from pipeline.records import partition
 
@@ -114,16 +115,30 @@ def records_to_table(records: Sequence[Mapping[str, Any]], schema: pa.Schema = S
 
 
 def write_table(table: pa.Table, path: str, *, row_group_rows: int, compression: str,
-                compression_level: int | None = None) -> None:
-    """Write one Parquet file through Beam's FileSystems (local, gs://, s3://, ...)."""
-    handle = FileSystems.create(path, mime_type="application/octet-stream",
-                                compression_type=CompressionTypes.UNCOMPRESSED)
-    try:
-        pq.write_table(table, handle, row_group_size=row_group_rows,
-                       compression=None if compression == "none" else compression,
-                       compression_level=compression_level, write_statistics=True)
-    finally:
-        handle.close()
+                compression_level: int | None = None, what: str | None = None) -> None:
+    """Write one Parquet file through Beam's FileSystems (local, gs://, s3://, ...); a full disk is
+    :class:`~pipeline.disk_space.OutOfSpaceError` naming ``what`` (default: the file's name) and the file's size."""
+    options: dict[str, Any] = {"row_group_size": row_group_rows,
+                               "compression": None if compression == "none" else compression,
+                               "compression_level": compression_level, "write_statistics": True}
+
+    def size() -> int:  # asked only when the disk is full: the same bytes, counted instead of stored
+        counter = pa.MockOutputStream()
+        pq.write_table(table, counter, **options)
+        return counter.size()
+
+    with room_for(path, what or path.rsplit("/", 1)[-1], size):
+        try:
+            handle = FileSystems.create(path, mime_type="application/octet-stream",
+                                        compression_type=CompressionTypes.UNCOMPRESSED)
+            try:
+                pq.write_table(table, handle, **options)
+            finally:
+                handle.close()
+        except BaseException:
+            if FileSystems.exists(path):  # a partial file (a full disk) holds space and is never read
+                FileSystems.delete([path])
+            raise
 
 
 def shards_of(ids: pa.Array | pa.ChunkedArray, count: int) -> np.ndarray:
@@ -189,7 +204,7 @@ class _WriteShard(beam.DoFn):
         record_size(f"shard_{self._prefix}", table.num_rows, table.nbytes)
         path = FileSystems.join(self._directory, shard_name(self._prefix, index, self._count))
         write_table(table, path, row_group_rows=self._row_group_rows, compression=self._compression,
-                    compression_level=self._level)
+                    compression_level=self._level, what=f"{self._prefix}/ shard {index + 1} of {self._count}")
         yield path
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import itertools
 import json
 import logging
@@ -160,8 +161,9 @@ def distill_teacher(teacher: str | Path | None = None, pca_dims: int | None = 25
         return vocab
     distill = import_model2vec().distill.distill
     log.info("distilling %s (PCA %s, %d added words) with model2vec", teacher, pca_dims, len(words))
-    model = distill(model_name=str(teacher), vocabulary=words or None, device="cpu", pca_dims=pca_dims,
-                    quantize_to="float32")
+    with contextlib.redirect_stderr(io.StringIO()):  # model2vec's and transformers' progress bars: the line above
+        model = distill(model_name=str(teacher), vocabulary=words or None, device="cpu", pca_dims=pca_dims,
+                        quantize_to="float32")
     vocab = StaticVocab(model.tokenizer.to_str(), np.ascontiguousarray(model.embedding, dtype=np.float32),
                         str(teacher))
     staging = folder.with_name(f".{folder.name}.{os.getpid()}")

@@ -39,7 +39,7 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import pyarrow as pa
@@ -54,6 +54,7 @@ from configs.schema import LexiconConfig
 from core.correlation import spearman
 from core.errors import ParanmtError
 from core.pair_schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE, check_schema, read_metadata, with_metadata
+from pipeline.disk_space import room_for
 
 __all__ = [
     "ENGLISH_STOPWORDS",
@@ -626,11 +627,16 @@ class LexiconShard:
     top: pa.Table
 
 
-def _create(out_dir: str | os.PathLike, name: str):
+@contextlib.contextmanager
+def _create(out_dir: str | os.PathLike, name: str) -> Iterator[BinaryIO]:
+    """``out_dir/name`` open for writing; a full disk is one line naming it."""
     with contextlib.suppress(Exception):  # exists, or an object store where folders are implicit
         FileSystems.mkdirs(str(out_dir))
-    return FileSystems.create(FileSystems.join(str(out_dir), name), mime_type="application/octet-stream",
-                              compression_type=CompressionTypes.UNCOMPRESSED)
+    path = FileSystems.join(str(out_dir), name)
+    with room_for(path, f"the lexicon's {name}", lambda: None), \
+            FileSystems.create(path, mime_type="application/octet-stream",
+                               compression_type=CompressionTypes.UNCOMPRESSED) as handle:
+        yield handle
 
 
 def write_lexicon_shard(out_dir: str | os.PathLike, index: int, num_shards: int, counts: PairCounts | None,

@@ -276,3 +276,19 @@ def test_export_help_loads_no_library(tmp_path):
                           env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
     assert done.stdout.splitlines()[-1] == "[]"
     assert "usage: paranmt export" in done.stdout
+
+
+def test_a_command_logs_its_own_info_and_only_warnings_of_the_libraries(capsys):
+    """Issue 41: WORD training printed matplotlib's "generated new fontManager", static training skeletoken's and
+    model2vec's INFO lines."""
+    import logging
+
+    from core.command_line import log_to_console
+
+    log_to_console(logging.INFO, "%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("train_embeddings.trainer").info("ours")
+    logging.getLogger("matplotlib.font_manager").info("generated new fontManager")
+    logging.getLogger("skeletoken.base").info("Changing padding token to existing token '[PAD]'.")
+    logging.getLogger("skeletoken.base").warning("a library's warning")
+    assert capsys.readouterr().err.splitlines() == ["INFO train_embeddings.trainer: ours",
+                                                    "WARNING skeletoken.base: a library's warning"]

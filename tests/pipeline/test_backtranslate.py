@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from pipeline.backtranslate import TranslationCache, cache_chunk
+import logging
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pipeline.backtranslate import TranslationCache, cache_chunk, read_cache
 
 
 def test_cache_chunks_are_fixed_size_row_ranges():
@@ -10,3 +15,18 @@ def test_cache_chunks_are_fixed_size_row_ranges():
     cache = TranslationCache("/c", "m/1", (("beam_size", 12),))
     assert cache.path(["a", "b"]) != cache.path(["ab"]) and "/translations/m_1/" in cache.path(["a"])
     assert cache.path(["a"]) != TranslationCache("/c", "m/1", (("beam_size", 4),)).path(["a"])
+
+
+def test_a_damaged_cache_file_is_one_warning_line(tmp_path, caplog, monkeypatch):
+    """A damaged chunk is translated again; its warning is one line even when Arrow's message has several."""
+    path = tmp_path / "chunk.parquet"
+    path.write_bytes(b"PAR1 not a parquet file")
+
+    def damaged(*args: object, **kwargs: object) -> pa.Table:
+        raise pa.ArrowInvalid("bad\nfooter")
+
+    monkeypatch.setattr(pq, "read_table", damaged)
+    with caplog.at_level(logging.WARNING, logger="pipeline.backtranslate"):
+        assert read_cache(str(path), [{"cs": "a"}]) is None
+    [record] = caplog.records
+    assert record.getMessage() == f"ignoring unreadable translation cache {path}: bad footer"

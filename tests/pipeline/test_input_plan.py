@@ -160,6 +160,7 @@ def test_over_long_lines_are_never_held_whole(tmp_path):
     tag, dead = decode_record(records[1], InputSpec.tsv(path), CAP, KEEP)
     assert tag == "deadletter" and dead["reason"] == Reason.LINE_TOO_LONG  # issue 34: was unparseable
     assert dead["raw_bytes"] == 100_002 and dead["raw_truncated"] and "max_line_bytes" in dead["error"]
+    assert dead["error"].startswith("the line is 100002 bytes")  # not "line line is"
 
 
 def test_tsv_header_and_columns(tmp_path):

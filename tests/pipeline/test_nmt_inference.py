@@ -188,7 +188,7 @@ class _OverlapTranslator:
     def __init__(self, chunks: int) -> None:
         self.started = [threading.Event() for _ in range(chunks)]
 
-    def translate(self, chunk: list[str]) -> list[Translation]:
+    def translate(self, chunk: list[str], progress=None) -> list[Translation]:
         k = int(chunk[0])
         self.started[k].set()
         if k + 1 < len(self.started):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from apache_beam.options.pipeline_options import PipelineOptions
 
 from configs import load_config
 from configs.schema import PipelineConfig
-from pipeline.options import WORKER_OPTIONS_FILE, beam_argv, local_worker_logging
+from pipeline.options import WORKER_OPTIONS_FILE, beam_argv, beam_checks_speak_last, local_worker_logging
 
 
 def test_pipeline_config_loads_with_overrides_and_flags():
@@ -62,3 +63,17 @@ def test_local_multi_process_workers_log_as_the_launcher(monkeypatch):
     monkeypatch.setenv(WORKER_OPTIONS_FILE, "/theirs.json")
     with local_worker_logging(PipelineOptions(MULTI), local=True):
         assert os.environ[WORKER_OPTIONS_FILE] == "/theirs.json"
+
+
+def test_beams_own_warnings_wait_for_its_checks(caplog):
+    """Held while Beam checks the options: dropped when the check fails (the error line says it all), logged as
+    usual when it passes."""
+    beam_log = logging.getLogger("apache_beam.options.pipeline_options")
+    with caplog.at_level(logging.WARNING), pytest.raises(ValueError), beam_checks_speak_last():
+        beam_log.warning("Unable to create default GCS bucket.")
+        raise ValueError("Missing required option: project")
+    assert not caplog.records
+    with caplog.at_level(logging.WARNING), beam_checks_speak_last():
+        beam_log.warning("a warning worth reading")
+        assert not caplog.records
+    assert [r.getMessage() for r in caplog.records] == ["a warning worth reading"]

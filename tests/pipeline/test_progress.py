@@ -14,7 +14,17 @@ from apache_beam.metrics.execution import MetricKey, MetricResult
 from apache_beam.metrics.metricbase import MetricName
 
 from pipeline import progress
-from pipeline.metrics import METRICS_NAMESPACE, StageCounter, metric_counts
+from pipeline.metrics import (
+    CACHE_HIT_COUNTER,
+    DECODED_PROGRESS,
+    FITTED_PROGRESS,
+    FITTING_PROGRESS,
+    METRICS_NAMESPACE,
+    SCORED_PROGRESS,
+    SCORING_PROGRESS,
+    StageCounter,
+    metric_counts,
+)
 
 
 def test_progress_line_reads_counts_rate_and_eta():
@@ -205,3 +215,65 @@ def test_a_failed_remote_job_raises_its_own_error_after_its_last_line():
         progress.wait_showing_progress(job, 400, every=0.001, stream=stream)
     assert raised.value is error and job.life["waits"] == [None]
     assert stream.getvalue().splitlines()[-1].startswith("FAILED: read 200/400 · ")
+
+
+def test_a_chunk_shows_its_batches_and_a_rate_before_it_is_done():
+    """Issue 41: a one-chunk run showed "translating: 0 of 500 rows" with no rate until the chunk was done; the
+    model's decoded batches now move the line and give a rate within the chunk (a synthetic clock)."""
+    display = progress.LocalProgress(500, enabled=False, translating="model m, beam 12")
+    started = Counter({progress.READ: 500, progress.STARTED_CHUNKS: 1})
+    assert "translating: 0 of 500 rows (model m, beam 12)" in display.update(started, 30.0, 30.0)
+    lines = [display.update(started + Counter({DECODED_PROGRESS: 100 * k}), 30.0 + 10 * k, 30.0 + 10 * k)
+             for k in (1, 2, 3)]
+    assert lines[0].startswith("read 500/500 · translated 100 · pairs written 0")
+    assert lines[2].startswith("read 500/500 · translated 300 (10.0/s, ETA ≈ 20 s) · pairs written 0")
+    assert display.update(started + Counter({DECODED_PROGRESS: 500}), 80.0, 80.0).startswith(
+        "read 500/500 · translated 500 · pairs written 0")  # all translated: no rate left to decay
+    reused = progress.progress_line(Counter({progress.READ: 500, CACHE_HIT_COUNTER: 200, DECODED_PROGRESS: 50,
+                                             progress.TRANSLATED: 200}), 5.0, 500)
+    assert reused.startswith("read 500/500 · translated 250 · ")  # the cache's rows, then the model's
+
+
+def test_the_line_names_the_stage_at_work():
+    """Issue 41: 80 s of MiniLM scoring read "pairs written 0" with nothing naming the stage."""
+    done = Counter({progress.READ: 500, progress.TRANSLATED: 500})
+    fitting = progress.progress_line(done + Counter({FITTING_PROGRESS: 1}), 61.0, 500)
+    assert fitting == "read 500/500 · translated 500 · fitting the scorer · pairs written 0 · 1 min 01 s"
+    fitted = Counter({FITTING_PROGRESS: 1, FITTED_PROGRESS: 1})
+    scoring = progress.progress_line(done + fitted + Counter({SCORING_PROGRESS: 480}), 80.0, 500)
+    assert scoring == "read 500/500 · translated 500 · scoring: 0 scored · pairs written 0 · 1 min 20 s"
+    scored = done + fitted + Counter({SCORING_PROGRESS: 480, SCORED_PROGRESS: 480, progress.WRITTEN: 480})
+    assert progress.progress_line(scored, 81.0, 500) == ("read 500/500 · translated 500 · scored 480 · "
+                                                        "pairs written 480 · 1 min 21 s")
+
+
+def test_a_chunk_counts_its_decoded_batches_for_the_line():
+    """The translation step hands the Translator a per-batch callback (called in its background thread) whose
+    counts reach the launcher's line."""
+    from pipeline.nmt_inference import _TranslateChunks
+    from translate.translator import Status, Translation
+
+    class TwoBatches:  # a Translator's translate(): calls progress once per decoded batch
+        def translate(self, sentences, progress=None):
+            half = len(sentences) // 2
+            progress(half)
+            progress(len(sentences) - half)
+            return [Translation(s, Status.OK, hypothesis=s.upper()) for s in sentences]
+
+    class Handler:
+        def load_model(self):
+            return TwoBatches()
+
+        def record(self, translations):
+            """Counted elsewhere."""
+
+    with progress.LocalProgress(None, enabled=False):
+        stage = _TranslateChunks(Handler())
+        stage.setup()
+        stage.start_bundle()
+        out = [*stage.process(("chunk", ["a", "b", "c"])), *(w.value for w in stage.finish_bundle())]
+        stage.teardown()
+        _wait_for(lambda: progress.read_counts(os.environ[progress.ENV])[DECODED_PROGRESS] == 3)
+        counts = progress.read_counts(os.environ[progress.ENV])
+    assert counts[DECODED_PROGRESS] == 3 and counts[progress.STARTED_CHUNKS] == 1
+    assert [(key, [t.hypothesis for t in ts]) for key, ts in out] == [("chunk", ["A", "B", "C"])]

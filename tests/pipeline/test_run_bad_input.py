@@ -404,3 +404,12 @@ def test_a_flag_that_does_not_parse_is_one_line_without_the_usage(tmp_path, caps
     err = capsys.readouterr().err
     assert exit_.value.code == 2
     assert err == "error: argument --beam: invalid int value: 'abc' (see paranmt run --help)\n"
+
+
+def test_missing_dataflow_options_are_one_line_with_no_warning_before_it(tmp_path, capsys):
+    """Issue 41: Beam's "Unable to create default GCS bucket." warning came before the error line."""
+    sample = REPO_ROOT / "configs" / "sample"
+    code = _run("--config", "sample", "--cs", sample / "sample.cs", "--en", sample / "sample.en",
+                "--out", tmp_path / "out", "--runner", "DataflowRunner")
+    line = _one_line_error(capsys, code, "DataflowRunner", "Missing required option: project")
+    assert line.startswith("error: Beam options for DataflowRunner: ") and not (tmp_path / "out").exists()

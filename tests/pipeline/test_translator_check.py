@@ -1,5 +1,6 @@
-"""The summary's verdict on the translator (issue 34): from the run's own numbers, a weak translator on text unlike
-its training data is named, with the way out; a run in the model's domain says nothing."""
+"""The summary's verdict on the translator (issues 34, 41): from the run's own numbers, a weak translator on text
+unlike its training data is named, with the way out; the sample's run says nothing; the limits are the calibrated
+ones (benchmarks/results/translator_check_calibration.json)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.run import main
-from pipeline.translator_check import FLOOR, MIN_PAIRS, translator_check
+from pipeline.translator_check import FLOOR, MAX_BELOW_FLOOR, MAX_NO_TRIGRAM, MIN_PAIRS, translator_check
 from tests.conftest import REPO_ROOT
 
 TASTE = REPO_ROOT / "tests" / "data" / "shared-taste" / "data"
@@ -30,7 +31,7 @@ def test_the_verdict_needs_both_signals_and_enough_pairs(tmp_path):
                   ["kept"] * n)
     check = translator_check([weak])
     assert check["weak"] is True and check["below_floor"] == 0.3 and check["no_shared_trigram"] == 0.65
-    assert "docs/translate-models.md" in check["hint"] and "translation_score: {min: -1.0}" in check["hint"]
+    assert "docs/translate-models.md" in check["hint"] and f"translation_score: {{min: {FLOOR}}}}}'" in check["hint"]
     assert check["translation_score"]["p10"] == pytest.approx(-1.5, abs=0.011)
     assert check["translation_score"]["p50"] == pytest.approx(-0.5, abs=0.011)
     one_signal = _shard(tmp_path / "one.parquet", [FLOOR - 0.5] * n, [0.3] * n, ["kept"] * n)
@@ -53,3 +54,19 @@ def test_a_weak_translator_on_held_out_software_text_is_named(tmp_path, capsys):
     check = json.loads((out / "summary.json").read_text())["translator_check"]
     assert check["weak"] is True and check["scored"] >= 250
     assert f"warning: {check['hint']}" in stdout.splitlines()
+
+
+def test_the_limits_are_the_calibrated_ones():
+    """The record the limits were chosen from: the warning fires on every judged set whose train/ was mostly judged
+    not a paraphrase (and on the reported WMT 2024 run), and not on the sample nor on any other judged set."""
+    record = json.loads((REPO_ROOT / "benchmarks" / "results" / "translator_check_calibration.json").read_text())
+    assert record["floor"] == FLOOR and record["min_pairs"] == MIN_PAIRS
+    assert record["thresholds"] == {"below_floor": MAX_BELOW_FLOOR, "no_shared_trigram": MAX_NO_TRIGRAM}
+    points = {**record["sets"], **record["reported"]}
+    for name, point in points.items():
+        fires = point["below_floor"] >= MAX_BELOW_FLOOR and point["no_shared_trigram"] >= MAX_NO_TRIGRAM
+        assert point["warning"] == fires, name
+        judged = point.get("judged", {})
+        if "not_share" in judged:
+            assert fires == (judged["not_share"] > 0.5), name
+    assert not points["sample"]["warning"] and points["wmttest2024"]["warning"]

@@ -248,9 +248,13 @@ def test_cli_smoke(tmp_path: Path, word_model: Path, made_files, capsys) -> None
     assert metrics["task"] == "entailment" and metrics["mode"] == "finetune" and metrics["n_train"] == 300
     assert 0 <= metrics["best"]["accuracy"] <= 1 and len(metrics["epochs"]) == 2
     assert (out / "head.pt").is_file() and load_model(out / "model").encode(["a man"]).shape == (1, 16)
-    assert main(["--model", str(tmp_path / "missing"), "--task", "relatedness"]) == 2
+    files = ["--train", str(train), "--dev", str(dev)]  # the made files: on a clone without ../shared too
+    capsys.readouterr()
+    assert main(["--model", str(tmp_path / "missing"), "--task", "entailment", *files]) == 2
     assert "missing" in capsys.readouterr().err
-    assert main(["--model", "glove", "--task", "relatedness", "--train", str(tmp_path / "nope.tsv")]) == 2
+    assert main(["--model", "glove", "--task", "entailment", "--train", str(tmp_path / "nope.tsv"),
+                 "--dev", str(dev)]) == 2
+    assert "nope.tsv" in capsys.readouterr().err
 
 
 @pytest.mark.slow

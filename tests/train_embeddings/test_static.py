@@ -144,3 +144,17 @@ def test_scores_pairs_as_a_filter_score(static_run) -> None:
     expected = load_model(static_run).similarity(PROBE, [PROBE[0], PROBE[0], PROBE[2]])
     np.testing.assert_allclose(values.to_numpy(zero_copy_only=False)[:3], expected, atol=1e-6)
     assert values[3].as_py() is None and values[0].as_py() == pytest.approx(1.0, abs=1e-6)
+
+
+def test_train_static_shows_paranmt_lines_only(teacher, tmp_path, monkeypatch, capsys) -> None:
+    """Issue 41: ``train --model static`` printed about 25 INFO lines of skeletoken and model2vec and their
+    progress bars while distilling; a fresh cache distils again here, and stderr holds the trainer's lines (and
+    warnings) only."""
+    monkeypatch.setenv("PARANMT_CACHE", str(tmp_path / "cache"))
+    data = pairs_parquet(tmp_path / "captions", n=100)
+    assert paranmt(["train", "--input", str(data), "--model", "static", "--teacher", str(teacher), "--pca-dims", "8",
+                    "--out", str(tmp_path / "run"), "--no-eval", "--quiet", "--max-steps", "2"]) == 0
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert any("distilling" in line for line in lines), lines  # it did distil
+    others = [line for line in lines[:-1] if not line.startswith(("INFO train_embeddings.", "WARNING "))]
+    assert not others and lines[-1].startswith("2 updates") and "%|" not in "".join(lines), "\n".join(lines)

@@ -154,9 +154,10 @@ def test_cli(captions, tmp_path, capsys):
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["config"]["megabatch"] == 2 and metrics["config"]["lr"] == 0.002 and metrics["seed"] == 3
     assert load_model(out).dim == 16
-    assert main(["--data", str(captions), "--model", "word,nope", "--out", str(tmp_path / "x")]) == 2
+    # --no-eval: these errors come before the dev evaluation's STS files would be looked for (no ../shared needed)
+    assert main(["--data", str(captions), "--model", "word,nope", "--out", str(tmp_path / "x"), "--no-eval"]) == 2
     assert "train.model" in capsys.readouterr().err
-    assert main(["--data", str(tmp_path / "missing"), "--out", str(tmp_path / "y")]) == 2
+    assert main(["--data", str(tmp_path / "missing"), "--out", str(tmp_path / "y"), "--no-eval"]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert main(["--data", str(captions), "--out", str(out), "--quiet", "--no-eval", "--resume", "--epochs",
                  "2", "--set", "train.word_dim=8", "--set", "train.trigram_dim=8", "--model", "word,trigram",
