@@ -281,8 +281,8 @@ class BackTranslateRows(beam.PTransform):
         return cls(config.translate, model_id, cache, chunk_lines=pc.cache_chunk_lines, **handler_kwargs)
 
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
-        # Deferred: Beam's RunInference imports torch (~1.5 s and ~230 MB per process), which a run whose input
-        # carries its translations (no stage 4) never needs.
+        # Deferred: Beam's RunInference imports torch (its cost per process: docs/architecture.md), which a run
+        # whose input carries its translations (no back-translation) never needs.
         from pipeline.nmt_inference import BackTranslateChunks
 
         looked = (

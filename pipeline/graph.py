@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference l
 log = logging.getLogger(__name__)
 
 
-#: Rows a dedup bucket is sized for: one worker holds a bucket (about 0.5 KB of Arrow per row).
+#: Rows a dedup bucket is sized for: one worker holds a bucket in memory (its size: docs/scaling.md).
 DEDUP_BUCKET_ROWS = 50_000
 
 
@@ -59,7 +59,7 @@ def dedup_buckets(plan: ReadPlan) -> int:
 
 
 #: Input pairs per shard of the lexicon table when ``lexicon.num_shards`` is not set: the worker that merges and
-#: writes a shard holds ~1.2M word pairs (~20 MB of counts) at any input size (docs/scaling.md).
+#: writes a shard holds its word-pair counts, about the same at any input size (docs/scaling.md).
 LEXICON_SHARD_PAIRS = 25_000
 
 

@@ -83,7 +83,8 @@ class PrefilterRows(RejectingDoFn):
             importlib.import_module(name)
         # What the worker has loaded now (Beam, torch, the tokenisers) lives as long as the process: out of the
         # cyclic collector's sight, it is neither traversed by later collections nor at exit, where a local
-        # runner's worker spent ~0.6 s collecting it while the runner waited (it stops its workers one by one).
+        # runner's worker spent time collecting it while the runner waited (it stops its workers one by one;
+        # docs/scaling.md measures it).
         gc.freeze()
 
     def process(self, batch: pa.Table) -> Iterator[Any]:
