@@ -1,5 +1,5 @@
-"""Throughput of the corpus pipeline without the NMT: stages 1-3 and 5-8 with translations given (MT-column mode),
-scoring and the training selection included.
+"""Throughput of the corpus pipeline without the NMT: every stage but back-translation, translations given
+(MT-column mode), scoring and the training selection included.
 
     .venv/bin/python benchmarks/pipeline_bench.py [--cores 2] [--rows N] [--baseline GIT_REF] [--json out.json]
 

@@ -55,6 +55,17 @@ class Reason(StrEnum):
     MISALIGNED = "misaligned"
 
 
+class Stage(StrEnum):
+    """A run's stages by name, in the order rows pass them: the ``stage`` column of ``rejected/`` and
+    ``deadletter/``, the counters and the summary's stages, and where a plug-in rule or score runs."""
+
+    INGEST = "ingest"  # decode: its drops are dead letters
+    PREFILTER = "prefilter"
+    DEDUP = "dedup"
+    TRANSLATE = "translate"
+    SELECT = "select"  # score and select: its rejections stay in pairs/ (``reason``), out of train/
+
+
 # Column names, used everywhere instead of string literals.
 ID = "id"
 SOURCE = "source"
@@ -73,6 +84,7 @@ SCORER_ID = "scorer_id"
 FOLD = "fold"
 KEEP = "keep"
 REASON = "reason"
+STAGE = "stage"  # of rejected/ and deadletter/: a Stage value
 
 PAIRS_SCHEMA = pa.schema(
     [

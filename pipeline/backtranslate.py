@@ -1,4 +1,4 @@
-"""Stage 4, back-translation: rows -> rows with ``mt`` (or a ``translation_*`` rejection), through
+"""Back-translation: rows -> rows with ``mt`` (or a ``translation_*`` rejection), through
 :class:`pipeline.nmt_inference.BackTranslateChunks`, with a translation cache that makes a killed run cheap to resume.
 
 Rows are grouped into **chunks** of ``pipeline.cache_chunk_lines`` consecutive row numbers
@@ -39,11 +39,10 @@ from apache_beam.metrics import Metrics
 from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig, PipelineConfig, TranslateConfig
 from core import pair_schema as S
 from core.import_path import load_class
-from core.pair_schema import Reason
+from core.pair_schema import Reason, Stage
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
     METRICS_NAMESPACE,
-    STAGE_TRANSLATE,
     TRANSLATED_COUNTER,
     StageCounter,
     rejected_counter,
@@ -84,7 +83,7 @@ def apply_translation(row: dict[str, Any], fields: dict[str, Any],
     status = fields["status"]
     if status != "ok":
         detail = fields.get("error") or f"translation status {status}"
-        return None, rejection(row, STAGE_TRANSLATE, _TRANSLATION_REASONS.get(status, Reason.TRANSLATION_FAILED),
+        return None, rejection(row, Stage.TRANSLATE, _TRANSLATION_REASONS.get(status, Reason.TRANSLATION_FAILED),
                                detail)
     out = dict(row)
     out[S.MT] = fields["hypothesis"]
@@ -272,8 +271,9 @@ class BackTranslateRows(beam.PTransform):
     @classmethod
     def for_run(cls, config: ParaNMTConfig, output: str, *, local: bool,
                 **handler_kwargs: Unpack[HandlerOptions]) -> BackTranslateRows:
-        """Stage 4 of a run, checked on the launcher before any work: the model (:func:`checked_model_id`) and,
-        with ``pipeline.translation_cache``, the cache under ``pipeline.cache_dir`` or ``<output>/cache``."""
+        """Back-translation for a run, checked on the launcher before any work: the model
+        (:func:`checked_model_id`) and, with ``pipeline.translation_cache``, the cache under ``pipeline.cache_dir``
+        or ``<output>/cache``."""
         pc = config.pipeline
         model_id = checked_model_id(config.translate, local=local)
         cache = TranslationCache.for_run(config.translate, cache_root(pc, output), model_id) \

@@ -1,4 +1,4 @@
-"""Stage 1, ingest: read raw bytes by the launcher's plan, decode them into rows or dead letters (the Beam stage).
+"""Ingest: read raw bytes by the launcher's plan, decode them into rows or dead letters (the Beam stage).
 
 The launcher's plan is :mod:`pipeline.input_plan`, file access (compression, line counting)
 :mod:`pipeline.input_files`, and reading raw records :mod:`pipeline.input_reading`; this module decodes and composes.
@@ -59,20 +59,18 @@ from apache_beam.metrics import Metrics
 
 from configs.schema import PipelineConfig
 from core.chunking import in_lists
-from core.pair_schema import Reason
+from core.pair_schema import Reason, Stage
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.input_reading import read_task
 from pipeline.metrics import METRICS_NAMESPACE, READ_COUNTER, StageCounter, deadletter_counter
 from pipeline.records import BATCH_ROWS, DECODED_SCHEMA, ROW, DeadLetterRecord, DecodedRow
 
 __all__ = [
-    "STAGE_INGEST",
     "DecodeRecords",
     "Ingest",
     "decode_record",
 ]
 
-STAGE_INGEST = "ingest"
 DEADLETTER_TAG = "deadletter"
 
 
@@ -92,7 +90,7 @@ def dead_letter(raw: dict[str, Any], reason: Reason, error: str, data: bytes | N
                 length: int | None = None) -> DeadLetterRecord:
     data = data if data is not None else b""
     size = len(data) if length is None else length
-    return {"id": raw["id"], "source": raw["source"], "stage": STAGE_INGEST, "reason": reason.value,
+    return {"id": raw["id"], "source": raw["source"], "stage": Stage.INGEST.value, "reason": reason.value,
             "error": error, "raw": data[:keep], "raw_bytes": size, "raw_truncated": size > min(len(data), keep)}
 
 

@@ -1,4 +1,4 @@
-"""The launcher's plan for stage 1: which read tasks cover the inputs, checked before any work.
+"""The launcher's plan for ingest: which read tasks cover the inputs, checked before any work.
 
 :func:`plan_reads` turns :class:`InputSpec` s into a :class:`ReadPlan`: row ranges of pair files and TSV/JSONL files
 (after the counting pre-pass), row groups of Parquet files, each with the global row number of its first row;

@@ -1,4 +1,4 @@
-"""Stage 6, score and select: one transform, :class:`ScoreAndSelect`, over the plugin API (:mod:`filters.plugins`).
+"""Score and select: one transform, :class:`ScoreAndSelect`, over the plugin API (:mod:`filters.plugins`).
 
 Per batch of pair records (Arrow tables in the :data:`core.pair_schema.PAIRS_SCHEMA` layout): the paraphrase scores
 from the fitted PARAGRAM-PHRASE scorer (:func:`filters.scores.score_pairs`; loaded once per worker from its ``.npz``),

@@ -1,5 +1,5 @@
-"""Stage 6 of the pipeline, wired to filters/: fit (or load) the PARAGRAM-PHRASE scorer, then score and select in
-Beam with :class:`pipeline.score_transforms.ScoreAndSelect`.
+"""Score and select, wired to filters/: fit (or load) the PARAGRAM-PHRASE scorer, then score and select in Beam
+with :class:`pipeline.score_transforms.ScoreAndSelect`.
 
 The scorer is fitted on the English references of the first ``score.fit_sample`` rows of the input that have a
 decodable, non-empty English side (in input order, so reruns fit the same scorer) and saved to

@@ -1,4 +1,4 @@
-"""Stage 7, write: deterministic Parquet shards, staged and renamed into place on success.
+"""Write: deterministic Parquet shards, staged and renamed into place on success.
 
 Layout under ``<output>/`` (shard names are fixed: ``<name>-SSSSS-of-NNNNN.parquet``, every shard is written
 even when empty, so the set of files depends only on the arguments):
@@ -56,7 +56,6 @@ __all__ = [
 
 
 STAGING = "_staging"
-STAGE = "stage"
 DETAIL = "detail"
 ERROR = "error"
 RAW = "raw"
@@ -67,7 +66,7 @@ RAW_TRUNCATED = "raw_truncated"
 REJECTED_SCHEMA = pa.schema([
     pa.field(S.ID, pa.string(), nullable=False),
     pa.field(S.SOURCE, pa.string(), nullable=False),
-    pa.field(STAGE, pa.dictionary(pa.int8(), pa.string())),  # prefilter, dedup, translate
+    pa.field(S.STAGE, pa.dictionary(pa.int8(), pa.string())),  # prefilter, dedup, translate
     pa.field(S.REASON, pa.dictionary(pa.int8(), pa.string())),  # a Reason value
     pa.field(DETAIL, pa.string()),
     pa.field(S.CS, pa.string()),
@@ -79,7 +78,7 @@ REJECTED_SCHEMA = pa.schema([
 DEADLETTER_SCHEMA = pa.schema([
     pa.field(S.ID, pa.string(), nullable=False),
     pa.field(S.SOURCE, pa.string(), nullable=False),
-    pa.field(STAGE, pa.dictionary(pa.int8(), pa.string())),  # ingest
+    pa.field(S.STAGE, pa.dictionary(pa.int8(), pa.string())),  # ingest
     pa.field(S.REASON, pa.dictionary(pa.int8(), pa.string())),  # invalid_utf8, unparseable, misaligned
     pa.field(ERROR, pa.string()),
     pa.field(RAW, pa.binary()),
@@ -239,7 +238,7 @@ def write_run_outputs(output: str, pc: PipelineConfig, metadata: dict[str, Any],
                       rejected: Sequence[beam.PCollection], deadletter: beam.PCollection, *,
                       score_fields: Sequence[pa.Field], select_metadata: dict[str, Any] | None,
                       late_metadata: beam.PCollection | None) -> None:
-    """Stage 7: clear a killed run's staging folder, then write every output folder as deterministic shards under
+    """Write: clear a killed run's staging folder, then write every output folder as deterministic shards under
     ``<output>/_staging``: ``pairs/`` (with the configured scores' columns), ``train/`` (the kept pairs, when a
     selection ran: ``select_metadata``), ``rejected/`` and ``deadletter/``, each schema carrying ``metadata``."""
     staging = _clear_staging(output)
