@@ -144,16 +144,16 @@ def _chunk_path(root: str, model_folder: str, name: str) -> str:
     return FileSystems.join(root, "translations", model_folder, f"{name}.parquet")
 
 
-def cache_root(pc: PipelineConfig, output: str) -> str:
+def cache_root(pipeline_config: PipelineConfig, output: str) -> str:
     """Where a run's translation cache lives: ``pipeline.cache_dir``, else ``<output>/cache``."""
-    return pc.cache_dir or FileSystems.join(output, "cache")
+    return pipeline_config.cache_dir or FileSystems.join(output, "cache")
 
 
-def interrupted_line(pc: PipelineConfig, output: str) -> str:
+def interrupted_line(pipeline_config: PipelineConfig, output: str) -> str:
     """What a Ctrl-C'd run kept: the translated chunks in its cache (``read_cache`` reuses them on a rerun)."""
-    if not pc.translation_cache:
+    if not pipeline_config.translation_cache:
         return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"
-    root = cache_root(pc, output)
+    root = cache_root(pipeline_config, output)
     try:
         chunks = len(FileSystems.match([_chunk_path(root, "*", "*")])[0].metadata_list)
     except Exception:  # no cache folder yet (or an unreachable one): nothing was kept there
@@ -274,11 +274,11 @@ class BackTranslateRows(beam.PTransform):
         """Back-translation for a run, checked on the launcher before any work: the model
         (:func:`checked_model_id`) and, with ``pipeline.translation_cache``, the cache under ``pipeline.cache_dir``
         or ``<output>/cache``."""
-        pc = config.pipeline
+        pipeline_config = config.pipeline
         model_id = checked_model_id(config.translate, local=local)
-        cache = TranslationCache.for_run(config.translate, cache_root(pc, output), model_id) \
-            if pc.translation_cache else None
-        return cls(config.translate, model_id, cache, chunk_lines=pc.cache_chunk_lines, **handler_kwargs)
+        cache = TranslationCache.for_run(config.translate, cache_root(pipeline_config, output), model_id) \
+            if pipeline_config.translation_cache else None
+        return cls(config.translate, model_id, cache, chunk_lines=pipeline_config.cache_chunk_lines, **handler_kwargs)
 
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
         # Deferred: Beam's RunInference imports torch (its cost per process: docs/architecture.md), which a run
@@ -293,7 +293,7 @@ class BackTranslateRows(beam.PTransform):
         )
         fresh = (
             looked[_LookupChunk.TODO]
-            | "BackTranslate" >> BackTranslateChunks(self._config, **self._handler_kwargs)
+            | "TranslateChunks" >> BackTranslateChunks(self._config, **self._handler_kwargs)
             | "StoreChunk" >> beam.ParDo(_StoreChunk())
         )
         translated = (looked.hits, fresh) | "HitsAndFresh" >> beam.Flatten()

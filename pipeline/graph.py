@@ -31,7 +31,7 @@ from pipeline.prefilter import FIT_TAG, PrefilterRows
 from pipeline.records import BATCH_ROWS, REJECTED_TAG
 from pipeline.run_folder import LEXICON_DIR, claim_output, code_version
 from pipeline.score_transforms import ScoreAndSelect
-from pipeline.scorer_fit import plan_scorer
+from pipeline.scorer_fit import choose_scorer
 from pipeline.write import STAGING, write_run_outputs
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
@@ -102,22 +102,22 @@ def build_pipeline(
     """Add every stage to ``p``, writing into ``<output>/_staging``. Everything the launcher can check -- inputs,
     the model, every rule and score the config names with its parameters, evaluation files -- is checked here,
     before any work."""
-    pc = config.pipeline
+    pipeline_config = config.pipeline
     # Every stage is built and checked here, once, before the run folder is claimed.
-    ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
-    _check_sizes(ingest.plan, pc.num_shards)
+    ingest = Ingest(specs, pipeline_config)  # plans the reads: misaligned pair files fail here
+    _check_sizes(ingest.plan, pipeline_config.num_shards)
     local = runner_of(p.options) in progress.LOCAL_RUNNERS
     translate = None if ingest.plan.has_mt else BackTranslateRows.for_run(config, output, local=local,
                                                                           **(handler_kwargs or {}))
     mode = "translate" if translate is not None else "mt_column"
-    nmt_model_id = translate.model_id if translate is not None else pc.mt_model_id
-    scores = build_scores(config.filter.scores) if pc.score else []
+    nmt_model_id = translate.model_id if translate is not None else pipeline_config.mt_model_id
+    scores = build_scores(config.filter.scores) if pipeline_config.score else []
     excluded = None
-    if pc.score:
+    if pipeline_config.score:
         if config.filter.exclude_sentences:
             excluded = ExcludedSentences.load(config.filter.exclude_sentences)  # read once, before any work
         check_select_columns(config.filter, scores, excluded)
-    scorer = plan_scorer(config, ingest.plan, specs, output, local=local) if pc.score else None
+    scorer = choose_scorer(config, ingest.plan, specs, output, local=local) if pipeline_config.score else None
     prefilter = PrefilterRows.for_run(config, scorer.fit_sample if scorer is not None else 0)
     claim_output(output, config, specs, overwrite=overwrite)  # everything checkable was checked
     if scorer is not None:
@@ -133,11 +133,11 @@ def build_pipeline(
 
     read = p | "Ingest" >> ingest
     kept = read["rows"] | "Prefilter" >> beam.ParDo(prefilter).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
-    select, fitted = None, None
+    select, fitted_id = None, None
     if scorer is not None:
-        fitted = (kept[FIT_TAG] | "FitScorer" >> scorer.fit) if scorer.fit is not None else None
-        select = ScoreAndSelect(scorer.path, config.filter, config.seed, scorer_id=scorer.scorer_id, fitted=fitted,
-                                scores=scores, excluded=excluded)
+        fitted_id = (kept[FIT_TAG] | "FitScorer" >> scorer.fit) if scorer.fit is not None else None
+        select = ScoreAndSelect(scorer.path, config.filter, config.seed, scorer_id=scorer.scorer_id,
+                                fitted_id=fitted_id, scores=scores, excluded=excluded)
     unique = kept.rows | "Dedup" >> Dedup(config.prefilter.dedup, dedup_buckets(ingest.plan))
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
@@ -150,16 +150,16 @@ def build_pipeline(
 
     pairs = rows | "PairRecords" >> beam.ParDo(PairRecords(nmt_model_id)).with_outputs(REJECTED_TAG, main="pairs")
     rejected.append(pairs[REJECTED_TAG])
-    scored = pairs.pairs
+    out_pairs = pairs.pairs  # scored and decided when the run scores
     if select is not None:
-        scored = scored | "ScoreAndSelect" >> select
+        out_pairs = out_pairs | "ScoreAndSelect" >> select
 
     if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
-        _ = scored | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(output, STAGING, LEXICON_DIR),
+        _ = out_pairs | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(output, STAGING, LEXICON_DIR),
                                                metadata, tables=True,
                                                num_shards=lexicon_shards(ingest.plan, config.lexicon))
-    late = (fitted | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted is not None else None
-    write_run_outputs(output, pc, metadata, scored, rejected, read["deadletter"],
+    late = (fitted_id | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted_id is not None else None
+    write_run_outputs(output, pipeline_config, metadata, out_pairs, rejected, read["deadletter"],
                       score_fields=[f for score in scores for f in score.fields],
                       select_metadata=select.metadata if select is not None else None, late_metadata=late)
     return BuiltPipeline(ingest.plan, select is not None, mode, nmt_model_id, excluded)

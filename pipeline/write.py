@@ -234,7 +234,7 @@ def _kept_rows(batch: pa.Table) -> Iterator[pa.Table]:
         yield kept
 
 
-def write_run_outputs(output: str, pc: PipelineConfig, metadata: dict[str, Any], scored: beam.PCollection,
+def write_run_outputs(output: str, pipeline_config: PipelineConfig, metadata: dict[str, Any], pairs: beam.PCollection,
                       rejected: Sequence[beam.PCollection], deadletter: beam.PCollection, *,
                       score_fields: Sequence[pa.Field], select_metadata: dict[str, Any] | None,
                       late_metadata: beam.PCollection | None) -> None:
@@ -242,14 +242,14 @@ def write_run_outputs(output: str, pc: PipelineConfig, metadata: dict[str, Any],
     ``<output>/_staging``: ``pairs/`` (with the configured scores' columns), ``train/`` (the kept pairs, when a
     selection ran: ``select_metadata``), ``rejected/`` and ``deadletter/``, each schema carrying ``metadata``."""
     staging = _clear_staging(output)
-    shards = {"num_shards": pc.num_shards, "row_group_rows": pc.row_group_rows, "compression": pc.compression,
-              "compression_level": pc.compression_level}
+    shards = {"num_shards": pipeline_config.num_shards, "row_group_rows": pipeline_config.row_group_rows,
+              "compression": pipeline_config.compression, "compression_level": pipeline_config.compression_level}
     pairs_schema = S.with_metadata(pa.schema([*S.PAIRS_SCHEMA, *score_fields]), **metadata,
                                    **(select_metadata or {}))
-    _ = scored | "WritePairs" >> WriteParquetShards(FileSystems.join(staging, "pairs"), "pairs", pairs_schema,
-                                                    late_metadata=late_metadata, **shards)
+    _ = pairs | "WritePairs" >> WriteParquetShards(FileSystems.join(staging, "pairs"), "pairs", pairs_schema,
+                                                   late_metadata=late_metadata, **shards)
     if select_metadata is not None:
-        _ = (scored
+        _ = (pairs
              | "Selected" >> beam.FlatMap(_kept_rows)
              | "WriteTrain" >> WriteParquetShards(FileSystems.join(staging, "train"), "train", pairs_schema,
                                                   late_metadata=late_metadata, **shards))
@@ -259,7 +259,7 @@ def write_run_outputs(output: str, pc: PipelineConfig, metadata: dict[str, Any],
                                                  S.with_metadata(REJECTED_SCHEMA, **metadata), **shards))
     _ = deadletter | "WriteDeadletter" >> WriteParquetShards(
         FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
-        **{**shards, "num_shards": pc.deadletter_shards})
+        **{**shards, "num_shards": pipeline_config.deadletter_shards})
 
 
 def _delete(paths: list[str]) -> None:
