@@ -75,6 +75,7 @@ MT = "mt"
 EN_TOKENS = "en_tokens"
 MT_TOKENS = "mt_tokens"
 TRANSLATION_SCORE = "translation_score"
+MT_SCORE = "mt_score"  # the translation's score between the stages; TRANSLATION_SCORE in pairs/
 TRIGRAM_OVERLAP = "trigram_overlap"
 PARAPHRASE_SCORE = "paraphrase_score"
 NO_KNOWN_WORDS = "no_known_words"

@@ -48,6 +48,7 @@ from pipeline.metrics import (
     rejected_counter,
 )
 from pipeline.records import REJECTED_TAG, ROW, rejection
+from pipeline.run_folder import CACHE_DIR
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
 from translate.loading import check_device, check_libraries
@@ -87,7 +88,7 @@ def apply_translation(row: dict[str, Any], fields: dict[str, Any],
                                detail)
     out = dict(row)
     out[S.MT] = fields["hypothesis"]
-    out["mt_score"] = fields["score"]
+    out[S.MT_SCORE] = fields["score"]
     out[S.HIT_LENGTH_CAP] = fields["hit_length_cap"]
     out[S.NMT_MODEL_ID] = nmt_model_id
     return out, None
@@ -146,7 +147,7 @@ def _chunk_path(root: str, model_folder: str, name: str) -> str:
 
 def cache_root(pipeline_config: PipelineConfig, output: str) -> str:
     """Where a run's translation cache lives: ``pipeline.cache_dir``, else ``<output>/cache``."""
-    return pipeline_config.cache_dir or FileSystems.join(output, "cache")
+    return pipeline_config.cache_dir or FileSystems.join(output, CACHE_DIR)
 
 
 def interrupted_line(pipeline_config: PipelineConfig, output: str) -> str:

@@ -29,10 +29,10 @@ from pipeline.options import runner_of
 from pipeline.pair_records import PairRecords
 from pipeline.prefilter import FIT_TAG, PrefilterRows
 from pipeline.records import BATCH_ROWS, REJECTED_TAG
-from pipeline.run_folder import LEXICON_DIR, claim_output, code_version
+from pipeline.run_folder import LEXICON_DIR, STAGING, claim_output, code_version
 from pipeline.score_transforms import ScoreAndSelect
 from pipeline.scorer_fit import choose_scorer
-from pipeline.write import STAGING, write_run_outputs
+from pipeline.write import write_run_outputs
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions

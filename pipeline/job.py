@@ -51,7 +51,6 @@ from pipeline.input_files import InputError, file_system_problem
 from pipeline.input_plan import InputSpec
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
-    OUTPUTS,
     TRANSLATED_COUNTER,
     held_sizes,
     metric_counts,
@@ -59,7 +58,7 @@ from pipeline.metrics import (
     translation_seconds,
 )
 from pipeline.options import beam_argv, local_worker_logging, runner_name
-from pipeline.run_folder import LEXICON_DIR, own_output
+from pipeline.run_folder import LEXICON_DIR, OUTPUTS, own_output
 from pipeline.summary import write_summary
 from pipeline.write import finalize
 

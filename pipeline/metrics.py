@@ -27,7 +27,6 @@ from core.pair_schema import Reason, Stage
 
 METRICS_NAMESPACE = "paranmt_pipeline"
 READ_COUNTER = "read"
-OUTPUTS = ("pairs", "train", "rejected", "deadletter")
 #: The stages that drop rows, in order (the ``stage`` column of ``rejected/``; ingest's drops are dead letters).
 STAGES = tuple(stage.value for stage in (Stage.INGEST, Stage.PREFILTER, Stage.DEDUP, Stage.TRANSLATE))
 

@@ -58,7 +58,7 @@ def pair_table(batch: pa.Table, text: TextProcessor,
     given = {S.MT_TOKENS: pa.array([t for t, e in zip(mt_tokens, empty, strict=True) if not e],
                                    S.PAIRS_SCHEMA.field(S.MT_TOKENS).type),
              S.NMT_MODEL_ID: model_ids,
-             S.TRANSLATION_SCORE: kept.column("mt_score") if "mt_score" in kept.column_names else None,
+             S.TRANSLATION_SCORE: kept.column(S.MT_SCORE) if S.MT_SCORE in kept.column_names else None,
              **{name: kept.column(name) for name in (S.ID, S.SOURCE, S.CS, S.EN, S.MT, S.EN_TOKENS, S.HIT_LENGTH_CAP)
                 if name in kept.column_names}}
     columns = [pa.nulls(kept.num_rows, field.type) if given.get(field.name) is None

@@ -42,7 +42,7 @@ DECODED_SCHEMA = pa.schema([
     pa.field(S.CS, pa.string()),
     pa.field(S.EN, pa.string()),
     pa.field(S.MT, pa.string()),
-    pa.field("mt_score", pa.float64()),
+    pa.field(S.MT_SCORE, pa.float64()),
     pa.field(ROW, pa.int64(), nullable=False),
 ])
 

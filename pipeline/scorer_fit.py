@@ -36,11 +36,11 @@ from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.input_reading import read_task
 from pipeline.metrics import record_size
 from pipeline.records import FIT_SCHEMA, ROW
+from pipeline.run_folder import SCORER_FILE
 from pipeline.score_transforms import load_scorer
 
 log = logging.getLogger(__name__)
 
-SCORER_FILE = "scorer/scorer.npz"
 
 
 def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], pipeline_config: PipelineConfig,

@@ -28,8 +28,8 @@ from core.pair_schema import EN_TOKENS, MT_TOKENS, REASON, STAGE, Reason, Stage
 from filters.decontaminate import ExcludedSentences
 from pipeline.analysis.pmi_lexicon import STATS_FILE
 from pipeline.input_plan import ReadPlan
-from pipeline.metrics import OUTPUTS, READ_COUNTER, STAGES, deadletter_counter, rejected_counter, written_counter
-from pipeline.run_folder import LEXICON_DIR, write_marker
+from pipeline.metrics import READ_COUNTER, STAGES, deadletter_counter, rejected_counter, written_counter
+from pipeline.run_folder import LEXICON_DIR, OUTPUTS, SUMMARY_FILE, write_marker
 from pipeline.translator_check import translator_check
 
 
@@ -195,7 +195,7 @@ def write_summary(output: str, metrics: Mapping[str, int], shards: Mapping[str, 
         summary["identity"]["problems"].append(f"lexicon read {lexicon_stats['read']} pairs but pairs/ holds "
                                                f"{summary['pairs']}")
         summary["identity"]["holds"] = False
-    write_marker(output, "summary.json", dumps(summary))
+    write_marker(output, SUMMARY_FILE, dumps(summary))
     if summary["identity"]["holds"]:
         write_marker(output)  # _SUCCESS: the outputs are in place and their checks hold
     return summary

@@ -38,13 +38,13 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import PipelineConfig
 from core import pair_schema as S
-from pipeline.metrics import OUTPUTS, StageCounter, record_size, written_counter
+from pipeline.metrics import StageCounter, record_size, written_counter
 from pipeline.records import partition
+from pipeline.run_folder import OUTPUTS, STAGING, SUCCESS_FILE
 
 __all__ = [
     "DEADLETTER_SCHEMA",
     "REJECTED_SCHEMA",
-    "STAGING",
     "WriteParquetShards",
     "finalize",
     "records_to_table",
@@ -55,7 +55,6 @@ __all__ = [
 ]
 
 
-STAGING = "_staging"
 DETAIL = "detail"
 ERROR = "error"
 RAW = "raw"
@@ -282,7 +281,7 @@ def _clear_staging(output: str) -> str:
     staging = FileSystems.join(output, STAGING)
     if FileSystems.exists(staging):
         FileSystems.delete([staging])
-    marker = FileSystems.join(output, "_SUCCESS")
+    marker = FileSystems.join(output, SUCCESS_FILE)
     if FileSystems.exists(marker):
         FileSystems.delete([marker])
     _mkdirs(output)
