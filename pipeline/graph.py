@@ -1,6 +1,7 @@
-"""The corpus pipeline as one Beam graph: :func:`build_pipeline` checks what the launcher can check, then adds
-every stage (ingest -> pre-filter and dedup -> back-translation -> pair records -> score and select -> Parquet
-shards, plus the optional lexicon branch) to a Beam pipeline. :mod:`pipeline.job` runs it; :mod:`pipeline.summary`
+"""The corpus pipeline as one Beam graph: :func:`check_run` checks what the launcher can check, then
+:func:`build_pipeline` adds every stage (ingest -> pre-filter and dedup -> back-translation -> pair records -> score
+and select -> Parquet shards, plus the optional lexicon branch) to a Beam pipeline. Neither writes anything:
+:mod:`pipeline.job` claims the run folder between the two, runs the job and finalises it; :mod:`pipeline.summary`
 writes the summary.
 """
 
@@ -17,7 +18,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import LexiconConfig, ParaNMTConfig
 from filters.decontaminate import ExcludedSentences
-from filters.plugins import build_scores
+from filters.plugins import Score, build_scores
 from filters.rules import check_select_columns
 from pipeline import progress
 from pipeline.analysis.lexicon_transforms import BuildLexicon
@@ -29,9 +30,9 @@ from pipeline.options import runner_of
 from pipeline.pair_records import PairRecords
 from pipeline.prefilter import FIT_TAG, PrefilterRows
 from pipeline.records import BATCH_ROWS, REJECTED_TAG
-from pipeline.run_folder import LEXICON_DIR, STAGING, claim_output, code_version
+from pipeline.run_folder import LEXICON_DIR, STAGING, code_version
 from pipeline.score_transforms import ScoreAndSelect
-from pipeline.scorer_fit import choose_scorer
+from pipeline.scorer_fit import ScorerChoice, choose_scorer
 from pipeline.write import write_run_outputs
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
@@ -80,37 +81,54 @@ def _check_sizes(plan: ReadPlan, num_shards: int) -> None:
 
 
 @dataclass
-class BuiltPipeline:
-    """What the launcher decided that the written files do not say: read by the summary."""
+class CheckedRun:
+    """A run checked on the launcher, before any work and before anything is written: its stages, built and
+    checked, and what the launcher decided that the written files do not say (read by the summary)."""
 
-    plan: ReadPlan
-    scored: bool
-    mode: str
-    nmt_model_id: str
+    config: ParaNMTConfig
+    specs: Sequence[InputSpec]
+    output: str
+    ingest: Ingest
+    prefilter: PrefilterRows
+    translate: BackTranslateRows | None  # None: the input carries its translations
+    scorer: ScorerChoice | None  # None: the run does not score
+    scores: list[Score]
     excluded: ExcludedSentences | None = None  # the evaluation sentences kept out of train/, if any
 
+    @property
+    def plan(self) -> ReadPlan:
+        return self.ingest.plan
 
-def build_pipeline(
+    @property
+    def scored(self) -> bool:
+        return self.scorer is not None
+
+    @property
+    def mode(self) -> str:
+        return "translate" if self.translate is not None else "mt_column"
+
+    @property
+    def nmt_model_id(self) -> str:
+        return self.translate.model_id if self.translate is not None else self.config.pipeline.mt_model_id
+
+
+def check_run(
     p: beam.Pipeline,
     config: ParaNMTConfig,
     specs: Sequence[InputSpec],
     output: str,
     *,
     handler_kwargs: HandlerOptions | None = None,
-    overwrite: bool = False,
-) -> BuiltPipeline:
-    """Add every stage to ``p``, writing into ``<output>/_staging``. Everything the launcher can check -- inputs,
-    the model, every rule and score the config names with its parameters, evaluation files -- is checked here,
-    before any work."""
+) -> CheckedRun:
+    """Everything the launcher can check -- inputs, the model, every rule and score the config names with its
+    parameters, evaluation files -- checked here, before any work; nothing is written (a scorer the launcher fits
+    is saved by :meth:`ScorerChoice.save` once the run folder is claimed)."""
     pipeline_config = config.pipeline
-    # Every stage is built and checked here, once, before the run folder is claimed.
     ingest = Ingest(specs, pipeline_config)  # plans the reads: misaligned pair files fail here
     _check_sizes(ingest.plan, pipeline_config.num_shards)
     local = runner_of(p.options) in progress.LOCAL_RUNNERS
     translate = None if ingest.plan.has_mt else BackTranslateRows.for_run(config, output, local=local,
                                                                           **(handler_kwargs or {}))
-    mode = "translate" if translate is not None else "mt_column"
-    nmt_model_id = translate.model_id if translate is not None else pipeline_config.mt_model_id
     scores = build_scores(config.filter.scores) if pipeline_config.score else []
     excluded = None
     if pipeline_config.score:
@@ -119,36 +137,40 @@ def build_pipeline(
         check_select_columns(config.filter, scores, excluded)
     scorer = choose_scorer(config, ingest.plan, specs, output, local=local) if pipeline_config.score else None
     prefilter = PrefilterRows.for_run(config, scorer.fit_sample if scorer is not None else 0)
-    claim_output(output, config, specs, overwrite=overwrite)  # everything checkable was checked
-    if scorer is not None:
-        scorer.save()  # a scorer the launcher fitted
+    return CheckedRun(config, specs, output, ingest, prefilter, translate, scorer, scores, excluded)
+
+
+def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
+    """Add every stage of a checked run to ``p``, writing into ``<output>/_staging`` when it runs."""
+    config, output, scorer = checked.config, checked.output, checked.scorer
     metadata = {
         "config": config.model_dump(mode="json"),
         "code_version": code_version(),
-        "nmt_model_id": nmt_model_id,
-        "inputs": [s.to_dict() for s in specs],
-        "mode": mode,
-        "scored": scorer is not None,
+        "nmt_model_id": checked.nmt_model_id,
+        "inputs": [s.to_dict() for s in checked.specs],
+        "mode": checked.mode,
+        "scored": checked.scored,
     }
 
-    read = p | "Ingest" >> ingest
-    kept = read["rows"] | "Prefilter" >> beam.ParDo(prefilter).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
+    read = p | "Ingest" >> checked.ingest
+    kept = read["rows"] | "Prefilter" >> beam.ParDo(checked.prefilter).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
     select, fitted_id = None, None
     if scorer is not None:
         fitted_id = (kept[FIT_TAG] | "FitScorer" >> scorer.fit) if scorer.fit is not None else None
         select = ScoreAndSelect(scorer.path, config.filter, config.seed, scorer_id=scorer.scorer_id,
-                                fitted_id=fitted_id, scores=scores, excluded=excluded)
-    unique = kept.rows | "Dedup" >> Dedup(config.prefilter.dedup, dedup_buckets(ingest.plan))
+                                fitted_id=fitted_id, scores=checked.scores, excluded=checked.excluded)
+    unique = kept.rows | "Dedup" >> Dedup(config.prefilter.dedup, dedup_buckets(checked.plan))
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
-    if translate is not None:
-        translated = unique["rows"] | "Rows" >> beam.FlatMap(pa.Table.to_pylist) | "BackTranslate" >> translate
+    if checked.translate is not None:
+        translated = unique["rows"] | "Rows" >> beam.FlatMap(pa.Table.to_pylist) | "BackTranslate" >> checked.translate
         rows = translated["rows"] | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=BATCH_ROWS)
         rejected.append(translated[REJECTED_TAG])
     else:
         rows = unique["rows"]  # the given translation: PairRecords fills hit_length_cap (null) and the model id
 
-    pairs = rows | "PairRecords" >> beam.ParDo(PairRecords(nmt_model_id)).with_outputs(REJECTED_TAG, main="pairs")
+    records = PairRecords(checked.nmt_model_id)
+    pairs = rows | "PairRecords" >> beam.ParDo(records).with_outputs(REJECTED_TAG, main="pairs")
     rejected.append(pairs[REJECTED_TAG])
     out_pairs = pairs.pairs  # scored and decided when the run scores
     if select is not None:
@@ -156,13 +178,12 @@ def build_pipeline(
 
     if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
         _ = out_pairs | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(output, STAGING, LEXICON_DIR),
-                                               metadata, tables=True,
-                                               num_shards=lexicon_shards(ingest.plan, config.lexicon))
+                                                  metadata, tables=True,
+                                                  num_shards=lexicon_shards(checked.plan, config.lexicon))
     late = (fitted_id | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted_id is not None else None
-    write_run_outputs(output, pipeline_config, metadata, out_pairs, rejected, read["deadletter"],
-                      score_fields=[f for score in scores for f in score.fields],
+    write_run_outputs(output, config.pipeline, metadata, out_pairs, rejected, read["deadletter"],
+                      score_fields=[f for score in checked.scores for f in score.fields],
                       select_metadata=select.metadata if select is not None else None, late_metadata=late)
-    return BuiltPipeline(ingest.plan, select is not None, mode, nmt_model_id, excluded)
 
 
 def _scorer_id_metadata(scorer_id: str) -> dict[str, str]:

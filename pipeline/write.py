@@ -46,6 +46,7 @@ __all__ = [
     "DEADLETTER_SCHEMA",
     "REJECTED_SCHEMA",
     "WriteParquetShards",
+    "clear_staging",
     "finalize",
     "records_to_table",
     "shard_name",
@@ -237,10 +238,10 @@ def write_run_outputs(output: str, pipeline_config: PipelineConfig, metadata: di
                       rejected: Sequence[beam.PCollection], deadletter: beam.PCollection, *,
                       score_fields: Sequence[pa.Field], select_metadata: dict[str, Any] | None,
                       late_metadata: beam.PCollection | None) -> None:
-    """Write: clear a killed run's staging folder, then write every output folder as deterministic shards under
-    ``<output>/_staging``: ``pairs/`` (with the configured scores' columns), ``train/`` (the kept pairs, when a
+    """Write every output folder as deterministic shards under ``<output>/_staging`` (:func:`clear_staging` clears
+    a killed run's first): ``pairs/`` (with the configured scores' columns), ``train/`` (the kept pairs, when a
     selection ran: ``select_metadata``), ``rejected/`` and ``deadletter/``, each schema carrying ``metadata``."""
-    staging = _clear_staging(output)
+    staging = FileSystems.join(output, STAGING)
     shards = {"num_shards": pipeline_config.num_shards, "row_group_rows": pipeline_config.row_group_rows,
               "compression": pipeline_config.compression, "compression_level": pipeline_config.compression_level}
     pairs_schema = S.with_metadata(pa.schema([*S.PAIRS_SCHEMA, *score_fields]), **metadata,
@@ -276,7 +277,7 @@ def _mkdirs(path: str) -> None:
             raise
 
 
-def _clear_staging(output: str) -> str:
+def clear_staging(output: str) -> str:
     """Remove a stale staging folder (a killed run's) and the success marker; return the staging path."""
     staging = FileSystems.join(output, STAGING)
     if FileSystems.exists(staging):
