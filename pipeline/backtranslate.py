@@ -36,7 +36,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
-from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig, PipelineConfig, TranslateConfig
+from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig, TranslateConfig
 from core import pair_schema as S
 from core.import_path import load_class
 from core.pair_schema import Reason, Stage
@@ -48,7 +48,7 @@ from pipeline.metrics import (
     rejected_counter,
 )
 from pipeline.records import REJECTED_TAG, ROW, rejection
-from pipeline.run_folder import CACHE_DIR
+from pipeline.run_folder import cache_root, cached_chunk_path
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
 from translate.loading import check_device, check_libraries
@@ -57,8 +57,8 @@ from translate.translator import BackendUnavailable, Translation
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions
 
-__all__ = ["CACHE_FIELDS", "BackTranslateRows", "TranslationCache", "apply_translation", "cache_chunk", "cache_root",
-           "interrupted_line", "translation_fields"]
+__all__ = ["CACHE_FIELDS", "BackTranslateRows", "TranslationCache", "apply_translation", "cache_chunk",
+           "translation_fields"]
 
 log = logging.getLogger(__name__)
 
@@ -136,31 +136,7 @@ class TranslationCache:
         for text in texts:
             digest.update(text.encode("utf-8"))
             digest.update(b"\x00")
-        return _chunk_path(self.root, _safe(self.model_id), digest.hexdigest()[:32])
-
-
-def _chunk_path(root: str, model_folder: str, name: str) -> str:
-    """A cached chunk's file, ``<root>/translations/<model>/<name>.parquet``: the one layout the cache writes and
-    the Ctrl-C line counts (``*`` for either part matches them all)."""
-    return FileSystems.join(root, "translations", model_folder, f"{name}.parquet")
-
-
-def cache_root(pipeline_config: PipelineConfig, output: str) -> str:
-    """Where a run's translation cache lives: ``pipeline.cache_dir``, else ``<output>/cache``."""
-    return pipeline_config.cache_dir or FileSystems.join(output, CACHE_DIR)
-
-
-def interrupted_line(pipeline_config: PipelineConfig, output: str) -> str:
-    """What a Ctrl-C'd run kept: the translated chunks in its cache (``read_cache`` reuses them on a rerun)."""
-    if not pipeline_config.translation_cache:
-        return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"
-    root = cache_root(pipeline_config, output)
-    try:
-        chunks = len(FileSystems.match([_chunk_path(root, "*", "*")])[0].metadata_list)
-    except Exception:  # no cache folder yet (or an unreachable one): nothing was kept there
-        chunks = 0
-    return (f"interrupted; {chunks} chunk{'' if chunks == 1 else 's'} translated {'is' if chunks == 1 else 'are'} "
-            f"kept{f' in {root}' if chunks else ''} — rerun the same command to resume")
+        return cached_chunk_path(self.root, _safe(self.model_id), digest.hexdigest()[:32])
 
 
 def read_cache(path: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:

@@ -13,11 +13,10 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import ParaNMTConfig
 from pipeline import progress
-from pipeline.backtranslate import interrupted_line
 from pipeline.input_plan import InputSpec
 from pipeline.interrupts import exit_on_interrupt
 from pipeline.job import AccountingError, run
-from pipeline.run_folder import LEXICON_DIR, OUTPUTS, SUMMARY_FILE
+from pipeline.run_folder import LEXICON_DIR, OUTPUTS, SUMMARY_FILE, interrupted_line
 from pipeline.summary import format_table
 
 if TYPE_CHECKING:  # parsed by pipeline.run's parser, only read here

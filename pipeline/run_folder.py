@@ -21,7 +21,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from configs.out_paths import make_out_folder, out_folder_problem, remove_created
-from configs.schema import ParaNMTConfig
+from configs.schema import ParaNMTConfig, PipelineConfig
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
 
@@ -100,6 +100,30 @@ def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec],
                                                                  SUCCESS_FILE)]
             FileSystems.delete([p for p in stale if FileSystems.exists(p)])
     write_marker(output, RUN_FILE, json.dumps(identity, indent=1, sort_keys=True))  # FileSystems makes the folder
+
+
+def cached_chunk_path(root: str, model_folder: str, name: str) -> str:
+    """A cached chunk's file, ``<root>/translations/<model>/<name>.parquet``: the one layout the cache writes and
+    the Ctrl-C line counts (``*`` for either part matches them all)."""
+    return FileSystems.join(root, "translations", model_folder, f"{name}.parquet")
+
+
+def cache_root(pipeline_config: PipelineConfig, output: str) -> str:
+    """Where a run's translation cache lives: ``pipeline.cache_dir``, else ``<output>/cache``."""
+    return pipeline_config.cache_dir or FileSystems.join(output, CACHE_DIR)
+
+
+def interrupted_line(pipeline_config: PipelineConfig, output: str) -> str:
+    """What a Ctrl-C'd run kept: the translated chunks in its cache (a rerun reuses them)."""
+    if not pipeline_config.translation_cache:
+        return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"
+    root = cache_root(pipeline_config, output)
+    try:
+        chunks = len(FileSystems.match([cached_chunk_path(root, "*", "*")])[0].metadata_list)
+    except Exception:  # no cache folder yet (or an unreachable one): nothing was kept there
+        chunks = 0
+    return (f"interrupted; {chunks} chunk{'' if chunks == 1 else 's'} translated {'is' if chunks == 1 else 'are'} "
+            f"kept{f' in {root}' if chunks else ''} — rerun the same command to resume")
 
 
 def write_marker(output: str, name: str = SUCCESS_FILE, text: str = "") -> str:
