@@ -4,8 +4,9 @@
     python benchmarks/paraphrase_scores.py --pairs 50 --repeats 1       # seconds: a smoke run
     python benchmarks/paraphrase_scores.py --json out.json --markdown out.md
 
-The scores, as stage 6 computes them on the pairs layout (``en``, ``mt``, ``en_tokens``, ``mt_tokens``; sentence 1
-in ``en``, sentence 2 in ``mt``, both Moses-tokenised as the pipeline does, ``TextProcessor.tokenize(s, "en")``):
+The scores, as score and select computes them on the pairs layout (``en``, ``mt``, ``en_tokens``, ``mt_tokens``;
+sentence 1 in ``en``, sentence 2 in ``mt``, both Moses-tokenised as the pipeline does,
+``TextProcessor.tokenize(s, "en")``):
 
 * ``trigram_overlap`` -- footnote 6 of the paper (``filters.trigram``);
 * ``paraphrase_score`` -- the default PARAGRAM-PHRASE scorer (SIF-weighted GloVe 6B 50d, first principal component
@@ -21,7 +22,7 @@ times, the scores and thread settings interleaved within each repeat; the best r
 kept beside it, with pairs per CPU-second of this process (all its threads: less inflated by other processes than
 wall time, so the steadier figure on a loaded machine). Thread settings: torch intra-op threads and BLAS/OpenMP
 pools (threadpoolctl) limited to 1, then to every core this process may use. ``score_pairs`` (trigram +
-PARAGRAM-PHRASE on one shared dictionary encoding: what stage 6 runs) is timed too. Not timed: reading,
+PARAGRAM-PHRASE on one shared dictionary encoding: what score and select runs) is timed too. Not timed: reading,
 tokenisation, loading GloVe or MiniLM, fitting the scorer. The load average is printed at the start and the end:
 figures from a loaded machine are lower bounds and the ratios between scores are the robust part.
 
@@ -72,12 +73,12 @@ from train_embeddings.sts.benchmarks import STSB_SPLITS, StsDataset, default_sts
 
 ST_COLUMN = "st_cosine"
 SCORES = (TRIGRAM_OVERLAP, PARAPHRASE_SCORE, ST_COLUMN)
-BOTH = "score_pairs"  # trigram_overlap + paraphrase_score in one call, as stage 6 runs them
+BOTH = "score_pairs"  # trigram_overlap + paraphrase_score in one call, as score and select runs them
 LABELS = {
     TRIGRAM_OVERLAP: "trigram_overlap (paper, footnote 6)",
     PARAPHRASE_SCORE: "paraphrase_score (SIF-GloVe 6B 50d, 1 PC removed; default)",
     ST_COLUMN: "st_cosine (`sentence_transformer`: all-MiniLM-L6-v2)",
-    BOTH: "trigram_overlap + paraphrase_score (`score_pairs`, stage 6)",
+    BOTH: "trigram_overlap + paraphrase_score (`score_pairs`, score and select)",
 }
 WARMUP_PAIRS = 32
 

@@ -1,5 +1,5 @@
-"""Throughput of the corpus pipeline without the NMT: stages 1-3 and 5-8 with translations given (MT-column mode),
-scoring and the training selection included.
+"""Throughput of the corpus pipeline without the NMT: every stage but back-translation, translations given
+(MT-column mode), scoring and the training selection included.
 
     .venv/bin/python benchmarks/pipeline_bench.py [--cores 2] [--rows N] [--baseline GIT_REF] [--json out.json]
 
@@ -145,17 +145,18 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
     """Seconds per stage of the Beam-free functions the pipeline's stages apply, one after the other, in this
     process, batch by batch as in the pipeline."""
     config = load_config(None, [])
-    pc = config.pipeline
+    pipeline_config = config.pipeline
     seconds: dict[str, float] = {}
     t = time.perf_counter()
     spec = InputSpec.pair(cs, en, mt)
-    plan = plan_reads([spec], pc)
+    plan = plan_reads([spec], pipeline_config)
     seconds["1a plan (count lines, offsets)"] = time.perf_counter() - t
     t = time.perf_counter()
-    raw = [r for task in plan.tasks for r in read_task(task, pc.max_line_bytes, pc.deadletter_raw_bytes)]
+    max_bytes, keep_bytes = pipeline_config.max_line_bytes, pipeline_config.deadletter_raw_bytes
+    raw = [r for task in plan.tasks for r in read_task(task, max_bytes, keep_bytes)]
     seconds["1b read bytes"] = time.perf_counter() - t
     t = time.perf_counter()
-    decoded = [decode_batch(raw[i:i + BATCH_ROWS], [spec], pc.max_line_bytes, pc.deadletter_raw_bytes)[0]
+    decoded = [decode_batch(raw[i:i + BATCH_ROWS], [spec], max_bytes, keep_bytes)[0]
                for i in range(0, len(raw), BATCH_ROWS)]
     seconds["1c decode UTF-8 (Arrow batches)"] = time.perf_counter() - t
     text = TextProcessor()
@@ -196,10 +197,10 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
     t = time.perf_counter()
     out = tmp / "stages" / "pairs"
     out.mkdir(parents=True)
-    count = pc.num_shards
+    count = pipeline_config.num_shards
     for index, part in partition(scored, shards_of(scored["id"], count), count):
         write_table(sorted_shard_table([part], PAIRS_SCHEMA), str(out / shard_name("pairs", index, count)),
-                    row_group_rows=pc.row_group_rows, compression=pc.compression)
+                    row_group_rows=pipeline_config.row_group_rows, compression=pipeline_config.compression)
     seconds["7 shard, sort, write Parquet (zstd)"] = time.perf_counter() - t
     t = time.perf_counter()
     file_counts({"pairs": sorted(str(path) for path in out.glob("*.parquet"))})

@@ -28,7 +28,7 @@ from core.pair_schema import (
 )
 from filters import scores as scores_module
 from filters.paragram import ParagramScorer
-from filters.scores import _batches, fit_sample_from_parquet, input_files, score_pairs, scored_schema
+from filters.scores import fit_sample_from_parquet, input_files, parquet_batches, score_pairs, scored_schema
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     with pq.ParquetWriter(partial, schema) as writer, tqdm(
             total=total_rows, unit="pairs", disable=args.quiet, desc=f"score ({scorer.scorer_id})",
     ) as bar:
-        for batch in _batches(files, args.batch_rows):
+        for batch in parquet_batches(files, args.batch_rows):
             table = score_pairs(pa.Table.from_batches([batch]), scorer).replace_schema_metadata(schema.metadata)
             writer.write_table(table)
             pairs += table.num_rows

@@ -15,7 +15,7 @@ from configs import ConfigError, load_config
 from configs.out_paths import out_file_problem
 from core.command_line import ArgumentParser, add_config_arguments, command, config_flags
 from translate import file_translator as file_translator_module
-from translate.file_translator import COLUMNS, INVALID_UTF8, _open, count_lines, format_rows, read_chunks
+from translate.file_translator import COLUMNS, INVALID_UTF8, count_lines, format_rows, open_text_file, read_chunks
 from translate.loading import load_translator
 
 
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     invalid = 0
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    with _open(args.out, "wt") as out, tqdm(total=count_lines(args.input), unit="sent", disable=args.quiet,
+    with open_text_file(args.out, "wt") as out, tqdm(total=count_lines(args.input), unit="sent", disable=args.quiet,
                                                  desc=f"translate ({translator.backend.name}, "
                                                       f"{translator.backend.device})") as bar:
         out.write("\t".join(COLUMNS) + "\n")

@@ -87,7 +87,7 @@ class PipelineConfig(BaseModel):
     )
     score: bool = Field(
         default=True,
-        description="Score and select (stage 6: filters/ scores, the filter section's rules and rank rule, train/). "
+        description="Score and select (filters/ scores, the filter section's rules and rank rule, train/). "
         "false: pairs/ without scores or decisions (e.g. to score later with paranmt score).",
     )
     # Reading and splitting.
@@ -114,7 +114,7 @@ class PipelineConfig(BaseModel):
     )
     deadletter_raw_bytes: int = Field(default=4096, ge=0, description="Raw bytes kept per dead letter.")
     tsv_header: bool = Field(default=False, description="TSV inputs start with a header line (skipped).")
-    # Back-translation (stage 4).
+    # Back-translation.
     mt_model_id: str = Field(
         default="external", min_length=1,
         description="nmt_model_id written for translations given in an MT column.",
@@ -128,7 +128,7 @@ class PipelineConfig(BaseModel):
         description="Translation chunk: this many consecutive input rows (by row number, whatever the input's "
         "format or sharding). A chunk is translated in one call and cached at once: a kill loses at most the "
         "chunks being translated, and the same pairs always form the same chunks.")
-    # Output (stages 6-7).
+    # Output (score and select, write).
     num_shards: int = Field(default=4, ge=1, le=100_000, description="Shards of pairs/, train/ and rejected/.")
     deadletter_shards: int = Field(default=1, ge=1, le=100_000)
     row_group_rows: int = Field(default=100_000, ge=1, description="Most rows per Parquet row group.")
@@ -153,8 +153,8 @@ class PipelineConfig(BaseModel):
 
 
 class PrefilterConfig(_Section):
-    """Stage 3, before translation (``pipeline/prefilter.py``): Moses normalisation and tokenisation, the rules,
-    then global exact dedup. A pair rejected here costs no decoding."""
+    """The pre-filter and dedup, before translation (``pipeline/prefilter.py``, ``pipeline/dedup.py``): Moses
+    normalisation and tokenisation, the rules, then global exact dedup. A pair rejected here costs no decoding."""
 
     rules: list[PluginStep] = Field(
         default_factory=lambda: ["garbage", "empty_side", "untranslated", "source_too_long",

@@ -55,6 +55,17 @@ class Reason(StrEnum):
     MISALIGNED = "misaligned"
 
 
+class Stage(StrEnum):
+    """A run's stages by name, in the order rows pass them: the ``stage`` column of ``rejected/`` and
+    ``deadletter/``, the counters and the summary's stages, and where a plug-in rule or score runs."""
+
+    INGEST = "ingest"  # decode: its drops are dead letters
+    PREFILTER = "prefilter"
+    DEDUP = "dedup"
+    TRANSLATE = "translate"
+    SELECT = "select"  # score and select: its rejections stay in pairs/ (``reason``), out of train/
+
+
 # Column names, used everywhere instead of string literals.
 ID = "id"
 SOURCE = "source"
@@ -64,6 +75,7 @@ MT = "mt"
 EN_TOKENS = "en_tokens"
 MT_TOKENS = "mt_tokens"
 TRANSLATION_SCORE = "translation_score"
+MT_SCORE = "mt_score"  # the translation's score between the stages; TRANSLATION_SCORE in pairs/
 TRIGRAM_OVERLAP = "trigram_overlap"
 PARAPHRASE_SCORE = "paraphrase_score"
 NO_KNOWN_WORDS = "no_known_words"
@@ -73,6 +85,7 @@ SCORER_ID = "scorer_id"
 FOLD = "fold"
 KEEP = "keep"
 REASON = "reason"
+STAGE = "stage"  # of rejected/ and deadletter/: a Stage value
 
 PAIRS_SCHEMA = pa.schema(
     [

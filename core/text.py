@@ -148,7 +148,7 @@ class _CompiledPunctNormalizer(MosesPunctNormalizer):
     def __init__(self, lang: str):
         super().__init__(lang=lang)
         # A literal pattern with a plain replacement is str.replace (same leftmost non-overlapping matches,
-        # ~10x cheaper when absent, which most of the 45 are in most sentences).
+        # much cheaper when absent, which most of the 45 are in most sentences).
         # The others are guarded by the text every match needs (:func:`_needle`; "" where there is none).
         self._steps = [("", literal, sub) if (literal := _literal(pattern)) is not None and "\\" not in sub
                        else (_needle(compiled := re.compile(pattern)) or "", compiled, _replacement(sub))
@@ -205,7 +205,7 @@ class _FastPrefixTokenizer(MosesTokenizer):
         return " ".join(tokens)
 
 
-@functools.cache  # stateless once built (~0.2 s each): every TextProcessor of a process shares them
+@functools.cache  # stateless and slow to build: every TextProcessor of a process shares them
 def _fast_moses(lang: str) -> tuple[_CompiledPunctNormalizer, _FastPrefixTokenizer]:
     """sacremoses' normaliser and tokeniser for ``lang`` with their per-call regex work precompiled: templates
     resolved once (:func:`_replacement`), literal patterns done as ``str.replace``, other patterns skipped where

@@ -50,7 +50,7 @@ class EncodedTokens:
     def lowercased(self) -> EncodedTokens:
         """The same tokens lower-cased (``pc.utf8_lower``), re-encoded over the distinct lower-cased forms.
 
-        Lower-casing the dictionary (tens of thousands of distinct tokens) and remapping the ids is ~30x cheaper
+        Lower-casing the dictionary (tens of thousands of distinct tokens) and remapping the ids is much cheaper
         than lower-casing every token, and gives the same ids as encoding the lower-cased tokens directly.
         """
         if self.is_lowercase:

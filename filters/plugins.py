@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from enum import StrEnum
 from typing import Any, ClassVar
 
 import numpy as np
@@ -45,7 +44,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from configs.schema import PluginStep
 from core.errors import ParanmtError
 from core.import_path import load_class
-from core.pair_schema import EN_TOKENS, ID, PAIRS_SCHEMA, SOURCE, Reason
+from core.pair_schema import EN_TOKENS, ID, PAIRS_SCHEMA, SOURCE, Reason, Stage  # Stage: exported for plug-ins
 
 __all__ = [
     "BUILTIN_RULES",
@@ -64,11 +63,6 @@ __all__ = [
 
 class PluginError(ParanmtError, ValueError):
     """A rule or score named in a config cannot be found, is the wrong kind, or has bad parameters."""
-
-
-class Stage(StrEnum):
-    PREFILTER = "prefilter"
-    SELECT = "select"
 
 
 CS_TOKENS = "cs_tokens"

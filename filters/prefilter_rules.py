@@ -1,4 +1,4 @@
-"""The built-in pre-filter rules (stage 3, before translation: a pair rejected here costs no decoding).
+"""The built-in pre-filter rules (stage ``prefilter``, before translation: a pair rejected here costs no decoding).
 
 They see a batch after Moses normalisation and tokenisation (``cs``, ``en``, ``cs_tokens``, ``en_tokens``) and
 run in the order ``prefilter.rules`` lists them; the default order is the order below, so the most basic problem

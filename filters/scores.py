@@ -36,7 +36,8 @@ from core.token_arrays import encode_tokens
 from filters.paragram import ParagramScorer
 from filters.trigram import trigram_overlap_encoded
 
-__all__ = ["SCORE_COLUMNS", "fit_sample_from_parquet", "input_files", "score_pairs", "scored_schema"]
+__all__ = ["SCORE_COLUMNS", "fit_sample_from_parquet", "input_files", "parquet_batches", "score_pairs",
+           "scored_schema"]
 
 SCORE_COLUMNS = (TRIGRAM_OVERLAP, PARAPHRASE_SCORE, NO_KNOWN_WORDS, SCORER_ID)
 
@@ -92,7 +93,8 @@ def input_files(path: Path) -> list[Path]:
     return files
 
 
-def _batches(files: list[Path], batch_rows: int, columns: list[str] | None = None) -> Iterator[pa.RecordBatch]:
+def parquet_batches(files: list[Path], batch_rows: int, columns: list[str] | None = None) -> Iterator[pa.RecordBatch]:
+    """The record batches of ``files`` in order, ``batch_rows`` at most each (``columns``: only those)."""
     for file in files:
         yield from pq.ParquetFile(file).iter_batches(batch_size=batch_rows, columns=columns)
 
@@ -105,7 +107,7 @@ def fit_sample_from_parquet(path: Path | list[Path], sentences: int, batch_rows:
     step = max(1, sum(pq.ParquetFile(f).metadata.num_rows for f in files) // rows_wanted)
     chunks: list[pa.Array] = []
     start = 0
-    for batch in _batches(files, batch_rows, [EN_TOKENS, MT_TOKENS]):
+    for batch in parquet_batches(files, batch_rows, [EN_TOKENS, MT_TOKENS]):
         first = (-start) % step  # the first multiple of step in this batch
         take = pa.array(np.arange(first, batch.num_rows, step))
         start += batch.num_rows

@@ -1,4 +1,4 @@
-"""Stage 4, back-translation: rows -> rows with ``mt`` (or a ``translation_*`` rejection), through
+"""Back-translation: rows -> rows with ``mt`` (or a ``translation_*`` rejection), through
 :class:`pipeline.nmt_inference.BackTranslateChunks`, with a translation cache that makes a killed run cheap to resume.
 
 Rows are grouped into **chunks** of ``pipeline.cache_chunk_lines`` consecutive row numbers
@@ -36,20 +36,20 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
-from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig, PipelineConfig, TranslateConfig
+from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig, TranslateConfig
 from core import pair_schema as S
 from core.import_path import load_class
-from core.pair_schema import Reason
+from core.pair_schema import Reason, Stage
 from pipeline.disk_space import OutOfSpaceError
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
     METRICS_NAMESPACE,
-    STAGE_TRANSLATE,
     TRANSLATED_COUNTER,
     StageCounter,
     rejected_counter,
 )
 from pipeline.records import REJECTED_TAG, ROW, rejection
+from pipeline.run_folder import cache_root, cached_chunk_path
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
 from translate.loading import check_device, check_libraries
@@ -58,8 +58,8 @@ from translate.translator import BackendUnavailable, Translation
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions
 
-__all__ = ["CACHE_FIELDS", "BackTranslateRows", "TranslationCache", "apply_translation", "cache_chunk", "cache_root",
-           "interrupted_line", "translation_fields"]
+__all__ = ["CACHE_FIELDS", "BackTranslateRows", "TranslationCache", "apply_translation", "cache_chunk",
+           "translation_fields"]
 
 log = logging.getLogger(__name__)
 
@@ -85,11 +85,11 @@ def apply_translation(row: dict[str, Any], fields: dict[str, Any],
     status = fields["status"]
     if status != "ok":
         detail = fields.get("error") or f"translation status {status}"
-        return None, rejection(row, STAGE_TRANSLATE, _TRANSLATION_REASONS.get(status, Reason.TRANSLATION_FAILED),
+        return None, rejection(row, Stage.TRANSLATE, _TRANSLATION_REASONS.get(status, Reason.TRANSLATION_FAILED),
                                detail)
     out = dict(row)
     out[S.MT] = fields["hypothesis"]
-    out["mt_score"] = fields["score"]
+    out[S.MT_SCORE] = fields["score"]
     out[S.HIT_LENGTH_CAP] = fields["hit_length_cap"]
     out[S.NMT_MODEL_ID] = nmt_model_id
     return out, None
@@ -137,31 +137,7 @@ class TranslationCache:
         for text in texts:
             digest.update(text.encode("utf-8"))
             digest.update(b"\x00")
-        return _chunk_path(self.root, _safe(self.model_id), digest.hexdigest()[:32])
-
-
-def _chunk_path(root: str, model_folder: str, name: str) -> str:
-    """A cached chunk's file, ``<root>/translations/<model>/<name>.parquet``: the one layout the cache writes and
-    the Ctrl-C line counts (``*`` for either part matches them all)."""
-    return FileSystems.join(root, "translations", model_folder, f"{name}.parquet")
-
-
-def cache_root(pc: PipelineConfig, output: str) -> str:
-    """Where a run's translation cache lives: ``pipeline.cache_dir``, else ``<output>/cache``."""
-    return pc.cache_dir or FileSystems.join(output, "cache")
-
-
-def interrupted_line(pc: PipelineConfig, output: str) -> str:
-    """What a Ctrl-C'd run kept: the translated chunks in its cache (``read_cache`` reuses them on a rerun)."""
-    if not pc.translation_cache:
-        return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"
-    root = cache_root(pc, output)
-    try:
-        chunks = len(FileSystems.match([_chunk_path(root, "*", "*")])[0].metadata_list)
-    except Exception:  # no cache folder yet (or an unreachable one): nothing was kept there
-        chunks = 0
-    return (f"interrupted; {chunks} chunk{'' if chunks == 1 else 's'} translated {'is' if chunks == 1 else 'are'} "
-            f"kept{f' in {root}' if chunks else ''} — rerun the same command to resume")
+        return cached_chunk_path(self.root, _safe(self.model_id), digest.hexdigest()[:32])
 
 
 def read_cache(path: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
@@ -278,17 +254,18 @@ class BackTranslateRows(beam.PTransform):
     @classmethod
     def for_run(cls, config: ParaNMTConfig, output: str, *, local: bool,
                 **handler_kwargs: Unpack[HandlerOptions]) -> BackTranslateRows:
-        """Stage 4 of a run, checked on the launcher before any work: the model (:func:`checked_model_id`) and,
-        with ``pipeline.translation_cache``, the cache under ``pipeline.cache_dir`` or ``<output>/cache``."""
-        pc = config.pipeline
+        """Back-translation for a run, checked on the launcher before any work: the model
+        (:func:`checked_model_id`) and, with ``pipeline.translation_cache``, the cache under ``pipeline.cache_dir``
+        or ``<output>/cache``."""
+        pipeline_config = config.pipeline
         model_id = checked_model_id(config.translate, local=local)
-        cache = TranslationCache.for_run(config.translate, cache_root(pc, output), model_id) \
-            if pc.translation_cache else None
-        return cls(config.translate, model_id, cache, chunk_lines=pc.cache_chunk_lines, **handler_kwargs)
+        cache = TranslationCache.for_run(config.translate, cache_root(pipeline_config, output), model_id) \
+            if pipeline_config.translation_cache else None
+        return cls(config.translate, model_id, cache, chunk_lines=pipeline_config.cache_chunk_lines, **handler_kwargs)
 
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
-        # Deferred: Beam's RunInference imports torch (~1.5 s and ~230 MB per process), which a run whose input
-        # carries its translations (no stage 4) never needs.
+        # Deferred: Beam's RunInference imports torch (its cost per process: docs/architecture.md), which a run
+        # whose input carries its translations (no back-translation) never needs.
         from pipeline.nmt_inference import BackTranslateChunks
 
         looked = (
@@ -299,7 +276,7 @@ class BackTranslateRows(beam.PTransform):
         )
         fresh = (
             looked[_LookupChunk.TODO]
-            | "BackTranslate" >> BackTranslateChunks(self._config, **self._handler_kwargs)
+            | "TranslateChunks" >> BackTranslateChunks(self._config, **self._handler_kwargs)
             | "StoreChunk" >> beam.ParDo(_StoreChunk())
         )
         translated = (looked.hits, fresh) | "HitsAndFresh" >> beam.Flatten()

@@ -1,4 +1,4 @@
-"""Stage 3b, global exact dedup: of the pairs with the same normalised text (the pre-filter's ``dedup_key``), the
+"""Dedup, global and exact: of the pairs with the same normalised text (the pre-filter's ``dedup_key``), the
 one with the smallest row number is kept, whatever file holds it; the others are rejected as ``duplicate`` (detail:
 the kept id). Column-wise within hash buckets of the key (:func:`duplicates_in`)."""
 
@@ -14,8 +14,8 @@ import pyarrow.compute as pc
 from apache_beam.metrics import Metrics
 
 from core import pair_schema as S
-from core.pair_schema import Reason
-from pipeline.metrics import METRICS_NAMESPACE, STAGE_DEDUP, record_size, rejected_counter
+from core.pair_schema import Reason, Stage
+from pipeline.metrics import METRICS_NAMESPACE, record_size, rejected_counter
 from pipeline.records import BATCH_ROWS, DEDUP_KEY, REJECTED_TAG, ROW, partition, rejection
 
 __all__ = ["Dedup", "duplicates_in"]
@@ -64,7 +64,7 @@ class _PickDuplicates(beam.DoFn):
             for row, winner in zip(table.take(dropped[:, 0]).to_pylist(), ids.take(dropped[:, 1]).to_pylist(),
                                    strict=True):
                 self._counter.inc()
-                yield beam.pvalue.TaggedOutput(REJECTED_TAG, rejection(row, STAGE_DEDUP, Reason.DUPLICATE,
+                yield beam.pvalue.TaggedOutput(REJECTED_TAG, rejection(row, Stage.DEDUP, Reason.DUPLICATE,
                                                                        f"duplicate of {winner}"))
         kept_rows = table.drop_columns([DEDUP_KEY]).take(np.sort(kept))
         for start in range(0, kept_rows.num_rows, BATCH_ROWS):

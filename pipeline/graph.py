@@ -1,6 +1,7 @@
-"""The corpus pipeline as one Beam graph: :func:`build_pipeline` checks what the launcher can check, then adds
-every stage (ingest -> pre-filter and dedup -> back-translation -> pair records -> score and select -> Parquet
-shards, plus the optional lexicon branch) to a Beam pipeline. :mod:`pipeline.job` runs it; :mod:`pipeline.summary`
+"""The corpus pipeline as one Beam graph: :func:`check_run` checks what the launcher can check, then
+:func:`build_pipeline` adds every stage (ingest -> pre-filter and dedup -> back-translation -> pair records -> score
+and select -> Parquet shards, plus the optional lexicon branch) to a Beam pipeline. Neither writes anything:
+:mod:`pipeline.job` claims the run folder between the two, runs the job and finalises it; :mod:`pipeline.summary`
 writes the summary.
 """
 
@@ -17,7 +18,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import LexiconConfig, ParaNMTConfig
 from filters.decontaminate import ExcludedSentences
-from filters.plugins import build_scores
+from filters.plugins import Score, build_scores
 from filters.rules import check_select_columns
 from pipeline import progress
 from pipeline.analysis.lexicon_transforms import BuildLexicon
@@ -30,10 +31,10 @@ from pipeline.options import runner_of
 from pipeline.pair_records import PairRecords
 from pipeline.prefilter import FIT_TAG, PrefilterRows
 from pipeline.records import BATCH_ROWS, REJECTED_TAG
-from pipeline.run_folder import LEXICON_DIR, claim_output, code_version
+from pipeline.run_folder import LEXICON_DIR, STAGING, code_version
 from pipeline.score_transforms import ScoreAndSelect
-from pipeline.scorer_fit import plan_scorer
-from pipeline.write import STAGING, write_run_outputs
+from pipeline.scorer_fit import ScorerChoice, choose_scorer
+from pipeline.write import write_run_outputs
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions
@@ -41,7 +42,7 @@ if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference l
 log = logging.getLogger(__name__)
 
 
-#: Rows a dedup bucket is sized for: one worker holds a bucket (about 0.5 KB of Arrow per row).
+#: Rows a dedup bucket is sized for: one worker holds a bucket in memory (its size: docs/scaling.md).
 DEDUP_BUCKET_ROWS = 50_000
 
 
@@ -60,7 +61,7 @@ def dedup_buckets(plan: ReadPlan) -> int:
 
 
 #: Input pairs per shard of the lexicon table when ``lexicon.num_shards`` is not set: the worker that merges and
-#: writes a shard holds ~1.2M word pairs (~20 MB of counts) at any input size (docs/scaling.md).
+#: writes a shard holds its word-pair counts, about the same at any input size (docs/scaling.md).
 LEXICON_SHARD_PAIRS = 25_000
 
 
@@ -81,91 +82,112 @@ def _check_sizes(plan: ReadPlan, num_shards: int) -> None:
 
 
 @dataclass
-class BuiltPipeline:
-    """What the launcher decided that the written files do not say: read by the summary."""
+class CheckedRun:
+    """A run checked on the launcher, before any work and before anything is written: its stages, built and
+    checked, and what the launcher decided that the written files do not say (read by the summary)."""
 
-    plan: ReadPlan
-    scored: bool
-    mode: str
-    nmt_model_id: str
+    config: ParaNMTConfig
+    specs: Sequence[InputSpec]
+    output: str
+    ingest: Ingest
+    prefilter: PrefilterRows
+    translate: BackTranslateRows | None  # None: the input carries its translations
+    scorer: ScorerChoice | None  # None: the run does not score
+    scores: list[Score]
     excluded: ExcludedSentences | None = None  # the evaluation sentences kept out of train/, if any
 
+    @property
+    def plan(self) -> ReadPlan:
+        return self.ingest.plan
 
-def build_pipeline(
+    @property
+    def scored(self) -> bool:
+        return self.scorer is not None
+
+    @property
+    def mode(self) -> str:
+        return "translate" if self.translate is not None else "mt_column"
+
+    @property
+    def nmt_model_id(self) -> str:
+        return self.translate.model_id if self.translate is not None else self.config.pipeline.mt_model_id
+
+
+def check_run(
     p: beam.Pipeline,
     config: ParaNMTConfig,
     specs: Sequence[InputSpec],
     output: str,
     *,
     handler_kwargs: HandlerOptions | None = None,
-    overwrite: bool = False,
-) -> BuiltPipeline:
-    """Add every stage to ``p``, writing into ``<output>/_staging``. Everything the launcher can check -- inputs,
-    the model, every rule and score the config names with its parameters, evaluation files -- is checked here,
-    before any work."""
-    pc = config.pipeline
-    # Every stage is built and checked here, once, before the run folder is claimed.
-    ingest = Ingest(specs, pc)  # plans the reads: misaligned pair files fail here
-    _check_sizes(ingest.plan, pc.num_shards)
+) -> CheckedRun:
+    """Everything the launcher can check -- inputs, the model, every rule and score the config names with its
+    parameters, evaluation files -- checked here, before any work; nothing is written (a scorer the launcher fits
+    is saved by :meth:`ScorerChoice.save` once the run folder is claimed)."""
+    pipeline_config = config.pipeline
+    ingest = Ingest(specs, pipeline_config)  # plans the reads: misaligned pair files fail here
+    _check_sizes(ingest.plan, pipeline_config.num_shards)
     local = runner_of(p.options) in progress.LOCAL_RUNNERS
     translate = None if ingest.plan.has_mt else BackTranslateRows.for_run(config, output, local=local,
                                                                           **(handler_kwargs or {}))
-    mode = "translate" if translate is not None else "mt_column"
-    nmt_model_id = translate.model_id if translate is not None else pc.mt_model_id
-    scores = build_scores(config.filter.scores) if pc.score else []
+    scores = build_scores(config.filter.scores) if pipeline_config.score else []
     excluded = None
-    if pc.score:
+    if pipeline_config.score:
         if config.filter.exclude_sentences:
             excluded = ExcludedSentences.load(config.filter.exclude_sentences)  # read once, before any work
         check_select_columns(config.filter, scores, excluded)
-    scorer = plan_scorer(config, ingest.plan, specs, output, local=local) if pc.score else None
+    scorer = choose_scorer(config, ingest.plan, specs, output, local=local) if pipeline_config.score else None
     prefilter = PrefilterRows.for_run(config, scorer.fit_sample if scorer is not None else 0)
-    warn_if_short(output, output_bytes(ingest.plan.expected_rows, 3 * pc.num_shards + pc.deadletter_shards,
+    warn_if_short(output, output_bytes(ingest.plan.expected_rows,
+                                       3 * pipeline_config.num_shards + pipeline_config.deadletter_shards,
                                        scorer.file_bytes if scorer is not None else 0))
-    claim_output(output, config, specs, overwrite=overwrite)  # everything checkable was checked
-    if scorer is not None:
-        scorer.save()  # a scorer the launcher fitted
+    return CheckedRun(config, specs, output, ingest, prefilter, translate, scorer, scores, excluded)
+
+
+def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
+    """Add every stage of a checked run to ``p``, writing into ``<output>/_staging`` when it runs."""
+    config, output, scorer = checked.config, checked.output, checked.scorer
     metadata = {
         "config": config.model_dump(mode="json"),
         "code_version": code_version(),
-        "nmt_model_id": nmt_model_id,
-        "inputs": [s.to_dict() for s in specs],
-        "mode": mode,
-        "scored": scorer is not None,
+        "nmt_model_id": checked.nmt_model_id,
+        "inputs": [s.to_dict() for s in checked.specs],
+        "mode": checked.mode,
+        "scored": checked.scored,
     }
 
-    read = p | "Ingest" >> ingest
-    kept = read["rows"] | "Prefilter" >> beam.ParDo(prefilter).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
-    select, fitted = None, None
+    read = p | "Ingest" >> checked.ingest
+    kept = read["rows"] | "Prefilter" >> beam.ParDo(checked.prefilter).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
+    select, fitted_id = None, None
     if scorer is not None:
-        fitted = (kept[FIT_TAG] | "FitScorer" >> scorer.fit) if scorer.fit is not None else None
-        select = ScoreAndSelect(scorer.path, config.filter, config.seed, scorer_id=scorer.scorer_id, fitted=fitted,
-                                scores=scores, excluded=excluded)
-    unique = kept.rows | "Dedup" >> Dedup(config.prefilter.dedup, dedup_buckets(ingest.plan))
+        fitted_id = (kept[FIT_TAG] | "FitScorer" >> scorer.fit) if scorer.fit is not None else None
+        select = ScoreAndSelect(scorer.path, config.filter, config.seed, scorer_id=scorer.scorer_id,
+                                fitted_id=fitted_id, scores=checked.scores, excluded=checked.excluded)
+    unique = kept.rows | "Dedup" >> Dedup(config.prefilter.dedup, dedup_buckets(checked.plan))
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
-    if translate is not None:
-        translated = unique["rows"] | "Rows" >> beam.FlatMap(pa.Table.to_pylist) | "BackTranslate" >> translate
+    if checked.translate is not None:
+        translated = unique["rows"] | "Rows" >> beam.FlatMap(pa.Table.to_pylist) | "BackTranslate" >> checked.translate
         rows = translated["rows"] | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=BATCH_ROWS)
         rejected.append(translated[REJECTED_TAG])
     else:
         rows = unique["rows"]  # the given translation: PairRecords fills hit_length_cap (null) and the model id
 
-    pairs = rows | "PairRecords" >> beam.ParDo(PairRecords(nmt_model_id)).with_outputs(REJECTED_TAG, main="pairs")
+    records = PairRecords(checked.nmt_model_id)
+    pairs = rows | "PairRecords" >> beam.ParDo(records).with_outputs(REJECTED_TAG, main="pairs")
     rejected.append(pairs[REJECTED_TAG])
-    scored = pairs.pairs
+    out_pairs = pairs.pairs  # scored and decided when the run scores
     if select is not None:
-        scored = scored | "ScoreAndSelect" >> select
+        out_pairs = out_pairs | "ScoreAndSelect" >> select
 
     if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
-        _ = scored | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(output, STAGING, LEXICON_DIR),
-                                               metadata, tables=True,
-                                               num_shards=lexicon_shards(ingest.plan, config.lexicon))
-    late = (fitted | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted is not None else None
-    write_run_outputs(output, pc, metadata, scored, rejected, read["deadletter"],
-                      score_fields=[f for score in scores for f in score.fields],
+        _ = out_pairs | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(output, STAGING, LEXICON_DIR),
+                                                  metadata, tables=True,
+                                                  num_shards=lexicon_shards(checked.plan, config.lexicon))
+    late = (fitted_id | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted_id is not None else None
+    write_run_outputs(output, config.pipeline, metadata, out_pairs, rejected, read["deadletter"],
+                      score_fields=[f for score in checked.scores for f in score.fields],
                       select_metadata=select.metadata if select is not None else None, late_metadata=late)
-    return BuiltPipeline(ingest.plan, select is not None, mode, nmt_model_id, excluded)
 
 
 def _scorer_id_metadata(scorer_id: str) -> dict[str, str]:

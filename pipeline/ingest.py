@@ -1,4 +1,4 @@
-"""Stage 1, ingest: read raw bytes by the launcher's plan, decode them into rows or dead letters (the Beam stage).
+"""Ingest: read raw bytes by the launcher's plan, decode them into rows or dead letters (the Beam stage).
 
 The launcher's plan is :mod:`pipeline.input_plan`, file access (compression, line counting)
 :mod:`pipeline.input_files`, and reading raw records :mod:`pipeline.input_reading`; this module decodes and composes.
@@ -59,20 +59,18 @@ from apache_beam.metrics import Metrics
 
 from configs.schema import PipelineConfig
 from core.chunking import in_lists
-from core.pair_schema import Reason
+from core.pair_schema import MT_SCORE, Reason, Stage
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.input_reading import read_task
 from pipeline.metrics import METRICS_NAMESPACE, READ_COUNTER, StageCounter, deadletter_counter
 from pipeline.records import BATCH_ROWS, DECODED_SCHEMA, ROW, DeadLetterRecord, DecodedRow
 
 __all__ = [
-    "STAGE_INGEST",
     "DecodeRecords",
     "Ingest",
     "decode_record",
 ]
 
-STAGE_INGEST = "ingest"
 DEADLETTER_TAG = "deadletter"
 
 
@@ -92,7 +90,7 @@ def dead_letter(raw: dict[str, Any], reason: Reason, error: str, data: bytes | N
                 length: int | None = None) -> DeadLetterRecord:
     data = data if data is not None else b""
     size = len(data) if length is None else length
-    return {"id": raw["id"], "source": raw["source"], "stage": STAGE_INGEST, "reason": reason.value,
+    return {"id": raw["id"], "source": raw["source"], "stage": Stage.INGEST.value, "reason": reason.value,
             "error": error, "raw": data[:keep], "raw_bytes": size, "raw_truncated": size > min(len(data), keep)}
 
 
@@ -142,7 +140,7 @@ def _decode_fields(raw: dict[str, Any], spec: InputSpec) -> tuple[str, str, str 
     if fmt == "tsv":
         line: bytes = raw["line"]
         fields = line.split(b"\t")
-        wanted = {"cs": spec.cs_column, "en": spec.en_column, "mt": spec.mt_column, "mt_score": spec.mt_score_column}
+        wanted = {"cs": spec.cs_column, "en": spec.en_column, "mt": spec.mt_column, MT_SCORE: spec.mt_score_column}
         need = max(int(v) for v in wanted.values() if v is not None)
         if need >= len(fields):
             raise _Dead(Reason.UNPARSEABLE, f"TSV line has {len(fields)} field(s); columns up to {need} "
@@ -211,7 +209,7 @@ def decode_record(raw: dict[str, Any], spec: InputSpec, max_line_bytes: int,
     except _Dead as dead:
         data = dead.raw if dead.raw is not None else _first_bytes(raw)
         return DEADLETTER_TAG, dead_letter(raw, dead.reason, dead.error, data, keep_bytes)
-    return "row", {"id": raw["id"], "source": raw["source"], "cs": cs, "en": en, "mt": mt, "mt_score": score}
+    return "row", {"id": raw["id"], "source": raw["source"], "cs": cs, "en": en, "mt": mt, MT_SCORE: score}
 
 
 # ------------------------------------------------------------------------------------------------------ Beam

@@ -1,4 +1,4 @@
-"""The launcher's plan for stage 1: which read tasks cover the inputs, checked before any work.
+"""The launcher's plan for ingest: which read tasks cover the inputs, checked before any work.
 
 :func:`plan_reads` turns :class:`InputSpec` s into a :class:`ReadPlan`: row ranges of pair files and TSV/JSONL files
 (after the counting pre-pass), row groups of Parquet files, each with the global row number of its first row;
@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import PipelineConfig
+from core import pair_schema as S
 from pipeline.input_files import (
     InputError,
     LineIndex,
@@ -217,7 +218,7 @@ def _match(pattern: str) -> list[tuple[str, int]]:
 _SAMPLE_LINES = 1000  # lines of each TSV/JSONL file read on the launcher to check its shape
 
 
-_ROLES = ("cs", "en", "mt", "mt_score")
+_ROLES = (S.CS, S.EN, S.MT, S.MT_SCORE)
 
 
 def _columns_desc(spec: InputSpec) -> str:
@@ -320,7 +321,7 @@ def _check_parquet_types(spec: InputSpec, path: str, schema: pa.Schema) -> None:
         if name is None:
             continue
         type_ = schema.field(name).type
-        if role == "mt_score":
+        if role == S.MT_SCORE:
             if not _is_score_type(type_):
                 raise InputError(f"{path}: column {name!r} (mt score) is {type_}, not a number: name the score "
                                  "column with --mt-score-column, or leave it out")

@@ -1,26 +1,27 @@
-"""The corpus pipeline's job: :func:`run` builds it, runs it, moves its outputs into place and writes the summary.
-Its command line is :mod:`pipeline.run` (``paranmt run --cs corpus.cs --en corpus.en --out runs/x [Beam options]``,
-also ``python -m pipeline.run``), which also gives :func:`run` as ``pipeline.run.run``.
+"""The corpus pipeline's job: :func:`run` checks it, claims the run folder, builds it, runs it, moves its outputs
+into place and writes the summary. Its command line is :mod:`pipeline.run` (``paranmt run --cs corpus.cs --en
+corpus.en --out runs/x [Beam options]``, also ``python -m pipeline.run``), which also gives :func:`run` as
+``pipeline.run.run``.
 
 Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`, :mod:`pipeline.prefilter`,
 :mod:`pipeline.write` and :mod:`pipeline.summary`):
 
-1. ingest -- plan (counting pre-pass, misalignment check), read bytes, decode; dead letters for what fails;
-2-3. normalise and tokenise (sacremoses, cs and en), the pre-filter rules (``prefilter.rules``, a user's own
-   included) and global dedup on the normalised pair (:mod:`pipeline.prefilter`, :mod:`pipeline.dedup`); rejections
-   with stage and reason;
-4. back-translate the Czech side (:mod:`pipeline.backtranslate`: chunks of fixed input ranges through
-   :class:`pipeline.nmt_inference.BackTranslateChunks`, each cached the moment it is translated, so a killed run resumes
-   without decoding again what it had finished; skipped when the input carries an MT column);
-5. tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout
-   (:mod:`pipeline.pair_records`);
-6. **score and select** (:mod:`pipeline.scorer_fit`): the scorer is fitted on the launcher (or loaded from
-   ``score.scorer``), then :class:`pipeline.score_transforms.ScoreAndSelect` fills the scores (``filter.scores`` add
-   their own columns), ``fold``, ``keep`` and ``reason`` by the ``filter`` section (default: the paper's rank rule;
-   ``filter.rules`` adds rules, a user's own included); ``train/`` holds the kept pairs. ``pipeline.score=false``
-   skips it (``pairs/`` then has null scores and decisions, and no ``train/``);
-7. write deterministic Parquet shards (staged, renamed into place on success);
-8. summarise from Beam metrics and from the written files; ``read = pairs + rejected + deadletter`` is checked.
+- ingest -- plan (counting pre-pass, misalignment check), read bytes, decode; dead letters for what fails;
+- pre-filter and dedup -- normalise and tokenise (sacremoses, cs and en), the pre-filter rules (``prefilter.rules``,
+  a user's own included) and global dedup on the normalised pair (:mod:`pipeline.prefilter`, :mod:`pipeline.dedup`);
+  rejections with stage and reason;
+- back-translation -- the Czech side (:mod:`pipeline.backtranslate`: chunks of fixed input ranges through
+  :class:`pipeline.nmt_inference.BackTranslateChunks`, each cached the moment it is translated, so a killed run
+  resumes without decoding again what it had finished; skipped when the input carries an MT column);
+- pair records -- tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout
+  (:mod:`pipeline.pair_records`);
+- **score and select** (:mod:`pipeline.scorer_fit`): the scorer is fitted on the launcher (or loaded from
+  ``score.scorer``), then :class:`pipeline.score_transforms.ScoreAndSelect` fills the scores (``filter.scores`` add
+  their own columns), ``fold``, ``keep`` and ``reason`` by the ``filter`` section (default: the paper's rank rule;
+  ``filter.rules`` adds rules, a user's own included); ``train/`` holds the kept pairs. ``pipeline.score=false``
+  skips it (``pairs/`` then has null scores and decisions, and no ``train/``);
+- write -- deterministic Parquet shards (staged, renamed into place on success);
+- summary -- from Beam metrics and from the written files; ``read = pairs + rejected + deadletter`` is checked.
 
 Rules and scores of your own: :mod:`filters.plugins` and docs/filters.md.
 """
@@ -46,12 +47,11 @@ from configs.schema import ParaNMTConfig
 from core.errors import ParanmtError
 from core.import_path import OWN_PACKAGES
 from pipeline import progress
-from pipeline.graph import build_pipeline
+from pipeline.graph import build_pipeline, check_run
 from pipeline.input_files import InputError, file_system_problem
 from pipeline.input_plan import InputSpec
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
-    OUTPUTS,
     TRANSLATED_COUNTER,
     held_sizes,
     metric_counts,
@@ -59,9 +59,9 @@ from pipeline.metrics import (
     translation_seconds,
 )
 from pipeline.options import beam_argv, beam_checks_speak_last, local_worker_logging, runner_name
-from pipeline.run_folder import LEXICON_DIR, own_output
+from pipeline.run_folder import LEXICON_DIR, OUTPUTS, claim_output, own_output
 from pipeline.summary import write_summary
-from pipeline.write import finalize
+from pipeline.write import clear_staging, finalize
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions
@@ -83,8 +83,9 @@ def run(
     progress_every: float | None = None,
     overwrite: bool = False,
 ) -> dict[str, Any]:
-    """Build and run the pipeline, move the outputs into place, write ``summary.json`` and (when its checks hold)
-    ``_SUCCESS``.
+    """Check the run, then -- the one place that writes to the run folder -- claim it (locked, identity written,
+    a launcher-fitted scorer saved), build and run the pipeline, move the outputs into place, write
+    ``summary.json`` and (when its checks hold) ``_SUCCESS``.
 
     ``show_progress``: progress on stderr (:mod:`pipeline.progress`): a live line while a local runner works, or,
     for a runner that returns at once (Dataflow, portable), a line from the job's metrics every ``progress_every``
@@ -110,11 +111,16 @@ def run(
         raise InputError(f"Beam options for {runner}: {' '.join(str(error).split())} (docs/dataflow.md)") from None
     with own_output(output):  # one run per folder; created (and locked) before the checks below
         # Input, model and output-folder errors are raised here, before anything is written.
-        built = build_pipeline(p, config, specs, output, handler_kwargs=handler_kwargs, overwrite=overwrite)
-        expected = built.plan.expected_rows
+        checked = check_run(p, config, specs, output, handler_kwargs=handler_kwargs)
+        claim_output(output, config, specs, overwrite=overwrite)  # everything checkable was checked
+        if checked.scorer is not None:
+            checked.scorer.save()  # a scorer the launcher fitted
+        build_pipeline(p, checked)
+        clear_staging(output)  # a killed run's staging folder and success marker
+        expected = checked.plan.expected_rows
         local = runner in progress.LOCAL_RUNNERS
-        translating = (f"model {built.nmt_model_id}, beam {config.translate.beam_size}"
-                       if built.mode == "translate" else "")
+        translating = (f"model {checked.nmt_model_id}, beam {config.translate.beam_size}"
+                       if checked.mode == "translate" else "")
         with progress.LocalProgress(expected, enabled=show_progress and local, translating=translating) as shown, \
                 local_worker_logging(options, local=local):
             try:
@@ -135,8 +141,8 @@ def run(
             metrics = metric_counts(result)
             shown.finish(metrics)
         shards = finalize(output, (*OUTPUTS, LEXICON_DIR))
-        summary = write_summary(output, metrics, shards, runner=runner, plan=built.plan, mode=built.mode,
-                                nmt_model_id=built.nmt_model_id, scored=built.scored, excluded=built.excluded,
+        summary = write_summary(output, metrics, shards, runner=runner, plan=checked.plan, mode=checked.mode,
+                                nmt_model_id=checked.nmt_model_id, scored=checked.scored, excluded=checked.excluded,
                                 lexicon=config.lexicon.enabled)
         summary["wall_seconds"] = round(time.perf_counter() - started, 3)  # console only: summary.json is stable
         summary["stage_seconds"] = stage_seconds(result)

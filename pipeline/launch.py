@@ -13,11 +13,10 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import ParaNMTConfig
 from pipeline import progress
-from pipeline.backtranslate import interrupted_line
 from pipeline.input_plan import InputSpec
 from pipeline.interrupts import exit_on_interrupt
 from pipeline.job import AccountingError, run
-from pipeline.run_folder import LEXICON_DIR
+from pipeline.run_folder import LEXICON_DIR, OUTPUTS, SUMMARY_FILE, interrupted_line
 from pipeline.summary import format_table
 
 if TYPE_CHECKING:  # parsed by pipeline.run's parser, only read here
@@ -67,7 +66,7 @@ def launch(args: Namespace, beam_args: Sequence[str], config: ParaNMTConfig) -> 
     if summary.get("translation_seconds") and not args.quiet:
         span, translated = summary["translation_seconds"], summary["translated_rows"]
         print(f"translation: {translated} rows in {span:.1f}s, first call to last ({translated / span:.0f} rows/s)")
-    for name in ("pairs", "train", "rejected", "deadletter"):
+    for name in OUTPUTS:
         paths = summary["shards"].get(name) or []
         if paths:
             folder = paths[0].rsplit("/", 1)[0]
@@ -75,5 +74,5 @@ def launch(args: Namespace, beam_args: Sequence[str], config: ParaNMTConfig) -> 
     if summary.get("lexicon"):
         print(f"{'lexicon/':<12} {FileSystems.join(args.out, LEXICON_DIR)}/ (paranmt lexicon neighbours "
               f"--lexicon ... WORD)")
-    print(f"summary     {FileSystems.join(args.out, 'summary.json')}")
+    print(f"summary     {FileSystems.join(args.out, SUMMARY_FILE)}")
     return 0

@@ -23,14 +23,12 @@ from apache_beam.metrics.execution import MetricResult
 from apache_beam.metrics.metric import MetricsFilter
 from apache_beam.runners.runner import PipelineResult
 
-from core.pair_schema import Reason
+from core.pair_schema import Reason, Stage
 
 METRICS_NAMESPACE = "paranmt_pipeline"
 READ_COUNTER = "read"
-OUTPUTS = ("pairs", "train", "rejected", "deadletter")
-STAGE_INGEST, STAGE_PREFILTER, STAGE_DEDUP, STAGE_TRANSLATE = "ingest", "prefilter", "dedup", "translate"
 #: The stages that drop rows, in order (the ``stage`` column of ``rejected/``; ingest's drops are dead letters).
-STAGES = (STAGE_INGEST, STAGE_PREFILTER, STAGE_DEDUP, STAGE_TRANSLATE)
+STAGES = tuple(stage.value for stage in (Stage.INGEST, Stage.PREFILTER, Stage.DEDUP, Stage.TRANSLATE))
 
 
 SCORES_NAMESPACE = "paranmt_scores"

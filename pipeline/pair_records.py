@@ -1,4 +1,4 @@
-"""Stage 5, pair records: translated rows -> rows of ``pairs/`` in the :data:`core.pair_schema.PAIRS_SCHEMA` layout,
+"""Pair records: translated rows -> rows of ``pairs/`` in the :data:`core.pair_schema.PAIRS_SCHEMA` layout,
 with the back-translation Moses-tokenised (``mt_tokens``); a translation with no tokens is rejected
 (``translation_empty``)."""
 
@@ -12,9 +12,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from core import pair_schema as S
-from core.pair_schema import Reason
+from core.pair_schema import Reason, Stage
 from core.text import TextProcessor
-from pipeline.metrics import STAGE_TRANSLATE
 from pipeline.records import RejectedRecord, RejectingDoFn, rejection
 
 __all__ = ["PairRecords", "pair_table"]
@@ -43,10 +42,10 @@ def pair_table(batch: pa.Table, text: TextProcessor,
                nmt_model_id: str | None) -> tuple[pa.Table, list[RejectedRecord]]:
     """A table of translated rows -> the pair records (a :data:`~core.pair_schema.PAIRS_SCHEMA` table: ``mt_tokens``,
     the translation score and the model id filled; the score columns, ``fold``, ``keep`` and ``reason`` null until
-    stage 6) and ``translation_empty`` rejections (a translation with no tokens after normalisation)."""
+    score and select) and ``translation_empty`` rejections (a translation with no tokens after normalisation)."""
     mt_tokens = [text.tokenize(mt, "en") if mt else [] for mt in batch.column(S.MT).to_pylist()]
     empty = np.fromiter(map(len, mt_tokens), np.int64, len(mt_tokens)) == 0
-    rejected = [rejection(row, STAGE_TRANSLATE, Reason.TRANSLATION_EMPTY,
+    rejected = [rejection(row, Stage.TRANSLATE, Reason.TRANSLATION_EMPTY,
                           "machine translation is empty after normalisation")
                 for row in batch.take(np.flatnonzero(empty)).to_pylist()]
     kept = batch.filter(pa.array(~empty)) if empty.any() else batch
@@ -59,7 +58,7 @@ def pair_table(batch: pa.Table, text: TextProcessor,
     given = {S.MT_TOKENS: pa.array([t for t, e in zip(mt_tokens, empty, strict=True) if not e],
                                    S.PAIRS_SCHEMA.field(S.MT_TOKENS).type),
              S.NMT_MODEL_ID: model_ids,
-             S.TRANSLATION_SCORE: kept.column("mt_score") if "mt_score" in kept.column_names else None,
+             S.TRANSLATION_SCORE: kept.column(S.MT_SCORE) if S.MT_SCORE in kept.column_names else None,
              **{name: kept.column(name) for name in (S.ID, S.SOURCE, S.CS, S.EN, S.MT, S.EN_TOKENS, S.HIT_LENGTH_CAP)
                 if name in kept.column_names}}
     columns = [pa.nulls(kept.num_rows, field.type) if given.get(field.name) is None

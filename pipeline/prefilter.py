@@ -1,4 +1,4 @@
-"""Stage 3, the pre-filter: Moses normalisation and tokenisation (sacremoses, ``cs`` and ``en``), then the rules of
+"""The pre-filter: Moses normalisation and tokenisation (sacremoses, ``cs`` and ``en``), then the rules of
 ``prefilter.rules`` (:mod:`filters.prefilter_rules` and a user's own :class:`filters.plugins.Rule` s of stage
 ``prefilter``), vectorised over each batch. Kept rows go on to dedup with their English tokens and the dedup key (a
 hash of the normalised pair); a rejected row gets the reason of the first rule it fails, with that rule's detail.
@@ -19,11 +19,11 @@ import pyarrow.compute as pc
 
 from configs.schema import ParaNMTConfig
 from core import pair_schema as S
+from core.pair_schema import Stage
 from core.text import TextProcessor
-from filters.plugins import CS_TOKENS, Rule, Stage, build_rules
+from filters.plugins import CS_TOKENS, Rule, build_rules
 from filters.prefilter_rules import SourceTooLong
 from filters.rules import apply_rules
-from pipeline.metrics import STAGE_PREFILTER
 from pipeline.records import FIT_SCHEMA, PREFILTERED_SCHEMA, ROW, RejectingDoFn, rejection
 
 __all__ = ["FIT_TAG", "PrefilterRows", "dedup_keys", "prefilter_rules", "tokenized_batch"]
@@ -73,8 +73,8 @@ class PrefilterRows(RejectingDoFn):
 
     @classmethod
     def for_run(cls, config: ParaNMTConfig, fit_sentences: int) -> PrefilterRows:
-        """Stage 3 of a run, its rules checked on the launcher (:func:`prefilter_rules`); torch is warmed when the
-        run scores."""
+        """The pre-filter of a run, its rules checked on the launcher (:func:`prefilter_rules`); torch is warmed when
+        the run scores."""
         return cls(prefilter_rules(config), fit_sentences, ("torch",) if config.pipeline.score else ())
 
     def setup(self) -> None:
@@ -83,7 +83,8 @@ class PrefilterRows(RejectingDoFn):
             importlib.import_module(name)
         # What the worker has loaded now (Beam, torch, the tokenisers) lives as long as the process: out of the
         # cyclic collector's sight, it is neither traversed by later collections nor at exit, where a local
-        # runner's worker spent ~0.6 s collecting it while the runner waited (it stops its workers one by one).
+        # runner's worker spent time collecting it while the runner waited (it stops its workers one by one;
+        # docs/scaling.md measures it).
         gc.freeze()
 
     def process(self, batch: pa.Table) -> Iterator[Any]:
@@ -96,7 +97,7 @@ class PrefilterRows(RejectingDoFn):
                 rows = table.take(mine)
                 for row, detail in zip(rows.select([S.ID, S.SOURCE, S.CS, S.EN]).to_pylist(), rule.detail(rows),
                                        strict=True):
-                    yield self._reject(rejection(row, STAGE_PREFILTER, rule.reason, detail))
+                    yield self._reject(rejection(row, Stage.PREFILTER, rule.reason, detail))
         kept = table.filter(pa.array(result.keep))
         if kept.num_rows:
             columns = kept.select(PREFILTERED_SCHEMA.names[:-1]).columns

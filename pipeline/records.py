@@ -21,7 +21,7 @@ import pyarrow as pa
 from apache_beam.metrics import Metrics
 
 from core import pair_schema as S
-from core.pair_schema import Reason
+from core.pair_schema import Reason, Stage
 from pipeline.metrics import METRICS_NAMESPACE, rejected_counter
 
 #: The tagged output every stage sends its rejections to (one :class:`RejectedRecord` each).
@@ -35,23 +35,23 @@ BATCH_ROWS = 4096
 #: header not counted), so it is the same whatever container, compression or sharding holds the pairs. Translation
 #: chunks, dedup's choice among copies and the scorer fit's "first sentences" are decided by it, never by an id.
 ROW = "row"
-#: Stage 1 -> 2: decoded rows (:class:`DecodedRow`), with their row number.
+#: Ingest -> pre-filter: decoded rows (:class:`DecodedRow`), with their row number.
 DECODED_SCHEMA = pa.schema([
     pa.field(S.ID, pa.string(), nullable=False),
     pa.field(S.SOURCE, pa.string(), nullable=False),
     pa.field(S.CS, pa.string()),
     pa.field(S.EN, pa.string()),
     pa.field(S.MT, pa.string()),
-    pa.field("mt_score", pa.float64()),
+    pa.field(S.MT_SCORE, pa.float64()),
     pa.field(ROW, pa.int64(), nullable=False),
 ])
 
 DEDUP_KEY = "dedup_key"
-#: Stage 2 -> 3: pre-filtered rows (:class:`PrefilteredRow`), with the English tokens and the dedup key.
+#: Pre-filter -> dedup: pre-filtered rows (:class:`PrefilteredRow`), with the English tokens and the dedup key.
 PREFILTERED_SCHEMA = pa.schema([*DECODED_SCHEMA, pa.field(S.EN_TOKENS, pa.list_(pa.string())),
                                 pa.field(DEDUP_KEY, pa.binary(16))])
 
-#: Stage 2 -> the scorer fit: English tokens with their row number.
+#: Pre-filter -> the scorer fit: English tokens with their row number.
 FIT_SCHEMA = pa.schema([pa.field(ROW, pa.int64(), nullable=False), pa.field(S.EN_TOKENS, pa.list_(pa.string()))])
 
 
@@ -129,9 +129,9 @@ class RejectedRecord(TypedDict):
     mt: str | None
 
 
-def rejection(row: Mapping[str, Any], stage: str, reason: Reason | str, detail: str) -> RejectedRecord:
+def rejection(row: Mapping[str, Any], stage: Stage, reason: Reason | str, detail: str) -> RejectedRecord:
     """A ``rejected/`` record: the row's id, source and raw text with the stage, reason and a detail."""
-    return {S.ID: row[S.ID], S.SOURCE: row[S.SOURCE], "stage": stage, S.REASON: str(reason), "detail": detail,
+    return {S.ID: row[S.ID], S.SOURCE: row[S.SOURCE], S.STAGE: str(stage), S.REASON: str(reason), "detail": detail,
             S.CS: row.get(S.CS), S.EN: row.get(S.EN), S.MT: row.get(S.MT)}
 
 

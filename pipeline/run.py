@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--parquet", action="append", default=[], metavar="PATTERN", help="Parquet file(s)")
     i.add_argument("--cs-column", help="TSV: 0-based index (default 0); JSONL/Parquet: name (default cs)")
     i.add_argument("--en-column", help="TSV: 0-based index (default 1); JSONL/Parquet: name (default en)")
-    i.add_argument("--mt-column", help="a column that already holds the machine translation (skips stage 4)")
+    i.add_argument("--mt-column", help="a column that already holds the machine translation (skips back-translation)")
     i.add_argument("--mt-score-column", help="a column with the translation score of --mt-column (optional)")
     i.add_argument("--tsv-header", action="store_true", default=None, help="TSV files start with a header line")
     p.add_renamed("--out", "--output", required=True, help="output folder (local or gs://...)")

@@ -1,6 +1,6 @@
-"""One rule for every run folder: one run owns it at a time (``<out>/_LOCK``), what makes two runs the same run
-(``<out>/_RUN``), resume or refuse, its markers (:func:`write_marker`), and the code version written into outputs'
-metadata."""
+"""One rule for every run folder: its layout (every path a run reads or writes under it), one run owning it at a time
+(``<out>/_LOCK``), what makes two runs the same run (``<out>/_RUN``), resume or refuse, its markers
+(:func:`write_marker`), and the code version written into outputs' metadata."""
 
 from __future__ import annotations
 
@@ -21,16 +21,27 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from configs.out_paths import make_out_folder, out_folder_problem, remove_created
-from configs.schema import ParaNMTConfig
+from configs.schema import ParaNMTConfig, PipelineConfig
 from pipeline.disk_space import room_for
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
-from pipeline.metrics import OUTPUTS
 
 if TYPE_CHECKING:
     from pydantic import JsonValue
 
 log = logging.getLogger(__name__)
+
+# The run folder's layout, relative to ``<out>``: every name a run writes there.
+OUTPUTS = ("pairs", "train", "rejected", "deadletter")  # Parquet folders, staged and renamed into place
+LEXICON_DIR = "lexicon"  # the optional lexicon branch's tables, staged and renamed like OUTPUTS
+STAGING = "_staging"  # where the outputs are written before the job succeeds
+SCORER_DIR = "scorer"
+SCORER_FILE = f"{SCORER_DIR}/scorer.npz"  # the scorer a run fits
+CACHE_DIR = "cache"  # the translation cache, unless pipeline.cache_dir
+RUN_FILE = "_RUN"  # the run's identity
+LOCK_FILE = "_LOCK"
+SUMMARY_FILE = "summary.json"
+SUCCESS_FILE = "_SUCCESS"  # the outputs are in place and their checks hold
 
 
 def code_version() -> str:
@@ -47,9 +58,6 @@ def code_version() -> str:
         return f"{base}+g{commit}" if commit else base
     except Exception:
         return base
-
-
-RUN_FILE = "_RUN"
 
 
 # Settings that change how a run executes, not what it writes: a rerun may change them and still be the same run.
@@ -89,13 +97,37 @@ def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec],
                 more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
                 raise InputError(f"{output} holds a different run ({shown}{more}): pass --overwrite to replace it, "
                                  "or choose another --out")
-            stale = [FileSystems.join(output, name) for name in (*OUTPUTS, LEXICON_DIR, "scorer", "summary.json",
-                                                                 "_SUCCESS")]
+            stale = [FileSystems.join(output, name) for name in (*OUTPUTS, LEXICON_DIR, SCORER_DIR, SUMMARY_FILE,
+                                                                 SUCCESS_FILE)]
             FileSystems.delete([p for p in stale if FileSystems.exists(p)])
     write_marker(output, RUN_FILE, json.dumps(identity, indent=1, sort_keys=True))  # FileSystems makes the folder
 
 
-def write_marker(output: str, name: str = "_SUCCESS", text: str = "") -> str:
+def cached_chunk_path(root: str, model_folder: str, name: str) -> str:
+    """A cached chunk's file, ``<root>/translations/<model>/<name>.parquet``: the one layout the cache writes and
+    the Ctrl-C line counts (``*`` for either part matches them all)."""
+    return FileSystems.join(root, "translations", model_folder, f"{name}.parquet")
+
+
+def cache_root(pipeline_config: PipelineConfig, output: str) -> str:
+    """Where a run's translation cache lives: ``pipeline.cache_dir``, else ``<output>/cache``."""
+    return pipeline_config.cache_dir or FileSystems.join(output, CACHE_DIR)
+
+
+def interrupted_line(pipeline_config: PipelineConfig, output: str) -> str:
+    """What a Ctrl-C'd run kept: the translated chunks in its cache (a rerun reuses them)."""
+    if not pipeline_config.translation_cache:
+        return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"
+    root = cache_root(pipeline_config, output)
+    try:
+        chunks = len(FileSystems.match([cached_chunk_path(root, "*", "*")])[0].metadata_list)
+    except Exception:  # no cache folder yet (or an unreachable one): nothing was kept there
+        chunks = 0
+    return (f"interrupted; {chunks} chunk{'' if chunks == 1 else 's'} translated {'is' if chunks == 1 else 'are'} "
+            f"kept{f' in {root}' if chunks else ''} — rerun the same command to resume")
+
+
+def write_marker(output: str, name: str = SUCCESS_FILE, text: str = "") -> str:
     """``<output>/<name>`` holding ``text``: the run's identity (``_RUN``), its ``summary.json``, or ``_SUCCESS``
     once its checks held."""
     path = FileSystems.join(output, name)
@@ -109,12 +141,7 @@ def write_marker(output: str, name: str = "_SUCCESS", text: str = "") -> str:
     return path
 
 
-LEXICON_DIR = "lexicon"
-
-
 # ------------------------------------------------------------------------------------------------ ownership
-
-LOCK_FILE = "_LOCK"
 
 
 class RunFolderBusy(InputError):

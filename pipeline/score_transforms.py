@@ -1,4 +1,4 @@
-"""Stage 6, score and select: one transform, :class:`ScoreAndSelect`, over the plugin API (:mod:`filters.plugins`).
+"""Score and select: one transform, :class:`ScoreAndSelect`, over the plugin API (:mod:`filters.plugins`).
 
 Per batch of pair records (Arrow tables in the :data:`core.pair_schema.PAIRS_SCHEMA` layout): the paraphrase scores
 from the fitted PARAGRAM-PHRASE scorer (:func:`filters.scores.score_pairs`; loaded once per worker from its ``.npz``),
@@ -293,18 +293,18 @@ class ScoreAndSelect(beam.PTransform):
     ``filter.exclude_sentences`` is read here, on the launcher (a missing file fails before any work), and the
     normalised sentences travel with the transform, so workers need no access to the evaluation files.
 
-    ``fitted``: a one-element PCollection, the id of a scorer the job fits and saves to ``scorer``
+    ``fitted_id``: a one-element PCollection, the id of a scorer the job fits and saves to ``scorer``
     (:class:`pipeline.scorer_fit.FitScorer`); scoring waits for it. ``metadata["scorer_id"]`` is then ``None``
     and the writers fill it from the same PCollection.
     """
 
     def __init__(self, scorer: ScorerSource, filter_config: FilterConfig, seed: int, *, epsilon: float = 1e-3,
-                 scorer_id: str | None = None, fitted: beam.PCollection | None = None,
+                 scorer_id: str | None = None, fitted_id: beam.PCollection | None = None,
                  scores: Sequence[Score] = (), excluded: ExcludedSentences | None = None) -> None:
         super().__init__()
-        if fitted is None:
+        if fitted_id is None:
             check_scorer(scorer)
-        self._scorer, self._fitted, self._scores = scorer, fitted, list(scores)
+        self._scorer, self._fitted_id, self._scores = scorer, fitted_id, list(scores)
         self._config = filter_config
         self._seed = seed
         self._epsilon = epsilon
@@ -319,8 +319,8 @@ class ScoreAndSelect(beam.PTransform):
     def expand(self, batches: beam.PCollection) -> beam.PCollection:
         config, seed = self._config, self._seed
         score = _ScoreAndJudge(self._scorer, config, seed, self.excluded, self._scores)
-        judged = batches | "ScoreAndRules" >> (beam.ParDo(score) if self._fitted is None else
-                                               beam.ParDo(score, beam.pvalue.AsSingleton(self._fitted)))
+        judged = batches | "ScoreAndRules" >> (beam.ParDo(score) if self._fitted_id is None else
+                                               beam.ParDo(score, beam.pvalue.AsSingleton(self._fitted_id)))
         if config.rank_by is not None:
             boundaries = (judged
                           | "SortKeys" >> beam.FlatMap(_candidate_sort_keys, config.rank_by)

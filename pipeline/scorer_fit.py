@@ -1,5 +1,5 @@
-"""Stage 6 of the pipeline, wired to filters/: fit (or load) the PARAGRAM-PHRASE scorer, then score and select in
-Beam with :class:`pipeline.score_transforms.ScoreAndSelect`.
+"""Score and select, wired to filters/: fit (or load) the PARAGRAM-PHRASE scorer, then score and select in Beam
+with :class:`pipeline.score_transforms.ScoreAndSelect`.
 
 The scorer is fitted on the English references of the first ``score.fit_sample`` rows of the input that have a
 decodable, non-empty English side (in input order, so reruns fit the same scorer) and saved to
@@ -37,22 +37,23 @@ from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.input_reading import read_task
 from pipeline.metrics import FITTED_PROGRESS, FITTING_PROGRESS, count_progress, record_size
 from pipeline.records import FIT_SCHEMA, ROW
+from pipeline.run_folder import SCORER_FILE
 from pipeline.score_transforms import load_scorer
 
 log = logging.getLogger(__name__)
 
-SCORER_FILE = "scorer/scorer.npz"
 
 
-def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], pc: PipelineConfig,
+def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], pipeline_config: PipelineConfig,
                             n: int) -> list[list[str]]:
     """Moses tokens of the first ``n`` decodable, non-empty English references, in input order."""
     text = TextProcessor(("en",))
     sentences: list[list[str]] = []
     for task in plan.tasks:
         spec = specs[task["input"]]
-        for raw in read_task(task, pc.max_line_bytes, pc.deadletter_raw_bytes):
-            kind, record = decode_record(raw, spec, pc.max_line_bytes, pc.deadletter_raw_bytes)
+        for raw in read_task(task, pipeline_config.max_line_bytes, pipeline_config.deadletter_raw_bytes):
+            kind, record = decode_record(raw, spec, pipeline_config.max_line_bytes,
+                                         pipeline_config.deadletter_raw_bytes)
             if kind != "row" or not record["en"]:
                 continue
             tokens = text.tokenize(record["en"], "en")
@@ -64,7 +65,7 @@ def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], pc: Pipe
 
 
 @dataclass(frozen=True)
-class ScorerPlan:
+class ScorerChoice:
     """The run's scorer: where it is saved and its id, known on the launcher; or ``fit``, the step that fits it in
     the job (its id then comes as the job runs). ``fitted``: a scorer the launcher fitted, which :meth:`save`
     writes to ``path`` once the run folder is claimed."""
@@ -98,16 +99,16 @@ def _fits_in_job(score: ScoreConfig, *, local: bool) -> bool:
     return local or (score.embeddings is None and score.word_frequencies is None)
 
 
-def plan_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec], output: str, *,
-                local: bool) -> ScorerPlan:
+def choose_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec], output: str, *,
+                  local: bool) -> ScorerChoice:
     """The saved scorer named by ``score.scorer``; or one fitted now, to be saved to ``<output>/scorer/scorer.npz``
-    (:meth:`ScorerPlan.save`), when the job cannot fit it itself; otherwise that path and the :class:`FitScorer`
+    (:meth:`ScorerChoice.save`), when the job cannot fit it itself; otherwise that path and the :class:`FitScorer`
     that fills it in the job (after checking that the input has an English sentence to fit on). Nothing is
-    written: the launcher plans the scorer before it claims the run folder."""
+    written: the launcher chooses the scorer before it claims the run folder."""
     score = config.score
     if score.scorer is not None:
         path = str(score.scorer)
-        return ScorerPlan(path, load_scorer(path).scorer_id)
+        return ScorerChoice(path, load_scorer(path).scorer_id)
     for key, given in (("embeddings", score.embeddings), ("word_frequencies", score.word_frequencies)):
         if given is not None and not given.exists():  # the job's fit would fail on it, after the claim
             raise InputError(f"score.{key}: {given} does not exist (give an existing file, or leave it unset)")
@@ -120,9 +121,9 @@ def plan_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSpec
                          "scorer with --set score.scorer=FILE, or skip scoring with --no-score")
     path = FileSystems.join(output, SCORER_FILE)
     if not fit_here:
-        return ScorerPlan(path, fit=FitScorer(score, path))
+        return ScorerChoice(path, fit=FitScorer(score, path))
     fitted = ParagramScorer.from_config(score, sentences)
-    return ScorerPlan(path, fitted.scorer_id, fitted=fitted)
+    return ScorerChoice(path, fitted.scorer_id, fitted=fitted)
 
 
 def fit_and_save(sentences: list[list[str]], score_config: ScoreConfig, path: str) -> str:

@@ -1,4 +1,4 @@
-"""Stage 8, summary: counts per stage and per reason, from Beam metrics and, independently, from the written files.
+"""Summary: counts per stage and per reason, from Beam metrics and, independently, from the written files.
 
 Every DoFn that drops a row increments ``Metrics.counter(METRICS_NAMESPACE, "rejected_<reason>")`` or
 ``"deadletter_<reason>"``; the decode step counts ``read`` (after ``--limit``); the writers count what they write
@@ -24,12 +24,12 @@ import pyarrow.parquet as pq
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
-from core.pair_schema import EN_TOKENS, MT_TOKENS, Reason
+from core.pair_schema import EN_TOKENS, MT_TOKENS, REASON, STAGE, Reason, Stage
 from filters.decontaminate import ExcludedSentences
 from pipeline.analysis.pmi_lexicon import STATS_FILE
 from pipeline.input_plan import ReadPlan
-from pipeline.metrics import OUTPUTS, READ_COUNTER, STAGES, deadletter_counter, rejected_counter, written_counter
-from pipeline.run_folder import LEXICON_DIR, write_marker
+from pipeline.metrics import READ_COUNTER, STAGES, deadletter_counter, rejected_counter, written_counter
+from pipeline.run_folder import LEXICON_DIR, OUTPUTS, SUMMARY_FILE, write_marker
 from pipeline.translator_check import translator_check
 
 
@@ -63,7 +63,7 @@ def file_counts(shards: Mapping[str, list[str]]) -> dict[str, Any]:
             out[f"{name}_by_reason"] = {str(k[0]) if k[0] is not None else "unscored": v
                                         for k, v in sorted(counts.items(), key=lambda kv: str(kv[0]))}
         elif name == "rejected":
-            rows, counts = _value_counts(paths, ["stage", "reason"])
+            rows, counts = _value_counts(paths, [STAGE, REASON])
             out[name] = rows
             out["rejected_by_stage"] = {}
             for (stage, reason), n in sorted(counts.items()):
@@ -103,7 +103,7 @@ def build_summary(metrics: Mapping[str, int], files: Mapping[str, Any], *, outpu
     files is reported as a warning, not a failure (the identity itself always rests on the files)."""
     read = metrics.get(READ_COUNTER, 0)
     pairs, rejected, dead = files["pairs"], files["rejected"], files["deadletter"]
-    by_stage: dict[str, dict[str, int]] = {"ingest": dict(files["deadletter_by_reason"])}
+    by_stage: dict[str, dict[str, int]] = {Stage.INGEST.value: dict(files["deadletter_by_reason"])}
     for stage, reasons in files["rejected_by_stage"].items():
         by_stage.setdefault(stage, {}).update(reasons)
     stages = []
@@ -127,7 +127,7 @@ def build_summary(metrics: Mapping[str, int], files: Mapping[str, Any], *, outpu
         recount[written_counter("train")] = files["train"]
     for stage, reasons in by_stage.items():
         for reason, n in reasons.items():
-            name = deadletter_counter(reason) if stage == "ingest" else rejected_counter(reason)
+            name = deadletter_counter(reason) if stage == Stage.INGEST else rejected_counter(reason)
             recount[name] = recount.get(name, 0) + n
     warnings: list[str] = []
     for name, value in sorted(recount.items()):
@@ -195,7 +195,7 @@ def write_summary(output: str, metrics: Mapping[str, int], shards: Mapping[str, 
         summary["identity"]["problems"].append(f"lexicon read {lexicon_stats['read']} pairs but pairs/ holds "
                                                f"{summary['pairs']}")
         summary["identity"]["holds"] = False
-    write_marker(output, "summary.json", dumps(summary))
+    write_marker(output, SUMMARY_FILE, dumps(summary))
     if summary["identity"]["holds"]:
         write_marker(output)  # _SUCCESS: the outputs are in place and their checks hold
     return summary

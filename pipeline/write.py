@@ -1,4 +1,4 @@
-"""Stage 7, write: deterministic Parquet shards, staged and renamed into place on success.
+"""Write: deterministic Parquet shards, staged and renamed into place on success.
 
 Layout under ``<output>/`` (shard names are fixed: ``<name>-SSSSS-of-NNNNN.parquet``, every shard is written
 even when empty, so the set of files depends only on the arguments):
@@ -39,14 +39,15 @@ from apache_beam.io.filesystems import FileSystems
 from configs.schema import PipelineConfig
 from core import pair_schema as S
 from pipeline.disk_space import room_for
-from pipeline.metrics import OUTPUTS, StageCounter, record_size, written_counter
+from pipeline.metrics import StageCounter, record_size, written_counter
 from pipeline.records import partition
+from pipeline.run_folder import OUTPUTS, STAGING, SUCCESS_FILE
 
 __all__ = [
     "DEADLETTER_SCHEMA",
     "REJECTED_SCHEMA",
-    "STAGING",
     "WriteParquetShards",
+    "clear_staging",
     "finalize",
     "records_to_table",
     "shard_name",
@@ -56,8 +57,6 @@ __all__ = [
 ]
 
 
-STAGING = "_staging"
-STAGE = "stage"
 DETAIL = "detail"
 ERROR = "error"
 RAW = "raw"
@@ -68,7 +67,7 @@ RAW_TRUNCATED = "raw_truncated"
 REJECTED_SCHEMA = pa.schema([
     pa.field(S.ID, pa.string(), nullable=False),
     pa.field(S.SOURCE, pa.string(), nullable=False),
-    pa.field(STAGE, pa.dictionary(pa.int8(), pa.string())),  # prefilter, dedup, translate
+    pa.field(S.STAGE, pa.dictionary(pa.int8(), pa.string())),  # prefilter, dedup, translate
     pa.field(S.REASON, pa.dictionary(pa.int8(), pa.string())),  # a Reason value
     pa.field(DETAIL, pa.string()),
     pa.field(S.CS, pa.string()),
@@ -80,7 +79,7 @@ REJECTED_SCHEMA = pa.schema([
 DEADLETTER_SCHEMA = pa.schema([
     pa.field(S.ID, pa.string(), nullable=False),
     pa.field(S.SOURCE, pa.string(), nullable=False),
-    pa.field(STAGE, pa.dictionary(pa.int8(), pa.string())),  # ingest
+    pa.field(S.STAGE, pa.dictionary(pa.int8(), pa.string())),  # ingest
     pa.field(S.REASON, pa.dictionary(pa.int8(), pa.string())),  # invalid_utf8, unparseable, misaligned
     pa.field(ERROR, pa.string()),
     pa.field(RAW, pa.binary()),
@@ -250,22 +249,22 @@ def _kept_rows(batch: pa.Table) -> Iterator[pa.Table]:
         yield kept
 
 
-def write_run_outputs(output: str, pc: PipelineConfig, metadata: dict[str, Any], scored: beam.PCollection,
+def write_run_outputs(output: str, pipeline_config: PipelineConfig, metadata: dict[str, Any], pairs: beam.PCollection,
                       rejected: Sequence[beam.PCollection], deadletter: beam.PCollection, *,
                       score_fields: Sequence[pa.Field], select_metadata: dict[str, Any] | None,
                       late_metadata: beam.PCollection | None) -> None:
-    """Stage 7: clear a killed run's staging folder, then write every output folder as deterministic shards under
-    ``<output>/_staging``: ``pairs/`` (with the configured scores' columns), ``train/`` (the kept pairs, when a
+    """Write every output folder as deterministic shards under ``<output>/_staging`` (:func:`clear_staging` clears
+    a killed run's first): ``pairs/`` (with the configured scores' columns), ``train/`` (the kept pairs, when a
     selection ran: ``select_metadata``), ``rejected/`` and ``deadletter/``, each schema carrying ``metadata``."""
-    staging = _clear_staging(output)
-    shards = {"num_shards": pc.num_shards, "row_group_rows": pc.row_group_rows, "compression": pc.compression,
-              "compression_level": pc.compression_level}
+    staging = FileSystems.join(output, STAGING)
+    shards = {"num_shards": pipeline_config.num_shards, "row_group_rows": pipeline_config.row_group_rows,
+              "compression": pipeline_config.compression, "compression_level": pipeline_config.compression_level}
     pairs_schema = S.with_metadata(pa.schema([*S.PAIRS_SCHEMA, *score_fields]), **metadata,
                                    **(select_metadata or {}))
-    _ = scored | "WritePairs" >> WriteParquetShards(FileSystems.join(staging, "pairs"), "pairs", pairs_schema,
-                                                    late_metadata=late_metadata, **shards)
+    _ = pairs | "WritePairs" >> WriteParquetShards(FileSystems.join(staging, "pairs"), "pairs", pairs_schema,
+                                                   late_metadata=late_metadata, **shards)
     if select_metadata is not None:
-        _ = (scored
+        _ = (pairs
              | "Selected" >> beam.FlatMap(_kept_rows)
              | "WriteTrain" >> WriteParquetShards(FileSystems.join(staging, "train"), "train", pairs_schema,
                                                   late_metadata=late_metadata, **shards))
@@ -275,7 +274,7 @@ def write_run_outputs(output: str, pc: PipelineConfig, metadata: dict[str, Any],
                                                  S.with_metadata(REJECTED_SCHEMA, **metadata), **shards))
     _ = deadletter | "WriteDeadletter" >> WriteParquetShards(
         FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
-        **{**shards, "num_shards": pc.deadletter_shards})
+        **{**shards, "num_shards": pipeline_config.deadletter_shards})
 
 
 def _delete(paths: list[str]) -> None:
@@ -293,12 +292,12 @@ def _mkdirs(path: str) -> None:
             raise
 
 
-def _clear_staging(output: str) -> str:
+def clear_staging(output: str) -> str:
     """Remove a stale staging folder (a killed run's) and the success marker; return the staging path."""
     staging = FileSystems.join(output, STAGING)
     if FileSystems.exists(staging):
         FileSystems.delete([staging])
-    marker = FileSystems.join(output, "_SUCCESS")
+    marker = FileSystems.join(output, SUCCESS_FILE)
     if FileSystems.exists(marker):
         FileSystems.delete([marker])
     _mkdirs(output)

@@ -32,7 +32,7 @@ RECIPE_VERSION = "2"  # bump when the recipe changes, so cached models are rebui
 TinyModelRecipe = TrainRecipe
 
 # Models on real Czech (the first 12,000 Tatoeba pairs): they exercise the real text chain and serve the tests
-# ("tiny", 2 layers of 64, ~1 min on 2 cores) and the CPU benchmark ("small", 3 layers of 256, ~5 min), where
+# ("tiny", 2 layers of 64) and the CPU benchmark ("small", 3 layers of 256, a few times longer to train), where
 # a model too small to keep the matrix units busy would measure only per-step overhead. Not useful translators.
 TATOEBA_TRAIN_PAIRS = 12000
 TATOEBA_RECIPES = {

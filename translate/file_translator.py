@@ -23,7 +23,8 @@ COLUMNS = ["line", "rank", "status", "score", "hypothesis", "source_tokens", "ta
 INVALID_UTF8 = "invalid_utf8"
 
 
-def _open(path: Path, mode: str) -> IO:
+def open_text_file(path: Path, mode: str) -> IO:
+    """``path`` opened in ``mode``, through gzip when it ends in ``.gz``."""
     return gzip.open(path, mode) if path.suffix == ".gz" else path.open(mode)
 
 
@@ -40,7 +41,7 @@ def _decoded_line(number: int, raw: bytes) -> tuple[int, str | None, str | None]
 
 def read_chunks(path: Path, chunk_size: int) -> Iterator[list[tuple[int, str | None, str | None]]]:
     """(line number, text or None, decode error or None) in chunks; bytes are decoded per line."""
-    with _open(path, "rb") as handle:
+    with open_text_file(path, "rb") as handle:
         yield from in_lists((_decoded_line(number, raw) for number, raw in enumerate(handle, start=1)), chunk_size)
 
 

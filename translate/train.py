@@ -106,7 +106,7 @@ class TrainRecipe(BaseModel):
 
 # tiny: the demo model and the tests' models (seconds to a minute on 2 cores, no label smoothing so toy languages
 # are learnt to near-perfect confidence). cpu-small: the recipe of ../shared/models/small-cs-en (3+3 layers of
-# 256; ~2 h on 2 cores for 64k pairs). base / big: fairseq's WMT transformer-base and transformer-big recipes
+# 256; its time: docs/translate-models.md). base / big: fairseq's WMT transformer-base and transformer-big recipes
 # (Vaswani et al. 2017; Ott et al. 2018 "Scaling NMT"), fp16, for GPUs.
 _TRANSFORMER = {"layers": None, "embed_dim": None, "ffn_dim": None, "heads": None}  # the arch's own sizes
 PRESETS: dict[str, TrainRecipe] = {
@@ -234,8 +234,8 @@ def _thread_env(threads: int) -> dict[str, str]:
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),
                # the checkpoints fairseq loads here are the ones this run wrote
                TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD="1")
-    # OpenMP threads that spin while waiting burn the cores other jobs need: on a loaded 2-core machine the demo
-    # model took 6 min with 2 spinning threads against 34 s with 1 thread. Passive waiting changes no result.
+    # OpenMP threads that spin while waiting burn the cores other jobs need (docs/translate-models.md measures
+    # it). Passive waiting changes no result.
     env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     return env
 
@@ -301,7 +301,7 @@ def fairseq_train_args(recipe: TrainRecipe, data_bin: Path, save_dir: Path, devi
 
 
 def _torch() -> ModuleType:
-    """torch, on first use: ``paranmt train-nmt --help`` and the data preparation need none of its ~3 s of loading
+    """torch, on first use: ``paranmt train-nmt --help`` and the data preparation need none of its loading time
     (training itself runs in fairseq's own process)."""
     import torch
 

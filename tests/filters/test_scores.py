@@ -1,5 +1,5 @@
 """score_pairs on Arrow tables, the ``paranmt score`` CLI, and the scorer the pipeline's workers load
-(stage 6 itself: tests/pipeline/test_score_transforms.py)."""
+(score and select itself: tests/pipeline/test_score_transforms.py)."""
 
 from __future__ import annotations
 

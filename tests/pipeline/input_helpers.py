@@ -1,4 +1,4 @@
-"""Reading helpers shared by the stage-1 tests."""
+"""Reading helpers shared by the ingest tests."""
 
 from __future__ import annotations
 

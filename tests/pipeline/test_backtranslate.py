@@ -1,4 +1,4 @@
-"""Stage 4's translation cache: fixed-size input ranges, content-addressed files."""
+"""Back-translation's translation cache: fixed-size input ranges, content-addressed files."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from apache_beam.portability import common_urns
 from apache_beam.portability.api import beam_runner_api_pb2
 
 from configs import load_config
-from pipeline.graph import build_pipeline
+from pipeline.graph import build_pipeline, check_run
 from pipeline.input_plan import InputSpec
 from pipeline.options import beam_argv
 from pipeline.run import main
@@ -59,7 +59,8 @@ def test_the_runner_v2_pipeline_holds_every_stage_and_unpickles(tmp_path):
     assert ACCELERATOR in options.view_as(GoogleCloudOptions).dataflow_service_options
     assert options.view_as(WorkerOptions).machine_type == "g2-standard-8"
     p = beam.Pipeline(options=options)
-    build_pipeline(p, config, [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")], str(tmp_path / "out"))
+    build_pipeline(p, check_run(p, config, [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")],
+                                 str(tmp_path / "out")))
     proto = p.run().job.proto_pipeline  # what DataflowRunner would upload
 
     names = {t.unique_name.split("/")[0] for t in proto.components.transforms.values()}

@@ -1,4 +1,4 @@
-"""Stage 1 decoding: dead letters for what cannot be read as a pair, with the reason and position."""
+"""Ingest's decoding: dead letters for what cannot be read as a pair, with the reason and position."""
 
 from __future__ import annotations
 

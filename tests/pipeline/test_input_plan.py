@@ -1,4 +1,4 @@
-"""Stage 1 on the launcher and in the readers: the counting pre-pass, read tasks (row ranges, row groups), row
+"""Ingest on the launcher and in the readers: the counting pre-pass, read tasks (row ranges, row groups), row
 numbers that do not depend on the container, and what planning refuses."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Stages 3 and 5: the pre-filter rules over batches, dedup on the normalised pair, the pair records -- each
-column-wise stage checked against the row-at-a-time reference in prefilter_reference.py, on real pairs."""
+"""The pre-filter rules over batches, dedup on the normalised pair, the pair records -- each column-wise stage
+checked against the row-at-a-time reference in prefilter_reference.py, on real pairs."""
 
 from __future__ import annotations
 

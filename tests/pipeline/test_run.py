@@ -145,7 +145,7 @@ def test_toy_bitext_end_to_end_with_bad_lines_and_identical_rerun(toy_run):
     # The translations are joined to the right rows: the toy model translates held-out toy Czech well.
     assert sum(r["mt"] == r["en"] for r in rows) >= 0.8 * len(rows)
     assert all(r["nmt_model_id"] == "toy-cs-en" and r["translation_score"] < 0 and r["mt_tokens"] for r in rows)
-    # Stage 6 (default): every pair scored by the scorer fitted on this input, and decided by the rank rule.
+    # Score and select (default): every pair scored by the scorer fitted on this input, and decided by the rank rule.
     scorer_id = S.read_metadata(pq.read_schema(sorted((out / "pairs").glob("*.parquet"))[0]))["scorer_id"]
     assert (out / "scorer" / "scorer.npz").is_file() and scorer_id.startswith("paragram-")
     assert all(r["scorer_id"] == scorer_id and r["paraphrase_score"] is not None and r["trigram_overlap"] is not None

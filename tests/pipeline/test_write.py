@@ -1,4 +1,4 @@
-"""Stage 7: shard assignment is a stable function of the id."""
+"""Write: shard assignment is a stable function of the id."""
 
 from __future__ import annotations
 
