@@ -207,6 +207,20 @@ def pipeline_run(code: Path, cs: Path, en: Path, out: Path, sets: list[str], wor
             "train_digest": digest(out / "train")}
 
 
+def marginal_fields(small: dict[str, Any], large: dict[str, Any], sizes: list[int], ceiling: float) -> dict[str, Any]:
+    """The marginal rate between two runs' sizes, and its share of the standalone ``ceiling``; none, with a note,
+    where the machine's noise outweighs the difference (the larger input not slower, or faster than the ceiling)."""
+    if "error" in small or "error" in large:
+        return {}
+    extra = large["wall_seconds"] - small["wall_seconds"]
+    marginal = (sizes[-1] - sizes[0]) / extra if extra > 0 else None
+    if marginal is None or marginal > 1.05 * ceiling:
+        return {"marginal_rows_per_second": None, "marginal_over_standalone": None,
+                "note": f"noise: {sizes[-1]} rows took {extra:+.1f} s over {sizes[0]} (start-up varied more than "
+                        "the work); make the sizes further apart or the machine quieter"}
+    return {"marginal_rows_per_second": round(marginal, 1), "marginal_over_standalone": round(marginal / ceiling, 3)}
+
+
 def digest(folder: Path) -> str:
     """A digest of the rows of a folder's shards (not of the files, whose metadata names the code version)."""
     h = hashlib.sha256()
@@ -284,17 +298,9 @@ def main(argv: list[str] | None = None) -> int:
                     by_size[label, n] = row
                     runs.append(row)
             for label, _ in codes:
-                small, large = by_size[label, sizes[0]], by_size[label, sizes[-1]]
-                if "error" in small or "error" in large:
-                    continue
-                extra = large["wall_seconds"] - small["wall_seconds"]
-                if extra <= 0:  # the sizes are too close for the machine's noise: no rate rather than a wrong one
-                    large["marginal_rows_per_second"] = large["marginal_over_standalone"] = None
-                    large["note"] = "the larger input did not take longer: make the sizes further apart"
-                    continue
-                marginal = (sizes[-1] - sizes[0]) / extra
-                large["marginal_rows_per_second"] = round(marginal, 1)
-                large["marginal_over_standalone"] = round(marginal / result["standalone"]["rows_per_second"], 3)
+                large = by_size[label, sizes[-1]]
+                large.update(marginal_fields(by_size[label, sizes[0]], large, sizes,
+                                             result["standalone"]["rows_per_second"]))
     finally:
         if args.baseline:
             subprocess.run(["git", "worktree", "remove", "--force", str(work / "baseline")], cwd=REPO,
