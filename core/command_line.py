@@ -176,7 +176,8 @@ def not_a_user_error_traceback(record: logging.LogRecord) -> bool:
 def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None) -> int:
     """Run a command's ``main(argv)``: the one place where a problem the user can fix becomes one ``error:`` line
     and an exit status instead of a traceback -- any :class:`ParanmtError` (its ``exit_status``, 2 unless the
-    class says otherwise) and a file-system error on a named path (a folder given as a file, a path below a file,
+    class says otherwise), a module of the user's hiding one of paranmt's packages (:func:`shadowing_line`, 2) and a
+    file-system error on a named path (a folder given as a file, a path below a file,
     no permission: 2); a Ctrl-C outside a command's own handling (``paranmt run`` keeps its cache and says so) is
     one ``interrupted`` line and 130, the shell's status for SIGINT."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -188,6 +189,12 @@ def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None
     except ParanmtError as error:
         print(f"error: {error}", file=sys.stderr)
         return error.exit_status
+    except ModuleNotFoundError as error:  # a command imports its heavy modules once its arguments are checked
+        line = shadowing_line(error)
+        if line is None:
+            raise
+        print(f"error: {line}", file=sys.stderr)
+        return 2
     except OSError as error:
         if error.filename is None:  # not about a path (a socket, a device): a real failure, keep its traceback
             raise

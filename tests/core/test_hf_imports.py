@@ -61,12 +61,13 @@ def test_a_mismatched_torchaudio_is_hidden_without_importing_it(monkeypatch):
 
 def test_every_command_starts_with_the_warning_where_torchaudio_is_broken(monkeypatch, capsys):
     from cli import paranmt_command
+    from core import command_line
 
-    monkeypatch.setattr(paranmt_command, "torchaudio_mismatch", lambda: "torchaudio 2.11.0 is built for ...")
+    monkeypatch.setattr(command_line, "torchaudio_mismatch", lambda: "torchaudio 2.11.0 is built for ...")
     with pytest.raises(SystemExit):
         paranmt_command.main(["export", "--help"])
     assert capsys.readouterr().err == "warning: torchaudio 2.11.0 is built for ...\n"
-    monkeypatch.setattr(paranmt_command, "torchaudio_mismatch", lambda: None)
+    monkeypatch.setattr(command_line, "torchaudio_mismatch", lambda: None)
     with pytest.raises(SystemExit):
         paranmt_command.main(["export", "--help"])
     assert capsys.readouterr().err == ""
