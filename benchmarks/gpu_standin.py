@@ -41,9 +41,11 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
+from pipeline_driver import DRIVER, shards_digest  # noqa: E402
 
 from configs.schema import TranslateConfig  # noqa: E402
 from translate.card import DEFAULT_MODEL_DIR, ModelDir  # noqa: E402
@@ -167,18 +169,6 @@ def standalone(czech: list[str], settings: StandInSettings, config: TranslateCon
             "busy_share": busy_share(Path(settings.log), started, ended)}
 
 
-DRIVER = """
-import json, os, sys
-from configs import load_config
-from pipeline.input_plan import InputSpec
-from pipeline.run import run
-a = json.loads(sys.argv[1])
-summary = run(load_config(None, a["sets"]), [InputSpec.pair(a["cs"], a["en"])], a["out"], a["beam_args"])
-keep = ("read", "train", "wall_seconds", "stage_seconds", "step_seconds", "translation_seconds", "translated_rows")
-print("SUMMARY " + json.dumps({k: summary.get(k) for k in keep}), flush=True)
-sys.stderr.flush()
-os._exit(0)
-"""
 
 
 def pipeline_run(code: Path, cs: Path, en: Path, out: Path, sets: list[str], workers: int,
@@ -204,7 +194,7 @@ def pipeline_run(code: Path, cs: Path, en: Path, out: Path, sets: list[str], wor
             "translation_rows_per_second": round(summary["translated_rows"] / span, 1),
             "busy_share": busy_share(Path(settings.log), first, last), "stage_seconds": summary["stage_seconds"],
             "step_seconds": summary["step_seconds"],
-            "train_digest": digest(out / "train")}
+            "train_digest": shards_digest(out / "train")}
 
 
 def marginal_fields(small: dict[str, Any], large: dict[str, Any], sizes: list[int], ceiling: float) -> dict[str, Any]:
@@ -219,14 +209,6 @@ def marginal_fields(small: dict[str, Any], large: dict[str, Any], sizes: list[in
                 "note": f"noise: {sizes[-1]} rows took {extra:+.1f} s over {sizes[0]} (start-up varied more than "
                         "the work); make the sizes further apart or the machine quieter"}
     return {"marginal_rows_per_second": round(marginal, 1), "marginal_over_standalone": round(marginal / ceiling, 3)}
-
-
-def digest(folder: Path) -> str:
-    """A digest of the rows of a folder's shards (not of the files, whose metadata names the code version)."""
-    h = hashlib.sha256()
-    for path in sorted(folder.glob("*.parquet")):
-        h.update(json.dumps(pq.read_table(path).to_pydict(), default=str).encode())
-    return h.hexdigest()[:16]
 
 
 def _without_scratch(argv: list[str]) -> list[str]:

@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import json
 import os
 import platform
@@ -67,9 +66,9 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
-import pyarrow.parquet as pq  # noqa: E402
 import torch  # noqa: E402
 from gpu_case import Outcome, run_case  # noqa: E402
+from pipeline_driver import DRIVER, shards_digest  # noqa: E402
 from train_bench import caption_pairs  # noqa: E402
 from train_bench import run_case as run_train_case  # noqa: E402
 from translate_cpu_bench import sample_bitext  # noqa: E402
@@ -424,23 +423,6 @@ def translation_part(data: Data, work: Path, device: str, n: int, smoke: bool, s
 
 # ------------------------------------------------------------------------------------------------- pipeline
 
-# The driver leaves by os._exit once its summary is out: the suite measures the run, not the interpreter's teardown,
-# where a multi-process run's driver once died of SIGABRT (docs/scaling.md, "GPU workers").
-PIPELINE_DRIVER = """
-import json, os, sys
-from configs import load_config
-from pipeline.input_plan import InputSpec
-from pipeline.run import run
-a = json.loads(sys.argv[1])
-summary = run(load_config(None, a["sets"]), [InputSpec.pair(a["cs"], a["en"])], a["out"], a["beam_args"])
-keep = ("read", "pairs", "train", "rejected", "rejected_by_reason", "deadletter", "wall_seconds", "stage_seconds",
-        "translation_seconds", "translated_rows", "metrics", "runner")
-print("SUMMARY " + json.dumps({k: summary.get(k) for k in keep}), flush=True)
-sys.stderr.flush()
-os._exit(0)
-"""
-
-
 def bitext_input(bitext: Path, work: Path, limit: int | None) -> tuple[Path, Path, int]:
     """Every pair of the bitext's files (sorted by name) as one pair of files, at most ``limit`` pairs."""
     sides: dict[str, list[str]] = {"cs": [], "en": []}
@@ -458,14 +440,6 @@ def bitext_input(bitext: Path, work: Path, limit: int | None) -> tuple[Path, Pat
     return paths[0], paths[1], n
 
 
-def shards_digest(folder: Path) -> str:
-    """A digest of the rows of a folder's shards (not of the files, whose metadata names the code version)."""
-    digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.parquet")):
-        digest.update(json.dumps(pq.read_table(path).to_pydict(), default=str).encode())
-    return digest.hexdigest()[:16]
-
-
 def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, sets: list[str], workers: int,
                  sampler: GpuSampler, end: float) -> dict[str, Any]:
     """One run of the pipeline in its own process; rows/s only when it finished and every row's translation
@@ -479,7 +453,7 @@ def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, s
            "PARANMT_CODE_VERSION": "gpu-suite", "PYTHONFAULTHANDLER": "1"}
     start = time.monotonic()
     # Its own session: a run stopped at the time limit takes its worker processes with it.
-    process = subprocess.Popen([sys.executable, "-c", PIPELINE_DRIVER, json.dumps(payload)], env=env, cwd=code,
+    process = subprocess.Popen([sys.executable, "-c", DRIVER, json.dumps(payload)], env=env, cwd=code,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         stdout, stderr = process.communicate(timeout=max(0.0, end - start))
