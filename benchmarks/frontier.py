@@ -1,10 +1,11 @@
 """The quality–speed frontier: every encoder a user could pick, on STS 2012–2015 (mean of the per-year mean
-Pearson), STS-B test and STS2017, beside its encoding speed (sentences/s on one CPU thread, cold, tokenisation
-included, the same unseen sentences for all); a table and a quality-vs-speed plot (log speed axis) written into
-``docs/reproduction.md`` (its ``frontier`` section) and ``docs/reproduction/frontier.png``.
+Pearson), STS-B test and STS2017, beside its encoding speed on one pinned thread (``benchmarks.encoder_timing``:
+every pool pinned, cold, tokenisation included, the same unseen sentences for all); a table and a quality-vs-speed
+plot (log speed axis) written into ``docs/reproduction.md`` (its ``frontier`` section) and
+``docs/reproduction/frontier.png``, every number with the command, the CPU and the pinning in ``--json``.
 
     python -m benchmarks.frontier --model WORD=runs/word --model TRIGRAM=runs/trigram --model SP=runs/sp \\
-        --model LSTM=runs/lstm --model "TRIGRAM,SP"=runs/trigram-sp [--speed 1000] [--rounds 3] \\
+        --model LSTM=runs/lstm --model "TRIGRAM,SP"=runs/trigram-sp [--speed 1000] [--rounds 5] [--min-seconds 1] \\
         [--docs docs/reproduction.md] [--json benchmarks/results/frontier.json] [--no-minilm] [--quick]
 
 Encoders: GloVe 6B 50d average and SIF-GloVe (enwiki p(w), first component removed; the project's
@@ -13,18 +14,17 @@ the same model fed whitespace tokens instead of Moses tokens ("no Moses": what S
 tokeniser, which is the ceiling of every other paranmt encoder's speed), and all-MiniLM-L6-v2 (the ``st``
 extra; nothing is downloaded).
 
-Speed: ``--rounds`` rounds; round r times every encoder (in an order rotated by r, so a slow phase of a shared
-machine does not fall on one encoder) on its own slice r of ``--speed`` unseen STS-B *train* sentences (not
-among the evaluated sentences; 64 more warm each encoder up), so every timing is cold: no tokeniser cache has
-seen the slice. The table gives the median over rounds and the median of the per-round ratios to MiniLM.
-Quality is evaluated after the timing.
+Speed (``benchmarks.encoder_timing``'s protocol): ``--speed`` unseen STS-B *train* sentences (not among the
+evaluated sentences; 64 more warm each pass up), every pass on a fresh copy of the encoder (cold), ``--rounds``
+rounds of at least ``--min-seconds`` timed each. The table gives the median over rounds, the median of the
+per-round ratios to MiniLM and the round-to-round spread. Quality is evaluated after the timing.
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import json
+import shlex
 import statistics
 import sys
 import time
@@ -37,6 +37,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from benchmarks.doc_sections import replace_section  # noqa: E402
+from benchmarks.encoder_timing import make_encoder, spread, time_encoders  # noqa: E402
 from train_embeddings import sts  # noqa: E402
 from train_embeddings.model_io import load_model  # noqa: E402
 from train_embeddings.models import EmbeddingModel  # noqa: E402
@@ -46,52 +47,34 @@ YEARS = (2012, 2013, 2014, 2015)
 MINILM = "all-MiniLM-L6-v2"
 
 
-def timing_slices(data: sts.StsBenchmarks, n: int, rounds: int, warmup: int = 64) -> list[list[str]]:
-    """``rounds`` disjoint slices of ``warmup + n`` STS-B train sentences that no evaluated set contains."""
+def timing_sentences(data: sts.StsBenchmarks, n: int, warmup: int = 64) -> tuple[list[str], list[str]]:
+    """``warmup`` then ``n`` STS-B train sentences that no evaluated set contains (the warm-up ones first)."""
     train = sts.load_stsb("train")
     seen = set(data.unique_sentences())
     pool = [s for s in dict.fromkeys(train.sentences1 + train.sentences2) if s not in seen]
-    need = rounds * (n + warmup)
-    if len(pool) < need:
-        raise SystemExit(f"error: --speed {n} x --rounds {rounds} needs {need} unseen STS-B train sentences, "
-                         f"there are {len(pool)}: lower --speed or --rounds")
-    return [pool[r * (n + warmup):(r + 1) * (n + warmup)] for r in range(rounds)]
+    if len(pool) < n + warmup:
+        raise SystemExit(f"error: --speed {n} needs {n + warmup} unseen STS-B train sentences, there are "
+                         f"{len(pool)}: lower --speed")
+    return pool[:warmup], pool[warmup:warmup + n]
 
 
-def whitespace_variant(model: EmbeddingModel) -> EmbeddingModel:
-    """The same SentencePiece model fed ``str.split()`` tokens instead of Moses tokens (punctuation stays attached:
-    a mismatch with training, measured by the quality columns)."""
-    spec = copy.copy(model.spec)
-    spec.tokenizer = {"kind": "whitespace", "lowercase": bool(model.spec.tokenizer.get("lowercase", True))}
-    return EmbeddingModel(spec, model.encoder, model.words, model.trigrams, model.pieces)
-
-
-def build_encoders(models: Sequence[tuple[str, Path]], minilm: bool, word_frequencies: Path | None,
-                   fit: list[str]) -> list[tuple[str, Callable[[list[str]], Any], str]]:
-    """(label, encode, kind) for every encoder; each has its own cold tokeniser cache."""
-    encoders: list[tuple[str, Callable[[list[str]], Any], str]] = [
-        ("GloVe avg", sts.glove_average_encoder(), "baseline"),
-        ("SIF-GloVe", sts.sif_encoder(fit, word_frequencies=word_frequencies),
-         "baseline")]
+def encoder_specs(models: Sequence[tuple[str, Path]], minilm: bool, word_frequencies: Path | None,
+                  fit: list[str]) -> list[dict[str, Any]]:
+    """Every encoder as a ``benchmarks.encoder_timing.make_encoder`` spec, with its ``label`` and ``group``
+    (baseline, paranmt, transformer: the plot's colours)."""
+    specs: list[dict[str, Any]] = [
+        {"label": "GloVe avg", "kind": "glove", "group": "baseline"},
+        {"label": "SIF-GloVe", "kind": "sif", "fit": fit,
+         "word_frequencies": str(word_frequencies) if word_frequencies else None, "group": "baseline"}]
     for label, directory in models:
+        specs.append({"label": label, "kind": "model", "path": str(directory), "group": "paranmt"})
         model = load_model(directory)
-        encoders.append((label, model.encode, "paranmt"))
         if isinstance(model, EmbeddingModel) and model.spec.components == ["sp"]:
-            encoders.append((f"{label} (no Moses)", whitespace_variant(load_model(directory)).encode, "paranmt"))
+            specs.append({"label": f"{label} (no Moses)", "kind": "no-moses", "path": str(directory),
+                          "group": "paranmt"})
     if minilm:
-        encoders.append((MINILM, sts.minilm_encoder(), "transformer"))
-    return encoders
-
-
-def measure_speeds(encoders: Sequence[tuple[str, Callable[[list[str]], Any], str]],
-                   slices: list[list[str]]) -> dict[str, list[float]]:
-    speeds: dict[str, list[float]] = {label: [] for label, _, _ in encoders}
-    for r, sentences in enumerate(slices):
-        order = list(encoders[r % len(encoders):]) + list(encoders[:r % len(encoders)])
-        for label, encode, _ in order:
-            speeds[label].append(sts.sentences_per_second(encode, sentences, threads=1))
-            print(f"  round {r + 1}: {label}: {speeds[label][-1]:,.0f} sentences/s", flush=True)
-    return speeds
+        specs.append({"label": MINILM, "kind": "minilm", "group": "transformer"})
+    return specs
 
 
 def evaluate(encoders: Sequence[tuple[str, Callable[[list[str]], Any], str]],
@@ -109,32 +92,44 @@ def evaluate(encoders: Sequence[tuple[str, Callable[[list[str]], Any], str]],
     return rows
 
 
-def summarise(quality: dict[str, dict[str, float]], speeds: dict[str, list[float]],
-              kinds: dict[str, str]) -> list[dict[str, Any]]:
+def summarise(quality: dict[str, dict[str, float]], timing: dict[str, Any],
+              groups: dict[str, str]) -> list[dict[str, Any]]:
+    speeds = {label: [r["sentences_per_second"] for r in rounds] for label, rounds in timing["rounds"].items()}
     base = speeds.get(MINILM)
     rows = []
     for label, q in quality.items():
-        row = {"encoder": label, "kind": kinds[label], **q, "sentences_per_second": statistics.median(speeds[label]),
-               "rounds": [round(v, 1) for v in speeds[label]]}
+        row = {"encoder": label, "kind": groups[label], **q, "sentences_per_second": statistics.median(speeds[label]),
+               "rounds": [round(v, 1) for v in speeds[label]], "spread": spread(speeds[label]),
+               "passes": [r["passes"] for r in timing["rounds"][label]]}
         if base:
             row["x_minilm"] = statistics.median(a / b for a, b in zip(speeds[label], base, strict=True))
         rows.append(row)
     return rows
 
 
+def speed_protocol(meta: dict[str, Any]) -> str:
+    """One sentence for a doc page: how the speeds were measured, on which CPU, and the pinning as observed."""
+    pins = meta["pinning"]
+    return (f"Speed: sentences/s on **one pinned thread** ({meta['protocol']}; `benchmarks.encoder_timing`), "
+            f"tokenisation included, on {meta['cpu']}. Observed in the timing process: torch {pins['torch_intra_op']} "
+            f"intra-op / {pins['torch_inter_op']} inter-op thread, native pools {', '.join(pins['native'])}; "
+            f"a 20,000-sentence tokenizers batch started {pins['tokenizer_threads_started_by_a_batch']} threads; the "
+            f"other threads spent {pins['other_threads_cpu_seconds_while_timing']:.2f} CPU s while any encoder was "
+            "timed.")
+
+
 def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
     lines = ["## The frontier: quality beside speed", "",
-             f"Written by `python -m benchmarks.frontier {meta['args']}`. STS 2012–2015: the mean of the per-year "
-             "mean Pearson × 100 (the papers' protocol); STS-B test; STS2017 (the dev set every model choice here "
-             f"uses). Speed: sentences/s on **one CPU thread**, tokenisation included, cold (each of {meta['rounds']} "
-             f"rounds times every encoder on its own {meta['speed']:,} unseen STS-B train sentences; median over "
-             f"rounds; rounds rotate the order), on {meta['machine']}.", "",
-             "| encoder | STS 12–15 mean | STS-B test | STS2017 | sentences/s (1 thread) | × MiniLM |",
-             "|---|---:|---:|---:|---:|---:|"]
+             f"Written by `{meta['command']}` (every number: `benchmarks/results/frontier.json`). STS 2012–2015: the "
+             "mean of the per-year mean Pearson × 100 (the papers' protocol); STS-B test; STS2017 (the dev set every "
+             f"model choice here uses). {speed_protocol(meta)} Median over rounds; × MiniLM: the median of the "
+             "per-round ratios; spread: (max − min) / median of the rounds.", "",
+             "| encoder | STS 12–15 mean | STS-B test | STS2017 | sentences/s (1 pinned thread) | × MiniLM | spread |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for row in sorted(rows, key=lambda r: -r["sentences_per_second"]):
         ratio = f"{row['x_minilm']:,.0f}×" if row.get("x_minilm") is not None else "–"
         lines.append(f"| {row['encoder']} | {row['mean']:.1f} | {row['stsb_test']:.1f} | {row['sts2017']:.1f} | "
-                     f"{row['sentences_per_second']:,.0f} | {ratio} |")
+                     f"{row['sentences_per_second']:,.0f} | {ratio} | {100 * row['spread']:.0f}% |")
     lines += ["", f"![quality vs speed]({meta['figure']})", ""]
     lines += meta.get("notes", [])
     return "\n".join(lines) + "\n"
@@ -153,7 +148,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
         ax.annotate(row["encoder"], (row["sentences_per_second"], row["mean"]), textcoords="offset points",
                     xytext=(5, 4), fontsize=8)
     ax.set_xscale("log")
-    ax.set_xlabel("sentences/s, one CPU thread, tokenisation included (log scale)")
+    ax.set_xlabel("sentences/s, one pinned CPU thread, tokenisation included (log scale)")
     ax.set_ylabel("STS 2012–2015 mean Pearson × 100")
     ax.set_title("Quality vs speed (grey: word-vector baselines, blue: paranmt, red: transformer)")
     ax.grid(alpha=0.3, which="both")
@@ -175,17 +170,17 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", type=parse_model, action="append", default=[], metavar="LABEL=DIR",
                    help="a saved paranmt model (repeatable)")
-    p.add_argument("--speed", type=int, default=1000, help="sentences per timing round (default 1000)")
-    p.add_argument("--rounds", type=int, default=3, help="timing rounds (default 3)")
+    p.add_argument("--speed", type=int, default=1000, help="timed sentences per pass (default 1000)")
+    p.add_argument("--rounds", type=int, default=5, help="timing rounds (default 5)")
+    p.add_argument("--min-seconds", type=float, default=1.0, help="timed seconds per round at least (default 1)")
     p.add_argument("--no-minilm", action="store_true", help="leave all-MiniLM-L6-v2 out")
     p.add_argument("--word-frequencies", type=Path, default=SHARED / "data/wordfreq/enwiki_vocab_min200.txt",
                    help="p(w) for SIF-GloVe")
     p.add_argument("--docs", type=Path, help="markdown page whose 'frontier' section is (re)written")
     p.add_argument("--json", type=Path, help="write every number here")
-    p.add_argument("--machine", default="this machine", help="how the docs describe the machine")
     p.add_argument("--note", action="append", default=[], help="a line under the table (repeatable): e.g. where "
                    "each model was trained")
-    p.add_argument("--quick", action="store_true", help="STS2017-sized smoke run: 100 sentences, 1 round, no MiniLM")
+    p.add_argument("--quick", action="store_true", help="smoke run: 100 sentences, 1 round of 1 pass, no MiniLM")
     return p
 
 
@@ -196,26 +191,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: --model {label}={directory}: not a directory", file=sys.stderr)
             return 2
     if args.quick:
-        args.speed, args.rounds, args.no_minilm = 100, 1, True
-    if args.speed < 1 or args.rounds < 1:
-        print("error: --speed and --rounds must be positive", file=sys.stderr)
+        args.speed, args.rounds, args.min_seconds, args.no_minilm = 100, 1, 0.0, True
+    if args.speed < 1 or args.rounds < 1 or args.min_seconds < 0:
+        print("error: --speed and --rounds must be positive, --min-seconds not negative", file=sys.stderr)
         return 2
     data = sts.load_benchmarks(years=YEARS)
-    slices = timing_slices(data, args.speed, args.rounds)
+    warmup, sentences = timing_sentences(data, args.speed)
     try:
-        encoders = build_encoders(args.model, not args.no_minilm, args.word_frequencies, data.unique_sentences())
+        specs = encoder_specs(args.model, not args.no_minilm, args.word_frequencies, data.unique_sentences())
+        encoders = [(spec["label"], make_encoder(spec), spec["group"]) for spec in specs]
     except (ImportError, FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"[speed] {len(encoders)} encoders, {args.rounds} round(s) of {args.speed} sentences", flush=True)
-    speeds = measure_speeds(encoders, slices)
+    print(f"[speed] {len(specs)} encoders, {args.rounds} round(s) of >= {args.min_seconds:g} s on {args.speed} "
+          "sentences, one pinned thread (a fresh process)", flush=True)
+    timing = time_encoders(specs, sentences, warmup, rounds=args.rounds, min_seconds=args.min_seconds)
     print("[quality] STS 2012-2015, STS-B test, STS2017", flush=True)
     quality = evaluate(encoders, data)
-    rows = summarise(quality, speeds, {label: kind for label, _, kind in encoders})
-    shown = " ".join(f"--model {label}={_shown(d)}" for label, d in args.model)
-    meta = {"args": shown + f" --speed {args.speed} --rounds {args.rounds}" + (" --no-minilm" if args.no_minilm
-                                                                                else ""),
-            "speed": args.speed, "rounds": args.rounds, "machine": args.machine,
+    rows = summarise(quality, timing, {label: group for label, _, group in encoders})
+    shown = " ".join(f"--model {shlex.quote(f'{label}={_shown(d)}')}" for label, d in args.model)
+    command = (f"python -m benchmarks.frontier {shown} --speed {args.speed} --rounds {args.rounds} --min-seconds "
+               f"{args.min_seconds:g}" + (" --no-minilm" if args.no_minilm else ""))
+    meta = {"command": command, "speed": args.speed, "rounds": args.rounds, "min_seconds": args.min_seconds,
+            "cpu": timing["cpu"], "pinning": timing["pinning"], "protocol": timing["protocol"],
             "notes": [f"- {note}" for note in args.note]}
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
