@@ -170,22 +170,20 @@ class PieceMemo:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(**state)  # type: ignore[misc]
 
-    def _ascii_pieces(self, word: str) -> list[int] | None:
-        """The pieces of a printable-ASCII word that holds no added token and whose every pre-token is a whole
-        entry (:attr:`whole`), else None."""
-        if not (word.isascii() and word.isprintable()):
+    def _ascii_pieces(self, word: str, key: str) -> list[int] | None:
+        """The pieces of a printable-ASCII word (``key``: as the normalizer folds its case) that holds no added
+        token and whose every pre-token is a whole entry (:attr:`whole`), else None."""
+        if not (word.isascii() and word.isprintable()) or (self.added is not None and self.added.search(key.lower())):
             return None
-        lowered = word.lower()
-        if self.added is not None and self.added.search(lowered):
-            return None
-        pieces = [self.whole.get(part) for part in self.PARTS.findall(lowered if self.lowercase else word)]
+        pieces = [self.whole.get(part) for part in self.PARTS.findall(key)]
         return None if None in pieces else pieces  # type: ignore[return-value]
 
     def _learn(self, words: list[str]) -> None:
         """Cut ``words`` into pieces and append them (row after row)."""
         keys = [word.lower() for word in words] if self.lowercase else words
-        found = [[piece] if piece is not None and word.isascii() and word.isprintable() else self._ascii_pieces(word)
-                 for word, piece in zip(words, map(self.single.get, keys), strict=True)]
+        found = [[piece] if piece is not None and word.isascii() and word.isprintable()
+                 else self._ascii_pieces(word, key)
+                 for word, key, piece in zip(words, keys, map(self.single.get, keys), strict=True)]
         rest = [word for word, pieces in zip(words, found, strict=True) if pieces is None]
         if rest:
             encoding = self.tokenizer.encode(rest, is_pretokenized=True, add_special_tokens=False)
