@@ -12,7 +12,9 @@ pools, the tokenizers' batches). The protocol:
 * a *pass*: a fresh copy of the encoder (``copy.deepcopy``: tokeniser and word caches are not copied, so every
   pass is cold), the warm-up sentences, then the set timed in calls of 256 sentences
   (:func:`train_embeddings.sts.sentences_per_second`);
-* a *round*: passes until at least ``min_seconds`` are timed; its figure is the sentences over the timed seconds;
+* a *round*: passes until at least ``min_seconds`` of CPU time are timed; its figures are the sentences over the
+  timed CPU seconds of the process (every thread of it: a pool left unpinned is charged, and time the machine gives
+  other jobs is not, which keeps rounds steady on a shared machine) and over the timed wall seconds;
 * ``rounds`` rounds, each timing every encoder, in an order rotated by the round.
 
 Beside the figures (:func:`spread` summarises them): the CPU model, the pools as the child saw them, the CPU time
@@ -24,6 +26,7 @@ for the timing.
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import os
 import statistics
@@ -52,11 +55,13 @@ from train_embeddings.thread_pools import (  # noqa: E402
     tokenizer_threads_started,
 )
 
-PROTOCOL = ("one pinned thread: torch intra- and inter-op, OpenMP / MKL / OpenBLAS and the tokenizers' Rayon pool "
-            "sized 1 before the timing process starts, the tokenizers' batches serial, SentencePiece on torch's one "
+PROTOCOL = ("torch intra- and inter-op, OpenMP / MKL / OpenBLAS and the tokenizers' Rayon pool sized 1 before the "
+            "timing process starts, the tokenizers' batches serial, SentencePiece on torch's one "
             "thread; every pass a fresh (cold) copy of the encoder after {warmup} warm-up sentences, timed on the "
-            "same {n:,} unseen STS-B train sentences in calls of 256; a round is passes until ≥ {min_seconds:g} s "
-            "are timed; {rounds} rounds, the encoder order rotated each round")
+            "same {n:,} unseen STS-B train sentences in calls of 256; a round is passes until ≥ {min_seconds:g} CPU "
+            "seconds are timed; {rounds} rounds, the encoder order rotated each round; speed is sentences per CPU "
+            "second of the timing process (all its threads), steadier than wall time on a shared machine, which "
+            "is kept beside it")
 
 
 def whitespace_variant(model: EmbeddingModel) -> EmbeddingModel:
@@ -101,18 +106,18 @@ def _thread_cpu_seconds() -> dict[int, float]:
 
 def _time_round(prototype: Callable[[list[str]], Any], warmup: list[str], sentences: list[str],
                 min_seconds: float) -> dict[str, float]:
-    """Cold passes (each a fresh copy, warmed up, then timed) until ``min_seconds`` are timed."""
+    """Cold passes (each a fresh copy, warmed up, then timed) until ``min_seconds`` of CPU time are timed."""
     main = threading.get_native_id()
     before = _thread_cpu_seconds()
-    timed, passes = 0.0, 0
-    while passes == 0 or timed < min_seconds:
-        encoder = copy.deepcopy(prototype)
-        timed += len(sentences) / sts.sentences_per_second(encoder, warmup + sentences, warmup=len(warmup))
-        passes += 1
+    timed = wall = cpu = 0.0
+    passes = 0
+    while passes == 0 or cpu < min_seconds:
+        n, pass_wall, pass_cpu = sts.timed_pass(copy.deepcopy(prototype), warmup + sentences, warmup=len(warmup))
+        timed, wall, cpu, passes = timed + n, wall + pass_wall, cpu + pass_cpu, passes + 1
     after = _thread_cpu_seconds()
     others = sum(seconds - before.get(tid, 0.0) for tid, seconds in after.items() if tid != main)
-    return {"sentences_per_second": passes * len(sentences) / timed, "passes": passes, "timed_seconds": timed,
-            "other_threads_cpu_seconds": others}
+    return {"sentences_per_cpu_second": timed / cpu, "wall_sentences_per_second": timed / wall, "passes": passes,
+            "cpu_seconds": cpu, "wall_seconds": wall, "other_threads_cpu_seconds": others}
 
 
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
@@ -125,14 +130,17 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
     at_start = os_threads()
     labels = [spec["label"] for spec in job["encoders"]]
     encoders = {spec["label"]: make_encoder(spec) for spec in job["encoders"]}
+    gc.freeze()  # the encoders stay: each pass's collection then walks only what the passes made
     rounds: dict[str, list[dict[str, float]]] = {label: [] for label in labels}
     with pinned(threads):
         for r in range(job["rounds"]):
             for label in labels[r % len(labels):] + labels[:r % len(labels)]:
                 rounds[label].append(_time_round(encoders[label], job["warmup"], job["sentences"],
                                                  job["min_seconds"]))
-                print(f"  round {r + 1}: {label}: {rounds[label][-1]['sentences_per_second']:,.0f} sentences/s "
-                      f"({rounds[label][-1]['passes']} passes)", file=sys.stderr, flush=True)
+                done = rounds[label][-1]
+                print(f"  round {r + 1}: {label}: {done['sentences_per_cpu_second']:,.0f} sentences per CPU-second, "
+                      f"{done['wall_sentences_per_second']:,.0f}/s wall ({done['passes']} passes)", file=sys.stderr,
+                      flush=True)
         pools = pool_report()
         started = tokenizer_threads_started()
     return {"rounds": rounds, "cpu": cpu_model(),

@@ -16,8 +16,9 @@ extra; nothing is downloaded).
 
 Speed (``benchmarks.encoder_timing``'s protocol): ``--speed`` unseen STS-B *train* sentences (not among the
 evaluated sentences; 64 more warm each pass up), every pass on a fresh copy of the encoder (cold), ``--rounds``
-rounds of at least ``--min-seconds`` timed each. The table gives the median over rounds, the median of the
-per-round ratios to MiniLM and the round-to-round spread. Quality is evaluated after the timing.
+rounds of at least ``--min-seconds`` CPU seconds timed each. The table gives sentences per CPU-second of the
+pinned timing process (its headline) and per wall second: the median over rounds, the median of the per-round
+ratios to MiniLM and the round-to-round spread. Quality is evaluated after the timing.
 """
 
 from __future__ import annotations
@@ -94,28 +95,32 @@ def evaluate(encoders: Sequence[tuple[str, Callable[[list[str]], Any], str]],
 
 def summarise(quality: dict[str, dict[str, float]], timing: dict[str, Any],
               groups: dict[str, str]) -> list[dict[str, Any]]:
-    speeds = {label: [r["sentences_per_second"] for r in rounds] for label, rounds in timing["rounds"].items()}
-    base = speeds.get(MINILM)
+    """A row per encoder: its quality, and per clock (CPU seconds of the timing process, the headline; wall
+    seconds) the median over rounds, the rounds, their spread and the median of the per-round ratios to MiniLM."""
     rows = []
     for label, q in quality.items():
-        row = {"encoder": label, "kind": groups[label], **q, "sentences_per_second": statistics.median(speeds[label]),
-               "rounds": [round(v, 1) for v in speeds[label]], "spread": spread(speeds[label]),
-               "passes": [r["passes"] for r in timing["rounds"][label]]}
-        if base:
-            row["x_minilm"] = statistics.median(a / b for a, b in zip(speeds[label], base, strict=True))
+        row: dict[str, Any] = {"encoder": label, "kind": groups[label], **q,
+                               "passes": [r["passes"] for r in timing["rounds"][label]]}
+        for key, prefix in (("sentences_per_cpu_second", ""), ("wall_sentences_per_second", "wall_")):
+            speeds = [r[key] for r in timing["rounds"][label]]
+            row[key] = statistics.median(speeds)
+            row[f"{prefix}rounds"] = [round(v, 1) for v in speeds]
+            row[f"{prefix}spread"] = spread(speeds)
+            if MINILM in timing["rounds"]:
+                base = [r[key] for r in timing["rounds"][MINILM]]
+                row[f"{prefix}x_minilm"] = statistics.median(a / b for a, b in zip(speeds, base, strict=True))
         rows.append(row)
     return rows
 
 
 def speed_protocol(meta: dict[str, Any]) -> str:
-    """One sentence for a doc page: how the speeds were measured, on which CPU, and the pinning as observed."""
+    """How the speeds were measured, on which CPU, and the pinning as observed: a sentence for a doc page."""
     pins = meta["pinning"]
-    return (f"Speed: sentences/s on **one pinned thread** ({meta['protocol']}; `benchmarks.encoder_timing`), "
-            f"tokenisation included, on {meta['cpu']}. Observed in the timing process: torch {pins['torch_intra_op']} "
-            f"intra-op / {pins['torch_inter_op']} inter-op thread, native pools {', '.join(pins['native'])}; "
-            f"a 20,000-sentence tokenizers batch started {pins['tokenizer_threads_started_by_a_batch']} threads; the "
-            f"other threads spent {pins['other_threads_cpu_seconds_while_timing']:.2f} CPU s while any encoder was "
-            "timed.")
+    return (f"Speed on **one pinned thread** ({meta['protocol']}; `benchmarks/encoder_timing.py`), tokenisation "
+            f"included, on {meta['cpu']}. Observed in the timing process: torch {pins['torch_intra_op']} intra-op / "
+            f"{pins['torch_inter_op']} inter-op thread, native pools {', '.join(pins['native'])}; a 20,000-sentence "
+            f"tokenizers batch started {pins['tokenizer_threads_started_by_a_batch']} threads; the other threads "
+            f"spent {pins['other_threads_cpu_seconds_while_timing']:.2f} CPU s while any encoder was timed.")
 
 
 def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
@@ -124,12 +129,17 @@ def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
              "mean of the per-year mean Pearson × 100 (the papers' protocol); STS-B test; STS2017 (the dev set every "
              f"model choice here uses). {speed_protocol(meta)} Median over rounds; × MiniLM: the median of the "
              "per-round ratios; spread: (max − min) / median of the rounds.", "",
-             "| encoder | STS 12–15 mean | STS-B test | STS2017 | sentences/s (1 pinned thread) | × MiniLM | spread |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
-    for row in sorted(rows, key=lambda r: -r["sentences_per_second"]):
-        ratio = f"{row['x_minilm']:,.0f}×" if row.get("x_minilm") is not None else "–"
+             "| encoder | STS 12–15 mean | STS-B test | STS2017 | sentences per CPU-second (1 pinned thread) | "
+             "× MiniLM | spread | wall sentences/s (× MiniLM, spread) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for row in sorted(rows, key=lambda r: -r["sentences_per_cpu_second"]):
+        ratio, wall = "–", "–"
+        if row.get("x_minilm") is not None:
+            ratio, wall = f"{row['x_minilm']:,.0f}×", f"{row['wall_x_minilm']:,.0f}×, "
         lines.append(f"| {row['encoder']} | {row['mean']:.1f} | {row['stsb_test']:.1f} | {row['sts2017']:.1f} | "
-                     f"{row['sentences_per_second']:,.0f} | {ratio} | {100 * row['spread']:.0f}% |")
+                     f"{row['sentences_per_cpu_second']:,.0f} | {ratio} | {100 * row['spread']:.0f}% | "
+                     f"{row['wall_sentences_per_second']:,.0f} ({wall if wall != '–' else ''}"
+                     f"{100 * row['wall_spread']:.0f}%) |")
     lines += ["", f"![quality vs speed]({meta['figure']})", ""]
     lines += meta.get("notes", [])
     return "\n".join(lines) + "\n"
@@ -144,11 +154,11 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     colours = {"baseline": "tab:gray", "paranmt": "tab:blue", "transformer": "tab:red"}
     fig, ax = plt.subplots(figsize=(8, 5))
     for row in rows:
-        ax.scatter(row["sentences_per_second"], row["mean"], color=colours[row["kind"]], s=40, zorder=3)
-        ax.annotate(row["encoder"], (row["sentences_per_second"], row["mean"]), textcoords="offset points",
+        ax.scatter(row["sentences_per_cpu_second"], row["mean"], color=colours[row["kind"]], s=40, zorder=3)
+        ax.annotate(row["encoder"], (row["sentences_per_cpu_second"], row["mean"]), textcoords="offset points",
                     xytext=(5, 4), fontsize=8)
     ax.set_xscale("log")
-    ax.set_xlabel("sentences/s, one pinned CPU thread, tokenisation included (log scale)")
+    ax.set_xlabel("sentences per CPU-second, one pinned thread, tokenisation included (log scale)")
     ax.set_ylabel("STS 2012–2015 mean Pearson × 100")
     ax.set_title("Quality vs speed (grey: word-vector baselines, blue: paranmt, red: transformer)")
     ax.grid(alpha=0.3, which="both")
@@ -172,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a saved paranmt model (repeatable)")
     p.add_argument("--speed", type=int, default=1000, help="timed sentences per pass (default 1000)")
     p.add_argument("--rounds", type=int, default=5, help="timing rounds (default 5)")
-    p.add_argument("--min-seconds", type=float, default=1.0, help="timed seconds per round at least (default 1)")
+    p.add_argument("--min-seconds", type=float, default=1.0, help="timed CPU seconds per round at least (default 1)")
     p.add_argument("--no-minilm", action="store_true", help="leave all-MiniLM-L6-v2 out")
     p.add_argument("--word-frequencies", type=Path, default=SHARED / "data/wordfreq/enwiki_vocab_min200.txt",
                    help="p(w) for SIF-GloVe")
