@@ -124,15 +124,14 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
     """The timing itself (the child's work): ``job`` as :func:`time_encoders` writes it."""
     import torch
 
-    threads = job["threads"]
-    torch.set_num_interop_threads(threads)  # only possible before any inter-op work: this is a fresh process
-    torch.set_num_threads(threads)
+    torch.set_num_interop_threads(1)  # only possible before any inter-op work: this is a fresh process
+    torch.set_num_threads(1)
     at_start = os_threads()
     labels = [spec["label"] for spec in job["encoders"]]
     encoders = {spec["label"]: make_encoder(spec) for spec in job["encoders"]}
     gc.freeze()  # the encoders stay: each pass's collection then walks only what the passes made
     rounds: dict[str, list[dict[str, float]]] = {label: [] for label in labels}
-    with pinned(threads):
+    with pinned(1):
         for r in range(job["rounds"]):
             for label in labels[r % len(labels):] + labels[:r % len(labels)]:
                 rounds[label].append(_time_round(encoders[label], job["warmup"], job["sentences"],
@@ -144,21 +143,20 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
         pools = pool_report()
         started = tokenizer_threads_started()
     return {"rounds": rounds, "cpu": cpu_model(),
-            "pinning": {"threads": threads, **pools, "os_threads_at_start": at_start,
+            "pinning": {**pools, "os_threads_at_start": at_start,
                         "tokenizer_threads_started_by_a_batch": started,
                         "other_threads_cpu_seconds_while_timing": max(
                             (r["other_threads_cpu_seconds"] for rs in rounds.values() for r in rs), default=0.0)}}
 
 
 def time_encoders(encoders: Sequence[dict[str, Any]], sentences: Sequence[str], warmup: Sequence[str], *,
-                  rounds: int = 5, min_seconds: float = 1.0, threads: int = 1,
-                  environment: dict[str, str] | None = None) -> dict[str, Any]:
+                  rounds: int = 5, min_seconds: float = 2.0) -> dict[str, Any]:
     """Time ``encoders`` (specs for :func:`make_encoder`, each with a ``label``) in a fresh pinned process:
-    ``{"rounds": {label: [{"sentences_per_second", "passes", ...}, ...]}, "cpu": ..., "pinning": {...},
-    "protocol": ...}``. ``environment``: extra variables for the child (on top of the pinning)."""
+    ``{"rounds": {label: [{"sentences_per_cpu_second", "wall_sentences_per_second", ...}, ...]}, "cpu": ...,
+    "pinning": {...}, "protocol": ...}``."""
     job = {"encoders": list(encoders), "sentences": list(sentences), "warmup": list(warmup), "rounds": rounds,
-           "min_seconds": min_seconds, "threads": threads}
-    env = {**os.environ, **pinned_environment(threads), **(environment or {}),
+           "min_seconds": min_seconds}
+    env = {**os.environ, **pinned_environment(1),
            "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)}
     with tempfile.TemporaryDirectory() as tmp:
         job_file, out_file = Path(tmp) / "job.json", Path(tmp) / "out.json"
