@@ -1,10 +1,11 @@
 """The quality–speed frontier: every encoder a user could pick, on STS 2012–2015 (mean of the per-year mean
-Pearson), STS-B test and STS2017, beside its encoding speed (sentences/s on one CPU thread, cold, tokenisation
-included, the same unseen sentences for all); a table and a quality-vs-speed plot (log speed axis) written into
-``docs/reproduction.md`` (its ``frontier`` section) and ``docs/reproduction/frontier.png``.
+Pearson), STS-B test and STS2017, beside its encoding speed on one pinned thread (``benchmarks.encoder_timing``:
+every pool pinned, cold, tokenisation included, the same unseen sentences for all); a table and a quality-vs-speed
+plot (log speed axis) written into ``docs/reproduction.md`` (its ``frontier`` section) and
+``docs/reproduction/frontier.png``, every number with the command, the CPU and the pinning in ``--json``.
 
     python -m benchmarks.frontier --model WORD=runs/word --model TRIGRAM=runs/trigram --model SP=runs/sp \\
-        --model LSTM=runs/lstm --model "TRIGRAM,SP"=runs/trigram-sp [--speed 1000] [--rounds 3] \\
+        --model LSTM=runs/lstm --model "TRIGRAM,SP"=runs/trigram-sp [--speed 1000] [--rounds 5] [--min-seconds 2] \\
         [--docs docs/reproduction.md] [--json benchmarks/results/frontier.json] [--no-minilm] [--quick]
 
 Encoders: GloVe 6B 50d average and SIF-GloVe (enwiki p(w), first component removed; the project's
@@ -13,18 +14,18 @@ the same model fed whitespace tokens instead of Moses tokens ("no Moses": what S
 tokeniser, which is the ceiling of every other paranmt encoder's speed), and all-MiniLM-L6-v2 (the ``st``
 extra; nothing is downloaded).
 
-Speed: ``--rounds`` rounds; round r times every encoder (in an order rotated by r, so a slow phase of a shared
-machine does not fall on one encoder) on its own slice r of ``--speed`` unseen STS-B *train* sentences (not
-among the evaluated sentences; 64 more warm each encoder up), so every timing is cold: no tokeniser cache has
-seen the slice. The table gives the median over rounds and the median of the per-round ratios to MiniLM.
-Quality is evaluated after the timing.
+Speed (``benchmarks.encoder_timing``'s protocol): ``--speed`` unseen STS-B *train* sentences (not among the
+evaluated sentences; 64 more warm each pass up), every pass on a fresh copy of the encoder (cold), ``--rounds``
+rounds of at least ``--min-seconds`` CPU seconds timed each. The table gives sentences per CPU-second of the
+pinned timing process (its headline) and per wall second: the median over rounds, the median of the per-round
+ratios to MiniLM and the round-to-round spread. Quality is evaluated after the timing.
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import json
+import shlex
 import statistics
 import sys
 import time
@@ -37,6 +38,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from benchmarks.doc_sections import replace_section  # noqa: E402
+from benchmarks.encoder_timing import make_encoder, spread, time_encoders  # noqa: E402
 from benchmarks.paths import shown  # noqa: E402
 from train_embeddings import sts  # noqa: E402
 from train_embeddings.model_io import load_model  # noqa: E402
@@ -47,52 +49,34 @@ YEARS = (2012, 2013, 2014, 2015)
 MINILM = "all-MiniLM-L6-v2"
 
 
-def timing_slices(data: sts.StsBenchmarks, n: int, rounds: int, warmup: int = 64) -> list[list[str]]:
-    """``rounds`` disjoint slices of ``warmup + n`` STS-B train sentences that no evaluated set contains."""
+def timing_sentences(data: sts.StsBenchmarks, n: int, warmup: int = 64) -> tuple[list[str], list[str]]:
+    """``warmup`` then ``n`` STS-B train sentences that no evaluated set contains (the warm-up ones first)."""
     train = sts.load_stsb("train")
     seen = set(data.unique_sentences())
     pool = [s for s in dict.fromkeys(train.sentences1 + train.sentences2) if s not in seen]
-    need = rounds * (n + warmup)
-    if len(pool) < need:
-        raise SystemExit(f"error: --speed {n} x --rounds {rounds} needs {need} unseen STS-B train sentences, "
-                         f"there are {len(pool)}: lower --speed or --rounds")
-    return [pool[r * (n + warmup):(r + 1) * (n + warmup)] for r in range(rounds)]
+    if len(pool) < n + warmup:
+        raise SystemExit(f"error: --speed {n} needs {n + warmup} unseen STS-B train sentences, there are "
+                         f"{len(pool)}: lower --speed")
+    return pool[:warmup], pool[warmup:warmup + n]
 
 
-def whitespace_variant(model: EmbeddingModel) -> EmbeddingModel:
-    """The same SentencePiece model fed ``str.split()`` tokens instead of Moses tokens (punctuation stays attached:
-    a mismatch with training, measured by the quality columns)."""
-    spec = copy.copy(model.spec)
-    spec.tokenizer = {"kind": "whitespace", "lowercase": bool(model.spec.tokenizer.get("lowercase", True))}
-    return EmbeddingModel(spec, model.encoder, model.words, model.trigrams, model.pieces)
-
-
-def build_encoders(models: Sequence[tuple[str, Path]], minilm: bool, word_frequencies: Path | None,
-                   fit: list[str]) -> list[tuple[str, Callable[[list[str]], Any], str]]:
-    """(label, encode, kind) for every encoder; each has its own cold tokeniser cache."""
-    encoders: list[tuple[str, Callable[[list[str]], Any], str]] = [
-        ("GloVe avg", sts.glove_average_encoder(), "baseline"),
-        ("SIF-GloVe", sts.sif_encoder(fit, word_frequencies=word_frequencies),
-         "baseline")]
+def encoder_specs(models: Sequence[tuple[str, Path]], minilm: bool, word_frequencies: Path | None,
+                  fit: list[str]) -> list[dict[str, Any]]:
+    """Every encoder as a ``benchmarks.encoder_timing.make_encoder`` spec, with its ``label`` and ``group``
+    (baseline, paranmt, transformer: the plot's colours)."""
+    specs: list[dict[str, Any]] = [
+        {"label": "GloVe avg", "kind": "glove", "group": "baseline"},
+        {"label": "SIF-GloVe", "kind": "sif", "fit": fit,
+         "word_frequencies": str(word_frequencies) if word_frequencies else None, "group": "baseline"}]
     for label, directory in models:
+        specs.append({"label": label, "kind": "model", "path": str(directory), "group": "paranmt"})
         model = load_model(directory)
-        encoders.append((label, model.encode, "paranmt"))
         if isinstance(model, EmbeddingModel) and model.spec.components == ["sp"]:
-            encoders.append((f"{label} (no Moses)", whitespace_variant(load_model(directory)).encode, "paranmt"))
+            specs.append({"label": f"{label} (no Moses)", "kind": "no-moses", "path": str(directory),
+                          "group": "paranmt"})
     if minilm:
-        encoders.append((MINILM, sts.minilm_encoder(), "transformer"))
-    return encoders
-
-
-def measure_speeds(encoders: Sequence[tuple[str, Callable[[list[str]], Any], str]],
-                   slices: list[list[str]]) -> dict[str, list[float]]:
-    speeds: dict[str, list[float]] = {label: [] for label, _, _ in encoders}
-    for r, sentences in enumerate(slices):
-        order = list(encoders[r % len(encoders):]) + list(encoders[:r % len(encoders)])
-        for label, encode, _ in order:
-            speeds[label].append(sts.sentences_per_second(encode, sentences, threads=1))
-            print(f"  round {r + 1}: {label}: {speeds[label][-1]:,.0f} sentences/s", flush=True)
-    return speeds
+        specs.append({"label": MINILM, "kind": "minilm", "group": "transformer"})
+    return specs
 
 
 def evaluate(encoders: Sequence[tuple[str, Callable[[list[str]], Any], str]],
@@ -110,32 +94,53 @@ def evaluate(encoders: Sequence[tuple[str, Callable[[list[str]], Any], str]],
     return rows
 
 
-def summarise(quality: dict[str, dict[str, float]], speeds: dict[str, list[float]],
-              kinds: dict[str, str]) -> list[dict[str, Any]]:
-    base = speeds.get(MINILM)
+def summarise(quality: dict[str, dict[str, float]], timing: dict[str, Any],
+              groups: dict[str, str]) -> list[dict[str, Any]]:
+    """A row per encoder: its quality, and per clock (CPU seconds of the timing process, the headline; wall
+    seconds) the median over rounds, the rounds, their spread and the median of the per-round ratios to MiniLM."""
     rows = []
     for label, q in quality.items():
-        row = {"encoder": label, "kind": kinds[label], **q, "sentences_per_second": statistics.median(speeds[label]),
-               "rounds": [round(v, 1) for v in speeds[label]]}
-        if base:
-            row["x_minilm"] = statistics.median(a / b for a, b in zip(speeds[label], base, strict=True))
+        row: dict[str, Any] = {"encoder": label, "kind": groups[label], **q,
+                               "passes": [r["passes"] for r in timing["rounds"][label]]}
+        for key, prefix in (("sentences_per_cpu_second", ""), ("wall_sentences_per_second", "wall_")):
+            speeds = [r[key] for r in timing["rounds"][label]]
+            row[key] = statistics.median(speeds)
+            row[f"{prefix}rounds"] = [round(v, 1) for v in speeds]
+            row[f"{prefix}spread"] = spread(speeds)
+            if MINILM in timing["rounds"]:
+                base = [r[key] for r in timing["rounds"][MINILM]]
+                row[f"{prefix}x_minilm"] = statistics.median(a / b for a, b in zip(speeds, base, strict=True))
         rows.append(row)
     return rows
 
 
+def speed_protocol(meta: dict[str, Any]) -> str:
+    """How the speeds were measured, on which CPU, and the pinning as observed: a sentence for a doc page."""
+    pins = meta["pinning"]
+    return (f"Speed on **one pinned thread** ({meta['protocol']}; `benchmarks/encoder_timing.py`), tokenisation "
+            f"included, on {meta['cpu']}. Observed in the timing process: torch {pins['torch_intra_op']} intra-op / "
+            f"{pins['torch_inter_op']} inter-op thread, native pools {', '.join(pins['native'])}; a 20,000-sentence "
+            f"tokenizers batch started {pins['tokenizer_threads_started_by_a_batch']} threads; the other threads "
+            f"spent {pins['other_threads_cpu_seconds_while_timing']:.2f} CPU s while any encoder was timed.")
+
+
 def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
     lines = ["## The frontier: quality beside speed", "",
-             f"Written by `python -m benchmarks.frontier {meta['args']}`. STS 2012–2015: the mean of the per-year "
-             "mean Pearson × 100 (the papers' protocol); STS-B test; STS2017 (the dev set every model choice here "
-             f"uses). Speed: sentences/s on **one CPU thread**, tokenisation included, cold (each of {meta['rounds']} "
-             f"rounds times every encoder on its own {meta['speed']:,} unseen STS-B train sentences; median over "
-             f"rounds; rounds rotate the order), on {meta['machine']}.", "",
-             "| encoder | STS 12–15 mean | STS-B test | STS2017 | sentences/s (1 thread) | × MiniLM |",
-             "|---|---:|---:|---:|---:|---:|"]
-    for row in sorted(rows, key=lambda r: -r["sentences_per_second"]):
-        ratio = f"{row['x_minilm']:,.0f}×" if row.get("x_minilm") is not None else "–"
+             f"Written by `{meta['command']}` (every number: `benchmarks/results/frontier.json`). STS 2012–2015: the "
+             "mean of the per-year mean Pearson × 100 (the papers' protocol); STS-B test; STS2017 (the dev set every "
+             f"model choice here uses). {speed_protocol(meta)} Median over rounds; × MiniLM: the median of the "
+             "per-round ratios; spread: (max − min) / median of the rounds.", "",
+             "| encoder | STS 12–15 mean | STS-B test | STS2017 | sentences per CPU-second (1 pinned thread) | "
+             "× MiniLM | spread | wall sentences/s (× MiniLM, spread) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for row in sorted(rows, key=lambda r: -r["sentences_per_cpu_second"]):
+        ratio, wall = "–", "–"
+        if row.get("x_minilm") is not None:
+            ratio, wall = f"{row['x_minilm']:,.0f}×", f"{row['wall_x_minilm']:,.0f}×, "
         lines.append(f"| {row['encoder']} | {row['mean']:.1f} | {row['stsb_test']:.1f} | {row['sts2017']:.1f} | "
-                     f"{row['sentences_per_second']:,.0f} | {ratio} |")
+                     f"{row['sentences_per_cpu_second']:,.0f} | {ratio} | {100 * row['spread']:.0f}% | "
+                     f"{row['wall_sentences_per_second']:,.0f} ({wall if wall != '–' else ''}"
+                     f"{100 * row['wall_spread']:.0f}%) |")
     lines += ["", f"![quality vs speed]({meta['figure']})", ""]
     lines += meta.get("notes", [])
     return "\n".join(lines) + "\n"
@@ -149,12 +154,12 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
 
     colours = {"baseline": "tab:gray", "paranmt": "tab:blue", "transformer": "tab:red"}
     fig, ax = plt.subplots(figsize=(8, 5))
-    for row in rows:
-        ax.scatter(row["sentences_per_second"], row["mean"], color=colours[row["kind"]], s=40, zorder=3)
-        ax.annotate(row["encoder"], (row["sentences_per_second"], row["mean"]), textcoords="offset points",
-                    xytext=(5, 4), fontsize=8)
+    for i, row in enumerate(sorted(rows, key=lambda r: r["mean"])):  # neighbours' labels above and below
+        ax.scatter(row["sentences_per_cpu_second"], row["mean"], color=colours[row["kind"]], s=40, zorder=3)
+        ax.annotate(row["encoder"], (row["sentences_per_cpu_second"], row["mean"]), textcoords="offset points",
+                    xytext=(5, 4 if i % 2 else -11), fontsize=8)
     ax.set_xscale("log")
-    ax.set_xlabel("sentences/s, one CPU thread, tokenisation included (log scale)")
+    ax.set_xlabel("sentences per CPU-second, one pinned thread, tokenisation included (log scale)")
     ax.set_ylabel("STS 2012–2015 mean Pearson × 100")
     ax.set_title("Quality vs speed (grey: word-vector baselines, blue: paranmt, red: transformer)")
     ax.grid(alpha=0.3, which="both")
@@ -176,17 +181,17 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", type=parse_model, action="append", default=[], metavar="LABEL=DIR",
                    help="a saved paranmt model (repeatable)")
-    p.add_argument("--speed", type=int, default=1000, help="sentences per timing round (default 1000)")
-    p.add_argument("--rounds", type=int, default=3, help="timing rounds (default 3)")
+    p.add_argument("--speed", type=int, default=1000, help="timed sentences per pass (default 1000)")
+    p.add_argument("--rounds", type=int, default=5, help="timing rounds (default 5)")
+    p.add_argument("--min-seconds", type=float, default=2.0, help="timed CPU seconds per round at least (default 2)")
     p.add_argument("--no-minilm", action="store_true", help="leave all-MiniLM-L6-v2 out")
     p.add_argument("--word-frequencies", type=Path, default=SHARED / "data/wordfreq/enwiki_vocab_min200.txt",
                    help="p(w) for SIF-GloVe")
     p.add_argument("--docs", type=Path, help="markdown page whose 'frontier' section is (re)written")
     p.add_argument("--json", type=Path, help="write every number here")
-    p.add_argument("--machine", default="this machine", help="how the docs describe the machine")
     p.add_argument("--note", action="append", default=[], help="a line under the table (repeatable): e.g. where "
                    "each model was trained")
-    p.add_argument("--quick", action="store_true", help="STS2017-sized smoke run: 100 sentences, 1 round, no MiniLM")
+    p.add_argument("--quick", action="store_true", help="smoke run: 100 sentences, 1 round of 1 pass, no MiniLM")
     return p
 
 
@@ -197,26 +202,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: --model {label}={directory}: not a directory", file=sys.stderr)
             return 2
     if args.quick:
-        args.speed, args.rounds, args.no_minilm = 100, 1, True
-    if args.speed < 1 or args.rounds < 1:
-        print("error: --speed and --rounds must be positive", file=sys.stderr)
+        args.speed, args.rounds, args.min_seconds, args.no_minilm = 100, 1, 0.0, True
+    if args.speed < 1 or args.rounds < 1 or args.min_seconds < 0:
+        print("error: --speed and --rounds must be positive, --min-seconds not negative", file=sys.stderr)
         return 2
     data = sts.load_benchmarks(years=YEARS)
-    slices = timing_slices(data, args.speed, args.rounds)
+    warmup, sentences = timing_sentences(data, args.speed)
     try:
-        encoders = build_encoders(args.model, not args.no_minilm, args.word_frequencies, data.unique_sentences())
+        specs = encoder_specs(args.model, not args.no_minilm, args.word_frequencies, data.unique_sentences())
+        encoders = [(spec["label"], make_encoder(spec), spec["group"]) for spec in specs]
     except (ImportError, FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"[speed] {len(encoders)} encoders, {args.rounds} round(s) of {args.speed} sentences", flush=True)
-    speeds = measure_speeds(encoders, slices)
+    print(f"[speed] {len(specs)} encoders, {args.rounds} round(s) of >= {args.min_seconds:g} s on {args.speed} "
+          "sentences, one pinned thread (a fresh process)", flush=True)
+    timing = time_encoders(specs, sentences, warmup, rounds=args.rounds, min_seconds=args.min_seconds)
     print("[quality] STS 2012-2015, STS-B test, STS2017", flush=True)
     quality = evaluate(encoders, data)
-    rows = summarise(quality, speeds, {label: kind for label, _, kind in encoders})
-    models = " ".join(f"--model {label}={shown(d)}" for label, d in args.model)
-    meta = {"args": models + f" --speed {args.speed} --rounds {args.rounds}" + (" --no-minilm" if args.no_minilm
-                                                                                else ""),
-            "speed": args.speed, "rounds": args.rounds, "machine": args.machine,
+    rows = summarise(quality, timing, {label: group for label, _, group in encoders})
+    models = " ".join(f"--model {shlex.quote(f'{label}={shown(d)}')}" for label, d in args.model)
+    command = (f"python -m benchmarks.frontier {models} --speed {args.speed} --rounds {args.rounds} --min-seconds "
+               f"{args.min_seconds:g}" + (" --no-minilm" if args.no_minilm else ""))
+    meta = {"command": command, "speed": args.speed, "rounds": args.rounds, "min_seconds": args.min_seconds,
+            "cpu": timing["cpu"], "pinning": timing["pinning"], "protocol": timing["protocol"],
             "notes": [f"- {note}" for note in args.note]}
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -20,8 +20,9 @@ each score is called once on a few pairs to warm up, then the scoring call alone
 split (a call of milliseconds is repeated back to back for about ``--min-seconds`` and averaged), ``--repeats``
 times, the scores and thread settings interleaved within each repeat; the best repeat counts and the median is
 kept beside it, with pairs per CPU-second of this process (all its threads: less inflated by other processes than
-wall time, so the steadier figure on a loaded machine). Thread settings: torch intra-op threads and BLAS/OpenMP
-pools (threadpoolctl) limited to 1, then to every core this process may use. ``score_pairs`` (trigram +
+wall time, so the steadier figure on a loaded machine). Thread settings (``train_embeddings.thread_pools.pinned``):
+torch intra-op threads and BLAS/OpenMP pools (threadpoolctl) limited to 1 (and the tokenizers' batches serial),
+then to every core this process may use. ``score_pairs`` (trigram +
 PARAGRAM-PHRASE on one shared dictionary encoding: what score and select runs) is timed too. Not timed: reading,
 tokenisation, loading GloVe or MiniLM, fitting the scorer. The load average is printed at the start and the end:
 figures from a loaded machine are lower bounds and the ratios between scores are the robust part.
@@ -70,6 +71,7 @@ from filters.plugins import Score, build_scores  # noqa: E402
 from filters.scores import score_pairs  # noqa: E402
 from filters.trigram import trigram_overlap  # noqa: E402
 from train_embeddings.sts.benchmarks import STSB_SPLITS, StsDataset, default_sts_root, load_stsb  # noqa: E402
+from train_embeddings.thread_pools import pinned  # noqa: E402
 
 ST_COLUMN = "st_cosine"
 SCORES = (TRIGRAM_OVERLAP, PARAPHRASE_SCORE, ST_COLUMN)
@@ -127,31 +129,6 @@ def all_scores(table: pa.Table, scorer: ParagramScorer, st: Score) -> dict[str, 
     return values
 
 
-class Threads:
-    """torch intra-op threads and BLAS/OpenMP pools limited to ``n`` inside the block (restored after)."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def __enter__(self) -> Threads:
-        import torch
-
-        self._torch, self._before = torch, torch.get_num_threads()
-        torch.set_num_threads(self.n)
-        try:  # comes with the st extra (sentence-transformers -> scikit-learn); the NumPy scores barely use BLAS
-            from threadpoolctl import threadpool_limits
-        except ImportError:
-            self._pools = None
-        else:
-            self._pools = threadpool_limits(limits=self.n)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._pools is not None:
-            self._pools.restore_original_limits()
-        self._torch.set_num_threads(self._before)
-
-
 def time_scores(table: pa.Table, calls: dict[str, Callable[[pa.Table], Any]], thread_settings: Sequence[int],
                 repeats: int, min_seconds: float) -> dict[str, dict[str, Any]]:
     """``{"<score>@<threads>": {"threads", "score", "calls", "seconds": [...], "pairs_per_s": best, ...}}``.
@@ -160,7 +137,7 @@ def time_scores(table: pa.Table, calls: dict[str, Callable[[pa.Table], Any]], th
     from the warm-up call) divided by ``calls``: the NumPy scores take milliseconds, too short to time once."""
     loops: dict[tuple[str, int], int] = {}
     for threads in thread_settings:
-        with Threads(threads):
+        with pinned(threads):
             for name, call in calls.items():
                 start = time.perf_counter()
                 call(table.slice(0, WARMUP_PAIRS))
@@ -174,7 +151,7 @@ def time_scores(table: pa.Table, calls: dict[str, Callable[[pa.Table], Any]], th
     cpu_seconds: dict[tuple[str, int], list[float]] = {key: [] for key in loops}
     for repeat in range(repeats):
         for threads in thread_settings:
-            with Threads(threads):
+            with pinned(threads):
                 for name, call in calls.items():
                     n = loops[name, threads]
                     cpu, start = time.process_time(), time.perf_counter()

@@ -3,8 +3,9 @@ distillation, then paraphrase training) row by row, beside TRIGRAM, SP and all-M
 
     python -m benchmarks.corpora                         # the corpora, from ../shared (translations cached)
     python -m benchmarks.static_table [--corpora runs/corpora] [--out runs/static-table] \\
-        [--json benchmarks/results/static_table.json] [--workers 2] [--phases a,b,c,e,f,d,g,speed] \\
-        [--docs docs/reproduction.md]
+        [--json benchmarks/results/static_table.json] [--workers 2] [--phases a,b,c,e,f,d,g,frontier,speed] \\
+        [--speed 1000] [--rounds 5] [--min-seconds 2] [--docs docs/reproduction.md]
+    python -m benchmarks.static_table --phases frontier,speed --docs docs/reproduction.md   # every speed figure
 
 Training sets (from ``benchmarks.corpora``'s bitext corpus; both sides ≤ 30 tokens, no evaluation sentence, no
 copy): ``all`` — every ranked pair (53,517); ``train`` — the pipeline's ``train/`` (the paper's top-two-decile
@@ -16,14 +17,17 @@ epochs, one thread, the final model (no test year is looked at: every choice —
 teacher-loss weight, the best combination — is made on STS2017 alone, and rows say which). Phases, most important
 first (``teacher`` computes the teacher vectors the teacher-loss rows read): ``a`` distillation alone, learning-rate
 sweep on all pairs, seeds, train/, shuffled control, teacher loss and teacher-loss-alone control; ``b`` PCA size,
-vocabulary extension, M, pull; ``c`` combinations with TRIGRAM and SP, the TRIGRAM and SP baselines; ``e`` the
+vocabulary extension, M, pull; ``c`` combinations with TRIGRAM and SP, the WORD, TRIGRAM and SP baselines; ``e`` the
 teacher-loss configuration's third seed, faster learning rate, M = 1, 10 epochs, its checkpoint best on STS2017
 and train/; ``f`` the teacher loss at faster rates (seeds); ``d`` the learning curves of the main configuration and
 of the best static configuration (mean STS2017 over its seeds); ``g`` that configuration's second seed and its
-teacher-loss-alone control; ``lo`` the LibreOffice pairs added (once that corpus is built); ``speed`` encode
-sentences/s on one thread, cold, beside all-MiniLM-L6-v2 in the same run (via ``benchmarks.frontier``), and size on
-disk. Results are written to ``--json`` after every run; a rerun skips the finished ones. ``--docs`` rewrites the
-``static`` section of the page.
+teacher-loss-alone control; ``lo`` the LibreOffice pairs added (once that corpus is built); ``frontier``
+``benchmarks.frontier`` over the distillation, the best static row, WORD, TRIGRAM, SP and STATIC,TRIGRAM (retrained
+here when only their numbers are: the runs are deterministic): quality and encode sentences/s on one pinned thread
+beside all-MiniLM-L6-v2 in the same run (``benchmarks.encoder_timing``), into ``benchmarks/results/frontier.json``
+and the page's ``frontier`` section; ``speed`` the table's speed rows from that JSON, and sizes on disk. Results are
+written to ``--json`` after every run; a rerun skips the finished ones. ``--docs`` rewrites the ``static`` section
+of the page.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from benchmarks.frontier import MINILM, evaluate, measure_speeds, timing_slices  # noqa: E402
+from benchmarks.frontier import MINILM, evaluate  # noqa: E402
 from benchmarks.frontier import main as frontier_main  # noqa: E402
 from benchmarks.static_report import SEED, write_section  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
@@ -61,6 +65,7 @@ from train_embeddings.teacher_targets import teacher_targets  # noqa: E402
 from train_embeddings.trainer import train  # noqa: E402
 
 CORPORA = REPO / "runs" / "corpora"  # benchmarks.corpora's default --out (not imported: it pulls the translators)
+FRONTIER_JSON = REPO / "benchmarks" / "results" / "frontier.json"
 YEARS = (2012, 2013, 2014, 2015)
 COLUMNS = ["id", "en", "mt", "en_tokens", "mt_tokens", "paraphrase_score"]
 CURVE = (2000, 5000, 11000, 30000)
@@ -68,8 +73,8 @@ CURVE = (2000, 5000, 11000, 30000)
 CURVE_KEYS = ("lr", "static_teacher_loss", "static_pca_dims", "static_extend_vocab", "static_pull", "megabatch",
               "epochs", "select")
 LR_SWEEP = (3e-4, 1e-3, 3e-3, 1e-2)
-BASE_LR = {"trigram": 1e-3, "sp": 1e-3, "trigram,sp": 1e-3}  # benchmarks.reproduce / learning_curve's choices
-LABEL = {"static": "STATIC", "trigram": "TRIGRAM", "sp": "SP", "trigram,sp": "TRIGRAM,SP",
+BASE_LR = {"word": 1e-2, "trigram": 1e-3, "sp": 1e-3, "trigram,sp": 1e-3}  # benchmarks.reproduce / learning_curve's
+LABEL = {"static": "STATIC", "word": "WORD", "trigram": "TRIGRAM", "sp": "SP", "trigram,sp": "TRIGRAM,SP",
          "static,trigram": "STATIC,TRIGRAM", "static,sp": "STATIC,SP"}
 
 
@@ -195,7 +200,7 @@ def run_job(job: dict[str, Any], data: Path, runs: Path) -> dict[str, Any]:
               "epochs": job.get("epochs", 5), "megabatch": job.get("megabatch", 20), "lr": job["lr"], "threads": 1,
               "evals_per_epoch": 4 if on_dev else 0, "device": "cpu",
               **{k: job[k] for k in ("static_pca_dims", "static_extend_vocab", "static_teacher_loss", "static_pull",
-                                     "paraphrase_weight", "sp_vocab_size") if k in job}}
+                                     "paraphrase_weight", "sp_vocab_size", "word_vectors") if k in job}}
     result = train(TrainConfig(**config), out, evaluate_fn="default" if on_dev else None, progress=False)
     trained = time.perf_counter()
     kept = Path(result.best_dir if on_dev and result.best_dir is not None else result.model_dir)
@@ -312,6 +317,7 @@ def phase_c(results: Results, sets: dict[str, int], run: Any) -> None:
     lr = results.data["choices"]["static_lr"]
     w = results.data["choices"].get("teacher_loss", 0.5)
     jobs = [{"name": f"{m}-all", "data": "all", "model": m, "lr": BASE_LR[m]} for m in ("trigram", "sp")]
+    jobs.append({"name": "word-all", "data": "all", "model": "word", "lr": BASE_LR["word"], "word_vectors": "kumo"})
     jobs += [{"name": f"{m}-all", "data": "all", "model": m, "lr": lr} for m in ("static,trigram", "static,sp")]
     jobs += [{"name": "trigram,sp-all", "data": "all", "model": "trigram,sp", "lr": BASE_LR["trigram,sp"]},
              static_job(f"static,trigram-all-teacher{w:g}", lr=lr, model="static,trigram", static_teacher_loss=w)]
@@ -412,34 +418,32 @@ def disk_size(directory: Path) -> int:
     return sum(p.stat().st_size for p in Path(directory).rglob("*") if p.is_file())
 
 
-def speed(results: Results, n: int, rounds: int) -> None:
-    """Encode sentences/s (one thread, cold) of the table's encoders beside all-MiniLM-L6-v2, and sizes on disk."""
-    import torch
-
-
-    torch.set_num_threads(1)
-    picks = {"distilled": "distilled", "best static": best_static(results, local=True)}
-    for name in ("trigram-all", "sp-all", "trigram,sp-all", "static,trigram-all"):
-        if name in results.rows and model_path(results.rows[name]).is_dir():
-            picks[name] = name
-    encoders = [(label, load_model(model_path(results.rows[name])).encode, "paranmt")
-                for label, name in picks.items()]
-    encoders.append((MINILM, sts.minilm_encoder(), "transformer"))
-    speeds = measure_speeds(encoders, timing_slices(_benchmarks(), n, rounds))
-    base = speeds[MINILM]
+def speed(results: Results, frontier_json: Path) -> None:
+    """The table's speed rows (and sizes on disk) from the frontier's timing of the same models
+    (``benchmarks.frontier``: one pinned thread, MiniLM in the same run), so every page shows one measurement."""
+    if not frontier_json.is_file():
+        raise SystemExit(f"error: {_shown(frontier_json)} is missing: run the frontier phase first")
+    timed = json.loads(frontier_json.read_text(encoding="utf-8"))
+    rows = {row["encoder"]: row for row in timed["rows"]}
+    picks = {label: name for label, name in frontier_picks(results).items()
+             if label in rows and _shown(model_path(results.rows[name])) in timed["meta"]["command"]}
     out = {}
-    for label, values in speeds.items():
-        directory = minilm_directory() if label == MINILM else model_path(results.rows[picks[label]])
-        out[label] = {"row": picks.get(label, MINILM), "sentences_per_second": statistics.median(values),
-                      "rounds": [round(v, 1) for v in values],
-                      "x_minilm": statistics.median(a / b for a, b in zip(values, base, strict=True)),
+    for label, name in [*picks.items(), (MINILM, MINILM)]:
+        row = rows[label]
+        directory = minilm_directory() if name == MINILM else model_path(results.rows[name])
+        out[label] = {"row": name, **{k: row[k] for k in ("sentences_per_cpu_second", "rounds", "spread", "x_minilm",
+                                                          "wall_sentences_per_second", "wall_x_minilm")},
                       "disk_bytes": disk_size(directory)}
     if "minilm" not in results.data:
         results.data["minilm"] = {"eval": scores(MINILM, sts.minilm_encoder())}
-    results.data["speed"] = {"sentences": n, "rounds": rounds, "encoders": out}
+    meta = timed["meta"]
+    results.data["speed"] = {"source": _shown(frontier_json), "encoders": out,
+                             **{k: meta[k] for k in ("command", "speed", "rounds", "min_seconds", "cpu", "protocol",
+                                                     "pinning")}}
     results.save()
     for label, row in out.items():
-        print(f"  {label}: {row['sentences_per_second']:,.0f} sentences/s ({row['x_minilm']:.0f}x MiniLM), "
+        print(f"  {label}: {row['sentences_per_cpu_second']:,.0f} sentences per CPU-second ({row['x_minilm']:.0f}x "
+              "MiniLM), "
               f"{row['disk_bytes'] / 1e6:.1f} MB", flush=True)
 
 
@@ -465,23 +469,39 @@ def local_models(results: Results, names: Sequence[str], data: Path, runs: Path,
             results.save()
 
 
-def frontier(results: Results, docs: Path | None, n: int, rounds: int) -> None:
-    """``benchmarks.frontier`` over this table's models (every one in the repository's ``runs/``): the frontier
-    section of ``docs``, its PNG and ``benchmarks/results/frontier.json``."""
+FRONTIER = {"word-all": "WORD", "trigram-all": "TRIGRAM", "sp-all": "SP", "trigram,sp-all": "TRIGRAM,SP",
+            "static,trigram-all": "STATIC,TRIGRAM"}  # rows the frontier shows beside the static ones, as labelled
+
+
+def frontier_picks(results: Results) -> dict[str, str]:
+    """The frontier's label -> row of this table, for the models on this machine."""
     picks = {"STATIC (distilled)": "distilled", "STATIC": best_static(results, local=True)}
-    for name, label in (("trigram-all", "TRIGRAM"), ("sp-all", "SP"), ("trigram,sp-all", "TRIGRAM,SP"),
-                        ("static,trigram-all", "STATIC,TRIGRAM")):
-        if name in results.rows and model_path(results.rows[name]).is_dir():
-            picks[label] = name
+    picks.update({label: name for name, label in FRONTIER.items()
+                  if name in results.rows and model_path(results.rows[name]).is_dir()})
+    return picks
+
+
+def frontier(results: Results, docs: Path | None, n: int, rounds: int, min_seconds: float, out: Path) -> None:
+    """``benchmarks.frontier`` over this table's models (every one in the repository's ``runs/``): the frontier
+    section of ``docs``, its PNG and ``out`` (``benchmarks/results/frontier.json``), every speed timed once."""
+    picks = frontier_picks(results)
     argv = [a for label, name in picks.items()
             for a in ("--model", f"{label}={_shown(model_path(results.rows[name]))}")]
-    argv += ["--speed", str(n), "--rounds", str(rounds), "--json", str(REPO / "benchmarks/results/frontier.json"),
+    argv += ["--speed", str(n), "--rounds", str(rounds), "--min-seconds", str(min_seconds), "--json", str(out),
              "--note", f"STATIC is {picks['STATIC']} of benchmarks/results/static_table.json (the best static row on "
              "STS2017); every model here was trained by `python -m benchmarks.static_table` on all the ranked "
              "pairs of `python -m benchmarks.corpora`'s bitext corpus."]
+    for label, name in picks.items():  # a row run on another machine, retrained here, may score differently
+        row = results.rows[name]
+        here = row.get("eval_here", row["eval"])
+        if any(abs(here[k] - row["eval"][k]) >= 0.05 for k in ("mean", "stsb_test", "sts2017")):
+            argv += ["--note", f"{label} ({name}) was retrained here to be timed: its quality above is this model's; "
+                     f"the table's row, trained on another machine, has {row['eval']['mean']:.1f} / "
+                     f"{row['eval']['stsb_test']:.1f} / {row['eval']['sts2017']:.1f}."]
     if docs is not None:
         argv += ["--docs", str(docs)]
-    frontier_main(argv)
+    if frontier_main(argv) != 0:
+        raise SystemExit("error: the frontier failed")
 
 
 def model_path(row: dict[str, Any]) -> Path:
@@ -506,12 +526,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=REPO / "runs" / "static-table", help="training sets and runs")
     p.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "static_table.json")
     p.add_argument("--workers", type=int, default=2, help="runs at a time, one thread each (default 2)")
-    p.add_argument("--phases", default="teacher,a,b,c,e,f,d,g,lo,speed,frontier",
+    p.add_argument("--phases", default="teacher,a,b,c,e,f,d,g,lo,frontier,speed",
                    help="comma-separated subset of teacher (the teacher vectors, cached), a, b, c, e, f, d, g, lo, "
-                   "speed, frontier (benchmarks.frontier over these models, into --docs)")
-    p.add_argument("--speed", type=int, default=600, help="sentences per timing round (default 600: 3 rounds fit the "
-                   "unseen STS-B train sentences)")
-    p.add_argument("--rounds", type=int, default=3, help="timing rounds (default 3)")
+                   "frontier (benchmarks.frontier over these models: every speed, timed once, into --docs and "
+                   "benchmarks/results/frontier.json), speed (the table's speed rows, read from that JSON)")
+    p.add_argument("--speed", type=int, default=1000, help="timed sentences per pass (default 1000)")
+    p.add_argument("--rounds", type=int, default=5, help="timing rounds (default 5)")
+    p.add_argument("--min-seconds", type=float, default=2.0, help="timed CPU seconds per round at least (default 2)")
     p.add_argument("--docs", type=Path, help="markdown page whose 'static' section is (re)written")
     return p
 
@@ -533,14 +554,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for phase in args.phases.split(","):
         print(f"[phase {phase}]", flush=True)
         if phase == "speed":
-            local_models(results, ["distilled"], data, runs, args.workers)  # rows run elsewhere: no model here
-            speed(results, args.speed, args.rounds)
+            speed(results, FRONTIER_JSON)
         elif phase == "teacher":
             teacher_vectors(data, sets)
-        elif phase == "frontier":
-            local_models(results, ["distilled", "trigram-all", "sp-all", "static,trigram-all"], data, runs,
-                         args.workers)
-            frontier(results, args.docs, args.speed, args.rounds)
+        elif phase == "frontier":  # rows run elsewhere keep their numbers, not their models: retrained here
+            local_models(results, ["distilled", best_static(results), *FRONTIER], data, runs, args.workers)
+            frontier(results, args.docs, args.speed, args.rounds, args.min_seconds, FRONTIER_JSON)
         else:
             phases[phase](results, sets, run)
         results.save()

@@ -348,7 +348,8 @@ class SentencePieceVocab:
     def encode_strings(self, strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
         """(int64 piece ids, ``n + 1`` offsets) of a string array (one C++ call for the batch)."""
         texts = pc.fill_null(strings.cast(pa.string()), "").to_pylist()
-        pieces = self._sp.encode(texts, out_type=int)
+        # a batch runs on SentencePiece's own pool, all cores by default: as many threads as torch may use instead
+        pieces = self._sp.encode(texts, out_type=int, num_threads=torch.get_num_threads())
         lengths = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
         offsets = np.zeros(len(pieces) + 1, np.int64)
         np.cumsum(lengths, out=offsets[1:])

@@ -31,3 +31,18 @@ def test_static_section_groups_seeds_and_draws_both_curves():
     # three points: a fit (66 → 67 → 69 over 2,000 → 53,518 pairs rises)
     fit = [line for line in text.splitlines() if line.startswith("Least-squares fit")]
     assert len(fit) == 2 and all("+ -" not in line for line in fit)
+
+
+def test_speed_rows_say_how_and_where_they_were_timed():
+    report = load_benchmark("static_report")
+    pinning = {"torch_intra_op": 1, "torch_inter_op": 1, "native": ["openblas (libopenblas): 1"],
+               "tokenizer_threads_started_by_a_batch": 0, "other_threads_cpu_seconds_while_timing": 0.0}
+    row = {"row": "distilled", "sentences_per_cpu_second": 40_000.0, "rounds": [39_000.0, 40_000.0, 41_000.0],
+           "spread": 0.05, "x_minilm": 250.0, "wall_sentences_per_second": 30_000.0, "wall_x_minilm": 240.0,
+           "disk_bytes": 30_700_000}
+    speed = {"source": "benchmarks/results/frontier.json", "cpu": "Some CPU (2 logical CPUs)",
+             "protocol": "the protocol", "pinning": pinning, "encoders": {"distilled": row}}
+    lines = report.speed_table({"speed": speed})
+    assert "one pinned thread" in lines[0] and "Some CPU (2 logical CPUs)" in lines[0] and "frontier.json" in lines[0]
+    assert "started 0 threads" in lines[0]
+    assert lines[-1] == "| distilled | distilled | 40,000 | 250× | 5% | 30,000 (240×) | 30.7 MB |"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import types
 from pathlib import Path
 
@@ -437,15 +438,17 @@ def test_mteb_and_papers_protocols_in_one_table(toy_root: Path) -> None:
     assert "| sentences/s (1 CPU thread) | 1,234 | – |" in lines
 
 
-def test_sentences_per_second_times_one_cold_pass() -> None:
-    calls: list[int] = []
+def test_sentences_per_second_times_one_cold_pass_with_the_pools_pinned() -> None:
+    import torch
+
+    calls: list[tuple[int, int, str | None]] = []
 
     def encode(sentences: list[str]) -> np.ndarray:
-        calls.append(len(sentences))
+        calls.append((len(sentences), torch.get_num_threads(), os.environ.get("TOKENIZERS_PARALLELISM")))
         return np.zeros((len(sentences), 2))
 
     rate = sts.sentences_per_second(encode, [f"s{i}" for i in range(600)], batch_size=256, warmup=64)
-    assert rate > 0 and calls == [64, 256, 256, 24]
+    assert rate > 0 and calls == [(64, 1, "false"), (256, 1, "false"), (256, 1, "false"), (24, 1, "false")]
     with pytest.raises(ValueError, match="more than 64"):
         sts.sentences_per_second(encode, ["a"] * 10)
 

@@ -17,7 +17,7 @@ One concept per module, all re-exported here:
   :func:`evaluate_dataset`, :func:`evaluate_all`, :func:`dev_score`;
 * :mod:`~train_embeddings.sts.baselines` — encoders needing no trained model: :func:`glove_average_encoder`,
   :func:`sif_encoder`, :class:`WordVectorEncoder`, all-MiniLM-L6-v2 (:func:`minilm_encoder`, the ``st`` extra),
-  and :func:`sentences_per_second`.
+  and :func:`sentences_per_second` (:func:`timed_pass`).
 
 Correlations (Pearson, Spearman with average ranks) are :mod:`core.correlation`'s.
 """
@@ -32,6 +32,7 @@ from train_embeddings.sts.baselines import (
     minilm_encoder,
     sentences_per_second,
     sif_encoder,
+    timed_pass,
 )
 from train_embeddings.sts.benchmarks import (
     STS2017_FILE,
@@ -115,5 +116,6 @@ __all__ = [
     "sif_encoder",
     "sts2017_dev",
     "stsb_without_sts2017",
+    "timed_pass",
     "year_directory",
 ]

