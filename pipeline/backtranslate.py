@@ -3,7 +3,7 @@
 
 Rows are grouped into **chunks** of ``pipeline.cache_chunk_lines`` consecutive row numbers
 (:data:`pipeline.records.ROW`: the row's place in the input, whatever container, compression or sharding holds it),
-and a chunk is the unit of translation: RunInference translates one chunk per call, so the batches the Translator
+and a chunk is the unit of translation: the Translator translates one chunk per call, so the batches the Translator
 forms depend only on the chunk's rows -- the same pairs give the same chunks, hence the same translations, from a
 pair file, a TSV, JSONL or Parquet file, one file or many. The moment a chunk is translated, in the same fused
 stage, its translations are written to ``<root>/translations/<model id>/<hash>.parquet`` (id, Czech text,
@@ -171,7 +171,7 @@ def _key_by_chunk(row: dict[str, Any], lines: int) -> tuple[int, dict[str, Any]]
 
 class _LookupChunk(beam.DoFn):
     """``(chunk, rows)`` -> ``(row, fields)`` per row of a cached chunk; otherwise one ``todo`` element
-    ``((cache path, rows), texts)`` for RunInference (rows in input order, so the texts are in a fixed order)."""
+    ``((cache path, rows), texts)`` to translate (rows in input order, so the texts are in a fixed order)."""
 
     TODO = "todo"
 
