@@ -186,7 +186,10 @@ def raised_in_a_worker(error: RuntimeError) -> ParanmtError | None:
     found = re.fullmatch(r"([\w.]+)\.(\w+): (.*)", lines[-1].strip()) if len(lines) > 1 else None
     if found is None or found.group(1).partition(".")[0] not in OWN_PACKAGES:
         return None
-    cls = getattr(importlib.import_module(found.group(1)), found.group(2), None)
+    try:  # the runner's own error stays the one raised, whatever this text names
+        cls = getattr(importlib.import_module(found.group(1)), found.group(2), None)
+    except ImportError:
+        return None
     if not (isinstance(cls, type) and issubclass(cls, ParanmtError)):
         return None
     try:

@@ -106,5 +106,6 @@ def test_only_paranmts_own_errors_are_rebuilt_from_a_workers_traceback():
     assert isinstance(rebuilt, BackendFailed) and str(rebuilt) == "cuBLAS is missing"
     for text in (worker + "ValueError: not ours", worker + "json.decoder.JSONDecodeError: x",
                  worker + "translate.translator.Translation: not an error", "translate.translator.BackendFailed: x",
-                 worker + "pipeline.job.AccountingError: needs a summary"):
+                 worker + "pipeline.job.AccountingError: needs a summary",
+                 worker + "pipeline.no_such_module.SomeError: a module paranmt does not have"):
         assert raised_in_a_worker(RuntimeError(text)) is None, text
