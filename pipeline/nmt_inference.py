@@ -314,6 +314,7 @@ class _TranslateChunks(beam.DoFn):
         self._pool = ThreadPoolExecutor(CHUNKS_IN_FLIGHT, thread_name_prefix="paranmt-chunk")
         self._started = StageCounter(STARTED_CHUNKS_COUNTER)
         self._clock = Metrics.distribution(TRANSLATE_NAMESPACE, TRANSLATE_CLOCK)
+        self._decoded = functools.partial(count_progress, DECODED_PROGRESS)  # batch by batch: the live line moves
 
     def start_bundle(self) -> None:
         self._in_flight: deque[tuple[Any, Future[list[Translation]]]] = deque()
@@ -322,8 +323,8 @@ class _TranslateChunks(beam.DoFn):
         key, chunk = element
         self._started.inc()
         self._clock.update(int(time.time() * 1000))
-        decoded = functools.partial(count_progress, DECODED_PROGRESS)  # batch by batch: the live line moves
-        self._in_flight.append((key, self._pool.submit(self._translator.translate, list(chunk), progress=decoded)))
+        self._in_flight.append((key, self._pool.submit(self._translator.translate, list(chunk),
+                                                       progress=self._decoded)))
         if len(self._in_flight) > CHUNKS_IN_FLIGHT:  # the oldest chunk's rows go on while the others translate
             yield self._finished()
 
