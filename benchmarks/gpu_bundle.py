@@ -18,7 +18,8 @@ own environment (it reads the installed packages' metadata) and writes one archi
   is fetched for it into the build folder; it needs its C headers (``Python.h``) and a C++ compiler, and the script
   stops with one line naming what is missing. Debug symbols are stripped from the shared libraries and Beam's
   examples and tests are dropped, so the archive fits a small transfer;
-* ``data/``: the Czech–English bitext (every pair of ``../shared/data/bitext``), the Multi30k captions of the
+* ``data/``: the Czech–English bitext (every pair of ``../shared/data/bitext`` and of the LibreOffice corpus
+  ``../shared/data/bitext-software``: over 100,000 real pairs for the pipeline's runs), the Multi30k captions of the
   first 15,000 images (the trainer's pairs), the GloVe vectors of every word of the bitext's English side (the
   pipeline's PARAGRAM-PHRASE scorer looks up the words of the English side and of the translations: only a
   translation's word that occurs in no English line is missing, so the scores are nearly the full table's and the
@@ -63,6 +64,7 @@ from core.word_vectors import KUMO_INDEX, KUMO_VECTORS, load_kumo  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 CAPTION_IMAGES = 15_000  # 60,000 caption pairs for the trainer
+BITEXTS = ("bitext", "bitext-software")  # the folders of ../shared/data the pipeline's runs read, in this order
 
 # The GPU image's own packages (../shared/notes/gpu-machine.md, measured 2026-11-27 on the H200 image; the H100
 # machines use the same one). pip installed each with its requirements, so those count as the image's too, as this
@@ -319,14 +321,15 @@ def main(argv: list[str] | None = None) -> int:
     site, data = work / "bundle" / "site", work / "bundle" / "data"
     site.mkdir(parents=True)
     distributions = build_site(target, args.out, site)
-    bitext = SHARED / "data" / "bitext"
+    bitexts = [SHARED / "data" / name for name in BITEXTS]
     captions = SHARED / "data" / "paraphrase" / "multi30k-captions"
-    shutil.copytree(bitext, data / "bitext", ignore=shutil.ignore_patterns("*.images.txt"))
+    for bitext in bitexts:
+        shutil.copytree(bitext, data / bitext.name, ignore=shutil.ignore_patterns("*.images.txt"))
     (data / "captions").mkdir(parents=True)
     for k in range(1, 6):  # the trainer's pairs come from the first images
         lines = (captions / f"train.{k}.en").read_text(encoding="utf-8").splitlines(keepends=True)
         (data / "captions" / f"train.{k}.en").write_text("".join(lines[:CAPTION_IMAGES]), encoding="utf-8")
-    words = glove_subset(sorted(bitext.glob("*.en")), data / "glove")
+    words = glove_subset(sorted(path for bitext in bitexts for path in bitext.glob("*.en")), data / "glove")
     small_model(data / "small-cs-en")
     archive = args.out / "bundle.tar.xz"
     buffer = io.BytesIO()

@@ -67,6 +67,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 import torch  # noqa: E402
+from gpu_bundle import BITEXTS  # noqa: E402
 from gpu_case import Outcome, run_case  # noqa: E402
 from pipeline_driver import DRIVER, shards_digest  # noqa: E402
 from train_bench import caption_pairs  # noqa: E402
@@ -96,7 +97,8 @@ BEAM = 12
 class Data:
     """Where the suite's inputs are: ``../shared`` or an unpacked ``gpu_bundle.py`` archive."""
 
-    bitext: Path
+    bitext: Path  # the translation cases' sentences
+    bitexts: tuple[Path, ...]  # the pipeline's pairs: the bitext and the LibreOffice corpus
     captions: Path
     small_fairseq: Path  # a model directory with small-cs-en's fairseq checkpoint (and CTranslate2 model)
     glove: Path | None  # a kumo-layout GloVe directory for the pipeline's scorer; None: the installed package
@@ -104,9 +106,10 @@ class Data:
     @classmethod
     def locate(cls, bundle: Path | None, work: Path) -> Data:
         if bundle is None:
-            return cls(SHARED / "data" / "bitext", SHARED / "data" / "paraphrase" / "multi30k-captions",
-                       SHARED / "models" / "small-cs-en", None)
-        return cls(bundle / "data" / "bitext", bundle / "data" / "captions",
+            return cls(SHARED / "data" / "bitext", tuple(SHARED / "data" / name for name in BITEXTS),
+                       SHARED / "data" / "paraphrase" / "multi30k-captions", SHARED / "models" / "small-cs-en", None)
+        return cls(bundle / "data" / "bitext", tuple(bundle / "data" / name for name in BITEXTS),
+                   bundle / "data" / "captions",
                    unpack_small_model(bundle / "data" / "small-cs-en", work / "small-cs-en"), bundle / "data" / "glove")
 
 
@@ -196,6 +199,7 @@ class GpuSampler:
 
 # ------------------------------------------------------------------------------------------------- translation
 
+FAIL_FAST_SECONDS = 60.0  # a broken backend's run is stopped after this long (the goal is one line within 10 s)
 CHECK_SENTENCES = {False: 64, True: 8}  # by --smoke: fairseq at beam 12 is slow on a CPU, a few sentences check
 # Each case first decodes a warm-up of its first sentences: a quarter of them, at most 256.
 WARMUP = 256
@@ -336,35 +340,42 @@ def time_translation(case: TranslationCase, model_dir: Path, sentences: Path, wa
         setattr(case, key, value)
 
 
-def translation_part(data: Data, work: Path, device: str, n: int, smoke: bool, short: bool, sampler: GpuSampler,
-                     limits: Limits, record: Any, out_of_time: Any) -> tuple[list[TranslationCase], int | None]:
-    """The backend check, then the cases, and the float16 tokens-per-batch budget that decoded small-cs-en fastest
-    (None on the CPU, or when no budget case succeeded)."""
-    n_check = CHECK_SENTENCES[smoke]
-    sample = sample_bitext(data.bitext, max(n, n_check))
-    sentences = work / "sentences.json"
-    sentences.write_text(json.dumps(sample[:n]), encoding="utf-8")
-    small = data.small_fairseq
-    print(f"backend check ({n_check} sentences, {limits.check_seconds:.0f} s each, all at once):", flush=True)
-    checks = {(c.backend, c.compute_type, c.device): c
-              for c in backend_checks(backend_plan(device, short), small, sample[:n_check], work, limits)}
-    record("backend_check")({"sentences": n_check, "seconds_limit": limits.check_seconds,
-                             "checks": list(checks.values())})
-    print("translation, beam 12:", flush=True)
-    cases: list[TranslationCase] = []
-    write = record("translation")
+class TranslationPart:
+    """The backend check, then the translation cases in two groups (the small model's, the base model's) so that the
+    pipeline's runs can come between them; every case is recorded under ``translation`` as it ends."""
 
-    def run(case: TranslationCase, model_dir: Path) -> TranslationCase:
-        check = checks.get(case.key)
+    def __init__(self, data: Data, work: Path, device: str, n: int, smoke: bool, short: bool, sampler: GpuSampler,
+                 limits: Limits, record: Any, out_of_time: Any) -> None:
+        self.work, self.device, self.n, self.smoke, self.short = work, device, n, smoke, short
+        self.sampler, self.limits, self.out_of_time = sampler, limits, out_of_time
+        self.record, self.write = record, record("translation")
+        self.sample = sample_bitext(data.bitext, max(n, CHECK_SENTENCES[smoke]))
+        self.sentences = work / "sentences.json"
+        self.sentences.write_text(json.dumps(self.sample[:n]), encoding="utf-8")
+        self.small = data.small_fairseq
+        self.checks: dict[tuple[str, str, str], BackendCheck] = {}
+        self.cases: list[TranslationCase] = []
+        self.best_tokens: int | None = None  # the float16 budget that decoded small-cs-en fastest
+
+    def check(self) -> None:
+        n_check = CHECK_SENTENCES[self.smoke]
+        print(f"backend check ({n_check} sentences, {self.limits.check_seconds:.0f} s each, all at once):", flush=True)
+        self.checks = {(c.backend, c.compute_type, c.device): c for c in backend_checks(
+            backend_plan(self.device, self.short), self.small, self.sample[:n_check], self.work, self.limits)}
+        self.record("backend_check")({"sentences": n_check, "seconds_limit": self.limits.check_seconds,
+                                      "checks": list(self.checks.values())})
+
+    def run(self, case: TranslationCase, model_dir: Path) -> TranslationCase:
+        check = self.checks.get(case.key)
         if check is not None and not check.ok:
             case.status, case.error = "skipped", f"its backend check failed: {check.error}"
-        elif out_of_time():
+        elif self.out_of_time():
             case.status, case.error = "skipped", "out of time"
         else:
-            time_translation(case, model_dir, sentences, min(WARMUP, n // 4), sampler, limits,
-                             work / f"case-{len(cases)}.log")
-        cases.append(case)
-        reference = cases[0]
+            time_translation(case, model_dir, self.sentences, min(WARMUP, self.n // 4), self.sampler, self.limits,
+                             self.work / f"case-{len(self.cases)}.log")
+        self.cases.append(case)
+        reference = self.cases[0]
         if case.status == reference.status == "ok" and case.model == "small-cs-en":
             same = sum(a == b for a, b in zip(case.hypotheses, reference.hypotheses, strict=True))
             case.identical_to_cpu_int8 = round(same / len(reference.hypotheses), 4)
@@ -377,67 +388,100 @@ def translation_part(data: Data, work: Path, device: str, n: int, smoke: bool, s
         print(f"  {case.model:12s} {case.ran_backend or case.backend:11s} {case.compute_type:13s} "
               f"{case.device:4s} tokens {case.batch_tokens or 'default'!s:>7s} x{case.inter_threads or 1}: "
               f"{verdict}", flush=True)
-        write(cases)
+        self.write(self.cases)
         return case
 
-    def base_length() -> int:  # the CPU reference's mean output length: every base-model sentence costs as much
-        return max(1, round(cases[0].mean_output_tokens or 16))
+    def small_model(self) -> None:
+        """The CPU reference, then small-cs-en: CTranslate2 at the pipeline's settings (compute type auto, the
+        default budget), every compute type, a sweep of budgets and of batches at once; fairseq."""
+        print("translation, beam 12:", flush=True)
+        small = self.small
+        self.run(TranslationCase("small-cs-en", *CPU_REFERENCE, None), small)
+        if self.device == "cpu":  # smoke: the code paths, not the speeds
+            for compute in SMOKE_CT2:
+                self.run(TranslationCase("small-cs-en", "ctranslate2", compute, "cpu", 2048), small)
+            self.run(TranslationCase("small-cs-en", "fairseq", "float32", "cpu", 2048), small)
+            return
+        self.run(TranslationCase("small-cs-en", "ctranslate2", "auto", "cuda", None), small)
+        budgets: dict[int, TranslationCase] = {}
+        for compute in GPU_CT2[self.short]:
+            case = self.run(TranslationCase("small-cs-en", "ctranslate2", compute, "cuda", 4096), small)
+            if compute == "float16":
+                budgets[4096] = case
+        for tokens in (8192, 16384, 32768) if self.short else (1024, 2048, 8192, 16384, 32768):
+            budgets[tokens] = self.run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", tokens), small)
+        rates = {t: c.sentences_per_second for t, c in budgets.items() if c.sentences_per_second is not None}
+        best = self.best_tokens = max(rates, key=lambda t: rates[t]) if rates else None
+        for inter in (2,) if self.short else (2, 4):
+            self.run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", best or 4096,
+                                     inter_threads=inter), small)
+        if not self.short:
+            self.run(TranslationCase("small-cs-en", "ctranslate2", "int8_float16", "cuda", best or 4096), small)
+        for compute in GPU_FAIRSEQ[self.short]:
+            self.run(TranslationCase("small-cs-en", "fairseq", compute, "cuda", 4096), small)
+        if not self.short:
+            self.run(TranslationCase("small-cs-en", "fairseq", "float16", "cuda", best or 4096), small)
 
-    run(TranslationCase("small-cs-en", *CPU_REFERENCE, None), small)
-    if device == "cpu":  # smoke: the code paths, not the speeds
-        for compute in SMOKE_CT2:
-            run(TranslationCase("small-cs-en", "ctranslate2", compute, "cpu", 2048), small)
-        run(TranslationCase("small-cs-en", "fairseq", "float32", "cpu", 2048), small)
-        base = build_base_model(small, work / "base", smoke)
-        run(TranslationCase("base-random", "ctranslate2", "float32", "cpu", 2048, max_decoding_length=base_length()),
-            base)
-        run(TranslationCase("base-random", "fairseq", "float32", "cpu", 2048, max_decoding_length=base_length()),
-            base)
-        return cases, None
-    for compute in GPU_CT2[short]:
-        run(TranslationCase("small-cs-en", "ctranslate2", compute, "cuda", 4096), small)
-    budgets = {4096: cases[1]}
-    for tokens in (16384, 32768) if short else (1024, 2048, 8192, 16384, 32768):
-        budgets[tokens] = run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", tokens), small)
-    rates = {t: c.sentences_per_second for t, c in budgets.items() if c.sentences_per_second is not None}
-    best = max(rates, key=lambda t: rates[t]) if rates else None
-    for inter in (2,) if short else (2, 4):
-        run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", best or 4096, inter_threads=inter), small)
-    if not short:
-        run(TranslationCase("small-cs-en", "ctranslate2", "int8_float16", "cuda", best or 4096), small)
-    for compute in GPU_FAIRSEQ[short]:
-        run(TranslationCase("small-cs-en", "fairseq", compute, "cuda", 4096), small)
-    if not short:
-        run(TranslationCase("small-cs-en", "fairseq", "float16", "cuda", best or 4096), small)
-    base = build_base_model(small, work / "base", smoke)
-    budgets_base = (best or 4096,) if short else sorted({4096, best or 4096})
-    for compute in ("float16",) if short else ("float16", "int8_float16"):
+    def base_model(self) -> None:
+        """A transformer-base-sized model (random weights, every sentence as long as the CPU reference's mean
+        output) with both backends."""
+        if self.out_of_time():
+            print("base model: skipped, out of time", flush=True)
+            return
+        base = build_base_model(self.small, self.work / "base", self.smoke)
+        length = max(1, round(self.cases[0].mean_output_tokens or 16)) if self.cases else 16
+        if self.device == "cpu":
+            for backend in ("ctranslate2", "fairseq"):
+                self.run(TranslationCase("base-random", backend, "float32", "cpu", 2048, max_decoding_length=length),
+                         base)
+            return
+        best = self.best_tokens
+        budgets_base = (best or 4096,) if self.short else sorted({4096, best or 4096})
+        for compute in ("float16",) if self.short else ("float16", "int8_float16"):
+            for tokens in budgets_base:
+                self.run(TranslationCase("base-random", "ctranslate2", compute, "cuda", tokens,
+                                         max_decoding_length=length), base)
         for tokens in budgets_base:
-            run(TranslationCase("base-random", "ctranslate2", compute, "cuda", tokens,
-                                max_decoding_length=base_length()), base)
-    for tokens in budgets_base:
-        run(TranslationCase("base-random", "fairseq", "float16", "cuda", tokens, max_decoding_length=base_length()),
-            base)
-    return cases, best
+            self.run(TranslationCase("base-random", "fairseq", "float16", "cuda", tokens,
+                                     max_decoding_length=length), base)
+
+    def standalone(self) -> dict[str, Any]:
+        """The standalone rates the pipeline is compared with: CTranslate2 at the pipeline's settings, and the best
+        small-cs-en case on the device."""
+        ok = [c for c in self.cases if c.status == "ok" and c.model == "small-cs-en" and c.device == self.device
+              and c.backend == "ctranslate2"]
+        same = next((c for c in ok if c.compute_type == ("auto" if self.device == "cuda" else "int8")
+                     and c.batch_tokens is None), None)
+        best = max(ok, key=lambda c: c.sentences_per_second or 0, default=None)
+        return {"pipeline_settings": same.sentences_per_second if same else None,
+                "best": best.sentences_per_second if best else None,
+                "best_case": f"{best.compute_type}, {best.batch_tokens or 'default'} tokens, x{best.inter_threads or 1}"
+                if best else None}
 
 
 # ------------------------------------------------------------------------------------------------- pipeline
 
-def bitext_input(bitext: Path, work: Path, limit: int | None) -> tuple[Path, Path, int]:
-    """Every pair of the bitext's files (sorted by name) as one pair of files, at most ``limit`` pairs."""
+def bitext_inputs(bitexts: tuple[Path, ...], work: Path, sizes: list[int]) -> list[tuple[Path, Path, int]]:
+    """Every pair of the bitexts' files (by folder, then by name) in one seeded random order, so that every size
+    has the same mix of sources; the first ``n`` pairs of that order as one pair of files per size (0: all)."""
     sides: dict[str, list[str]] = {"cs": [], "en": []}
-    for cs in sorted(bitext.glob("*.cs")):
-        en = cs.with_suffix(".en")
-        if en.exists():
-            sides["cs"] += cs.read_text(encoding="utf-8").splitlines()
-            sides["en"] += en.read_text(encoding="utf-8").splitlines()
-    n = min(len(sides["cs"]), limit or len(sides["cs"]))
-    paths = []
-    for side in ("cs", "en"):
-        path = work / f"bitext.{side}"
-        path.write_text("\n".join(sides[side][:n]) + "\n", encoding="utf-8")
-        paths.append(path)
-    return paths[0], paths[1], n
+    for folder in bitexts:
+        for cs in sorted(folder.glob("*.cs")):
+            en = cs.with_suffix(".en")
+            if en.exists():
+                sides["cs"] += cs.read_text(encoding="utf-8").splitlines()
+                sides["en"] += en.read_text(encoding="utf-8").splitlines()
+    order = np.random.default_rng(0).permutation(len(sides["cs"]))
+    inputs = []
+    for size in sizes:
+        n = min(size or len(order), len(order))
+        paths = []
+        for side in ("cs", "en"):
+            path = work / f"bitext-{n}.{side}"
+            path.write_text("".join(sides[side][i] + "\n" for i in order[:n]), encoding="utf-8")
+            paths.append(path)
+        inputs.append((paths[0], paths[1], n))
+    return inputs
 
 
 def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, sets: list[str], workers: int,
@@ -475,6 +519,7 @@ def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, s
         row["stderr_tail"] = stderr.strip().splitlines()[-80:]
         return row
     summary = json.loads(lines[-1].removeprefix("SUMMARY "))
+    window = summary.pop("translation_window", None)
     row.update(summary)
     translated, span = summary.get("translated_rows") or 0, summary.get("translation_seconds")
     failed = (summary.get("rejected_by_reason") or {}).get(Reason.TRANSLATION_FAILED.value, 0)
@@ -488,44 +533,130 @@ def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, s
     if span:
         row["translation_rows_per_second"] = round(translated / span, 1)
         row["wall_over_translation"] = round(summary["wall_seconds"] / span, 3)
+    if window:  # the translation's span is on the wall clock (all workers'), the sampler's on this one's monotonic
+        offset = time.time() - time.monotonic()
+        row["translation_gpu"] = sampler.window(window[0] - offset, window[1] - offset)
     row["train_digest"] = shards_digest(out / "train")
     return row
 
 
-def pipeline_part(data: Data, work: Path, device: str, before: Path | None, limit: int | None, workers: int,
+def marginal(small: dict[str, Any], large: dict[str, Any]) -> dict[str, Any] | None:
+    """Rows/s between two runs of one mode at two input sizes: what each row more costs, a fixed start-up left out
+    (as benchmarks/pipeline_bench.py measures it); None unless both finished."""
+    if small.get("status") != "ok" or large.get("status") != "ok" or large["read"] <= small["read"]:
+        return None
+    seconds = large["wall_seconds"] - small["wall_seconds"]
+    rows = large["read"] - small["read"]
+    return {"rows": rows, "seconds": round(seconds, 3),
+            "rows_per_second": round(rows / seconds, 1) if seconds > 0 else None}
+
+
+def pipeline_part(data: Data, work: Path, device: str, before: Path | None, sizes: list[int], workers: int,
                   short: bool, sampler: GpuSampler, limits: Limits, record: Any, out_of_time: Any,
-                  best_tokens: int | None) -> list[dict[str, Any]]:
-    inputs = bitext_input(data.bitext, work, limit)
+                  standalone: dict[str, Any]) -> dict[str, Any]:
+    """The pipeline with worker processes and in-process, each at two input sizes (the larger first in-process, so
+    that a run cut short still compares the modes' outputs at one size); their marginal rates beside the standalone
+    translation rates measured earlier in the same run."""
+    small, large = bitext_inputs(data.bitexts, work, sizes)
     # The model is named: an older checkout's packages do not carry it.
     sets = [f"translate.model={DEFAULT_MODEL_DIR}", f"translate.device={device}", "pipeline.translation_cache=false",
             "lexicon.enabled=false"]
     if data.glove is not None:
         sets += [f"score.embeddings={data.glove}", "score.embeddings_format=kumo"]
-    plans = [("this, workers", REPO, sets, workers)]
-    if before is not None:
-        plans.append(("before, workers", before, sets, workers))
-    plans.append(("this, in-process", REPO, sets, 1))
-    if before is not None:
-        plans.append(("before, in-process", before, sets, 1))
-    if best_tokens and device == "cuda":
-        plans.append((f"this, workers, {best_tokens} tokens", REPO,
-                      [*sets, f"translate.max_batch_tokens={best_tokens}"], workers))
-    if short:
-        plans = plans[:2]
+    modes = {"workers": workers, "in-process": 1}
+    plans = [("this", REPO, "workers", small), ("this", REPO, "workers", large), ("this", REPO, "in-process", large),
+             ("this", REPO, "in-process", small)]
+    if before is not None and not short:
+        plans += [("before", before, mode, size) for mode in modes for size in (small, large)]
     rows: list[dict[str, Any]] = []
-    for k, (label, code, run_sets, n_workers) in enumerate(plans):
+    result: dict[str, Any] = {"sizes": [small[2], large[2]], "standalone": standalone, "runs": rows}
+    for k, (name, code, mode, inputs) in enumerate(plans):
+        label = f"{name}, {mode}, {inputs[2]} pairs"
         if out_of_time():
             rows.append({"label": label, "status": "skipped", "error": "out of time"})
             continue
-        row = pipeline_run(label, code, inputs, work / f"pipeline-{k}", run_sets, n_workers, sampler, limits.end)
-        row["input_pairs"] = inputs[2]
+        row = pipeline_run(label, code, inputs[:2], work / f"pipeline-{k}", sets, modes[mode], sampler, limits.end)
+        row.update(name=name, mode=mode, input_pairs=inputs[2])
         rows.append(row)
         if row["status"] == "ok":
+            util = (row.get("translation_gpu") or {}).get("gpu_util_mean")
             print(f"  {label:34s} wall {row['wall_seconds']:7.1f}s  {row['rows_per_second']:8.1f} rows/s  "
                   f"translation {row.get('translation_seconds') or 0:6.1f}s "
-                  f"({row.get('translation_rows_per_second', 0):.0f}/s)", flush=True)
+                  f"({row.get('translation_rows_per_second', 0):.0f}/s, GPU {util if util is not None else '-'}%)",
+                  flush=True)
         else:
             print(f"  {label:34s} FAILED: {row['error']}", flush=True)
+        record(result)
+    summary = {}
+    for name in ("this", "before"):
+        for mode in modes:
+            runs = {r["input_pairs"]: r for r in rows if r.get("name") == name and r.get("mode") == mode}
+            if not runs:
+                continue
+            rate = marginal(runs.get(small[2], {}), runs.get(large[2], {}))
+            entry: dict[str, Any] = {"marginal": rate}
+            for key, base in standalone.items():
+                if rate and rate["rows_per_second"] and isinstance(base, float | int) and base:
+                    entry[f"marginal_over_standalone_{key}"] = round(rate["rows_per_second"] / base, 3)
+            top = runs.get(large[2], {})
+            entry["wall_over_translation"] = top.get("wall_over_translation")
+            entry["translation_gpu_util_mean"] = (top.get("translation_gpu") or {}).get("gpu_util_mean")
+            summary[f"{name}, {mode}"] = entry
+            if rate:
+                print(f"  {name}, {mode}: marginal {rate['rows_per_second']} rows/s "
+                      f"({', '.join(f'{k} {v}' for k, v in entry.items() if k.startswith('marginal_over'))})",
+                      flush=True)
+    same = {}
+    for n in (small[2], large[2]):
+        digests = {r["mode"]: r.get("train_digest") for r in rows
+                   if r.get("name") == "this" and r.get("input_pairs") == n and r["status"] == "ok"}
+        if len(digests) == len(modes):
+            same[str(n)] = len(set(digests.values())) == 1
+    result.update(modes=summary, same_train_in_every_mode=same)
+    record(result)
+    return result
+
+
+# ------------------------------------------------------------------------------------------------- fail fast
+
+
+def fail_fast_part(work: Path, device: str, limit_seconds: float, record: Any) -> list[dict[str, Any]]:
+    """Broken backends, each through ``python -m pipeline.run`` on the bundled sample: a CTranslate2 that cannot
+    open cuBLAS (imported before paranmt's ``translate``, so the libraries are not routed), a GPU that is not
+    visible (``CUDA_VISIBLE_DEVICES`` empty) and a backend that fails on its device after the probe
+    (:mod:`broken_backend`). Each must end with exit 2 and one line within seconds, and write no final output."""
+    sample = REPO / "configs" / "sample"
+    scenarios: list[tuple[str, list[str], dict[str, str], str]] = [
+        ("backend fails on its device mid-run",
+         [f"--device={device}", "--set=translate.backend=benchmarks.broken_backend:DeviceFault"], {}, "")]
+    if device == "cuda":
+        scenarios += [
+            ("CTranslate2 without cuBLAS", ["--device=cuda", "--backend=ctranslate2"], {}, "import ctranslate2"),
+            ("no GPU visible", ["--device=cuda"], {"CUDA_VISIBLE_DEVICES": ""}, "")]
+    rows = []
+    for k, (label, flags, env, before) in enumerate(scenarios):
+        out = work / f"fail-fast-{k}"
+        argv = ["--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"), "--out", str(out), "--quiet",
+                "--no-translation-cache", *flags]
+        code = (f"{before}\nimport runpy, sys\nsys.argv = ['pipeline.run', *{argv!r}]\n"
+                "runpy.run_module('pipeline.run', run_name='__main__')")
+        started = time.monotonic()
+        try:
+            done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                                  timeout=limit_seconds, env={**os.environ, **env, "PYTHONPATH": os.pathsep.join(
+                                      [str(REPO), os.environ.get("PYTHONPATH", "")])})
+            exit_code, stderr = done.returncode, done.stderr
+        except subprocess.TimeoutExpired as error:
+            exit_code, stderr = None, (error.stderr or b"").decode(errors="replace") if isinstance(
+                error.stderr, bytes) else (error.stderr or "")
+        seconds = round(time.monotonic() - started, 1)
+        lines = [line for line in stderr.splitlines() if line.strip()]
+        final = sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) if out.is_dir() else []
+        ok = exit_code == 2 and len(lines) == 1 and not {"train", "pairs", "summary.json"} & set(final)
+        rows.append({"label": label, "ok": ok, "exit_code": exit_code, "seconds": seconds,
+                     "stderr_lines": len(lines), "stderr_tail": lines[-5:], "written": final})
+        print(f"  {label:40s} exit {exit_code} in {seconds:5.1f}s, {len(lines)} stderr line(s)"
+              f"{'' if ok else ' -- NOT as it should be'}: {lines[-1] if lines else ''}", flush=True)
         record(rows)
     return rows
 
@@ -599,11 +730,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="the main cases only: fewer compute types, budgets and runs")
     parser.add_argument("--bundle", type=Path, help="an unpacked gpu_bundle.py archive instead of ../shared")
     parser.add_argument("--before", type=Path, help="an older commit's packages: its pipeline runs beside this one")
-    parser.add_argument("--parts", default="translate,pipeline,train")
+    parser.add_argument("--parts", default="translate,failfast,pipeline,train",
+                        help="comma-separated, run in this order whatever the order given: the backend check and the "
+                             "small model's cases (translate), broken backends (failfast), the pipeline, the base "
+                             "model's cases (translate), training")
     parser.add_argument("--sentences", type=int,
                         help="timed Czech sentences per translation case (default 4,000; --smoke 48); each case first "
                              "decodes min(256, N/4) of them as its warm-up")
-    parser.add_argument("--pipeline-pairs", type=int, help="at most this many bitext pairs (default all)")
+    parser.add_argument("--pipeline-sizes", default=None,
+                        help="the pipeline's two input sizes in pairs, e.g. 50000,0 (0: every pair of the bitext and "
+                             "the LibreOffice corpus; default: half and all; --smoke 200,400)")
     parser.add_argument("--workers", type=int, help="worker processes of the multi-process runs (default: cores)")
     parser.add_argument("--minutes", type=float, default=8.0,
                         help="start no new case after this many minutes; a case still running --stall-seconds "
@@ -648,20 +784,32 @@ def main(argv: list[str] | None = None) -> int:
                 args.json.write_text(json.dumps(clean, indent=1) + "\n", encoding="utf-8")
         return write
 
-    best_tokens = None
+    translation = TranslationPart(data, work, device, args.sentences or (48 if args.smoke else 4000), args.smoke,
+                                  args.short, sampler, limits, record, out_of_time)
     try:
         if "translate" in parts:
-            _, best_tokens = translation_part(data, work, device, args.sentences or (48 if args.smoke else 4000),
-                                              args.smoke, args.short, sampler, limits, record, out_of_time)
-        if "train" in parts:  # before the pipeline: it is short, and the pipeline's runs fill the budget
+            translation.check()
+        if "failfast" in parts:
+            print("fail fast (broken backends, one line each):", flush=True)
+            fail_fast_part(work, device, FAIL_FAST_SECONDS, record("fail_fast"))
+        if "translate" in parts:
+            translation.small_model()
+        if "pipeline" in parts:
+            print("pipeline:", flush=True)
+            sizes = [int(n) for n in (args.pipeline_sizes or ("200,400" if args.smoke else "0,0")).split(",")]
+            if not args.pipeline_sizes and not args.smoke:  # half and all of the pairs
+                total = sum(len(p.read_text(encoding="utf-8").splitlines())
+                            for folder in data.bitexts for p in folder.glob("*.cs") if p.with_suffix(".en").exists())
+                sizes = [total // 2, total]
+            pipeline_part(data, work, device, args.before, sizes,
+                          args.workers or (2 if args.smoke else os.cpu_count() or 1), args.short, sampler, limits,
+                          record("pipeline"), out_of_time, translation.standalone())
+        if "translate" in parts:
+            translation.base_model()
+        if "train" in parts:
             print("training:", flush=True)
             record("train")(train_part(data, torch.device(device), args.smoke, args.short, record("train"),
                                        out_of_time))
-        if "pipeline" in parts:
-            print("pipeline:", flush=True)
-            pipeline_part(data, work, device, args.before, args.pipeline_pairs or (600 if args.smoke else None),
-                          args.workers or (2 if args.smoke else os.cpu_count() or 1), args.short, sampler, limits,
-                          record("pipeline"), out_of_time, best_tokens)
     finally:
         sampler.stop()
     print(f"suite: {time.monotonic() - started:.0f} s", flush=True)

@@ -21,7 +21,7 @@ from pipeline.run import run
 a = json.loads(sys.argv[1])
 summary = run(load_config(None, a["sets"]), [InputSpec.pair(a["cs"], a["en"])], a["out"], a["beam_args"])
 keep = ("read", "pairs", "train", "rejected", "rejected_by_reason", "deadletter", "wall_seconds", "stage_seconds",
-        "step_seconds", "translation_seconds", "translated_rows", "metrics", "runner")
+        "step_seconds", "translation_seconds", "translation_window", "translated_rows", "metrics", "runner")
 print("SUMMARY " + json.dumps({k: summary.get(k) for k in keep}), flush=True)
 sys.stderr.flush()
 os._exit(0)

@@ -57,6 +57,7 @@ from pipeline.metrics import (
     metric_counts,
     stage_seconds,
     translation_seconds,
+    translation_window,
 )
 from pipeline.options import beam_argv, beam_checks_speak_last, local_worker_logging, runner_name
 from pipeline.run_folder import LEXICON_DIR, OUTPUTS, claim_output, own_output
@@ -148,6 +149,7 @@ def run(
         summary["stage_seconds"] = stage_seconds(result)
         summary["step_seconds"] = stage_seconds(result, depth=2)
         summary["translation_seconds"] = translation_seconds(result)
+        summary["translation_window"] = translation_window(result)  # epoch seconds: a GPU's samples over the span
         # rows the model translated in this run (not taken from the translation cache), over that span
         summary["translated_rows"] = metrics.get(TRANSLATED_COUNTER, 0) - metrics.get(CACHE_HIT_COUNTER, 0)
         summary["held"] = held_sizes(result)

@@ -127,9 +127,10 @@ def held_sizes(result: PipelineResult) -> dict[str, dict[str, int]]:
     return dict(sorted(sizes.items()))
 
 
-def translation_seconds(result: PipelineResult) -> float | None:
-    """Wall seconds from the first translate call's start to the last one's end, over all workers (the
-    :data:`TRANSLATE_CLOCK` distribution); None where nothing was translated or the runner has no distributions."""
+def translation_window(result: PipelineResult) -> tuple[float, float] | None:
+    """Wall-clock seconds since the epoch of the first translate call's start and the last one's end, over all
+    workers (the :data:`TRANSLATE_CLOCK` distribution); None where nothing was translated or the runner has no
+    distributions."""
     try:
         distributions = result.metrics().query(MetricsFilter().with_namespace(TRANSLATE_NAMESPACE)
                                                .with_name(TRANSLATE_CLOCK))["distributions"]
@@ -138,7 +139,13 @@ def translation_seconds(result: PipelineResult) -> float | None:
     values = [v for v in (_metric_value(d) for d in distributions) if v is not None and v.count]
     if not values:
         return None
-    return round((max(v.max for v in values) - min(v.min for v in values)) / 1000, 3)
+    return min(v.min for v in values) / 1000, max(v.max for v in values) / 1000
+
+
+def translation_seconds(result: PipelineResult) -> float | None:
+    """Wall seconds from the first translate call's start to the last one's end (:func:`translation_window`)."""
+    window = translation_window(result)
+    return None if window is None else round(window[1] - window[0], 3)
 
 
 def stage_seconds(result: PipelineResult, depth: int = 1) -> dict[str, float]:

@@ -50,13 +50,25 @@ def test_gpu_suite_smoke_runs_every_part_on_cpu(tmp_path, monkeypatch, capsys):
     assert base["hit_length_cap"] == base["sentences"] and base["max_decoding_length"] >= 1
     out = capsys.readouterr().out
     assert "int8_float32  cpu" in out and "FAILED" in out and "skipped: its backend check failed" in out
-    runs = {row["label"]: row for row in result["pipeline"]}
-    assert set(runs) == {"this, workers", "this, in-process"}
+    pipeline = result["pipeline"]
+    assert pipeline["sizes"] == [200, 400]
+    runs = {(row["mode"], row["input_pairs"]): row for row in pipeline["runs"]}
+    assert set(runs) == {(mode, n) for mode in ("workers", "in-process") for n in (200, 400)}
     for row in runs.values():
         assert row["status"] == "ok", (row["label"], row.get("error"), "\n".join(row.get("stderr_tail", [])))
-        assert row["read"] == row["input_pairs"] == 600 and row["translated"] > 0, row
+        assert row["read"] == row["input_pairs"] and row["translated"] > 0, row
         assert 0 < row["translation_seconds"] <= row["wall_seconds"], row
-    assert runs["this, workers"]["train_digest"] == runs["this, in-process"]["train_digest"]
+    assert pipeline["same_train_in_every_mode"] == {"200": True, "400": True}
+    for mode in ("workers", "in-process"):
+        small, large = runs[(mode, 200)], runs[(mode, 400)]
+        rate = pipeline["modes"][f"this, {mode}"]["marginal"]
+        assert rate["rows"] == 200 and rate["seconds"] == round(large["wall_seconds"] - small["wall_seconds"], 3)
+    # the standalone rate the pipeline is compared with: CTranslate2 at the pipeline's CPU settings
+    reference = translation[("small-cs-en", "ctranslate2", "int8")]["sentences_per_second"]
+    assert pipeline["standalone"]["pipeline_settings"] == reference
+    (fault,) = result["fail_fast"]
+    assert fault["ok"] and fault["exit_code"] == 2 and fault["stderr_lines"] == 1, fault
+    assert "illegal memory access" in fault["stderr_tail"][-1] and "train" not in fault["written"], fault
     train = result["train"]
     assert {(c["model"], c["megabatch"]) for c in train["cases"]} == {
         (m, k) for m in ("word", "trigram", "sp") for k in (1, 4)}
@@ -108,10 +120,15 @@ def test_every_case_of_a_gpu_run_is_covered_by_the_backend_check(tmp_path, monke
     monkeypatch.setattr(suite, "time_translation", translate)
     monkeypatch.setattr(suite, "build_base_model", lambda *_: tmp_path)
     monkeypatch.setattr(suite, "sample_bitext", lambda bitext, n: ["Ahoj."] * n)
-    cases, best = suite.translation_part(suite.Data(tmp_path, tmp_path, tmp_path, None), tmp_path, "cuda", 100,
-                                         False, short, suite.GpuSampler(), suite.Limits(1, 1, 0),
-                                         lambda key: lambda value: None, lambda: False)
-    assert started and set(started) <= set(plan) and best == 4096
+    part = suite.TranslationPart(suite.Data(tmp_path, (tmp_path,), tmp_path, tmp_path, None), tmp_path, "cuda", 100,
+                                 False, short, suite.GpuSampler(), suite.Limits(1, 1, 0),
+                                 lambda key: lambda value: None, lambda: False)
+    part.check()
+    part.small_model()
+    part.base_model()
+    cases = part.cases
+    # every case the check covers, and the pipeline's own settings (compute type auto, the default budget)
+    assert started and set(started) <= {*plan, ("ctranslate2", "auto", "cuda")} and part.best_tokens == 4096
     assert {c.compute_type for c in cases if c.status == "skipped"} == {"bfloat16"}
     assert all(c.error == "its backend check failed: boom" for c in cases if c.status == "skipped")
 
