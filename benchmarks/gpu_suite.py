@@ -199,6 +199,10 @@ class GpuSampler:
 
 # ------------------------------------------------------------------------------------------------- translation
 
+# translate.max_batch_tokens, max_batch_sentences and pipeline.cache_chunk_lines on a GPU before docs/scaling.md's
+# measurements set the GPU defaults
+BEFORE_GPU_DEFAULTS = ["translate.max_batch_tokens=4096", "translate.max_batch_sentences=512",
+                       "pipeline.cache_chunk_lines=500"]
 FAIL_FAST_SECONDS = 60.0  # a broken backend's run is stopped after this long (the goal is one line within 10 s)
 CHECK_SENTENCES = {False: 64, True: 8}  # by --smoke: fairseq at beam 12 is slow on a CPU, a few sentences check
 # Each case first decodes a warm-up of its first sentences: a quarter of them, at most 256.
@@ -206,9 +210,10 @@ WARMUP = 256
 CPU_REFERENCE = ("ctranslate2", "int8", "cpu")
 # CTranslate2's compute types per run (--smoke on the CPU; --short and the full run on the GPU); fairseq's likewise.
 SMOKE_CT2 = ("float32", "int8_float32")
-GPU_CT2 = {True: ("float16", "bfloat16", "int8_float16"),
-           False: ("float16", "bfloat16", "int8_float16", "int8", "float32")}
+GPU_CT2 = {True: ("float16",), False: ("float16", "bfloat16", "int8_float16", "int8", "float32")}
 GPU_FAIRSEQ = {True: ("float16",), False: ("float16", "bfloat16")}
+# float16 token budgets swept after the 4096 case (--short: around the GPU default, translate.max_batch_tokens None)
+GPU_BUDGETS = {True: (32768, 65536), False: (1024, 2048, 8192, 16384, 32768, 65536)}
 
 
 @dataclass
@@ -278,7 +283,6 @@ def case_config(model_dir: Path, backend: str, compute_type: str, device: str, b
                 inter_threads: int = 0, max_decoding_length: int = 256) -> dict[str, Any]:
     return TranslateConfig(model=model_dir, backend=backend, device=device, compute_type=compute_type,
                            beam_size=BEAM, threads=0, max_batch_tokens=batch_tokens, inter_threads=inter_threads,
-                           max_batch_sentences=max(512, batch_tokens or 0),
                            max_decoding_length=max_decoding_length).model_dump(mode="json")
 
 
@@ -408,19 +412,19 @@ class TranslationPart:
             case = self.run(TranslationCase("small-cs-en", "ctranslate2", compute, "cuda", 4096), small)
             if compute == "float16":
                 budgets[4096] = case
-        for tokens in (8192, 16384, 32768) if self.short else (1024, 2048, 8192, 16384, 32768):
+        for tokens in GPU_BUDGETS[self.short]:
             budgets[tokens] = self.run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", tokens), small)
         rates = {t: c.sentences_per_second for t, c in budgets.items() if c.sentences_per_second is not None}
         best = self.best_tokens = max(rates, key=lambda t: rates[t]) if rates else None
-        for inter in (2,) if self.short else (2, 4):
+        if self.short:  # --short: the other compute types, batches at once and fairseq only in the full run
+            return
+        for inter in (2, 4):
             self.run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", best or 4096,
                                      inter_threads=inter), small)
-        if not self.short:
-            self.run(TranslationCase("small-cs-en", "ctranslate2", "int8_float16", "cuda", best or 4096), small)
+        self.run(TranslationCase("small-cs-en", "ctranslate2", "int8_float16", "cuda", best or 4096), small)
         for compute in GPU_FAIRSEQ[self.short]:
             self.run(TranslationCase("small-cs-en", "fairseq", compute, "cuda", 4096), small)
-        if not self.short:
-            self.run(TranslationCase("small-cs-en", "fairseq", "float16", "cuda", best or 4096), small)
+        self.run(TranslationCase("small-cs-en", "fairseq", "float16", "cuda", best or 4096), small)
 
     def base_model(self) -> None:
         """A transformer-base-sized model (random weights, every sentence as long as the CPU reference's mean
@@ -554,28 +558,31 @@ def marginal(small: dict[str, Any], large: dict[str, Any]) -> dict[str, Any] | N
 def pipeline_part(data: Data, work: Path, device: str, before: Path | None, sizes: list[int], workers: int,
                   short: bool, sampler: GpuSampler, limits: Limits, record: Any, out_of_time: Any,
                   standalone: dict[str, Any]) -> dict[str, Any]:
-    """The pipeline with worker processes and in-process, each at two input sizes (the larger first in-process, so
-    that a run cut short still compares the modes' outputs at one size); their marginal rates beside the standalone
-    translation rates measured earlier in the same run."""
+    """The pipeline in-process and with worker processes, each at two input sizes (the larger first); on a GPU also
+    in-process at the larger size with the GPU defaults this code replaced; the marginal rates of each mode beside
+    the standalone translation rates measured earlier in the same run."""
     small, large = bitext_inputs(data.bitexts, work, sizes)
     # The model is named: an older checkout's packages do not carry it.
     sets = [f"translate.model={DEFAULT_MODEL_DIR}", f"translate.device={device}", "pipeline.translation_cache=false",
             "lexicon.enabled=false"]
     if data.glove is not None:
         sets += [f"score.embeddings={data.glove}", "score.embeddings_format=kumo"]
-    modes = {"workers": workers, "in-process": 1}
-    plans = [("this", REPO, "workers", small), ("this", REPO, "workers", large), ("this", REPO, "in-process", large),
-             ("this", REPO, "in-process", small)]
+    modes = {"in-process": 1, "workers": workers}
+    plans = [("this", REPO, mode, size, sets) for mode in modes for size in (large, small)]
+    if device == "cuda":  # the GPU defaults before docs/scaling.md measured them, in the same call
+        plans.append(("this, 4096-token buckets in 500-row chunks", REPO, "in-process", large,
+                      [*sets, *BEFORE_GPU_DEFAULTS]))
     if before is not None and not short:
-        plans += [("before", before, mode, size) for mode in modes for size in (small, large)]
+        plans += [("before", before, mode, size, sets) for mode in modes for size in (large, small)]
     rows: list[dict[str, Any]] = []
     result: dict[str, Any] = {"sizes": [small[2], large[2]], "standalone": standalone, "runs": rows}
-    for k, (name, code, mode, inputs) in enumerate(plans):
+    for k, (name, code, mode, inputs, run_sets) in enumerate(plans):
         label = f"{name}, {mode}, {inputs[2]} pairs"
         if out_of_time():
             rows.append({"label": label, "status": "skipped", "error": "out of time"})
             continue
-        row = pipeline_run(label, code, inputs[:2], work / f"pipeline-{k}", sets, modes[mode], sampler, limits.end)
+        row = pipeline_run(label, code, inputs[:2], work / f"pipeline-{k}", run_sets, modes[mode], sampler,
+                           limits.end)
         row.update(name=name, mode=mode, input_pairs=inputs[2])
         rows.append(row)
         if row["status"] == "ok":
@@ -588,7 +595,7 @@ def pipeline_part(data: Data, work: Path, device: str, before: Path | None, size
             print(f"  {label:34s} FAILED: {row['error']}", flush=True)
         record(result)
     summary = {}
-    for name in ("this", "before"):
+    for name in dict.fromkeys(plan[0] for plan in plans):
         for mode in modes:
             runs = {r["input_pairs"]: r for r in rows if r.get("name") == name and r.get("mode") == mode}
             if not runs:
@@ -613,6 +620,10 @@ def pipeline_part(data: Data, work: Path, device: str, before: Path | None, size
         if len(digests) == len(modes):
             same[str(n)] = len(set(digests.values())) == 1
     result.update(modes=summary, same_train_in_every_mode=same)
+    digests = {r.get("name"): r.get("train_digest") for r in rows
+               if r.get("mode") == "in-process" and r.get("input_pairs") == large[2] and r["status"] == "ok"}
+    if len(digests) > 1:  # a GPU's rounding may follow a batch's composition, which the bucket and chunk set
+        result["same_train_as_before_gpu_defaults"] = len(set(digests.values())) == 1
     record(result)
     return result
 
@@ -730,10 +741,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the main cases only: fewer compute types, budgets and runs")
     parser.add_argument("--bundle", type=Path, help="an unpacked gpu_bundle.py archive instead of ../shared")
     parser.add_argument("--before", type=Path, help="an older commit's packages: its pipeline runs beside this one")
-    parser.add_argument("--parts", default="translate,failfast,pipeline,train",
-                        help="comma-separated, run in this order whatever the order given: the backend check and the "
-                             "small model's cases (translate), broken backends (failfast), the pipeline, the base "
-                             "model's cases (translate), training")
+    parser.add_argument("--parts", default="translate,failfast,pipeline,base,train",
+                        help="comma-separated, run in this order whatever the order given: the backend check and "
+                             "the small model's cases (translate), broken backends (failfast), the pipeline, the "
+                             "base-sized model's cases (base), training")
     parser.add_argument("--sentences", type=int,
                         help="timed Czech sentences per translation case (default 4,000; --smoke 48); each case first "
                              "decodes min(256, N/4) of them as its warm-up")
@@ -804,7 +815,7 @@ def main(argv: list[str] | None = None) -> int:
             pipeline_part(data, work, device, args.before, sizes,
                           args.workers or (2 if args.smoke else os.cpu_count() or 1), args.short, sampler, limits,
                           record("pipeline"), out_of_time, translation.standalone())
-        if "translate" in parts:
+        if "base" in parts:
             translation.base_model()
         if "train" in parts:
             print("training:", flush=True)

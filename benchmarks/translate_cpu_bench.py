@@ -216,13 +216,12 @@ def profile_chunk(translator: Translator, sentences: list[str], arch: Architectu
                   compute_type: str) -> Profile:
     """The Translator's steps on one chunk, timed one by one (same calls as ``Translator.translate``)."""
     prof = Profile(path, compute_type, len(sentences))
-    config = translator.config
     cpu0, wall0 = time.process_time(), time.perf_counter()
     t0 = time.perf_counter()
     pieces = translator.encoder.encode_batch(sentences)
     prof.encode_s = time.perf_counter() - t0
     lengths = np.array([len(p) for p in pieces])
-    buckets = token_buckets(lengths, translator.batch_tokens, config.max_batch_sentences)
+    buckets = token_buckets(lengths, translator.batch_tokens, translator.batch_sentences)
     prof.batches = len(buckets)
     prof.fill = float(lengths.sum() / sum(len(b) * lengths[b].max() for b in buckets))
     backend = translator.backend

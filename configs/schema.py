@@ -73,6 +73,16 @@ def check_plugin_steps(steps: list[PluginStep]) -> list[PluginStep]:
 _MOVED_TO_PREFILTER = ("max_source_tokens", "max_length_ratio", "length_ratio_min_tokens", "min_alnum_ratio", "dedup")
 
 
+# Per-device defaults of the token bucket (padded source subword tokens), the sentences per batch and the translation
+# chunk (rows per Translator call): the CPU's measured in docs/translate-cpu.md, the GPU's in docs/scaling.md ("GPU
+# workers": a GPU decodes beam 12 faster the larger its batches, and fills them only from large calls).
+CPU_BATCH_TOKENS = 512
+GPU_BATCH_TOKENS = 32768
+CPU_BATCH_SENTENCES = 512
+CPU_CHUNK_LINES = 500
+GPU_CHUNK_LINES = 4096
+
+
 class PipelineConfig(BaseModel):
     """The corpus pipeline (``pipeline/``): reading, pre-filtering, output layout and runner."""
 
@@ -123,11 +133,20 @@ class PipelineConfig(BaseModel):
         default=True, description="Cache each translated chunk at once, so a rerun (after a kill) skips finished "
         "work.")
     cache_dir: str | None = Field(default=None, description="Translation cache root; None: <output>/cache.")
-    cache_chunk_lines: int = Field(
-        default=500, ge=1,
+    cache_chunk_lines: int | None = Field(
+        default=None, ge=1,
         description="Translation chunk: this many consecutive input rows (by row number, whatever the input's "
         "format or sharding). A chunk is translated in one call and cached at once: a kill loses at most the "
-        "chunks being translated, and the same pairs always form the same chunks.")
+        "chunks being translated, and the same pairs always form the same chunks. None: 500 on CPU, 4096 on GPU "
+        "(translate.device cuda, or auto where the launcher sees a GPU): a GPU fills its large batches only from "
+        "a large call.")
+
+    def translation_chunk(self, device: str) -> int:
+        """Rows per translation chunk when decoding on ``device`` ("cpu" or "cuda")."""
+        if self.cache_chunk_lines is not None:
+            return self.cache_chunk_lines
+        return CPU_CHUNK_LINES if device == "cpu" else GPU_CHUNK_LINES
+
     # Output (score and select, write).
     num_shards: int = Field(default=4, ge=1, le=100_000, description="Shards of pairs/, train/ and rejected/.")
     deadletter_shards: int = Field(default=1, ge=1, le=100_000)
@@ -173,9 +192,6 @@ class PrefilterConfig(_Section):
     _check_rules = field_validator("rules")(check_plugin_steps)
 
 
-# Default token buckets (padded source subword tokens): measured in docs/translate-cpu.md.
-CPU_BATCH_TOKENS = 512
-GPU_BATCH_TOKENS = 4096
 #: The backends paranmt ships; ``translate.backend`` may also name one of a user's by import path.
 BUILTIN_BACKENDS = ("auto", "ctranslate2", "fairseq")
 
@@ -205,10 +221,13 @@ class TranslateConfig(_Section):
     nbest: int = Field(default=1, ge=1, description="Hypotheses kept per sentence (best first).")
     max_batch_tokens: int | None = Field(
         default=None, ge=1,
-        description="Token bucket: padded source subword tokens per batch. None: 512 on CPU, 4096 on GPU (on CPU a "
-        "small bucket keeps a beam's working set in the caches and gives every core a batch: docs/translate-cpu.md).",
+        description="Token bucket: padded source subword tokens per batch. None: 512 on CPU, 32768 on GPU (on CPU a "
+        "small bucket keeps a beam's working set in the caches and gives every core a batch: docs/translate-cpu.md; "
+        "a GPU decodes faster the larger its batches: docs/scaling.md).",
     )
-    max_batch_sentences: int = Field(default=512, ge=1)
+    max_batch_sentences: int | None = Field(
+        default=None, ge=1,
+        description="Most sentences per batch. None: 512 on CPU; on GPU the token bucket alone bounds a batch.")
     max_source_tokens: int = Field(
         default=200, ge=1, description="Longer inputs (in model subword tokens) are not decoded: status too_long."
     )
@@ -254,6 +273,12 @@ class TranslateConfig(_Section):
         if self.max_batch_tokens is not None:
             return self.max_batch_tokens
         return CPU_BATCH_TOKENS if device == "cpu" else GPU_BATCH_TOKENS
+
+    def batch_sentences(self, device: str) -> int:
+        """The most sentences per batch on ``device``: ``max_batch_sentences``, or the device's default."""
+        if self.max_batch_sentences is not None:
+            return self.max_batch_sentences
+        return CPU_BATCH_SENTENCES if device == "cpu" else self.batch_tokens(device)
 
     @model_validator(mode="after")
     def _nbest_within_beam(self) -> TranslateConfig:

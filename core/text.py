@@ -138,7 +138,7 @@ def _resolved(value: object) -> object:
 
 # The speed layer: sacremoses' own classes with their per-call regex work done once per instance. Output is
 # identical to stock sacremoses (tests/core/test_text.py compares them on real text); docs/scaling.md ("CPU
-# throughput without the NMT") measured the gain. Build them through _fast_moses, once per process and language.
+# throughput without the NMT") measured the gain. Build them through fast_moses, once per process and language.
 
 
 class _CompiledPunctNormalizer(MosesPunctNormalizer):
@@ -206,7 +206,7 @@ class _FastPrefixTokenizer(MosesTokenizer):
 
 
 @functools.cache  # stateless and slow to build: every TextProcessor of a process shares them
-def _fast_moses(lang: str) -> tuple[_CompiledPunctNormalizer, _FastPrefixTokenizer]:
+def fast_moses(lang: str) -> tuple[_CompiledPunctNormalizer, _FastPrefixTokenizer]:
     """sacremoses' normaliser and tokeniser for ``lang`` with their per-call regex work precompiled: templates
     resolved once (:func:`_replacement`), literal patterns done as ``str.replace``, other patterns skipped where
     the text every match needs is absent (:func:`_needle`). Same output as stock sacremoses."""
@@ -216,7 +216,7 @@ def _fast_moses(lang: str) -> tuple[_CompiledPunctNormalizer, _FastPrefixTokeniz
 class TextProcessor:
     """Moses punctuation normalisation + tokenisation per language; build once per worker (DoFn ``setup``).
 
-    ``fast=True`` (default) uses :func:`_fast_moses` (same output as stock sacremoses, faster); ``fast=False``
+    ``fast=True`` (default) uses :func:`fast_moses` (same output as stock sacremoses, faster); ``fast=False``
     the stock sacremoses classes.
     """
 
@@ -231,7 +231,7 @@ class TextProcessor:
 
     def _load(self, lang: str) -> None:
         if self.fast:
-            self._normalizers[lang], self._tokenizers[lang] = _fast_moses(lang)
+            self._normalizers[lang], self._tokenizers[lang] = fast_moses(lang)
             return
         self._normalizers[lang] = MosesPunctNormalizer(lang=lang)
         self._tokenizers[lang] = MosesTokenizer(lang=lang)

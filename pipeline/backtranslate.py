@@ -36,7 +36,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
-from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig, TranslateConfig
+from configs.schema import BUILTIN_BACKENDS, CPU_CHUNK_LINES, ParaNMTConfig, TranslateConfig
 from core import pair_schema as S
 from core.import_path import load_class
 from core.pair_schema import Reason, Stage
@@ -52,6 +52,7 @@ from pipeline.records import REJECTED_TAG, ROW, rejection
 from pipeline.run_folder import cache_root, cached_chunk_path
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
+from translate.ct2_backend import cuda_device_count
 from translate.loading import check_device, check_libraries
 from translate.translator import BackendUnavailable, Translation
 
@@ -245,7 +246,8 @@ class BackTranslateRows(beam.PTransform):
     chunks are translated the same way, so outputs do not depend on whether a cache was used."""
 
     def __init__(self, translate_config: TranslateConfig, nmt_model_id: str, cache: TranslationCache | None = None,
-                 label: str | None = None, *, chunk_lines: int = 500, **handler_kwargs: Unpack[HandlerOptions]):
+                 label: str | None = None, *, chunk_lines: int = CPU_CHUNK_LINES,
+                 **handler_kwargs: Unpack[HandlerOptions]):
         super().__init__(label)
         self._config, self.model_id, self._cache = translate_config, nmt_model_id, cache
         self._chunk_lines = chunk_lines
@@ -261,7 +263,11 @@ class BackTranslateRows(beam.PTransform):
         model_id = checked_model_id(config.translate, local=local)
         cache = TranslationCache.for_run(config.translate, cache_root(pipeline_config, output), model_id) \
             if pipeline_config.translation_cache else None
-        return cls(config.translate, model_id, cache, chunk_lines=pipeline_config.cache_chunk_lines, **handler_kwargs)
+        device = config.translate.device
+        if device == "auto":  # as the launcher sees it: GPU workers behind a CPU launcher name translate.device cuda
+            device = "cuda" if cuda_device_count() > 0 else "cpu"
+        return cls(config.translate, model_id, cache, chunk_lines=pipeline_config.translation_chunk(device),
+                   **handler_kwargs)
 
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
         # Deferred: Beam's RunInference imports torch (its cost per process: docs/architecture.md), which a run

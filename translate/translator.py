@@ -197,6 +197,7 @@ class Translator:
         self.backend = backend
         self.config = config
         self.batch_tokens = config.batch_tokens(backend.device)
+        self.batch_sentences = config.batch_sentences(backend.device)
         self.encoder = SourceEncoder(model_dir)
         self.decoder = TargetDecoder(model_dir)
         self.stats = TranslationStats()
@@ -229,7 +230,7 @@ class Translator:
         if progress is not None and len(decodable) < len(sentences):
             progress(len(sentences) - len(decodable))
         batches = [decodable[bucket] for bucket in token_buckets(lengths[decodable], self.batch_tokens,
-                                                                  self.config.max_batch_sentences)]
+                                                                  self.batch_sentences)]
         submit = getattr(self.backend, "submit", None)
         if submit is not None:
             # Costliest (padded tokens) first, so the batches that finish last are short ones; every batch is

@@ -17,9 +17,15 @@ def test_defaults():
     assert t.beam_size == 12 and t.nbest == 1
     assert t.model is None and t.backend == "auto" and t.device == "auto" and t.compute_type == "auto"
     assert (t.max_batch_tokens, t.max_batch_sentences, t.max_source_tokens, t.max_decoding_length) == (
-        None, 512, 200, 256)
-    assert (t.batch_tokens("cpu"), t.batch_tokens("cuda")) == (512, 4096), "None: the device's bucket"
+        None, None, 200, 256)
+    assert (t.batch_tokens("cpu"), t.batch_tokens("cuda")) == (512, 32768), "None: the device's bucket"
     assert t.model_copy(update={"max_batch_tokens": 64}).batch_tokens("cpu") == 64
+    # on a GPU the bucket alone bounds a batch: a 32768-token bucket is not cut at 512 sentences
+    assert (t.batch_sentences("cpu"), t.batch_sentences("cuda")) == (512, 32768)
+    assert t.model_copy(update={"max_batch_sentences": 7}).batch_sentences("cuda") == 7
+    p = config.pipeline
+    assert p.cache_chunk_lines is None and (p.translation_chunk("cpu"), p.translation_chunk("cuda")) == (500, 4096)
+    assert p.model_copy(update={"cache_chunk_lines": 64}).translation_chunk("cuda") == 64
     assert t.threads == 0 and config.seed == 1234
 
 

@@ -206,3 +206,22 @@ def test_prefix_tokens_are_prepended_but_not_to_empty_inputs(tmp_path, english_s
     assert with_prefix[0] == [">>eng<<", *without[0]]
     assert with_prefix[2] == [">>eng<<", *without[2]]
     assert with_prefix[1] == [] and with_prefix[3] == []
+
+
+
+def test_the_shipped_models_source_words_are_stock_sacremoses_on_real_czech():
+    """The encoder's Moses steps are core.text's precompiled ones: the words the shipped model sees are stock
+    sacremoses' (the slow, obvious reference) on every bundled Czech sentence."""
+    from tests.conftest import TASTE_DATA
+    from translate.card import DEFAULT_MODEL_DIR
+    from translate.text_chain import moses_words
+
+    stock_moses = (MosesPunctNormalizer(lang="cs"), MosesTokenizer(lang="cs"))
+
+    lines = read_lines(TASTE_DATA / "bitext-software" / "libreoffice-help.cs") + read_lines(
+        TASTE_DATA / "bitext" / "tatoeba.cs")
+    encoder = SourceEncoder(ModelDir(DEFAULT_MODEL_DIR))
+    aggressive = ModelDir(DEFAULT_MODEL_DIR).card.preprocess.aggressive_dash_splits
+    stock = [moses_words(x, *stock_moses, aggressive) for x in lines]
+    assert len(lines) == 2300 and sum(map(bool, stock)) > 2200
+    assert [moses_words(x, encoder._normalizer, encoder._tokenizer, aggressive) for x in lines] == stock
