@@ -69,6 +69,7 @@ import pyarrow as pa  # noqa: E402
 import torch  # noqa: E402
 from gpu_bundle import BITEXTS  # noqa: E402
 from gpu_case import Outcome, run_case  # noqa: E402
+from paths import code_commit, shown  # noqa: E402
 from pipeline_driver import DRIVER, shards_digest  # noqa: E402
 from train_bench import caption_pairs  # noqa: E402
 from train_bench import run_case as run_train_case  # noqa: E402
@@ -86,6 +87,7 @@ from train_embeddings.vocab import (  # noqa: E402
 )
 from translate.card import DEFAULT_MODEL_DIR  # noqa: E402
 from translate.convert import convert_fairseq  # noqa: E402
+from translate.cuda_libraries import cublas_line, process_route  # noqa: E402
 from translate.loading import load_translator  # noqa: E402
 
 SHARED = REPO.parent / "shared"
@@ -513,7 +515,8 @@ def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, s
         stopped = True
     finish = time.monotonic()
     row: dict[str, Any] = {"label": label, "code": "this" if code == REPO else str(code), "workers": workers,
-                           "sets": sets, "status": "failed", "process_seconds": round(finish - start, 1),
+                           "sets": [shown_setting(s) for s in sets], "status": "failed",
+                           "process_seconds": round(finish - start, 1),
                            **sampler.window(start, finish)}
     lines = [line for line in stdout.splitlines() if line.startswith("SUMMARY ")]
     if stopped or process.returncode or not lines:
@@ -542,6 +545,12 @@ def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, s
         row["translation_gpu"] = sampler.window(window[0] - offset, window[1] - offset)
     row["train_digest"] = shards_digest(out / "train")
     return row
+
+
+def shown_setting(setting: str) -> str:
+    """``key=value`` with a path value shown relative to the repository (:func:`paths.shown`)."""
+    key, _, value = setting.partition("=")
+    return f"{key}={shown(value)}" if value.startswith("/") else setting
 
 
 def marginal(small: dict[str, Any], large: dict[str, Any]) -> dict[str, Any] | None:
@@ -730,7 +739,8 @@ def environment(device: str) -> dict[str, Any]:
         query = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"],
                                capture_output=True, text=True)
         info["nvidia_smi"] = query.stdout.strip()
-    info["ld_library_path"] = os.environ.get("LD_LIBRARY_PATH", "")
+    if device == "cuda":  # which cuBLAS CTranslate2 opens, and how (translate.cuda_libraries), or why it has none
+        info["ctranslate2_cublas"] = cublas_line(process_route())[1]
     return info
 
 
@@ -776,7 +786,9 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     data = Data.locate(args.bundle, work)
     parts = set(args.parts.split(","))
-    result: dict[str, Any] = {"device": device, "environment": environment(device), "beam": BEAM}
+    result: dict[str, Any] = {"command": " ".join(["python", "benchmarks/gpu_suite.py", *(argv or sys.argv[1:])]),
+                              "code": code_commit(REPO), "device": device, "environment": environment(device),
+                              "beam": BEAM}
     print(json.dumps(result["environment"], indent=1), flush=True)
     sampler = GpuSampler()
     limits = Limits(args.stall_seconds, args.check_seconds, started + args.minutes * 60 + args.stall_seconds)
