@@ -1,0 +1,108 @@
+"""The translator's text chain per sentence: what one process's Python costs around every decoded sentence.
+
+    .venv/bin/python benchmarks/text_chain_bench.py --json benchmarks/results/text_chain.json
+    .venv/bin/python benchmarks/text_chain_bench.py --limit 200          # a smoke run
+
+On a GPU the decoder waits for this (docs/scaling.md, "GPU workers"). Over the Czech side of every file of
+``../shared/data/bitext`` and ``../shared/data/bitext-software``, in one run:
+
+* the source's Moses steps (whitespace, punctuation normalisation, tokenisation) with stock sacremoses, the slow
+  obvious reference, and with the translator's own (``core.text.fast_moses``), interleaved over ``--rounds``;
+  the sentences whose words differ (0 is the contract);
+* BPE (subword-nmt) over those words: the first pass (every word new to its cache) and a second (all cached);
+* the target side: un-BPE and Moses detokenisation of the English side's Moses tokens.
+
+Each figure is the median over the rounds of µs per sentence; the ratio is stock over the translator's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from paths import code_commit  # noqa: E402
+from sacremoses import MosesPunctNormalizer, MosesTokenizer  # noqa: E402
+
+from core.text import fast_moses  # noqa: E402
+from translate.card import DEFAULT_MODEL_DIR, ModelDir  # noqa: E402
+from translate.text_chain import SourceEncoder, TargetDecoder, moses_words  # noqa: E402
+
+SHARED = REPO.parent / "shared"
+FOLDERS = ("bitext", "bitext-software")
+
+
+def sides(limit: int | None) -> tuple[list[str], list[str]]:
+    """Every line pair of the bitext folders' files (by folder, then by name), at most ``limit``."""
+    cs: list[str] = []
+    en: list[str] = []
+    for folder in FOLDERS:
+        for path in sorted((SHARED / "data" / folder).glob("*.cs")):
+            cs += path.read_text(encoding="utf-8").splitlines()
+            en += path.with_suffix(".en").read_text(encoding="utf-8").splitlines()
+    return cs[:limit], en[:limit]
+
+
+def per_sentence(work: Callable[[], object], n: int) -> float:
+    started = time.perf_counter()
+    work()
+    return 1e6 * (time.perf_counter() - started) / n
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--limit", type=int, help="the first N pairs only (default all)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    if not SHARED.is_dir():
+        print(f"error: {SHARED} is absent: the bench reads its bitext", file=sys.stderr)
+        return 2
+    cs, en = sides(args.limit)
+    model = ModelDir(DEFAULT_MODEL_DIR)
+    aggressive = model.card.preprocess.aggressive_dash_splits
+    stock = (MosesPunctNormalizer(lang="cs"), MosesTokenizer(lang="cs"))
+    ours = fast_moses("cs")
+    rounds: dict[str, list[float]] = {"moses_stock": [], "moses_translator": [], "bpe_first": [], "bpe_cached": [],
+                                      "target": []}
+    n = len(cs)
+    stock_words = [moses_words(x, *stock, aggressive) for x in cs]
+    our_words = [moses_words(x, *ours, aggressive) for x in cs]
+    differ = sum(a != b for a, b in zip(stock_words, our_words, strict=True))
+    en_tokens = [MosesTokenizer(lang="en").tokenize(x, escape=False) for x in en]
+    decoder = TargetDecoder(model)
+    for _ in range(args.rounds):
+        rounds["moses_stock"].append(per_sentence(lambda: [moses_words(x, *stock, aggressive) for x in cs], n))
+        rounds["moses_translator"].append(per_sentence(lambda: [moses_words(x, *ours, aggressive) for x in cs], n))
+        encoder = SourceEncoder(model)  # a fresh BPE cache: the first pass meets every word anew
+        bpe = encoder._bpe
+        assert bpe is not None
+        rounds["bpe_first"].append(per_sentence(lambda: [bpe.process_line(w) for w in our_words], n))  # noqa: B023
+        rounds["bpe_cached"].append(per_sentence(lambda: [bpe.process_line(w) for w in our_words], n))  # noqa: B023
+        rounds["target"].append(per_sentence(lambda: [decoder.decode(t) for t in en_tokens], n))
+    medians = {k: round(statistics.median(v), 1) for k, v in rounds.items()}
+    result: dict[str, Any] = {
+        "command": " ".join(["python", "benchmarks/text_chain_bench.py", *(argv or sys.argv[1:])]),
+        "code": code_commit(REPO), "sentences": n, "rounds": args.rounds, "moses_words_differ": differ,
+        "us_per_sentence": medians, "rounds_us": {k: [round(x, 1) for x in v] for k, v in rounds.items()},
+        "moses_stock_over_translator": round(medians["moses_stock"] / medians["moses_translator"], 2)}
+    print(f"{n:,} Czech sentences, {args.rounds} rounds, median µs per sentence: "
+          + ", ".join(f"{k} {v}" for k, v in medians.items()))
+    print(f"Moses: stock / translator's = {result['moses_stock_over_translator']}x; sentences whose words differ: "
+          f"{differ}")
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
