@@ -75,9 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@command
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+@command(build_parser)
+def main(args: argparse.Namespace) -> int:
     options = {k: v for k, v in vars(args).items() if k not in ("command", "run")}  # the converter's parameters
     try:
         out = args.run(**options)

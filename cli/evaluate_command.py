@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from core.command_line import ArgumentParser, command
@@ -95,10 +93,8 @@ def _timing_sentences(args: argparse.Namespace, data: sts.StsBenchmarks) -> list
     return candidates[:args.speed + 64]
 
 
-@command
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+@command(build_parser, pass_parser=True)
+def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not (args.model or args.glove or args.sif or args.minilm):
         parser.error("nothing to evaluate: give --model DIR, --glove, --sif and/or --minilm")
     if args.speed < 0:
@@ -106,8 +102,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     year_dirs = _year_dirs(parser, args.year_dir)
     if args.batch_size < 1:
         parser.error("--batch-size must be positive")
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s",
-                        force=True)
     missing = [str(directory) for directory in args.model if not directory.is_dir()]
     if missing:
         parser.error(f"--model: not a directory: {', '.join(missing)}")

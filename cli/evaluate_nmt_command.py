@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -38,10 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-@command
-def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(message)s")
-    args = build_parser().parse_args(argv)
+@command(build_parser)
+def main(args: argparse.Namespace) -> int:
     try:
         sources, references = read_pair_files([args.src], [args.ref])
         if args.limit:

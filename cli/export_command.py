@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from core.command_line import ArgumentParser, command
@@ -13,8 +13,7 @@ from core.command_line import ArgumentParser, command
 FORMATS = ("sentence-transformers", "model2vec", "paranmt-tsv")
 
 
-@command
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="paranmt export",
                             description="Export a model for sentence-transformers (a static one also for "
                             "model2vec), or train/ as ParaNMT TSV.")
@@ -25,7 +24,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", required=True, type=Path, help="output directory (model) or file (TSV)")
     parser.add_argument("--tokenized", action="store_true",
                         help="paranmt-tsv: write the Moses tokens joined by spaces instead of the raw sentences")
-    args = parser.parse_args(argv)
+    return parser
+
+
+@command(build_parser, pass_parser=True)
+def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.format in ("sentence-transformers", "model2vec") and args.model is None:
         parser.error(f"--format {args.format} needs --model DIR")
     if args.format == "paranmt-tsv" and args.input is None:

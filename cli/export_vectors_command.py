@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -10,15 +11,18 @@ from train_embeddings.model_io import export_word_vectors, load_model
 from train_embeddings.models import EmbeddingModel
 
 
-@command
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     """``paranmt export-vectors --model DIR --out PATH [--format text|word_model]``: export the WORD
     vectors of a saved model (or a training run's best/ else model/)."""
-    p = ArgumentParser(prog="paranmt export-vectors", description=main.__doc__)
+    p = ArgumentParser(prog="paranmt export-vectors", description=build_parser.__doc__)
     p.add_argument("--model", required=True, type=Path, help="saved model directory or training run")
     p.add_renamed("--out", "--output", required=True, type=Path, help="text file, or directory for --format word_model")
     p.add_argument("--format", choices=["text", "word_model"], default="text")
-    args = p.parse_args(argv)
+    return p
+
+
+@command(build_parser)
+def main(args: argparse.Namespace) -> int:
     try:
         model = load_model(args.model)
         if not isinstance(model, EmbeddingModel):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
 import json
-from collections.abc import Sequence
 from pathlib import Path
 
 import pyarrow as pa
@@ -16,10 +16,7 @@ from filters.folds import select_training_pairs, write_fold_subsets
 from filters.scores import input_files
 
 
-@command
-def main(argv: Sequence[str] | None = None) -> int:
-    """Rank a pairs Parquet file into folds, write one Parquet file per fold, print sizes and boundaries."""
-
+def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
         prog="paranmt folds",
         description="Split scored pairs into equal folds by a criterion (ParaNMT-50M §5.4, Table 5). Pairs "
@@ -33,7 +30,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, help="tie-break seed (default: the config's seed, 1234)")
     parser.add_argument("--config", help="YAML config (path or bundled name) for the filter section and seed")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE")
-    args = parser.parse_args(argv)
+    return parser
+
+
+@command(build_parser)
+def main(args: argparse.Namespace) -> int:
+    """Rank a pairs Parquet file into folds, write one Parquet file per fold, print sizes and boundaries."""
 
     config = load_config(args.config, args.set, values={
         "filter.folds": args.folds,

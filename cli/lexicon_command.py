@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 from configs import load_config
@@ -49,9 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@command
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+@command(build_parser)
+def main(args: argparse.Namespace) -> int:
     if args.command == "build":
         config = load_config(args.config, args.overrides)
         started = time.perf_counter()

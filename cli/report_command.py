@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import argparse
 from pathlib import Path
 
 from core.command_line import ArgumentParser, command
@@ -10,24 +10,27 @@ from pipeline.analysis import corpus_report as corpus_report_module
 from pipeline.analysis.corpus_report import DEFAULT_MAX_PARSE, build_report, read_pairs
 
 
-@command
-def main(argv: Sequence[str] | None = None) -> int:
-    """``paranmt report``: print Tables 1 and 3 and write the report files."""
-    ap = ArgumentParser(prog="paranmt report",
-                        description=corpus_report_module.__doc__.splitlines()[0])
-    ap.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory of shards")
-    ap.add_renamed("--out", "--output", required=True, type=Path, help="output directory")
-    ap.add_argument("--name", help="corpus name in the tables (default: the input's name)")
-    ap.add_argument("--max-parse", type=int, default=DEFAULT_MAX_PARSE,
+def build_parser() -> argparse.ArgumentParser:
+    parser = ArgumentParser(prog="paranmt report",
+                            description=corpus_report_module.__doc__.splitlines()[0])
+    parser.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory of shards")
+    parser.add_renamed("--out", "--output", required=True, type=Path, help="output directory")
+    parser.add_argument("--name", help="corpus name in the tables (default: the input's name)")
+    parser.add_argument("--max-parse", type=int, default=DEFAULT_MAX_PARSE,
                     help=f"rows parsed for parse entropy (default {DEFAULT_MAX_PARSE}; 0 disables)")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the parse / row / scatter samples")
-    ap.add_argument("--sample", type=int, help="report on a seeded sample of this many rows (the paper: 100K)")
-    args = ap.parse_args(argv)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the parse / row / scatter samples")
+    parser.add_argument("--sample", type=int, help="report on a seeded sample of this many rows (the paper: 100K)")
+    return parser
+
+
+@command(build_parser, pass_parser=True)
+def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``paranmt report``: print Tables 1 and 3 and write the report files."""
     if not args.input.exists():
-        ap.error(f"--input {args.input} does not exist")
+        parser.error(f"--input {args.input} does not exist")
     table = read_pairs(args.input, args.sample, args.seed)
     if table.num_rows == 0:  # an empty folder or empty shards: a report of nothing would look like a result
-        ap.error(f"--input {args.input} holds no pairs (no Parquet rows): give a run's pairs/ or train/")
+        parser.error(f"--input {args.input} holds no pairs (no Parquet rows): give a run's pairs/ or train/")
     name = args.name or (args.input.stem if args.input.is_file() else args.input.name)
     report = build_report(table, args.out, name=name, max_parse=args.max_parse, seed=args.seed)
     print("Table 1\n\n" + report["markdown"]["table1"] + "\n")

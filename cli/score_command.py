@@ -52,9 +52,8 @@ def _absolute(path: Path | None) -> str | None:
     return str(path.expanduser().resolve()) if path is not None else None
 
 
-@command
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+@command(build_parser)
+def main(args: argparse.Namespace) -> int:
     try:
         config: ScoreConfig = load_config(args.config, args.overrides, {
             "score.embeddings": _absolute(args.embeddings), "score.embeddings_format": args.embeddings_format,

@@ -6,7 +6,6 @@ import argparse
 import json
 import logging
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import torch
@@ -18,7 +17,6 @@ from train_embeddings.sick import (
     SickConfig,
     load_encoder,
     load_sick,
-    log,
     sick_files,
     train_sick,
 )
@@ -55,12 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-@command
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s", force=True)
-    log.setLevel(logging.INFO)  # per-epoch dev metrics; not the INFO chatter of the libraries
+@command(build_parser, log_level=logging.INFO)  # per-epoch dev metrics
+def main(args: argparse.Namespace) -> int:
     try:
         train_path, dev_path = sick_files(args.task, args.sick_dir)
         train = load_sick(args.train or train_path, args.task)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from core.command_line import ArgumentParser, command
@@ -33,9 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-@command
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+@command(build_parser)
+def main(args: argparse.Namespace) -> int:
     try:
         if args.average:
             model = glove_average(args.vectors)

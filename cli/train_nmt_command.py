@@ -91,10 +91,8 @@ def read_inputs(args: argparse.Namespace) -> tuple[list[str], list[str], str]:
     return cs, en, ",".join(described)
 
 
-@command
-def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
-    args = build_parser().parse_args(argv)
+@command(build_parser, log_level=logging.INFO)
+def main(args: argparse.Namespace) -> int:
     recipe = recipe_from_args(args)
     cs, en, described = read_inputs(args)
     valid = None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 import time
 from pathlib import Path
@@ -40,11 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-@command
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
+@command(build_parser, pass_parser=True)
+def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     values = {
         "translate.model": str(args.model.resolve()) if args.model else None,
         "translate.backend": args.backend, "translate.device": args.device,

@@ -15,8 +15,7 @@ from translate.text_chain import SourceEncoder
 from translate.vmap import build_vmap, concatenated_lines, log, write_vmap
 
 
-@command
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="paranmt vmap", description=vmap_module.__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, required=True)
@@ -28,8 +27,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-source", type=int, default=20, help="candidates per source token")
     parser.add_argument("--always", type=int, default=200, help="most frequent target tokens always allowed")
     parser.add_argument("--min-joint", type=int, default=2, help="pairs a candidate must share with its source")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    return parser
+
+
+@command(build_parser, log_level=logging.INFO)
+def main(args: argparse.Namespace) -> int:
     try:
         model_dir = ModelDir(args.model)
         ct2 = model_dir.ct2_dir

@@ -210,7 +210,9 @@ class TranslateConfig(_Section):
         "or a backend of your own as an import path (mypackage.backends:MyBackend: a class built as "
         "MyBackend(model_dir, config, device) with translate.translator.DecodeBackend's methods).",
     )
-    device: Literal["auto", "cpu", "cuda"] = "auto"
+    device: Literal["auto", "cpu", "cuda"] = Field(
+        default="auto", description="Where the translator decodes; auto: CUDA when CTranslate2 or torch sees a GPU, "
+        "else the CPU.")
     device_index: int = Field(default=0, ge=0)
     compute_type: str = Field(
         default="auto",
@@ -560,7 +562,9 @@ class LexiconConfig(_Section):
     ``pipeline/analysis/lexicon_transforms.py``). Counting units are word types per sentence; docs/lexicon.md
     has the definitions."""
 
-    enabled: bool = Field(default=False, description="pipeline.run: also build <output>/lexicon/ from pairs/.")
+    enabled: bool = Field(
+        default=False, description="paranmt run: also build the PMI paraphrase lexicon in <output>/lexicon/ from "
+        "pairs/.")
     min_score: float | None = Field(
         default=0.35, description="Pairs with paraphrase_score below this (or null) are skipped; None: no rule.")
     max_tokens: int | None = Field(default=30, ge=1, description="Pairs with a side longer than this are skipped.")

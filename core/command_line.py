@@ -11,6 +11,10 @@ layers: ``cli/`` (``paranmt`` and most subcommands) and the two packages that ru
 * A problem the user can fix is one ``error:`` line and exit status 2, never a traceback, decided here once
   (:func:`run_main`): any :class:`~core.errors.ParanmtError` (each keeps its own ``exit_status``) and a
   file-system error on a path the user named.
+* Every command starts the same way, :func:`command`: its parser reads the arguments, the console log is set up
+  (one format), then the command runs inside :func:`run_main`.
+* A flag that sets a config value is one :class:`ConfigFlag` (its spelling and the dotted key it sets); its type,
+  choices, help and shown default are the schema field's (:func:`add_config_flags`).
 """
 
 from __future__ import annotations
@@ -22,17 +26,28 @@ import logging
 import os
 import re
 import sys
+import types
+import typing
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from core.errors import ParanmtError
 from core.hf_imports import torchaudio_mismatch
 from core.import_path import OWN_PACKAGES
 
-__all__ = ["ArgumentParser", "UsageError", "add_config_arguments", "command", "config_flags", "install_warning",
-           "log_to_console", "not_a_user_error_traceback", "os_error_line", "plain_text", "run_main", "run_program",
+if TYPE_CHECKING:  # the config schema's classes, passed in by the commands (configs.schema.ParaNMTConfig)
+    from pydantic import BaseModel
+    from pydantic.fields import FieldInfo
+
+__all__ = ["LOG_FORMAT", "ArgumentParser", "ConfigFlag", "UsageError", "add_config_arguments", "add_config_flags",
+           "command", "config_flags", "config_values", "install_warning", "log_to_console",
+           "not_a_user_error_traceback", "os_error_line", "plain_text", "run_main", "run_program", "schema_field",
            "shadowing_line"]
+
+#: The console log of every command: the level first (a test or a user greps ``WARNING``), then the logger.
+LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
 
 # Sphinx/reST markup of the docstrings used as help text -> plain text: :class:`~a.b.C` -> C, :func:`f` -> f,
 # ``code`` -> code, **bold** -> bold.
@@ -64,6 +79,74 @@ def add_config_arguments(parser: argparse.ArgumentParser, example: str) -> None:
     parser.add_argument("--config", help="YAML config (a path or a bundled name such as 'sample')")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="SECTION.KEY=VALUE",
                         help=f"override a config value, e.g. --set {example}")
+
+
+@dataclass(frozen=True)
+class ConfigFlag:
+    """A flag that sets one config value: its spelling (``--beam``) and the dotted key it sets
+    (``translate.beam_size``). Its type, choices, help and the default it shows are the schema field's
+    (:func:`add_config_flags`); ``choices`` only narrows a field that also takes other values (a backend by name,
+    where the config also takes an import path)."""
+
+    flag: str
+    key: str
+    choices: tuple[str, ...] | None = None
+
+
+def schema_field(schema: type[BaseModel], key: str) -> FieldInfo:
+    """The field a dotted key names (``translate.beam_size``): a ``KeyError`` naming the key when there is none."""
+    *sections, name = key.split(".")
+    model = schema
+    for section in sections:
+        model = model.model_fields[section].annotation  # a section is a model of its own
+    if name not in model.model_fields:
+        raise KeyError(f"{key} is no field of {schema.__name__}")
+    return model.model_fields[name]
+
+
+def _value_type(annotation: Any) -> Any:  # Any: a type annotation (int, Path | None, Literal[...])
+    """The annotation without ``None``: ``int | None`` -> ``int``."""
+    if typing.get_origin(annotation) in (types.UnionType, typing.Union):
+        rest = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        if len(rest) == 1:
+            return rest[0]
+    return annotation
+
+
+def _shown(value: object) -> str:
+    """A default as the YAML config spells it (``true``, not ``True``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+# Any: a parser or one of its argument groups (argparse has no public name for both)
+def add_config_flags(group: Any, schema: type[BaseModel], flags: Sequence[ConfigFlag]) -> None:
+    """Each flag, built from its schema field: the value's type (``Literal`` values as choices), the field's
+    description as help with the key and the default it changes; a boolean flag sets the opposite of the field's
+    default (``--no-dedup`` sets ``prefilter.dedup: false``). A flag not given leaves ``None`` under its key
+    (``args.<key>``, read by :func:`config_values`), so the config file's value stands."""
+    for item in flags:
+        field = schema_field(schema, item.key)
+        value_type = _value_type(field.annotation)
+        description = (field.description or "").replace("%", "%%")  # argparse %-formats help
+        default = field.get_default(call_default_factory=True)
+        if value_type is bool:
+            group.add_argument(item.flag, dest=item.key, action="store_false" if default else "store_true",
+                               default=None, help=f"{description} (sets {item.key}: {_shown(not default)}; "
+                                                  f"default {_shown(default)})".strip())
+            continue
+        literal = typing.get_args(value_type) if typing.get_origin(value_type) is typing.Literal else ()
+        choices = item.choices or literal or None
+        shown = f"; default {_shown(default)}" if default is not None else ""
+        group.add_argument(item.flag, dest=item.key, type=None if literal else value_type, choices=choices,
+                           metavar=None if choices else item.flag.lstrip("-").replace("-", "_").upper(),
+                           help=f"{description} ({item.key}{shown})".strip())
+
+
+def config_values(args: argparse.Namespace, flags: Sequence[ConfigFlag]) -> dict[str, Any]:  # Any: field values
+    """Dotted key -> the value its flag gave (``None``: not given), for ``load_config(values=...)``; a path made
+    absolute here, against the folder the user typed it in."""
+    values = {item.key: getattr(args, item.key) for item in flags}
+    return {key: str(value.resolve()) if isinstance(value, Path) else value for key, value in values.items()}
 
 
 class UsageError(ParanmtError, ValueError):
@@ -202,15 +285,36 @@ def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None
         return 2
 
 
-def command(main: Callable[..., int]) -> Callable[..., int]:
-    """``main(argv, **options)`` run through :func:`run_main`: what ``paranmt SUBCOMMAND`` and a test calling
-    ``main([...])`` both get."""
+def command(build_parser: Callable[[], argparse.ArgumentParser], *, log_level: int = logging.WARNING,
+            passthrough: str | None = None, pass_parser: bool = False,
+            ) -> Callable[[Callable[..., int]], Callable[[Sequence[str] | None], int]]:
+    """The one way a command starts, what ``paranmt SUBCOMMAND``, ``python -m`` and a test calling ``main([...])``
+    all get: inside :func:`run_main`, ``build_parser()`` reads the arguments (a bad one: one ``error:`` line, exit
+    status 2), the console log is set up (:func:`log_to_console`: the project's records from ``log_level`` up, from
+    INFO with the command's ``--verbose``), then the decorated ``main(args)`` runs.
 
-    @functools.wraps(main)
-    def wrapped(argv: Sequence[str] | None = None, **options: Any) -> int:  # Any: each command's own options
-        return run_main(functools.partial(main, **options) if options else main, argv)
+    ``passthrough``: arguments the parser does not know are kept as ``args.<passthrough>`` (``paranmt run``'s Beam
+    options) instead of being an error. ``pass_parser``: ``main(args, parser)``, for checks that fail as the
+    parser's own errors do."""
 
-    return wrapped
+    def decorate(main: Callable[..., int]) -> Callable[[Sequence[str] | None], int]:
+        def start(argv: list[str]) -> int:
+            parser = build_parser()
+            if passthrough is None:
+                args = parser.parse_args(argv)
+            else:
+                args, rest = parser.parse_known_args(argv)
+                setattr(args, passthrough, rest)
+            log_to_console(logging.INFO if getattr(args, "verbose", False) else log_level)
+            return main(args, parser) if pass_parser else main(args)
+
+        @functools.wraps(main)
+        def wrapped(argv: Sequence[str] | None = None) -> int:
+            return run_main(start, argv)
+
+        return wrapped
+
+    return decorate
 
 
 def install_warning() -> None:
@@ -232,12 +336,14 @@ def _ours_or_a_warning(record: logging.LogRecord) -> bool:
     return record.levelno >= logging.WARNING or record.name.partition(".")[0] in OWN_PACKAGES
 
 
-def log_to_console(level: int, fmt: str) -> None:
-    """stderr gets the project's records from ``level`` up and every other logger's from WARNING up, formatted
-    with ``fmt``: a user sees what paranmt does, not the INFO chatter of the libraries it calls (skeletoken's
-    "Changing padding token", model2vec's PCA report, matplotlib's "generated new fontManager"). A filter on the
-    console handler, not logger levels: the next command's ``basicConfig(force=True)`` replaces it, so nothing
-    carries over to another command run in the same process (a test session)."""
-    logging.basicConfig(level=level, format=fmt, force=True)
+def log_to_console(level: int) -> None:
+    """stderr gets the project's records from ``level`` up and every other logger's from WARNING up, in
+    :data:`LOG_FORMAT`: a user sees what paranmt does, not the INFO chatter of the libraries it calls (skeletoken's
+    "Changing padding token", model2vec's PCA report, matplotlib's "generated new fontManager"), nor Beam's copies
+    of an error the command reports in one line (:func:`not_a_user_error_traceback`). Filters on the console
+    handler, not logger levels: the next command's ``basicConfig(force=True)`` replaces it, so nothing carries
+    over to another command run in the same process (a test session)."""
+    logging.basicConfig(level=level, format=LOG_FORMAT, force=True)
     for handler in logging.getLogger().handlers:
         handler.addFilter(_ours_or_a_warning)
+        handler.addFilter(not_a_user_error_traceback)

@@ -12,27 +12,50 @@ job in Python") is :func:`pipeline.job.run`.
 from __future__ import annotations
 
 import argparse
-import logging
 import os
-from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from configs import load_config
+from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig
 from core.command_line import (
     ArgumentParser,
+    ConfigFlag,
     UsageError,
     add_config_arguments,
+    add_config_flags,
     command,
-    config_flags,
-    not_a_user_error_traceback,
+    config_values,
     run_program,
 )
 
 if TYPE_CHECKING:  # the lazy API below, for type checkers
     from pipeline.job import AccountingError, run
 
-__all__ = ["AccountingError", "build_parser", "main", "run"]
+__all__ = ["CONFIG_FLAGS", "AccountingError", "build_parser", "main", "run"]
+
+# The flags that set config values, by help group; each one's type, help and default are its schema field's.
+INPUT_FLAGS = (ConfigFlag("--tsv-header", "pipeline.tsv_header"),)
+PIPELINE_FLAGS = (
+    ConfigFlag("--limit", "pipeline.limit"),
+    ConfigFlag("--num-shards", "pipeline.num_shards"),
+    ConfigFlag("--allow-misaligned", "pipeline.allow_misaligned"),
+    ConfigFlag("--no-dedup", "prefilter.dedup"),
+    ConfigFlag("--no-translation-cache", "pipeline.translation_cache"),
+    ConfigFlag("--no-score", "pipeline.score"),
+    ConfigFlag("--cache-dir", "pipeline.cache_dir"),
+    ConfigFlag("--lexicon", "lexicon.enabled"),
+)
+TRANSLATE_FLAGS = (
+    ConfigFlag("--model", "translate.model"),
+    ConfigFlag("--backend", "translate.backend", choices=BUILTIN_BACKENDS),  # a plug-in backend: --set or YAML
+    ConfigFlag("--device", "translate.device"),
+    ConfigFlag("--compute-type", "translate.compute_type"),
+    ConfigFlag("--beam", "translate.beam_size"),
+    ConfigFlag("--max-batch-tokens", "translate.max_batch_tokens"),
+    ConfigFlag("--max-source-tokens", "translate.max_source_tokens"),
+    ConfigFlag("--threads", "translate.threads"),
+)
+CONFIG_FLAGS = INPUT_FLAGS + PIPELINE_FLAGS + TRANSLATE_FLAGS
 
 
 def __getattr__(name: str) -> Any:  # Any: the attribute asked for
@@ -66,31 +89,13 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--en-column", help="TSV: 0-based index (default 1); JSONL/Parquet: name (default en)")
     i.add_argument("--mt-column", help="a column that already holds the machine translation (skips back-translation)")
     i.add_argument("--mt-score-column", help="a column with the translation score of --mt-column (optional)")
-    i.add_argument("--tsv-header", action="store_true", default=None, help="TSV files start with a header line")
+    add_config_flags(i, ParaNMTConfig, INPUT_FLAGS)
     p.add_renamed("--out", "--output", required=True, help="output folder (local or gs://...)")
     add_config_arguments(p, "pipeline.num_shards=16")
     g = p.add_argument_group("pipeline (each is also pipeline.<key> in the config)")
-    g.add_argument("--limit", type=int, help="only the first N input rows")
-    g.add_argument("--num-shards", type=int, help="shards of pairs/, train/, rejected/ (default 4)")
-    g.add_argument("--allow-misaligned", action="store_true", default=None,
-                   help="dead-letter the unmatched tail of pair files with different line counts")
-    g.add_argument("--no-dedup", dest="dedup", action="store_false", default=None,
-                   help="keep exact duplicates (prefilter.dedup: false)")
-    g.add_argument("--no-translation-cache", dest="translation_cache", action="store_false", default=None)
-    g.add_argument("--no-score", dest="score", action="store_false", default=None,
-                   help="skip scoring and selection: pairs/ without scores, no train/")
-    g.add_argument("--cache-dir", help="translation cache root (default <output>/cache)")
-    g.add_argument("--lexicon", action="store_true", default=None,
-                   help="also build the PMI paraphrase lexicon in <output>/lexicon/ (lexicon.enabled)")
+    add_config_flags(g, ParaNMTConfig, PIPELINE_FLAGS)
     t = p.add_argument_group("back-translation (translate.<key> in the config)")
-    t.add_argument("--model", type=Path, help="model directory (default: the bundled small-cs-en model)")
-    t.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"])
-    t.add_argument("--device", choices=["auto", "cpu", "cuda"])
-    t.add_argument("--compute-type")
-    t.add_argument("--beam", type=int, help="beam size (default 12)")
-    t.add_argument("--max-batch-tokens", type=int)
-    t.add_argument("--max-source-tokens", type=int)
-    t.add_argument("--threads", type=int)
+    add_config_flags(t, ParaNMTConfig, TRANSLATE_FLAGS)
     p.add_argument("--overwrite", action="store_true",
                    help="replace a different run already in --out (the same run is always resumed)")
     p.add_argument("--quiet", action="store_true", help="no progress line, no summary table")
@@ -121,30 +126,14 @@ def _check_input_flags(args: argparse.Namespace) -> None:
         raise UsageError(f"--progress-every {args.progress_every:g}: give a number of seconds above 0")
 
 
-@command
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args, beam_args = parser.parse_known_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(not_a_user_error_traceback)
-    values = {
-        "pipeline.limit": args.limit, "pipeline.num_shards": args.num_shards,
-        "pipeline.allow_misaligned": args.allow_misaligned, "prefilter.dedup": args.dedup,
-        "pipeline.translation_cache": args.translation_cache, "pipeline.cache_dir": args.cache_dir,
-        "pipeline.tsv_header": args.tsv_header, "pipeline.score": args.score, "lexicon.enabled": args.lexicon,
-        "translate.model": str(args.model.resolve()) if args.model else None,
-        "translate.backend": args.backend, "translate.device": args.device,
-        "translate.compute_type": args.compute_type, "translate.beam_size": args.beam,
-        "translate.max_batch_tokens": args.max_batch_tokens,
-        "translate.max_source_tokens": args.max_source_tokens, "translate.threads": args.threads,
-    }
-    config = load_config(args.config, args.overrides, values, flags=config_flags(
-        parser, values, {"translate.beam_size": "--beam", "lexicon.enabled": "--lexicon"}))
+@command(build_parser, passthrough="beam_args")
+def main(args: argparse.Namespace) -> int:
+    config = load_config(args.config, args.overrides, config_values(args, CONFIG_FLAGS),
+                         flags={item.key: item.flag for item in CONFIG_FLAGS})
     _check_input_flags(args)
     from pipeline.launch import launch  # Beam loads here, once the arguments and the config are checked
 
-    return launch(args, beam_args, config)
+    return launch(args, args.beam_args, config)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 
 from configs import load_config
-from core.command_line import ArgumentParser, add_config_arguments, command, config_flags, log_to_console
+from core.command_line import ArgumentParser, add_config_arguments, command, config_flags
 from train_embeddings.sts.benchmarks import check_dev_data
 
 
@@ -88,11 +88,8 @@ def _cli_path(value: str | None) -> str | None:
     return str(Path(value).expanduser().absolute())
 
 
-@command
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    log_to_console(logging.INFO, "%(levelname)s %(name)s: %(message)s")
+@command(build_parser, log_level=logging.INFO, pass_parser=True)
+def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     values = {
         "train.data": _cli_path(args.data), "train.model": args.model, "train.megabatch": args.megabatch,
         "train.epochs": args.epochs, "train.batch_size": args.batch_size, "train.lr": args.lr,

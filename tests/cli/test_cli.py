@@ -177,14 +177,16 @@ def test_a_project_error_is_one_line_and_its_exit_status_in_one_place(capsys):
     """Every command's main runs through core.command_line.run_main: a ParanmtError subclass (which keeps its
     ValueError base for library callers) is one ``error:`` line; a failed row accounting exits 1; a plain bug
     keeps its traceback."""
+    import argparse
+
     from configs import ConfigError
-    from core.command_line import command
+    from core.command_line import ArgumentParser, command
     from core.errors import ParanmtError
     from pipeline.run import AccountingError
 
     def raising(error: Exception):
-        @command
-        def tool(argv: list[str]) -> int:
+        @command(lambda: ArgumentParser(prog="tool"))
+        def tool(args: argparse.Namespace) -> int:
             raise error
 
         return tool
@@ -285,7 +287,7 @@ def test_a_command_logs_its_own_info_and_only_warnings_of_the_libraries(capsys):
 
     from core.command_line import log_to_console
 
-    log_to_console(logging.INFO, "%(levelname)s %(name)s: %(message)s")
+    log_to_console(logging.INFO)
     logging.getLogger("train_embeddings.trainer").info("ours")
     logging.getLogger("matplotlib.font_manager").info("generated new fontManager")
     logging.getLogger("skeletoken.base").info("Changing padding token to existing token '[PAD]'.")
