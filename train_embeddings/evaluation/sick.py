@@ -85,7 +85,7 @@ class SickFormatError(ParanmtError, ValueError):
 def default_sick_dir() -> Path:
     """``$PARANMT_SICK_DIR`` if set, else ``../shared/data/sick`` beside the repository."""
     env = os.environ.get("PARANMT_SICK_DIR")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "data" / "sick"
+    return Path(env) if env else Path(__file__).resolve().parents[3] / "shared" / "data" / "sick"
 
 
 def sick_files(task: Task, root: str | Path | None = None) -> tuple[Path, Path]:
@@ -509,7 +509,7 @@ def load_encoder(spec: str, fit_sentences: Sequence[str] | None = None,
         return glove_average("kumo", name="GloVe avg")
     if spec == "sif":
         if word_counts is None:
-            default = Path(__file__).resolve().parents[2] / "shared" / "data" / "wordfreq" / "enwiki_vocab_min200.txt"
+            default = Path(__file__).resolve().parents[3] / "shared" / "data" / "wordfreq" / "enwiki_vocab_min200.txt"
             word_counts = default if default.is_file() else None
         if fit_sentences is None:
             raise ValueError("--model sif needs sentences to fit its principal component on")

@@ -84,7 +84,7 @@ def default_sts_root() -> Path:
     env = os.environ.get("PARANMT_STS_DIR")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[3] / "shared" / "data" / "sts"
+    return Path(__file__).resolve().parents[4] / "shared" / "data" / "sts"
 
 
 class StsDataMissing(ParanmtError, FileNotFoundError):
