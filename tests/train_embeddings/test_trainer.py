@@ -48,6 +48,16 @@ def test_smoke_train_every_model_type(captions, tmp_path, model):
     assert vectors.shape[0] == 3 and np.isfinite(vectors).all()
 
 
+def test_a_run_folder_names_no_module_path(captions, tmp_path):
+    """Saved models, checkpoints, vocabularies and metrics hold data, never a Python module path (``model.json`` a
+    spec, ``weights.pt`` and ``checkpoint.pt`` plain tensors), so the package's modules can move without an old run
+    or model failing to load."""
+    train(tiny(captions, "word,trigram,lstm", max_steps=2), tmp_path / "run", evaluate_fn=None, progress=False)
+    files = [p for p in (tmp_path / "run").rglob("*") if p.is_file()]
+    assert any(p.name == CHECKPOINT for p in files) and any(p.name == "model.json" for p in files)
+    assert [p.name for p in files if b"train_embeddings" in p.read_bytes()] == []
+
+
 def test_loss_goes_down_and_outputs_are_written(captions, tmp_path):
     calls = []
 
