@@ -35,7 +35,7 @@ from typing import Any
 __all__ = ["EmbeddingModel", "export_word_vectors", "load_model", "save_model"]
 
 
-def __getattr__(name: str) -> Any:  # lazy: importing the package (e.g. for .sts, .sif) must not load torch
+def __getattr__(name: str) -> Any:  # lazy: importing the package (e.g. for evaluation.sts) must not load torch
     if name in ("load_model", "save_model", "export_word_vectors"):
         from train_embeddings.models import model_io
 
