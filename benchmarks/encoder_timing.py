@@ -2,25 +2,25 @@
 (``benchmarks.frontier`` times; ``benchmarks.static_table`` reads the frontier's figures).
 
 :func:`time_encoders` runs ``python -m benchmarks.encoder_timing JOB OUT`` in an environment that pins every pool
-before it starts (:func:`train_embeddings.thread_pools.pinned_environment`: OpenMP, MKL, OpenBLAS and the
+before it starts (:func:`train_embeddings.evaluation.thread_pools.pinned_environment`: OpenMP, MKL, OpenBLAS and the
 tokenizers' Rayon pool of one thread, the tokenizers' batches serial); the child sets torch's inter-op pool to one
-thread before any work and times inside :func:`~train_embeddings.thread_pools.pinned` (torch intra-op, the native
-pools, the tokenizers' batches). The protocol:
+thread before any work and times inside :func:`~train_embeddings.evaluation.thread_pools.pinned` (torch intra-op, the
+native pools, the tokenizers' batches). The protocol:
 
 * one set of unseen sentences for every encoder and round (rounds differ only by what the machine does), and 64
   more to warm up;
 * a *pass*: a fresh copy of the encoder (``copy.deepcopy``: tokeniser and word caches are not copied, so every
   pass is cold), the warm-up sentences, then the set timed in calls of 256 sentences
-  (:func:`train_embeddings.sts.sentences_per_second`);
+  (:func:`train_embeddings.evaluation.sts.sentences_per_second`);
 * a *round*: passes until at least ``min_seconds`` of CPU time are timed; its figures are the sentences over the
   timed CPU seconds of the process (every thread of it: a pool left unpinned is charged, and time the machine gives
   other jobs is not, which keeps rounds steady on a shared machine) and over the timed wall seconds;
 * ``rounds`` rounds, each timing every encoder, in an order rotated by the round.
 
-Beside the figures (:func:`spread` summarises them): the CPU model, the pools as the child saw them, the CPU time
-that threads other than the timing one spent while each encoder was timed (``/proc/self/task``: 0 when nothing ran
-beside it), and :func:`~train_embeddings.thread_pools.tokenizer_threads_started` run with the pools as they were
-for the timing.
+Beside the figures (:func:`spread` summarises them): the CPU model, the pools as the child saw them, the CPU time that
+threads other than the timing one spent while each encoder was timed (``/proc/self/task``: 0 when nothing ran beside
+it), and :func:`~train_embeddings.evaluation.thread_pools.tokenizer_threads_started` run with the pools as they were for
+the timing.
 """
 
 from __future__ import annotations
@@ -43,10 +43,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from train_embeddings import sts  # noqa: E402
-from train_embeddings.model_io import load_model  # noqa: E402
-from train_embeddings.models import EmbeddingModel  # noqa: E402
-from train_embeddings.thread_pools import (  # noqa: E402
+from train_embeddings.evaluation import sts  # noqa: E402
+from train_embeddings.evaluation.thread_pools import (  # noqa: E402
     cpu_model,
     os_threads,
     pinned,
@@ -54,6 +52,8 @@ from train_embeddings.thread_pools import (  # noqa: E402
     pool_report,
     tokenizer_threads_started,
 )
+from train_embeddings.models.embedding_model import EmbeddingModel  # noqa: E402
+from train_embeddings.models.model_io import load_model  # noqa: E402
 
 PROTOCOL = ("torch intra- and inter-op, OpenMP / MKL / OpenBLAS and the tokenizers' Rayon pool sized 1 before the "
             "timing process starts, the tokenizers' batches serial, SentencePiece on torch's one "

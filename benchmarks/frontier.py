@@ -40,9 +40,9 @@ if str(REPO) not in sys.path:
 from benchmarks.doc_sections import replace_section  # noqa: E402
 from benchmarks.encoder_timing import make_encoder, spread, time_encoders  # noqa: E402
 from benchmarks.paths import shown  # noqa: E402
-from train_embeddings import sts  # noqa: E402
-from train_embeddings.model_io import load_model  # noqa: E402
-from train_embeddings.models import EmbeddingModel  # noqa: E402
+from train_embeddings.evaluation import sts  # noqa: E402
+from train_embeddings.models.embedding_model import EmbeddingModel  # noqa: E402
+from train_embeddings.models.model_io import load_model  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 YEARS = (2012, 2013, 2014, 2015)

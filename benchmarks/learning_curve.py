@@ -51,9 +51,9 @@ from benchmarks.doc_sections import replace_section  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from core.text import CachedTokenizer  # noqa: E402
 from core.word_vectors import load_word_vectors  # noqa: E402
-from train_embeddings import sts  # noqa: E402
-from train_embeddings.model_io import load_model  # noqa: E402
-from train_embeddings.trainer import train  # noqa: E402
+from train_embeddings.evaluation import sts  # noqa: E402
+from train_embeddings.models.model_io import load_model  # noqa: E402
+from train_embeddings.training.trainer import train  # noqa: E402
 
 SIZES = (2000, 5000, 11000, 30000)
 LR = {"word": 0.01, "trigram": 1e-3, "sp": 1e-3, "lstm": 1e-3}
@@ -389,7 +389,7 @@ def markdown(analysis: dict[str, Any], sets: dict[str, Any] | None, figure: str,
         lines += ["", "### WORD: unseen words before → after the fix (`unseen_words: pretrained` → `mapped`)", "",
                   "The same trained model evaluated twice: pretrained words never seen in training keep their "
                   "GloVe vectors (before) or get the ridge map from the trained words' initial to trained vectors "
-                  "(after; `train_embeddings/unseen_words.py`).", "",
+                  "(after; `train_embeddings/training/unseen_words.py`).", "",
                   "| set | pairs | STS 12–15 before → after | STS-B test before → after | STS2017 before → after |",
                   "|---|---:|---|---|---|"]
         for r in sorted(word_rows, key=lambda r: (r["data"].split("-")[1], r["n"])):

@@ -20,7 +20,8 @@ each score is called once on a few pairs to warm up, then the scoring call alone
 split (a call of milliseconds is repeated back to back for about ``--min-seconds`` and averaged), ``--repeats``
 times, the scores and thread settings interleaved within each repeat; the best repeat counts and the median is
 kept beside it, with pairs per CPU-second of this process (all its threads: less inflated by other processes than
-wall time, so the steadier figure on a loaded machine). Thread settings (``train_embeddings.thread_pools.pinned``):
+wall time, so the steadier figure on a loaded machine). Thread settings
+(``train_embeddings.evaluation.thread_pools.pinned``):
 torch intra-op threads and BLAS/OpenMP pools (threadpoolctl) limited to 1 (and the tokenizers' batches serial),
 then to every core this process may use. ``score_pairs`` (trigram +
 PARAGRAM-PHRASE on one shared dictionary encoding: what score and select runs) is timed too. Not timed: reading,
@@ -70,8 +71,8 @@ from filters.paragram import ParagramScorer  # noqa: E402
 from filters.plugins import Score, build_scores  # noqa: E402
 from filters.scores import score_pairs  # noqa: E402
 from filters.trigram import trigram_overlap  # noqa: E402
-from train_embeddings.sts.benchmarks import STSB_SPLITS, StsDataset, default_sts_root, load_stsb  # noqa: E402
-from train_embeddings.thread_pools import pinned  # noqa: E402
+from train_embeddings.evaluation.sts.benchmarks import STSB_SPLITS, StsDataset, default_sts_root, load_stsb  # noqa: E402
+from train_embeddings.evaluation.thread_pools import pinned  # noqa: E402
 
 ST_COLUMN = "st_cosine"
 SCORES = (TRIGRAM_OVERLAP, PARAPHRASE_SCORE, ST_COLUMN)

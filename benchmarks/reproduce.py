@@ -68,9 +68,9 @@ from core.text import CachedTokenizer  # noqa: E402
 from filters.folds import assign_folds, pair_keys  # noqa: E402
 from filters.rules import CRITERIA, MaxTokens, NotACopy  # noqa: E402
 from pipeline.analysis.corpus_report import build_report  # noqa: E402
-from train_embeddings import sts  # noqa: E402
-from train_embeddings.model_io import load_model  # noqa: E402
-from train_embeddings.trainer import CHECKPOINT, train  # noqa: E402
+from train_embeddings.evaluation import sts  # noqa: E402
+from train_embeddings.models.model_io import load_model  # noqa: E402
+from train_embeddings.training.trainer import CHECKPOINT, train  # noqa: E402
 
 log = logging.getLogger("reproduce")
 

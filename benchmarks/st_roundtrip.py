@@ -1,5 +1,5 @@
 """The sentence-transformers round trip of trained models: each model directory is exported
-(``train_embeddings.st_export``), loaded back with ``SentenceTransformer(path, trust_remote_code=True)`` and
+(``train_embeddings.export.st_export``), loaded back with ``SentenceTransformer(path, trust_remote_code=True)`` and
 both encode the same real sentences (the 5,385 distinct sentences of STS-B dev + test); the table gives the
 largest absolute difference of any embedding coordinate, and both encoders' sentences/s on one CPU thread.
 
@@ -21,9 +21,10 @@ from pathlib import Path
 import numpy as np
 
 from core.hf_imports import import_sentence_transformers
-from train_embeddings import load_model, sts
-from train_embeddings.models import EmbeddingModel
-from train_embeddings.st_export import export_sentence_transformers
+from train_embeddings import load_model
+from train_embeddings.evaluation import sts
+from train_embeddings.export.st_export import export_sentence_transformers
+from train_embeddings.models.embedding_model import EmbeddingModel
 
 
 def round_trip(model_dir: Path, sentences: list[str], work: Path) -> dict:

@@ -55,14 +55,16 @@ from benchmarks.frontier import main as frontier_main  # noqa: E402
 from benchmarks.static_report import SEED, write_section  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from core.hf_imports import minilm_directory  # noqa: E402
-from train_embeddings import sts  # noqa: E402
-from train_embeddings.data import PairSource  # noqa: E402
-from train_embeddings.model_io import load_model, save_model  # noqa: E402
-from train_embeddings.models import EmbeddingModel, ModelSpec, build_encoder  # noqa: E402
-from train_embeddings.static import STATIC, distill_teacher  # noqa: E402
-from train_embeddings.static_training import source_sentences  # noqa: E402
-from train_embeddings.teacher_targets import teacher_targets  # noqa: E402
-from train_embeddings.trainer import train  # noqa: E402
+from train_embeddings.evaluation import sts  # noqa: E402
+from train_embeddings.models.embedding_model import EmbeddingModel  # noqa: E402
+from train_embeddings.models.encoder import build_encoder  # noqa: E402
+from train_embeddings.models.model_io import load_model, save_model  # noqa: E402
+from train_embeddings.models.spec import ModelSpec  # noqa: E402
+from train_embeddings.static.teacher import STATIC, distill_teacher  # noqa: E402
+from train_embeddings.static.teacher_targets import teacher_targets  # noqa: E402
+from train_embeddings.training.data import PairSource  # noqa: E402
+from train_embeddings.training.static_training import source_sentences  # noqa: E402
+from train_embeddings.training.trainer import train  # noqa: E402
 
 CORPORA = REPO / "runs" / "corpora"  # benchmarks.corpora's default --out (not imported: it pulls the translators)
 FRONTIER_JSON = REPO / "benchmarks" / "results" / "frontier.json"

@@ -5,15 +5,15 @@ absolute step and mining times, and the vectorised mega-batch miner against naiv
     .venv/bin/python benchmarks/train_bench.py --threads 2 --models word --json bench.json
 
 What is timed, per model and M, over whole mega-batches of ``M x 100`` real caption pairs (after one warm-up
-mega-batch): featurisation (vocabulary and trigram look-ups, moving ids to the device), **mining** (encoding the
-``2 x M x 100`` sentences without gradients and one :class:`~train_embeddings.losses.MegaBatchMiner` call) and the
-**M updates** (forward of ``s, s′, t, t′``, margin loss, backward, Adam). Pairs/s = pairs / (all three). The
-*mining fraction* is mining / (mining + updates) of a mega-batch — the issue's goal: < 10% for WORD at M = 40.
-Beside it, the bare ``(2 M 100) x d`` by ``d x (2 M 100)`` float32 product of the same embeddings is timed on its own:
-its GFLOP/s is the device's matrix-product rate, and its fraction (product / (product + updates)) is what mining
-would cost if it were that full product. On a CPU the miner computes only the upper triangle (the matrix is
-symmetric), so an exact miner's floor is about half that fraction.
-Reading Parquet is not timed (the trainer streams it; see ``benchmarks/score_bench.py`` for Arrow rates).
+mega-batch): featurisation (vocabulary and trigram look-ups, moving ids to the device), **mining** (encoding the ``2 x M
+x 100`` sentences without gradients and one :class:`~train_embeddings.losses.negative_mining.MegaBatchMiner` call) and
+the **M updates** (forward of ``s, s′, t, t′``, margin loss, backward, Adam). Pairs/s = pairs / (all three). The *mining
+fraction* is mining / (mining + updates) of a mega-batch — the issue's goal: < 10% for WORD at M = 40. Beside it, the
+bare ``(2 M 100) x d`` by ``d x (2 M 100)`` float32 product of the same embeddings is timed on its own: its GFLOP/s is
+the device's matrix-product rate, and its fraction (product / (product + updates)) is what mining would cost if it were
+that full product. On a CPU the miner computes only the upper triangle (the matrix is symmetric), so an exact miner's
+floor is about half that fraction. Reading Parquet is not timed (the trainer streams it; see
+``benchmarks/score_bench.py`` for Arrow rates).
 
 Models use the paper's sizes (``--dim``): 300-d word and trigram embeddings (random init; the vocabulary is the caption
 data's), LSTM with 300 hidden units (word scrambling 0.3). Adam updates the whole embedding table every step
@@ -56,8 +56,11 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from core.text import TextProcessor  # noqa: E402
-from train_embeddings.losses import MarginLoss, MegaBatchMiner  # noqa: E402
-from train_embeddings.models import ModelSpec, build_encoder, scramble_mask  # noqa: E402
+from train_embeddings.losses.margin_loss import MarginLoss  # noqa: E402
+from train_embeddings.losses.negative_mining import MegaBatchMiner  # noqa: E402
+from train_embeddings.models.encoder import build_encoder  # noqa: E402
+from train_embeddings.models.spec import ModelSpec  # noqa: E402
+from train_embeddings.models.word_sequences import scramble_mask  # noqa: E402
 from train_embeddings.vocab import (  # noqa: E402
     Featurizer,
     TrigramVocab,

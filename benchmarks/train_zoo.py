@@ -1,6 +1,6 @@
 """The encoder zoo on one budget: every model family trained on the same real caption pairs for the same number
-of updates through the trainer (``train_embeddings.trainer.train``, i.e. the CLI's code path), then evaluated on
-STS 2012–2016 and the STS Benchmark (``train_embeddings.sts.evaluate_all``), with training pairs/s.
+of updates through the trainer (``train_embeddings.training.trainer.train``, i.e. the CLI's code path), then evaluated
+on STS 2012–2016 and the STS Benchmark (``train_embeddings.evaluation.sts.evaluate_all``), with training pairs/s.
 
     .venv/bin/python benchmarks/train_zoo.py                                  # CPU, 1 thread, defaults below
     .venv/bin/python benchmarks/train_zoo.py --steps 400 --pairs 40000 --models word,proj,cse --json zoo.json
@@ -53,9 +53,9 @@ from train_bench import tokenised  # noqa: E402
 
 from configs.schema import TrainConfig  # noqa: E402
 from core.text import CachedTokenizer  # noqa: E402
-from train_embeddings import sts  # noqa: E402
-from train_embeddings.model_io import load_model  # noqa: E402
-from train_embeddings.trainer import train  # noqa: E402
+from train_embeddings.evaluation import sts  # noqa: E402
+from train_embeddings.models.model_io import load_model  # noqa: E402
+from train_embeddings.training.trainer import train  # noqa: E402
 from translate.demo import default_cache_dir as paranmt_cache  # noqa: E402
 
 DEFAULT_CAPTIONS = REPO.parent / "shared" / "data" / "paraphrase" / "multi30k-captions"

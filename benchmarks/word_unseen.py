@@ -4,7 +4,8 @@ seed 1) on a pipeline ``train/`` and measure the frozen-vocabulary effect on STS
 * coverage — the share of STS 2012–2015 + STS-B tokens (and word types) whose vector training moved, that are
   frozen GloVe words, or unknown;
 * the trained model with its unseen words at GloVe (``unseen_words: pretrained``), with them zeroed (so only
-  trained words count), and carried by the ridge map of ``train_embeddings/unseen_words.py`` at ridge 1, 10, 100.
+  trained words count), and carried by the ridge map of ``train_embeddings/training/unseen_words.py`` at ridge 1, 10,
+  100.
 
     python -m benchmarks.word_unseen --data runs/corpora/bitext/corpus/train --out runs/word-unseen [--json FILE]
 
@@ -30,10 +31,10 @@ if str(REPO) not in sys.path:
 from benchmarks.paths import shown  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from core.text import CachedTokenizer  # noqa: E402
-from train_embeddings import sts  # noqa: E402
-from train_embeddings.model_io import load_model  # noqa: E402
-from train_embeddings.trainer import train  # noqa: E402
-from train_embeddings.unseen_words import ANCHORS, UnseenWordMap  # noqa: E402
+from train_embeddings.evaluation import sts  # noqa: E402
+from train_embeddings.models.model_io import load_model  # noqa: E402
+from train_embeddings.training.trainer import train  # noqa: E402
+from train_embeddings.training.unseen_words import ANCHORS, UnseenWordMap  # noqa: E402
 
 
 def main(argv: Sequence[str] | None = None) -> int:

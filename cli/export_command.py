@@ -8,8 +8,8 @@ from pathlib import Path
 
 from core.command_line import ArgumentParser, command
 
-# train_embeddings.export.FORMATS (a test keeps them equal): the library is imported only once the arguments parse,
-# so --help loads neither torch nor pyarrow.
+# train_embeddings.export.model_export.FORMATS (a test keeps them equal): the library is imported only once the
+# arguments parse, so --help loads neither torch nor pyarrow.
 FORMATS = ("sentence-transformers", "model2vec", "paranmt-tsv")
 
 
@@ -38,8 +38,8 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"error: --out {args.out} is a file: a sentence-transformers model is a folder, choose a new path",
               file=sys.stderr)
         return 2
-    from train_embeddings.data import parquet_to_tsv
-    from train_embeddings.export import export_model
+    from train_embeddings.export.model_export import export_model
+    from train_embeddings.training.data import parquet_to_tsv
 
     try:
         if args.format in ("sentence-transformers", "model2vec"):

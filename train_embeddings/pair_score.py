@@ -6,7 +6,7 @@ corpus scored by a fast encoder trained on an earlier corpus (e.g. a ``static`` 
         - paranmt_model: {model: runs/static/model, column: static_cosine}
       rank_by: static_cosine
 
-Any directory :func:`train_embeddings.model_io.load_model` reads (a saved model or a training run). The model is
+Any directory :func:`train_embeddings.models.model_io.load_model` reads (a saved model or a training run). The model is
 loaded once per worker (:meth:`ParanmtModelCosine.setup`); the raw ``en`` and ``mt`` columns are encoded with the
 model's own tokenisation (a static model reads the raw text with its teacher's tokenizer).
 """
@@ -20,7 +20,7 @@ import numpy as np
 from pydantic import Field, PrivateAttr, model_validator
 
 from filters.pair_cosine import PairCosine
-from train_embeddings.model_io import load_model
+from train_embeddings.models.model_io import load_model
 
 __all__ = ["ParanmtModelCosine"]
 

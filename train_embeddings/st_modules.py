@@ -1,6 +1,6 @@
 """sentence-transformers modules that run paranmt models (imported only with the ``st`` extra installed).
 
-An exported directory (:mod:`train_embeddings.st_export`) names these classes in its ``modules.json``;
+An exported directory (:mod:`train_embeddings.export.st_export`) names these classes in its ``modules.json``;
 ``SentenceTransformer(path, trust_remote_code=True)`` imports them from the installed ``train_embeddings``
 package (sentence-transformers 6 asks for ``trust_remote_code`` before importing any class outside its own
 namespace, even from a local directory). Nothing is fetched: the code is the installed package's, so there is one
@@ -25,9 +25,9 @@ import torch
 
 from core.hf_imports import hide_broken_torchaudio
 from core.text import MOSES_EN, CachedTokenizer
-from train_embeddings.model_dir import MODEL_JSON
-from train_embeddings.model_io import load_embedding_model, save_model
-from train_embeddings.models import EmbeddingModel
+from train_embeddings.models.embedding_model import EmbeddingModel
+from train_embeddings.models.model_dir import MODEL_JSON
+from train_embeddings.models.model_io import load_embedding_model, save_model
 from train_embeddings.vocab import Featurizer, SentenceBatch, WordVocab
 
 hide_broken_torchaudio()  # before sentence_transformers imports transformers (see hf_imports)
@@ -83,7 +83,7 @@ class MosesWordTokenizer(WordTokenizer):
 
 
 class ParanmtEncoder(InputModule):
-    """A whole paranmt :class:`~train_embeddings.models.EmbeddingModel` as the one module of a
+    """A whole paranmt :class:`~train_embeddings.models.embedding_model.EmbeddingModel` as the one module of a
     SentenceTransformer: ``preprocess`` tokenises and featurises (flat ids + offsets), ``forward`` runs the
     encoder and sets ``sentence_embedding``. Saved as a paranmt model directory (``model.json``, weights)."""
 

@@ -9,15 +9,15 @@
 One update step (ParaNMT-50M §4 and Wieting et al. 2016b §3.1):
 
 1. read the next mega-batch of ``M x batch_size`` pairs from the seeded shuffled stream
-   (:class:`train_embeddings.data.PairSource`) and featurise both sides once;
+   (:class:`train_embeddings.training.data.PairSource`) and featurise both sides once;
 2. encode all ``2 M batch_size`` sentences without gradients (eval mode, no scrambling) and mine one negative per
-   sentence with :class:`~train_embeddings.losses.MegaBatchMiner` (MAX or MIX; never the pair itself or a
-   sentence of the same group);
+   sentence with :class:`~train_embeddings.losses.negative_mining.MegaBatchMiner` (MAX or MIX; never the pair itself
+   or a sentence of the same group);
 3. for each of the M mini-batches: encode ``s``, ``s′`` and their negatives ``t``, ``t′`` with gradients (the
    recurrent models scramble the words of a pair with probability ``scramble``), take the
-   :class:`~train_embeddings.losses.MarginLoss`, add the ICLR'16 eq. 11 regularisers when ``lambda_c`` /
-   ``lambda_w`` > 0 (:func:`~train_embeddings.trainer.regularization`), clip the gradient norm if asked, and step
-   Adam (or AdaGrad, ``optimizer: adagrad``). The logged loss is this whole objective.
+   :class:`~train_embeddings.losses.margin_loss.MarginLoss`, add the ICLR'16 eq. 11 regularisers when ``lambda_c`` /
+   ``lambda_w`` > 0 (:func:`~train_embeddings.training.trainer.regularization`), clip the gradient norm if asked, and
+   step Adam (or AdaGrad, ``optimizer: adagrad``). The logged loss is this whole objective.
 
 Outputs in ``--out``: ``checkpoint.pt`` (model, optimiser, RNG states, data position and the current
 mega-batch's negatives: ``--resume`` continues exactly where it stopped), ``best/`` (the model with the best dev
@@ -35,7 +35,7 @@ from pathlib import Path
 
 from configs import load_config
 from core.command_line import ArgumentParser, add_config_arguments, command, config_flags
-from train_embeddings.sts.benchmarks import check_dev_data
+from train_embeddings.evaluation.sts.benchmarks import check_dev_data
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,7 +104,9 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     config = load_config(args.config, args.overrides, values, flags=config_flags(parser, values))
     if not args.no_eval:
         check_dev_data()  # a clone without ../shared gets its one line at once
-    from train_embeddings import trainer  # torch loads here, once the arguments, config and STS files are checked
+    from train_embeddings.training import (
+        trainer,  # torch loads here, once the arguments, config and STS files are checked
+    )
 
     if args.word_vectors is not None and args.word_vectors.lower() == "none":
         config = config.model_copy(update={"train": config.train.model_copy(update={"word_vectors": None})})

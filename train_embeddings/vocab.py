@@ -46,8 +46,8 @@ import sentencepiece as spm
 import torch
 
 from core.token_arrays import TokenLists, as_token_lists, encode_tokens
-from train_embeddings.static import StaticVocab
-from train_embeddings.teacher_targets import TeacherTargets
+from train_embeddings.static.pieces import StaticVocab
+from train_embeddings.static.teacher_targets import TeacherTargets
 
 __all__ = ["PAD", "UNK", "Featurizer", "SentenceBatch", "SentencePieceVocab", "TrigramVocab", "WordVocab",
            "count_trigrams",

@@ -14,7 +14,7 @@ import pytest
 from benchmarks.doc_sections import kept_sections, replace_section
 from tests.conftest import SHARED_DATA, TASTE_PAIRS, load_benchmark, taste_pairs, write_sts_dir
 from tests.train_embeddings.helpers import pairs_parquet, tiny
-from train_embeddings.trainer import train
+from train_embeddings.training.trainer import train
 
 
 def test_sections_are_replaced_in_place_and_kept(tmp_path: Path) -> None:

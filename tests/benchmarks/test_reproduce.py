@@ -75,7 +75,7 @@ def test_a_rerun_skips_finished_steps(quick_run, capsys):
 def test_the_shared_tokenizer_encodes_as_the_model_does(quick_run):
     """The reproduction evaluates trained models through one process-wide tokeniser: it must give the vectors of
     the model's own ``encode``."""
-    from train_embeddings.model_io import load_model
+    from train_embeddings.models.model_io import load_model
 
     _, out, _ = quick_run
     model = load_model(next((out / "run" / "runs" / "table6").glob("*/model")))

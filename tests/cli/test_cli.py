@@ -265,12 +265,13 @@ def test_export_help_loads_no_library(tmp_path):
     import sys
 
     from cli import export_command
-    from train_embeddings import export
+    from train_embeddings.export import model_export
 
-    assert export_command.FORMATS == export.FORMATS
+    assert export_command.FORMATS == model_export.FORMATS
     probe = ("import sys; from cli.paranmt_command import main\n"
              "try:\n    main(['export', '--help'])\nexcept SystemExit as e:\n    assert e.code == 0\n"
-             "print(sorted(m for m in ('torch', 'pyarrow', 'train_embeddings.data', 'train_embeddings.export') "
+             "print(sorted(m for m in ('torch', 'pyarrow', 'train_embeddings.training.data', "
+             "'train_embeddings.export.model_export') "
              "if m in sys.modules))")
     from tests.conftest import REPO_ROOT
 

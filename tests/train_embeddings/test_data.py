@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.train_embeddings.helpers import pairs_parquet, pairs_table
-from train_embeddings.data import PairSource, TrainDataError, tsv_to_parquet
+from train_embeddings.training.data import PairSource, TrainDataError, tsv_to_parquet
 
 
 def toy_shards(directory, n=250, shards=5, **extra_columns):

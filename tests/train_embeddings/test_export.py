@@ -1,7 +1,7 @@
-"""``paranmt export`` (train_embeddings/export.py) and the corpus as a dataset, on real pipeline output: the bundled
-sample run through ``paranmt run`` (~10 s), its ``train/`` loaded by Hugging Face
+"""``paranmt export`` (train_embeddings/export/model_export.py) and the corpus as a dataset, on real pipeline output:
+the bundled sample run through ``paranmt run`` (~10 s), its ``train/`` loaded by Hugging Face
 ``datasets.load_dataset("parquet", ...)`` and exported as the released ParaNMT files' TSV
-(train_embeddings/data.py:parquet_to_tsv), which the trainer's TSV reader reads back."""
+(train_embeddings/training/data.py:parquet_to_tsv), which the trainer's TSV reader reads back."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from cli import export_command as export
 from core.hf_imports import hide_broken_torchaudio
 from core.pair_schema import PAIRS_SCHEMA
 from tests.conftest import REPO_ROOT
-from train_embeddings.data import read_tsv_tables
+from train_embeddings.training.data import read_tsv_tables
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +94,7 @@ def test_paranmt_tsv_export_skips_only_keep_false(tmp_path: Path) -> None:
     """An unscored pairs/ (a --no-score run: keep null) used to export as an empty file, exit 0."""
     import pyarrow as pa
 
-    from train_embeddings.data import parquet_to_tsv
+    from train_embeddings.training.data import parquet_to_tsv
 
     pq.write_table(pa.table({"en": ["a", "b", "c"], "mt": ["x", "y", "z"],
                              "paraphrase_score": pa.array([None, 0.5, 0.25], pa.float32()),

@@ -8,7 +8,7 @@ image are never negatives. Every caption
 whose normalised text (lower-cased word characters) equals a sentence of any STS file (2012–2015 and STS-B) is
 dropped first: no test sentence is trained on. A WORD model initialised from GloVe 6B 50d (kumo; pretrained
 words unseen in training kept frozen) is trained with the paper's settings (Adam 1e-3, batch 100, δ 0.4, MAX
-negatives), selected on STS2017 dev when ``train_embeddings.sts`` provides it (else the final model), and
+negatives), selected on STS2017 dev when ``train_embeddings.evaluation.sts`` provides it (else the final model), and
 compared on the STS caption sets (STS12 MSRvid, STS14 images, STS15 images; empty gold lines skipped) with plain
 GloVe averaging and SIF-GloVe, and M = 20 against M = 1 on the same budget (5 epochs, as in Table 6) over three
 seeds.
@@ -26,8 +26,8 @@ Measured (Pearson x 100 on MSRvid / images14 / images15, mean of 3 seeds, sd <= 
 54.1 / 60.0. With a longer budget on top2 (40 epochs, one seed) the two meet: STS2017 dev 0.789 for both.
 
 Pearson's r is computed here from the files themselves (a minimal reader), so the check does not depend on the
-evaluation module; the mean over all STS years (papers' protocol) is added when ``train_embeddings.sts`` exists.
-The report is printed (``-s``) and written to ``$PARANMT_CACHE/train_learning/report.json``.
+evaluation module; the mean over all STS years (papers' protocol) is added when ``train_embeddings.evaluation.sts``
+exists. The report is printed (``-s``) and written to ``$PARANMT_CACHE/train_learning/report.json``.
 """
 
 from __future__ import annotations
@@ -47,9 +47,10 @@ from core.word_vectors import load_kumo
 from filters.paragram import ParagramScorer
 from tests.conftest import shared_data
 from train_embeddings import load_model
-from train_embeddings.data import PairSource
-from train_embeddings.losses import MARGIN_STATISTICS, MegaBatchMiner, margin_statistics
-from train_embeddings.trainer import default_evaluate_fn, train
+from train_embeddings.losses.margin_loss import MARGIN_STATISTICS, margin_statistics
+from train_embeddings.losses.negative_mining import MegaBatchMiner
+from train_embeddings.training.data import PairSource
+from train_embeddings.training.trainer import default_evaluate_fn, train
 
 CAPTION_SETS = {"MSRvid": ("STS12", "MSRvid"), "images14": ("STS14", "images"), "images15": ("STS15", "images")}
 SEEDS = (1, 2, 3)
@@ -110,7 +111,7 @@ def run_experiment(work: Path, images: int, megabatches: tuple[int, ...], seeds:
     def glove_encode(sentences):
         return glove.sentence_vectors(tokenize(sentences))[0]
 
-    evaluate = default_evaluate_fn()  # STS2017 dev when train_embeddings.sts provides it
+    evaluate = default_evaluate_fn()  # STS2017 dev when train_embeddings.evaluation.sts provides it
     report = {"data": data, "epochs": epochs, "selection": "best on STS2017 dev" if evaluate else "final model",
               "baselines": {"GloVe avg": caption_scores(glove_encode)}, "runs": []}
     encoders = {"GloVe avg": glove_encode}
@@ -144,7 +145,7 @@ def run_experiment(work: Path, images: int, megabatches: tuple[int, ...], seeds:
     if not extras:
         return report
     try:
-        from train_embeddings import sts
+        from train_embeddings.evaluation import sts
 
         bench = sts.load_benchmarks()
         report["all_years_mean_pearson"] = {}

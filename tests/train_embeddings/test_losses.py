@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from train_embeddings.losses import MARGIN_STATISTICS, MarginLoss, MegaBatchMiner, cosine, margin_statistics
+from train_embeddings.losses.margin_loss import MARGIN_STATISTICS, MarginLoss, cosine, margin_statistics
+from train_embeddings.losses.negative_mining import MegaBatchMiner
 
 
 def naive_max_negatives(left: np.ndarray, right: np.ndarray, groups: np.ndarray | None) -> tuple[list, list]:

@@ -15,9 +15,11 @@ from core.word_vectors import load_word_vectors
 from filters.paragram import ParagramScorer
 from tests.train_embeddings.helpers import pair_lines, pair_tokens, pairs_parquet, tiny
 from train_embeddings import export_word_vectors, load_model, save_model
-from train_embeddings.model_io import ModelLoadError
-from train_embeddings.models import EmbeddingModel, ModelSpec, SentenceEncoder
-from train_embeddings.trainer import train
+from train_embeddings.models.embedding_model import EmbeddingModel
+from train_embeddings.models.encoder import SentenceEncoder
+from train_embeddings.models.model_io import ModelLoadError
+from train_embeddings.models.spec import ModelSpec
+from train_embeddings.training.trainer import train
 from train_embeddings.vocab import TrigramVocab
 
 RAW = ["A man in a blue shirt is playing the guitar.", "Two dogs run through the snow!", "", "Ünïcode café “quoted”"]

@@ -11,7 +11,9 @@ import pytest
 import torch
 
 from configs.schema import TrainConfig
-from train_embeddings.models import ModelSpec, build_encoder, scramble_mask, scramble_padded
+from train_embeddings.models.encoder import build_encoder
+from train_embeddings.models.spec import ModelSpec
+from train_embeddings.models.word_sequences import scramble_mask, scramble_padded
 from train_embeddings.vocab import (
     PAD,
     UNK,

@@ -19,7 +19,7 @@ from cli.paranmt_command import main as paranmt
 from tests.conftest import REPO_ROOT
 from tests.train_embeddings.helpers import pairs_parquet, tiny
 from train_embeddings import load_model
-from train_embeddings.trainer import train
+from train_embeddings.training.trainer import train
 
 if importlib.util.find_spec("sentence_transformers") is None:  # the st extra is optional; CI installs .[all]
     pytest.skip("sentence-transformers is not installed (the st extra)", allow_module_level=True)

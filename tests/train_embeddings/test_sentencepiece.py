@@ -14,8 +14,8 @@ import torch
 
 from tests.train_embeddings.helpers import pair_lines, pairs_parquet, tiny
 from train_embeddings import load_model, save_model
-from train_embeddings.models import BagAverage
-from train_embeddings.trainer import train
+from train_embeddings.models.bag_average import BagAverage
+from train_embeddings.training.trainer import train
 from train_embeddings.vocab import Featurizer, SentencePieceVocab, sentence_strings
 
 RAW = ["A man in a blue shirt is playing the guitar.", "", "Zyzzyvas quixotically flummox jabberwockies."]

@@ -1,7 +1,7 @@
-"""SICK heads (train_embeddings/sick.py): Tai et al.'s sparse target, features, head, losses and the fine-tuning
-regulariser against hand values; file validation; seconds-long smoke runs: frozen GloVe features on a slice of the
-real SICK files, fine-tuning a small WORD model and the CLI on SICK-layout files made of the bundled pairs; a slow
-fuller run."""
+"""SICK heads (train_embeddings/evaluation/sick.py): Tai et al.'s sparse target, features, head, losses and the
+fine-tuning regulariser against hand values; file validation; seconds-long smoke runs: frozen GloVe features on a slice
+of the real SICK files, fine-tuning a small WORD model and the CLI on SICK-layout files made of the bundled pairs; a
+slow fuller run."""
 
 from __future__ import annotations
 
@@ -15,9 +15,7 @@ import torch
 
 from cli.sick_command import main
 from tests.conftest import TASTE_PAIRS, shared_data, taste_pairs
-from train_embeddings.model_io import load_model, save_model
-from train_embeddings.models import EmbeddingModel, ModelSpec, build_encoder
-from train_embeddings.sick import (
+from train_embeddings.evaluation.sick import (
     ENTAILMENT_LABELS,
     PairHead,
     SickConfig,
@@ -32,6 +30,10 @@ from train_embeddings.sick import (
     task_loss,
     train_sick,
 )
+from train_embeddings.models.embedding_model import EmbeddingModel
+from train_embeddings.models.encoder import build_encoder
+from train_embeddings.models.model_io import load_model, save_model
+from train_embeddings.models.spec import ModelSpec
 from train_embeddings.vocab import WordVocab
 
 
@@ -172,7 +174,7 @@ def test_real_files_read() -> None:
 
 @pytest.fixture(scope="module")
 def glove():
-    from train_embeddings.sif import glove_average
+    from train_embeddings.models.sif import glove_average
 
     return glove_average("kumo")
 
@@ -261,7 +263,7 @@ def test_cli_smoke(tmp_path: Path, word_model: Path, made_files, capsys) -> None
 @pytest.mark.timeout(900)
 def test_slow_full_frozen_runs() -> None:
     """Full SICK train/dev, default settings: GloVe-average and SIF features, relatedness and entailment."""
-    from train_embeddings.sick import load_encoder, sick_files
+    from train_embeddings.evaluation.sick import load_encoder, sick_files
 
     results = {}
     for task in ("relatedness", "entailment"):

@@ -1,4 +1,4 @@
-"""SIF models (train_embeddings/sif.py): weights and uncentred principal-component removal against slow obvious
+"""SIF models (train_embeddings/models/sif.py): weights and uncentred principal-component removal against slow obvious
 references, batching-independence of a saved reference component, save/load through model_io.load_model, WORD
 model directories as word vectors, the CLI, and — on the real STS 2012–2015 data — SIF beating plain averaging."""
 
@@ -16,10 +16,12 @@ from core.correlation import pearson
 from core.text import CachedTokenizer
 from core.word_vectors import WordVectors, WordVectorsError
 from tests.conftest import shared_data
-from train_embeddings import sts
-from train_embeddings.model_io import load_model, save_model
-from train_embeddings.models import EmbeddingModel, ModelSpec, build_encoder
-from train_embeddings.sif import SifModel, build_sif, glove_average, load_sif
+from train_embeddings.evaluation import sts
+from train_embeddings.models.embedding_model import EmbeddingModel
+from train_embeddings.models.encoder import build_encoder
+from train_embeddings.models.model_io import load_model, save_model
+from train_embeddings.models.sif import SifModel, build_sif, glove_average, load_sif
+from train_embeddings.models.spec import ModelSpec
 from train_embeddings.vocab import WordVocab
 
 WS = {"kind": "whitespace", "lowercase": True}

@@ -1,4 +1,4 @@
-"""The static encoder (train_embeddings/static.py): a tiny sentence-transformers teacher built here (a 1-layer BERT
+"""The static encoder (train_embeddings/static/): a tiny sentence-transformers teacher built here (a 1-layer BERT
 over a WordPiece vocabulary of the pairs' words, mean pooling; nothing downloaded) is distilled with model2vec,
 trained a few steps on real paraphrase pairs, saved, loaded, exported to model2vec and sentence-transformers and loaded
 there exactly as docs/embeddings.md shows. Needs the ``static`` and ``st`` extras."""
@@ -19,8 +19,8 @@ pytest.importorskip("sentence_transformers", reason="the st extra is not install
 
 from cli.paranmt_command import main as paranmt  # noqa: E402
 from train_embeddings import load_model  # noqa: E402
-from train_embeddings.static import STATIC, distill_teacher  # noqa: E402
-from train_embeddings.trainer import train  # noqa: E402
+from train_embeddings.static.teacher import STATIC, distill_teacher  # noqa: E402
+from train_embeddings.training.trainer import train  # noqa: E402
 
 # Every piece of these is in the teacher's vocabulary: sentence-transformers' StaticEmbedding keeps [UNK] pieces
 # in its mean where model2vec and paranmt drop them, so the exports agree exactly on text without unknown pieces.
@@ -98,7 +98,7 @@ def test_trains_saves_loads_and_combines(trained) -> None:
 def test_a_combination_exports_to_sentence_transformers(trained, tmp_path) -> None:
     from sentence_transformers import SentenceTransformer
 
-    from train_embeddings.st_export import export_sentence_transformers
+    from train_embeddings.export.st_export import export_sentence_transformers
 
     _, _, _, out = trained
     model = load_model(out)

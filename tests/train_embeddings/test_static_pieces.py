@@ -1,4 +1,4 @@
-"""The static encoder's memoised cut (train_embeddings.static.PieceMemo) against the slow obvious reference kept
+"""The static encoder's memoised cut (train_embeddings.static.pieces.PieceMemo) against the slow obvious reference kept
 here: the tokenizer run on each whole sentence on its own, ``[UNK]`` dropped, and the mean of the table rows in
 NumPy. On every STS sentence of ../shared (STS 2012–2016, STS-B) with all-MiniLM-L6-v2's own tokenizer (the
 static model's: model2vec's distillation keeps its normalizer, pre-tokenizer and WordPiece), on strings chosen to
@@ -22,9 +22,12 @@ pytest.importorskip("all_minilm_l6_v2", reason="the st extra (the packaged all-M
 
 from core.hf_imports import minilm_directory
 from tests.conftest import shared_data
-from train_embeddings import sts
-from train_embeddings.models import EmbeddingModel, ModelSpec, build_encoder
-from train_embeddings.static import STATIC, PieceMemo, StaticVocab, word_local
+from train_embeddings.evaluation import sts
+from train_embeddings.models.embedding_model import EmbeddingModel
+from train_embeddings.models.encoder import build_encoder
+from train_embeddings.models.spec import ModelSpec
+from train_embeddings.static.pieces import PieceMemo, StaticVocab, word_local
+from train_embeddings.static.teacher import STATIC
 
 # Strings a per-word cut could get wrong: characters the normalizer deletes or turns into spaces (some of which
 # Python's split() would cut at), accents and combining marks beside spaces, CJK, case folding that changes length,

@@ -1,4 +1,4 @@
-"""STS evaluation (train_embeddings/sts/, train_embeddings/evaluate_sts.py): loaders, correlations, protocols, CLI.
+"""STS evaluation (train_embeddings/evaluation/sts/, cli/evaluate_command.py): loaders, correlations, protocols, CLI.
 
 Hand-made data checks the arithmetic against correlations computed by hand; the real STS 2012–2015 + STS-B files
 (``../shared/data/sts``) check the loaders' counts, the STS2017 selection, and the SIF paper's direction with real
@@ -27,7 +27,7 @@ from cli import evaluate_command
 from core.correlation import pearson, spearman
 from core.text import CachedTokenizer
 from tests.conftest import shared_data
-from train_embeddings import sts
+from train_embeddings.evaluation import sts
 
 try:
     from scipy import stats as scipy_stats

@@ -1,5 +1,5 @@
-"""train_embeddings.thread_pools: what one thread means in a speed figure. The pools are pinned and restored, and
-the Hugging Face tokenizers' Rayon pool (global to a process, so checked in fresh ones) starts no thread while
+"""train_embeddings.evaluation.thread_pools: what one thread means in a speed figure. The pools are pinned and restored,
+and the Hugging Face tokenizers' Rayon pool (global to a process, so checked in fresh ones) starts no thread while
 pinned, where the same batch does start one unpinned; SentencePiece batches follow torch's thread setting."""
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ import pyarrow as pa
 import torch
 from threadpoolctl import threadpool_info
 
-from train_embeddings.thread_pools import cpu_model, pinned, pinned_environment, pool_report
+from train_embeddings.evaluation.thread_pools import cpu_model, pinned, pinned_environment, pool_report
 from train_embeddings.vocab import SentencePieceVocab
 
 REPO = Path(__file__).resolve().parents[2]
 # Threads a 20,000-sentence tokenizers batch starts in a fresh process, inside pinned(1) and then outside it.
 PROBE = """
 import json
-from train_embeddings.thread_pools import pinned, tokenizer_threads_started
+from train_embeddings.evaluation.thread_pools import pinned, tokenizer_threads_started
 with pinned(1):
     inside = tokenizer_threads_started()
 print(json.dumps({"pinned": inside, "unpinned": tokenizer_threads_started()}))

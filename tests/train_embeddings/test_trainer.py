@@ -16,11 +16,11 @@ from configs.schema import TrainConfig
 from tests.conftest import write_sts_dir
 from tests.train_embeddings.helpers import pair_lines, pairs_parquet, pairs_table
 from train_embeddings import load_model
-from train_embeddings.data import TrainDataError
-from train_embeddings.sts.benchmarks import StsDataMissing
+from train_embeddings.evaluation.sts.benchmarks import StsDataMissing
 from train_embeddings.train_command import main
-from train_embeddings.trainer import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, train
-from train_embeddings.training_setup import prepare_training
+from train_embeddings.training.data import TrainDataError
+from train_embeddings.training.trainer import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, train
+from train_embeddings.training.training_setup import prepare_training
 
 PROBE = ["A man is playing a guitar.", "A dog runs in the park.", "Two women are talking."]
 
@@ -46,6 +46,16 @@ def test_smoke_train_every_model_type(captions, tmp_path, model):
     assert not result.finished and result.best is None
     vectors = load_model(result.model_dir).encode(PROBE)
     assert vectors.shape[0] == 3 and np.isfinite(vectors).all()
+
+
+def test_a_run_folder_names_no_module_path(captions, tmp_path):
+    """Saved models, checkpoints, vocabularies and metrics hold data, never a Python module path (``model.json`` a
+    spec, ``weights.pt`` and ``checkpoint.pt`` plain tensors), so the package's modules can move without an old run
+    or model failing to load."""
+    train(tiny(captions, "word,trigram,lstm", max_steps=2), tmp_path / "run", evaluate_fn=None, progress=False)
+    files = [p for p in (tmp_path / "run").rglob("*") if p.is_file()]
+    assert any(p.name == CHECKPOINT for p in files) and any(p.name == "model.json" for p in files)
+    assert [p.name for p in files if b"train_embeddings" in p.read_bytes()] == []
 
 
 def test_loss_goes_down_and_outputs_are_written(captions, tmp_path):
@@ -138,7 +148,7 @@ def test_default_evaluation_uses_sts2017_dev(captions, tmp_path, monkeypatch):
     monkeypatch.setenv("PARANMT_STS_DIR", str(write_sts_dir(tmp_path / "sts")))  # the STS layout, bundled pairs
     evaluate = default_evaluate_fn()
     if evaluate is None:
-        pytest.skip("train_embeddings.sts.dev_score is not available yet")
+        pytest.skip("train_embeddings.evaluation.sts.dev_score is not available yet")
     result = train(tiny(captions, "word", max_steps=3), tmp_path / "run", evaluate_fn=None, progress=False)
     scores = evaluate(load_model(result.model_dir))
     assert set(scores) == {"dev"} and -1 <= scores["dev"] <= 1

@@ -1,6 +1,6 @@
-"""The ICLR'16 encoder zoo and CSE (train_embeddings/models.py), the eq. 11 regularisers and AdaGrad
-(train_embeddings/trainer.py): shapes, masking and padding invariance, the identity-RNN's equality with averaging,
-the peephole LSTM / Elman RNN / CSE against slow per-step references on hand weights, penalties against hand
+"""The ICLR'16 encoder zoo and CSE (train_embeddings/models/iclr16.py, cse.py), the eq. 11 regularisers and AdaGrad
+(train_embeddings/training/trainer.py): shapes, masking and padding invariance, the identity-RNN's equality with
+averaging, the peephole LSTM / Elman RNN / CSE against slow per-step references on hand weights, penalties against hand
 computation, save/load round trips, and seconds-long CLI smoke runs on real paraphrase pairs."""
 
 from __future__ import annotations
@@ -15,22 +15,16 @@ import torch
 from configs.schema import TrainConfig
 from tests.train_embeddings.helpers import pairs_parquet
 from train_embeddings import load_model
-from train_embeddings.model_io import save_model
-from train_embeddings.models import (
-    COMPONENTS,
-    RECURRENT,
-    ConvSentenceEncoder,
-    ElmanRNN,
-    EmbeddingModel,
-    ModelSpec,
-    PeepholeLSTM,
-    SentenceEncoder,
-    WordTable,
-    build_encoder,
-)
+from train_embeddings.models.cse import ConvSentenceEncoder
+from train_embeddings.models.embedding_model import EmbeddingModel
+from train_embeddings.models.encoder import SentenceEncoder, build_encoder
+from train_embeddings.models.iclr16 import ElmanRNN, PeepholeLSTM
+from train_embeddings.models.model_io import save_model
+from train_embeddings.models.spec import COMPONENTS, RECURRENT, ModelSpec
+from train_embeddings.models.word_table import WordTable
 from train_embeddings.train_command import main
-from train_embeddings.trainer import CHECKPOINT, regularization, train
-from train_embeddings.training_start import build_optimizer
+from train_embeddings.training.trainer import CHECKPOINT, regularization, train
+from train_embeddings.training.training_start import build_optimizer
 from train_embeddings.vocab import SentenceBatch, WordVocab
 
 ZOO = ["proj", "dan", "rnn", "irnn", "lstm-peep", "lstm-peep-nog", "cse"]
