@@ -55,13 +55,16 @@ PREFILTERED_SCHEMA = pa.schema([*DECODED_SCHEMA, pa.field(S.EN_TOKENS, pa.list_(
 FIT_SCHEMA = pa.schema([pa.field(ROW, pa.int64(), nullable=False), pa.field(S.EN_TOKENS, pa.list_(pa.string()))])
 
 
-def partition(table: pa.Table, parts: np.ndarray, count: int) -> list[tuple[int, pa.Table]]:
-    """``(part, rows of table in that part)`` for every non-empty part; ``parts[i]`` in ``[0, count)`` is row
-    ``i``'s part. Rows keep their order within a part."""
+def partition(table: pa.Table, parts: np.ndarray) -> list[tuple[int, pa.Table]]:
+    """``(part, rows of table in that part)`` for every part present, parts ascending; ``parts[i]`` is row ``i``'s
+    part. Rows keep their order within a part."""
+    if not len(parts):
+        return []
     order = np.argsort(parts, kind="stable")
-    bounds = np.searchsorted(parts[order], np.arange(count + 1))
-    return [(part, table.take(order[bounds[part]:bounds[part + 1]]))
-            for part in range(count) if bounds[part + 1] > bounds[part]]
+    ordered = parts[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    ends = np.r_[starts[1:], len(order)]
+    return [(int(ordered[start]), table.take(order[start:end])) for start, end in zip(starts, ends, strict=True)]
 
 
 class DecodedRow(TypedDict):
