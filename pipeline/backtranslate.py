@@ -63,9 +63,9 @@ log = logging.getLogger(__name__)
 
 #: What the pipeline keeps of a row's :class:`translate.translator.Translation` (a NaN score is null).
 TRANSLATION_SCHEMA = pa.schema([("status", pa.string()), ("hypothesis", pa.string()), ("score", pa.float64()),
-                                ("hit_length_cap", pa.bool_()), ("error", pa.string())])
+                                (S.HIT_LENGTH_CAP, pa.bool_()), ("error", pa.string())])
 #: A file of the translation cache: a chunk's rows (id, Czech text) with their translations.
-CACHE_SCHEMA = pa.schema([("id", pa.string()), ("cs", pa.string()), *TRANSLATION_SCHEMA])
+CACHE_SCHEMA = pa.schema([(S.ID, pa.string()), (S.CS, pa.string()), *TRANSLATION_SCHEMA])
 _TRANSLATION_REASONS = {"empty": Reason.TRANSLATION_EMPTY, "too_long": Reason.TRANSLATION_TOO_LONG,
                         "failed": Reason.TRANSLATION_FAILED}
 
@@ -101,7 +101,7 @@ def apply_translations(rows: pa.Table, translations: pa.Table) -> tuple[pa.Table
     for name, column in ((S.MT, "hypothesis"), (S.MT_SCORE, "score")):
         index = rows.schema.get_field_index(name)
         rows = rows.set_column(index, rows.schema.field(index), translations.column(column))
-    return rows.append_column(pa.field(S.HIT_LENGTH_CAP, pa.bool_()), translations.column("hit_length_cap")), rejected
+    return rows.append_column(pa.field(S.HIT_LENGTH_CAP, pa.bool_()), translations.column(S.HIT_LENGTH_CAP)), rejected
 
 
 def _safe(name: str) -> str:
@@ -158,7 +158,7 @@ def read_cache(path: str, chunk: pa.Table) -> pa.Table | None:
     try:
         with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
             cached = pq.read_table(handle)
-        czech = cached.column("cs")
+        czech = cached.column(S.CS)
         translations = cached.select(TRANSLATION_SCHEMA.names).cast(TRANSLATION_SCHEMA)
     except Exception as error:  # a foreign or damaged file: translate again (and overwrite it)
         # one line: Arrow's messages can hold newlines

@@ -1,9 +1,11 @@
 """The records that flow between the pipeline's stages, as ``TypedDict``s.
 
-Between the main stages they travel as Arrow tables of :data:`BATCH_ROWS` rows (:data:`DECODED_SCHEMA`,
-:data:`PREFILTERED_SCHEMA`, then :data:`core.pair_schema.PAIRS_SCHEMA`), so Beam moves a few thousand rows per element
-and the stages work column-wise; rejections and dead letters, which are few, stay plain dicts. The types say which
-columns (keys) each stage hands to the next. Column names are those of :mod:`core.pair_schema`.
+From ingest to the writers they travel as Arrow tables of :data:`BATCH_ROWS` rows (:data:`DECODED_SCHEMA`,
+:data:`PREFILTERED_SCHEMA`, then :data:`core.pair_schema.PAIRS_SCHEMA`; after back-translation one table per
+translation chunk), so Beam moves hundreds to thousands of rows per element and the stages work column-wise;
+rejections and dead letters, which are few, stay plain dicts until the writers batch them
+(:class:`pipeline.write.RecordTables`). The types say which columns (keys) each stage hands to the next. Column
+names are those of :mod:`core.pair_schema`.
 
 ingest --DecodedRow--> prefilter --PrefilteredRow--> dedup --> back-translation --TranslatedRow--> pair record
 --PairRecord--> score and select --> ``pairs/`` and ``train/``; every stage may instead emit a
