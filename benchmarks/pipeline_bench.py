@@ -198,7 +198,7 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
     out = tmp / "stages" / "pairs"
     out.mkdir(parents=True)
     count = pipeline_config.num_shards
-    for index, part in partition(scored, shards_of(scored["id"], count), count):
+    for index, part in partition(scored, shards_of(scored["id"], count)):
         write_table(sorted_shard_table([part], PAIRS_SCHEMA), str(out / shard_name("pairs", index, count)),
                     row_group_rows=pipeline_config.row_group_rows, compression=pipeline_config.compression)
     seconds["7 shard, sort, write Parquet (zstd)"] = time.perf_counter() - t

@@ -170,7 +170,7 @@ def run_subprocess(mode: str, size: int, folder: Path, log: Path) -> dict[str, A
 
 STAGES_MT = ["Ingest", "Prefilter", "Dedup", "FitScorer", "PairRecords", "ScoreAndSelect", "Lexicon",
              "WritePairs", "WriteTrain", "WriteRejected"]
-STAGES_NMT = ["Ingest", "Prefilter", "Dedup", "FitScorer", "Rows", "BackTranslate", "Batch", "PairRecords",
+STAGES_NMT = ["Ingest", "Prefilter", "Dedup", "FitScorer", "BackTranslate", "PairRecords",
               "ScoreAndSelect", "WritePairs", "WriteTrain", "WriteRejected"]
 
 

@@ -1,5 +1,7 @@
-"""Back-translation: rows -> rows with ``mt`` (or a ``translation_*`` rejection), through
-:class:`pipeline.nmt_inference.BackTranslateChunks`, with a translation cache that makes a killed run cheap to resume.
+"""Back-translation: row batches (Arrow tables) -> row batches with ``mt`` (or ``translation_*`` rejections),
+through :class:`pipeline.nmt_inference.BackTranslateChunks`, with a translation cache that makes a killed run cheap
+to resume. Rows stay in Arrow tables throughout; only the Czech text of a chunk becomes Python strings, for the
+Translator and the cache key.
 
 Rows are grouped into **chunks** of ``pipeline.cache_chunk_lines`` consecutive row numbers
 (:data:`pipeline.records.ROW`: the row's place in the input, whatever container, compression or sharding holds it),
@@ -30,7 +32,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Unpack
 
 import apache_beam as beam
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as arrow_compute
 import pyarrow.parquet as pq
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
@@ -41,14 +45,8 @@ from core import pair_schema as S
 from core.import_path import load_class
 from core.pair_schema import Reason, Stage
 from pipeline.disk_space import OutOfSpaceError
-from pipeline.metrics import (
-    CACHE_HIT_COUNTER,
-    METRICS_NAMESPACE,
-    TRANSLATED_COUNTER,
-    StageCounter,
-    rejected_counter,
-)
-from pipeline.records import REJECTED_TAG, ROW, rejection
+from pipeline.metrics import CACHE_HIT_COUNTER, METRICS_NAMESPACE, TRANSLATED_COUNTER, StageCounter
+from pipeline.records import REJECTED_TAG, ROW, RejectedRecord, RejectingDoFn, partition, rejection
 from pipeline.run_folder import cache_root, cached_chunk_path
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
@@ -59,56 +57,68 @@ from translate.translator import BackendUnavailable, Translation
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions
 
-__all__ = ["CACHE_FIELDS", "BackTranslateRows", "TranslationCache", "apply_translation", "cache_chunk",
-           "translation_fields"]
+__all__ = ["CACHE_SCHEMA", "TRANSLATION_SCHEMA", "BackTranslateRows", "TranslationCache", "apply_translations",
+           "cache_chunk", "translation_table"]
 
 log = logging.getLogger(__name__)
 
-CACHE_FIELDS = ("status", "hypothesis", "score", "hit_length_cap", "error")
-CACHE_SCHEMA = pa.schema([("id", pa.string()), ("cs", pa.string()), ("status", pa.string()),
-                          ("hypothesis", pa.string()), ("score", pa.float64()), ("hit_length_cap", pa.bool_()),
-                          ("error", pa.string())])
+#: What the pipeline keeps of a row's :class:`translate.translator.Translation` (a NaN score is null).
+TRANSLATION_SCHEMA = pa.schema([("status", pa.string()), ("hypothesis", pa.string()), ("score", pa.float64()),
+                                (S.HIT_LENGTH_CAP, pa.bool_()), ("error", pa.string())])
+#: A file of the translation cache: a chunk's rows (id, Czech text) with their translations.
+CACHE_SCHEMA = pa.schema([(S.ID, pa.string()), (S.CS, pa.string()), *TRANSLATION_SCHEMA])
 _TRANSLATION_REASONS = {"empty": Reason.TRANSLATION_EMPTY, "too_long": Reason.TRANSLATION_TOO_LONG,
                         "failed": Reason.TRANSLATION_FAILED}
 
 
-def translation_fields(translation: Translation) -> dict[str, Any]:
-    """What the pipeline keeps of a :class:`translate.translator.Translation` (JSON/Parquet friendly)."""
-    score = translation.score
-    return {"status": translation.status.value, "hypothesis": translation.hypothesis,
-            "score": None if score is None or math.isnan(score) else float(score),
-            "hit_length_cap": bool(translation.hit_length_cap), "error": translation.error}
+def translation_table(translations: Sequence[Translation]) -> pa.Table:
+    """A chunk's translations as a :data:`TRANSLATION_SCHEMA` table, one row each, in order."""
+    return pa.Table.from_arrays([
+        pa.array([t.status.value for t in translations], pa.string()),
+        pa.array([t.hypothesis for t in translations], pa.string()),
+        pa.array([None if t.score is None or math.isnan(t.score) else float(t.score) for t in translations],
+                 pa.float64()),
+        pa.array([bool(t.hit_length_cap) for t in translations], pa.bool_()),
+        pa.array([t.error for t in translations], pa.string()),
+    ], schema=TRANSLATION_SCHEMA)
 
 
-def apply_translation(row: dict[str, Any], fields: dict[str, Any],
-                      nmt_model_id: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """A row and its translation -> ``(row with mt, score, cap flag, model id, None)`` or ``(None, rejection)``."""
-    status = fields["status"]
-    if status != "ok":
-        detail = fields.get("error") or f"translation status {status}"
-        return None, rejection(row, Stage.TRANSLATE, _TRANSLATION_REASONS.get(status, Reason.TRANSLATION_FAILED),
-                               detail)
-    out = dict(row)
-    out[S.MT] = fields["hypothesis"]
-    out[S.MT_SCORE] = fields["score"]
-    out[S.HIT_LENGTH_CAP] = fields["hit_length_cap"]
-    out[S.NMT_MODEL_ID] = nmt_model_id
-    return out, None
+def apply_translations(rows: pa.Table, translations: pa.Table) -> tuple[pa.Table, list[RejectedRecord]]:
+    """Rows and their translations (a :data:`TRANSLATION_SCHEMA` table, row for row) -> the translated rows (``mt``
+    and ``mt_score`` from the translation, ``hit_length_cap`` added) and a ``translation_*`` rejection for each row
+    whose translation is not ``ok``."""
+    status = translations.column("status")
+    ok = arrow_compute.fill_null(arrow_compute.equal(status, "ok"), False).to_numpy(zero_copy_only=False)
+    failed = np.flatnonzero(~ok)
+    rejected = []
+    if failed.size:  # few: as records, each with the row's raw text
+        raw = rows.select([S.ID, S.SOURCE, S.CS, S.EN, S.MT]).take(failed).to_pylist()
+        for row, outcome in zip(raw, translations.take(failed).to_pylist(), strict=True):
+            reason = _TRANSLATION_REASONS.get(outcome["status"], Reason.TRANSLATION_FAILED)
+            rejected.append(rejection(row, Stage.TRANSLATE, reason,
+                                      outcome["error"] or f"translation status {outcome['status']}"))
+        keep = pa.array(ok)
+        rows, translations = rows.filter(keep), translations.filter(keep)
+    for name, column in ((S.MT, "hypothesis"), (S.MT_SCORE, "score")):
+        index = rows.schema.get_field_index(name)
+        rows = rows.set_column(index, rows.schema.field(index), translations.column(column))
+    return rows.append_column(pa.field(S.HIT_LENGTH_CAP, pa.bool_()), translations.column(S.HIT_LENGTH_CAP)), rejected
 
 
 def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "model"
 
 
-def cache_chunk(row: int, lines: int) -> int:
-    """The chunk of a row number: rows ``[k * lines, (k + 1) * lines)`` are chunk ``k``."""
+def cache_chunk(row: int | np.ndarray, lines: int) -> int | np.ndarray:
+    """The chunk of a row number (or of each of an array of them): rows ``[k * lines, (k + 1) * lines)`` are
+    chunk ``k``."""
     return row // lines
 
 
 @dataclass(frozen=True)
 class TranslationCache:
     """Where translated chunks are cached: ``<root>/translations/<model id>/<hash>.parquet``, the hash over the
-    model id, the decoding settings and the chunk's Czech text (rows in id order)."""
+    model id, the decoding settings and the chunk's Czech text (rows in row-number order)."""
 
     root: str
     model_id: str
@@ -141,38 +151,47 @@ class TranslationCache:
         return cached_chunk_path(self.root, _safe(self.model_id), digest.hexdigest()[:32])
 
 
-def read_cache(path: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
-    """Cached translations for ``rows`` (sorted by id), or None if absent, unreadable or not for these rows."""
+def read_cache(path: str, chunk: pa.Table) -> pa.Table | None:
+    """Cached translations (:data:`TRANSLATION_SCHEMA`) of a chunk's rows (sorted by row number), or None if
+    absent, unreadable or not for these rows."""
     if not FileSystems.exists(path):
         return None
     try:
         with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
-            cached = pq.read_table(handle).to_pylist()
+            cached = pq.read_table(handle)
+        czech = cached.column(S.CS)
+        translations = cached.select(TRANSLATION_SCHEMA.names).cast(TRANSLATION_SCHEMA)
     except Exception as error:  # a foreign or damaged file: translate again (and overwrite it)
         # one line: Arrow's messages can hold newlines
         log.warning("ignoring unreadable translation cache %s: %s", path, " ".join(str(error).split()))
         return None
-    if len(cached) != len(rows) or any(c["cs"] != r[S.CS] for c, r in zip(cached, rows, strict=True)):
+    if cached.num_rows != chunk.num_rows or not czech.equals(chunk.column(S.CS)):
         return None
-    return [{k: c[k] for k in CACHE_FIELDS} for c in cached]
+    return translations
 
 
-def write_cache(path: str, rows: Sequence[dict[str, Any]], fields: Sequence[dict[str, Any]]) -> None:
+def write_cache(path: str, chunk: pa.Table, translations: pa.Table) -> None:
     """Write one chunk's translations atomically (a temporary name, then a rename)."""
-    table = pa.Table.from_pylist([{"id": r[S.ID], "cs": r[S.CS], **f} for r, f in zip(rows, fields, strict=True)],
-                                 schema=CACHE_SCHEMA)
+    table = pa.Table.from_arrays([chunk.column(S.ID), chunk.column(S.CS), *translations.columns],
+                                 schema=CACHE_SCHEMA).combine_chunks()  # one chunk a column: bytes as ever
     tmp = f"{path}.tmp-{uuid.uuid4().hex}"
     write_table(table, tmp, row_group_rows=100_000, compression="zstd", what="a chunk of the translation cache")
     FileSystems.rename([tmp], [path])
 
 
-def _key_by_chunk(row: dict[str, Any], lines: int) -> tuple[int, dict[str, Any]]:
-    return cache_chunk(row[ROW], lines), row
+class _KeyByChunk(beam.DoFn):
+    """A row batch -> ``(chunk, its rows in the batch)`` for every chunk it has rows of."""
+
+    def __init__(self, lines: int):
+        self._lines = lines
+
+    def process(self, batch: pa.Table) -> Iterator[tuple[int, pa.Table]]:
+        yield from partition(batch, cache_chunk(batch.column(ROW).to_numpy(), self._lines))
 
 
 class _LookupChunk(beam.DoFn):
-    """``(chunk, rows)`` -> ``(row, fields)`` per row of a cached chunk; otherwise one ``todo`` element
-    ``((cache path, rows), texts)`` to translate (rows in input order, so the texts are in a fixed order)."""
+    """``(chunk, row batches)`` -> ``(rows, translations)`` of a cached chunk; otherwise one ``todo`` element
+    ``((cache path, rows), texts)`` to translate (rows in row-number order, so the texts are in a fixed order)."""
 
     TODO = "todo"
 
@@ -183,22 +202,23 @@ class _LookupChunk(beam.DoFn):
         self._hits = StageCounter(CACHE_HIT_COUNTER)  # watched: the live line counts reused rows as translated
         self._translated = StageCounter(TRANSLATED_COUNTER)
 
-    def process(self, element: tuple[int, Iterable[dict[str, Any]]]) -> Iterator[Any]:
-        rows = sorted(element[1], key=lambda r: r[ROW])
-        texts = [r[S.CS] for r in rows]
+    def process(self, element: tuple[int, Iterable[pa.Table]]) -> Iterator[Any]:
+        rows = pa.concat_tables(element[1])
+        rows = rows.take(arrow_compute.sort_indices(rows, [(ROW, "ascending")])).combine_chunks()
+        texts = rows.column(S.CS).to_pylist()
         path = self._cache.path(texts) if self._cache is not None else None
         cached = read_cache(path, rows) if path is not None else None
         if cached is None:
             yield beam.pvalue.TaggedOutput(self.TODO, ((path, rows), texts))
             return
-        self._hits.inc(len(rows))
-        self._translated.inc(len(rows))
-        yield from zip(rows, cached, strict=True)
+        self._hits.inc(rows.num_rows)
+        self._translated.inc(rows.num_rows)
+        yield rows, cached
 
 
 class _StoreChunk(beam.DoFn):
     """``((cache path, rows), translations)`` -> the chunk written to the cache (when there is one), then
-    ``(row, fields)`` per row. A failed cache write is a warning: the translations go on; but a full disk ends the
+    ``(rows, translations)``. A failed cache write is a warning: the translations go on; but a full disk ends the
     run at once (:class:`~pipeline.disk_space.OutOfSpaceError`), before more translating for outputs that could
     not be written."""
 
@@ -206,42 +226,35 @@ class _StoreChunk(beam.DoFn):
         self._misses = Metrics.counter(METRICS_NAMESPACE, "translation_cache_miss_rows")
         self._translated = StageCounter(TRANSLATED_COUNTER)
 
-    def process(self, element: tuple[tuple[str | None, list[dict[str, Any]]], Sequence[Any]]) -> Iterator[Any]:
-        (path, rows), translations = element
-        fields = [translation_fields(t) for t in translations]
+    def process(self, element: tuple[tuple[str | None, pa.Table], Sequence[Translation]]) -> Iterator[Any]:
+        (path, rows), translated = element
+        translations = translation_table(translated)
         if path is not None:
-            self._misses.inc(len(rows))
+            self._misses.inc(rows.num_rows)
             try:
-                write_cache(path, rows, fields)
+                write_cache(path, rows, translations)
             except OutOfSpaceError:  # the outputs would fail next, on the same disk: say so now, once
                 raise
             except Exception as error:  # the cache is an optimisation: never fail the run for it
                 log.warning("could not write translation cache %s: %s", path, error)
-        self._translated.inc(len(rows))
-        yield from zip(rows, fields, strict=True)
+        self._translated.inc(rows.num_rows)
+        yield rows, translations
 
 
-class _ApplyTranslation(beam.DoFn):
-    def __init__(self, nmt_model_id: str):
-        self._model_id = nmt_model_id
+class _ApplyTranslation(RejectingDoFn):
+    """``(rows, translations)`` -> the translated rows (:func:`apply_translations`) and their rejections."""
 
-    def setup(self) -> None:
-        self._rejected = {r: Metrics.counter(METRICS_NAMESPACE, rejected_counter(r))
-                          for r in _TRANSLATION_REASONS.values()}
-
-    def process(self, element: tuple[dict[str, Any], dict[str, Any]]) -> Iterator[Any]:
-        row, fields = element
-        out, rejected = apply_translation(row, fields, self._model_id)
-        if rejected is None:
-            yield out
-        else:
-            self._rejected[Reason(rejected[S.REASON])].inc()
-            yield beam.pvalue.TaggedOutput(REJECTED_TAG, rejected)
+    def process(self, element: tuple[pa.Table, pa.Table]) -> Iterator[Any]:
+        translated, rejected = apply_translations(*element)
+        for record in rejected:
+            yield self._reject(record)
+        if translated.num_rows:
+            yield translated
 
 
 class BackTranslateRows(beam.PTransform):
-    """Rows -> rows with ``mt`` (main) and translation rejections (``rejected``): chunks of ``chunk_lines``
-    consecutive row numbers, each looked up in the :class:`TranslationCache` (when given) and
+    """Row batches -> row batches with ``mt`` (main, one batch a chunk) and translation rejections (``rejected``):
+    chunks of ``chunk_lines`` consecutive row numbers, each looked up in the :class:`TranslationCache` (when given) and
     otherwise translated by :class:`pipeline.nmt_inference.BackTranslateChunks` and cached at once. Without a cache the
     chunks are translated the same way, so outputs do not depend on whether a cache was used."""
 
@@ -276,7 +289,7 @@ class BackTranslateRows(beam.PTransform):
 
         looked = (
             rows
-            | "KeyByChunk" >> beam.Map(_key_by_chunk, self._chunk_lines)
+            | "KeyByChunk" >> beam.ParDo(_KeyByChunk(self._chunk_lines))
             | "GroupByChunk" >> beam.GroupByKey()
             | "LookupChunk" >> beam.ParDo(_LookupChunk(self._cache)).with_outputs(_LookupChunk.TODO, main="hits")
         )
@@ -286,7 +299,7 @@ class BackTranslateRows(beam.PTransform):
             | "StoreChunk" >> beam.ParDo(_StoreChunk())
         )
         translated = (looked.hits, fresh) | "HitsAndFresh" >> beam.Flatten()
-        applied = translated | "Apply" >> beam.ParDo(_ApplyTranslation(self.model_id)).with_outputs(
+        applied = translated | "Apply" >> beam.ParDo(_ApplyTranslation()).with_outputs(
             REJECTED_TAG, main="rows")
         return {"rows": applied.rows, REJECTED_TAG: applied[REJECTED_TAG]}
 

@@ -44,7 +44,7 @@ class _KeyByBucket(beam.DoFn):
         self._buckets = buckets
 
     def process(self, batch: pa.Table) -> Iterator[tuple[int, pa.Table]]:
-        yield from partition(batch, _bucket_of_keys(batch, self._buckets), self._buckets)
+        yield from partition(batch, _bucket_of_keys(batch, self._buckets))
 
 
 class _PickDuplicates(beam.DoFn):

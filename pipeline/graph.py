@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import apache_beam as beam
-import pyarrow as pa
 from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import LexiconConfig, ParaNMTConfig
@@ -30,7 +29,7 @@ from pipeline.input_plan import InputSpec, ReadPlan
 from pipeline.options import runner_of
 from pipeline.pair_records import PairRecords
 from pipeline.prefilter import FIT_TAG, PrefilterRows
-from pipeline.records import BATCH_ROWS, REJECTED_TAG
+from pipeline.records import REJECTED_TAG
 from pipeline.run_folder import LEXICON_DIR, STAGING, code_version
 from pipeline.score_transforms import ScoreAndSelect
 from pipeline.scorer_fit import ScorerChoice, choose_scorer
@@ -167,8 +166,8 @@ def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
     if checked.translate is not None:
-        translated = unique["rows"] | "Rows" >> beam.FlatMap(pa.Table.to_pylist) | "BackTranslate" >> checked.translate
-        rows = translated["rows"] | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=BATCH_ROWS)
+        translated = unique["rows"] | "BackTranslate" >> checked.translate
+        rows = translated["rows"]
         rejected.append(translated[REJECTED_TAG])
     else:
         rows = unique["rows"]  # the given translation: PairRecords fills hit_length_cap (null) and the model id
@@ -182,8 +181,7 @@ def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
 
     if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
         _ = out_pairs | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(output, STAGING, LEXICON_DIR),
-                                                  metadata, tables=True,
-                                                  num_shards=lexicon_shards(checked.plan, config.lexicon))
+                                                  metadata, num_shards=lexicon_shards(checked.plan, config.lexicon))
     late = (fitted_id | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted_id is not None else None
     write_run_outputs(output, config.pipeline, metadata, out_pairs, rejected, read["deadletter"],
                       score_fields=[f for score in checked.scores for f in score.fields],

@@ -20,8 +20,8 @@ __all__ = ["PairRecords", "pair_table"]
 
 
 class PairRecords(RejectingDoFn):
-    """Translated row batches (Arrow tables or lists of dicts) -> pair record batches in the PAIRS_SCHEMA layout
-    (main) and ``translation_empty`` rejections."""
+    """Translated row batches -> pair record batches in the PAIRS_SCHEMA layout (main) and ``translation_empty``
+    rejections."""
 
     def __init__(self, nmt_model_id: str | None):
         self._model_id = nmt_model_id
@@ -29,9 +29,8 @@ class PairRecords(RejectingDoFn):
     def setup(self) -> None:
         self._text = TextProcessor()
 
-    def process(self, batch: pa.Table | list[dict[str, Any]]) -> Iterator[Any]:
-        table = batch if isinstance(batch, pa.Table) else pa.Table.from_pylist(batch)
-        pairs, rejected = pair_table(table, self._text, self._model_id)
+    def process(self, batch: pa.Table) -> Iterator[Any]:
+        pairs, rejected = pair_table(batch, self._text, self._model_id)
         for record in rejected:
             yield self._reject(record)
         if pairs.num_rows:
@@ -49,15 +48,9 @@ def pair_table(batch: pa.Table, text: TextProcessor,
                           "machine translation is empty after normalisation")
                 for row in batch.take(np.flatnonzero(empty)).to_pylist()]
     kept = batch.filter(pa.array(~empty)) if empty.any() else batch
-    model_id = pa.scalar(nmt_model_id, pa.string())
-    if S.NMT_MODEL_ID in kept.column_names:  # a row's own model id where it has one ("" counts as none)
-        own = kept.column(S.NMT_MODEL_ID)
-        model_ids = pc.coalesce(pc.if_else(pc.equal(own, ""), pa.scalar(None, pa.string()), own), model_id)
-    else:
-        model_ids = pa.array([nmt_model_id] * kept.num_rows, pa.string())
     given = {S.MT_TOKENS: pa.array([t for t, e in zip(mt_tokens, empty, strict=True) if not e],
                                    S.PAIRS_SCHEMA.field(S.MT_TOKENS).type),
-             S.NMT_MODEL_ID: model_ids,
+             S.NMT_MODEL_ID: pa.repeat(pa.scalar(nmt_model_id, pa.string()), kept.num_rows),
              S.TRANSLATION_SCORE: kept.column(S.MT_SCORE) if S.MT_SCORE in kept.column_names else None,
              **{name: kept.column(name) for name in (S.ID, S.SOURCE, S.CS, S.EN, S.MT, S.EN_TOKENS, S.HIT_LENGTH_CAP)
                 if name in kept.column_names}}

@@ -1,9 +1,11 @@
 """The records that flow between the pipeline's stages, as ``TypedDict``s.
 
-Between the main stages they travel as Arrow tables of :data:`BATCH_ROWS` rows (:data:`DECODED_SCHEMA`,
-:data:`PREFILTERED_SCHEMA`, then :data:`core.pair_schema.PAIRS_SCHEMA`), so Beam moves a few thousand rows per element
-and the stages work column-wise; rejections and dead letters, which are few, stay plain dicts. The types say which
-columns (keys) each stage hands to the next. Column names are those of :mod:`core.pair_schema`.
+From ingest to the writers they travel as Arrow tables of :data:`BATCH_ROWS` rows (:data:`DECODED_SCHEMA`,
+:data:`PREFILTERED_SCHEMA`, then :data:`core.pair_schema.PAIRS_SCHEMA`; after back-translation one table per
+translation chunk), so Beam moves hundreds to thousands of rows per element and the stages work column-wise;
+rejections and dead letters, which are few, stay plain dicts until the writers batch them
+(:class:`pipeline.write.RecordTables`). The types say which columns (keys) each stage hands to the next. Column
+names are those of :mod:`core.pair_schema`.
 
 ingest --DecodedRow--> prefilter --PrefilteredRow--> dedup --> back-translation --TranslatedRow--> pair record
 --PairRecord--> score and select --> ``pairs/`` and ``train/``; every stage may instead emit a
@@ -55,13 +57,16 @@ PREFILTERED_SCHEMA = pa.schema([*DECODED_SCHEMA, pa.field(S.EN_TOKENS, pa.list_(
 FIT_SCHEMA = pa.schema([pa.field(ROW, pa.int64(), nullable=False), pa.field(S.EN_TOKENS, pa.list_(pa.string()))])
 
 
-def partition(table: pa.Table, parts: np.ndarray, count: int) -> list[tuple[int, pa.Table]]:
-    """``(part, rows of table in that part)`` for every non-empty part; ``parts[i]`` in ``[0, count)`` is row
-    ``i``'s part. Rows keep their order within a part."""
+def partition(table: pa.Table, parts: np.ndarray) -> list[tuple[int, pa.Table]]:
+    """``(part, rows of table in that part)`` for every part present, parts ascending; ``parts[i]`` is row ``i``'s
+    part. Rows keep their order within a part."""
+    if not len(parts):
+        return []
     order = np.argsort(parts, kind="stable")
-    bounds = np.searchsorted(parts[order], np.arange(count + 1))
-    return [(part, table.take(order[bounds[part]:bounds[part + 1]]))
-            for part in range(count) if bounds[part + 1] > bounds[part]]
+    ordered = parts[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    ends = np.r_[starts[1:], len(order)]
+    return [(int(ordered[start]), table.take(order[start:end])) for start, end in zip(starts, ends, strict=True)]
 
 
 class DecodedRow(TypedDict):

@@ -40,12 +40,13 @@ from configs.schema import PipelineConfig
 from core import pair_schema as S
 from pipeline.disk_space import room_for
 from pipeline.metrics import StageCounter, record_size, written_counter
-from pipeline.records import partition
+from pipeline.records import BATCH_ROWS, partition
 from pipeline.run_folder import OUTPUTS, STAGING, SUCCESS_FILE
 
 __all__ = [
     "DEADLETTER_SCHEMA",
     "REJECTED_SCHEMA",
+    "RecordTables",
     "WriteParquetShards",
     "clear_staging",
     "finalize",
@@ -113,6 +114,26 @@ def records_to_table(records: Sequence[Mapping[str, Any]], schema: pa.Schema = S
     return pa.Table.from_pylist(list(records), schema=schema)
 
 
+def plain_schema(schema: pa.Schema) -> pa.Schema:
+    """``schema`` with its dictionary columns as their value type: how a shard's parts travel; the shard's own
+    dictionaries are built once it is sorted (:func:`sorted_shard_table`)."""
+    return pa.schema([f.with_type(f.type.value_type) if pa.types.is_dictionary(f.type) else f for f in schema])
+
+
+class RecordTables(beam.PTransform):
+    """Records (dicts: rejections, dead letters) -> Arrow tables of up to :data:`~pipeline.records.BATCH_ROWS`
+    rows with the columns of ``schema``, as the writers take them."""
+
+    def __init__(self, schema: pa.Schema, label: str | None = None):
+        super().__init__(label)
+        self._schema = plain_schema(schema)
+
+    def expand(self, records: beam.PCollection) -> beam.PCollection:
+        return (records
+                | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=BATCH_ROWS)
+                | "ToTable" >> beam.Map(records_to_table, self._schema))
+
+
 def write_table(table: pa.Table, path: str, *, row_group_rows: int, compression: str,
                 compression_level: int | None = None, what: str | None = None) -> None:
     """Write one Parquet file through Beam's FileSystems (local, gs://, s3://, ...); a full disk is
@@ -145,19 +166,12 @@ def shards_of(ids: pa.Array | pa.ChunkedArray, count: int) -> np.ndarray:
     return np.fromiter((shard_of(row_id, count) for row_id in ids.to_pylist()), np.int64, len(ids))
 
 
-def sorted_shard_table(parts: Iterable[pa.Table | Mapping[str, Any]], schema: pa.Schema) -> pa.Table:
-    """One shard's rows (Arrow batches and/or dicts) as one table with ``schema``, sorted by id; the same table
-    (dictionaries in order of first appearance, one chunk per column) as :func:`records_to_table` of the rows
+def sorted_shard_table(parts: Iterable[pa.Table | None], schema: pa.Schema) -> pa.Table:
+    """One shard's row batches (None: the shard's marker) as one table with ``schema``, sorted by id; the same
+    table (dictionaries in order of first appearance, one chunk per column) as :func:`records_to_table` of the rows
     sorted by id, so the Parquet bytes do not depend on how rows were batched."""
-    plain = pa.schema([f.with_type(f.type.value_type) if pa.types.is_dictionary(f.type) else f for f in schema])
-    tables, records = [], []
-    for part in parts:
-        if isinstance(part, pa.Table):
-            tables.append(part.select(schema.names).cast(plain))
-        elif part is not None:
-            records.append(part)
-    if records:
-        tables.append(records_to_table(records, plain))
+    plain = plain_schema(schema)
+    tables = [part.select(schema.names).cast(plain) for part in parts if part is not None]
     if not tables:
         return schema.empty_table()
     table = pa.concat_tables(tables)
@@ -174,14 +188,10 @@ class _KeyByShard(beam.DoFn):
     def setup(self) -> None:
         self._counter = StageCounter(self._counter_name) if self._counter_name else None
 
-    def process(self, element: pa.Table | dict[str, Any]) -> Iterator[tuple[int, Any]]:
-        rows = element.num_rows if isinstance(element, pa.Table) else 1
+    def process(self, batch: pa.Table) -> Iterator[tuple[int, pa.Table]]:
         if self._counter is not None:
-            self._counter.inc(rows)
-        if isinstance(element, pa.Table):
-            yield from partition(element, shards_of(element.column(S.ID), self._count), self._count)
-        else:
-            yield shard_of(element[S.ID], self._count), element
+            self._counter.inc(batch.num_rows)
+        yield from partition(batch, shards_of(batch.column(S.ID), self._count))
 
 
 def _marker(index: int) -> tuple[int, None]:
@@ -195,7 +205,7 @@ class _WriteShard(beam.DoFn):
         self._schema = schema
         self._row_group_rows, self._compression, self._level = row_group_rows, compression, compression_level
 
-    def process(self, element: tuple[int, Iterable[pa.Table | dict[str, Any] | None]],
+    def process(self, element: tuple[int, Iterable[pa.Table | None]],
                 late_metadata: dict[str, Any] | None = None) -> Iterator[str]:
         index, parts = element
         schema = S.with_metadata(self._schema, **late_metadata) if late_metadata else self._schema
@@ -208,8 +218,8 @@ class _WriteShard(beam.DoFn):
 
 
 class WriteParquetShards(beam.PTransform):
-    """Row batches (Arrow tables) or records (dicts) -> ``<directory>/<prefix>-SSSSS-of-NNNNN.parquet``, sorted by
-    id; yields the paths.
+    """Row batches (Arrow tables) -> ``<directory>/<prefix>-SSSSS-of-NNNNN.parquet``, sorted by id; yields the
+    paths.
 
     ``counter`` (default ``written_<prefix>``) counts the records in :data:`~pipeline.summary.METRICS_NAMESPACE`.
     ``late_metadata``: a one-element PCollection of metadata entries known only once the job runs (the id of a
@@ -227,12 +237,12 @@ class WriteParquetShards(beam.PTransform):
         self._compression, self._level = compression, compression_level
         self._counter = counter if counter is not None else written_counter(prefix)
 
-    def expand(self, records: beam.PCollection) -> beam.PCollection:
+    def expand(self, batches: beam.PCollection) -> beam.PCollection:
         n = self._num_shards
         late = [beam.pvalue.AsSingleton(self._late_metadata)] if self._late_metadata is not None else []
-        keyed = records | "KeyByShard" >> beam.ParDo(_KeyByShard(n, self._counter))
+        keyed = batches | "KeyByShard" >> beam.ParDo(_KeyByShard(n, self._counter))
         # One marker per shard, so every shard file is written, empty or not.
-        markers = records.pipeline | "ShardMarkers" >> beam.Create(list(range(n))) | "Marker" >> beam.Map(_marker)
+        markers = batches.pipeline | "ShardMarkers" >> beam.Create(list(range(n))) | "Marker" >> beam.Map(_marker)
         return (
             (keyed, markers)
             | "Together" >> beam.Flatten()
@@ -270,9 +280,10 @@ def write_run_outputs(output: str, pipeline_config: PipelineConfig, metadata: di
                                                   late_metadata=late_metadata, **shards))
     _ = (tuple(rejected)
          | "AllRejected" >> beam.Flatten()
+         | "RejectedTables" >> RecordTables(REJECTED_SCHEMA)
          | "WriteRejected" >> WriteParquetShards(FileSystems.join(staging, "rejected"), "rejected",
                                                  S.with_metadata(REJECTED_SCHEMA, **metadata), **shards))
-    _ = deadletter | "WriteDeadletter" >> WriteParquetShards(
+    _ = deadletter | "DeadletterTables" >> RecordTables(DEADLETTER_SCHEMA) | "WriteDeadletter" >> WriteParquetShards(
         FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
         **{**shards, "num_shards": pipeline_config.deadletter_shards})
 

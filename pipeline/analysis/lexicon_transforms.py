@@ -8,7 +8,7 @@ bundle (combiner lifting by hand: a combine with a side input is not lifted) and
 bundle, split by lexicon shard (a word pair goes to the shards of both its words: a shard is a run of words in
 byte order, :meth:`~pipeline.analysis.pmi_lexicon.Vocabulary.shards`); a ``CombinePerKey`` merges each shard's
 counts and :func:`~pipeline.analysis.pmi_lexicon.write_lexicon_shard` turns them into PMI and writes that shard.
-Memory per worker: one batch of ``batch_pairs`` pairs, at most ``chunk_keys`` materialised word pairs, the distinct
+Memory per worker: one batch of pairs, at most ``chunk_keys`` materialised word pairs, the distinct
 pairs of its bundle, and the merged counts of one shard. Only the shards' top-k lists and stats (at most
 ``max_vocab x top_k`` rows) meet on one worker, which writes ``top_k.tsv``, ``vocabulary.parquet`` and
 ``stats.json`` with :func:`~pipeline.analysis.pmi_lexicon.write_lexicon_summary` -- the functions the stand-alone
@@ -28,7 +28,6 @@ from apache_beam.utils.timestamp import MIN_TIMESTAMP
 from apache_beam.utils.windowed_value import WindowedValue
 
 from configs.schema import LexiconConfig
-from core.pair_schema import PAIRS_SCHEMA
 from pipeline.analysis.pmi_lexicon import (
     LexiconShard,
     Marginals,
@@ -40,15 +39,9 @@ from pipeline.analysis.pmi_lexicon import (
 )
 from pipeline.metrics import record_size
 
-__all__ = ["BuildLexicon", "records_to_batch"]
+__all__ = ["BuildLexicon"]
 
 log = logging.getLogger(__name__)
-
-
-def records_to_batch(records: Iterable[Mapping[str, Any]], columns: tuple[str, ...]) -> pa.Table:
-    """Pair records (dicts) -> an Arrow table of ``columns`` with the types of the pairs schema."""
-    rows = list(records)
-    return pa.table({name: pa.array([r.get(name) for r in rows], PAIRS_SCHEMA.field(name).type) for name in columns})
 
 
 def _columns_of(batch: pa.Table, columns: tuple[str, ...]) -> pa.Table:
@@ -141,34 +134,26 @@ def _write_summary(shards: list[LexiconShard], vocab: Vocabulary, marginals: Mar
 
 
 class BuildLexicon(beam.PTransform):
-    """Pair records (dicts in the :data:`core.pair_schema.PAIRS_SCHEMA` layout, or with ``tables=True`` Arrow
-    batches of them, as the pipeline has them) -> the lexicon files in ``out_dir``, the table in ``num_shards``
+    """Batches of pair records (Arrow tables in the :data:`core.pair_schema.PAIRS_SCHEMA` layout, as the pipeline
+    has them) -> the lexicon files in ``out_dir``, the table in ``num_shards``
     shards (default: ``config.num_shards``, else 1), each merged and written by its own worker; the output
     PCollection holds one element, the stats dict (rows read / used / skipped by reason)."""
 
     def __init__(self, config: LexiconConfig, out_dir: str, metadata: Mapping[str, Any] | None = None,
-                 label: str | None = None, *, tables: bool = False, num_shards: int | None = None):
+                 label: str | None = None, *, num_shards: int | None = None):
         super().__init__(label)
         self._config, self._out_dir, self._metadata = config, out_dir, dict(metadata or {})
-        self._tables = tables
         self._num_shards = num_shards or config.num_shards or 1
 
-    def expand(self, records: beam.PCollection) -> beam.PCollection:
+    def expand(self, pairs: beam.PCollection) -> beam.PCollection:
         config, num_shards = self._config, self._num_shards
-        if self._tables:
-            batches = records | "Columns" >> beam.Map(_columns_of, required_columns(config))
-        else:
-            batches = (
-                records
-                | "Batch" >> beam.BatchElements(min_batch_size=1, max_batch_size=config.batch_pairs)
-                | "ToArrow" >> beam.Map(records_to_batch, required_columns(config))
-            )
+        batches = pairs | "Columns" >> beam.Map(_columns_of, required_columns(config))
         marginals = batches | "WordCounts" >> beam.CombineGlobally(_MarginalsFn(config))
         vocab = marginals | "Vocabulary" >> beam.Map(Vocabulary.from_marginals, config)
         counted = batches | "PairCountsPerBundle" >> beam.ParDo(_CountBundle(config, num_shards),
                                                                beam.pvalue.AsSingleton(vocab))
         # Every shard is written, also one no bundle counted anything for: the set is always complete.
-        every_shard = records.pipeline | "EveryShard" >> beam.Create([(index, None) for index in range(num_shards)])
+        every_shard = pairs.pipeline | "EveryShard" >> beam.Create([(index, None) for index in range(num_shards)])
         return (
             (counted, every_shard)
             | "WithEveryShard" >> beam.Flatten()

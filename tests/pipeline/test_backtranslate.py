@@ -27,6 +27,6 @@ def test_a_damaged_cache_file_is_one_warning_line(tmp_path, caplog, monkeypatch)
 
     monkeypatch.setattr(pq, "read_table", damaged)
     with caplog.at_level(logging.WARNING, logger="pipeline.backtranslate"):
-        assert read_cache(str(path), [{"cs": "a"}]) is None
+        assert read_cache(str(path), pa.table({"id": ["x"], "cs": ["a"]})) is None
     [record] = caplog.records
     assert record.getMessage() == f"ignoring unreadable translation cache {path}: bad footer"

@@ -45,7 +45,7 @@ def test_every_dofn_and_transform_pickles(tmp_path):
     objects += [
         ingest._ReadTask(CAP, KEEP), dedup._PickDuplicates(),
         backtranslate._LookupChunk(TranslationCache("/c", "m", ())), backtranslate._StoreChunk(),
-        backtranslate._ApplyTranslation("m"),
+        backtranslate._ApplyTranslation(), backtranslate._KeyByChunk(500),
         write._KeyByShard(2, "written_pairs"),
         write._WriteShard(str(tmp_path), "pairs", 2, S.PAIRS_SCHEMA, 10, "zstd", None),
     ]

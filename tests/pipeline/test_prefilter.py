@@ -11,7 +11,7 @@ from configs.schema import ParaNMTConfig
 from core import pair_schema as S
 from core.pair_schema import Reason
 from core.text import TextProcessor
-from pipeline.backtranslate import apply_translation
+from pipeline.backtranslate import TRANSLATION_SCHEMA, apply_translations
 from pipeline.prefilter import FIT_TAG, PrefilterRows, prefilter_rules
 from pipeline.records import DECODED_SCHEMA, PREFILTERED_SCHEMA
 from pipeline.write import records_to_table
@@ -98,21 +98,26 @@ def test_dedup_keeps_the_first_row_on_the_normalised_pair():
 
 def test_pair_record_and_translation_outcomes():
     text = TextProcessor()
-    (row,), _, _ = _prefilter([_row("Ahoj.", "Hello.")])
-    fields = {"status": "ok", "hypothesis": "Hi there.", "score": -0.25, "hit_length_cap": True, "error": None}
-    translated, rejected = apply_translation(row, fields, "model-x")
-    assert rejected is None
-    pair, rejected = pair_record(translated, text, "model-x")
+    rows, _, _ = _prefilter([_row(f"Ahoj {i}.", f"Hello {i}.", i) for i in range(1, 6)])
+    table = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA).drop_columns(["dedup_key"])
+    statuses = ["ok", "empty", "ok", "too_long", "failed"]
+    translations = pa.Table.from_pylist(
+        [{"status": status, "hypothesis": f"Hi there {i}." if status == "ok" else "", "score": -0.25 * i,
+          "hit_length_cap": i == 0, "error": "boom" if status == "failed" else None}
+         for i, status in enumerate(statuses)], schema=TRANSLATION_SCHEMA)
+    translated, rejected = apply_translations(table, translations)
+    assert translated.column_names == [*table.column_names, S.HIT_LENGTH_CAP]
+    assert translated.column(S.ID).to_pylist() == [rows[0]["id"], rows[2]["id"]]
+    assert [(r["id"], r["reason"], r["stage"], r["detail"], r["mt"]) for r in rejected] == [
+        (rows[1]["id"], "translation_empty", "translate", "translation status empty", None),
+        (rows[3]["id"], "translation_too_long", "translate", "translation status too_long", None),
+        (rows[4]["id"], "translation_failed", "translate", "boom", None)]
+    pair, rejected = pair_record(translated.to_pylist()[0], text, "model-x")
     assert rejected is None and set(pair) == set(S.PAIRS_SCHEMA.names)
-    assert pair["mt_tokens"] == ["Hi", "there", "."] and pair["translation_score"] == -0.25
+    assert pair["mt_tokens"] == ["Hi", "there", "0", "."] and pair["translation_score"] == 0.0
     assert pair["hit_length_cap"] is True and pair["nmt_model_id"] == "model-x" and pair["keep"] is None
-    table = records_to_table([pair])
-    S.check_schema(table.schema)
-    for status, reason in (("empty", "translation_empty"), ("too_long", "translation_too_long"),
-                           ("failed", "translation_failed")):
-        _, rejected = apply_translation(row, {**fields, "status": status, "error": "boom"}, "m")
-        assert rejected["reason"] == reason and rejected["stage"] == "translate"
-    _, rejected = pair_record({**translated, "mt": " "}, text, "m")
+    S.check_schema(records_to_table([pair]).schema)
+    _, rejected = pair_record({**translated.to_pylist()[1], "mt": " "}, text, "m")
     assert rejected["reason"] == "translation_empty"
 
 
@@ -144,8 +149,8 @@ def test_column_wise_dedup_equals_pick_duplicates_on_real_pairs():
 
 def test_column_wise_pair_records_equal_pair_record_on_real_pairs():
     """pair_table (the pipeline's column-wise pair records) against pair_record row by row (the obvious reference):
-    real LibreOffice help rows with given translations, some empty or blank, with and without their own model ids
-    and length-cap flags; the same records, rejections and Arrow table."""
+    real LibreOffice help rows with given translations, some empty or blank, with and without length-cap flags; the
+    same records, rejections and Arrow table."""
     from pipeline.pair_records import pair_table
 
     cs = read_lines(SOFTWARE / "libreoffice-help.cs")[:200]
@@ -155,12 +160,10 @@ def test_column_wise_pair_records_equal_pair_record_on_real_pairs():
     rows = [{**r, "mt": en[(i + 1) % 200] if i % 17 else ("" if i % 2 else " .. "), "mt_score": -0.5 * (i % 3)}
             for i, r in enumerate(rows) if r is not None]
     plain = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA)
-    with_ids = plain.append_column(S.NMT_MODEL_ID, pa.array([("own" if i % 3 else "") if i % 5 else None
-                                                              for i in range(len(rows))], pa.string()))
-    with_ids = with_ids.append_column(S.HIT_LENGTH_CAP, pa.array([i % 4 == 0 for i in range(len(rows))]))
-    for table in (plain, with_ids):
-        expected = [pair_record(r, text, r.get(S.NMT_MODEL_ID) or "model-x") for r in table.to_pylist()]
+    capped = plain.append_column(S.HIT_LENGTH_CAP, pa.array([i % 4 == 0 for i in range(len(rows))]))
+    for table in (plain, capped):
+        expected = [pair_record(r, text, "model-x") for r in table.to_pylist()]
         got, rejected = pair_table(table, text, "model-x")
         assert got.equals(pa.Table.from_pylist([p for p, _ in expected if p is not None], schema=S.PAIRS_SCHEMA))
         assert rejected == [r for _, r in expected if r is not None] and 5 <= len(rejected) < 20
-    assert set(got.column(S.NMT_MODEL_ID).to_pylist()) == {"own", "model-x"}
+    assert set(got.column(S.NMT_MODEL_ID).to_pylist()) == {"model-x"}

@@ -11,15 +11,16 @@ def test_shards_are_stable():
 
 
 def test_a_shard_table_does_not_depend_on_batching():
-    """sorted_shard_table over Arrow batches and dicts, in any split, equals records_to_table of the rows sorted by
-    id (the reference): same values, dictionaries in order of first appearance, one chunk -- same Parquet bytes."""
+    """sorted_shard_table over Arrow batches in any split (plain or dictionary-typed, as RecordTables and the
+    stages give them), equals records_to_table of the rows sorted by id (the reference): same values, dictionaries
+    in order of first appearance, one chunk -- same Parquet bytes."""
     import io
     import random
 
     import pyarrow.parquet as pq
 
     from core import pair_schema as S
-    from pipeline.write import REJECTED_SCHEMA, records_to_table, sorted_shard_table
+    from pipeline.write import REJECTED_SCHEMA, plain_schema, records_to_table, sorted_shard_table
 
     reasons = ["duplicate", "garbage", "length_ratio", None]
     rows = [{"id": f"s:L{i:012d}", "source": "s", "stage": "prefilter" if i % 3 else "dedup",
@@ -27,8 +28,9 @@ def test_a_shard_table_does_not_depend_on_batching():
             for i in range(500)]
     random.Random(5).shuffle(rows)
     reference = records_to_table(sorted(rows, key=lambda r: r[S.ID]), REJECTED_SCHEMA)
-    parts = [records_to_table(rows[:100], REJECTED_SCHEMA), *rows[100:130],
-             records_to_table(rows[130:], REJECTED_SCHEMA)]
+    parts = [records_to_table(rows[:100], REJECTED_SCHEMA), None,
+             *(records_to_table([row], plain_schema(REJECTED_SCHEMA)) for row in rows[100:130]),
+             records_to_table(rows[130:], plain_schema(REJECTED_SCHEMA))]
     table = sorted_shard_table(parts, REJECTED_SCHEMA)
     assert table.equals(reference) and table.schema.equals(reference.schema, check_metadata=True)
 

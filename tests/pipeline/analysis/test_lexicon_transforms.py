@@ -76,11 +76,12 @@ def test_transform_on_many_bundles_and_two_worker_processes(tmp_path):
     _, en_lines, mt_lines = taste_pairs(600)
     en, mt = [line.split() for line in en_lines[300:]], [line.split() for line in mt_lines[300:]]
     config = LexiconConfig(min_score=None, batch_pairs=16, chunk_keys=2000)
-    records = [{"id": f"r{i}", "en_tokens": a, "mt_tokens": b} for i, (a, b) in enumerate(zip(en, mt, strict=True))]
+    batches = [pa.table({"en_tokens": en[start:start + 16], "mt_tokens": mt[start:start + 16]})
+               for start in range(0, len(en), 16)]
     options = beam.options.pipeline_options.PipelineOptions(
         ["--runner=FnApiRunner", "--direct_running_mode=multi_processing", "--direct_num_workers=2"])
     with beam.Pipeline(options=options) as p:
-        _ = p | beam.Create(records, reshuffle=True) | BuildLexicon(config, str(tmp_path / "beam"), num_shards=3)
+        _ = p | beam.Create(batches, reshuffle=True) | BuildLexicon(config, str(tmp_path / "beam"), num_shards=3)
     counts, vocab, _ = build_from_tables([pa.table({"en_tokens": en, "mt_tokens": mt})], config)
     expected = compute_lexicon(counts, vocab, config)
     shards = [pq.read_table(f) for f in lexicon_files(tmp_path / "beam")]
