@@ -52,7 +52,7 @@ from core.command_line import ArgumentParser, command
 from core.text import CachedTokenizer
 from train_embeddings.evaluation import sts
 from train_embeddings.models.model_io import load_model
-from train_embeddings.models.sif import build_sif, glove_average, read_fit_sentences, resolve_vectors
+from train_embeddings.models.sif import DEFAULT_A, build_sif, glove_average, read_fit_sentences, resolve_vectors
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sif-fit", type=Path, metavar="FILE",
                         help="sentences to fit SIF on (one per line, or tab-separated pairs: both sides); "
                              "default: the evaluation sentences")
-    parser.add_argument("--sif-a", type=float, default=1e-3, help="SIF weight parameter a (default 1e-3)")
+    parser.add_argument("--sif-a", type=float, default=DEFAULT_A, help="SIF weight parameter a (default %(default)s)")
     parser.add_argument("--sif-pc", choices=["reference", "batch"], default="reference",
                         help="SIF component: of the fitting sentences (reference, default) or of each dataset "
                              "(batch)")

@@ -24,7 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ref", type=Path, required=True, help="raw reference translations, line-aligned")
     p.add_argument("--name", help="test set name used in the card's metric keys (default: the --src file stem)")
     p.add_argument("--limit", type=int, help="only the first N sentences")
-    p.add_argument("--beam", type=int, default=5, help="beam size (default 5, as the shared model's card)")
+    p.add_argument("--beam", type=int, default=5, help="beam size (default %(default)s, as the shared model's card)")
     p.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"], default="auto")
     p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     p.add_argument("--compute-type", default="auto")

@@ -36,18 +36,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dev", type=Path, help="dev file (default: <sick-dir>/sickdev[-ent].tsv)")
     p.add_argument("--limit", type=int, help="use only the first N training pairs (smoke runs)")
     p.add_argument("--word-counts", type=Path, help="--model sif: 'word count' file (default: enwiki_vocab_min200)")
-    p.add_argument("--hidden", type=int, default=d.hidden, help=f"hidden units (default {d.hidden})")
-    p.add_argument("--epochs", type=int, default=d.epochs, help=f"maximum epochs (default {d.epochs})")
-    p.add_argument("--batch-size", type=int, default=d.batch_size, help=f"pairs per step (default {d.batch_size})")
-    p.add_argument("--lr", type=float, default=d.lr, help=f"Adam learning rate (default {d.lr})")
+    p.add_argument("--hidden", type=int, default=d.hidden, help="hidden units (default %(default)s)")
+    p.add_argument("--epochs", type=int, default=d.epochs, help="maximum epochs (default %(default)s)")
+    p.add_argument("--batch-size", type=int, default=d.batch_size, help="pairs per step (default %(default)s)")
+    p.add_argument("--lr", type=float, default=d.lr, help="Adam learning rate (default %(default)s)")
     p.add_argument("--encoder-lr", type=float, default=d.encoder_lr,
-                   help=f"fine-tuning: encoder learning rate (default {d.encoder_lr})")
-    p.add_argument("--lambda-c", type=float, default=d.lambda_c, help=f"head L2 (default {d.lambda_c})")
+                   help="fine-tuning: encoder learning rate (default %(default)s)")
+    p.add_argument("--lambda-c", type=float, default=d.lambda_c, help="head L2 (default %(default)s)")
     p.add_argument("--lambda-w", type=float, default=d.lambda_w,
-                   help=f"fine-tuning: L2 toward the initial encoder parameters (default {d.lambda_w})")
-    p.add_argument("--patience", type=int, default=d.patience, help=f"early-stopping patience (default {d.patience})")
+                   help="fine-tuning: L2 toward the initial encoder parameters (default %(default)s)")
+    p.add_argument("--patience", type=int, default=d.patience, help="early-stopping patience (default %(default)s)")
     p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--threads", type=int, default=d.threads, help="torch threads (default 1)")
+    p.add_argument("--threads", type=int, default=d.threads, help="torch threads (default %(default)s)")
     p.add_renamed("--out", "--output", type=Path, help="write metrics.json, head.pt (and model/ when fine-tuning) here")
     p.add_renamed("--quiet", "--no-progress", action="store_true", help="no progress bar")  # as the other commands
     return p

@@ -23,8 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pc", choices=PC_MODES, default="reference",
                    help="reference: PC of the fit sentences, saved (default); batch: PC of each encode() call; "
                         "none: weighted average only")
-    p.add_argument("--components", type=int, default=1, help="principal components to remove (default 1)")
-    p.add_argument("--a", type=float, default=DEFAULT_A, help="SIF weight parameter a (default 1e-3)")
+    p.add_argument("--components", type=int, default=1, help="principal components to remove (default %(default)s)")
+    p.add_argument("--a", type=float, default=DEFAULT_A, help="SIF weight parameter a (default %(default)s)")
     p.add_argument("--fit-sample", type=int, default=100_000, help="at most this many reference sentences")
     p.add_argument("--seed", type=int, default=0, help="seed of the reference-sentence sample")
     p.add_argument("--average", action="store_true", help="plain average instead (ignores the SIF options)")

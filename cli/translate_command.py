@@ -12,10 +12,23 @@ from tqdm import tqdm
 
 from configs import ConfigError, load_config
 from configs.out_paths import out_file_problem
-from core.command_line import ArgumentParser, add_config_arguments, command, config_flags
+from configs.schema import ParaNMTConfig
+from core.command_line import (
+    ArgumentParser,
+    ConfigFlag,
+    add_config_arguments,
+    add_config_flags,
+    command,
+    config_values,
+    flag_names,
+)
+from pipeline.run import TRANSLATE_FLAGS
 from translate import file_translator as file_translator_module
 from translate.file_translator import COLUMNS, INVALID_UTF8, count_lines, format_rows, open_text_file, read_chunks
 from translate.loading import load_translator
+
+# The flags that set config values: run's back-translation flags and the hypotheses kept per sentence.
+CONFIG_FLAGS = (*TRANSLATE_FLAGS, ConfigFlag("--nbest", "translate.nbest"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,32 +37,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--input", required=True, type=Path, help="source sentences, one per line (.gz ok)")
     p.add_renamed("--out", "--output", required=True, type=Path, help="TSV to write (.gz ok)")
     add_config_arguments(p, "translate.max_source_tokens=150")
-    p.add_argument("--model", type=Path, help="model directory (default: the bundled small-cs-en model)")
-    p.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"])
-    p.add_argument("--device", choices=["auto", "cpu", "cuda"])
-    p.add_argument("--compute-type", help="auto, int8, int8_float32, float16, bfloat16, float32")
-    p.add_argument("--beam", type=int, help="beam size (default 12)")
-    p.add_argument("--nbest", type=int, help="hypotheses written per sentence (default 1)")
-    p.add_argument("--max-batch-tokens", type=int)
-    p.add_argument("--max-source-tokens", type=int)
-    p.add_argument("--threads", type=int, help="CPU threads (default: all cores)")
+    add_config_flags(p, ParaNMTConfig, CONFIG_FLAGS)
     p.add_argument("--chunk-size", type=int, default=20000, help="lines read and sorted together")
     p.add_argument("--summary", type=Path, help="also write the run summary as JSON here")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
 
-@command(build_parser, pass_parser=True)
-def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    values = {
-        "translate.model": str(args.model.resolve()) if args.model else None,
-        "translate.backend": args.backend, "translate.device": args.device,
-        "translate.compute_type": args.compute_type, "translate.beam_size": args.beam,
-        "translate.nbest": args.nbest, "translate.max_batch_tokens": args.max_batch_tokens,
-        "translate.max_source_tokens": args.max_source_tokens, "translate.threads": args.threads,
-    }
-    config = load_config(args.config, args.overrides, values,
-                         flags=config_flags(parser, values, {"translate.beam_size": "--beam"}))
+@command(build_parser)
+def main(args: argparse.Namespace) -> int:
+    config = load_config(args.config, args.overrides, config_values(args, CONFIG_FLAGS),
+                         flags=flag_names(CONFIG_FLAGS))
     if args.input.is_dir():
         raise ConfigError(f"--input {args.input} is a folder: give a text file, one sentence per line")
     if not args.input.is_file():

@@ -421,9 +421,10 @@ class TrainConfig(_Section):
     read_batch_rows: int = Field(default=16_384, ge=1, description="Rows per Arrow record batch read.")
     # -- model
     model: str = Field(
-        default="word", description="word | trigram | sp | lstm | blstm | blstm-cat | blstm-max (ParaNMT-50M), proj | "
-        "dan | rnn | irnn | lstm-peep | lstm-peep-nog (ICLR'16), cse (CSE), or a combination: 'word,trigram' "
-        "concatenates, 'word+trigram' adds (all parts trained jointly).")
+        default="word", description="word | trigram | sp | lstm | blstm | blstm-cat | blstm-max (ParaNMT-50M), "
+        "static (a model2vec distillation of train.teacher), proj | dan | rnn | irnn | lstm-peep | lstm-peep-nog "
+        "(ICLR'16), cse (CSE), or a combination: 'word,trigram' concatenates, 'word+trigram' adds (all parts trained "
+        "jointly).")
     word_dim: int = Field(default=300, ge=1, description="Word embedding size without pretrained vectors.")
     trigram_dim: int = Field(default=300, ge=1)
     lstm_dim: int = Field(default=300, ge=1, description="LSTM hidden size per direction (300, 900, 2048 ...); "
@@ -442,7 +443,8 @@ class TrainConfig(_Section):
     cse_maps: int = Field(default=100, ge=1, description="CSE feature maps per width (output maps x widths).")
     word_vectors: Path | str | None = Field(
         default=None, description="Initial word vectors: 'kumo' (GloVe 6B 50d), a GloVe/paragram text file, a .npy "
-        "with vocab.txt, a WORD model directory; None: random.")
+        "with vocab.txt, a WORD model directory; None: random, except that paranmt train starts a word-based model "
+        "from 'kumo' when it is installed and word_dim is not set (--word-vectors none: random).")
     word_vectors_format: Literal["auto", "text", "npy", "word_model", "kumo"] = "auto"
     keep_pretrained_vocab: bool = Field(
         default=True, description="Pretrained words never seen in training stay in the vocabulary, frozen (Adam "
@@ -483,10 +485,10 @@ class TrainConfig(_Section):
         default=None, description="static: where distillations and teacher vectors are cached (None: "
         "$PARANMT_CACHE/static, default ~/.cache/paranmt/static).")
     # -- optimisation
-    epochs: int = Field(default=5, ge=1)
-    batch_size: int = Field(default=100, ge=2)
+    epochs: int = Field(default=5, ge=1, description="Passes over the training pairs.")
+    batch_size: int = Field(default=100, ge=2, description="Pairs per mini-batch (one update).")
     megabatch: int = Field(default=40, ge=1, description="M: mini-batches whose sentences negatives come from.")
-    lr: float = Field(default=1e-3, gt=0)
+    lr: float = Field(default=1e-3, gt=0, description="Learning rate of the optimizer.")
     margin: float = Field(default=0.4, ge=0, description="delta of the margin loss.")
     negatives: Literal["max", "mix"] = Field(default="max", description="mix: max with prob. 0.5, else random.")
     scramble: float = Field(default=0.3, ge=0, le=1, description="Word scrambling rate (recurrent models).")
@@ -503,8 +505,11 @@ class TrainConfig(_Section):
         default=0.0, ge=0, description="ICLR'16 eq. 11: lambda_w * ||W_w - W_w,initial||^2 pulling the trainable "
         "word embeddings toward their initial values. 0: none (ParaNMT-50M).")
     max_steps: int | None = Field(default=None, ge=1, description="Stop after this many updates (a budget).")
-    seed: int | None = Field(default=None, description="None: the top-level seed.")
-    device: Literal["auto", "cpu", "cuda"] = "auto"
+    seed: int | None = Field(
+        default=None, description="Seed of the data order, initialisation, scrambling and negatives; None: the "
+        "top-level seed.")
+    device: Literal["auto", "cpu", "cuda"] = Field(
+        default="auto", description="Where the model trains; auto: CUDA when torch sees a GPU, else the CPU.")
     threads: int = Field(
         default=0, ge=0, description="CPU threads for torch (0: torch's default). Small models (WORD, TRIGRAM) "
         "often train fastest on 1; more threads help the LSTMs.")

@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # the config schema's classes, passed in by the commands (con
     from pydantic.fields import FieldInfo
 
 __all__ = ["LOG_FORMAT", "ArgumentParser", "ConfigFlag", "UsageError", "add_config_arguments", "add_config_flags",
-           "command", "config_flags", "config_values", "install_warning", "log_to_console",
+           "command", "config_values", "flag_names", "install_warning", "log_to_console",
            "not_a_user_error_traceback", "os_error_line", "plain_text", "run_main", "run_program", "schema_field",
            "shadowing_line"]
 
@@ -62,18 +62,6 @@ def plain_text(text: str) -> str:
     return _BOLD.sub(r"\1", _LITERAL.sub(r"\1", text))
 
 
-def config_flags(parser: argparse.ArgumentParser, keys: Sequence[str],
-                 renamed: dict[str, str] | None = None) -> dict[str, str]:
-    """Dotted config keys -> the flag that sets them, for ``load_config(flags=...)``: the flag whose destination is
-    the key's last part (``train.batch_size`` -> ``--batch-size``), or ``renamed[key]``."""
-    by_dest: dict[str, str] = {}
-    for action in parser._actions:  # the first flag of a destination: a renamed flag's old spelling comes after
-        if action.option_strings:
-            by_dest.setdefault(action.dest, action.option_strings[0])
-    found = {key: by_dest[key.rsplit(".", 1)[-1]] for key in keys if key.rsplit(".", 1)[-1] in by_dest}
-    return {**found, **(renamed or {})}
-
-
 def add_config_arguments(parser: argparse.ArgumentParser, example: str) -> None:
     """The ``--config`` and ``--set`` options every command shares (``args.config``, ``args.overrides``)."""
     parser.add_argument("--config", help="YAML config (a path or a bundled name such as 'sample')")
@@ -86,11 +74,14 @@ class ConfigFlag:
     """A flag that sets one config value: its spelling (``--beam``) and the dotted key it sets
     (``translate.beam_size``). Its type, choices, help and the default it shows are the schema field's
     (:func:`add_config_flags`); ``choices`` only narrows a field that also takes other values (a backend by name,
-    where the config also takes an import path)."""
+    where the config also takes an import path); ``type`` reads the value of a field of several types (a path or a
+    URL); ``old`` is an earlier spelling that still works, not shown (:meth:`ArgumentParser.add_renamed`)."""
 
     flag: str
     key: str
     choices: tuple[str, ...] | None = None
+    type: Callable[[str], Any] | None = None  # Any: the field's value
+    old: str | None = None
 
 
 def schema_field(schema: type[BaseModel], key: str) -> FieldInfo:
@@ -126,20 +117,26 @@ def add_config_flags(group: Any, schema: type[BaseModel], flags: Sequence[Config
     (``args.<key>``, read by :func:`config_values`), so the config file's value stands."""
     for item in flags:
         field = schema_field(schema, item.key)
-        value_type = _value_type(field.annotation)
+        value_type = item.type or _value_type(field.annotation)
+        if typing.get_origin(value_type) in (types.UnionType, typing.Union):
+            raise TypeError(f"{item.key} takes several types ({value_type}): give its ConfigFlag a type")
         description = (field.description or "").replace("%", "%%")  # argparse %-formats help
         default = field.get_default(call_default_factory=True)
+        kwargs: dict[str, Any]  # Any: add_argument's keyword arguments
         if value_type is bool:
-            group.add_argument(item.flag, dest=item.key, action="store_false" if default else "store_true",
-                               default=None, help=f"{description} (sets {item.key}: {_shown(not default)}; "
-                                                  f"default {_shown(default)})".strip())
-            continue
-        literal = typing.get_args(value_type) if typing.get_origin(value_type) is typing.Literal else ()
-        choices = item.choices or literal or None
-        shown = f"; default {_shown(default)}" if default is not None else ""
-        group.add_argument(item.flag, dest=item.key, type=None if literal else value_type, choices=choices,
-                           metavar=None if choices else item.flag.lstrip("-").replace("-", "_").upper(),
-                           help=f"{description} ({item.key}{shown})".strip())
+            kwargs = {"action": "store_false" if default else "store_true",
+                      "help": f"{description} (sets {item.key}: {_shown(not default)}; "
+                              f"default {_shown(default)})".strip()}
+        else:
+            literal = typing.get_args(value_type) if typing.get_origin(value_type) is typing.Literal else ()
+            choices = item.choices or literal or None
+            shown = f"; default {_shown(default)}" if default is not None else ""
+            kwargs = {"type": None if literal else value_type, "choices": choices,
+                      "metavar": None if choices else item.flag.lstrip("-").replace("-", "_").upper(),
+                      "help": f"{description} ({item.key}{shown})".strip()}
+        group.add_argument(item.flag, dest=item.key, default=None, **kwargs)
+        if item.old is not None:
+            group.add_argument(item.old, dest=item.key, default=None, **{**kwargs, "help": argparse.SUPPRESS})
 
 
 def config_values(args: argparse.Namespace, flags: Sequence[ConfigFlag]) -> dict[str, Any]:  # Any: field values
@@ -147,6 +144,11 @@ def config_values(args: argparse.Namespace, flags: Sequence[ConfigFlag]) -> dict
     absolute here, against the folder the user typed it in."""
     values = {item.key: getattr(args, item.key) for item in flags}
     return {key: str(value.resolve()) if isinstance(value, Path) else value for key, value in values.items()}
+
+
+def flag_names(flags: Sequence[ConfigFlag]) -> dict[str, str]:
+    """Dotted key -> its flag, for ``load_config(flags=...)``: an invalid value is reported by the flag that gave it."""
+    return {item.key: item.flag for item in flags}
 
 
 class UsageError(ParanmtError, ValueError):

@@ -25,6 +25,7 @@ from core.command_line import (
     add_config_flags,
     command,
     config_values,
+    flag_names,
     run_program,
 )
 
@@ -33,7 +34,8 @@ if TYPE_CHECKING:  # the lazy API below, for type checkers
 
 __all__ = ["CONFIG_FLAGS", "AccountingError", "build_parser", "main", "run"]
 
-# The flags that set config values, by help group; each one's type, help and default are its schema field's.
+# The flags that set config values, by help group; each one's type, help and default are its schema field's, and
+# its help names the key it sets.
 INPUT_FLAGS = (ConfigFlag("--tsv-header", "pipeline.tsv_header"),)
 PIPELINE_FLAGS = (
     ConfigFlag("--limit", "pipeline.limit"),
@@ -92,9 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_config_flags(i, ParaNMTConfig, INPUT_FLAGS)
     p.add_renamed("--out", "--output", required=True, help="output folder (local or gs://...)")
     add_config_arguments(p, "pipeline.num_shards=16")
-    g = p.add_argument_group("pipeline (each is also pipeline.<key> in the config)")
+    g = p.add_argument_group("pipeline")
     add_config_flags(g, ParaNMTConfig, PIPELINE_FLAGS)
-    t = p.add_argument_group("back-translation (translate.<key> in the config)")
+    t = p.add_argument_group("back-translation")
     add_config_flags(t, ParaNMTConfig, TRANSLATE_FLAGS)
     p.add_argument("--overwrite", action="store_true",
                    help="replace a different run already in --out (the same run is always resumed)")
@@ -129,7 +131,7 @@ def _check_input_flags(args: argparse.Namespace) -> None:
 @command(build_parser, passthrough="beam_args")
 def main(args: argparse.Namespace) -> int:
     config = load_config(args.config, args.overrides, config_values(args, CONFIG_FLAGS),
-                         flags={item.key: item.flag for item in CONFIG_FLAGS})
+                         flags=flag_names(CONFIG_FLAGS))
     _check_input_flags(args)
     from pipeline.launch import launch  # Beam loads here, once the arguments and the config are checked
 

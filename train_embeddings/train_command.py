@@ -34,44 +34,65 @@ import sys
 from pathlib import Path
 
 from configs import load_config
-from core.command_line import ArgumentParser, add_config_arguments, command, config_flags
+from configs.schema import ParaNMTConfig
+from core.command_line import (
+    ArgumentParser,
+    ConfigFlag,
+    add_config_arguments,
+    add_config_flags,
+    command,
+    config_values,
+    flag_names,
+)
 from train_embeddings.evaluation.sts.benchmarks import check_dev_data
+
+
+def _cli_path(value: str) -> str:
+    """A path typed on the command line, made absolute against the working directory (a relative one in the
+    config file is against the file's folder); ``kumo`` and URLs as given."""
+    if value == "kumo" or "://" in value:
+        return value
+    return str(Path(value).expanduser().absolute())
+
+
+def _word_vectors(value: str) -> str:
+    """``--word-vectors``: a path as :func:`_cli_path`, or ``none`` (random vectors on purpose)."""
+    return "none" if value.lower() == "none" else _cli_path(value)
+
+
+# The flags that set config values; each one's type, help and default are its schema field's.
+CONFIG_FLAGS = (
+    ConfigFlag("--input", "train.data", type=_cli_path, old="--data"),
+    ConfigFlag("--model", "train.model"),
+    ConfigFlag("--teacher", "train.teacher", type=_cli_path),
+    ConfigFlag("--pca-dims", "train.static_pca_dims"),
+    ConfigFlag("--teacher-loss", "train.static_teacher_loss"),
+    ConfigFlag("--megabatch", "train.megabatch"),
+    ConfigFlag("--epochs", "train.epochs"),
+    ConfigFlag("--batch-size", "train.batch_size"),
+    ConfigFlag("--lr", "train.lr"),
+    ConfigFlag("--optimizer", "train.optimizer"),
+    ConfigFlag("--lambda-c", "train.lambda_c"),
+    ConfigFlag("--lambda-w", "train.lambda_w"),
+    ConfigFlag("--margin", "train.margin"),
+    ConfigFlag("--scramble", "train.scramble"),
+    ConfigFlag("--negatives", "train.negatives"),
+    ConfigFlag("--word-vectors", "train.word_vectors", type=_word_vectors),
+    ConfigFlag("--grad-clip", "train.grad_clip"),
+    ConfigFlag("--max-steps", "train.max_steps"),
+    ConfigFlag("--seed", "train.seed"),
+    ConfigFlag("--device", "train.device"),
+    ConfigFlag("--threads", "train.threads"),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="paranmt train", description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_renamed("--input", "--data", dest="data",
-                  help="training pairs: Parquet file / directory of shards / glob / URL, or a ParaNMT TSV file")
-    p.add_argument("--model", help="word | trigram | sp | static | lstm | blstm | blstm-cat | blstm-max | proj | "
-                                   "dan | rnn | "
-                                   "irnn | lstm-peep | lstm-peep-nog | cse, or e.g. word,trigram (concatenation) / "
-                                   "word+trigram (addition)")
     p.add_renamed("--out", "--output", required=True, type=Path,
                   help="run directory (checkpoint, best/, model/, metrics)")
     add_config_arguments(p, "train.lstm_dim=900")
-    p.add_argument("--teacher", help="static: a sentence-transformers model directory whose model2vec distillation "
-                   "the table starts from (default: the packaged all-MiniLM-L6-v2)")
-    p.add_argument("--pca-dims", type=int, help="static: the distillation's PCA size (default 256)")
-    p.add_argument("--teacher-loss", type=float, help="static: weight of the teacher loss (Tokenlearn; default 0)")
-    p.add_argument("--megabatch", type=int, help="M, mini-batches per mega-batch (default 40)")
-    p.add_argument("--epochs", type=int, help="default 5")
-    p.add_argument("--batch-size", type=int, help="default 100")
-    p.add_argument("--lr", type=float, help="learning rate (default 0.001; ICLR'16 AdaGrad: 0.05)")
-    p.add_argument("--optimizer", choices=["adam", "adagrad"], help="default adam")
-    p.add_argument("--lambda-c", type=float, help="L2 weight on compositional parameters (ICLR'16; default 0)")
-    p.add_argument("--lambda-w", type=float, help="L2 weight toward the initial word vectors (default 0)")
-    p.add_argument("--margin", type=float, help="delta (default 0.4)")
-    p.add_argument("--scramble", type=float, help="word scrambling rate for recurrent models (default 0.3)")
-    p.add_argument("--negatives", choices=["max", "mix"])
-    p.add_argument("--word-vectors", help="'kumo' (GloVe 6B 50d; the default for word-based models when installed), "
-                                         "a vector file, a WORD model directory, or 'none' (random)")
-    p.add_argument("--grad-clip", type=float, help="max gradient norm")
-    p.add_argument("--max-steps", type=int, help="stop after this many updates")
-    p.add_argument("--seed", type=int)
-    p.add_argument("--device", choices=["auto", "cpu", "cuda"])
-    p.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's; 1 is often fastest for "
-                                               "WORD/TRIGRAM)")
+    add_config_flags(p, ParaNMTConfig, CONFIG_FLAGS)
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its checkpoint (also done "
                    "without this flag when --out holds a run with the same settings)")
     p.add_argument("--overwrite", action="store_true", help="replace a different run already in --out")
@@ -82,36 +103,23 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _cli_path(value: str | None) -> str | None:
-    if value is None or value == "kumo" or "://" in value:
-        return value
-    return str(Path(value).expanduser().absolute())
-
-
-@command(build_parser, log_level=logging.INFO, pass_parser=True)
-def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    values = {
-        "train.data": _cli_path(args.data), "train.model": args.model, "train.megabatch": args.megabatch,
-        "train.epochs": args.epochs, "train.batch_size": args.batch_size, "train.lr": args.lr,
-        "train.margin": args.margin, "train.scramble": args.scramble, "train.negatives": args.negatives,
-        "train.word_vectors": None if (args.word_vectors or "").lower() == "none" else _cli_path(args.word_vectors),
-        "train.grad_clip": args.grad_clip,
-        "train.max_steps": args.max_steps, "train.seed": args.seed, "train.device": args.device,
-        "train.threads": args.threads, "train.optimizer": args.optimizer, "train.lambda_c": args.lambda_c,
-        "train.lambda_w": args.lambda_w, "train.teacher": _cli_path(args.teacher),
-        "train.static_pca_dims": args.pca_dims, "train.static_teacher_loss": args.teacher_loss,
-    }
-    config = load_config(args.config, args.overrides, values, flags=config_flags(parser, values))
+@command(build_parser, log_level=logging.INFO)
+def main(args: argparse.Namespace) -> int:
+    values = config_values(args, CONFIG_FLAGS)
+    word_vectors = values["train.word_vectors"]
+    if word_vectors == "none":  # random vectors, set once the config is loaded (over its own vectors too)
+        values["train.word_vectors"] = None
+    config = load_config(args.config, args.overrides, values, flags=flag_names(CONFIG_FLAGS))
     if not args.no_eval:
         check_dev_data()  # a clone without ../shared gets its one line at once
     from train_embeddings.training import (
         trainer,  # torch loads here, once the arguments, config and STS files are checked
     )
 
-    if args.word_vectors is not None and args.word_vectors.lower() == "none":
+    if word_vectors == "none":
         config = config.model_copy(update={"train": config.train.model_copy(update={"word_vectors": None})})
     else:
-        config = trainer.default_word_vectors(config, args.word_vectors)
+        config = trainer.default_word_vectors(config, word_vectors)
     result = trainer.train(config, args.out, resume=args.resume,
                            evaluate_fn=None if args.no_eval else trainer.DEFAULT_EVALUATION,
                            progress=False if args.quiet else None, overwrite=args.overwrite)

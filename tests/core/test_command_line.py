@@ -3,8 +3,11 @@ from the schema), and every command starts through the one ``@command`` (parsing
 
 from __future__ import annotations
 
+import argparse
 import ast
+import importlib
 import logging
+import re
 
 import pytest
 
@@ -21,17 +24,48 @@ def _shown(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-@pytest.mark.parametrize("flag", CONFIG_FLAGS, ids=lambda flag: flag.flag)
-def test_each_run_config_flag_is_a_schema_field_and_its_help_shows_the_schema_default(flag: ConfigFlag) -> None:
+def _config_flag_commands() -> dict[str, tuple[ConfigFlag, ...]]:
+    """Every command whose module has a CONFIG_FLAGS table: its module -> the table."""
+    modules = {name: importlib.import_module(name) for name, _ in SUBCOMMANDS.values()}
+    return {name: module.CONFIG_FLAGS for name, module in modules.items() if hasattr(module, "CONFIG_FLAGS")}
+
+
+CONFIG_FLAG_COMMANDS = _config_flag_commands()
+EVERY_CONFIG_FLAG = [(name, flag) for name, flags in CONFIG_FLAG_COMMANDS.items() for flag in flags]
+
+
+def test_the_commands_that_set_config_values_have_a_table() -> None:
+    assert set(CONFIG_FLAG_COMMANDS) == {"pipeline.run", "cli.translate_command", "train_embeddings.train_command"}
+
+
+@pytest.mark.parametrize(("name", "flag"), EVERY_CONFIG_FLAG, ids=lambda x: x if isinstance(x, str) else x.flag)
+def test_each_config_flag_is_a_described_schema_field_and_its_help_shows_the_schema_default(
+        name: str, flag: ConfigFlag) -> None:
     field = schema_field(ParaNMTConfig, flag.key)  # a KeyError for a key the schema does not have
+    assert field.description, f"{flag.key}: the help (and the YAML reader) needs the field's description"
     default = field.get_default(call_default_factory=True)
-    [action] = [a for a in build_parser()._actions if flag.flag in a.option_strings]
-    assert action.dest == flag.key
-    assert (field.description or "") in action.help and flag.key in action.help
+    [action] = [a for a in importlib.import_module(name).build_parser()._actions if flag.flag in a.option_strings]
+    assert action.dest == flag.key and action.default is None  # not given: the config file's value stands
+    assert field.description in action.help and flag.key in action.help
     if default is not None:
-        assert f"default {_shown(default)}" in action.help
+        assert action.help.endswith(f"default {_shown(default)})")
     if isinstance(default, bool):  # a boolean flag changes the default; the negative ones say so in their name
         assert action.const is (not default) and flag.flag.startswith("--no-") is default
+
+
+@pytest.mark.parametrize("name", sorted({name for name, _ in SUBCOMMANDS.values()}))
+def test_no_help_restates_a_default_the_schema_owns(name: str) -> None:
+    """The old way wrote "(default 12)" beside --beam, a second home for the schema's default."""
+    tables = CONFIG_FLAG_COMMANDS.get(name, ())
+    generated = {flag.flag for flag in tables} | {flag.old for flag in tables}
+    schema_names = {field for section in ParaNMTConfig.model_fields.values()
+                    for field in getattr(section.annotation, "model_fields", ())}
+    for action in importlib.import_module(name).build_parser()._actions:
+        if not action.option_strings or action.option_strings[0] in generated:
+            continue
+        assert "." not in action.dest or action.dest == "overrides", action.option_strings  # a key: only the table
+        restated = re.search(r"\(default:? -?[0-9]", action.help or "")
+        assert not (restated and action.dest in schema_names), (name, action.option_strings, action.help)
 
 
 def test_run_flags_set_config_values_only_through_the_table() -> None:
@@ -40,6 +74,30 @@ def test_run_flags_set_config_values_only_through_the_table() -> None:
     for action in build_parser()._actions:
         if action.option_strings and action.option_strings[0] not in generated:
             assert "." not in action.dest or action.dest == "overrides", action.option_strings
+
+
+def test_run_help_groups_claim_no_config_key_a_flag_does_not_set() -> None:
+    """``--no-dedup`` sets prefilter.dedup and ``--lexicon`` lexicon.enabled: each flag's help names its key."""
+    titles = [group.title for group in build_parser()._action_groups]
+    assert not [title for title in titles if "<key>" in (title or "")]
+
+
+def test_a_renamed_config_flag_fills_the_same_key_and_is_not_shown(tmp_path, monkeypatch) -> None:
+    from train_embeddings.train_command import CONFIG_FLAGS as TRAIN_FLAGS
+    from train_embeddings.train_command import build_parser as train_parser
+
+    monkeypatch.chdir(tmp_path)
+    parser = train_parser()
+    for spelling in ("--input", "--data"):
+        args = parser.parse_args([spelling, "pairs", "--out", "o", "--word-vectors", "NONE"])
+        values = config_values(args, TRAIN_FLAGS)
+        assert values["train.data"] == str(tmp_path / "pairs") and values["train.word_vectors"] == "none"
+    assert "--data" not in parser.format_help()
+
+
+def test_a_field_of_several_types_needs_the_flags_own_type() -> None:
+    with pytest.raises(TypeError, match=r"train\.data"):
+        add_config_flags(argparse.ArgumentParser(), ParaNMTConfig, [ConfigFlag("--input", "train.data")])
 
 
 def test_config_values_are_none_until_given_and_paths_absolute(tmp_path, monkeypatch) -> None:
@@ -52,8 +110,6 @@ def test_config_values_are_none_until_given_and_paths_absolute(tmp_path, monkeyp
 
 
 def test_a_flag_for_a_key_the_schema_lacks_is_an_error() -> None:
-    import argparse
-
     with pytest.raises(KeyError, match=r"pipeline\.no_such_key"):
         add_config_flags(argparse.ArgumentParser(), ParaNMTConfig, [ConfigFlag("--x", "pipeline.no_such_key")])
 
