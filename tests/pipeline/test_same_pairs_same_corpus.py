@@ -49,10 +49,10 @@ def _write(path: Path, data: bytes) -> Path:
 
 
 def _pair_files(d: Path, cs: list[str], en: list[str], compress: Callable[[bytes], bytes] | None = None,
-                suffix: str = "") -> list[InputSpec]:
+                suffix: str = "", name: str = "news") -> list[InputSpec]:
     pack = compress or (lambda data: data)
-    return [InputSpec.pair(_write(d / f"news.cs{suffix}", pack("".join(f"{c}\n" for c in cs).encode())),
-                           _write(d / f"news.en{suffix}", pack("".join(f"{e}\n" for e in en).encode())))]
+    return [InputSpec.pair(_write(d / f"{name}.cs{suffix}", pack("".join(f"{c}\n" for c in cs).encode())),
+                           _write(d / f"{name}.en{suffix}", pack("".join(f"{e}\n" for e in en).encode())))]
 
 
 def _parquet(d: Path, cs: list[str], en: list[str], shards: int = 1) -> list[InputSpec]:
@@ -84,8 +84,9 @@ MORE_CONTAINERS: dict[str, Callable[[Path, list[str], list[str]], list[InputSpec
     "tsv": lambda d, cs, en: [InputSpec.tsv(_write(d / "news.tsv", _tsv(cs, en)))],
     "jsonl.bz2": lambda d, cs, en: [InputSpec.jsonl(_write(d / "news.jsonl.bz2", bz2.compress(_jsonl(cs, en))))],
     "4 parquet shards": lambda d, cs, en: _parquet(d, cs, en, shards=4),
-    "pair files in 2 inputs": lambda d, cs, en: [*_pair_files(d / "a", cs[:100], en[:100]),
-                                                 *_pair_files(d / "b", cs[100:], en[100:])],
+    # two inputs need two source names (the same one twice would collide in the ids: the launcher refuses it)
+    "pair files in 2 inputs": lambda d, cs, en: [*_pair_files(d / "a", cs[:100], en[:100], name="news-a"),
+                                                 *_pair_files(d / "b", cs[100:], en[100:], name="news-b")],
 }
 
 
