@@ -50,13 +50,14 @@ from core.pair_schema import PAIRS_SCHEMA
 from core.text import TextProcessor
 from filters.folds import select_training_pairs
 from filters.paragram import ParagramScorer
+from filters.rules import prefilter_rules
 from filters.scores import score_pairs
 from pipeline.dedup import duplicates_in
 from pipeline.ingest import decode_batch
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.input_reading import read_task
 from pipeline.pair_records import pair_table
-from pipeline.prefilter import FIT_TAG, PrefilterRows, prefilter_rules
+from pipeline.prefilter import FIT_TAG, PrefilterRows
 from pipeline.records import BATCH_ROWS, partition
 from pipeline.scorer_fit import fit_and_save
 from pipeline.summary import file_counts

@@ -1,8 +1,8 @@
 """The Parquet contract between the corpus builder and everything that reads its output.
 
-One module defines the columns: the pipeline and filters write with :data:`PAIRS_SCHEMA`, the trainer and the
-reports read with it. Bump :data:`SCHEMA_VERSION` on any incompatible change; readers check it with
-:func:`check_schema`.
+One module defines the columns: the pipeline and filters write with :data:`PAIRS_SCHEMA` (and
+:data:`REJECTED_SCHEMA`, :data:`DEADLETTER_SCHEMA`), the trainer and the reports read with it. Bump
+:data:`SCHEMA_VERSION` on any incompatible change; readers check it with :func:`check_schema`.
 
 A *pair* is an English reference (``en``) and the machine translation of its Czech side (``mt``), both as raw
 text and as lower-cased-on-demand Moses tokens, with the three quality signals of ParaNMT-50M §3.
@@ -108,6 +108,37 @@ PAIRS_SCHEMA = pa.schema(
         pa.field(REASON, pa.dictionary(pa.int8(), pa.string())),  # a Reason value
     ]
 )
+
+# rejected/ and deadletter/ columns of their own
+DETAIL = "detail"
+ERROR = "error"
+RAW = "raw"
+RAW_BYTES = "raw_bytes"
+RAW_TRUNCATED = "raw_truncated"
+
+# rejected/: rows dropped by a pipeline stage, with their raw text.
+REJECTED_SCHEMA = pa.schema([
+    pa.field(ID, pa.string(), nullable=False),
+    pa.field(SOURCE, pa.string(), nullable=False),
+    pa.field(STAGE, pa.dictionary(pa.int8(), pa.string())),  # prefilter, dedup, translate
+    pa.field(REASON, pa.dictionary(pa.int8(), pa.string())),  # a Reason value
+    pa.field(DETAIL, pa.string()),
+    pa.field(CS, pa.string()),
+    pa.field(EN, pa.string()),
+    pa.field(MT, pa.string()),
+])
+
+# deadletter/: records that could not be read as a pair at all; raw holds (a prefix of) the bytes that failed.
+DEADLETTER_SCHEMA = pa.schema([
+    pa.field(ID, pa.string(), nullable=False),
+    pa.field(SOURCE, pa.string(), nullable=False),
+    pa.field(STAGE, pa.dictionary(pa.int8(), pa.string())),  # ingest
+    pa.field(REASON, pa.dictionary(pa.int8(), pa.string())),  # invalid_utf8, unparseable, misaligned
+    pa.field(ERROR, pa.string()),
+    pa.field(RAW, pa.binary()),
+    pa.field(RAW_BYTES, pa.int64()),  # size of the original field/line
+    pa.field(RAW_TRUNCATED, pa.bool_()),
+])
 
 
 def with_metadata(schema: pa.Schema, **entries: Any) -> pa.Schema:  # Any: JSON values, else their str()

@@ -5,7 +5,7 @@ Each rule is a :class:`filters.plugins.Rule` (stage ``select``): its parameters 
 table in the :mod:`core.pair_schema` layout, like a datatrove filter chain: every row ends either kept
 (``Reason.KEPT``) or with the reason of the *first* rule it fails, and per-reason and per-rule counts come for
 free. :func:`rules_from_config` builds the chain a :class:`~configs.schema.FilterConfig` asks for, a user's own
-rules (``filter.rules``) included.
+rules (``filter.rules``) included; :func:`prefilter_rules` builds the pre-filter's (``prefilter.rules``).
 
 Missing values are never silently kept: a null or NaN score fails its ``score_present`` rule (reason
 ``missing_score``), and a null token list fails the token rules.
@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import Field, model_validator
 
-from configs.schema import FilterConfig, check_ordered
+from configs.schema import FilterConfig, ParaNMTConfig, check_ordered
 from core.pair_schema import (
     EN_TOKENS,
     KEEP,
@@ -38,6 +38,7 @@ from core.pair_schema import (
 )
 from filters.decontaminate import ExcludedSentences, ExcludeSentences, sentence_keys
 from filters.plugins import STAGE_COLUMNS, PluginError, Rule, Score, Stage, build_rules, check_unique_names
+from filters.prefilter_rules import SourceTooLong
 
 __all__ = [
     "CRITERIA",
@@ -52,6 +53,7 @@ __all__ = [
     "ScoreRange",
     "apply_rules",
     "count_reasons",
+    "prefilter_rules",
     "reason_array",
     "rules_from_config",
     "score_values",
@@ -250,6 +252,16 @@ def rules_from_config(config: FilterConfig, *, max_tokens: bool = True,
     if max_tokens and config.max_tokens is not None:
         rules.append(MaxTokens(config.max_tokens))
     return rules
+
+
+def prefilter_rules(config: ParaNMTConfig) -> list[Rule]:
+    """The rules of ``prefilter.rules``, resolved and validated on the launcher (a bad name or parameter fails
+    before any work); ``source_too_long`` without a limit gets ``prefilter.max_source_tokens`` or, failing that,
+    ``translate.max_source_tokens``."""
+    limit = config.prefilter.max_source_tokens or config.translate.max_source_tokens
+    rules = build_rules(config.prefilter.rules, Stage.PREFILTER, "prefilter.rules")
+    return [SourceTooLong(max_tokens=limit) if isinstance(r, SourceTooLong) and r.max_tokens is None else r
+            for r in rules]
 
 
 def check_select_columns(config: FilterConfig, scores: Sequence[Score],

@@ -59,7 +59,7 @@ from apache_beam.metrics import Metrics
 
 from configs.schema import PipelineConfig
 from core.chunking import in_lists
-from core.pair_schema import MT_SCORE, Reason, Stage
+from core.pair_schema import ERROR, ID, MT_SCORE, RAW, RAW_BYTES, RAW_TRUNCATED, REASON, SOURCE, STAGE, Reason, Stage
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.input_reading import read_task
 from pipeline.metrics import METRICS_NAMESPACE, READ_COUNTER, StageCounter, deadletter_counter
@@ -90,8 +90,8 @@ def dead_letter(raw: dict[str, Any], reason: Reason, error: str, data: bytes | N
                 length: int | None = None) -> DeadLetterRecord:
     data = data if data is not None else b""
     size = len(data) if length is None else length
-    return {"id": raw["id"], "source": raw["source"], "stage": Stage.INGEST.value, "reason": reason.value,
-            "error": error, "raw": data[:keep], "raw_bytes": size, "raw_truncated": size > min(len(data), keep)}
+    return {ID: raw[ID], SOURCE: raw[SOURCE], STAGE: Stage.INGEST.value, REASON: reason.value, ERROR: error,
+            RAW: data[:keep], RAW_BYTES: size, RAW_TRUNCATED: size > min(len(data), keep)}
 
 
 def _text(data: bytes | None, what: str) -> str:
@@ -256,7 +256,7 @@ class DecodeRecords(beam.DoFn):
         self._read.inc(len(raws))
         rows, dead = decode_batch(raws, self._specs, self._cap, self._keep)
         for record in dead:
-            self._dead[Reason(record["reason"])].inc()
+            self._dead[Reason(record[REASON])].inc()
             yield beam.pvalue.TaggedOutput(DEADLETTER_TAG, record)
         if rows.num_rows:
             yield rows

@@ -21,25 +21,14 @@ from configs.schema import ParaNMTConfig
 from core import pair_schema as S
 from core.pair_schema import Stage
 from core.text import TextProcessor
-from filters.plugins import CS_TOKENS, Rule, build_rules
-from filters.prefilter_rules import SourceTooLong
-from filters.rules import apply_rules
+from filters.plugins import CS_TOKENS, Rule
+from filters.rules import apply_rules, prefilter_rules
 from pipeline.records import FIT_SCHEMA, PREFILTERED_SCHEMA, ROW, RejectingDoFn, rejection
 
-__all__ = ["FIT_TAG", "PrefilterRows", "dedup_keys", "prefilter_rules", "tokenized_batch"]
+__all__ = ["FIT_TAG", "PrefilterRows", "dedup_keys", "tokenized_batch"]
 
 FIT_TAG = "fit"
 _TOKENS = pa.list_(pa.string())
-
-
-def prefilter_rules(config: ParaNMTConfig) -> list[Rule]:
-    """The rules of ``prefilter.rules``, resolved and validated on the launcher (a bad name or parameter fails
-    before any work); ``source_too_long`` without a limit gets ``prefilter.max_source_tokens`` or, failing that,
-    ``translate.max_source_tokens``."""
-    limit = config.prefilter.max_source_tokens or config.translate.max_source_tokens
-    rules = build_rules(config.prefilter.rules, Stage.PREFILTER, "prefilter.rules")
-    return [SourceTooLong(max_tokens=limit) if isinstance(r, SourceTooLong) and r.max_tokens is None else r
-            for r in rules]
 
 
 def tokenized_batch(batch: pa.Table, text: TextProcessor) -> pa.Table:
@@ -64,7 +53,7 @@ class PrefilterRows(RejectingDoFn):
     :data:`~pipeline.records.FIT_SCHEMA`): those of every row with a non-empty English side, kept or not (the
     first ``fit_sentences`` of each batch in input order), so the fit tokenises nothing again.
 
-    ``warm_modules`` are imported in ``setup``: the scorer needs torch (~1.5 s to import), and a worker that
+    ``warm_modules`` are imported in ``setup``: the scorer needs torch (slow to import), and a worker that
     imports it while it pre-filters does not hold up the scorer fit and the scoring stage, which wait for each
     other and, on a local runner, run one at a time."""
 
@@ -73,8 +62,8 @@ class PrefilterRows(RejectingDoFn):
 
     @classmethod
     def for_run(cls, config: ParaNMTConfig, fit_sentences: int) -> PrefilterRows:
-        """The pre-filter of a run, its rules checked on the launcher (:func:`prefilter_rules`); torch is warmed when
-        the run scores."""
+        """The pre-filter of a run, its rules checked on the launcher (:func:`filters.rules.prefilter_rules`); torch
+        is warmed when the run scores."""
         return cls(prefilter_rules(config), fit_sentences, ("torch",) if config.pipeline.score else ())
 
     def setup(self) -> None:

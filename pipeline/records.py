@@ -136,7 +136,7 @@ class RejectedRecord(TypedDict):
 
 def rejection(row: Mapping[str, Any], stage: Stage, reason: Reason | str, detail: str) -> RejectedRecord:
     """A ``rejected/`` record: the row's id, source and raw text with the stage, reason and a detail."""
-    return {S.ID: row[S.ID], S.SOURCE: row[S.SOURCE], S.STAGE: str(stage), S.REASON: str(reason), "detail": detail,
+    return {S.ID: row[S.ID], S.SOURCE: row[S.SOURCE], S.STAGE: str(stage), S.REASON: str(reason), S.DETAIL: detail,
             S.CS: row.get(S.CS), S.EN: row.get(S.EN), S.MT: row.get(S.MT)}
 
 

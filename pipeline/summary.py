@@ -58,7 +58,7 @@ def file_counts(shards: Mapping[str, list[str]]) -> dict[str, Any]:
         paths = list(shards.get(name, []))
         out["shards"][name] = paths
         if name in ("pairs", "train"):
-            rows, counts = _value_counts(paths, ["reason"])
+            rows, counts = _value_counts(paths, [REASON])
             out[name] = rows if paths or name == "pairs" else None
             out[f"{name}_by_reason"] = {str(k[0]) if k[0] is not None else "unscored": v
                                         for k, v in sorted(counts.items(), key=lambda kv: str(kv[0]))}
@@ -69,7 +69,7 @@ def file_counts(shards: Mapping[str, list[str]]) -> dict[str, Any]:
             for (stage, reason), n in sorted(counts.items()):
                 out["rejected_by_stage"].setdefault(stage, {})[reason] = n
         else:
-            rows, counts = _value_counts(paths, ["reason"])
+            rows, counts = _value_counts(paths, [REASON])
             out[name] = rows
             out["deadletter_by_reason"] = {k[0]: v for k, v in sorted(counts.items())}
     return out

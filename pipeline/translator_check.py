@@ -79,7 +79,7 @@ def translator_check(pairs_paths: Sequence[str]) -> dict[str, Any]:
         return {**check, "weak": None, "hint": None, "note": f"fewer than {MIN_PAIRS} scored pairs: no verdict"}
     shares = {"below_floor": round(below / scored, 4), "no_shared_trigram": round(no_trigram / scored, 4)}
     weak = shares["below_floor"] >= MAX_BELOW_FLOOR and shares["no_shared_trigram"] >= MAX_NO_TRIGRAM
-    return {**check, "translation_score": _quantiles(histogram), **shares, "weak": weak,
+    return {**check, TRANSLATION_SCORE: _quantiles(histogram), **shares, "weak": weak,
             "hint": weak_hint(shares) if weak else None}
 
 

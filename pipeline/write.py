@@ -1,7 +1,7 @@
 """Write: deterministic Parquet shards, staged and renamed into place on success.
 
 Layout under ``<output>/`` (shard names are fixed: ``<name>-SSSSS-of-NNNNN.parquet``, every shard is written
-even when empty, so the set of files depends only on the arguments):
+even when empty, so the set of files depends only on the arguments; the schemas are :mod:`core.pair_schema`'s):
 
     pairs/pairs-00000-of-00004.parquet        every pair that reached scoring (PAIRS_SCHEMA)
     train/train-00000-of-00004.parquet        rows of pairs/ with keep == true (only with a selection stage)
@@ -44,8 +44,6 @@ from pipeline.records import BATCH_ROWS, partition
 from pipeline.run_folder import OUTPUTS, STAGING, SUCCESS_FILE
 
 __all__ = [
-    "DEADLETTER_SCHEMA",
-    "REJECTED_SCHEMA",
     "RecordTables",
     "WriteParquetShards",
     "clear_staging",
@@ -56,37 +54,6 @@ __all__ = [
     "write_run_outputs",
     "write_table",
 ]
-
-
-DETAIL = "detail"
-ERROR = "error"
-RAW = "raw"
-RAW_BYTES = "raw_bytes"
-RAW_TRUNCATED = "raw_truncated"
-
-# rejected/: rows dropped by a pipeline stage, with their raw text.
-REJECTED_SCHEMA = pa.schema([
-    pa.field(S.ID, pa.string(), nullable=False),
-    pa.field(S.SOURCE, pa.string(), nullable=False),
-    pa.field(S.STAGE, pa.dictionary(pa.int8(), pa.string())),  # prefilter, dedup, translate
-    pa.field(S.REASON, pa.dictionary(pa.int8(), pa.string())),  # a Reason value
-    pa.field(DETAIL, pa.string()),
-    pa.field(S.CS, pa.string()),
-    pa.field(S.EN, pa.string()),
-    pa.field(S.MT, pa.string()),
-])
-
-# deadletter/: records that could not be read as a pair at all; raw holds (a prefix of) the bytes that failed.
-DEADLETTER_SCHEMA = pa.schema([
-    pa.field(S.ID, pa.string(), nullable=False),
-    pa.field(S.SOURCE, pa.string(), nullable=False),
-    pa.field(S.STAGE, pa.dictionary(pa.int8(), pa.string())),  # ingest
-    pa.field(S.REASON, pa.dictionary(pa.int8(), pa.string())),  # invalid_utf8, unparseable, misaligned
-    pa.field(ERROR, pa.string()),
-    pa.field(RAW, pa.binary()),
-    pa.field(RAW_BYTES, pa.int64()),  # size of the original field/line
-    pa.field(RAW_TRUNCATED, pa.bool_()),
-])
 
 
 def list_files(directory: str, pattern: str = "*") -> list[str]:
@@ -280,12 +247,14 @@ def write_run_outputs(output: str, pipeline_config: PipelineConfig, metadata: di
                                                   late_metadata=late_metadata, **shards))
     _ = (tuple(rejected)
          | "AllRejected" >> beam.Flatten()
-         | "RejectedTables" >> RecordTables(REJECTED_SCHEMA)
+         | "RejectedTables" >> RecordTables(S.REJECTED_SCHEMA)
          | "WriteRejected" >> WriteParquetShards(FileSystems.join(staging, "rejected"), "rejected",
-                                                 S.with_metadata(REJECTED_SCHEMA, **metadata), **shards))
-    _ = deadletter | "DeadletterTables" >> RecordTables(DEADLETTER_SCHEMA) | "WriteDeadletter" >> WriteParquetShards(
-        FileSystems.join(staging, "deadletter"), "deadletter", S.with_metadata(DEADLETTER_SCHEMA, **metadata),
-        **{**shards, "num_shards": pipeline_config.deadletter_shards})
+                                                 S.with_metadata(S.REJECTED_SCHEMA, **metadata), **shards))
+    _ = (deadletter
+         | "DeadletterTables" >> RecordTables(S.DEADLETTER_SCHEMA)
+         | "WriteDeadletter" >> WriteParquetShards(FileSystems.join(staging, "deadletter"), "deadletter",
+                                                   S.with_metadata(S.DEADLETTER_SCHEMA, **metadata),
+                                                   **{**shards, "num_shards": pipeline_config.deadletter_shards}))
 
 
 def _delete(paths: list[str]) -> None:

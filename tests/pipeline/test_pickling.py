@@ -10,13 +10,14 @@ from configs.schema import ParaNMTConfig, PipelineConfig, TranslateConfig
 from core import pair_schema as S
 from core.text import TextProcessor
 from filters.plugins import build_scores
+from filters.rules import prefilter_rules
 from pipeline.backtranslate import BackTranslateRows, TranslationCache
 from pipeline.dedup import Dedup
 from pipeline.ingest import DecodeRecords, Ingest
 from pipeline.input_plan import InputSpec
 from pipeline.pair_records import PairRecords
-from pipeline.prefilter import PrefilterRows, prefilter_rules
-from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA, WriteParquetShards
+from pipeline.prefilter import PrefilterRows
+from pipeline.write import WriteParquetShards
 from tests.pipeline.input_helpers import CAP, KEEP, write_file
 
 # -------------------------------------------------------------------------------------- byte ranges
@@ -36,8 +37,8 @@ def test_every_dofn_and_transform_pickles(tmp_path):
         Dedup(), PairRecords("m"), text,
         BackTranslateRows(TranslateConfig(), "m", TranslationCache("/c", "m", ())),
         WriteParquetShards(str(tmp_path), "pairs", S.PAIRS_SCHEMA, num_shards=2),
-        WriteParquetShards(str(tmp_path), "rejected", REJECTED_SCHEMA, num_shards=1),
-        WriteParquetShards(str(tmp_path), "deadletter", DEADLETTER_SCHEMA, num_shards=1),
+        WriteParquetShards(str(tmp_path), "rejected", S.REJECTED_SCHEMA, num_shards=1),
+        WriteParquetShards(str(tmp_path), "deadletter", S.DEADLETTER_SCHEMA, num_shards=1),
     ]
     # The DoFns the transforms build in expand() (the multi-process end-to-end test also runs them all).
     from pipeline import backtranslate, dedup, ingest, write

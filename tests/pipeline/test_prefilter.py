@@ -11,8 +11,9 @@ from configs.schema import ParaNMTConfig
 from core import pair_schema as S
 from core.pair_schema import Reason
 from core.text import TextProcessor
+from filters.rules import prefilter_rules
 from pipeline.backtranslate import TRANSLATION_SCHEMA, apply_translations
-from pipeline.prefilter import FIT_TAG, PrefilterRows, prefilter_rules
+from pipeline.prefilter import FIT_TAG, PrefilterRows
 from pipeline.records import DECODED_SCHEMA, PREFILTERED_SCHEMA
 from pipeline.write import records_to_table
 from tests.conftest import TASTE_DATA, read_lines

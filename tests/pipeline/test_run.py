@@ -17,7 +17,6 @@ from core import pair_schema as S
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
 from pipeline.run import main, run
-from pipeline.write import DEADLETTER_SCHEMA, REJECTED_SCHEMA
 from tests.conftest import read_lines, taste_data
 
 TOY_TRANSLATE = ["translate.backend=ctranslate2", "translate.device=cpu", "translate.threads=1",
@@ -124,7 +123,8 @@ def test_toy_bitext_end_to_end_with_bad_lines_and_identical_rerun(toy_run):
     assert long_row["raw_bytes"] == 100_000 and long_row["raw_truncated"] and len(long_row["raw"]) == 4096
 
     # Schema contract and metadata.
-    for name, schema in (("pairs", S.PAIRS_SCHEMA), ("rejected", REJECTED_SCHEMA), ("deadletter", DEADLETTER_SCHEMA)):
+    for name, schema in (("pairs", S.PAIRS_SCHEMA), ("rejected", S.REJECTED_SCHEMA),
+                         ("deadletter", S.DEADLETTER_SCHEMA)):
         files = sorted((out / name).glob("*.parquet"))
         assert [f.name for f in files] == [f"{name}-{i:05d}-of-{len(files):05d}.parquet" for i in range(len(files))]
         for f in files:

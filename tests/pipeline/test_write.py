@@ -20,18 +20,18 @@ def test_a_shard_table_does_not_depend_on_batching():
     import pyarrow.parquet as pq
 
     from core import pair_schema as S
-    from pipeline.write import REJECTED_SCHEMA, plain_schema, records_to_table, sorted_shard_table
+    from pipeline.write import plain_schema, records_to_table, sorted_shard_table
 
     reasons = ["duplicate", "garbage", "length_ratio", None]
     rows = [{"id": f"s:L{i:012d}", "source": "s", "stage": "prefilter" if i % 3 else "dedup",
              "reason": reasons[i % 4], "detail": f"d{i}", "cs": "č" * (i % 5), "en": None, "mt": f"m{i}"}
             for i in range(500)]
     random.Random(5).shuffle(rows)
-    reference = records_to_table(sorted(rows, key=lambda r: r[S.ID]), REJECTED_SCHEMA)
-    parts = [records_to_table(rows[:100], REJECTED_SCHEMA), None,
-             *(records_to_table([row], plain_schema(REJECTED_SCHEMA)) for row in rows[100:130]),
-             records_to_table(rows[130:], plain_schema(REJECTED_SCHEMA))]
-    table = sorted_shard_table(parts, REJECTED_SCHEMA)
+    reference = records_to_table(sorted(rows, key=lambda r: r[S.ID]), S.REJECTED_SCHEMA)
+    parts = [records_to_table(rows[:100], S.REJECTED_SCHEMA), None,
+             *(records_to_table([row], plain_schema(S.REJECTED_SCHEMA)) for row in rows[100:130]),
+             records_to_table(rows[130:], plain_schema(S.REJECTED_SCHEMA))]
+    table = sorted_shard_table(parts, S.REJECTED_SCHEMA)
     assert table.equals(reference) and table.schema.equals(reference.schema, check_metadata=True)
 
     def parquet(t):
@@ -40,4 +40,4 @@ def test_a_shard_table_does_not_depend_on_batching():
         return sink.getvalue()
 
     assert parquet(table) == parquet(reference)
-    assert sorted_shard_table([None], REJECTED_SCHEMA).num_rows == 0
+    assert sorted_shard_table([None], S.REJECTED_SCHEMA).num_rows == 0
