@@ -125,21 +125,23 @@ class TranslationCache:
     settings: tuple[tuple[str, Any], ...]
 
     @classmethod
-    def for_run(cls, translate_config: TranslateConfig, root: str, model_id: str) -> TranslationCache:
-        """The cache of a run's finished chunks, keyed by the model and every setting that changes a translation."""
+    def for_run(cls, translate_config: TranslateConfig, root: str, model_id: str, device: str) -> TranslationCache:
+        """The cache of a run's finished chunks decoded on ``device`` ("cpu" or "cuda"), keyed by the model and
+        every setting that changes a translation."""
         t = translate_config
         # A vocabulary map changes translations: its bytes (not its path) are part of the key. The bucket budget
         # changes a batch's composition, hence CTranslate2's rounding; so can the cores that share a batch
-        # (intra_threads, float32), but not how many batches run at once (docs/translate-cpu.md).
+        # (intra_threads, float32), but not how many batches run at once (docs/translate-cpu.md). The budgets are
+        # the ones the device decodes with (a default resolved): a changed default or another device is another key.
         vmap = None
         if t.vmap is not None:
             with FileSystems.open(str(t.vmap)) as handle:
                 vmap = hashlib.sha256(handle.read()).hexdigest()[:16]
-        settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend,
+        settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend, "device": device,
                                  "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
                                  "max_decoding_length": t.max_decoding_length,
-                                 "max_batch_tokens": t.max_batch_tokens,
-                                 "max_batch_sentences": t.max_batch_sentences, "intra_threads": t.intra_threads,
+                                 "max_batch_tokens": t.batch_tokens(device),
+                                 "max_batch_sentences": t.batch_sentences(device), "intra_threads": t.intra_threads,
                                  "vmap": vmap}.items()))
         return cls(root, model_id, settings)
 
@@ -274,11 +276,11 @@ class BackTranslateRows(beam.PTransform):
         or ``<output>/cache``."""
         pipeline_config = config.pipeline
         model_id = checked_model_id(config.translate, local=local)
-        cache = TranslationCache.for_run(config.translate, cache_root(pipeline_config, output), model_id) \
-            if pipeline_config.translation_cache else None
         device = config.translate.device
         if device == "auto":  # as the launcher sees it: GPU workers behind a CPU launcher name translate.device cuda
             device = "cuda" if cuda_device_count() > 0 else "cpu"
+        cache = TranslationCache.for_run(config.translate, cache_root(pipeline_config, output), model_id, device) \
+            if pipeline_config.translation_cache else None
         return cls(config.translate, model_id, cache, chunk_lines=pipeline_config.translation_chunk(device),
                    **handler_kwargs)
 

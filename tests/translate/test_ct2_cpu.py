@@ -214,14 +214,18 @@ def test_the_translation_cache_key_follows_the_vmap_bytes_the_bucket_and_the_cor
     first.write_text("\t</s> a\n", encoding="utf-8")
     second.write_text("\t</s> the\n", encoding="utf-8")
 
-    def key(**translate) -> tuple:
-        return TranslationCache.for_run(TranslateConfig.model_validate(translate), str(tmp_path), "m").settings
+    def key(device: str = "cpu", **translate) -> tuple:
+        return TranslationCache.for_run(TranslateConfig.model_validate(translate), str(tmp_path), "m",
+                                        device).settings
 
     assert key() != key(vmap=first) != key(vmap=second)
     assert key(vmap=first) == key(vmap=first)
     assert key(max_batch_tokens=1024) != key()
     assert key(inter_threads=2) == key(), "how many batches run at once changes no translation"
     assert key(intra_threads=2) != key(), "the cores sharing a batch can change a float32 score's last digits"
+    # the budgets the device decodes with, defaults resolved: the CPU's default is its 512 tokens, a GPU's is not
+    assert key(max_batch_tokens=512, max_batch_sentences=512) == key()
+    assert key("cuda") != key() and key("cuda", max_batch_tokens=512, max_batch_sentences=512) != key()
 
 
 def test_translate_cpu_bench_smoke(small_model, tmp_path):
