@@ -12,12 +12,13 @@ identical to the CPU reference's. The cases of a backend that failed its check a
 **translate**: the same Czech sentences (``translate_cpu_bench.sample_bitext``: a seeded sample of every file of
 the bitext) through the pipeline's ``Translator`` at beam 12:
 
-* small-cs-en (the repository's model) with CTranslate2 at every compute type the GPU offers, a sweep of tokens per
-  batch and of batches decoded at once (``inter_threads``), and with fairseq on the machine's PyTorch;
-* a transformer-base-sized model (fairseq's ``transformer_wmt_en_de``, 6+6 layers of 512, over small-cs-en's
-  vocabularies, random weights with a fixed seed) with both backends. Random weights never emit EOS, so its length
-  cap is set to small-cs-en's mean output length on the same sentences: every sentence then costs as many decoder
-  steps as a real translation does on average;
+* small-cs-en (the repository's model) with CTranslate2 at the pipeline's settings (compute type ``auto``, the
+  device's default budget), at every compute type the GPU offers, a sweep of tokens per batch and of batches decoded
+  at once (``inter_threads``), and with fairseq on the machine's PyTorch (``--short``: float16 and its budgets only);
+* (part ``base``) a transformer-base-sized model (fairseq's ``transformer_wmt_en_de``, 6+6 layers of 512, over
+  small-cs-en's vocabularies, random weights with a fixed seed) with both backends. Random weights never emit EOS,
+  so its length cap is set to small-cs-en's mean output length on the same sentences: every sentence then costs as
+  many decoder steps as a real translation does on average;
 * the CPU reference: CTranslate2 int8 on all the machine's cores with the CPU defaults (the pipeline's CPU path).
 
 Each case runs in a process of its own (``gpu_case.py``), stopped when it reports no progress for
@@ -26,12 +27,17 @@ during the case) and the share of hypotheses identical to the CPU int8 output. A
 or no target token out is ``status: failed`` with its first error and the count of failed translations, and no
 rate (``null``); the printed line says FAILED.
 
-**pipeline**: ``pipeline.run.run`` over every pair of the bitext with ``--device cuda`` (translation cache off),
-in-process and with 16 worker processes, for this code and, with ``--before DIR`` (a checkout of an older commit's
-packages), for that code: wall time, rows/s, the translation's span (first call to last, all workers) and rate,
-Beam's time per stage, GPU utilisation during the run, and whether both codes wrote the same ``train/``. A run that
-fails, is stopped at the time limit, translates no row or has a row's translation fail is ``status: failed`` with
-its error and stderr's last lines, and no rate.
+**failfast**: broken backends through ``python -m pipeline.run`` on the bundled sample (:func:`fail_fast_part`):
+each must end with exit 2 and one stderr line, and write no final output.
+
+**pipeline**: ``pipeline.run.run`` with ``--device cuda`` (translation cache off) over the bitext and the
+LibreOffice corpus in one seeded order, at two input sizes (``--pipeline-sizes``), in-process and with one worker
+process per core; on a GPU also in-process with the GPU defaults this code replaced, and with ``--before DIR`` (an
+older commit's packages) that code too: wall time, rows/s, the translation's span (first call to last, all workers)
+and rate, Beam's time per stage, GPU utilisation over the run and over the translation span, whether every mode
+wrote the same ``train/``, and per mode the marginal rate between the sizes over the standalone rates of the same
+run. A run that fails, is stopped at the time limit, translates no row or has a row's translation fail is
+``status: failed`` with its error and stderr's last lines, and no rate.
 
 **train**: pairs/s of WORD, TRIGRAM and SP (300-d) at M = 1 and M = 40 on Multi30k caption pairs, the mining share
 of a mega-batch step (``train_bench.run_case``), and a 5M-pair WORD epoch at M = 40 extrapolated from it.
