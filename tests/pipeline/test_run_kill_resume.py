@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
 from tests.conftest import REPO_ROOT
@@ -40,6 +41,28 @@ def _outputs(out: Path) -> dict[str, bytes]:
     """Every output file but the cache and the summary (whose cache metrics differ by design)."""
     return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*"))
             if p.is_file() and "cache" not in p.relative_to(out).parts and p.name != "summary.json"}
+
+
+def _differences(out: Path, expected: Path, files: dict[str, bytes], expected_files: dict[str, bytes]) -> str:
+    """Which files differ and, for Parquet shards, a few rows found on one side only: a rare failure says what."""
+    said = []
+    for name in sorted(set(files) | set(expected_files)):
+        if files.get(name) == expected_files.get(name):
+            continue
+        if name not in files or name not in expected_files:
+            said.append(f"{name}: {'missing' if name not in files else 'unexpected'}")
+            continue
+        if not name.endswith(".parquet"):
+            said.append(f"{name}: differs")
+            continue
+        got, want = (pq.read_table(folder / name).to_pylist() for folder in (out, expected))
+        if got == want:
+            said.append(f"{name}: the same rows in the same order (the file's metadata differs)")
+            continue
+        extra = [row for row in got if row not in want][:2]
+        lost = [row for row in want if row not in got][:2]
+        said.append(f"{name}: {len(got)} rows vs {len(want)}; only resumed {extra}; only uninterrupted {lost}")
+    return "; ".join(said)
 
 
 def _kill_when(command: list[str], ready, timeout: float = 300) -> str:
@@ -91,7 +114,8 @@ def _kill_and_resume(tmp_path: Path, bitext, toy_model, reference, parts_at_kill
                "identical_output": files == reference[0]}
     print(json.dumps(figures))
     assert not (out / "_staging").exists() and (out / "_SUCCESS").exists()
-    assert files == reference[0], "the resumed run's shards differ from the uninterrupted run's"
+    assert files == reference[0], ("the resumed run's shards differ from the uninterrupted run's: "
+                                   + _differences(out, reference[2], files, reference[0]))
     assert {k: summary[k] for k in ("read", "pairs", "rejected", "deadletter", "train")} == \
         {k: expected_summary[k] for k in ("read", "pairs", "rejected", "deadletter", "train")}
     translated_total = expected_summary["metrics"]["translation_cache_miss_rows"]
