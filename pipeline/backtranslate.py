@@ -52,7 +52,7 @@ from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
 from translate.ct2_backend import cuda_device_count
 from translate.loading import check_device, check_libraries
-from translate.translator import BackendUnavailable, Translation
+from translate.translator import BackendUnavailable, Status, Translation
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
     from pipeline.nmt_inference import HandlerOptions
@@ -220,9 +220,11 @@ class _LookupChunk(beam.DoFn):
 
 class _StoreChunk(beam.DoFn):
     """``((cache path, rows), translations)`` -> the chunk written to the cache (when there is one), then
-    ``(rows, translations)``. A failed cache write is a warning: the translations go on; but a full disk ends the
-    run at once (:class:`~pipeline.disk_space.OutOfSpaceError`), before more translating for outputs that could
-    not be written."""
+    ``(rows, translations)``. A chunk with a failed translation is not cached: a failure may be the moment's (out
+    of memory on a loaded machine), and a rerun must not keep it where an uninterrupted run would have translated
+    the sentence. A failed cache write is a warning: the translations go on; but a full disk ends the run at once
+    (:class:`~pipeline.disk_space.OutOfSpaceError`), before more translating for outputs that could not be
+    written."""
 
     def setup(self) -> None:
         self._misses = Metrics.counter(METRICS_NAMESPACE, "translation_cache_miss_rows")
@@ -233,6 +235,8 @@ class _StoreChunk(beam.DoFn):
         translations = translation_table(translated)
         if path is not None:
             self._misses.inc(rows.num_rows)
+        failed = arrow_compute.any(arrow_compute.equal(translations.column("status"), Status.FAILED.value)).as_py()
+        if path is not None and not failed:
             try:
                 write_cache(path, rows, translations)
             except OutOfSpaceError:  # the outputs would fail next, on the same disk: say so now, once

@@ -30,3 +30,22 @@ def test_a_damaged_cache_file_is_one_warning_line(tmp_path, caplog, monkeypatch)
         assert read_cache(str(path), pa.table({"id": ["x"], "cs": ["a"]})) is None
     [record] = caplog.records
     assert record.getMessage() == f"ignoring unreadable translation cache {path}: bad footer"
+
+
+def test_a_chunk_with_a_failed_translation_is_not_cached(tmp_path):
+    """A failure may be the moment's (out of memory on a loaded machine): a rerun translates the chunk again
+    instead of keeping a failure an uninterrupted run would not have had. A chunk of successes is cached."""
+    from pipeline.backtranslate import _StoreChunk
+    from translate.translator import Status, Translation
+
+    rows = pa.table({"id": ["a", "b"], "cs": ["Ahoj.", "Dobrý den."]})
+    ok = [Translation("Ahoj.", Status.OK, "Hello.", score=-0.1),
+          Translation("Dobrý den.", Status.OK, "Hi.", score=-0.2)]
+    failed = [ok[0], Translation("Dobrý den.", Status.FAILED, error="RuntimeError: out of memory")]
+    store = _StoreChunk()
+    store.setup()
+    for name, translated in (("ok", ok), ("failed", failed)):
+        [(out_rows, translations)] = list(store.process(((str(tmp_path / f"{name}.parquet"), rows), translated)))
+        assert out_rows.equals(rows)
+        assert translations.column("status").to_pylist() == [t.status.value for t in translated]
+    assert (tmp_path / "ok.parquet").exists() and not (tmp_path / "failed.parquet").exists()
