@@ -137,7 +137,8 @@ class PipelineConfig(BaseModel):
         default=None, ge=1,
         description="Translation chunk: this many consecutive input rows (by row number, whatever the input's "
         "format or sharding). A chunk is translated in one call and cached at once: a kill loses at most the "
-        "chunks being translated, and the same pairs always form the same chunks. None: 500 on CPU, 4096 on GPU "
+        "chunks being translated, and the same pairs always form the same chunks. "
+        f"None: {CPU_CHUNK_LINES} on CPU, {GPU_CHUNK_LINES} on GPU "
         "(translate.device cuda, or auto where the launcher sees a GPU): a GPU fills its large batches only from "
         "a large call.")
 
@@ -223,13 +224,15 @@ class TranslateConfig(_Section):
     nbest: int = Field(default=1, ge=1, description="Hypotheses kept per sentence (best first).")
     max_batch_tokens: int | None = Field(
         default=None, ge=1,
-        description="Token bucket: padded source subword tokens per batch. None: 512 on CPU, 32768 on GPU (on CPU a "
+        description=f"Token bucket: padded source subword tokens per batch. None: {CPU_BATCH_TOKENS} on CPU, "
+        f"{GPU_BATCH_TOKENS} on GPU (on CPU a "
         "small bucket keeps a beam's working set in the caches and gives every core a batch: docs/translate-cpu.md; "
         "a GPU decodes faster the larger its batches: docs/scaling.md).",
     )
     max_batch_sentences: int | None = Field(
         default=None, ge=1,
-        description="Most sentences per batch. None: 512 on CPU; on GPU the token bucket alone bounds a batch.")
+        description=f"Most sentences per batch. None: {CPU_BATCH_SENTENCES} on CPU; on GPU the token bucket alone "
+        "bounds a batch.")
     max_source_tokens: int = Field(
         default=200, ge=1, description="Longer inputs (in model subword tokens) are not decoded: status too_long."
     )
