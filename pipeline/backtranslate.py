@@ -50,8 +50,7 @@ from pipeline.records import REJECTED_TAG, ROW, RejectedRecord, RejectingDoFn, p
 from pipeline.run_folder import cache_root, cached_chunk_path
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
-from translate.ct2_backend import cuda_device_count
-from translate.loading import check_device, check_libraries
+from translate.loading import check_device, check_libraries, decode_device
 from translate.translator import BackendUnavailable, Status, Translation
 
 if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
@@ -235,14 +234,13 @@ class _StoreChunk(beam.DoFn):
         translations = translation_table(translated)
         if path is not None:
             self._misses.inc(rows.num_rows)
-        failed = arrow_compute.any(arrow_compute.equal(translations.column("status"), Status.FAILED.value)).as_py()
-        if path is not None and not failed:
-            try:
-                write_cache(path, rows, translations)
-            except OutOfSpaceError:  # the outputs would fail next, on the same disk: say so now, once
-                raise
-            except Exception as error:  # the cache is an optimisation: never fail the run for it
-                log.warning("could not write translation cache %s: %s", path, error)
+            if not arrow_compute.any(arrow_compute.equal(translations.column("status"), Status.FAILED.value)).as_py():
+                try:
+                    write_cache(path, rows, translations)
+                except OutOfSpaceError:  # the outputs would fail next, on the same disk: say so now, once
+                    raise
+                except Exception as error:  # the cache is an optimisation: never fail the run for it
+                    log.warning("could not write translation cache %s: %s", path, error)
         self._translated.inc(rows.num_rows)
         yield rows, translations
 
@@ -280,9 +278,9 @@ class BackTranslateRows(beam.PTransform):
         or ``<output>/cache``."""
         pipeline_config = config.pipeline
         model_id = checked_model_id(config.translate, local=local)
-        device = config.translate.device
-        if device == "auto":  # as the launcher sees it: GPU workers behind a CPU launcher name translate.device cuda
-            device = "cuda" if cuda_device_count() > 0 else "cpu"
+        # auto as the launcher sees it (on a local runner, where the translator decodes): GPU workers behind a CPU
+        # launcher name translate.device cuda
+        device = decode_device(config.translate.device)
         cache = TranslationCache.for_run(config.translate, cache_root(pipeline_config, output), model_id, device) \
             if pipeline_config.translation_cache else None
         return cls(config.translate, model_id, cache, chunk_lines=pipeline_config.translation_chunk(device),
