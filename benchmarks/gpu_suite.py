@@ -105,19 +105,22 @@ BEAM = 12
 class Data:
     """Where the suite's inputs are: ``../shared`` or an unpacked ``gpu_bundle.py`` archive."""
 
-    bitext: Path  # the translation cases' sentences
-    bitexts: tuple[Path, ...]  # the pipeline's pairs: the bitext and the LibreOffice corpus
+    bitexts: tuple[Path, ...]  # the pipeline's pairs: the bitext (first) and the LibreOffice corpus
     captions: Path
     small_fairseq: Path  # a model directory with small-cs-en's fairseq checkpoint (and CTranslate2 model)
     glove: Path | None  # a kumo-layout GloVe directory for the pipeline's scorer; None: the installed package
 
+    @property
+    def bitext(self) -> Path:
+        """The translation cases' sentences: the bitext's folder."""
+        return self.bitexts[0]
+
     @classmethod
     def locate(cls, bundle: Path | None, work: Path) -> Data:
         if bundle is None:
-            return cls(SHARED / "data" / "bitext", tuple(SHARED / "data" / name for name in BITEXTS),
+            return cls(tuple(SHARED / "data" / name for name in BITEXTS),
                        SHARED / "data" / "paraphrase" / "multi30k-captions", SHARED / "models" / "small-cs-en", None)
-        return cls(bundle / "data" / "bitext", tuple(bundle / "data" / name for name in BITEXTS),
-                   bundle / "data" / "captions",
+        return cls(tuple(bundle / "data" / name for name in BITEXTS), bundle / "data" / "captions",
                    unpack_small_model(bundle / "data" / "small-cs-en", work / "small-cs-en"), bundle / "data" / "glove")
 
 

@@ -122,7 +122,7 @@ def test_every_case_of_a_gpu_run_is_covered_by_the_backend_check(tmp_path, monke
     monkeypatch.setattr(suite, "time_translation", translate)
     monkeypatch.setattr(suite, "build_base_model", lambda *_: tmp_path)
     monkeypatch.setattr(suite, "sample_bitext", lambda bitext, n: ["Ahoj."] * n)
-    part = suite.TranslationPart(suite.Data(tmp_path, (tmp_path,), tmp_path, tmp_path, None), tmp_path, "cuda", 100,
+    part = suite.TranslationPart(suite.Data((tmp_path,), tmp_path, tmp_path, None), tmp_path, "cuda", 100,
                                  False, short, suite.GpuSampler(), suite.Limits(1, 1, 0),
                                  lambda key: lambda value: None, lambda: False)
     part.check()
