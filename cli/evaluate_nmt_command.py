@@ -8,21 +8,19 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from configs.schema import TranslateConfig
-from core.command_line import ArgumentParser, command
-from translate import evaluate as evaluate_module
-from translate.card import CARD_FILE
-from translate.evaluate import evaluate, record
-from translate.train import TrainError, read_pair_files
+from core.command_line import ArgumentParser, command, module_doc
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="paranmt evaluate-nmt", description=evaluate_module.__doc__,
+    p = ArgumentParser(prog="paranmt evaluate-nmt", description=module_doc("translate.evaluate"),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", type=Path, required=True, help="model directory (with model_card.yaml)")
-    p.add_argument("--src", type=Path, required=True, help="raw source sentences, one per line (.gz ok)")
-    p.add_argument("--ref", type=Path, required=True, help="raw reference translations, line-aligned")
-    p.add_argument("--name", help="test set name used in the card's metric keys (default: the --src file stem)")
+    # --cs/--en as in run, translate and train-nmt: the model's source side and the reference translations
+    p.add_renamed("--cs", "--src", type=Path, required=True, metavar="FILE",
+                  help="raw source (Czech) sentences, one per line (.gz ok)")
+    p.add_renamed("--en", "--ref", type=Path, required=True, metavar="FILE",
+                  help="raw reference (English) translations, line-aligned")
+    p.add_argument("--name", help="test set name used in the card's metric keys (default: the --cs file stem)")
     p.add_argument("--limit", type=int, help="only the first N sentences")
     p.add_argument("--beam", type=int, default=5, help="beam size (default %(default)s, as the shared model's card)")
     p.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"], default="auto")
@@ -39,13 +37,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 @command(build_parser)
 def main(args: argparse.Namespace) -> int:
+    # the work's modules (CTranslate2, sacremoses) load once the arguments parse: --help and a bad flag answer at once
+    from configs.schema import TranslateConfig
+    from translate.card import CARD_FILE
+    from translate.evaluate import evaluate, record
+    from translate.train import TrainError, read_pair_files
+
     try:
-        sources, references = read_pair_files([args.src], [args.ref])
+        sources, references = read_pair_files([args.cs], [args.en])
         if args.limit:
             sources, references = sources[: args.limit], references[: args.limit]
         if not sources:
-            raise TrainError(f"{args.src} is empty; give a test set with at least one sentence")
-        name = args.name or args.src.name.split(".")[0].replace("-", "_")
+            raise TrainError(f"{args.cs} is empty; give a test set with at least one sentence")
+        name = args.name or args.cs.name.split(".")[0].replace("-", "_")
         config = TranslateConfig(backend=args.backend, device=args.device, compute_type=args.compute_type,
                                  beam_size=args.beam, threads=args.threads)
         result, hypotheses = evaluate(args.model, sources, references, name, config)
