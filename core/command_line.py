@@ -132,6 +132,9 @@ class ConfigFlag:
     #: The run needs a value: from the flag, or from the config file (checked by :func:`check_required` once the
     #: config is loaded); the usage shows the flag as required.
     required: bool = False
+    #: A ``--no-*`` flag (a setting that is on by default): what giving the flag does, in words ("keep exact
+    #: duplicates"); the help then says it and what the setting does when on.
+    off: str | None = None
 
 
 def schema_field(schema: type[BaseModel], key: str) -> FieldInfo:
@@ -173,10 +176,13 @@ def add_config_flags(group: Any, schema: type[BaseModel], flags: Sequence[Config
         description = (field.description or "").replace("%", "%%")  # argparse %-formats help
         default = field.get_default(call_default_factory=True)
         kwargs: dict[str, Any]  # Any: add_argument's keyword arguments
-        if value_type is bool:
-            kwargs = {"action": "store_false" if default else "store_true",
-                      "help": f"{description} (sets {item.key}: {_shown(not default)}; "
-                              f"default {_shown(default)})".strip()}
+        if value_type is bool and default:  # a --no-* flag: its help says what it turns off
+            off = item.off or f"turn {item.key} off"
+            kwargs = {"action": "store_false",
+                      "help": f"{off[:1].upper()}{off[1:]} (sets {item.key}: false; on by default: {description})"}
+        elif value_type is bool:
+            kwargs = {"action": "store_true",
+                      "help": f"{description} (sets {item.key}: true; default false)".strip()}
         else:
             literal = typing.get_args(value_type) if typing.get_origin(value_type) is typing.Literal else ()
             choices = item.choices or literal or None

@@ -35,7 +35,8 @@ EVERY_CONFIG_FLAG = [(name, flag) for name, flags in CONFIG_FLAG_COMMANDS.items(
 
 
 def test_the_commands_that_set_config_values_have_a_table() -> None:
-    assert set(CONFIG_FLAG_COMMANDS) == {"pipeline.run", "cli.translate_command", "train_embeddings.train_command"}
+    assert set(CONFIG_FLAG_COMMANDS) == {"pipeline.run", "cli.translate_command", "train_embeddings.train_command",
+                                         "cli.score_command", "cli.folds_command"}
 
 
 @pytest.mark.parametrize(("name", "flag"), EVERY_CONFIG_FLAG, ids=lambda x: x if isinstance(x, str) else x.flag)
@@ -47,7 +48,10 @@ def test_each_config_flag_is_a_described_schema_field_and_its_help_shows_the_sch
     [action] = [a for a in importlib.import_module(name).build_parser()._actions if flag.flag in a.option_strings]
     assert action.dest == flag.key and action.default is None  # not given: the config file's value stands
     assert field.description in action.help and flag.key in action.help
-    if default is not None:
+    if default is True:  # a --no-* flag (issue 47): what it turns off first, then what the setting does when on
+        assert action.help.endswith(f"on by default: {field.description})")
+        assert not action.help.startswith(field.description) and flag.off is not None
+    elif default is not None:
         assert action.help.endswith(f"default {_shown(default)})")
     if isinstance(default, bool):  # a boolean flag changes the default; the negative ones say so in their name
         assert action.const is (not default) and flag.flag.startswith("--no-") is default
