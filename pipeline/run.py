@@ -42,8 +42,8 @@ PIPELINE_FLAGS = (
     ConfigFlag("--num-shards", "pipeline.num_shards"),
     ConfigFlag("--allow-misaligned", "pipeline.allow_misaligned"),
     ConfigFlag("--no-dedup", "prefilter.dedup", off="keep exact duplicates"),
-    ConfigFlag("--no-translation-cache", "pipeline.translation_cache", off="keep no cache of translated chunks: a rerun "
-               "translates everything again"),
+    ConfigFlag("--no-translation-cache", "pipeline.translation_cache",
+               off="keep no cache of translated chunks: a rerun translates everything again"),
     ConfigFlag("--no-score", "pipeline.score", off="write pairs/ unscored, without train/"),
     ConfigFlag("--cache-dir", "pipeline.cache_dir"),
     ConfigFlag("--lexicon", "lexicon.enabled"),

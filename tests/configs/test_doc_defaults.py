@@ -53,7 +53,7 @@ def split(cell: str) -> list[str]:
     """``a / b`` -> ``[a, b]``, outside brackets, parentheses and backticks."""
     parts, depth, current = [], 0, ""
     for i, char in enumerate(cell):
-        depth += char in "([{" and 1 or char in ")]}" and -1 or 0
+        depth += (char in "([{" and 1) or (char in ")]}" and -1) or 0
         if char == "/" and depth == 0 and cell[i - 1:i] == " " and cell.count("`", 0, i) % 2 == 0:
             parts.append(current.strip())
             current = ""
