@@ -143,7 +143,7 @@ def score_parquet(files: Sequence[Path], out: Path, scorer: ParagramScorer, *, b
     ``out``, ``batch_rows`` rows at a time; ``progress(rows)`` after each batch. ``out`` appears only when complete
     (written as a hidden ``.NAME.partial`` beside it, then renamed): a killed call leaves no half file under its
     name. The schema is the input's with the score columns (:func:`scored_schema`) and the scorer's id and
-    parameters as metadata."""
+    parameters as metadata. A call that fails removes its partial file."""
     if not files:
         raise ValueError("score_parquet: no input files")
     schema = with_metadata(scored_schema(pq.read_schema(files[0])), scorer_id=scorer.scorer_id, score=scorer.params)
@@ -152,15 +152,19 @@ def score_parquet(files: Sequence[Path], out: Path, scorer: ParagramScorer, *, b
     overlap_sum = paraphrase_sum = 0.0
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(f".{out.name}.partial")
-    with pq.ParquetWriter(partial, schema) as writer:
-        for batch in parquet_batches(list(files), batch_rows):
-            table = score_pairs(pa.Table.from_batches([batch]), scorer).replace_schema_metadata(schema.metadata)
-            writer.write_table(table)
-            pairs += table.num_rows
-            no_known += int(np.count_nonzero(table[NO_KNOWN_WORDS].to_numpy()))
-            overlap_sum += float(np.sum(table[TRIGRAM_OVERLAP].to_numpy(), dtype=np.float64))
-            paraphrase_sum += float(np.sum(table[PARAPHRASE_SCORE].to_numpy(), dtype=np.float64))
-            if progress is not None:
-                progress(table.num_rows)
+    try:
+        with pq.ParquetWriter(partial, schema) as writer:
+            for batch in parquet_batches(list(files), batch_rows):
+                table = score_pairs(pa.Table.from_batches([batch]), scorer).replace_schema_metadata(schema.metadata)
+                writer.write_table(table)
+                pairs += table.num_rows
+                no_known += int(np.count_nonzero(table[NO_KNOWN_WORDS].to_numpy()))
+                overlap_sum += float(np.sum(table[TRIGRAM_OVERLAP].to_numpy(), dtype=np.float64))
+                paraphrase_sum += float(np.sum(table[PARAPHRASE_SCORE].to_numpy(), dtype=np.float64))
+                if progress is not None:
+                    progress(table.num_rows)
+    except BaseException:  # a bad batch, a Ctrl-C: nothing half-written stays behind
+        partial.unlink(missing_ok=True)
+        raise
     os.replace(partial, out)
     return ScoredFile(out, pairs, no_known, overlap_sum, paraphrase_sum, time.perf_counter() - started)
