@@ -8,7 +8,25 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from core.command_line import ArgumentParser, command, module_doc
+from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig
+from core.command_line import (
+    ArgumentParser,
+    ConfigFlag,
+    add_config_flags,
+    command,
+    config_values,
+    flag_names,
+    module_doc,
+)
+
+# The flags that set config values, as run and translate spell them; each one's type, help and default are its
+# schema field's. --beam is not among them: an evaluation decodes with the shared model card's beam, 5, by default.
+CONFIG_FLAGS = (
+    ConfigFlag("--backend", "translate.backend", choices=BUILTIN_BACKENDS),
+    ConfigFlag("--device", "translate.device"),
+    ConfigFlag("--compute-type", "translate.compute_type"),
+    ConfigFlag("--threads", "translate.threads"),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,10 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help="test set name used in the card's metric keys (default: the --cs file stem)")
     p.add_argument("--limit", type=int, help="only the first N sentences")
     p.add_argument("--beam", type=int, default=5, help="beam size (default %(default)s, as the shared model's card)")
-    p.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"], default="auto")
-    p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
-    p.add_argument("--compute-type", default="auto")
-    p.add_argument("--threads", type=int, default=0)
+    add_config_flags(p, ParaNMTConfig, CONFIG_FLAGS)
     p.add_argument("--out", type=Path, help="write the hypotheses here, one per line")
     # Writing into a model directory is opt-in: an evaluation must not change the model it measures unasked.
     p.add_argument("--update-card", action="store_true",
@@ -38,11 +53,13 @@ def build_parser() -> argparse.ArgumentParser:
 @command(build_parser)
 def main(args: argparse.Namespace) -> int:
     # the work's modules (CTranslate2, sacremoses) load once the arguments parse: --help and a bad flag answer at once
-    from configs.schema import TranslateConfig
+    from configs import load_config
     from translate.card import CARD_FILE
     from translate.evaluate import evaluate, record
     from translate.train import TrainError, read_pair_files
 
+    config = load_config(values={**config_values(args, CONFIG_FLAGS), "translate.beam_size": args.beam},
+                         flags={**flag_names(CONFIG_FLAGS), "translate.beam_size": "--beam"}).translate
     try:
         sources, references = read_pair_files([args.cs], [args.en])
         if args.limit:
@@ -50,8 +67,6 @@ def main(args: argparse.Namespace) -> int:
         if not sources:
             raise TrainError(f"{args.cs} is empty; give a test set with at least one sentence")
         name = args.name or args.cs.name.split(".")[0].replace("-", "_")
-        config = TranslateConfig(backend=args.backend, device=args.device, compute_type=args.compute_type,
-                                 beam_size=args.beam, threads=args.threads)
         result, hypotheses = evaluate(args.model, sources, references, name, config)
         if args.out:
             args.out.write_text("".join(h + "\n" for h in hypotheses), encoding="utf-8")

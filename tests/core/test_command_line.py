@@ -36,7 +36,7 @@ EVERY_CONFIG_FLAG = [(name, flag) for name, flags in CONFIG_FLAG_COMMANDS.items(
 
 def test_the_commands_that_set_config_values_have_a_table() -> None:
     assert set(CONFIG_FLAG_COMMANDS) == {"pipeline.run", "cli.translate_command", "train_embeddings.train_command",
-                                         "cli.score_command", "cli.folds_command"}
+                                         "cli.score_command", "cli.folds_command", "cli.evaluate_nmt_command"}
 
 
 @pytest.mark.parametrize(("name", "flag"), EVERY_CONFIG_FLAG, ids=lambda x: x if isinstance(x, str) else x.flag)
