@@ -33,6 +33,7 @@ COPY core/ core/
 COPY translate/ translate/
 COPY pipeline/ pipeline/
 COPY filters/ filters/
+COPY train_embeddings/ train_embeddings/
 COPY cli/ cli/
 COPY constraints.txt /tmp/constraints.full.txt
 RUN grep -v '^torch==' /tmp/constraints.full.txt > /tmp/constraints.txt \

@@ -6,21 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from core.command_line import ArgumentParser, command
-from translate import convert as convert_module
-from translate.card import ModelDir
-from translate.convert import (
-    QUANTIZATIONS,
-    convert_argos,
-    convert_fairseq,
-    convert_hf_marian,
-    convert_marian,
-    write_card_only,
-)
+from core.command_line import ArgumentParser, command, module_doc, module_literal
+
+QUANTIZATIONS = module_literal("translate.convert:QUANTIZATIONS")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = ArgumentParser(prog="paranmt convert", description=convert_module.__doc__,
+    parser = ArgumentParser(prog="paranmt convert", description=module_doc("translate.convert"),
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -44,11 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep-checkpoint", action=argparse.BooleanOptionalAction, default=True,
                    help="copy the checkpoint and dictionaries into the model directory for the fairseq backend "
                    "(--no-keep-checkpoint: a CTranslate2-only directory, a third of the size for a small model)")
-    p.set_defaults(run=convert_fairseq)
+    p.set_defaults(run="convert_fairseq")
 
     for name, run, model_type, help_text in [
-        ("marian", convert_marian, Path, "OPUS-MT / Marian model directory -> CTranslate2"),
-        ("hf-marian", convert_hf_marian, str, "Hugging Face Marian model (local folder or name) -> CTranslate2"),
+        ("marian", "convert_marian", Path, "OPUS-MT / Marian model directory -> CTranslate2"),
+        ("hf-marian", "convert_hf_marian", str, "Hugging Face Marian model (local folder or name) -> CTranslate2"),
     ]:
         p = sub.add_parser(name, help=help_text)
         common(p)
@@ -62,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.add_renamed("--input", "--package", required=True, type=Path, dest="package", metavar="PACKAGE",
                   help=".argosmodel package")
-    p.set_defaults(run=convert_argos)
+    p.set_defaults(run="convert_argos")
 
     p = sub.add_parser("card", help="write a model card for an existing CTranslate2 model")
     common(p)
@@ -71,15 +63,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--spm", type=Path, help="source SentencePiece model")
     p.add_argument("--target-spm", type=Path, help="target SentencePiece model (default: --spm)")
     p.add_argument("--bpe-codes", type=Path, help="subword-nmt BPE codes (Moses tokenisation is then applied)")
-    p.set_defaults(run=write_card_only)
+    p.set_defaults(run="write_card_only")
     return parser
 
 
 @command(build_parser)
 def main(args: argparse.Namespace) -> int:
+    # the work's modules load once the arguments parse: --help and a bad flag answer at once
+    from translate import convert
+    from translate.card import ModelDir
+
     options = {k: v for k, v in vars(args).items() if k not in ("command", "run")}  # the converter's parameters
     try:
-        out = args.run(**options)
+        out = getattr(convert, args.run)(**options)
         ModelDir(out)  # validates what was written
     except (FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)

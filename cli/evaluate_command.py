@@ -47,12 +47,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.command_line import ArgumentParser, command
-from core.text import CachedTokenizer
-from train_embeddings.evaluation import sts
-from train_embeddings.models.model_io import load_model
-from train_embeddings.models.sif import DEFAULT_A, build_sif, glove_average, read_fit_sentences, resolve_vectors
+from core.command_line import ArgumentParser, command, module_literal
+
+if TYPE_CHECKING:  # the library loads once the arguments parse (torch): --help and a bad flag answer at once
+    from train_embeddings.evaluation import sts
+
+DEFAULT_A = module_literal("train_embeddings.models.sif:DEFAULT_A")
+STS_YEARS = module_literal("train_embeddings.evaluation.sts.benchmarks:STS_YEARS")
+DEFAULT_BATCH_SIZE = module_literal("train_embeddings.evaluation.sts.evaluator:DEFAULT_BATCH_SIZE")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a saved model directory (repeatable)")
     parser.add_argument("--glove", action="store_true", help="baseline: averaged GloVe 6B 50d (kumo)")
     parser.add_argument("--sif", action="store_true", help="baseline: SIF-weighted GloVe, first PC removed")
-    parser.add_argument("--word-frequencies", type=Path, metavar="FILE",
+    parser.add_renamed("--word-frequencies", "--word-counts", type=Path, metavar="FILE",
                         help="'word count' file for SIF weights (e.g. enwiki_vocab_min200.txt); default: "
                              "frequencies in the SIF fitting sentences")
     parser.add_argument("--sif-fit", type=Path, metavar="FILE",
@@ -85,20 +89,16 @@ def build_parser() -> argparse.ArgumentParser:
                         help="sentences (one per line) to time --speed on; default: unseen STS-B train sentences")
     parser.add_argument("--year-dir", action="append", default=[], metavar="YEAR=DIR",
                         help="read STS YEAR from DIR (e.g. 2016=sts2016-english-with-gs-v1.0; repeatable)")
-    parser.add_argument("--years", type=int, nargs="+", default=list(sts.STS_YEARS), metavar="YEAR",
+    parser.add_argument("--years", type=int, nargs="+", default=list(STS_YEARS), metavar="YEAR",
                         help="STS years (default: 2012-2016; absent ones are reported and skipped)")
     parser.add_argument("--no-stsb", action="store_true", help="skip STS Benchmark and STS2017")
     parser.add_argument("--sts-dir", type=Path, help="STS data root (STS12 ... STS16, STSB)")
-    parser.add_argument("--batch-size", type=int, default=sts.DEFAULT_BATCH_SIZE,
+    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE,
                         help="sentences per encoder call")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write all results as JSON")
     parser.add_argument("--digits", type=int, default=1, help="decimals in the tables (x100)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log which files are skipped")
     return parser
-
-
-def _load_model(directory: Path) -> sts.Encoder:
-    return load_model(directory).encode
 
 
 def _unique_label(label: str, taken: dict[str, sts.StsReport]) -> str:
@@ -121,6 +121,8 @@ def _year_dirs(parser: argparse.ArgumentParser, values: list[str]) -> dict[int, 
 def _timing_sentences(args: argparse.Namespace, data: sts.StsBenchmarks) -> list[str]:
     """``--speed`` sentences (+ 64 to warm up) that no encoder has seen: ``--speed-file`` lines, else STS-B train
     sentences outside the evaluated sets."""
+    from train_embeddings.evaluation import sts
+
     if args.speed_file is not None:
         lines = [line.strip() for line in sts.read_utf8_lines(args.speed_file)]
         candidates = [line for line in dict.fromkeys(lines) if line]
@@ -146,10 +148,15 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     missing = [str(directory) for directory in args.model if not directory.is_dir()]
     if missing:
         parser.error(f"--model: not a directory: {', '.join(missing)}")
+    from core.text import CachedTokenizer
+    from train_embeddings.evaluation import sts
+    from train_embeddings.models.model_io import load_model
+    from train_embeddings.models.sif import build_sif, glove_average, read_fit_sentences, resolve_vectors
+
     try:
         data = sts.load_benchmarks(args.sts_dir, args.years, not args.no_stsb, year_dirs=year_dirs)
-        encoders: list[tuple[str, sts.Encoder]] = [(directory.resolve().name or str(directory), _load_model(directory))
-                                                   for directory in args.model]
+        encoders: list[tuple[str, sts.Encoder]] = [
+            (directory.resolve().name or str(directory), load_model(directory).encode) for directory in args.model]
         if args.glove or args.sif:
             vectors, settings = resolve_vectors(args.vectors)
             name = "GloVe" if args.vectors == "kumo" else Path(args.vectors).name

@@ -8,27 +8,40 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from configs.schema import TranslateConfig
-from core.command_line import ArgumentParser, command
-from translate import evaluate as evaluate_module
-from translate.card import CARD_FILE
-from translate.evaluate import evaluate, record
-from translate.train import TrainError, read_pair_files
+from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig
+from core.command_line import (
+    ArgumentParser,
+    ConfigFlag,
+    add_config_flags,
+    command,
+    config_values,
+    flag_names,
+    module_doc,
+)
+
+# The flags that set config values, as run and translate spell them; each one's type, help and default are its
+# schema field's. --beam is not among them: an evaluation decodes with the shared model card's beam, 5, by default.
+CONFIG_FLAGS = (
+    ConfigFlag("--backend", "translate.backend", choices=BUILTIN_BACKENDS),
+    ConfigFlag("--device", "translate.device"),
+    ConfigFlag("--compute-type", "translate.compute_type"),
+    ConfigFlag("--threads", "translate.threads"),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="paranmt evaluate-nmt", description=evaluate_module.__doc__,
+    p = ArgumentParser(prog="paranmt evaluate-nmt", description=module_doc("translate.evaluate"),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", type=Path, required=True, help="model directory (with model_card.yaml)")
-    p.add_argument("--src", type=Path, required=True, help="raw source sentences, one per line (.gz ok)")
-    p.add_argument("--ref", type=Path, required=True, help="raw reference translations, line-aligned")
-    p.add_argument("--name", help="test set name used in the card's metric keys (default: the --src file stem)")
+    # --cs/--en as in run, translate and train-nmt: the model's source side and the reference translations
+    p.add_renamed("--cs", "--src", type=Path, required=True, metavar="FILE",
+                  help="raw source (Czech) sentences, one per line (.gz ok)")
+    p.add_renamed("--en", "--ref", type=Path, required=True, metavar="FILE",
+                  help="raw reference (English) translations, line-aligned")
+    p.add_argument("--name", help="test set name used in the card's metric keys (default: the --cs file stem)")
     p.add_argument("--limit", type=int, help="only the first N sentences")
     p.add_argument("--beam", type=int, default=5, help="beam size (default %(default)s, as the shared model's card)")
-    p.add_argument("--backend", choices=["auto", "ctranslate2", "fairseq"], default="auto")
-    p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
-    p.add_argument("--compute-type", default="auto")
-    p.add_argument("--threads", type=int, default=0)
+    add_config_flags(p, ParaNMTConfig, CONFIG_FLAGS)
     p.add_argument("--out", type=Path, help="write the hypotheses here, one per line")
     # Writing into a model directory is opt-in: an evaluation must not change the model it measures unasked.
     p.add_argument("--update-card", action="store_true",
@@ -39,15 +52,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 @command(build_parser)
 def main(args: argparse.Namespace) -> int:
+    # the work's modules (CTranslate2, sacremoses) load once the arguments parse: --help and a bad flag answer at once
+    from configs import load_config
+    from translate.card import CARD_FILE
+    from translate.evaluate import evaluate, record
+    from translate.train import TrainError, read_pair_files
+
+    config = load_config(values={**config_values(args, CONFIG_FLAGS), "translate.beam_size": args.beam},
+                         flags={**flag_names(CONFIG_FLAGS), "translate.beam_size": "--beam"}).translate
     try:
-        sources, references = read_pair_files([args.src], [args.ref])
+        sources, references = read_pair_files([args.cs], [args.en])
         if args.limit:
             sources, references = sources[: args.limit], references[: args.limit]
         if not sources:
-            raise TrainError(f"{args.src} is empty; give a test set with at least one sentence")
-        name = args.name or args.src.name.split(".")[0].replace("-", "_")
-        config = TranslateConfig(backend=args.backend, device=args.device, compute_type=args.compute_type,
-                                 beam_size=args.beam, threads=args.threads)
+            raise TrainError(f"{args.cs} is empty; give a test set with at least one sentence")
+        name = args.name or args.cs.name.split(".")[0].replace("-", "_")
         result, hypotheses = evaluate(args.model, sources, references, name, config)
         if args.out:
             args.out.write_text("".join(h + "\n" for h in hypotheses), encoding="utf-8")

@@ -7,8 +7,6 @@ import sys
 from pathlib import Path
 
 from core.command_line import ArgumentParser, command
-from train_embeddings.models.embedding_model import EmbeddingModel
-from train_embeddings.models.model_io import export_word_vectors, load_model
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,6 +21,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 @command(build_parser)
 def main(args: argparse.Namespace) -> int:
+    # the library (torch) loads once the arguments parse: --help and a bad flag answer at once
+    from train_embeddings.models.embedding_model import EmbeddingModel
+    from train_embeddings.models.model_io import export_word_vectors, load_model
+
     try:
         model = load_model(args.model)
         if not isinstance(model, EmbeddingModel):

@@ -6,14 +6,24 @@ import argparse
 import json
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+from configs.schema import ParaNMTConfig
+from core.command_line import (
+    ArgumentParser,
+    ConfigFlag,
+    add_config_arguments,
+    add_config_flags,
+    command,
+    config_values,
+    flag_names,
+)
 
-from configs import ConfigError, load_config
-from core.command_line import ArgumentParser, command
-from core.pair_schema import ID, Reason, check_schema
-from filters.folds import select_training_pairs, write_fold_subsets
-from filters.scores import input_files
+# The flags that set config values; each one's type, help and default are its schema field's. --folds also selects
+# the top two folds (filter.select_folds), as the paper's rank rule does.
+CONFIG_FLAGS = (
+    ConfigFlag("--criterion", "filter.rank_by", choices=("paraphrase_score", "trigram_overlap", "translation_score")),
+    ConfigFlag("--folds", "filter.folds"),
+    ConfigFlag("--seed", "seed"),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,12 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
         "not ranked; the token limit is not applied (sample with it per fold).")
     parser.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory")
     parser.add_renamed("--out", "--output", required=True, type=Path, help="output directory for fold-JJ-of-KK.parquet")
-    parser.add_argument("--criterion", choices=["paraphrase_score", "trigram_overlap", "translation_score"],
-                        help="default: the config's filter.rank_by, else paraphrase_score")
-    parser.add_argument("--folds", type=int, help="default: filter.folds (10); also selects the top two folds")
-    parser.add_argument("--seed", type=int, help="tie-break seed (default: the config's seed, 1234)")
-    parser.add_argument("--config", help="YAML config (path or bundled name) for the filter section and seed")
-    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE")
+    add_config_flags(parser, ParaNMTConfig, CONFIG_FLAGS)
+    add_config_arguments(parser, "filter.max_length_ratio=2")  # the filter section and the seed apply
     return parser
 
 
@@ -37,12 +43,21 @@ def build_parser() -> argparse.ArgumentParser:
 def main(args: argparse.Namespace) -> int:
     """Rank a pairs Parquet file into folds, write one Parquet file per fold, print sizes and boundaries."""
 
-    config = load_config(args.config, args.set, values={
-        "filter.folds": args.folds,
-        "filter.select_folds": [args.folds - 1, args.folds] if args.folds and args.folds >= 2 else None,
-        "seed": args.seed,
-    }, flags={"filter.folds": "--folds", "filter.select_folds": "--folds", "seed": "--seed"})
-    criterion = args.criterion or config.filter.rank_by or "paraphrase_score"
+    # the work's modules load once the arguments parse: --help and a bad flag answer at once
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from configs import ConfigError, load_config
+    from core.pair_schema import ID, Reason, check_schema
+    from filters.folds import select_training_pairs, write_fold_subsets
+    from filters.scores import input_files
+
+    values = config_values(args, CONFIG_FLAGS)
+    folds = values["filter.folds"]
+    values["filter.select_folds"] = [folds - 1, folds] if folds and folds >= 2 else None
+    config = load_config(args.config, args.overrides, values,
+                         flags={**flag_names(CONFIG_FLAGS), "filter.select_folds": "--folds"})
+    criterion = config.filter.rank_by or "paraphrase_score"
     filter_config = config.filter.model_copy(update={"rank_by": criterion, "max_tokens": None, "sample": None})
     config = config.model_copy(update={"filter": filter_config})
     table = pa.concat_tables(pq.read_table(f) for f in input_files(args.input))  # one-line error if none

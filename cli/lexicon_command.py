@@ -7,26 +7,12 @@ import json
 import time
 from pathlib import Path
 
-from configs import load_config
-from core.command_line import ArgumentParser, add_config_arguments, command
-from pipeline.analysis import pmi_lexicon as pmi_lexicon_module
-from pipeline.analysis.pmi_lexicon import (
-    LEXICON_SHARD_GLOB,
-    STATS_FILE,
-    TOP_K_FILE,
-    VOCABULARY_FILE,
-    LexiconError,
-    build_from_parquet,
-    evaluate_wordsim,
-    format_results,
-    neighbours,
-    write_outputs,
-)
+from core.command_line import ArgumentParser, add_config_arguments, command, module_doc
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="paranmt lexicon",
-                            description=pmi_lexicon_module.__doc__.split("\n\n")[0],
+                            description=module_doc("pipeline.analysis.pmi_lexicon").split("\n\n")[0],
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="count and write a lexicon from Parquet pair shards")
@@ -50,6 +36,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 @command(build_parser)
 def main(args: argparse.Namespace) -> int:
+    # the work's modules (Beam's file systems) load once the arguments parse: --help and a bad flag answer at once
+    from configs import load_config
+    from pipeline.analysis.pmi_lexicon import (
+        LEXICON_SHARD_GLOB,
+        STATS_FILE,
+        TOP_K_FILE,
+        VOCABULARY_FILE,
+        LexiconError,
+        build_from_parquet,
+        evaluate_wordsim,
+        format_results,
+        neighbours,
+        write_outputs,
+    )
+
     if args.command == "build":
         config = load_config(args.config, args.overrides)
         started = time.perf_counter()

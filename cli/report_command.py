@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from core.command_line import ArgumentParser, command
-from pipeline.analysis import corpus_report as corpus_report_module
-from pipeline.analysis.corpus_report import DEFAULT_MAX_PARSE, build_report, read_pairs
+from core.command_line import ArgumentParser, command, module_doc, module_literal
+
+DEFAULT_MAX_PARSE = module_literal("pipeline.analysis.corpus_report:DEFAULT_MAX_PARSE")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="paranmt report",
-                            description=corpus_report_module.__doc__.splitlines()[0])
+                            description=module_doc("pipeline.analysis.corpus_report").splitlines()[0])
     parser.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory of shards")
     parser.add_renamed("--out", "--output", required=True, type=Path, help="output directory")
     parser.add_argument("--name", help="corpus name in the tables (default: the input's name)")
@@ -28,6 +28,8 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``paranmt report``: print Tables 1 and 3 and write the report files."""
     if not args.input.exists():
         parser.error(f"--input {args.input} does not exist")
+    from pipeline.analysis.corpus_report import build_report, read_pairs  # once the arguments parse
+
     table = read_pairs(args.input, args.sample, args.seed)
     if table.num_rows == 0:  # an empty folder or empty shards: a report of nothing would look like a result
         parser.error(f"--input {args.input} holds no pairs (no Parquet rows): give a run's pairs/ or train/")

@@ -8,22 +8,16 @@ import logging
 import sys
 from pathlib import Path
 
-import torch
+from core.command_line import ArgumentParser, command, module_literal
 
-from core.command_line import ArgumentParser, command
-from train_embeddings.evaluation.sick import (
-    TASKS,
-    SickConfig,
-    load_encoder,
-    load_sick,
-    sick_files,
-    train_sick,
-)
-from train_embeddings.models.model_io import save_model
+TASKS = module_literal("train_embeddings.evaluation.sick:TASKS")
+# SickConfig's fields: the defaults the help shows, read without loading torch
+SETTINGS = ("hidden", "epochs", "batch_size", "lr", "encoder_lr", "lambda_c", "lambda_w", "patience", "seed", "threads")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    d = SickConfig()
+    d = argparse.Namespace(**{name: module_literal(f"train_embeddings.evaluation.sick:SickConfig.{name}")
+                              for name in SETTINGS})
     p = ArgumentParser(prog="paranmt sick",
                                 description="Train a SICK relatedness / entailment head (Tai et al. 2015) on "
                                             "sentence embeddings, frozen or fine-tuned.")
@@ -35,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--train", type=Path, help="training file (default: <sick-dir>/sicktrain[-ent].tsv)")
     p.add_argument("--dev", type=Path, help="dev file (default: <sick-dir>/sickdev[-ent].tsv)")
     p.add_argument("--limit", type=int, help="use only the first N training pairs (smoke runs)")
-    p.add_argument("--word-counts", type=Path, help="--model sif: 'word count' file (default: enwiki_vocab_min200)")
+    p.add_renamed("--word-frequencies", "--word-counts", type=Path, metavar="FILE",
+                  help="--model sif: 'word count' file (default: enwiki_vocab_min200)")
     p.add_argument("--hidden", type=int, default=d.hidden, help="hidden units (default %(default)s)")
     p.add_argument("--epochs", type=int, default=d.epochs, help="maximum epochs (default %(default)s)")
     p.add_argument("--batch-size", type=int, default=d.batch_size, help="pairs per step (default %(default)s)")
@@ -55,6 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 @command(build_parser, log_level=logging.INFO)  # per-epoch dev metrics
 def main(args: argparse.Namespace) -> int:
+    # the library (torch) loads once the arguments parse: --help and a bad flag answer at once
+    import torch
+
+    from train_embeddings.evaluation.sick import SickConfig, load_encoder, load_sick, sick_files, train_sick
+    from train_embeddings.models.model_io import save_model
+
     try:
         train_path, dev_path = sick_files(args.task, args.sick_dir)
         train = load_sick(args.train or train_path, args.task)
@@ -63,10 +64,8 @@ def main(args: argparse.Namespace) -> int:
             if args.limit < 2:
                 raise ValueError("--limit must be at least 2")
             train = train.head(args.limit)
-        model = load_encoder(args.model, fit_sentences=train.unique_sentences(), word_counts=args.word_counts)
-        config = SickConfig(hidden=args.hidden, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
-                            encoder_lr=args.encoder_lr, lambda_c=args.lambda_c, lambda_w=args.lambda_w,
-                            patience=args.patience, seed=args.seed, threads=args.threads)
+        model = load_encoder(args.model, fit_sentences=train.unique_sentences(), word_counts=args.word_frequencies)
+        config = SickConfig(**{name: getattr(args, name) for name in SETTINGS})
         result = train_sick(model, train, dev, config, finetune=args.finetune, label=args.model,
                             progress=not args.quiet)
     except (FileNotFoundError, ValueError) as error:  # a library's own (ParanmtError: run_main)

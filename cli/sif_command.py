@@ -6,8 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from core.command_line import ArgumentParser, command
-from train_embeddings.models.sif import DEFAULT_A, PC_MODES, build_sif, glove_average, read_fit_sentences
+from core.command_line import ArgumentParser, command, module_literal
+
+DEFAULT_A = module_literal("train_embeddings.models.sif:DEFAULT_A")
+PC_MODES = module_literal("train_embeddings.models.sif:PC_MODES")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -16,7 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
                                             "as a model directory that train_embeddings.load_model reads.")
     p.add_argument("--vectors", required=True,
                    help="'kumo' (GloVe 6B 50d), a vector file (text / .npy + vocab.txt) or a WORD model directory")
-    p.add_argument("--word-counts", type=Path, metavar="FILE",
+    p.add_renamed("--word-frequencies", "--word-counts", type=Path, metavar="FILE",
                    help="'word count' lines for p(w) (e.g. enwiki_vocab_min200.txt); default: the fit sentences")
     p.add_argument("--fit-sentences", type=Path, metavar="FILE",
                    help="sentences (one per line, or tab-separated pairs) for p(w) and the reference PC")
@@ -34,12 +36,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 @command(build_parser)
 def main(args: argparse.Namespace) -> int:
+    # the library loads once the arguments parse: --help and a bad flag answer at once
+    from train_embeddings.models.sif import build_sif, glove_average, read_fit_sentences
+
     try:
         if args.average:
             model = glove_average(args.vectors)
         else:
             fit = read_fit_sentences(args.fit_sentences) if args.fit_sentences else None
-            model = build_sif(args.vectors, word_counts=args.word_counts, fit_sentences=fit, pc=args.pc,
+            model = build_sif(args.vectors, word_counts=args.word_frequencies, fit_sentences=fit, pc=args.pc,
                               n_components=args.components, a=args.a, fit_sample=args.fit_sample, seed=args.seed)
         model.save(args.out)
     except (ValueError, FileNotFoundError) as error:  # a library's own (ParanmtError: run_main)

@@ -5,17 +5,18 @@ from __future__ import annotations
 import argparse
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
+from core.command_line import ArgumentParser, command, module_doc, module_literal
 
-from core.command_line import ArgumentParser, command
-from translate import train as train_module
-from translate.train import PRESETS, TrainError, TrainRecipe, read_pair_files, read_parquet, read_tsv, train_model
+if TYPE_CHECKING:  # the library (CTranslate2, sacremoses) loads once the arguments parse
+    from translate.train import TrainRecipe
+
+PRESETS = module_literal("translate.train:PRESETS", keys=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="paranmt train-nmt", description=train_module.__doc__,
+    p = ArgumentParser(prog="paranmt train-nmt", description=module_doc("translate.train"),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     i = p.add_argument_group("training pairs (one of the three forms)")
     i.add_argument("--cs", "--bitext-cs", dest="bitext_cs", nargs="+", action="extend", default=[], type=Path,
@@ -49,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def recipe_from_args(args: argparse.Namespace) -> TrainRecipe:
+    from pydantic import ValidationError
+
+    from translate.train import PRESETS, TrainError, TrainRecipe
+
     if args.preset not in PRESETS:
         raise TrainError(f"--preset {args.preset!r} is unknown; choose one of {', '.join(PRESETS)}")
     updates: dict[str, Any] = {}
@@ -69,6 +74,8 @@ def recipe_from_args(args: argparse.Namespace) -> TrainRecipe:
 
 
 def read_inputs(args: argparse.Namespace) -> tuple[list[str], list[str], str]:
+    from translate.train import TrainError, read_pair_files, read_parquet, read_tsv
+
     cs: list[str] = []
     en: list[str] = []
     described = []
@@ -93,6 +100,8 @@ def read_inputs(args: argparse.Namespace) -> tuple[list[str], list[str], str]:
 
 @command(build_parser, log_level=logging.INFO)
 def main(args: argparse.Namespace) -> int:
+    from translate.train import TrainError, read_pair_files, train_model
+
     recipe = recipe_from_args(args)
     cs, en, described = read_inputs(args)
     valid = None

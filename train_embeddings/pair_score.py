@@ -19,12 +19,14 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import Field, PrivateAttr, model_validator
 
+import train_embeddings
 from filters.pair_cosine import PairCosine
-from train_embeddings.models.model_io import load_model
+from filters.plugins import register_score
 
 __all__ = ["ParanmtModelCosine"]
 
 
+@register_score  # the paranmt_model built-in: filters, a layer below, cannot name this module
 class ParanmtModelCosine(PairCosine):
     """Cosine of a paranmt model's embeddings of ``en`` and ``mt`` (float32 in [-1, 1]; a null side: null; 0 where
     a sentence embeds to zero)."""
@@ -46,7 +48,7 @@ class ParanmtModelCosine(PairCosine):
 
     def setup(self) -> None:
         if self._encoder is None:
-            self._encoder = load_model(self.model)
+            self._encoder = train_embeddings.load_model(self.model)  # torch loads here, on the worker
 
     def cosines(self, left: list[str], right: list[str]) -> np.ndarray:
         return self._encoder.similarity(left, right, self.batch_size)

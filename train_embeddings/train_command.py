@@ -40,11 +40,11 @@ from core.command_line import (
     ConfigFlag,
     add_config_arguments,
     add_config_flags,
+    check_required,
     command,
     config_values,
     flag_names,
 )
-from train_embeddings.evaluation.sts.benchmarks import check_dev_data
 
 
 def _cli_path(value: str) -> str:
@@ -62,7 +62,7 @@ def _word_vectors(value: str) -> str:
 
 # The flags that set config values; each one's type, help and default are its schema field's.
 CONFIG_FLAGS = (
-    ConfigFlag("--input", "train.data", type=_cli_path, old="--data"),
+    ConfigFlag("--input", "train.data", type=_cli_path, old="--data", required=True),
     ConfigFlag("--model", "train.model"),
     ConfigFlag("--teacher", "train.teacher", type=_cli_path),
     ConfigFlag("--pca-dims", "train.static_pca_dims"),
@@ -110,8 +110,12 @@ def main(args: argparse.Namespace) -> int:
     if word_vectors == "none":  # random vectors, set once the config is loaded (over its own vectors too)
         values["train.word_vectors"] = None
     config = load_config(args.config, args.overrides, values, flags=flag_names(CONFIG_FLAGS))
+    check_required(config, CONFIG_FLAGS)
     if not args.no_eval:
-        check_dev_data()  # a clone without ../shared gets its one line at once
+        # sacremoses loads here, once the arguments parse; a clone without ../shared gets its one line at once
+        from train_embeddings.evaluation.sts.benchmarks import check_dev_data
+
+        check_dev_data()
     from train_embeddings.training import (
         trainer,  # torch loads here, once the arguments, config and STS files are checked
     )

@@ -1,4 +1,4 @@
-"""Score a model directory on a test set: ``paranmt evaluate-nmt --model DIR --src test.cs --ref test.en``.
+"""Score a model directory on a test set: ``paranmt evaluate-nmt --model DIR --cs test.cs --en test.en``.
 
 Translates the raw source file with the pipeline's translator (same text chain, backend and beam as a corpus run),
 scores the detokenised output against the raw references with sacrebleu (BLEU and chrF; the signatures are

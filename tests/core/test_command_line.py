@@ -35,7 +35,8 @@ EVERY_CONFIG_FLAG = [(name, flag) for name, flags in CONFIG_FLAG_COMMANDS.items(
 
 
 def test_the_commands_that_set_config_values_have_a_table() -> None:
-    assert set(CONFIG_FLAG_COMMANDS) == {"pipeline.run", "cli.translate_command", "train_embeddings.train_command"}
+    assert set(CONFIG_FLAG_COMMANDS) == {"pipeline.run", "cli.translate_command", "train_embeddings.train_command",
+                                         "cli.score_command", "cli.folds_command", "cli.evaluate_nmt_command"}
 
 
 @pytest.mark.parametrize(("name", "flag"), EVERY_CONFIG_FLAG, ids=lambda x: x if isinstance(x, str) else x.flag)
@@ -47,7 +48,10 @@ def test_each_config_flag_is_a_described_schema_field_and_its_help_shows_the_sch
     [action] = [a for a in importlib.import_module(name).build_parser()._actions if flag.flag in a.option_strings]
     assert action.dest == flag.key and action.default is None  # not given: the config file's value stands
     assert field.description in action.help and flag.key in action.help
-    if default is not None:
+    if default is True:  # a --no-* flag (issue 47): what it turns off first, then what the setting does when on
+        assert action.help.endswith(f"on by default: {field.description})")
+        assert not action.help.startswith(field.description) and flag.off is not None
+    elif default is not None:
         assert action.help.endswith(f"default {_shown(default)})")
     if isinstance(default, bool):  # a boolean flag changes the default; the negative ones say so in their name
         assert action.const is (not default) and flag.flag.startswith("--no-") is default
@@ -146,3 +150,79 @@ def test_a_command_logs_in_the_one_format(capsys) -> None:
     logging.getLogger("train_embeddings.sif").info("not shown: the command logs from WARNING")
     logging.getLogger("train_embeddings.sif").warning("a warning")
     assert capsys.readouterr().err.splitlines()[-1] == "WARNING train_embeddings.sif: a warning"
+
+
+def test_old_spellings_still_work(tmp_path):
+    from core.command_line import ArgumentParser
+
+    parser = ArgumentParser(prog="x")
+    parser.add_renamed("--out", "--output", required=True)
+    assert parser.parse_args(["--output", "a"]).out == parser.parse_args(["--out", "a"]).out == "a"
+    with pytest.raises(SystemExit):
+        parser.parse_args([])
+
+
+@pytest.mark.parametrize("target", ["folder", "file/x.txt"])
+def test_any_file_system_error_on_a_named_path_is_one_line(target, tmp_path, capsys):
+    """The dispatcher's last line of defence (core.command_line.run_main) for opens the audit did not move
+    before the work: the error names the flag and the path."""
+    from core.command_line import run_main
+
+    d = tmp_path
+    (d / "folder").mkdir()
+    (d / "file").write_text("user data\n")
+
+    def tool(argv: list[str]) -> int:
+        with open(argv[1], "w") as handle:  # what a command's main does with --out
+            handle.write("x")
+        return 0
+
+    assert run_main(tool, ["--out", str(d / target)]) == 2
+    assert capsys.readouterr().err == (f"error: --out {d / 'folder'} is a folder: give a file path\n"
+                                       if target == "folder" else
+                                       f"error: --out {d / target} cannot be written: {d / 'file'} is a file, "
+                                       "not a folder\n")
+
+
+def test_a_project_error_is_one_line_and_its_exit_status_in_one_place(capsys):
+    """Every command's main runs through core.command_line.run_main: a ParanmtError subclass (which keeps its
+    ValueError base for library callers) is one ``error:`` line; a failed row accounting exits 1; a plain bug
+    keeps its traceback."""
+
+    from configs import ConfigError
+    from core.command_line import ArgumentParser, command
+    from core.errors import ParanmtError
+    from pipeline.run import AccountingError
+
+    def raising(error: Exception):
+        @command(lambda: ArgumentParser(prog="tool"))
+        def tool(args: argparse.Namespace) -> int:
+            raise error
+
+        return tool
+
+    assert issubclass(ConfigError, ValueError) and issubclass(ConfigError, ParanmtError)
+    assert raising(ConfigError("--beam 0: must be positive"))([]) == 2
+    assert capsys.readouterr().err == "error: --beam 0: must be positive\n"
+    assert raising(AccountingError("read 3 != 2 + 0 + 0", {}))([]) == 1
+    assert capsys.readouterr().err == "error: read 3 != 2 + 0 + 0\n"
+    assert raising(KeyboardInterrupt())([]) == 130  # a Ctrl-C in any command, e.g. while the config loads
+    assert capsys.readouterr().err == "interrupted\n"
+    with pytest.raises(ZeroDivisionError):
+        raising(ZeroDivisionError("a bug"))([])
+
+
+def test_a_command_logs_its_own_info_and_only_warnings_of_the_libraries(capsys):
+    """Issue 41: WORD training printed matplotlib's "generated new fontManager", static training skeletoken's and
+    model2vec's INFO lines."""
+    import logging
+
+    from core.command_line import log_to_console
+
+    log_to_console(logging.INFO)
+    logging.getLogger("train_embeddings.trainer").info("ours")
+    logging.getLogger("matplotlib.font_manager").info("generated new fontManager")
+    logging.getLogger("skeletoken.base").info("Changing padding token to existing token '[PAD]'.")
+    logging.getLogger("skeletoken.base").warning("a library's warning")
+    assert capsys.readouterr().err.splitlines() == ["INFO train_embeddings.trainer: ours",
+                                                    "WARNING skeletoken.base: a library's warning"]

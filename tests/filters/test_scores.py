@@ -1,5 +1,5 @@
-"""score_pairs on Arrow tables, the ``paranmt score`` CLI, and the scorer the pipeline's workers load
-(score and select itself: tests/pipeline/test_score_transforms.py)."""
+"""score_pairs on Arrow tables, score_parquet on Parquet files, and the scorer the pipeline's workers load
+(``paranmt score``: tests/cli/test_score.py; score and select itself: tests/pipeline/test_score_transforms.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cli.score_command import main
 from configs.schema import ScoreConfig
 from core.pair_schema import (
     EN_TOKENS,
@@ -28,7 +27,7 @@ from core.pair_schema import (
     table_from_columns,
 )
 from filters.paragram import ParagramScorer
-from filters.scores import SCORE_COLUMNS, score_pairs
+from filters.scores import SCORE_COLUMNS, score_pairs, score_parquet
 from filters.trigram import trigram_overlap
 from pipeline.score_transforms import check_scorer, load_scorer
 from tests.filters.test_paragram import pair_vectors
@@ -87,50 +86,6 @@ def test_score_pairs_appends_or_overwrites_with_the_contract_types():
         score_pairs(minimal.drop_columns([MT_TOKENS]), scorer())
 
 
-def test_cli_fits_saves_and_reuses_the_scorer(tmp_path, capsys):
-    table = pairs_table(2000)
-    source = tmp_path / "pairs.parquet"
-    pq.write_table(table, source, row_group_size=1000)
-    out, fitted = tmp_path / "scored.parquet", tmp_path / "scorer.npz"
-    args = ["--input", str(source), "--output", str(out), "--batch-rows", "700", "--quiet"]
-    vocabulary = tmp_path / "vectors.txt"  # the pairs' GloVe rows as a text file: fast to load
-    vectors = pair_vectors()
-    vocabulary.write_text("".join(f"{w} {' '.join(map(repr, row.tolist()))}\n"
-                                  for w, row in zip(vectors.words.to_pylist(), vectors.matrix, strict=True)))
-    assert main([*args, "--embeddings", str(vocabulary), "--save-scorer", str(fitted)]) == 0
-    err = capsys.readouterr().err
-    assert "scored 2,003 pairs" in err and "pairs/s" in err and "no_known_words 3" in err
-    first = pq.read_table(out)
-    assert first.num_rows == 2003 and first.schema.names == table.schema.names
-    assert first.schema.field(TRIGRAM_OVERLAP).type == pa.float32()
-    loaded = ParagramScorer.load(fitted)
-    assert set(first[SCORER_ID].to_pylist()) == {loaded.scorer_id}
-    metadata = read_metadata(pq.read_schema(out))
-    assert metadata["scorer_id"] == loaded.scorer_id and metadata["score"]["weighting"] == "sif"
-    assert loaded.params["fit_sentences"] == 4003  # both sides of all 2,003 rows, less 3 without a known word
-    np.testing.assert_array_equal(first[PARAPHRASE_SCORE].to_numpy(),
-                                  score_pairs(table, loaded)[PARAPHRASE_SCORE].to_numpy())
-    # a second run with the saved scorer reproduces the output exactly
-    again = tmp_path / "again.parquet"
-    assert main(["--input", str(source), "--output", str(again), "--scorer", str(fitted), "--quiet",
-                 "--embeddings", str(vocabulary)]) == 0
-    assert "--embeddings ignored" in capsys.readouterr().err
-    assert pq.read_table(again).equals(first)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["again.parquet", "pairs.parquet", "scored.parquet",
-                                                         "scorer.npz", "vectors.txt"]  # no temporary files left
-
-
-def test_cli_errors_are_one_line(tmp_path, capsys):
-    assert main(["--input", str(tmp_path / "absent.parquet"), "--output", str(tmp_path / "o.parquet")]) == 2
-    assert "does not exist" in capsys.readouterr().err
-    bad = tmp_path / "bad.parquet"
-    pq.write_table(pa.table({"x": [1]}), bad)
-    assert main(["--input", str(bad), "--output", str(tmp_path / "o.parquet")]) == 2
-    assert capsys.readouterr().err.startswith(f"error: {bad}: missing columns")  # names the file it read
-    assert main(["--input", str(bad), "--output", str(tmp_path / "o.parquet"), "--set", "score.sif_a=-1"]) == 2
-    assert "score.sif_a" in capsys.readouterr().err
-
-
 def test_the_worker_loads_one_scorer_per_process(tmp_path):
     path = scorer().save(tmp_path / "scorer.npz")
     assert load_scorer(ScoreConfig(scorer=path)) is load_scorer(str(path))  # however the DoFns name it
@@ -146,26 +101,29 @@ def test_stage_6_needs_a_saved_scorer(tmp_path):
         check_scorer(ScoreConfig())
 
 
-def test_cli_reads_a_directory_of_shards(tmp_path, capsys):
-    """``--input runs/x/pairs`` used to say the existing directory "does not exist"."""
-    table = pairs_table(600, extra_rows=False)
-    shards = tmp_path / "pairs"
-    shards.mkdir()
-    for k in range(3):  # the pipeline's shard layout
-        pq.write_table(table.slice(200 * k, 200), shards / f"pairs-{k:05d}-of-00003.parquet")
-    fitted = tmp_path / "scorer.npz"
-    scorer().save(fitted)
-    out = tmp_path / "scored.parquet"
-    assert main(["--input", str(shards), "--output", str(out), "--scorer", str(fitted), "--quiet"]) == 0
+def test_score_parquet_writes_what_score_pairs_gives_batch_by_batch(tmp_path):
+    """The library form of ``paranmt score`` (issue 48: the loop lived in the command)."""
+    table = pairs_table(600)
+    shards = [tmp_path / f"pairs-{k}.parquet" for k in range(2)]
+    pq.write_table(table.slice(0, 350), shards[0])
+    pq.write_table(table.slice(350), shards[1])
+    seen: list[int] = []
+    out = tmp_path / "out" / "scored.parquet"
+    done = score_parquet(shards, out, scorer(), batch_rows=100, progress=seen.append)
     scored = pq.read_table(out)
-    assert scored[ID].to_pylist() == table[ID].to_pylist()  # every shard, in shard order
-    np.testing.assert_array_equal(scored[PARAPHRASE_SCORE].to_numpy(),
-                                  score_pairs(table, scorer())[PARAPHRASE_SCORE].to_numpy())
-    capsys.readouterr()
-    assert main(["--input", str(tmp_path / "out"), "--output", str(tmp_path / "o.parquet")]) == 2
-    assert "does not exist" in capsys.readouterr().err
-    (tmp_path / "none").mkdir()
-    assert main(["--input", str(tmp_path / "none"), "--output", str(tmp_path / "o.parquet")]) == 2
-    assert "without .parquet files" in capsys.readouterr().err
-    assert main(["--input", str(shards), "--output", str(shards / "scored.parquet"), "--scorer", str(fitted)]) == 2
-    assert "outside an --input directory" in capsys.readouterr().err
+    expected = score_pairs(table, scorer())
+    assert scored.to_pydict() == expected.to_pydict()
+    assert done.path == out and done.pairs == sum(seen) == table.num_rows and max(seen) <= 100
+    assert done.no_known_words == int(np.count_nonzero(expected[NO_KNOWN_WORDS].to_numpy()))
+    assert done.mean_paraphrase_score == pytest.approx(float(np.mean(expected[PARAPHRASE_SCORE].to_numpy(),
+                                                                      dtype=np.float64)))
+    assert read_metadata(scored.schema)["scorer_id"] == scorer().scorer_id
+    assert sorted(p.name for p in out.parent.iterdir()) == ["scored.parquet"]  # the partial file was renamed
+
+
+def test_score_parquet_leaves_no_file_under_its_name_when_it_fails(tmp_path):
+    source = tmp_path / "pairs.parquet"
+    pq.write_table(pairs_table(50).drop_columns([MT_TOKENS]), source)
+    with pytest.raises(SchemaMismatch):
+        score_parquet([source], tmp_path / "scored.parquet", scorer())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pairs.parquet"]  # no scored file, no partial one

@@ -135,6 +135,7 @@ def test_static_only_exports_to_model2vec_and_sentence_transformers(static_run, 
 def test_scores_pairs_as_a_filter_score(static_run) -> None:
     import pyarrow as pa
 
+    import train_embeddings.pair_score  # noqa: F401 -- registers the paranmt_model score
     from filters.plugins import BUILTIN_SCORES, _load_class
 
     score_class = _load_class("paranmt_model", BUILTIN_SCORES, "filter.scores[0]")

@@ -28,6 +28,7 @@ from core.correlation import pearson, spearman
 from core.text import CachedTokenizer
 from tests.conftest import shared_data
 from train_embeddings.evaluation import sts
+from train_embeddings.models import model_io  # evaluate loads models through it (replaced in the CLI tests)
 
 try:
     from scipy import stats as scipy_stats
@@ -251,7 +252,7 @@ def test_cli_with_a_saved_model_and_json(toy_root: Path, tmp_path: Path, monkeyp
         loaded.append(Path(directory))
         return types.SimpleNamespace(encode=ToyEncoder())
 
-    monkeypatch.setattr(evaluate_command, "load_model", load_model)
+    monkeypatch.setattr(model_io, "load_model", load_model)
     model_dir = tmp_path / "word-model"
     model_dir.mkdir()
     out = tmp_path / "out" / "sts.json"
@@ -402,7 +403,7 @@ def test_sts2016_as_distributed_by_semeval(toy_root: Path, tmp_path: Path) -> No
 
 def test_cli_reads_the_2016_release(toy_root: Path, tmp_path: Path, monkeypatch, capsys) -> None:
     release = sts2016_release(tmp_path / "release")
-    monkeypatch.setattr(evaluate_command, "load_model", lambda directory: types.SimpleNamespace(encode=ToyEncoder()))
+    monkeypatch.setattr(model_io, "load_model", lambda directory: types.SimpleNamespace(encode=ToyEncoder()))
     (tmp_path / "m").mkdir()
     assert evaluate_command.main(["--model", str(tmp_path / "m"), "--sts-dir", str(toy_root), "--years", "2012",
                      "--year-dir", f"2016={release}"]) == 0
@@ -455,7 +456,7 @@ def test_sentences_per_second_times_one_cold_pass_with_the_pools_pinned() -> Non
 
 def test_cli_speed_times_unseen_sentences(toy_root: Path, tmp_path: Path, monkeypatch, capsys) -> None:
     encoder = ToyEncoder()
-    monkeypatch.setattr(evaluate_command, "load_model", lambda directory: types.SimpleNamespace(encode=encoder))
+    monkeypatch.setattr(model_io, "load_model", lambda directory: types.SimpleNamespace(encode=encoder))
     (tmp_path / "m").mkdir()
     lines = write(tmp_path / "timing.txt", "".join(f"unseen {i}\n" for i in range(80)) + "\n")
     for i in range(80):

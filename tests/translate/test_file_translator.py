@@ -202,7 +202,7 @@ def test_unknown_config_key(tmp_path, capsys):
                  "--output", str(tmp_path / "out.tsv"), "--quiet"])
     assert code == 2
     err = capsys.readouterr().err
-    assert "translate.beem" in err and "Extra inputs are not permitted" in err
+    assert "translate.beem" in err and "unknown key (translate's keys: model, backend" in err
 
 
 def test_missing_input_and_bad_chunk_size(tmp_path, toy_model, capsys):
