@@ -169,7 +169,7 @@ def test_tsv_header_and_columns(tmp_path):
     plan = plan_reads([spec], PipelineConfig(tsv_header=True))
     decoded = [decode_record(r, spec, CAP, KEEP) for r in read_all(plan)]
     assert decoded[0] == ("row", {"id": "h:L000000000001", "source": "h", "cs": "Ahoj.", "en": "Hello.",
-                                  "mt": "Hi.", "mt_score": -0.5})
+                                  "mt": "Hi.", "translation_score": -0.5})
     assert decoded[1][0] == "deadletter" and "1 field" in decoded[1][1]["error"]
 
 

@@ -23,7 +23,8 @@ SOFTWARE = TASTE_DATA / "bitext-software"  # the bundled licensed excerpt (300 p
 
 
 def _row(cs: str, en: str, i: int = 1) -> dict:
-    return {"id": f"t:L{i:012d}", "source": "t", "cs": cs, "en": en, "mt": None, "mt_score": None, "row": i - 1}
+    return {"id": f"t:L{i:012d}", "source": "t", "cs": cs, "en": en, "mt": None, "translation_score": None,
+            "row": i - 1}
 
 
 def _prefilter(rows: list[dict], fit: int = 0) -> tuple[list[dict], list[dict], list[dict]]:
@@ -158,7 +159,7 @@ def test_column_wise_pair_records_equal_pair_record_on_real_pairs():
     en = read_lines(SOFTWARE / "libreoffice-help.en")[:200]
     text = TextProcessor()
     rows, _, _ = _prefilter([_row(cs[i], en[i], i + 1) for i in range(200)])
-    rows = [{**r, "mt": en[(i + 1) % 200] if i % 17 else ("" if i % 2 else " .. "), "mt_score": -0.5 * (i % 3)}
+    rows = [{**r, "mt": en[(i + 1) % 200] if i % 17 else ("" if i % 2 else " .. "), "translation_score": -0.5 * (i % 3)}
             for i, r in enumerate(rows) if r is not None]
     plain = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA)
     capped = plain.append_column(S.HIT_LENGTH_CAP, pa.array([i % 4 == 0 for i in range(len(rows))]))
