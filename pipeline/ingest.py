@@ -303,4 +303,4 @@ class Ingest(beam.PTransform):
         decoded = raw | "Decode" >> beam.ParDo(
             DecodeRecords(self.specs, cfg.max_line_bytes, cfg.deadletter_raw_bytes)
         ).with_outputs(DEADLETTER_TAG, main="rows")
-        return {"rows": decoded.rows, "deadletter": decoded[DEADLETTER_TAG]}
+        return {"rows": decoded.rows, DEADLETTER_TAG: decoded[DEADLETTER_TAG]}
