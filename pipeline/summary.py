@@ -28,7 +28,7 @@ from core.pair_schema import EN_TOKENS, MT_TOKENS, REASON, STAGE, Reason, Stage
 from filters.decontaminate import ExcludedSentences
 from pipeline.analysis.pmi_lexicon import STATS_FILE
 from pipeline.input_plan import ReadPlan
-from pipeline.metrics import READ_COUNTER, STAGES, deadletter_counter, rejected_counter, written_counter
+from pipeline.metrics import DROPPING_STAGES, READ_COUNTER, deadletter_counter, rejected_counter, written_counter
 from pipeline.run_folder import DEADLETTER, LEXICON_DIR, OUTPUTS, PAIRS, REJECTED, SUMMARY_FILE, TRAIN, write_marker
 from pipeline.translator_check import translator_check
 
@@ -108,7 +108,7 @@ def build_summary(metrics: Mapping[str, int], files: Mapping[str, Any], *, outpu
         by_stage.setdefault(stage, {}).update(reasons)
     stages = []
     remaining = read
-    for stage in (*STAGES, *sorted(set(by_stage) - set(STAGES))):
+    for stage in (*DROPPING_STAGES, *sorted(set(by_stage) - set(DROPPING_STAGES))):
         dropped = sum(by_stage.get(stage, {}).values())
         stages.append({"stage": stage, "in": remaining, "dropped": dropped, "out": remaining - dropped,
                        "reasons": by_stage.get(stage, {})})
