@@ -32,6 +32,9 @@ class Reason(StrEnum):
     EMPTY_SIDE = "empty_side"
     UNTRANSLATED = "untranslated"  # the Czech side equals the English side
     SOURCE_TOO_LONG = "source_too_long"
+    # The sides' token counts too far apart, by two rules: Czech vs English in the pre-filter (source_target_ratio,
+    # rejected/ with stage prefilter) and English vs its back-translation in the training filter (length_ratio,
+    # pairs/). One code: the stage tells them apart, and a second code would change the bytes of rejected/.
     LENGTH_RATIO = "length_ratio"
     GARBAGE = "garbage"  # control characters, mostly non-letters
     DUPLICATE = "duplicate"
