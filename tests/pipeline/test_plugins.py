@@ -143,7 +143,7 @@ def test_the_docs_example_plugs_in_as_written(monkeypatch):
     from configs.schema import FilterConfig
 
     selection = FilterConfig(**{k: v for k, v in config["filter"].items()})
-    assert [r.name for r in rules_from_config(selection)][-2:] == ["translation_score_range", "max_tokens"]
+    assert [r.name for r in rules_from_config(selection)][-2:] == ["translation_score_range", "too_many_tokens"]
 
 
 def test_a_user_module_named_like_a_package_is_one_line(tmp_path):
