@@ -15,7 +15,7 @@ from core.pair_schema import Reason
 from pipeline.ingest import decode_record
 from pipeline.input_files import InputError, index_lines
 from pipeline.input_plan import InputSpec, MisalignedInputError, plan_reads
-from tests.pipeline.input_helpers import CAP, KEEP, read_all, write_file
+from tests.support.input_helpers import CAP, KEEP, read_all, write_file
 
 
 def test_index_lines_counts_and_offsets(tmp_path):

@@ -1,5 +1,5 @@
 """The pre-filter rules over batches, dedup on the normalised pair, the pair records -- each column-wise stage
-checked against the row-at-a-time reference in prefilter_reference.py, on real pairs."""
+checked against the row-at-a-time reference in tests/support/prefilter_reference.py, on real pairs."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pipeline.prefilter import FIT_TAG, PrefilterRows
 from pipeline.records import DECODED_SCHEMA, PREFILTERED_SCHEMA
 from pipeline.write import records_to_table
 from tests.conftest import TASTE_DATA, read_lines
-from tests.pipeline.prefilter_reference import pair_record, pick_duplicates, prefilter_row
+from tests.support.prefilter_reference import pair_record, pick_duplicates, prefilter_row
 
 SOFTWARE = TASTE_DATA / "bitext-software"  # the bundled licensed excerpt (300 pairs)
 
