@@ -44,7 +44,7 @@ from core.command_line import (
     config_values,
     flag_names,
 )
-from train_embeddings.evaluation.sts.benchmarks import check_dev_data
+from train_embeddings.evaluation.sts.datasets import check_dev_data
 
 
 def _cli_path(value: str) -> str:
