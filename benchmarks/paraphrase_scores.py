@@ -71,7 +71,7 @@ from filters.paragram import ParagramScorer  # noqa: E402
 from filters.plugins import Score, build_scores  # noqa: E402
 from filters.scores import score_pairs  # noqa: E402
 from filters.trigram import trigram_overlap  # noqa: E402
-from train_embeddings.evaluation.sts.benchmarks import STSB_SPLITS, StsDataset, default_sts_root, load_stsb  # noqa: E402
+from train_embeddings.evaluation.sts.datasets import STSB_SPLITS, StsDataset, default_sts_root, load_stsb  # noqa: E402
 from train_embeddings.evaluation.thread_pools import pinned  # noqa: E402
 
 ST_COLUMN = "st_cosine"

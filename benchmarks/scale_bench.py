@@ -49,6 +49,7 @@ from configs import load_config
 from filters.folds import key_hash, pair_keys
 from pipeline.graph import DEDUP_BUCKET_ROWS, LEXICON_SHARD_PAIRS
 from pipeline.input_plan import InputSpec, plan_reads
+from pipeline.metrics import Step
 from pipeline.run import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,10 +169,10 @@ def run_subprocess(mode: str, size: int, folder: Path, log: Path) -> dict[str, A
 
 # -------------------------------------------------------------------------------------------------- analysis
 
-STAGES_MT = ["Ingest", "Prefilter", "Dedup", "FitScorer", "PairRecords", "ScoreAndSelect", "Lexicon",
-             "WritePairs", "WriteTrain", "WriteRejected"]
-STAGES_NMT = ["Ingest", "Prefilter", "Dedup", "FitScorer", "BackTranslate", "PairRecords",
-              "ScoreAndSelect", "WritePairs", "WriteTrain", "WriteRejected"]
+STAGES_MT = [Step.INGEST, Step.PREFILTER, Step.DEDUP, Step.FIT_SCORER, Step.PAIR_RECORDS, Step.SELECT, Step.LEXICON,
+             Step.WRITE_PAIRS, Step.WRITE_TRAIN, Step.WRITE_REJECTED]
+STAGES_NMT = [Step.INGEST, Step.PREFILTER, Step.DEDUP, Step.FIT_SCORER, Step.TRANSLATE, Step.PAIR_RECORDS,
+              Step.SELECT, Step.WRITE_PAIRS, Step.WRITE_TRAIN, Step.WRITE_REJECTED]
 
 
 def linear_fit(xs: list[float], ys: list[float]) -> tuple[float, float]:

@@ -7,6 +7,7 @@ are resolved relative to that file.
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 from typing import Annotated, Literal
@@ -68,6 +69,25 @@ def check_plugin_steps(steps: list[PluginStep]) -> list[PluginStep]:
             raise ValueError(f"item {i}: name one rule or score per item (a key or an import path, optionally "
                              f"mapped to its parameters), got {step!r}")
     return steps
+
+
+#: Built-in selection rules whose key became the reason code each gives: a config's old key still works, with a
+#: one-line notice.
+RENAMED_RULE_KEYS = {"score_present": "missing_score", "not_a_copy": "copy", "max_tokens": "too_many_tokens"}
+
+
+def renamed_rule_keys(steps: list[PluginStep]) -> list[PluginStep]:
+    """``filter.rules`` with the old keys of :data:`RENAMED_RULE_KEYS` replaced by the new ones (a notice each)."""
+    renamed: list[PluginStep] = []
+    for step in steps:
+        name = step if isinstance(step, str) else next(iter(step))
+        new = RENAMED_RULE_KEYS.get(name)
+        if new is not None:
+            logging.getLogger(__name__).warning("filter.rules: the rule %s is now named %s, its reason code; the old "
+                                                "name still works for now", name, new)
+            step = new if isinstance(step, str) else {new: step[name]}
+        renamed.append(step)
+    return renamed
 
 
 _MOVED_TO_PREFILTER = ("max_source_tokens", "max_length_ratio", "length_ratio_min_tokens", "min_alnum_ratio", "dedup")
@@ -366,10 +386,11 @@ class FilterConfig(_Section):
     rules: list[PluginStep] = Field(
         default_factory=list,
         description="More selection rules, checked after score_ranges and max_length_ratio and before ranking: "
-        "built-ins by key (score_range: {criterion: translation_score, min: -0.5}, length_ratio, max_tokens, "
-        "no_known_words, not_a_copy) or your own filters.plugins.Rule by import path. docs/filters.md.")
+        "built-ins by key (score_range: {criterion: translation_score, min: -0.5}, length_ratio, too_many_tokens, "
+        "no_known_words, copy, missing_score) or your own filters.plugins.Rule by import path. docs/filters.md.")
 
     _check_steps = field_validator("scores", "rules")(check_plugin_steps)
+    _renamed_rules = field_validator("rules")(renamed_rule_keys)
     rank_by: Criterion | None = Field(default="paraphrase_score", description="None: thresholds only.")
     folds: int = Field(default=10, ge=2, le=100, description="Equal folds the ranked pairs are split into (the "
                        "paper: deciles).")

@@ -32,6 +32,9 @@ class Reason(StrEnum):
     EMPTY_SIDE = "empty_side"
     UNTRANSLATED = "untranslated"  # the Czech side equals the English side
     SOURCE_TOO_LONG = "source_too_long"
+    # The sides' token counts too far apart, by two rules: Czech vs English in the pre-filter (source_target_ratio,
+    # rejected/ with stage prefilter) and English vs its back-translation in the training filter (length_ratio,
+    # pairs/). One code: the stage tells them apart, and a second code would change the bytes of rejected/.
     LENGTH_RATIO = "length_ratio"
     GARBAGE = "garbage"  # control characters, mostly non-letters
     DUPLICATE = "duplicate"
@@ -74,8 +77,7 @@ EN = "en"
 MT = "mt"
 EN_TOKENS = "en_tokens"
 MT_TOKENS = "mt_tokens"
-TRANSLATION_SCORE = "translation_score"
-MT_SCORE = "mt_score"  # the translation's score between the stages; TRANSLATION_SCORE in pairs/
+TRANSLATION_SCORE = "translation_score"  # float64 between the stages (as decoded or translated), float32 in pairs/
 TRIGRAM_OVERLAP = "trigram_overlap"
 PARAPHRASE_SCORE = "paraphrase_score"
 NO_KNOWN_WORDS = "no_known_words"

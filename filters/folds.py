@@ -20,7 +20,7 @@ Arrow tables in the :mod:`core.pair_schema` layout:
 
 **Order and ties.** Rows are ordered by the sort key ``(value is present, value, key_hash(pair key, seed))``:
 missing values (null or NaN) rank *lowest* (fold 1) in :func:`assign_folds`; :func:`select_training_pairs` never
-ranks them, because its ``score_present`` rule rejects them first. Rows with the same value and the same key keep
+ranks them, because its ``missing_score`` rule rejects them first. Rows with the same value and the same key keep
 their input order.
 
 **The pair key** (:func:`pair_keys`) is the pair's text, ``cs``, ``en`` and ``mt`` joined by U+0000 -- not its
@@ -313,7 +313,7 @@ class SelectionResult:
     """Per row: ``keep``, ``reason`` (a :class:`Reason`; KEPT for kept rows) and ``fold`` (0 = not ranked).
 
     ``counts`` maps reason values to rows and ``rule_counts`` step names (the threshold rules, then
-    ``select_folds``, ``max_tokens``, ``sample``) to the rows each one dropped; both sum to the row count.
+    ``select_folds``, ``too_many_tokens``, ``sample``) to the rows each one dropped; both sum to the row count.
     ``boundaries`` describes the folds (empty in thresholds-only mode).
     """
 
@@ -370,7 +370,7 @@ def select_training_pairs(table: pa.Table, config: FilterConfig, seed: int) -> S
         if config.max_tokens is not None:
             too_long = eligible & ~MaxTokens(config.max_tokens).check(table)
             reason[too_long] = Reason.TOO_MANY_TOKENS
-            rule_counts["max_tokens"] = int(too_long.sum())
+            rule_counts[Reason.TOO_MANY_TOKENS.value] = int(too_long.sum())
             eligible &= ~too_long
 
     if config.sample is not None:

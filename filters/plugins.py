@@ -152,12 +152,12 @@ BUILTIN_RULES: dict[str, str] = {
     "untranslated": "filters.prefilter_rules:Untranslated",
     "source_too_long": "filters.prefilter_rules:SourceTooLong",
     "source_target_ratio": "filters.prefilter_rules:SourceTargetRatio",
-    "not_a_copy": "filters.rules:NotACopy",
-    "score_present": "filters.rules:ScorePresent",
+    "copy": "filters.rules:NotACopy",
+    "missing_score": "filters.rules:ScorePresent",
     "no_known_words": "filters.rules:NoKnownWords",
     "score_range": "filters.rules:ScoreRange",
     "length_ratio": "filters.rules:LengthRatio",
-    "max_tokens": "filters.rules:MaxTokens",
+    "too_many_tokens": "filters.rules:MaxTokens",
 }
 BUILTIN_SCORES: dict[str, str | type[Score]] = {
     "sentence_transformer": "filters.st_score:SentenceTransformerCosine",

@@ -7,8 +7,9 @@ table in the :mod:`core.pair_schema` layout, like a datatrove filter chain: ever
 free. :func:`rules_from_config` builds the chain a :class:`~configs.schema.FilterConfig` asks for, a user's own
 rules (``filter.rules``) included; :func:`prefilter_rules` builds the pre-filter's (``prefilter.rules``).
 
-Missing values are never silently kept: a null or NaN score fails its ``score_present`` rule (reason
-``missing_score``), and a null token list fails the token rules.
+Missing values are never silently kept: a null or NaN score fails its ``missing_score`` rule, and a null token list
+fails the token rules. A built-in rule's key is the reason code it gives (``score_range``, which gives
+``score_out_of_range``, and ``exclude_sentences``, ``eval_overlap``, keep the names of their config keys).
 """
 
 from __future__ import annotations
@@ -100,13 +101,13 @@ def _bool_column(table: pa.Table, column: str, null_as: bool) -> np.ndarray:
 class ScorePresent(Rule):
     """The score is neither null nor NaN: unscored pairs cannot pass a range or be ranked (``missing_score``)."""
 
-    key: ClassVar[str] = "score_present"
+    key: ClassVar[str] = Reason.MISSING_SCORE.value
     reason: ClassVar[str] = Reason.MISSING_SCORE
     criterion: str
 
     @property
     def name(self) -> str:
-        return f"{self.criterion}_present"
+        return f"missing_{self.criterion}"
 
     @property
     def columns(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -156,7 +157,7 @@ class MaxTokens(Rule):
     """Both sides have at most ``max_tokens`` Moses tokens (the paper's 30). A null token list fails
     (``too_many_tokens``)."""
 
-    key: ClassVar[str] = "max_tokens"
+    key: ClassVar[str] = Reason.TOO_MANY_TOKENS.value
     reason: ClassVar[str] = Reason.TOO_MANY_TOKENS
     columns: ClassVar[tuple[str, ...]] = (EN_TOKENS, MT_TOKENS)
     max_tokens: int = Field(ge=1)
@@ -200,7 +201,7 @@ class NotACopy(Rule):
     comparison of :func:`filters.decontaminate.sentence_keys`) is a copy, not a paraphrase (``copy``). A null side
     passes (nothing to compare; the token rules report it)."""
 
-    key: ClassVar[str] = "not_a_copy"
+    key: ClassVar[str] = Reason.COPY.value
     reason: ClassVar[str] = Reason.COPY
     columns: ClassVar[tuple[str, ...]] = (EN_TOKENS, MT_TOKENS)
 
@@ -221,16 +222,17 @@ def rules_from_config(config: FilterConfig, *, max_tokens: bool = True,
     0. ``exclude_sentences`` when ``exclude_sentences`` is set — first, so every pair that shares a sentence with
        an evaluation set is counted as ``eval_overlap`` whatever else it fails, and none takes a fold slot.
        ``excluded`` passes sentences loaded once (the pipeline loads them on the launcher); otherwise they are
-       read here from the config's files (cached per process); then ``not_a_copy`` when ``drop_copies`` is set,
+       read here from the config's files (cached per process); then ``copy`` when ``drop_copies`` is set,
        so copies take no fold slot either;
-    1. ``score_present`` for every criterion with a range and for ``rank_by`` — an unscored pair is reported as
+    1. ``missing_score`` for every criterion with a range and for ``rank_by`` — an unscored pair is reported as
        missing rather than as out of range, and cannot take a fold slot;
     2. ``no_known_words`` when a paraphrase-score range or ranking is on (its score is a placeholder 0);
     3. ``score_range`` per criterion, in the config's (YAML) order;
     4. ``length_ratio`` if ``max_length_ratio`` is set;
     5. ``rules``: the config's own list (built-ins by key, a user's rules by import path), in order;
-    6. ``max_tokens`` if set and ``max_tokens=True``. :func:`filters.folds.select_training_pairs` passes False
-       and applies it after fold selection, as the paper does (deciles over all pairs, then the 30-token cut).
+    6. ``too_many_tokens`` if ``max_tokens`` is set and ``max_tokens=True``.
+       :func:`filters.folds.select_training_pairs` passes False and applies it after fold selection, as the paper
+       does (deciles over all pairs, then the 30-token cut).
     """
     criteria = list(config.score_ranges)
     if config.rank_by is not None and config.rank_by not in criteria:

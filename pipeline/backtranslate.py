@@ -84,8 +84,8 @@ def translation_table(translations: Sequence[Translation]) -> pa.Table:
 
 def apply_translations(rows: pa.Table, translations: pa.Table) -> tuple[pa.Table, list[RejectedRecord]]:
     """Rows and their translations (a :data:`TRANSLATION_SCHEMA` table, row for row) -> the translated rows (``mt``
-    and ``mt_score`` from the translation, ``hit_length_cap`` added) and a ``translation_*`` rejection for each row
-    whose translation is not ``ok``."""
+    and ``translation_score`` from the translation, ``hit_length_cap`` added) and a ``translation_*`` rejection for
+    each row whose translation is not ``ok``."""
     status = translations.column("status")
     ok = arrow_compute.fill_null(arrow_compute.equal(status, "ok"), False).to_numpy(zero_copy_only=False)
     failed = np.flatnonzero(~ok)
@@ -98,7 +98,7 @@ def apply_translations(rows: pa.Table, translations: pa.Table) -> tuple[pa.Table
                                       outcome["error"] or f"translation status {outcome['status']}"))
         keep = pa.array(ok)
         rows, translations = rows.filter(keep), translations.filter(keep)
-    for name, column in ((S.MT, "hypothesis"), (S.MT_SCORE, "score")):
+    for name, column in ((S.MT, "hypothesis"), (S.TRANSLATION_SCORE, "score")):
         index = rows.schema.get_field_index(name)
         rows = rows.set_column(index, rows.schema.field(index), translations.column(column))
     return rows.append_column(pa.field(S.HIT_LENGTH_CAP, pa.bool_()), translations.column(S.HIT_LENGTH_CAP)), rejected

@@ -25,8 +25,9 @@ from pipeline.analysis.lexicon_transforms import BuildLexicon
 from pipeline.backtranslate import BackTranslateRows
 from pipeline.dedup import Dedup
 from pipeline.disk_space import output_bytes, warn_if_short
-from pipeline.ingest import Ingest
+from pipeline.ingest import DEADLETTER_TAG, Ingest
 from pipeline.input_plan import InputSpec, ReadPlan
+from pipeline.metrics import Step
 from pipeline.options import runner_of
 from pipeline.pair_records import PairRecords
 from pipeline.prefilter import FIT_TAG, PrefilterRows
@@ -156,35 +157,36 @@ def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
         "scored": checked.scored,
     }
 
-    read = p | "Ingest" >> checked.ingest
-    kept = read["rows"] | "Prefilter" >> beam.ParDo(checked.prefilter).with_outputs(REJECTED_TAG, FIT_TAG, main="rows")
+    read = p | Step.INGEST >> checked.ingest
+    kept = read["rows"] | Step.PREFILTER >> beam.ParDo(checked.prefilter).with_outputs(REJECTED_TAG, FIT_TAG,
+                                                                                        main="rows")
     select, fitted_id = None, None
     if scorer is not None:
-        fitted_id = (kept[FIT_TAG] | "FitScorer" >> scorer.fit) if scorer.fit is not None else None
+        fitted_id = (kept[FIT_TAG] | Step.FIT_SCORER >> scorer.fit) if scorer.fit is not None else None
         select = ScoreAndSelect(scorer.path, config.filter, config.seed, scorer_id=scorer.scorer_id,
                                 fitted_id=fitted_id, scores=checked.scores, excluded=checked.excluded)
-    unique = kept.rows | "Dedup" >> Dedup(config.prefilter.dedup, dedup_buckets(checked.plan))
+    unique = kept.rows | Step.DEDUP >> Dedup(config.prefilter.dedup, dedup_buckets(checked.plan))
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
     if checked.translate is not None:
-        translated = unique["rows"] | "BackTranslate" >> checked.translate
+        translated = unique["rows"] | Step.TRANSLATE >> checked.translate
         rows = translated["rows"]
         rejected.append(translated[REJECTED_TAG])
     else:
         rows = unique["rows"]  # the given translation: PairRecords fills hit_length_cap (null) and the model id
 
     records = PairRecords(checked.nmt_model_id)
-    pairs = rows | "PairRecords" >> beam.ParDo(records).with_outputs(REJECTED_TAG, main="pairs")
+    pairs = rows | Step.PAIR_RECORDS >> beam.ParDo(records).with_outputs(REJECTED_TAG, main="pairs")
     rejected.append(pairs[REJECTED_TAG])
     out_pairs = pairs.pairs  # scored and decided when the run scores
     if select is not None:
-        out_pairs = out_pairs | "ScoreAndSelect" >> select
+        out_pairs = out_pairs | Step.SELECT >> select
 
     if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
-        _ = out_pairs | "Lexicon" >> BuildLexicon(config.lexicon, FileSystems.join(output, STAGING, LEXICON_DIR),
-                                                  metadata, num_shards=lexicon_shards(checked.plan, config.lexicon))
+        _ = out_pairs | Step.LEXICON >> BuildLexicon(config.lexicon, FileSystems.join(output, STAGING, LEXICON_DIR),
+                                                     metadata, num_shards=lexicon_shards(checked.plan, config.lexicon))
     late = (fitted_id | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted_id is not None else None
-    write_run_outputs(output, config.pipeline, metadata, out_pairs, rejected, read["deadletter"],
+    write_run_outputs(output, config.pipeline, metadata, out_pairs, rejected, read[DEADLETTER_TAG],
                       score_fields=[f for score in checked.scores for f in score.fields],
                       select_metadata=select.metadata if select is not None else None, late_metadata=late)
 

@@ -59,7 +59,22 @@ from apache_beam.metrics import Metrics
 
 from configs.schema import PipelineConfig
 from core.chunking import in_lists
-from core.pair_schema import ERROR, ID, MT_SCORE, RAW, RAW_BYTES, RAW_TRUNCATED, REASON, SOURCE, STAGE, Reason, Stage
+from core.pair_schema import (
+    CS,
+    EN,
+    ERROR,
+    ID,
+    MT,
+    RAW,
+    RAW_BYTES,
+    RAW_TRUNCATED,
+    REASON,
+    SOURCE,
+    STAGE,
+    TRANSLATION_SCORE,
+    Reason,
+    Stage,
+)
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.input_reading import read_task
 from pipeline.metrics import METRICS_NAMESPACE, READ_COUNTER, StageCounter, deadletter_counter
@@ -134,13 +149,13 @@ def _json_text(obj: dict[str, Any], key: str, line: bytes) -> str:
 def _decode_fields(raw: dict[str, Any], spec: InputSpec) -> tuple[str, str, str | None, float | None]:
     fmt = raw["fmt"]
     if fmt == "pair":
-        cs, en = _text(raw["cs"], "cs line"), _text(raw["en"], "en line")
-        mt = _text(raw["mt"], "mt line") if "mt" in raw else None
+        cs, en = _text(raw[CS], "cs line"), _text(raw[EN], "en line")
+        mt = _text(raw[MT], "mt line") if MT in raw else None
         return cs, en, mt, None
     if fmt == "tsv":
         line: bytes = raw["line"]
         fields = line.split(b"\t")
-        wanted = {"cs": spec.cs_column, "en": spec.en_column, "mt": spec.mt_column, MT_SCORE: spec.mt_score_column}
+        wanted = {CS: spec.cs_column, EN: spec.en_column, MT: spec.mt_column, TRANSLATION_SCORE: spec.mt_score_column}
         need = max(int(v) for v in wanted.values() if v is not None)
         if need >= len(fields):
             raise _Dead(Reason.UNPARSEABLE, f"TSV line has {len(fields)} field(s); columns up to {need} "
@@ -180,7 +195,7 @@ def _decode_fields(raw: dict[str, Any], spec: InputSpec) -> tuple[str, str, str 
 
 
 def _first_bytes(raw: dict[str, Any]) -> bytes | None:
-    for key in ("line", "cs", "en", "mt"):
+    for key in ("line", CS, EN, MT):
         if raw.get(key) is not None:
             return raw[key]
     return None
@@ -188,9 +203,10 @@ def _first_bytes(raw: dict[str, Any]) -> bytes | None:
 
 def decode_record(raw: dict[str, Any], spec: InputSpec, max_line_bytes: int,
                   keep_bytes: int) -> tuple[str, DecodedRow | DeadLetterRecord]:
-    """``("row", {id, source, cs, en, mt, mt_score})`` or ``("deadletter", record)``; never raises for bad data."""
+    """``("row", {id, source, cs, en, mt, translation_score})`` or ``("deadletter", record)``; never raises for bad
+    data."""
     if raw.get("missing"):
-        data = next((raw[s] for s in ("cs", "en", "mt") if raw.get(s) is not None), None)
+        data = next((raw[s] for s in (CS, EN, MT) if raw.get(s) is not None), None)
         return DEADLETTER_TAG, dead_letter(raw, Reason.MISALIGNED, raw["missing"], data, keep_bytes)
     if raw["overlong"] is not None:
         what, length = raw["overlong"]
@@ -209,7 +225,7 @@ def decode_record(raw: dict[str, Any], spec: InputSpec, max_line_bytes: int,
     except _Dead as dead:
         data = dead.raw if dead.raw is not None else _first_bytes(raw)
         return DEADLETTER_TAG, dead_letter(raw, dead.reason, dead.error, data, keep_bytes)
-    return "row", {"id": raw["id"], "source": raw["source"], "cs": cs, "en": en, "mt": mt, MT_SCORE: score}
+    return "row", {ID: raw[ID], SOURCE: raw[SOURCE], CS: cs, EN: en, MT: mt, TRANSLATION_SCORE: score}
 
 
 # ------------------------------------------------------------------------------------------------------ Beam
@@ -287,4 +303,4 @@ class Ingest(beam.PTransform):
         decoded = raw | "Decode" >> beam.ParDo(
             DecodeRecords(self.specs, cfg.max_line_bytes, cfg.deadletter_raw_bytes)
         ).with_outputs(DEADLETTER_TAG, main="rows")
-        return {"rows": decoded.rows, "deadletter": decoded[DEADLETTER_TAG]}
+        return {"rows": decoded.rows, DEADLETTER_TAG: decoded[DEADLETTER_TAG]}

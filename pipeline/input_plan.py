@@ -218,7 +218,8 @@ def _match(pattern: str) -> list[tuple[str, int]]:
 _SAMPLE_LINES = 1000  # lines of each TSV/JSONL file read on the launcher to check its shape
 
 
-_ROLES = (S.CS, S.EN, S.MT, S.MT_SCORE)
+_SCORE_ROLE = "mt_score"  # of --mt-score-column: the given translation's score (translation_score in pairs/)
+_ROLES = (S.CS, S.EN, S.MT, _SCORE_ROLE)  # InputSpec's <role>_column fields
 
 
 def _columns_desc(spec: InputSpec) -> str:
@@ -321,7 +322,7 @@ def _check_parquet_types(spec: InputSpec, path: str, schema: pa.Schema) -> None:
         if name is None:
             continue
         type_ = schema.field(name).type
-        if role == S.MT_SCORE:
+        if role == _SCORE_ROLE:
             if not _is_score_type(type_):
                 raise InputError(f"{path}: column {name!r} (mt score) is {type_}, not a number: name the score "
                                  "column with --mt-score-column, or leave it out")

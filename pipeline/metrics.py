@@ -15,6 +15,7 @@ import socket
 import threading
 import time
 from collections import Counter
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +28,34 @@ from core.pair_schema import Reason, Stage
 
 METRICS_NAMESPACE = "paranmt_pipeline"
 READ_COUNTER = "read"
-#: The stages that drop rows, in order (the ``stage`` column of ``rejected/``; ingest's drops are dead letters).
-STAGES = tuple(stage.value for stage in (Stage.INGEST, Stage.PREFILTER, Stage.DEDUP, Stage.TRANSLATE))
+#: The stages whose drops leave pairs/, in order: ingest's as dead letters, the others' in ``rejected/`` (its
+#: ``stage`` column). Select is the one stage not among them: its rejections stay in pairs/ (``reason``), out of
+#: train/ only.
+DROPPING_STAGES = tuple(stage.value for stage in Stage if stage is not Stage.SELECT)
+
+
+class Step(StrEnum):
+    """The run's top-level Beam steps (:func:`pipeline.graph.build_pipeline`) by label: the names "time by stage"
+    (:func:`stage_seconds`) and Dataflow show, read here by the benchmarks and tests. A step's rejections are counted
+    under its :class:`~core.pair_schema.Stage`; PairRecords is still the translate stage (it tokenises the
+    translation, given or made, and an empty one is ``translation_empty``)."""
+
+    INGEST = "Ingest"
+    PREFILTER = "Prefilter"
+    FIT_SCORER = "FitScorer"
+    DEDUP = "Dedup"
+    TRANSLATE = "BackTranslate"
+    PAIR_RECORDS = "PairRecords"
+    SELECT = "ScoreAndSelect"
+    LEXICON = "Lexicon"
+    WRITE_PAIRS = "WritePairs"
+    WRITE_TRAIN = "WriteTrain"
+    WRITE_REJECTED = "WriteRejected"
+    WRITE_DEADLETTER = "WriteDeadletter"
 
 
 SCORES_NAMESPACE = "paranmt_scores"
-TRANSLATE_NAMESPACE = "paranmt_translate"  # RunInference's own metrics namespace for the translator handler
+TRANSLATE_NAMESPACE = "paranmt_translate"  # the translate step's own: its clock (TRANSLATE_CLOCK)
 TRANSLATED_COUNTER = "translated"  # rows with a translation, from the cache or the model
 CACHE_HIT_COUNTER = "translation_cache_hit_rows"  # rows whose translation came from the translation cache
 STARTED_CHUNKS_COUNTER = "translation_chunks_started"  # chunks handed to the model: translation has begun
@@ -149,7 +172,7 @@ def translation_seconds(result: PipelineResult) -> float | None:
 
 
 def stage_seconds(result: PipelineResult, depth: int = 1) -> dict[str, float]:
-    """Seconds each top-level stage (``Ingest``, ``Prefilter``, ``Dedup``, ``ScoreAndSelect``, ``WritePairs``, ...)
+    """Seconds each top-level step (a :class:`Step`: ``Ingest``, ``Prefilter``, ``Dedup``, ``WritePairs``, ...)
     spent executing, summed over workers: Beam's own sampled execution time per transform (what Dataflow shows
     per step), grouped by the first ``depth`` parts of the transform's name. Empty where the runner does not
     report it."""

@@ -1,6 +1,7 @@
 """Pair records: translated rows -> rows of ``pairs/`` in the :data:`core.pair_schema.PAIRS_SCHEMA` layout,
 with the back-translation Moses-tokenised (``mt_tokens``); a translation with no tokens is rejected
-(``translation_empty``)."""
+(``translation_empty``). The step ends the translate stage, whether the run translated or the input carried its
+translations, so its rejections are that stage's (:class:`pipeline.metrics.Step`)."""
 
 from __future__ import annotations
 
@@ -51,8 +52,8 @@ def pair_table(batch: pa.Table, text: TextProcessor,
     given = {S.MT_TOKENS: pa.array([t for t, e in zip(mt_tokens, empty, strict=True) if not e],
                                    S.PAIRS_SCHEMA.field(S.MT_TOKENS).type),
              S.NMT_MODEL_ID: pa.repeat(pa.scalar(nmt_model_id, pa.string()), kept.num_rows),
-             S.TRANSLATION_SCORE: kept.column(S.MT_SCORE) if S.MT_SCORE in kept.column_names else None,
-             **{name: kept.column(name) for name in (S.ID, S.SOURCE, S.CS, S.EN, S.MT, S.EN_TOKENS, S.HIT_LENGTH_CAP)
+             **{name: kept.column(name) for name in (S.ID, S.SOURCE, S.CS, S.EN, S.MT, S.EN_TOKENS,
+                                                     S.TRANSLATION_SCORE, S.HIT_LENGTH_CAP)
                 if name in kept.column_names}}
     columns = [pa.nulls(kept.num_rows, field.type) if given.get(field.name) is None
                else pc.cast(given[field.name], field.type) for field in S.PAIRS_SCHEMA]

@@ -44,7 +44,7 @@ DECODED_SCHEMA = pa.schema([
     pa.field(S.CS, pa.string()),
     pa.field(S.EN, pa.string()),
     pa.field(S.MT, pa.string()),
-    pa.field(S.MT_SCORE, pa.float64()),
+    pa.field(S.TRANSLATION_SCORE, pa.float64()),
     pa.field(ROW, pa.int64(), nullable=False),
 ])
 
@@ -70,15 +70,15 @@ def partition(table: pa.Table, parts: np.ndarray) -> list[tuple[int, pa.Table]]:
 
 
 class DecodedRow(TypedDict):
-    """One decoded input pair (:func:`pipeline.ingest.decode_record`); ``mt`` and ``mt_score`` only when the input
-    carries a machine-translation column."""
+    """One decoded input pair (:func:`pipeline.ingest.decode_record`); ``mt`` and ``translation_score`` only when the
+    input carries a machine-translation column."""
 
     id: str
     source: str
     cs: str
     en: str
     mt: str | None
-    mt_score: float | None
+    translation_score: float | None
     row: int
 
 

@@ -1,5 +1,5 @@
 """One rule for every run folder: its layout (every path a run reads or writes under it), one run owning it at a time
-(``<out>/_LOCK``), what makes two runs the same run (``<out>/_RUN``), resume or refuse, its markers
+(``<out>/_LOCK``), what makes two runs the same run (its definition, ``<out>/_RUN``), resume or refuse, its markers
 (:func:`write_marker`), and the code version written into outputs' metadata."""
 
 from __future__ import annotations
@@ -32,13 +32,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # The run folder's layout, relative to ``<out>``: every name a run writes there.
-OUTPUTS = ("pairs", "train", "rejected", "deadletter")  # Parquet folders, staged and renamed into place
+PAIRS, TRAIN, REJECTED, DEADLETTER = "pairs", "train", "rejected", "deadletter"
+OUTPUTS = (PAIRS, TRAIN, REJECTED, DEADLETTER)  # Parquet folders, staged and renamed into place
 LEXICON_DIR = "lexicon"  # the optional lexicon branch's tables, staged and renamed like OUTPUTS
 STAGING = "_staging"  # where the outputs are written before the job succeeds
 SCORER_DIR = "scorer"
 SCORER_FILE = f"{SCORER_DIR}/scorer.npz"  # the scorer a run fits
 CACHE_DIR = "cache"  # the translation cache, unless pipeline.cache_dir
-RUN_FILE = "_RUN"  # the run's identity
+RUN_FILE = "_RUN"  # the run's definition: what makes two runs the same run
 LOCK_FILE = "_LOCK"
 SUMMARY_FILE = "summary.json"
 SUCCESS_FILE = "_SUCCESS"  # the outputs are in place and their checks hold
@@ -65,7 +66,7 @@ _EXECUTION_ONLY = {("pipeline", "runner"), ("pipeline", "beam_options"), ("pipel
                    ("translate", "threads"), ("translate", "device_index")}
 
 
-def _run_identity(config: ParaNMTConfig, specs: Sequence[InputSpec]) -> dict[str, Any]:
+def _run_definition(config: ParaNMTConfig, specs: Sequence[InputSpec]) -> dict[str, Any]:
     """What makes two runs the same run: the inputs and every setting that can change the outputs."""
     settings = config.model_dump(mode="json")
     for section, key in _EXECUTION_ONLY:
@@ -83,15 +84,15 @@ def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec],
     """One rule for every run folder: a folder that holds this run (same inputs and settings) is resumed — finished
     translations are reused and the outputs rewritten identically —, one that holds a different run is refused
     unless ``overwrite`` (its outputs are then deleted; the content-addressed translation cache is kept). The
-    identity is written to ``<output>/_RUN`` before any work."""
-    identity = _run_identity(config, specs)
+    run's definition is written to ``<output>/_RUN`` before any work."""
+    definition = _run_definition(config, specs)
     path = FileSystems.join(output, RUN_FILE)
     if FileSystems.exists(path):
         with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
             stored = json.loads(handle.read().decode("utf-8"))
-        if stored != identity:
+        if stored != definition:
             if not overwrite:
-                before, after = _flat(stored), _flat(identity)
+                before, after = _flat(stored), _flat(definition)
                 changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
                 shown = ", ".join(f"{k} {before.get(k)!r} -> {after.get(k)!r}" for k in changed[:3])
                 more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
@@ -100,7 +101,7 @@ def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec],
             stale = [FileSystems.join(output, name) for name in (*OUTPUTS, LEXICON_DIR, SCORER_DIR, SUMMARY_FILE,
                                                                  SUCCESS_FILE)]
             FileSystems.delete([p for p in stale if FileSystems.exists(p)])
-    write_marker(output, RUN_FILE, json.dumps(identity, indent=1, sort_keys=True))  # FileSystems makes the folder
+    write_marker(output, RUN_FILE, json.dumps(definition, indent=1, sort_keys=True))  # FileSystems makes the folder
 
 
 def cached_chunk_path(root: str, model_folder: str, name: str) -> str:
@@ -128,7 +129,7 @@ def interrupted_line(pipeline_config: PipelineConfig, output: str) -> str:
 
 
 def write_marker(output: str, name: str = SUCCESS_FILE, text: str = "") -> str:
-    """``<output>/<name>`` holding ``text``: the run's identity (``_RUN``), its ``summary.json``, or ``_SUCCESS``
+    """``<output>/<name>`` holding ``text``: the run's definition (``_RUN``), its ``summary.json``, or ``_SUCCESS``
     once its checks held."""
     path = FileSystems.join(output, name)
     data = text.encode("utf-8")
@@ -187,7 +188,7 @@ def own_output(output: str) -> Iterator[None]:
     """Hold ``output`` for this run: a local folder is created (every ancestor too) and locked exclusively by
     ``<output>/_LOCK``, which names the holder (pid, host, start time) while the run lives; a second run into the
     same folder is refused at once with :class:`RunFolderBusy`. A folder this call created is removed again when
-    the run fails before it wrote its ``_RUN`` identity, so a bad argument leaves nothing behind.
+    the run fails before it wrote its ``_RUN`` definition, so a bad argument leaves nothing behind.
 
     Object stores (gs://, s3://) have no locks: nothing is held there and a warning says so."""
     if FileSystems.get_scheme(output) not in (None, "file"):

@@ -27,7 +27,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import ParaNMTConfig, PipelineConfig, ScoreConfig
-from core.pair_schema import EN_TOKENS
+from core.pair_schema import EN, EN_TOKENS
 from core.text import TextProcessor
 from filters.paragram import ParagramScorer, estimated_scorer_bytes
 from pipeline.disk_space import room_for
@@ -54,9 +54,9 @@ def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], pipeline
         for raw in read_task(task, pipeline_config.max_line_bytes, pipeline_config.deadletter_raw_bytes):
             kind, record = decode_record(raw, spec, pipeline_config.max_line_bytes,
                                          pipeline_config.deadletter_raw_bytes)
-            if kind != "row" or not record["en"]:
+            if kind != "row" or not record[EN]:
                 continue
-            tokens = text.tokenize(record["en"], "en")
+            tokens = text.tokenize(record[EN], "en")
             if tokens:
                 sentences.append(tokens)
                 if len(sentences) >= n:

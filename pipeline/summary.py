@@ -28,8 +28,8 @@ from core.pair_schema import EN_TOKENS, MT_TOKENS, REASON, STAGE, Reason, Stage
 from filters.decontaminate import ExcludedSentences
 from pipeline.analysis.pmi_lexicon import STATS_FILE
 from pipeline.input_plan import ReadPlan
-from pipeline.metrics import READ_COUNTER, STAGES, deadletter_counter, rejected_counter, written_counter
-from pipeline.run_folder import LEXICON_DIR, OUTPUTS, SUMMARY_FILE, write_marker
+from pipeline.metrics import DROPPING_STAGES, READ_COUNTER, deadletter_counter, rejected_counter, written_counter
+from pipeline.run_folder import DEADLETTER, LEXICON_DIR, OUTPUTS, PAIRS, REJECTED, SUMMARY_FILE, TRAIN, write_marker
 from pipeline.translator_check import translator_check
 
 
@@ -57,12 +57,12 @@ def file_counts(shards: Mapping[str, list[str]]) -> dict[str, Any]:
     for name in OUTPUTS:
         paths = list(shards.get(name, []))
         out["shards"][name] = paths
-        if name in ("pairs", "train"):
+        if name in (PAIRS, TRAIN):  # the reason column holds each pair's decision: kept, or why not
             rows, counts = _value_counts(paths, [REASON])
-            out[name] = rows if paths or name == "pairs" else None
-            out[f"{name}_by_reason"] = {str(k[0]) if k[0] is not None else "unscored": v
-                                        for k, v in sorted(counts.items(), key=lambda kv: str(kv[0]))}
-        elif name == "rejected":
+            out[name] = rows if paths or name == PAIRS else None
+            out[f"{name}_by_decision"] = {str(k[0]) if k[0] is not None else "unscored": v
+                                          for k, v in sorted(counts.items(), key=lambda kv: str(kv[0]))}
+        elif name == REJECTED:
             rows, counts = _value_counts(paths, [STAGE, REASON])
             out[name] = rows
             out["rejected_by_stage"] = {}
@@ -102,13 +102,13 @@ def build_summary(metrics: Mapping[str, int], files: Mapping[str, Any], *, outpu
     ``counters_may_drop`` (a runner of :data:`RUNNERS_DROPPING_COUNTERS`): a counter *below* the recount of the
     files is reported as a warning, not a failure (the identity itself always rests on the files)."""
     read = metrics.get(READ_COUNTER, 0)
-    pairs, rejected, dead = files["pairs"], files["rejected"], files["deadletter"]
+    pairs, rejected, dead = files[PAIRS], files[REJECTED], files[DEADLETTER]
     by_stage: dict[str, dict[str, int]] = {Stage.INGEST.value: dict(files["deadletter_by_reason"])}
     for stage, reasons in files["rejected_by_stage"].items():
         by_stage.setdefault(stage, {}).update(reasons)
     stages = []
     remaining = read
-    for stage in (*STAGES, *sorted(set(by_stage) - set(STAGES))):
+    for stage in (*DROPPING_STAGES, *sorted(set(by_stage) - set(DROPPING_STAGES))):
         dropped = sum(by_stage.get(stage, {}).values())
         stages.append({"stage": stage, "in": remaining, "dropped": dropped, "out": remaining - dropped,
                        "reasons": by_stage.get(stage, {})})
@@ -121,10 +121,9 @@ def build_summary(metrics: Mapping[str, int], files: Mapping[str, Any], *, outpu
                         f"{total} (files)")
     if expected_read is not None and expected_read != total:
         problems.append(f"input has {expected_read} rows (counting pre-pass) but the files hold {total}")
-    recount = {written_counter("pairs"): pairs, written_counter("rejected"): rejected,
-               written_counter("deadletter"): dead}
-    if files.get("train") is not None:
-        recount[written_counter("train")] = files["train"]
+    recount = {written_counter(PAIRS): pairs, written_counter(REJECTED): rejected, written_counter(DEADLETTER): dead}
+    if files.get(TRAIN) is not None:
+        recount[written_counter(TRAIN)] = files[TRAIN]
     for stage, reasons in by_stage.items():
         for reason, n in reasons.items():
             name = deadletter_counter(reason) if stage == Stage.INGEST else rejected_counter(reason)
@@ -149,7 +148,7 @@ def build_summary(metrics: Mapping[str, int], files: Mapping[str, Any], *, outpu
         "read": read,
         "expected_read": expected_read,
         "pairs": pairs,
-        "train": files.get("train"),
+        "train": files.get(TRAIN),
         "rejected": rejected,
         "deadletter": dead,
         "scored": scored,
@@ -157,7 +156,7 @@ def build_summary(metrics: Mapping[str, int], files: Mapping[str, Any], *, outpu
         "rejected_by_reason": dict(sorted(Counter({r: n for s, rs in files["rejected_by_stage"].items()
                                                    for r, n in rs.items()}).items())),
         "deadletter_by_reason": files["deadletter_by_reason"],
-        "pairs_by_decision": files["pairs_by_reason"],
+        "pairs_by_decision": files["pairs_by_decision"],
         "identity": {"read": read, "pairs": pairs, "rejected": rejected, "deadletter": dead,
                      "holds": not problems, "problems": problems, "warnings": warnings},
         "metrics": dict(metrics),
@@ -181,10 +180,10 @@ def write_summary(output: str, metrics: Mapping[str, int], shards: Mapping[str, 
                             extra={"mode": mode, "nmt_model_id": nmt_model_id, "runner": runner,
                                    "sources": plan.sources, "notes": plan.notes,
                                    **({"lexicon": lexicon_stats} if lexicon_stats else {})})
-    clean = (decontamination_check(files["shards"]["train"], excluded, summary["pairs_by_decision"])
+    clean = (decontamination_check(files["shards"][TRAIN], excluded, summary["pairs_by_decision"])
              if excluded is not None else None)
     if mode == "translate" and scored:  # read from pairs/: was the translator up to this input?
-        summary["translator_check"] = translator_check(files["shards"]["pairs"])
+        summary["translator_check"] = translator_check(files["shards"][PAIRS])
     if clean is not None:
         summary["decontamination"] = clean
         if clean["train_overlap"]:

@@ -39,9 +39,9 @@ from apache_beam.io.filesystems import FileSystems
 from configs.schema import PipelineConfig
 from core import pair_schema as S
 from pipeline.disk_space import room_for
-from pipeline.metrics import StageCounter, record_size, written_counter
+from pipeline.metrics import StageCounter, Step, record_size, written_counter
 from pipeline.records import BATCH_ROWS, partition
-from pipeline.run_folder import OUTPUTS, STAGING, SUCCESS_FILE
+from pipeline.run_folder import DEADLETTER, OUTPUTS, PAIRS, REJECTED, STAGING, SUCCESS_FILE, TRAIN
 
 __all__ = [
     "RecordTables",
@@ -238,21 +238,21 @@ def write_run_outputs(output: str, pipeline_config: PipelineConfig, metadata: di
               "compression": pipeline_config.compression, "compression_level": pipeline_config.compression_level}
     pairs_schema = S.with_metadata(pa.schema([*S.PAIRS_SCHEMA, *score_fields]), **metadata,
                                    **(select_metadata or {}))
-    _ = pairs | "WritePairs" >> WriteParquetShards(FileSystems.join(staging, "pairs"), "pairs", pairs_schema,
+    _ = pairs | Step.WRITE_PAIRS >> WriteParquetShards(FileSystems.join(staging, PAIRS), PAIRS, pairs_schema,
                                                    late_metadata=late_metadata, **shards)
     if select_metadata is not None:
         _ = (pairs
              | "Selected" >> beam.FlatMap(_kept_rows)
-             | "WriteTrain" >> WriteParquetShards(FileSystems.join(staging, "train"), "train", pairs_schema,
+             | Step.WRITE_TRAIN >> WriteParquetShards(FileSystems.join(staging, TRAIN), TRAIN, pairs_schema,
                                                   late_metadata=late_metadata, **shards))
     _ = (tuple(rejected)
          | "AllRejected" >> beam.Flatten()
          | "RejectedTables" >> RecordTables(S.REJECTED_SCHEMA)
-         | "WriteRejected" >> WriteParquetShards(FileSystems.join(staging, "rejected"), "rejected",
+         | Step.WRITE_REJECTED >> WriteParquetShards(FileSystems.join(staging, REJECTED), REJECTED,
                                                  S.with_metadata(S.REJECTED_SCHEMA, **metadata), **shards))
     _ = (deadletter
          | "DeadletterTables" >> RecordTables(S.DEADLETTER_SCHEMA)
-         | "WriteDeadletter" >> WriteParquetShards(FileSystems.join(staging, "deadletter"), "deadletter",
+         | Step.WRITE_DEADLETTER >> WriteParquetShards(FileSystems.join(staging, DEADLETTER), DEADLETTER,
                                                    S.with_metadata(S.DEADLETTER_SCHEMA, **metadata),
                                                    **{**shards, "num_shards": pipeline_config.deadletter_shards}))
 

@@ -113,7 +113,7 @@ def main(args: argparse.Namespace) -> int:
     check_required(config, CONFIG_FLAGS)
     if not args.no_eval:
         # sacremoses loads here, once the arguments parse; a clone without ../shared gets its one line at once
-        from train_embeddings.evaluation.sts.benchmarks import check_dev_data
+        from train_embeddings.evaluation.sts.datasets import check_dev_data
 
         check_dev_data()
     from train_embeddings.training import (

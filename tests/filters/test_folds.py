@@ -31,7 +31,7 @@ from filters.folds import (
 )
 from filters.rules import MaxTokens
 from tests.conftest import REPO_ROOT, taste_pairs
-from tests.filters.fold_reference import fold_of_key
+from tests.support.fold_reference import fold_of_key
 
 # ------------------------------------------------------------------------------------------ slow references
 

@@ -13,6 +13,7 @@ from filters.rules import (
     LengthRatio,
     MaxTokens,
     NoKnownWords,
+    NotACopy,
     ScorePresent,
     ScoreRange,
     apply_rules,
@@ -94,10 +95,10 @@ def test_first_failing_rule_names_the_reason():
     first = apply_rules(table, [score, tokens])
     assert first.reason.tolist() == [Reason.SCORE_OUT_OF_RANGE, Reason.TOO_MANY_TOKENS,
                                      Reason.SCORE_OUT_OF_RANGE, Reason.KEPT]
-    assert first.rule.tolist() == ["paraphrase_score_range", "max_tokens", "paraphrase_score_range", "kept"]
+    assert first.rule.tolist() == ["paraphrase_score_range", "too_many_tokens", "paraphrase_score_range", "kept"]
     assert first.keep.tolist() == [False, False, False, True]
     assert first.counts == {"kept": 1, "score_out_of_range": 2, "too_many_tokens": 1}
-    assert first.rule_counts == {"kept": 1, "paraphrase_score_range": 2, "max_tokens": 1}
+    assert first.rule_counts == {"kept": 1, "paraphrase_score_range": 2, "too_many_tokens": 1}
 
     swapped = apply_rules(table, [tokens, score])
     assert swapped.reason[0] == Reason.TOO_MANY_TOKENS
@@ -108,7 +109,7 @@ def test_null_scores_fail_with_a_clear_rule_name():
     config = FilterConfig(score_ranges={"paraphrase_score": {"min": 0.5}}, max_tokens=None)
     table = _table(paraphrase_score=[None, 0.2, 0.8], no_known_words=[False, False, False])
     result = apply_rules(table, rules_from_config(config))
-    assert result.rule.tolist() == ["paraphrase_score_present", "paraphrase_score_range", "kept"]
+    assert result.rule.tolist() == ["missing_paraphrase_score", "paraphrase_score_range", "kept"]
     assert result.reason.tolist() == [Reason.MISSING_SCORE, Reason.SCORE_OUT_OF_RANGE, Reason.KEPT]
 
 
@@ -145,36 +146,47 @@ def test_counts_sum_to_rows_on_random_tables():
 
 def test_rules_from_config_order_and_switches():
     names = [rule.name for rule in rules_from_config(FilterConfig())]
-    assert names == ["not_a_copy", "paraphrase_score_present", "no_known_words", "max_tokens"]
-    assert "not_a_copy" not in [rule.name for rule in rules_from_config(FilterConfig(drop_copies=False))]
+    assert names == ["copy", "missing_paraphrase_score", "no_known_words", "too_many_tokens"]
+    assert "copy" not in [rule.name for rule in rules_from_config(FilterConfig(drop_copies=False))]
     config = FilterConfig(score_ranges={"translation_score": {"min": -1.5}, "paraphrase_score": {"max": 0.99}},
                           max_length_ratio=3, rank_by="trigram_overlap")
     assert [rule.name for rule in rules_from_config(config, max_tokens=False)] == [
-        "not_a_copy", "translation_score_present", "paraphrase_score_present", "trigram_overlap_present",
+        "copy", "missing_translation_score", "missing_paraphrase_score", "missing_trigram_overlap",
         "no_known_words",
         "translation_score_range", "paraphrase_score_range", "length_ratio"]
     thresholds_only = FilterConfig(rank_by=None, score_ranges={"trigram_overlap": {"min": 0.1}}, max_tokens=None)
     assert [rule.name for rule in rules_from_config(thresholds_only)] == [
-        "not_a_copy", "trigram_overlap_present", "trigram_overlap_range"]
+        "copy", "missing_trigram_overlap", "trigram_overlap_range"]
 
 
 def test_declarative_steps_round_trip():
     config = FilterConfig(score_ranges={"paraphrase_score": {"min": 0.5, "max": 0.95}}, max_length_ratio=2.0)
     rules = rules_from_config(config)
     steps = [step_of(rule) for rule in rules]
-    assert steps[:2] == [{"not_a_copy": {}}, {"score_present": {"criterion": "paraphrase_score"}}]
-    assert {"max_tokens": {"max_tokens": 30}} in steps
+    assert steps[:2] == [{"copy": {}}, {"missing_score": {"criterion": "paraphrase_score"}}]
+    assert {"too_many_tokens": {"max_tokens": 30}} in steps
     assert build_rules(steps, Stage.SELECT, "filter.rules") == rules
     yaml_like = [{"score_range": {"criterion": "trigram_overlap", "max": 0.5}}, "no_known_words"]
     assert build_rules(yaml_like, Stage.SELECT, "x") == [ScoreRange("trigram_overlap", max=0.5), NoKnownWords()]
     with pytest.raises(PluginError, match=r"x\[0\]: 'bleu' is neither a built-in"):
         build_rules([{"bleu": {}}], Stage.SELECT, "x")
-    with pytest.raises(PluginError, match=r"x\[0\] \(max_tokens\): max_tokens: Field required; limit: Extra inputs"):
-        build_rules([{"max_tokens": {"limit": 3}}], Stage.SELECT, "x")
+    with pytest.raises(PluginError, match=r"x\[0\] \(too_many_tokens\): max_tokens: Field required; limit: Extra "):
+        build_rules([{"too_many_tokens": {"limit": 3}}], Stage.SELECT, "x")
     with pytest.raises(PluginError, match=r"x\[0\]: garbage is a prefilter rule; list it under prefilter\.rules"):
         build_rules(["garbage"], Stage.SELECT, "x")
     user = FilterConfig(rules=[{"score_range": {"criterion": "translation_score", "min": -0.5}}])
-    assert [r.name for r in rules_from_config(user)][-2:] == ["translation_score_range", "max_tokens"]
+    assert [r.name for r in rules_from_config(user)][-2:] == ["translation_score_range", "too_many_tokens"]
+
+
+def test_old_rule_keys_still_work_with_a_notice(caplog):
+    old = FilterConfig(rules=["not_a_copy", {"max_tokens": {"max_tokens": 20}}, {"score_present": {"criterion":
+                                                                                                 "trigram_overlap"}}])
+    assert old.rules == ["copy", {"too_many_tokens": {"max_tokens": 20}}, {"missing_score": {"criterion":
+                                                                                            "trigram_overlap"}}]
+    notices = [r.getMessage() for r in caplog.records if "filter.rules" in r.getMessage()]
+    assert len(notices) == 3 and "the rule not_a_copy is now named copy" in notices[0]
+    assert [type(r) for r in build_rules(old.rules, Stage.SELECT, "filter.rules")] == [NotACopy, MaxTokens,
+                                                                                       ScorePresent]
 
 
 def test_upstream_reasons_are_kept():

@@ -17,6 +17,7 @@ from apache_beam.portability.api import beam_runner_api_pb2
 from configs import load_config
 from pipeline.graph import build_pipeline, check_run
 from pipeline.input_plan import InputSpec
+from pipeline.metrics import Step
 from pipeline.options import beam_argv
 from pipeline.run import main
 from tests.conftest import REPO_ROOT
@@ -64,7 +65,7 @@ def test_the_runner_v2_pipeline_holds_every_stage_and_unpickles(tmp_path):
     proto = p.run().job.proto_pipeline  # what DataflowRunner would upload
 
     names = {t.unique_name.split("/")[0] for t in proto.components.transforms.values()}
-    assert {"Ingest", "Prefilter", "Dedup", "BackTranslate", "PairRecords", "ScoreAndSelect"} <= names, names
+    assert {Step.INGEST, Step.PREFILTER, Step.DEDUP, Step.TRANSLATE, Step.PAIR_RECORDS, Step.SELECT} <= names, names
     images = {beam_runner_api_pb2.DockerPayload.FromString(env.payload).container_image
               for env in proto.components.environments.values()
               if env.urn == common_urns.environments.DOCKER.urn}

@@ -7,7 +7,7 @@ import json
 from configs.schema import PipelineConfig
 from pipeline.ingest import decode_record
 from pipeline.input_plan import InputSpec, plan_reads
-from tests.pipeline.input_helpers import CAP, KEEP, read_all, write_file
+from tests.support.input_helpers import CAP, KEEP, read_all, write_file
 
 
 def test_jsonl_decoding_dead_letters(tmp_path):

@@ -15,7 +15,7 @@ from core.pair_schema import Reason
 from pipeline.ingest import decode_record
 from pipeline.input_files import InputError, index_lines
 from pipeline.input_plan import InputSpec, MisalignedInputError, plan_reads
-from tests.pipeline.input_helpers import CAP, KEEP, read_all, write_file
+from tests.support.input_helpers import CAP, KEEP, read_all, write_file
 
 
 def test_index_lines_counts_and_offsets(tmp_path):
@@ -169,7 +169,7 @@ def test_tsv_header_and_columns(tmp_path):
     plan = plan_reads([spec], PipelineConfig(tsv_header=True))
     decoded = [decode_record(r, spec, CAP, KEEP) for r in read_all(plan)]
     assert decoded[0] == ("row", {"id": "h:L000000000001", "source": "h", "cs": "Ahoj.", "en": "Hello.",
-                                  "mt": "Hi.", "mt_score": -0.5})
+                                  "mt": "Hi.", "translation_score": -0.5})
     assert decoded[1][0] == "deadletter" and "1 field" in decoded[1][1]["error"]
 
 

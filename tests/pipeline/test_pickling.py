@@ -18,7 +18,7 @@ from pipeline.input_plan import InputSpec
 from pipeline.pair_records import PairRecords
 from pipeline.prefilter import PrefilterRows
 from pipeline.write import WriteParquetShards
-from tests.pipeline.input_helpers import CAP, KEEP, write_file
+from tests.support.input_helpers import CAP, KEEP, write_file
 
 # -------------------------------------------------------------------------------------- byte ranges
 

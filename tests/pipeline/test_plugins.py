@@ -1,4 +1,4 @@
-"""A user's own rules and score (tests/pipeline/plugin_examples.py, outside the package) in a real pipeline run:
+"""A user's own rules and score (tests/support/plugin_examples.py, outside the package) in a real pipeline run:
 named by import path in the config, on the in-process and the multi-process local runner, with their reasons
 counted and accounted for and their parameters echoed into the output metadata."""
 
@@ -20,7 +20,7 @@ from pipeline.run import run
 from tests.conftest import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
-EXAMPLES = "tests.pipeline.plugin_examples"
+EXAMPLES = "tests.support.plugin_examples"
 ROWS = 80
 MAX_CHARS = 60
 
@@ -95,13 +95,13 @@ def test_external_rules_and_score_in_a_real_run_on_both_local_runners(tmp_path):
 
 @pytest.mark.parametrize(("override", "message"), [
     (f"prefilter.rules=[{{{EXAMPLES}:LongEnglish: {{max_chars: 0}}}}]",
-     r"prefilter\.rules\[0\] \(tests\.pipeline\.plugin_examples:LongEnglish\): max_chars: Input should be greater"
+     r"prefilter\.rules\[0\] \(tests\.support\.plugin_examples:LongEnglish\): max_chars: Input should be greater"
      r" than or equal to 1 \(got 0\)"),
     (f"prefilter.rules=[{{{EXAMPLES}:LongEnglish: {{max_chars: lots}}}}]",  # issue 34: the value given is echoed
-     r"\(tests\.pipeline\.plugin_examples:LongEnglish\): max_chars: Input should be a valid integer, unable to parse "
+     r"\(tests\.support\.plugin_examples:LongEnglish\): max_chars: Input should be a valid integer, unable to parse "
      r"string as an integer \(got 'lots'\)"),
     (f"prefilter.rules=[{EXAMPLES}:LongEnglish]", r"LongEnglish\): max_chars: Field required$"),
-    (f"prefilter.rules=[{EXAMPLES}:Missing]", r"prefilter\.rules\[0\]: tests\.pipeline\.plugin_examples has no class"),
+    (f"prefilter.rules=[{EXAMPLES}:Missing]", r"prefilter\.rules\[0\]: tests\.support\.plugin_examples has no class"),
     (f"prefilter.rules=[{EXAMPLES}:SameEnding]", r"is a select rule; list it under filter\.rules"),
     ("filter.rank_by=st_cosin", r"filter\.rank_by: 'st_cosin' is not a score column"),
     ("filter.rules=[{score_range: {criterion: length_gap, min: 0.1}}]", r"filter\.rules: length_gap_range reads"),
@@ -143,7 +143,7 @@ def test_the_docs_example_plugs_in_as_written(monkeypatch):
     from configs.schema import FilterConfig
 
     selection = FilterConfig(**{k: v for k, v in config["filter"].items()})
-    assert [r.name for r in rules_from_config(selection)][-2:] == ["translation_score_range", "max_tokens"]
+    assert [r.name for r in rules_from_config(selection)][-2:] == ["translation_score_range", "too_many_tokens"]
 
 
 def test_a_user_module_named_like_a_package_is_one_line(tmp_path):

@@ -1,5 +1,5 @@
 """The pre-filter rules over batches, dedup on the normalised pair, the pair records -- each column-wise stage
-checked against the row-at-a-time reference in prefilter_reference.py, on real pairs."""
+checked against the row-at-a-time reference in tests/support/prefilter_reference.py, on real pairs."""
 
 from __future__ import annotations
 
@@ -17,13 +17,14 @@ from pipeline.prefilter import FIT_TAG, PrefilterRows
 from pipeline.records import DECODED_SCHEMA, PREFILTERED_SCHEMA
 from pipeline.write import records_to_table
 from tests.conftest import TASTE_DATA, read_lines
-from tests.pipeline.prefilter_reference import pair_record, pick_duplicates, prefilter_row
+from tests.support.prefilter_reference import pair_record, pick_duplicates, prefilter_row
 
 SOFTWARE = TASTE_DATA / "bitext-software"  # the bundled licensed excerpt (300 pairs)
 
 
 def _row(cs: str, en: str, i: int = 1) -> dict:
-    return {"id": f"t:L{i:012d}", "source": "t", "cs": cs, "en": en, "mt": None, "mt_score": None, "row": i - 1}
+    return {"id": f"t:L{i:012d}", "source": "t", "cs": cs, "en": en, "mt": None, "translation_score": None,
+            "row": i - 1}
 
 
 def _prefilter(rows: list[dict], fit: int = 0) -> tuple[list[dict], list[dict], list[dict]]:
@@ -158,7 +159,7 @@ def test_column_wise_pair_records_equal_pair_record_on_real_pairs():
     en = read_lines(SOFTWARE / "libreoffice-help.en")[:200]
     text = TextProcessor()
     rows, _, _ = _prefilter([_row(cs[i], en[i], i + 1) for i in range(200)])
-    rows = [{**r, "mt": en[(i + 1) % 200] if i % 17 else ("" if i % 2 else " .. "), "mt_score": -0.5 * (i % 3)}
+    rows = [{**r, "mt": en[(i + 1) % 200] if i % 17 else ("" if i % 2 else " .. "), "translation_score": -0.5 * (i % 3)}
             for i, r in enumerate(rows) if r is not None]
     plain = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA)
     capped = plain.append_column(S.HIT_LENGTH_CAP, pa.array([i % 4 == 0 for i in range(len(rows))]))

@@ -65,7 +65,7 @@ def test_column_wise_folds_equal_bisect_on_every_key_kind():
     import random
 
     from pipeline.score_transforms import folds_of_keys
-    from tests.filters.fold_reference import fold_of_key
+    from tests.support.fold_reference import fold_of_key
 
     rng = random.Random(11)
     hashes = [0, 1, 2**63, 2**64 - 1]

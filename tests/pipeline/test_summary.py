@@ -6,7 +6,7 @@ from pipeline.metrics import READ_COUNTER, rejected_counter, written_counter
 from pipeline.summary import build_summary
 
 FILES = {"pairs": 10, "train": None, "rejected": 3, "deadletter": 0, "shards": {},
-         "rejected_by_stage": {"prefilter": {"length_ratio": 3}}, "deadletter_by_reason": {}, "pairs_by_reason": {}}
+         "rejected_by_stage": {"prefilter": {"length_ratio": 3}}, "deadletter_by_reason": {}, "pairs_by_decision": {}}
 
 
 def summary(metrics, **kwargs):

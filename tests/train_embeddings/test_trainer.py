@@ -16,7 +16,7 @@ from configs.schema import TrainConfig
 from tests.conftest import write_sts_dir
 from tests.train_embeddings.helpers import pair_lines, pairs_parquet, pairs_table
 from train_embeddings import load_model
-from train_embeddings.evaluation.sts.benchmarks import StsDataMissing
+from train_embeddings.evaluation.sts.datasets import StsDataMissing
 from train_embeddings.train_command import main
 from train_embeddings.training.data import TrainDataError
 from train_embeddings.training.trainer import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, train

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from train_embeddings.evaluation.sts.benchmarks import check_dev_data
+from train_embeddings.evaluation.sts.datasets import check_dev_data
 from train_embeddings.evaluation.sts.evaluator import dev_score
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.model_io import save_model
@@ -30,7 +30,7 @@ EvaluateFn = Callable[[EmbeddingModel], dict[str, float]]
 
 def default_evaluate_fn() -> EvaluateFn | None:
     """``{"dev": Pearson r on STS 2017}`` through :func:`train_embeddings.evaluation.sts.evaluator.dev_score`;
-    checks the STS data first (:func:`~train_embeddings.evaluation.sts.benchmarks.check_dev_data`)."""
+    checks the STS data first (:func:`~train_embeddings.evaluation.sts.datasets.check_dev_data`)."""
     check_dev_data()
 
     def evaluate(model: EmbeddingModel) -> dict[str, float]:

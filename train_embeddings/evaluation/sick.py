@@ -59,7 +59,7 @@ from tqdm import tqdm
 
 from core.correlation import pearson, spearman
 from core.errors import ParanmtError
-from train_embeddings.evaluation.sts.benchmarks import read_utf8_lines
+from train_embeddings.evaluation.sts.datasets import read_utf8_lines
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.model_io import load_model
 from train_embeddings.models.sif import SifModel, build_sif, glove_average

@@ -91,7 +91,7 @@ def prepare_training(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *
     dict`` function; ``progress``: the progress bar (None: tqdm decides). Bad data or settings found here leave no
     folder behind; raises :class:`~configs.ConfigError`, :class:`~train_embeddings.training.data.TrainDataError`,
     :class:`~train_embeddings.training.checkpoint.TrainingError` or (the default evaluation's STS files missing)
-    :class:`~train_embeddings.evaluation.sts.benchmarks.StsDataMissing`."""
+    :class:`~train_embeddings.evaluation.sts.datasets.StsDataMissing`."""
     cfg, seed = train_settings(config)
     out = Path(out_dir)
     evaluate = default_evaluate_fn() if evaluate_fn == "default" else evaluate_fn

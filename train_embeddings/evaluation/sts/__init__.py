@@ -6,7 +6,7 @@
 
 One concept per module, all re-exported here:
 
-* :mod:`~train_embeddings.evaluation.sts.benchmarks` — the data: file layout, loaders (:func:`load_sts_dataset`,
+* :mod:`~train_embeddings.evaluation.sts.datasets` — the data: file layout, loaders (:func:`load_sts_dataset`,
   :func:`load_sts_year`, :func:`load_stsb`, :func:`load_benchmarks`), the STS2017 dev set (:func:`sts2017_dev`,
   :func:`stsb_without_sts2017`), :class:`StsDataset`, :class:`StsYear`, :class:`StsBenchmarks`,
   :class:`StsFormatError`, the trainer's check for its dev files (:func:`check_dev_data`, :class:`StsDataMissing`);
@@ -34,7 +34,7 @@ from train_embeddings.evaluation.sts.baselines import (
     sif_encoder,
     timed_pass,
 )
-from train_embeddings.evaluation.sts.benchmarks import (
+from train_embeddings.evaluation.sts.datasets import (
     STS2017_FILE,
     STS_YEARS,
     STSB_SPLITS,

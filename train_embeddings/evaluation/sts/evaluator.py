@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.correlation import pearson, spearman
-from train_embeddings.evaluation.sts.benchmarks import (
+from train_embeddings.evaluation.sts.datasets import (
     STS_YEARS,
     StsBenchmarks,
     StsDataset,

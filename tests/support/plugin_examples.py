@@ -1,5 +1,5 @@
 """A user's own rules and score, defined outside the package: the pipeline finds them by import path
-(``tests.pipeline.plugin_examples:LongEnglish``), exactly as it would ``mypackage.filters:LanguageId``."""
+(``tests.support.plugin_examples:LongEnglish``), exactly as it would ``mypackage.filters:LanguageId``."""
 
 from __future__ import annotations
 

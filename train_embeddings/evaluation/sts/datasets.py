@@ -1,6 +1,6 @@
 """STS data: SemEval STS 2012–2016, the STS Benchmark and the "STS2017" dev set, loaded into :class:`StsDataset`.
 
-    from train_embeddings.evaluation.sts.benchmarks import load_benchmarks, sts2017_dev
+    from train_embeddings.evaluation.sts.datasets import load_benchmarks, sts2017_dev
     data = load_benchmarks()                         # StsBenchmarks: the years present and the STS-B sets
     dev = sts2017_dev()                              # the 250 track5.en-en pairs
 

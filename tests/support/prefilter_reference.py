@@ -69,6 +69,7 @@ def pair_record(row: dict[str, Any], text: TextProcessor, nmt_model_id: str | No
                                "machine translation is empty after normalisation")
     record = dict.fromkeys(S.PAIRS_SCHEMA.names)
     record.update({S.ID: row[S.ID], S.SOURCE: row[S.SOURCE], S.CS: row[S.CS], S.EN: row[S.EN], S.MT: mt,
-                   S.EN_TOKENS: row[S.EN_TOKENS], S.MT_TOKENS: mt_tokens, S.TRANSLATION_SCORE: row.get("mt_score"),
-                   S.HIT_LENGTH_CAP: row.get(S.HIT_LENGTH_CAP), S.NMT_MODEL_ID: nmt_model_id})
+                   S.EN_TOKENS: row[S.EN_TOKENS], S.MT_TOKENS: mt_tokens,
+                   S.TRANSLATION_SCORE: row.get(S.TRANSLATION_SCORE), S.HIT_LENGTH_CAP: row.get(S.HIT_LENGTH_CAP),
+                   S.NMT_MODEL_ID: nmt_model_id})
     return record, None
