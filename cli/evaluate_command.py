@@ -55,7 +55,7 @@ if TYPE_CHECKING:  # the library loads once the arguments parse (torch): --help 
     from train_embeddings.evaluation import sts
 
 DEFAULT_A = module_literal("train_embeddings.models.sif:DEFAULT_A")
-STS_YEARS = module_literal("train_embeddings.evaluation.sts.benchmarks:STS_YEARS")
+STS_YEARS = module_literal("train_embeddings.evaluation.sts.datasets:STS_YEARS")
 DEFAULT_BATCH_SIZE = module_literal("train_embeddings.evaluation.sts.evaluator:DEFAULT_BATCH_SIZE")
 
 

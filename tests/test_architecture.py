@@ -59,7 +59,7 @@ DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("pipeline.run", "pipeline.launch"): "run's help and argument checks answer before Beam loads (python -m too)",
     ("pipeline.run", "pipeline.job"): "pipeline.run.run, the job's Python API, without Beam until it is used",
     ("train_embeddings.train_command", "train_embeddings.training.trainer"): "train's checks answer before torch loads",
-    ("train_embeddings.train_command", "train_embeddings.evaluation.sts.benchmarks"):
+    ("train_embeddings.train_command", "train_embeddings.evaluation.sts.datasets"):
         "train's help and argument checks answer before sacremoses loads (the STS package's baselines)",
 }
 # Third-party packages imported inside a function of the library, each for its import time or because it is an
