@@ -9,9 +9,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from translate.demo import TATOEBA_TRAIN_PAIRS, TinyModelRecipe, cached_model, make_toy_corpus, tatoeba_model
 
 from translate.card import DEFAULT_MODEL_DIR
-from translate.demo import TATOEBA_TRAIN_PAIRS, TinyModelRecipe, cached_model, make_toy_corpus, tatoeba_model
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # ../shared beside the repository; PARANMT_SHARED_DIR points elsewhere (a missing folder: how a clone without it runs).

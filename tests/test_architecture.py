@@ -400,11 +400,12 @@ def test_the_worker_image_copies_every_package_the_pipeline_imports() -> None:
 
 
 def test_tests_mirror_the_tree() -> None:
-    """Every test file sits in tests/<package>/ (the folder of the code it tests), except this one."""
+    """Every test file sits in tests/<package>/ (the folder of the code it tests), except this one; the tests'
+    helpers sit in tests/support/."""
     stray = sorted(p.name for p in (REPO_ROOT / "tests").glob("test_*.py") if p.name != Path(__file__).name)
     assert stray == []
     for folder in (REPO_ROOT / "tests").iterdir():
-        if folder.is_dir() and folder.name not in ("__pycache__", "data"):
+        if folder.is_dir() and folder.name not in ("__pycache__", "data", "support"):
             assert (REPO_ROOT / folder.relative_to(REPO_ROOT / "tests")).is_dir(), folder
 
 

@@ -1,7 +1,7 @@
-"""Helpers shared by the tests/train_embeddings/test_*.py modules (no tests here): real paraphrase pairs in the
-pipeline's Parquet layout, the way ParaNMT makes them: a Tatoeba English sentence and the back-translation of its
-Czech side by the package's default model (both bundled, licensed: tests/data/shared-taste/README.md), so every
-clone runs the same tests on the same pairs."""
+"""Helpers shared by the tests of train_embeddings (tests/train_embeddings/ and two of tests/benchmarks/; no tests
+here): real paraphrase pairs in the pipeline's Parquet layout, the way ParaNMT makes them: a Tatoeba English
+sentence and the back-translation of its Czech side by the package's default model (both bundled, licensed:
+tests/data/shared-taste/README.md), so every clone runs the same tests on the same pairs."""
 
 from __future__ import annotations
 

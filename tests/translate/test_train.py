@@ -13,6 +13,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 import torch
+from translate.demo import make_toy_corpus
 
 from cli.evaluate_nmt_command import main as evaluate_main
 from cli.train_nmt_command import main as train_main
@@ -20,7 +21,6 @@ from configs.schema import TranslateConfig
 from tests.conftest import REPO_ROOT
 from translate import Status, load_translator
 from translate.card import ModelDir
-from translate.demo import make_toy_corpus
 from translate.train import (
     PRESETS,
     TrainRecipe,

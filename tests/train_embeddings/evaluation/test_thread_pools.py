@@ -17,7 +17,7 @@ from threadpoolctl import threadpool_info
 from train_embeddings.evaluation.thread_pools import cpu_model, pinned, pinned_environment, pool_report
 from train_embeddings.vocab import SentencePieceVocab
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 # Threads a 20,000-sentence tokenizers batch starts in a fresh process, inside pinned(1) and then outside it.
 PROBE = """
 import json

@@ -17,7 +17,7 @@ import pytest
 
 from cli.paranmt_command import main as paranmt
 from tests.conftest import REPO_ROOT
-from tests.train_embeddings.helpers import pairs_parquet, tiny
+from tests.support.training_pairs import pairs_parquet, tiny
 from train_embeddings import load_model
 from train_embeddings.training.trainer import train
 

@@ -14,7 +14,7 @@ import pytest
 from cli.paranmt_command import main as paranmt
 from core.hf_imports import import_sentence_transformers
 from tests.conftest import write_sts_dir
-from tests.train_embeddings.helpers import pair_lines, pairs_parquet, tiny
+from tests.support.training_pairs import pair_lines, pairs_parquet, tiny
 from train_embeddings import load_model
 from train_embeddings.evaluation import sts
 from train_embeddings.training.trainer import train

@@ -13,7 +13,7 @@ import torch
 from core.text import MOSES_EN
 from core.word_vectors import load_word_vectors
 from filters.paragram import ParagramScorer
-from tests.train_embeddings.helpers import pair_lines, pair_tokens, pairs_parquet, tiny
+from tests.support.training_pairs import pair_lines, pair_tokens, pairs_parquet, tiny
 from train_embeddings import export_word_vectors, load_model, save_model
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.encoder import SentenceEncoder

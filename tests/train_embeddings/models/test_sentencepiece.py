@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 import torch
 
-from tests.train_embeddings.helpers import pair_lines, pairs_parquet, tiny
+from tests.support.training_pairs import pair_lines, pairs_parquet, tiny
 from train_embeddings import load_model, save_model
 from train_embeddings.models.bag_average import BagAverage
 from train_embeddings.training.trainer import train

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from configs.schema import TrainConfig
-from tests.train_embeddings.helpers import pairs_parquet
+from tests.support.training_pairs import pairs_parquet
 from train_embeddings import load_model
 from train_embeddings.models.cse import ConvSentenceEncoder
 from train_embeddings.models.embedding_model import EmbeddingModel
@@ -23,8 +23,8 @@ from train_embeddings.models.model_io import save_model
 from train_embeddings.models.spec import COMPONENTS, RECURRENT, ModelSpec
 from train_embeddings.models.word_table import WordTable
 from train_embeddings.train_command import main
+from train_embeddings.training.preparation import build_optimizer
 from train_embeddings.training.trainer import CHECKPOINT, regularization, train
-from train_embeddings.training.training_start import build_optimizer
 from train_embeddings.vocab import SentenceBatch, WordVocab
 
 ZOO = ["proj", "dan", "rnn", "irnn", "lstm-peep", "lstm-peep-nog", "cse"]

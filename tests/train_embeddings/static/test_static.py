@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from core.hf_imports import hide_broken_torchaudio
-from tests.train_embeddings.helpers import pair_lines, pairs_parquet, tiny
+from tests.support.training_pairs import pair_lines, pairs_parquet, tiny
 
 hide_broken_torchaudio()
 pytest.importorskip("model2vec.distill", reason="the static extra (model2vec, skeletoken) is not installed")

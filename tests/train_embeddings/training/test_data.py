@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.train_embeddings.helpers import pairs_parquet, pairs_table
+from tests.support.training_pairs import pairs_parquet, pairs_table
 from train_embeddings.training.data import PairSource, TrainDataError, tsv_to_parquet
 
 

@@ -9,12 +9,11 @@ import itertools
 import pytest
 import torch
 
-from tests.train_embeddings.helpers import pairs_parquet, tiny
+from tests.support.training_pairs import pairs_parquet, tiny
 from train_embeddings.training.data import PairSource
 from train_embeddings.training.megabatches import MegaBatches
+from train_embeddings.training.preparation import Vocabularies, build_vocabularies, prepare_training
 from train_embeddings.training.trainer import Trainer, train
-from train_embeddings.training.training_setup import prepare_training
-from train_embeddings.training.vocab_building import Vocabularies, build_vocabularies
 
 
 @pytest.fixture(scope="module")

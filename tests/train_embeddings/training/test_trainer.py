@@ -14,13 +14,13 @@ import torch
 from configs import ConfigError
 from configs.schema import TrainConfig
 from tests.conftest import write_sts_dir
-from tests.train_embeddings.helpers import pair_lines, pairs_parquet, pairs_table
+from tests.support.training_pairs import pair_lines, pairs_parquet, pairs_table
 from train_embeddings import load_model
 from train_embeddings.evaluation.sts.benchmarks import StsDataMissing
 from train_embeddings.train_command import main
 from train_embeddings.training.data import TrainDataError
+from train_embeddings.training.preparation import prepare_training
 from train_embeddings.training.trainer import CHECKPOINT, Trainer, TrainingError, default_evaluate_fn, train
-from train_embeddings.training.training_setup import prepare_training
 
 PROBE = ["A man is playing a guitar.", "A dog runs in the park.", "Two women are talking."]
 

@@ -13,9 +13,9 @@ import torch
 
 from configs import load_config
 from core.word_vectors import load_word_vectors
-from tests.train_embeddings.helpers import pairs_parquet, tiny
+from tests.support.training_pairs import pairs_parquet, tiny
 from train_embeddings import load_model
-from train_embeddings.training.encoder_setup import initial_word_vectors
+from train_embeddings.training.preparation import initial_word_vectors
 from train_embeddings.training.trainer import default_word_vectors, train
 from train_embeddings.training.unseen_words import ANCHORS, UnseenWordMap, fit_word_map
 

@@ -15,9 +15,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
-from cli.lexicon_command import main
-from configs.schema import LexiconConfig
 from pipeline.analysis.pmi_lexicon import (
     LEXICON_SCHEMA,
     LexiconError,
@@ -34,6 +31,9 @@ from pipeline.analysis.pmi_lexicon import (
     top_k_table,
     write_outputs,
 )
+
+from cli.lexicon_command import main
+from configs.schema import LexiconConfig
 from tests.conftest import read_lines, shared_data, taste_pairs
 
 PLAIN = dict(min_score=None, min_count=1, drop_stopwords=False, max_vocab=None)

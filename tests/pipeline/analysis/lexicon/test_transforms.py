@@ -9,9 +9,6 @@ from pathlib import Path
 import apache_beam as beam
 import pyarrow as pa
 import pyarrow.parquet as pq
-
-from configs import load_config
-from configs.schema import LexiconConfig
 from pipeline.analysis.lexicon_transforms import BuildLexicon
 from pipeline.analysis.pmi_lexicon import (
     build_from_parquet,
@@ -20,6 +17,9 @@ from pipeline.analysis.pmi_lexicon import (
     lexicon_files,
     write_outputs,
 )
+
+from configs import load_config
+from configs.schema import LexiconConfig
 from pipeline.input_plan import InputSpec
 from pipeline.run import run
 from pipeline.summary import format_table
