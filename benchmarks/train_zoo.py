@@ -56,7 +56,7 @@ from core.text import CachedTokenizer  # noqa: E402
 from train_embeddings.evaluation import sts  # noqa: E402
 from train_embeddings.models.model_io import load_model  # noqa: E402
 from train_embeddings.training.trainer import train  # noqa: E402
-from translate.demo import default_cache_dir as paranmt_cache  # noqa: E402
+from translate.cached_models import default_cache_dir as paranmt_cache  # noqa: E402
 
 DEFAULT_CAPTIONS = REPO.parent / "shared" / "data" / "paraphrase" / "multi30k-captions"
 # label -> (TrainConfig.model, extra TrainConfig settings)

@@ -9,8 +9,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from translate.demo import TATOEBA_TRAIN_PAIRS, TinyModelRecipe, cached_model, make_toy_corpus, tatoeba_model
 
+from tests.support.toy_corpus import make_toy_corpus
+from translate.cached_models import TATOEBA_TRAIN_PAIRS, TinyModelRecipe, cached_model, tatoeba_model
 from translate.card import DEFAULT_MODEL_DIR
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

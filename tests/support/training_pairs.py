@@ -14,8 +14,9 @@ import pyarrow.parquet as pq
 
 from benchmarks.caption_pairs import tokenize
 from configs.schema import TrainConfig
-from core.pair_schema import PAIRS_SCHEMA, table_from_columns, with_metadata
+from core.pair_schema import PAIRS_SCHEMA, with_metadata
 from tests.conftest import TASTE_DATA, read_lines, taste_pairs
+from tests.support.pair_tables import table_from_columns
 
 
 @functools.cache

@@ -23,10 +23,10 @@ import numpy as np
 import pytest
 import sentencepiece as spm
 import yaml
-from translate.demo import make_toy_corpus
 
 from cli.convert_command import main as convert_main
 from configs.schema import TranslateConfig
+from tests.support.toy_corpus import make_toy_corpus
 from translate import Status, load_translator
 from translate.card import ModelDir
 from translate.convert import import_transformers
