@@ -15,7 +15,7 @@ ICLR'16 did), Adam 1e-3, no scrambling (ICLR'16 did not scramble), ``--steps`` u
 "negative" of a pool is often a paraphrase (another image's caption saying the same thing), so with MAX (even at
 M = 1) every model with composition parameters drifts to the collapsed solution (all sentences one direction,
 loss = 2δ = 0.8, below what the hinge terms allow otherwise); see
-tests/train_embeddings/test_learning_check.py for the measured mechanism. ``--negatives max --megabatch 20``
+tests/train_embeddings/training/test_learning_check.py for the measured mechanism. ``--negatives max --megabatch 20``
 reproduces that.
 Output sizes follow ICLR'16 (= the word size, 50 here; LSTMs ``lstm_dim`` 50); CSE keeps its paper's
 3 x 100 maps (300-d). The identity-RNN uses ``lambda_c`` (``--irnn-lambda-c``) toward its initialisation, as the

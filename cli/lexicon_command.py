@@ -9,24 +9,16 @@ from pathlib import Path
 
 from configs import load_config
 from core.command_line import ArgumentParser, add_config_arguments, command
-from pipeline.analysis import pmi_lexicon as pmi_lexicon_module
-from pipeline.analysis.pmi_lexicon import (
-    LEXICON_SHARD_GLOB,
-    STATS_FILE,
-    TOP_K_FILE,
-    VOCABULARY_FILE,
-    LexiconError,
-    build_from_parquet,
-    evaluate_wordsim,
-    format_results,
-    neighbours,
-    write_outputs,
-)
+from pipeline.analysis import lexicon as lexicon_package
+from pipeline.analysis.lexicon.counting import LexiconError, build_from_parquet
+from pipeline.analysis.lexicon.evaluation import evaluate_wordsim, format_results
+from pipeline.analysis.lexicon.query import neighbours
+from pipeline.analysis.lexicon.shards import LEXICON_SHARD_GLOB, STATS_FILE, TOP_K_FILE, VOCABULARY_FILE, write_outputs
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="paranmt lexicon",
-                            description=pmi_lexicon_module.__doc__.split("\n\n")[0],
+                            description=lexicon_package.__doc__.split("\n\n")[0],
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="count and write a lexicon from Parquet pair shards")

@@ -26,7 +26,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from core.pair_schema import EN_TOKENS, MT_TOKENS, REASON, STAGE, Reason, Stage
 from filters.decontaminate import ExcludedSentences
-from pipeline.analysis.pmi_lexicon import STATS_FILE
+from pipeline.analysis.lexicon.shards import STATS_FILE
 from pipeline.input_plan import ReadPlan
 from pipeline.metrics import READ_COUNTER, STAGES, deadletter_counter, rejected_counter, written_counter
 from pipeline.run_folder import LEXICON_DIR, OUTPUTS, SUMMARY_FILE, write_marker

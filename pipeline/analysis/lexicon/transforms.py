@@ -1,17 +1,17 @@
-"""The PMI paraphrase lexicon as a Beam branch (ParaNMT-50M Appendix A.1) over the counting core in
-:mod:`pipeline.analysis.pmi_lexicon`; ``lexicon.enabled: true`` adds it to ``paranmt run``.
+"""The PMI paraphrase lexicon as a Beam branch (ParaNMT-50M Appendix A.1) over the counting of
+:mod:`pipeline.analysis.lexicon.counting`; ``lexicon.enabled: true`` adds it to ``paranmt run``.
 
 Pass 1 (word types per sentence and side, and the row accounting) is a ``CombineGlobally`` over Arrow batches of
 pairs, so runners lift it into per-bundle partial combines. The vocabulary it yields is a side input of pass 2,
-which counts word pairs in a ``DoFn`` that keeps one :class:`~pipeline.analysis.pmi_lexicon.PairCounts` per
+which counts word pairs in a ``DoFn`` that keeps one :class:`~pipeline.analysis.lexicon.counting.PairCounts` per
 bundle (combiner lifting by hand: a combine with a side input is not lifted) and emits it at the end of the
 bundle, split by lexicon shard (a word pair goes to the shards of both its words: a shard is a run of words in
-byte order, :meth:`~pipeline.analysis.pmi_lexicon.Vocabulary.shards`); a ``CombinePerKey`` merges each shard's
-counts and :func:`~pipeline.analysis.pmi_lexicon.write_lexicon_shard` turns them into PMI and writes that shard.
+byte order, :meth:`~pipeline.analysis.lexicon.counting.Vocabulary.shards`); a ``CombinePerKey`` merges each shard's
+counts and :func:`~pipeline.analysis.lexicon.shards.write_lexicon_shard` turns them into PMI and writes that shard.
 Memory per worker: one batch of pairs, at most ``chunk_keys`` materialised word pairs, the distinct
 pairs of its bundle, and the merged counts of one shard. Only the shards' top-k lists and stats (at most
 ``max_vocab x top_k`` rows) meet on one worker, which writes ``top_k.tsv``, ``vocabulary.parquet`` and
-``stats.json`` with :func:`~pipeline.analysis.pmi_lexicon.write_lexicon_summary` -- the functions the stand-alone
+``stats.json`` with :func:`~pipeline.analysis.lexicon.shards.write_lexicon_summary` -- the functions the stand-alone
 command uses too.
 """
 
@@ -28,15 +28,8 @@ from apache_beam.utils.timestamp import MIN_TIMESTAMP
 from apache_beam.utils.windowed_value import WindowedValue
 
 from configs.schema import LexiconConfig
-from pipeline.analysis.pmi_lexicon import (
-    LexiconShard,
-    Marginals,
-    PairCounts,
-    Vocabulary,
-    required_columns,
-    write_lexicon_shard,
-    write_lexicon_summary,
-)
+from pipeline.analysis.lexicon.counting import Marginals, PairCounts, Vocabulary, required_columns
+from pipeline.analysis.lexicon.shards import LexiconShard, write_lexicon_shard, write_lexicon_summary
 from pipeline.metrics import record_size
 
 __all__ = ["BuildLexicon"]

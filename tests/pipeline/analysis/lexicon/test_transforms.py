@@ -9,17 +9,13 @@ from pathlib import Path
 import apache_beam as beam
 import pyarrow as pa
 import pyarrow.parquet as pq
-from pipeline.analysis.lexicon_transforms import BuildLexicon
-from pipeline.analysis.pmi_lexicon import (
-    build_from_parquet,
-    build_from_tables,
-    compute_lexicon,
-    lexicon_files,
-    write_outputs,
-)
 
 from configs import load_config
 from configs.schema import LexiconConfig
+from pipeline.analysis.lexicon.counting import build_from_parquet, build_from_tables
+from pipeline.analysis.lexicon.pmi import compute_lexicon
+from pipeline.analysis.lexicon.shards import lexicon_files, write_outputs
+from pipeline.analysis.lexicon.transforms import BuildLexicon
 from pipeline.input_plan import InputSpec
 from pipeline.run import run
 from pipeline.summary import format_table
