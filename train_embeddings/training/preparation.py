@@ -90,6 +90,7 @@ class TrainingSetup:
     #: Seconds per phase, shared with the checkpointer and the evaluator.
     timing: dict[str, float]
 
+
 def train_settings(config: ParaNMTConfig | TrainConfig) -> tuple[TrainConfig, int]:
     """The ``train`` section and the seed in effect (``train.seed``, else the top-level seed)."""
     if isinstance(config, TrainConfig):
@@ -108,7 +109,9 @@ def torch_threads(threads: int) -> Iterator[None]:
     finally:
         torch.set_num_threads(before)
 
+
 # -------------------------------------------------------------------------------------------- pairs
+
 
 def open_training_pairs(cfg: TrainConfig, out: Path) -> PairSource:
     """``cfg``'s pairs (Parquet as they are). TSV is converted into ``out/data/`` unless that folder exists
@@ -129,7 +132,9 @@ def open_training_pairs(cfg: TrainConfig, out: Path) -> PairSource:
                       min_score=cfg.min_score, max_score=cfg.max_score, max_tokens=cfg.max_tokens,
                       only_kept=cfg.only_kept, read_batch_rows=cfg.read_batch_rows)
 
+
 # ------------------------------------------------------------------------------------- vocabularies
+
 
 def uses_words(components: Sequence[str]) -> bool:
     """Whether a model of these components has a word table (every component but ``trigram`` and ``sp``)."""
@@ -236,7 +241,9 @@ def build_vocabularies(source: PairSource, cfg: TrainConfig, seed: int,
                  len(added), static_vocab.initial.shape[1] if static_vocab.initial is not None else 0)
     return Vocabularies(word_vocab, trigram_vocab, piece_vocab, static_vocab)
 
+
 # ------------------------------------------------------------------------------------------ encoder
+
 
 @dataclass
 class StartingModel:
@@ -339,6 +346,9 @@ def stored_model(cfg: TrainConfig, vocab_dir: Path, checkpoint: dict[str, Any]) 
     return StartingModel(encoder, vocabularies, int(checkpoint["n_pairs"]))
 
 
+# ------------------------------------------------------------------------------- static component
+
+
 def static_teacher_targets(cfg: TrainConfig, source: PairSource) -> TeacherTargets | None:
     """The teacher vectors of the run's English references when ``static_teacher_loss`` > 0 (else None): the
     human-written side, as Tokenlearn's corpus is human text; the back-translations get no teacher term."""
@@ -353,7 +363,9 @@ def configure_static(cfg: TrainConfig, encoder: SentenceEncoder, vocabularies: V
         initial = vocabularies.static.initial if vocabularies.static is not None else None
         encoder.parts[STATIC].configure(cfg.static_teacher_loss, cfg.static_pull, initial)
 
+
 # ---------------------------------------------------------------------------------- optimiser state
+
 
 def training_device(name: str) -> torch.device:
     """``auto``: CUDA when available, else the CPU; ``cuda`` without a CUDA device is a :class:`ConfigError`."""
@@ -407,7 +419,9 @@ def run_facts(n_pairs: int, schedule: Schedule, device: torch.device, seed: int,
             "data": source.path, "files": len(source.files), "vocab": vocabularies.sizes(),
             "parameters": sum(p.numel() for p in encoder.parameters())}
 
+
 # ------------------------------------------------------------------------------------------ the run
+
 
 def prepare_training(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *, resume: bool = False,
                      evaluate_fn: EvaluateFn | Literal["default"] | None = "default",

@@ -455,6 +455,7 @@ class PairCounts:
             if part.cross.keys.size or any(c.keys.size for c in part.within.values()):
                 yield number, part
 
+
 # ----------------------------------------------------------------------------------------- building
 
 

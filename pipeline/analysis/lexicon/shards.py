@@ -34,6 +34,7 @@ VOCABULARY_FILE = "vocabulary.parquet"
 STATS_FILE = "stats.json"
 TOP_K_FILE = "top_k.tsv"
 
+
 # ------------------------------------------------------------------------------------------ writing
 
 
@@ -131,6 +132,7 @@ def write_outputs(out_dir: str | os.PathLike, counts: PairCounts, vocab: Vocabul
     shards = [write_lexicon_shard(out_dir, index, num_shards, parts.get(index), vocab, config, metadata)
               for index in range(num_shards)]
     return write_lexicon_summary(out_dir, shards, vocab, marginals, config, metadata)
+
 
 # ------------------------------------------------------------------------------------------ reading
 
