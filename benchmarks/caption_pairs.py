@@ -1,7 +1,7 @@
 """A baseline training corpus of real paraphrases: Multi30k caption pairs (captions of the same image), with every
 caption whose normalised text equals an STS sentence dropped. The learning check
-(tests/train_embeddings/test_learning_check.py) and the reproduction's comparison (benchmarks/reproduce.py) train
-on it.
+(tests/train_embeddings/training/test_learning_check.py) and the reproduction's comparison (benchmarks/reproduce.py)
+train on it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from configs.schema import ScoreConfig
-from core.pair_schema import PAIRS_SCHEMA, table_from_columns, with_metadata
+from core.pair_schema import PAIRS_SCHEMA, with_metadata
 from core.text import TextProcessor
 from core.word_vectors import load_kumo
 from filters.folds import assign_folds
@@ -130,8 +130,9 @@ def build_caption_pairs(directory: Path, images: int, selection: str = "chain") 
         columns = {name: [values[i] for i in chosen] for name, values in columns.items()}
         image_ids = [image_ids[i] for i in chosen]
     n = len(image_ids)
-    table = table_from_columns({**columns, "source": ["multi30k"] * n, "keep": [True] * n},
-                               with_metadata(PAIRS_SCHEMA)).append_column("image", pa.array(image_ids))
+    columns = {**columns, "source": ["multi30k"] * n, "keep": [True] * n}
+    table = pa.Table.from_pydict({f.name: columns.get(f.name, [None] * n) for f in PAIRS_SCHEMA},
+                                 schema=with_metadata(PAIRS_SCHEMA)).append_column("image", pa.array(image_ids))
     directory.mkdir(parents=True, exist_ok=True)
     per = -(-n // 4)
     for s in range(4):

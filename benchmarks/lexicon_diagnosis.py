@@ -46,14 +46,10 @@ from lexicon_eval import WORDSIM, batches, caption_pairs  # noqa: E402
 from configs.schema import LexiconConfig  # noqa: E402
 from core.correlation import spearman  # noqa: E402
 from core.pair_schema import EN_TOKENS, MT_TOKENS, PARAPHRASE_SCORE  # noqa: E402
-from pipeline.analysis.pmi_lexicon import (  # noqa: E402
-    PairCounts,
-    Vocabulary,
-    build_from_tables,
-    compute_lexicon,
-    load_wordsim,
-    lookup_pairs,
-)
+from pipeline.analysis.lexicon.counting import PairCounts, Vocabulary, build_from_tables  # noqa: E402
+from pipeline.analysis.lexicon.evaluation import load_wordsim  # noqa: E402
+from pipeline.analysis.lexicon.pmi import compute_lexicon  # noqa: E402
+from pipeline.analysis.lexicon.query import lookup_pairs  # noqa: E402
 
 SETS = {"MEN": "EN-MEN-TR-3k.txt", "MTurk-771": "EN-MTurk-771.txt", "RG-65": "EN-RG-65.txt",
         "RW": "EN-RW-STANFORD.txt", "SimVerb-3500": "EN-SimVerb-3500.txt", "WS-353-ALL": "EN-WS-353-ALL.txt",

@@ -38,15 +38,9 @@ sys.path.insert(0, str(REPO))
 
 from configs.schema import LexiconConfig  # noqa: E402
 from core.text import TextProcessor  # noqa: E402
-from pipeline.analysis.pmi_lexicon import (  # noqa: E402
-    ENGLISH_STOPWORDS,
-    PairCounts,
-    build_from_tables,
-    compute_lexicon,
-    evaluate_wordsim,
-    format_results,
-    top_k_table,
-)
+from pipeline.analysis.lexicon.counting import ENGLISH_STOPWORDS, PairCounts, build_from_tables  # noqa: E402
+from pipeline.analysis.lexicon.evaluation import evaluate_wordsim, format_results  # noqa: E402
+from pipeline.analysis.lexicon.pmi import compute_lexicon, top_k_table  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data"
 CAPTIONS = DATA / "paraphrase" / "multi30k-captions"

@@ -64,7 +64,6 @@ from core.pair_schema import (  # noqa: E402
     PARAPHRASE_SCORE,
     SOURCE,
     TRIGRAM_OVERLAP,
-    table_from_columns,
 )
 from core.text import TextProcessor  # noqa: E402
 from filters.paragram import ParagramScorer  # noqa: E402
@@ -96,14 +95,16 @@ def all_cores() -> int:
 
 def pairs_table(data: StsDataset, text: TextProcessor) -> pa.Table:
     """STS-B pairs in the pairs layout: sentence 1 as ``en``, sentence 2 as ``mt``, both Moses-tokenised."""
-    return table_from_columns({
+    columns = {
         ID: [f"{data.name}:{i}" for i in range(len(data))],
         SOURCE: [data.name] * len(data),
         EN: list(data.sentences1),
         MT: list(data.sentences2),
         EN_TOKENS: [text.tokenize(s, "en") for s in data.sentences1],
         MT_TOKENS: [text.tokenize(s, "en") for s in data.sentences2],
-    }, PAIRS_SCHEMA)
+    }
+    return pa.Table.from_pydict({f.name: columns.get(f.name, [None] * len(data)) for f in PAIRS_SCHEMA},
+                                schema=PAIRS_SCHEMA)
 
 
 def fit_scorer(table: pa.Table) -> ParagramScorer:

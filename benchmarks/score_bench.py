@@ -50,7 +50,7 @@ from core.word_vectors import load_word_vectors  # noqa: E402
 from filters.paragram import ParagramScorer  # noqa: E402
 from filters.scores import score_pairs  # noqa: E402
 from filters.trigram import trigram_overlap  # noqa: E402
-from translate.demo import default_cache_dir as paranmt_cache  # noqa: E402
+from translate.cached_models import default_cache_dir as paranmt_cache  # noqa: E402
 
 DEFAULT_CAPTIONS = REPO.parent / "shared" / "data" / "paraphrase" / "multi30k-captions"
 CAPTION_FILES = 5

@@ -62,8 +62,7 @@ from train_embeddings.models.model_io import load_model, save_model  # noqa: E40
 from train_embeddings.models.spec import ModelSpec  # noqa: E402
 from train_embeddings.static.teacher import STATIC, distill_teacher  # noqa: E402
 from train_embeddings.static.teacher_targets import teacher_targets  # noqa: E402
-from train_embeddings.training.data import PairSource  # noqa: E402
-from train_embeddings.training.static_training import source_sentences  # noqa: E402
+from train_embeddings.training.data import PairSource, source_sentences  # noqa: E402
 from train_embeddings.training.trainer import train  # noqa: E402
 
 CORPORA = REPO / "runs" / "corpora"  # benchmarks.corpora's default --out (not imported: it pulls the translators)

@@ -69,7 +69,7 @@ from train_embeddings.vocab import (  # noqa: E402
     count_words,
     sentence_strings,
 )
-from translate.demo import default_cache_dir as paranmt_cache  # noqa: E402
+from translate.cached_models import default_cache_dir as paranmt_cache  # noqa: E402
 
 DEFAULT_CAPTIONS = REPO.parent / "shared" / "data" / "paraphrase" / "multi30k-captions"
 BATCH = 100

@@ -15,7 +15,7 @@ ICLR'16 did), Adam 1e-3, no scrambling (ICLR'16 did not scramble), ``--steps`` u
 "negative" of a pool is often a paraphrase (another image's caption saying the same thing), so with MAX (even at
 M = 1) every model with composition parameters drifts to the collapsed solution (all sentences one direction,
 loss = 2δ = 0.8, below what the hinge terms allow otherwise); see
-tests/train_embeddings/test_learning_check.py for the measured mechanism. ``--negatives max --megabatch 20``
+tests/train_embeddings/training/test_learning_check.py for the measured mechanism. ``--negatives max --megabatch 20``
 reproduces that.
 Output sizes follow ICLR'16 (= the word size, 50 here; LSTMs ``lstm_dim`` 50); CSE keeps its paper's
 3 x 100 maps (300-d). The identity-RNN uses ``lambda_c`` (``--irnn-lambda-c``) toward its initialisation, as the
@@ -56,7 +56,7 @@ from core.text import CachedTokenizer  # noqa: E402
 from train_embeddings.evaluation import sts  # noqa: E402
 from train_embeddings.models.model_io import load_model  # noqa: E402
 from train_embeddings.training.trainer import train  # noqa: E402
-from translate.demo import default_cache_dir as paranmt_cache  # noqa: E402
+from translate.cached_models import default_cache_dir as paranmt_cache  # noqa: E402
 
 DEFAULT_CAPTIONS = REPO.parent / "shared" / "data" / "paraphrase" / "multi30k-captions"
 # label -> (TrainConfig.model, extra TrainConfig settings)

@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from configs.schema import TranslateConfig  # noqa: E402
-from translate.demo import tatoeba_model  # noqa: E402
+from translate.cached_models import tatoeba_model  # noqa: E402
 from translate.loading import load_translator  # noqa: E402
 from translate.translator import BackendUnavailable  # noqa: E402
 

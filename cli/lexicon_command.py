@@ -12,7 +12,7 @@ from core.command_line import ArgumentParser, add_config_arguments, command, mod
 
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="paranmt lexicon",
-                            description=module_doc("pipeline.analysis.pmi_lexicon").split("\n\n")[0],
+                            description=module_doc("pipeline.analysis.lexicon").split("\n\n")[0],
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="count and write a lexicon from Parquet pair shards")
@@ -38,16 +38,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(args: argparse.Namespace) -> int:
     # the work's modules (Beam's file systems) load once the arguments parse: --help and a bad flag answer at once
     from configs import load_config
-    from pipeline.analysis.pmi_lexicon import (
+    from pipeline.analysis.lexicon.counting import LexiconError, build_from_parquet
+    from pipeline.analysis.lexicon.evaluation import evaluate_wordsim, format_results
+    from pipeline.analysis.lexicon.query import neighbours
+    from pipeline.analysis.lexicon.shards import (
         LEXICON_SHARD_GLOB,
         STATS_FILE,
         TOP_K_FILE,
         VOCABULARY_FILE,
-        LexiconError,
-        build_from_parquet,
-        evaluate_wordsim,
-        format_results,
-        neighbours,
         write_outputs,
     )
 

@@ -591,8 +591,8 @@ class TrainConfig(_Section):
 
 
 class LexiconConfig(_Section):
-    """The PMI paraphrase lexicon (ParaNMT-50M Appendix A.1; ``pipeline/analysis/pmi_lexicon.py``,
-    ``pipeline/analysis/lexicon_transforms.py``). Counting units are word types per sentence; docs/lexicon.md
+    """The PMI paraphrase lexicon (ParaNMT-50M Appendix A.1; the package
+    ``pipeline/analysis/lexicon/``). Counting units are word types per sentence; docs/lexicon.md
     has the definitions."""
 
     enabled: bool = Field(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -200,11 +199,3 @@ def _compatible(actual: pa.DataType, expected: pa.DataType) -> bool:
 
 def empty_table(schema: pa.Schema = PAIRS_SCHEMA) -> pa.Table:
     return schema.empty_table()
-
-
-def table_from_columns(columns: Mapping[str, Any], schema: pa.Schema = PAIRS_SCHEMA) -> pa.Table:
-    """Build a table in schema order; columns not given are null."""
-    length = len(next(iter(columns.values()))) if columns else 0
-    arrays = [pa.array(columns[f.name], type=f.type) if f.name in columns else pa.nulls(length, f.type)
-              for f in schema]
-    return pa.Table.from_arrays(arrays, schema=schema)

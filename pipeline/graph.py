@@ -21,7 +21,7 @@ from filters.decontaminate import ExcludedSentences
 from filters.plugins import Score, build_scores
 from filters.rules import check_select_columns
 from pipeline import progress
-from pipeline.analysis.lexicon_transforms import BuildLexicon
+from pipeline.analysis.lexicon.transforms import BuildLexicon
 from pipeline.backtranslate import BackTranslateRows
 from pipeline.dedup import Dedup
 from pipeline.disk_space import output_bytes, warn_if_short

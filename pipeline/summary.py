@@ -26,7 +26,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from core.pair_schema import EN_TOKENS, MT_TOKENS, REASON, STAGE, Reason, Stage
 from filters.decontaminate import ExcludedSentences
-from pipeline.analysis.pmi_lexicon import STATS_FILE
+from pipeline.analysis.lexicon.shards import STATS_FILE
 from pipeline.input_plan import ReadPlan
 from pipeline.metrics import DROPPING_STAGES, READ_COUNTER, deadletter_counter, rejected_counter, written_counter
 from pipeline.run_folder import DEADLETTER, LEXICON_DIR, OUTPUTS, PAIRS, REJECTED, SUMMARY_FILE, TRAIN, write_marker

@@ -10,8 +10,9 @@ from types import ModuleType
 
 import pytest
 
+from tests.support.toy_corpus import make_toy_corpus
+from translate.cached_models import TATOEBA_TRAIN_PAIRS, TinyModelRecipe, cached_model, tatoeba_model
 from translate.card import DEFAULT_MODEL_DIR
-from translate.demo import TATOEBA_TRAIN_PAIRS, TinyModelRecipe, cached_model, make_toy_corpus, tatoeba_model
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # ../shared beside the repository; PARANMT_SHARED_DIR points elsewhere (a missing folder: how a clone without it runs).

@@ -32,7 +32,8 @@ from core.errors import ParanmtError
 
 CARD_FILE = "model_card.yaml"
 # translate.model: null means this real small Czech->English model, shipped inside the package (int8 CTranslate2,
-# ~10 MB; its model_card.yaml says how it was made and what it scores). The demo model (translate.demo) is for tests.
+# ~10 MB; its model_card.yaml says how it was made and what it scores). The small models the tests and the CPU
+# benchmark train once are translate.cached_models.
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent / "models" / "small-cs-en"
 
 

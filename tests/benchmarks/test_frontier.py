@@ -13,7 +13,7 @@ import pytest
 
 from benchmarks.doc_sections import kept_sections, replace_section
 from tests.conftest import SHARED_DATA, TASTE_PAIRS, load_benchmark, taste_pairs, write_sts_dir
-from tests.train_embeddings.helpers import pairs_parquet, tiny
+from tests.support.training_pairs import pairs_parquet, tiny
 from train_embeddings.training.trainer import train
 
 

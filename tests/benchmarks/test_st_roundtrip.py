@@ -9,7 +9,7 @@ import pytest
 
 from core.hf_imports import import_sentence_transformers
 from tests.conftest import load_benchmark, write_sts_dir
-from tests.train_embeddings.helpers import pairs_parquet, tiny
+from tests.support.training_pairs import pairs_parquet, tiny
 from train_embeddings.training.trainer import train
 
 try:

@@ -16,7 +16,7 @@ import pytest
 import cli.folds_command as folds_command
 import filters.folds as folds_module
 from configs.schema import FilterConfig
-from core.pair_schema import Reason, check_schema, read_metadata, table_from_columns
+from core.pair_schema import Reason, check_schema, read_metadata
 from filters.folds import (
     assign_folds,
     fold_boundaries,
@@ -32,6 +32,7 @@ from filters.folds import (
 from filters.rules import MaxTokens
 from tests.conftest import REPO_ROOT, taste_pairs
 from tests.support.fold_reference import fold_of_key
+from tests.support.pair_tables import table_from_columns
 
 # ------------------------------------------------------------------------------------------ slow references
 

@@ -24,7 +24,6 @@ from core.pair_schema import (
     TRIGRAM_OVERLAP,
     SchemaMismatch,
     read_metadata,
-    table_from_columns,
 )
 from filters.paragram import ParagramScorer
 from filters.scores import SCORE_COLUMNS, score_pairs, score_parquet
@@ -32,6 +31,7 @@ from filters.trigram import trigram_overlap
 from pipeline.score_transforms import check_scorer, load_scorer
 from tests.filters.test_paragram import pair_vectors
 from tests.filters.test_trigram import real_pairs
+from tests.support.pair_tables import table_from_columns
 
 
 @functools.lru_cache(maxsize=1)

@@ -26,10 +26,10 @@ import yaml
 
 from cli.convert_command import main as convert_main
 from configs.schema import TranslateConfig
+from tests.support.toy_corpus import make_toy_corpus
 from translate import Status, load_translator
 from translate.card import ModelDir
 from translate.convert import import_transformers
-from translate.demo import make_toy_corpus
 from translate.translator import Translation
 
 BEAM, MAX_LEN = 4, 40

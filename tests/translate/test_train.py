@@ -18,9 +18,9 @@ from cli.evaluate_nmt_command import main as evaluate_main
 from cli.train_nmt_command import main as train_main
 from configs.schema import TranslateConfig
 from tests.conftest import REPO_ROOT
+from tests.support.toy_corpus import make_toy_corpus
 from translate import Status, load_translator
 from translate.card import ModelDir
-from translate.demo import make_toy_corpus
 from translate.train import (
     PRESETS,
     TrainRecipe,

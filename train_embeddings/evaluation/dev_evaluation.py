@@ -18,8 +18,8 @@ from train_embeddings.evaluation.sts.datasets import check_dev_data
 from train_embeddings.evaluation.sts.evaluator import dev_score
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.model_io import save_model
-from train_embeddings.training.progress_log import TRAINER_LOG
-from train_embeddings.training.training_state import TrainingState
+from train_embeddings.training.reporting import TRAINER_LOG
+from train_embeddings.training.state import TrainingState
 
 __all__ = ["DevEvaluator", "EvaluateFn", "default_evaluate_fn"]
 

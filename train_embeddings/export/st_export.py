@@ -26,7 +26,7 @@ from pathlib import Path
 import torch
 
 from train_embeddings.models.embedding_model import EmbeddingModel
-from train_embeddings.models.files import staged_directory
+from train_embeddings.models.model_dir import staged_directory
 from train_embeddings.models.word_average import WordAverage
 from train_embeddings.st_modules import MosesWordTokenizer, ParanmtEncoder
 from train_embeddings.vocab import PAD

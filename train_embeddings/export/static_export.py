@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from train_embeddings.models.embedding_model import EmbeddingModel
-from train_embeddings.models.files import staged_directory
+from train_embeddings.models.model_dir import staged_directory
 from train_embeddings.static.teacher import STATIC, import_model2vec
 
 __all__ = ["export_model2vec", "static_table"]

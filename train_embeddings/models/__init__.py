@@ -69,7 +69,8 @@ module, so that ``sif`` and ``pairing`` stay torch-free):
 * :mod:`~train_embeddings.models.sif` — SIF models (NumPy); :mod:`~train_embeddings.models.pairing` — the two
   sides of ``similarity(a, b)``;
 * saved models — :mod:`~train_embeddings.models.model_io` (save, the generic ``load_model`` and its loader
-  registry, export word vectors), :mod:`~train_embeddings.models.model_dir` (``model.json``, finding the model in a
-  run), :mod:`~train_embeddings.models.files` (atomic directory writes). A saved model names no module path
-  (``model.json`` holds a spec, ``weights.pt`` plain tensors), so modules can move without breaking one.
+  registry, export word vectors) over :mod:`~train_embeddings.models.model_dir` (what every kind of model
+  directory shares, torch-free for SIF: ``model.json``, finding the model in a run, atomic directory writes). A
+  saved model names no module path (``model.json`` holds a spec, ``weights.pt`` plain tensors), so modules can move
+  without breaking one.
 """

@@ -1,16 +1,23 @@
-"""Saved-model directories: the ``model.json`` file every saved model holds, and finding the model in a directory.
+"""Saved-model directories, whatever the model: the ``model.json`` every one holds, finding the model in a
+directory or a training run, and writing a directory so that a reader never sees it half-written.
 
-:mod:`train_embeddings.models.model_io` (neural models, the generic loader) and :mod:`train_embeddings.models.sif` (SIF
-models) both write and read ``model.json``; this module is what they share, so neither needs the other for it.
+Torch-free, so that SIF models (:mod:`train_embeddings.models.sif`, NumPy) and exports can use it without loading
+torch: ``paranmt train``'s checks and the STS baselines import SIF before torch is needed. What needs torch — saving
+and loading neural models, and the generic ``load_model`` — is :mod:`train_embeddings.models.model_io`.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from core.errors import ParanmtError
 
-__all__ = ["MODEL_JSON", "ModelLoadError", "model_directory"]
+__all__ = ["MODEL_JSON", "ModelLoadError", "model_directory", "staged_directory"]
 
 MODEL_JSON = "model.json"
 
@@ -28,3 +35,23 @@ def model_directory(path: Path) -> Path:
         if (path / name / MODEL_JSON).is_file():
             return path / name
     raise ModelLoadError(f"{path} is not a saved model (no {MODEL_JSON}) nor a training run with best/ or model/")
+
+
+@contextmanager
+def staged_directory(directory: str | Path) -> Iterator[Path]:
+    """Yield an empty sibling folder to write into; on success it replaces ``directory`` (an existing one is moved
+    aside first, then removed), on an exception it is deleted and ``directory`` stays as it was."""
+    directory = Path(directory)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    staging = directory.with_name(f".{directory.name}.{uuid.uuid4().hex[:8]}.tmp")
+    staging.mkdir()
+    try:
+        yield staging
+        old = directory.with_name(f".{directory.name}.{uuid.uuid4().hex[:8]}.old")
+        if directory.exists():
+            os.replace(directory, old)
+        os.replace(staging, directory)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise

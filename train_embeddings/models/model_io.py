@@ -40,8 +40,7 @@ import torch
 
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.encoder import SentenceEncoder
-from train_embeddings.models.files import staged_directory
-from train_embeddings.models.model_dir import MODEL_JSON, ModelLoadError, model_directory
+from train_embeddings.models.model_dir import MODEL_JSON, ModelLoadError, model_directory, staged_directory
 from train_embeddings.models.sif import MODEL_TYPE as SIF_MODEL_TYPE
 from train_embeddings.models.sif import SifModel, load_sif
 from train_embeddings.models.spec import ModelSpec

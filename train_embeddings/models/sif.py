@@ -57,8 +57,7 @@ from core.text import MOSES_EN, CachedTokenizer
 from core.token_arrays import as_token_lists, encode_tokens
 from core.word_vectors import WordVectors, WordVectorsError, load_kumo, load_word_model, load_word_vectors
 from filters.paragram import ParagramScorer
-from train_embeddings.models.files import staged_directory
-from train_embeddings.models.model_dir import MODEL_JSON, ModelLoadError, model_directory
+from train_embeddings.models.model_dir import MODEL_JSON, ModelLoadError, model_directory, staged_directory
 from train_embeddings.models.pairing import paired_cosine, sentence_sides
 
 __all__ = ["MODEL_TYPE", "SCORER_FILE", "SIF_FORMAT", "PcMode", "SifModel", "build_sif",
@@ -171,17 +170,6 @@ class SifModel:
     def load(cls, directory: str | Path) -> SifModel:
         """Read a directory written by :meth:`save`."""
         return load_sif(directory)
-
-
-def is_sif_directory(directory: str | Path) -> bool:
-    """Whether ``directory/model.json`` declares a SIF model."""
-    path = Path(directory) / MODEL_JSON
-    if not path.is_file():
-        return False
-    try:
-        return json.loads(path.read_text(encoding="utf-8")).get("model_type") == MODEL_TYPE
-    except (ValueError, AttributeError):
-        return False
 
 
 def load_sif(directory: str | Path) -> SifModel:

@@ -25,8 +25,8 @@ import torch
 from configs.schema import TrainConfig
 from core.errors import ParanmtError
 from train_embeddings.losses.negative_mining import MinedNegatives
-from train_embeddings.training.progress_log import TRAINER_LOG
-from train_embeddings.training.training_state import Position, TrainingState
+from train_embeddings.training.reporting import TRAINER_LOG
+from train_embeddings.training.state import Position, TrainingState
 
 __all__ = ["CHECKPOINT", "CHECKPOINT_FORMAT", "RESUMABLE_CHANGES", "Checkpointer", "TrainingError", "changed_settings",
            "run_signature"]

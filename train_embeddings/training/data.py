@@ -54,7 +54,8 @@ from core import pair_schema as S
 from core.errors import ParanmtError
 from core.text import TextProcessor
 
-__all__ = ["PairChunk", "PairSource", "TrainDataError", "parquet_to_tsv", "read_tsv_tables", "tsv_to_parquet"]
+__all__ = ["PairChunk", "PairSource", "TrainDataError", "parquet_to_tsv", "read_tsv_tables", "source_sentences",
+           "tsv_to_parquet"]
 
 log = logging.getLogger(__name__)
 
@@ -528,3 +529,14 @@ class PairSource:
         texts = ((table[LEFT_TEXT].combine_chunks(), table[RIGHT_TEXT].combine_chunks())
                  if LEFT_TEXT in table.column_names else (None, None))
         return PairChunk(table[LEFT].combine_chunks(), table[RIGHT].combine_chunks(), groups, *texts)
+
+
+def source_sentences(source: PairSource, sides: str = "left") -> Iterator[str]:
+    """The ``left`` (the English references), ``right`` or ``both`` sides of every filtered pair of ``source`` as
+    the static component reads them (raw text when the source has it, else the tokens joined by spaces)."""
+    columns = {"left": ((LEFT_TEXT, LEFT),), "right": ((RIGHT_TEXT, RIGHT),),
+               "both": ((LEFT_TEXT, LEFT), (RIGHT_TEXT, RIGHT))}[sides]
+    for table in source.scan():
+        for text, tokens in columns:
+            column = table[text] if text in table.column_names else pc.binary_join(table[tokens], " ")
+            yield from pa.chunked_array(column).to_pylist() if isinstance(column, pa.Array) else column.to_pylist()

@@ -24,9 +24,8 @@ from train_embeddings.models.encoder import SentenceEncoder
 from train_embeddings.models.model_io import save_model
 from train_embeddings.models.word_sequences import scramble_mask
 from train_embeddings.training.checkpoint import CHECKPOINT, TrainingError
-from train_embeddings.training.progress_log import TRAINER_LOG
-from train_embeddings.training.run_metrics import epochs_done
-from train_embeddings.training.training_setup import TrainingSetup, prepare_training, torch_threads, train_settings
+from train_embeddings.training.preparation import TrainingSetup, prepare_training, torch_threads, train_settings
+from train_embeddings.training.reporting import TRAINER_LOG, epochs_done
 from train_embeddings.vocab import SentenceBatch
 
 __all__ = ["CHECKPOINT", "EvaluateFn", "TrainResult", "Trainer", "TrainingError", "default_evaluate_fn",
@@ -270,15 +269,12 @@ def train(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *, resume: b
     that holds this run (same settings) is continued; one that holds a different run is an error unless
     ``overwrite`` (which deletes it first). Set-up and training run with ``train.threads`` torch threads.
 
-    The set-up is :func:`~train_embeddings.training.training_setup.prepare_training`, which composes one module per
-    concept: :mod:`~train_embeddings.training.training_pairs` (the pairs; TSV converted once),
-    :mod:`~train_embeddings.training.vocab_building` (vocabularies), :mod:`~train_embeddings.training.encoder_setup` (a
-    new or a checkpointed encoder), :mod:`~train_embeddings.training.training_start` (device, optimiser, generator: new
-    or restored), :mod:`~train_embeddings.training.checkpoint` (``checkpoint.pt``, the continue-or-refuse rule for a run
-    folder), :mod:`~train_embeddings.training.megabatches` (the data loader),
-    :mod:`~train_embeddings.evaluation.dev_evaluation` (dev scoring and ``best/``),
-    :mod:`~train_embeddings.training.progress_log` (loss log, progress bar, false-negative warning) and
-    :mod:`~train_embeddings.training.run_metrics` (``metrics.json``, ``curves.png``)."""
+    The set-up is :func:`~train_embeddings.training.preparation.prepare_training` (the pairs, vocabularies, encoder,
+    optimiser state and schedule, in the order the data flows), with :mod:`~train_embeddings.training.checkpoint`
+    (``checkpoint.pt``, the continue-or-refuse rule for a run folder), :mod:`~train_embeddings.training.megabatches`
+    (the data loader), :mod:`~train_embeddings.evaluation.dev_evaluation` (dev scoring and ``best/``) and
+    :mod:`~train_embeddings.training.reporting` (loss log, progress bar, false-negative warning, ``metrics.json``,
+    ``curves.png``)."""
     with torch_threads(train_settings(config)[0].threads):
         setup = prepare_training(config, out_dir, resume=resume, evaluate_fn=evaluate_fn, progress=progress,
                                  overwrite=overwrite)
