@@ -82,8 +82,8 @@ class Trainer:
     Evaluation runs ``evals_per_epoch`` times per epoch through ``evaluate_fn(model) -> dict``; the default calls
     ``train_embeddings.evaluation.sts.evaluator.dev_score(model.encode)``.
 
-    It works with one :class:`~train_embeddings.training.training_setup.TrainingSetup`, as
-    :func:`~train_embeddings.training.training_setup.prepare_training` builds it (its fields say what each part is).
+    It works with one :class:`~train_embeddings.training.preparation.TrainingSetup`, as
+    :func:`~train_embeddings.training.preparation.prepare_training` builds it (its fields say what each part is).
     Requirements: ``setup.state.encoder`` is on ``setup.device``; ``setup.state.position`` is a point of
     ``setup.batches``' seeded stream (fresh, or restored from the checkpoint ``setup.checkpointer`` wrote), so a
     resumed run continues bit-identically. One :meth:`run` per Trainer.
