@@ -35,6 +35,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,9 +49,10 @@ import pyarrow.parquet as pq  # noqa: E402
 from pipeline_driver import DRIVER, shards_digest  # noqa: E402
 
 from configs.schema import TranslateConfig  # noqa: E402
+from translate.batching import token_buckets  # noqa: E402
 from translate.card import DEFAULT_MODEL_DIR, ModelDir  # noqa: E402
 from translate.loading import load_translator  # noqa: E402
-from translate.text_chain import SourceEncoder  # noqa: E402
+from translate.text_chain import SourceEncoder, moses_words  # noqa: E402
 from translate.translator import PROBE_SENTENCES, RawHypothesis, Translator  # noqa: E402
 
 SHARED = REPO.parent / "shared"
@@ -72,10 +74,13 @@ class StandInSettings:
 
 
 class StandInBackend:
-    """A :class:`~translate.translator.DecodeBackend` that decodes at a set GPU rate with real translations."""
+    """A :class:`~translate.translator.DecodeBackend` that decodes at a set GPU rate with real translations; like
+    CTranslate2 on a GPU (``inter_threads`` 1) it also takes batches with ``submit``, decoded by one thread of its
+    own while the caller's thread works."""
 
     name = "standin"
     compute_type = "standin"
+    queue_depth = 2  # CTranslate2's on a GPU with one stream: one batch decoding, one waiting
 
     def __init__(self, model_dir: ModelDir, config: TranslateConfig, device: str) -> None:
         settings = StandInSettings.from_env()
@@ -87,6 +92,10 @@ class StandInBackend:
         self._seconds_per_token = settings.seconds_per_token
         self._gpu = threading.Lock()  # one device: batches from every thread and process decode one at a time
         self._log = open(settings.log, "a", encoding="utf-8")  # noqa: SIM115 -- lives as long as the backend
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="standin-gpu")
+
+    def submit(self, batch: list[list[str]]) -> Future[list[list[RawHypothesis]]]:
+        return self._thread.submit(self.decode, batch)
 
     def decode(self, batch: list[list[str]]) -> list[list[RawHypothesis]]:
         answers = [self._answers[" ".join(tokens)] for tokens in batch]
@@ -154,6 +163,55 @@ def busy_share(log: Path, start: float, end: float) -> float | None:
 def log_span(log: Path) -> tuple[float, float]:
     lines = [line.split() for line in log.read_text().splitlines()]
     return min(float(a) for a, _, _ in lines), max(float(b) for _, b, _ in lines)
+
+
+def host_stages(czech: list[str], translator: Translator) -> dict[str, float]:
+    """CPU microseconds per sentence of each host step of a translate call, by this thread's CPU time (what a loaded
+    machine's other processes do not inflate): the Moses steps, subwords, token buckets, detokenisation, the rest
+    of storing a result (Hypothesis and Translation objects), and a whole call through a stand-in that costs
+    nothing. ``host_bound_sentences_per_second``: what one process can feed a device at best, 10^6 / the whole."""
+    n = len(czech)
+    clock = time.thread_time
+    encoder = translator.encoder
+    start = clock()
+    words = [moses_words(t, encoder._normalizer, encoder._tokenizer, encoder._aggressive) for t in czech]
+    moses = clock()
+    pieces = encoder.encode_batch(czech)
+    encoded = clock()
+    lengths = [len(p) for p in pieces]
+    buckets = token_buckets(lengths, translator.batch_tokens, translator.batch_sentences)
+    bucketed = clock()
+    nbest = translator.backend.decode(pieces)  # the answers (the stand-in's sleep is not CPU time)
+    answered = clock()
+    texts = [translator.decoder.decode(hyps[0].tokens) for hyps in nbest]
+    detokenised = clock()
+    results: list[Any] = [None] * n
+    translator._store(list(range(n)), nbest, czech, pieces, results)
+    stored = clock()
+    free = Translator(translator.model_dir, _Free(translator.backend), translator.config)
+    free.translate(czech)
+    whole = clock()
+    assert len(words) == len(texts) == n and buckets
+    us = {"moses": moses - start, "subwords": (encoded - moses) - (moses - start),
+          "token_buckets": bucketed - encoded, "stand_in_lookup": answered - bucketed,
+          "detokenise": detokenised - answered, "store_rest": (stored - detokenised) - (detokenised - answered),
+          "whole_call": whole - stored}
+    out = {k: round(v * 1e6 / n, 1) for k, v in us.items()}
+    out["host_bound_sentences_per_second"] = round(1e6 / out["whole_call"], 1)
+    return out
+
+
+class _Free:
+    """The stand-in's answers at no device time: a translate call's host work alone."""
+
+    def __init__(self, standin: StandInBackend) -> None:
+        self.name, self.device, self._answers = "free", standin.device, standin._answers
+
+    def decode(self, batch: list[list[str]]) -> list[list[RawHypothesis]]:
+        return [[RawHypothesis(list(t), float(s))] for t, s in (self._answers[" ".join(b)] for b in batch)]
+
+    def recover(self) -> None:
+        """Nothing to free."""
 
 
 def standalone(czech: list[str], settings: StandInSettings, config: TranslateConfig) -> dict[str, Any]:

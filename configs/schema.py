@@ -218,7 +218,9 @@ class TranslateConfig(_Section):
     compute_type: str = Field(
         default="auto",
         description="CTranslate2 compute type (auto, int8, int8_float32, int8_float16, float16, bfloat16, "
-        "float32); for fairseq only float32/float16/bfloat16 apply, others mean float32.",
+        "float32; auto: CTranslate2's choice on CPU, float16 on a CUDA card that has it, faster there than "
+        "CTranslate2's own int8_float16 at the same hypotheses: docs/scaling.md); for fairseq only "
+        "float32/float16/bfloat16 apply, others mean float32.",
     )
     beam_size: int = Field(default=12, ge=1, le=256, description="Beam width (the paper uses 12).")
     nbest: int = Field(default=1, ge=1, description="Hypotheses kept per sentence (best first).")
@@ -241,8 +243,9 @@ class TranslateConfig(_Section):
     inter_threads: int = Field(
         default=0, ge=0,
         description="CTranslate2 on CPU: batches decoded at once, each on intra_threads cores (0: threads / "
-        "intra_threads, i.e. one batch per core by default). Changes speed only: a batch's translation does not "
-        "depend on the thread that runs it.",
+        "intra_threads, i.e. one batch per core by default); on a GPU: model replicas on the card, one CUDA stream "
+        "each, sharing its weights (0: one). Changes speed only: a batch's translation does not depend on the "
+        "thread that runs it.",
     )
     intra_threads: int = Field(
         default=0, ge=0,

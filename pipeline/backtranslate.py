@@ -51,6 +51,7 @@ from core.import_path import load_class
 from core.pair_schema import Reason, Stage
 from pipeline.disk_space import OutOfSpaceError
 from pipeline.metrics import CACHE_HIT_COUNTER, METRICS_NAMESPACE, TRANSLATED_COUNTER, StageCounter
+from pipeline.nmt_inference import TranslateChunks, WorkerTranslator
 from pipeline.records import REJECTED_TAG, ROW, RejectedRecord, RejectingDoFn, partition, rejection
 from pipeline.run_folder import cache_root, cached_chunk_path
 from pipeline.write import write_table
@@ -320,10 +321,6 @@ class BackTranslate(beam.PTransform):
         return cls(TranslationSettings(config.translate, pipeline_config, model_id, root))
 
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
-        # Deferred: the translator's modules (Beam's shared-model utilities, the backends), which a run whose input
-        # carries its translations never needs.
-        from pipeline.nmt_inference import TranslateChunks, WorkerTranslator
-
         settings = self.settings
         looked = (
             rows

@@ -64,7 +64,7 @@ def test_chunks_translate_as_the_standalone_translator(toy_model, toy_corpus, tm
     translator = load_translator(config)
     got = [t for k, _ in chunks for t in by_key[k]]
     expected = [t for _, chunk in chunks for t in translator.translate(chunk)]  # a chunk is one call
-    assert got == expected
+    assert [repr(t) for t in got] == [repr(t) for t in expected]  # repr: NaN scores compare equal
     assert got[0].status is Status.TOO_LONG and got[-1].status is Status.EMPTY
     exact = sum(t.hypothesis == e for t, e in zip(got[1:-1], held_en, strict=True))
     assert exact >= 0.95 * len(held_cs), f"only {exact}/{len(held_cs)} held-out sentences exact"
