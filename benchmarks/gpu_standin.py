@@ -215,9 +215,11 @@ class _Free:
 
 
 def standalone(czech: list[str], settings: StandInSettings, config: TranslateConfig) -> dict[str, Any]:
+    """The Translator alone over ``czech`` in one call, through the stand-in on a "cuda" device (the GPU's batch
+    limits), after a warm-up call: the rate and the stand-in's busy share over the call."""
     os.environ[SETTINGS_ENV] = json.dumps(settings.__dict__)
-    translator = Translator(ModelDir(DEFAULT_MODEL_DIR), StandInBackend(ModelDir(DEFAULT_MODEL_DIR), config, "cpu"),
-                            config)
+    model = ModelDir(DEFAULT_MODEL_DIR)
+    translator = Translator(model, StandInBackend(model, config, "cuda"), config)
     translator.translate(czech[:200])
     started = time.time()
     translator.translate(czech)
@@ -227,6 +229,40 @@ def standalone(czech: list[str], settings: StandInSettings, config: TranslateCon
             "busy_share": busy_share(Path(settings.log), started, ended)}
 
 
+def standalone_cases(czech: list[str], table: str, mean_tokens: float, args: argparse.Namespace,
+                     work: Path) -> dict[str, Any]:
+    """This code's host steps (:func:`host_stages`) and the standalone rate at each of ``--standalone-rates``, for
+    each ``--text-processes`` (0 only where the code has no such setting)."""
+    has_processes = "text_processes" in TranslateConfig.model_fields
+    bucket = {"max_batch_tokens": args.bucket}
+    out: dict[str, Any] = {"rates": []}
+    settings = StandInSettings(table, 1 / (max(args.standalone_rates) * mean_tokens), str(work / "stages.log"))
+    os.environ[SETTINGS_ENV] = json.dumps(settings.__dict__)
+    model = ModelDir(DEFAULT_MODEL_DIR)
+    config = TranslateConfig(device="cuda", **bucket)
+    out["host_us_per_sentence"] = host_stages(czech, Translator(model, StandInBackend(model, config, "cuda"),
+                                                                config))
+    for rate in args.standalone_rates:
+        for processes in args.text_processes if has_processes else [0]:
+            config = TranslateConfig(device="cuda", **bucket, **({"text_processes": processes} if processes else {}))
+            log = work / f"standalone-{rate}-{processes}.log"
+            log.write_text("")
+            row = standalone(czech, StandInSettings(table, 1 / (rate * mean_tokens), str(log)), config)
+            out["rates"].append({"rate": rate, "text_processes": processes, **row})
+            print(f"standalone at {rate}/s, {processes} text processes: {row}", flush=True)
+    return out
+
+
+def standalone_in(code: Path, rows: int, argv: list[str]) -> dict[str, Any]:
+    """:func:`standalone_cases` of the code in ``code`` (its own translate package; this file's stand-in, copied
+    there), in a process of its own."""
+    done = subprocess.run([sys.executable, str(code / "benchmarks" / "gpu_standin.py"), "--standalone-only",
+                           "--rows", str(rows), *argv], cwd=code, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(code)})
+    lines = [line for line in done.stdout.splitlines() if line.startswith("STANDALONE ")]
+    if done.returncode or not lines:
+        return {"error": f"exit {done.returncode}: {done.stderr.strip().splitlines()[-3:]}"}
+    return json.loads(lines[-1].removeprefix("STANDALONE "))
 
 
 def pipeline_run(code: Path, cs: Path, en: Path, out: Path, sets: list[str], workers: int,
@@ -282,16 +318,29 @@ def _without_scratch(argv: list[str]) -> list[str]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", default="3000,6000", help="the two input sizes (pairs)")
     parser.add_argument("--rate", type=float, default=1500.0, help="the stand-in GPU's sentences/s at the bitext's "
                         "mean output length")
     parser.add_argument("--workers", type=int, default=2, help="worker processes of the multi-process runs")
     parser.add_argument("--baseline", help="a git ref whose pipeline runs beside this code's (a temporary worktree)")
+    parser.add_argument("--standalone-rates", type=lambda v: [float(r) for r in v.split(",")], default=[],
+                        help="also the host side: each code's host CPU per step and its standalone rate at each of "
+                        "these stand-in rates (e.g. 6000,10000), over the larger --rows in one call")
+    parser.add_argument("--text-processes", type=lambda v: [int(n) for n in v.split(",")], default=[0],
+                        help="translate.text_processes of the standalone cases (e.g. 0,2)")
+    parser.add_argument("--bucket", type=int, default=8192, help="translate.max_batch_tokens of those cases")
+    parser.add_argument("--no-pipeline", action="store_true", help="the standalone cases only")
+    parser.add_argument("--standalone-only", action="store_true", help=argparse.SUPPRESS)  # standalone_in's
+    parser.add_argument("--answers", type=Path, help=argparse.SUPPRESS)  # standalone_in's: the launcher's table
     parser.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
     parser.add_argument("--json", type=Path)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
     if not (SHARED / "data" / "bitext").is_dir():
         print(f"error: {SHARED / 'data' / 'bitext'} is absent: the benchmark reads the bitext", file=sys.stderr)
         return 2
@@ -299,59 +348,76 @@ def main(argv: list[str] | None = None) -> int:
     work = args.work or Path(tempfile.mkdtemp(prefix="gpu-standin-"))
     work.mkdir(parents=True, exist_ok=True)
     czech, english = bitext_rows(sizes[-1])
-    table = answer_table(czech, REPO / ".cache" / "gpu_standin")
+    table = args.answers or answer_table(czech, REPO / ".cache" / "gpu_standin")
     targets = pq.read_table(table)["target"].to_pylist()
     mean_tokens = sum(len(t) + 1 for t in targets) / len(targets)
-    # The per-token cost that makes the stand-in decode --rate sentences/s of mean length in full batches.
-    settings = StandInSettings(str(table), 1 / (args.rate * mean_tokens), str(work / "busy.log"))
-    config = TranslateConfig(device="cpu", max_batch_tokens=4096)  # the GPU's bucket
+    if args.standalone_only:
+        print("STANDALONE " + json.dumps(standalone_cases(czech, str(table), mean_tokens, args, work)), flush=True)
+        return 0
     result: dict[str, Any] = {
         "command": "python benchmarks/gpu_standin.py " + " ".join(_without_scratch(argv or sys.argv[1:])),
         "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(), "rate": args.rate,
         "mean_target_tokens": round(mean_tokens, 2), "batch_seconds": BATCH_SECONDS}
-    Path(settings.log).write_text("")
-    result["standalone"] = standalone(czech, settings, config)
-    print(f"standalone: {result['standalone']}", flush=True)
-    sets = ["translate.backend=benchmarks.gpu_standin:StandInBackend", "translate.device=cpu",
-            "translate.max_batch_tokens=4096", "pipeline.translation_cache=false", "lexicon.enabled=false"]
     codes = [("this code", REPO)]
     if args.baseline:
         baseline = work / "baseline"
         subprocess.run(["git", "worktree", "add", "--detach", "-f", str(baseline), args.baseline], cwd=REPO,
                        check=True, capture_output=True)
+        # The same stand-in for both codes: this file's.
+        (baseline / "benchmarks" / "gpu_standin.py").write_bytes(Path(__file__).read_bytes())
         codes.append((f"baseline {args.baseline}", baseline))
-    inputs = {}
+    try:
+        if args.standalone_rates:
+            host_argv = ["--answers", str(table), "--standalone-rates", ",".join(map(str, args.standalone_rates)),
+                         "--text-processes", ",".join(map(str, args.text_processes)), "--bucket", str(args.bucket),
+                         "--work", str(work)]
+            result["host_side"] = {label: standalone_in(code, sizes[-1], host_argv) for label, code in codes}
+        if not args.no_pipeline:
+            result.update(pipeline_cases(czech, english, sizes, codes, args, str(table), mean_tokens, work))
+    finally:
+        if args.baseline:
+            subprocess.run(["git", "worktree", "remove", "--force", str(work / "baseline")], cwd=REPO,
+                           capture_output=True)
+    print(json.dumps(result, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def pipeline_cases(czech: list[str], english: list[str], sizes: list[int], codes: list[tuple[str, Path]],
+                   args: argparse.Namespace, table: str, mean_tokens: float, work: Path) -> dict[str, Any]:
+    """The standalone ceiling at ``--rate`` (the pipeline's 4,096-token bucket, on the CPU device the pipeline runs
+    are given) and the pipeline runs of every code, in-process and with ``--workers``, interleaved."""
+    # The per-token cost that makes the stand-in decode --rate sentences/s of mean length in full batches.
+    settings = StandInSettings(table, 1 / (args.rate * mean_tokens), str(work / "busy.log"))
+    Path(settings.log).write_text("")
+    out: dict[str, Any] = {"standalone": standalone(czech, settings, TranslateConfig(device="cpu",
+                                                                                     max_batch_tokens=4096))}
+    print(f"standalone: {out['standalone']}", flush=True)
+    sets = ["translate.backend=benchmarks.gpu_standin:StandInBackend", "translate.device=cpu",
+            "translate.max_batch_tokens=4096", "pipeline.translation_cache=false", "lexicon.enabled=false"]
+    inputs: dict[int, list[Path]] = {}
     for n in sizes:
         for side, lines in (("cs", czech[:n]), ("en", english[:n])):
             path = work / f"in-{n}.{side}"
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
             inputs.setdefault(n, []).append(path)
     runs = []
-    try:
-        for workers in sorted({1, args.workers}):
-            by_size: dict[tuple[str, int], dict[str, Any]] = {}
-            for n in sizes:
-                for label, code in codes:  # interleaved: the machine's load falls on both codes alike
-                    row = pipeline_run(code, *inputs[n], work / f"out-{len(runs)}", sets, workers, settings)
-                    row["code"] = label
-                    print(f"{label}, {workers} worker(s), {n} rows: {row}", flush=True)
-                    by_size[label, n] = row
-                    runs.append(row)
-            for label, _ in codes:
-                large = by_size[label, sizes[-1]]
-                large.update(marginal_fields(by_size[label, sizes[0]], large, sizes,
-                                             result["standalone"]["rows_per_second"]))
-    finally:
-        if args.baseline:
-            subprocess.run(["git", "worktree", "remove", "--force", str(work / "baseline")], cwd=REPO,
-                           capture_output=True)
-    result["pipeline"] = runs
-    digests = {r["train_digest"] for r in runs if r.get("rows") == sizes[-1]}
-    result["same_train_everywhere"] = len(digests) == 1
-    print(json.dumps(result, indent=1))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    return 0
+    for workers in sorted({1, args.workers}):
+        by_size: dict[tuple[str, int], dict[str, Any]] = {}
+        for n in sizes:
+            for label, code in codes:  # interleaved: the machine's load falls on both codes alike
+                row = pipeline_run(code, *inputs[n], work / f"out-{len(runs)}", sets, workers, settings)
+                row["code"] = label
+                print(f"{label}, {workers} worker(s), {n} rows: {row}", flush=True)
+                by_size[label, n] = row
+                runs.append(row)
+        for label, _ in codes:
+            large = by_size[label, sizes[-1]]
+            large.update(marginal_fields(by_size[label, sizes[0]], large, sizes, out["standalone"]["rows_per_second"]))
+    out["pipeline"] = runs
+    out["same_train_everywhere"] = len({r["train_digest"] for r in runs if r.get("rows") == sizes[-1]}) == 1
+    return out
 
 
 if __name__ == "__main__":

@@ -252,6 +252,12 @@ class TranslateConfig(_Section):
         description="CTranslate2 on CPU: cores that share one batch (0: threads / inter_threads when that is "
         "set, else 1; docs/translate-cpu.md measures the split).",
     )
+    text_processes: int = Field(
+        default=0, ge=0,
+        description="Processes of its own for each translator's text chain (Moses, subwords, detokenisation), "
+        "0: none, the translating process does it. The same text either way; on a GPU one process's text chain "
+        "bounds how fast it feeds the card (docs/scaling.md).",
+    )
     vmap: Path | None = Field(
         default=None,
         description="Vocabulary shortlist for CTranslate2 ('source n-gram<TAB>target tokens' lines, built by "

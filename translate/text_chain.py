@@ -8,7 +8,11 @@ same output): on a GPU the text chain, not the decoder, sets a single process's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import multiprocessing
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import sentencepiece as spm
 from sacremoses import MosesDetokenizer, MosesPunctNormalizer, MosesTokenizer
@@ -93,3 +97,55 @@ class TargetDecoder:
         if self._detokenizer is not None:
             text = self._detokenizer.detokenize(text.split())
         return text.strip()
+
+
+# The text chain of a text process (:class:`TextProcesses`), built once there.
+_chain: tuple[SourceEncoder, TargetDecoder] | None = None
+
+
+def _start_chain(model_root: str) -> None:
+    global _chain
+    model_dir = ModelDir(model_root)
+    _chain = SourceEncoder(model_dir), TargetDecoder(model_dir)
+
+
+def _encode(texts: list[str]) -> list[list[str]]:
+    assert _chain is not None
+    return _chain[0].encode_batch(texts)
+
+
+def _decode(token_lists: list[list[str]]) -> list[str]:
+    assert _chain is not None
+    return [_chain[1].decode(tokens) for tokens in token_lists]
+
+
+class TextProcesses:
+    """The text chain (:class:`SourceEncoder`, :class:`TargetDecoder`) in ``processes`` processes of its own: a list
+    is cut into one slice per process and comes back in order, each item as this process's chain would give it
+    (the chain works sentence by sentence). Started lazily ("spawn": nothing of the caller's threads is copied)."""
+
+    def __init__(self, model_dir: ModelDir, processes: int) -> None:
+        self._root, self._processes = str(model_dir.root), processes
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _map(self, function: Callable[[list[Any]], list[Any]], items: Sequence[Any]) -> list[Any]:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(self._processes, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_start_chain, initargs=(self._root,))
+        size = max(1, -(-len(items) // self._processes))
+        slices = [list(items[k:k + size]) for k in range(0, len(items), size)]
+        return [item for part in self._pool.map(function, slices) for item in part]
+
+    def encode_batch(self, texts: Sequence[str]) -> list[list[str]]:
+        return self._map(_encode, texts)
+
+    def decode_all(self, token_lists: Sequence[Sequence[str]]) -> list[str]:
+        return self._map(_decode, token_lists)
+
+    def __getstate__(self) -> dict[str, Any]:  # a copy in another process starts its own processes
+        return {"_root": self._root, "_processes": self._processes}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(ModelDir(state["_root"]), state["_processes"])

@@ -31,7 +31,7 @@ from core.errors import ParanmtError
 from translate.batching import token_buckets
 from translate.card import ModelDir
 from translate.cuda_libraries import cublas_hint
-from translate.text_chain import SourceEncoder, TargetDecoder
+from translate.text_chain import SourceEncoder, TargetDecoder, TextProcesses
 
 log = logging.getLogger(__name__)
 
@@ -203,6 +203,8 @@ class Translator:
         self.batch_sentences = config.batch_sentences(backend.device)
         self.encoder = SourceEncoder(model_dir)
         self.decoder = TargetDecoder(model_dir)
+        # The text chain of long lists in processes of its own (translate.text_processes): the same text.
+        self._text = TextProcesses(model_dir, config.text_processes) if config.text_processes else None
         self.stats = TranslationStats()
         # A model shared across processes (Beam's large-model mode) is called from several threads at once.
         self._stats_lock = threading.Lock()
@@ -225,7 +227,7 @@ class Translator:
         self._raise_if_stopped()  # a backend that failed once gets no more batches from this process
         started = time.perf_counter()
         call = TranslationStats()  # merged into self.stats at the end, under a lock
-        pieces = self.encoder.encode_batch(sentences)
+        pieces = (self._text or self.encoder).encode_batch(sentences)
         lengths = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
         results: list[Translation | None] = [None] * len(sentences)
         for i in np.flatnonzero(lengths == 0):
@@ -375,11 +377,17 @@ class Translator:
             self._stopped = failure
         return failure
 
+    def _detokenised(self, token_lists: list[list[str]]) -> list[str]:
+        if self._text is not None and len(token_lists) >= 64:  # fewer: not worth the trip to the processes
+            return self._text.decode_all(token_lists)
+        return [self.decoder.decode(tokens) for tokens in token_lists]
+
     def _store(self, indices: list[int], nbest_lists: list[list[RawHypothesis]], sentences: Sequence[str],
                pieces: list[list[str]], results: list[Translation | None]) -> None:
         cap = self.config.max_decoding_length
+        texts = iter(self._detokenised([h.tokens for nbest in nbest_lists for h in nbest]))
         for i, nbest in zip(indices, nbest_lists, strict=True):
-            hyps = tuple(Hypothesis(self.decoder.decode(h.tokens), tuple(h.tokens), float(h.score)) for h in nbest)
+            hyps = tuple(Hypothesis(next(texts), tuple(h.tokens), float(h.score)) for h in nbest)
             best = hyps[0]
             results[i] = Translation(
                 sentences[i], Status.OK, hypothesis=best.text, tokens=best.tokens, score=best.score,
