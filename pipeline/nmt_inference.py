@@ -61,9 +61,10 @@ class ProxiedBackend:
     """A worker's handle on its machine's :class:`SharedDecoder`, usable as a Translator's backend: ``submit``
     keeps up to ``in_flight`` batches at the decoder while the worker detokenises finished ones."""
 
-    def __init__(self, proxy: SharedDecoder, in_flight: int = 4) -> None:  # a multiprocessing proxy of one
+    def __init__(self, proxy: SharedDecoder, in_flight: int = 2) -> None:  # a multiprocessing proxy of one
         self._proxy = proxy
         self.name, self.device, self.compute_type = proxy.describe()
+        self.queue_depth = in_flight  # the Translator's batches at the decoder at once, this process's share
         self._pool = ThreadPoolExecutor(in_flight, thread_name_prefix="paranmt-decode")
 
     def decode(self, batch: list[list[str]]) -> list[list[RawHypothesis]]:

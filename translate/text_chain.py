@@ -57,6 +57,23 @@ class SourceEncoder:
         elif spec.subword == "sentencepiece":
             self._spm = spm.SentencePieceProcessor(model_file=str(model_dir.path(spec.sentencepiece_model or "")))
         self._prefix = list(spec.prefix_tokens)
+        self._word_pieces: dict[str, tuple[str, ...]] = {}  # BPE of each word seen (as subword-nmt caches it)
+
+    def _subwords(self, line: str) -> list[str]:
+        """``BPE.process_line(line).split()``, word by word from a memo: subword-nmt segments each word of a line
+        alone (no dropout), so a word's pieces are the same in every line; its per-word calls cost more than the
+        segmentation they look up (docs/scaling.md)."""
+        assert self._bpe is not None
+        memo = self._word_pieces
+        pieces: list[str] = []
+        for word in line.strip("\r\n ").split(" "):
+            if not word:
+                continue
+            found = memo.get(word)
+            if found is None:
+                found = memo[word] = tuple(" ".join(self._bpe.segment_tokens([word])).split())
+            pieces.extend(found)
+        return pieces
 
     def encode_batch(self, texts: Sequence[str]) -> list[list[str]]:
         words = [moses_words(t, self._normalizer, self._tokenizer, self._aggressive) for t in texts]
@@ -64,7 +81,7 @@ class SourceEncoder:
             # SentencePiece encodes a whole list in C++.
             pieces = self._spm.encode(words, out_type=str)
         elif self._bpe is not None:
-            pieces = [self._bpe.process_line(w).split() if w else [] for w in words]
+            pieces = [self._subwords(w) for w in words]
         else:
             pieces = [w.split() for w in words]
         if self._prefix:

@@ -16,7 +16,7 @@ from subword_nmt.learn_bpe import learn_bpe
 
 from tests.conftest import read_lines, taste_data
 from translate.card import ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
-from translate.text_chain import SourceEncoder, TargetDecoder
+from translate.text_chain import SourceEncoder, TargetDecoder, moses_words
 
 # Real sentences with the things Moses (de)tokenisation must get right.
 TRICKY_EN = [
@@ -241,3 +241,12 @@ def test_text_processes_give_the_chain_of_this_process(en_bpe, bitext):
     assert encoded == encoder.encode_batch(sentences)
     assert text.decode_all(encoded) == [decoder.decode(tokens) for tokens in encoded]
     assert text.encode_batch([]) == []
+
+
+def test_bpe_word_memo_is_subword_nmts_own_segmentation(cs_bpe, bitext):
+    """The encoder's per-word memo gives what subword-nmt's process_line gives for every real line."""
+    encoder = SourceEncoder(cs_bpe)
+    lines = [moses_words(s, encoder._normalizer, encoder._tokenizer) for s in bitext[0][:2000]]
+    lines += ["", "  ", " a  b ", "x\t y"]
+    assert [encoder._subwords(w) for w in lines] == [encoder._bpe.process_line(w).split() for w in lines]
+    assert [encoder._subwords(w) for w in lines] == [encoder._bpe.process_line(w).split() for w in lines]  # memo
