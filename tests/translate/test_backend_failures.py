@@ -246,3 +246,31 @@ def test_chunks_in_flight_stop_with_the_first_failure(czech):
     assert all(isinstance(error, BackendFailed) for error in errors)
     assert len({str(error) for error in errors}) == 1
     assert len(backend.calls) <= 2
+
+
+def test_the_device_fault_stand_in_gets_one_batch_after_its_probe(czech, monkeypatch):
+    """benchmarks/broken_backend.DeviceFault (CTranslate2 for the load-time probe, then a CUDA error on every batch)
+    through load_translator, as the GPU suite's third failure scenario runs it: one batch reaches it after the
+    probe, and none after the failure."""
+    from tests.conftest import load_benchmark
+
+    fault = load_benchmark("broken_backend").DeviceFault
+    calls: list[int] = []
+    real = fault.decode
+
+    def counted(self, batch):
+        calls.append(len(batch))
+        return real(self, batch)
+
+    monkeypatch.setattr(fault, "decode", counted)
+    model = ModelDir(small_cs_en())
+    config = TranslateConfig(model=model.root, backend="broken_backend:DeviceFault", device="cpu", threads=1,
+                             beam_size=2, max_batch_tokens=512)
+    backend = fault(model, config, "cpu")
+    run = Translator(model, backend, config)
+    backend.decode(run.encoder.encode_batch(PROBE_SENTENCES))  # the probe, as translate.loading.probe sends it
+    with pytest.raises(BackendFailed, match="a device error"):
+        run.translate(czech)
+    with pytest.raises(BackendFailed, match="a device error"):
+        run.translate(czech[:10])
+    assert len(calls) == 2, "the probe, then the one batch that failed"
