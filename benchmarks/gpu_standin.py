@@ -55,7 +55,8 @@ from translate.loading import load_translator  # noqa: E402
 from translate.text_chain import SourceEncoder, moses_words  # noqa: E402
 from translate.translator import PROBE_SENTENCES, RawHypothesis, Translator  # noqa: E402
 
-SHARED = REPO.parent / "shared"
+#: ../shared; a baseline's worktree (elsewhere) is told where it is (standalone_in).
+SHARED = Path(os.environ.get("PARANMT_STANDIN_SHARED", REPO.parent / "shared"))
 #: JSON settings of the stand-in, read where the backend is built (worker processes inherit the environment).
 SETTINGS_ENV = "PARANMT_STANDIN"
 #: The fixed part of a batch's cost: decoder start, first step, kernel launches.
@@ -221,11 +222,14 @@ def standalone(czech: list[str], settings: StandInSettings, config: TranslateCon
     model = ModelDir(DEFAULT_MODEL_DIR)
     translator = Translator(model, StandInBackend(model, config, "cuda"), config)
     translator.translate(czech[:200])
-    started = time.time()
+    started, cpu = time.time(), time.process_time()
     translator.translate(czech)
-    ended = time.time()
+    ended, cpu = time.time(), time.process_time() - cpu
+    # CPU time of this process (all its threads, not a text process's): on a loaded machine the wall rate measures
+    # the load; this does not.
     return {"rows": len(czech), "seconds": round(ended - started, 3),
             "rows_per_second": round(len(czech) / (ended - started), 1),
+            "process_cpu_us_per_sentence": round(cpu * 1e6 / len(czech), 1),
             "busy_share": busy_share(Path(settings.log), started, ended)}
 
 
@@ -258,7 +262,7 @@ def standalone_in(code: Path, rows: int, argv: list[str]) -> dict[str, Any]:
     there), in a process of its own."""
     done = subprocess.run([sys.executable, str(code / "benchmarks" / "gpu_standin.py"), "--standalone-only",
                            "--rows", str(rows), *argv], cwd=code, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(code)})
+                          env={**os.environ, "PYTHONPATH": str(code), "PARANMT_STANDIN_SHARED": str(SHARED)})
     lines = [line for line in done.stdout.splitlines() if line.startswith("STANDALONE ")]
     if done.returncode or not lines:
         return {"error": f"exit {done.returncode}: {done.stderr.strip().splitlines()[-3:]}"}

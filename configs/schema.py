@@ -253,7 +253,7 @@ class TranslateConfig(_Section):
         "set, else 1; docs/translate-cpu.md measures the split).",
     )
     text_processes: int = Field(
-        default=0, ge=0,
+        default=0, ge=0, exclude=True,  # how fast, not what: not in a run's identity nor its outputs' metadata
         description="Processes of its own for each translator's text chain (Moses, subwords, detokenisation), "
         "0: none, the translating process does it. The same text either way; on a GPU one process's text chain "
         "bounds how fast it feeds the card (docs/scaling.md).",

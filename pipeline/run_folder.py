@@ -62,7 +62,7 @@ def code_version() -> str:
 
 # Settings that change how a run executes, not what it writes: a rerun may change them and still be the same run.
 _EXECUTION_ONLY = {("pipeline", "runner"), ("pipeline", "beam_options"), ("pipeline", "cache_dir"),
-                   ("translate", "threads"), ("translate", "device_index"), ("translate", "text_processes")}
+                   ("translate", "threads"), ("translate", "device_index")}
 
 
 def _run_identity(config: ParaNMTConfig, specs: Sequence[InputSpec]) -> dict[str, Any]:
