@@ -1,7 +1,7 @@
 """The pipeline's own ceiling with a GPU-fast translator, measured on the CPU between device runs.
 
     .venv/bin/python benchmarks/gpu_standin.py [--rows 3000,6000] [--rate 1500] [--workers 2] [--baseline REF]
-                                               [--json out.json]
+        [--standalone-rates 6000,10000 [--text-processes 0,2] [--bucket 8192] [--no-pipeline]] [--json out.json]
 
 :class:`StandInBackend` (``translate.backend=benchmarks.gpu_standin:StandInBackend``) stands in for one GPU: it
 answers each batch with real translations of its sentences (small-cs-en's, made once by CTranslate2 on the CPU and
@@ -17,7 +17,11 @@ Measured in one run, on the first ``--rows`` pairs of the bitext (``../shared/da
   time, the translation span, the **marginal** rate (rows/s between the two sizes, so a fixed start-up does not
   hide the steady state) over the standalone rate, wall / translation span, and the stand-in's utilisation over
   the span; and whether every run wrote the same ``train/``. With ``--baseline REF`` the same runs of that commit's
-  pipeline (a temporary git worktree, this venv), interleaved with this code's.
+  pipeline (a temporary git worktree, this venv), interleaved with this code's;
+* **host side** (``--standalone-rates``): each code's host CPU per sentence for each step of a translate call
+  (Moses, subwords, token buckets, detokenisation, storing the results; :func:`host_stages`), and the Translator
+  alone over the larger ``--rows`` in one call through a stand-in "cuda" device at each of those rates, with each
+  ``--text-processes``: rate, this process's CPU per sentence and the stand-in's busy share.
 
 On a small machine the text chain (Moses, subwords) shares the cores with the rest of the pipeline, so a ``--rate``
 above what the cores can feed measures the cores, not the pipeline: pick one the standalone run reaches.
@@ -338,7 +342,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--text-processes", type=lambda v: [int(n) for n in v.split(",")], default=[0],
                         help="translate.text_processes of the standalone cases (e.g. 0,2)")
     parser.add_argument("--bucket", type=int, default=8192, help="translate.max_batch_tokens of those cases")
-    parser.add_argument("--no-pipeline", action="store_true", help="the standalone cases only")
+    parser.add_argument("--no-pipeline", action="store_true", help="the host-side cases only (written under "
+                        "host_side into an existing --json file, beside a full run's results)")
     parser.add_argument("--standalone-only", action="store_true", help=argparse.SUPPRESS)  # standalone_in's
     parser.add_argument("--answers", type=Path, help=argparse.SUPPRESS)  # standalone_in's: the launcher's table
     parser.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
@@ -387,6 +392,8 @@ def main(argv: list[str] | None = None) -> int:
                            capture_output=True)
     print(json.dumps(result, indent=1))
     if args.json:
+        if args.no_pipeline and args.json.exists():  # beside a full run's results, its own command with it
+            result = {**json.loads(args.json.read_text(encoding="utf-8")), "host_side": result}
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0
 
