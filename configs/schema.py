@@ -139,7 +139,7 @@ class PipelineConfig(BaseModel):
         "format or sharding). A chunk is translated in one call and cached at once: a kill loses at most the "
         "chunks being translated, and the same pairs always form the same chunks. "
         f"None: {CPU_CHUNK_LINES} on CPU, {GPU_CHUNK_LINES} on GPU "
-        "(translate.device cuda, or auto where the launcher sees a GPU): a GPU fills its large batches only from "
+        "(the device the workers decode on, auto decided there): a GPU fills its large batches only from "
         "a large call.")
 
     def translation_chunk(self, device: str) -> int:
