@@ -1,7 +1,7 @@
 """The pipeline's own ceiling with a GPU-fast translator, measured on the CPU between device runs.
 
     .venv/bin/python benchmarks/gpu_standin.py [--rows 3000,6000] [--rate 1500] [--workers 2] [--baseline REF]
-                                               [--json out.json]
+        [--standalone-rates 6000,10000 [--text-processes 0,2] [--bucket 8192] [--no-pipeline]] [--json out.json]
 
 :class:`StandInBackend` (``translate.backend=benchmarks.gpu_standin:StandInBackend``) stands in for one GPU: it
 answers each batch with real translations of its sentences (small-cs-en's, made once by CTranslate2 on the CPU and
@@ -17,7 +17,11 @@ Measured in one run, on the first ``--rows`` pairs of the bitext (``../shared/da
   time, the translation span, the **marginal** rate (rows/s between the two sizes, so a fixed start-up does not
   hide the steady state) over the standalone rate, wall / translation span, and the stand-in's utilisation over
   the span; and whether every run wrote the same ``train/``. With ``--baseline REF`` the same runs of that commit's
-  pipeline (a temporary git worktree, this venv), interleaved with this code's.
+  pipeline (a temporary git worktree, this venv), interleaved with this code's;
+* **host side** (``--standalone-rates``): each code's host CPU per sentence for each step of a translate call
+  (Moses, subwords, token buckets, detokenisation, storing the results; :func:`host_stages`), and the Translator
+  alone over the larger ``--rows`` in one call through a stand-in "cuda" device at each of those rates, with each
+  ``--text-processes``: rate, this process's CPU per sentence and the stand-in's busy share.
 
 On a small machine the text chain (Moses, subwords) shares the cores with the rest of the pipeline, so a ``--rate``
 above what the cores can feed measures the cores, not the pipeline: pick one the standalone run reaches.
@@ -35,6 +39,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,12 +54,14 @@ import pyarrow.parquet as pq  # noqa: E402
 from pipeline_driver import DRIVER, shards_digest  # noqa: E402
 
 from configs.schema import TranslateConfig  # noqa: E402
+from translate.batching import token_buckets  # noqa: E402
 from translate.card import DEFAULT_MODEL_DIR, ModelDir  # noqa: E402
 from translate.loading import load_translator  # noqa: E402
-from translate.text_chain import SourceEncoder  # noqa: E402
+from translate.text_chain import SourceEncoder, moses_words  # noqa: E402
 from translate.translator import PROBE_SENTENCES, RawHypothesis, Translator  # noqa: E402
 
-SHARED = REPO.parent / "shared"
+#: ../shared; a baseline's worktree (elsewhere) is told where it is (standalone_in).
+SHARED = Path(os.environ.get("PARANMT_STANDIN_SHARED", REPO.parent / "shared"))
 #: JSON settings of the stand-in, read where the backend is built (worker processes inherit the environment).
 SETTINGS_ENV = "PARANMT_STANDIN"
 #: The fixed part of a batch's cost: decoder start, first step, kernel launches.
@@ -72,10 +80,13 @@ class StandInSettings:
 
 
 class StandInBackend:
-    """A :class:`~translate.translator.DecodeBackend` that decodes at a set GPU rate with real translations."""
+    """A :class:`~translate.translator.DecodeBackend` that decodes at a set GPU rate with real translations; like
+    CTranslate2 on a GPU (``inter_threads`` 1) it also takes batches with ``submit``, decoded by one thread of its
+    own while the caller's thread works."""
 
     name = "standin"
     compute_type = "standin"
+    queue_depth = 2  # CTranslate2's on a GPU with one stream: one batch decoding, one waiting
 
     def __init__(self, model_dir: ModelDir, config: TranslateConfig, device: str) -> None:
         settings = StandInSettings.from_env()
@@ -87,6 +98,10 @@ class StandInBackend:
         self._seconds_per_token = settings.seconds_per_token
         self._gpu = threading.Lock()  # one device: batches from every thread and process decode one at a time
         self._log = open(settings.log, "a", encoding="utf-8")  # noqa: SIM115 -- lives as long as the backend
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="standin-gpu")
+
+    def submit(self, batch: list[list[str]]) -> Future[list[list[RawHypothesis]]]:
+        return self._thread.submit(self.decode, batch)
 
     def decode(self, batch: list[list[str]]) -> list[list[RawHypothesis]]:
         answers = [self._answers[" ".join(tokens)] for tokens in batch]
@@ -156,19 +171,109 @@ def log_span(log: Path) -> tuple[float, float]:
     return min(float(a) for a, _, _ in lines), max(float(b) for _, b, _ in lines)
 
 
+def _cpu_seconds(step: Callable[[], Any], repeats: int = 3) -> float:
+    """The least of ``repeats`` runs of ``step`` in this thread's CPU time (what other processes add least to)."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.thread_time()
+        step()
+        best = min(best, time.thread_time() - start)
+    return best
+
+
+def host_stages(czech: list[str], translator: Translator) -> dict[str, float]:
+    """CPU microseconds per sentence of each host step of a translate call (the least of three runs of each, in
+    this thread's CPU time): the Moses steps, subwords, token buckets, detokenisation, the rest of storing a result
+    (Hypothesis and Translation objects), and a whole call through a stand-in that costs nothing.
+    ``host_bound_sentences_per_second``: what one process can feed a device at best, 10^6 / the whole call."""
+    n = len(czech)
+    encoder = translator.encoder
+    words = [moses_words(t, encoder._normalizer, encoder._tokenizer, encoder._aggressive) for t in czech]
+    subwords = getattr(encoder, "_subwords", None) or (lambda w: encoder._bpe.process_line(w).split() if w else [])
+    pieces = encoder.encode_batch(czech)
+    nbest = _Free(translator.backend).decode(pieces)
+    free = Translator(translator.model_dir, _Free(translator.backend), translator.config)
+    results: list[Any] = [None] * n
+    seconds = {
+        "moses": _cpu_seconds(lambda: [moses_words(t, encoder._normalizer, encoder._tokenizer, encoder._aggressive)
+                                       for t in czech]),
+        "subwords": _cpu_seconds(lambda: [subwords(w) for w in words]),
+        "token_buckets": _cpu_seconds(lambda: token_buckets([len(p) for p in pieces], translator.batch_tokens,
+                                                            translator.batch_sentences)),
+        "detokenise": _cpu_seconds(lambda: [translator.decoder.decode(h[0].tokens) for h in nbest]),
+        "store": _cpu_seconds(lambda: translator._store(list(range(n)), nbest, czech, pieces, results)),
+        "whole_call": _cpu_seconds(lambda: free.translate(czech)),
+    }
+    out = {k: round(v * 1e6 / n, 1) for k, v in seconds.items()}
+    out["host_bound_sentences_per_second"] = round(1e6 / out["whole_call"], 1)
+    return out
+
+
+class _Free:
+    """The stand-in's answers at no device time: a translate call's host work alone."""
+
+    def __init__(self, standin: StandInBackend) -> None:
+        self.name, self.device, self._answers = "free", standin.device, standin._answers
+
+    def decode(self, batch: list[list[str]]) -> list[list[RawHypothesis]]:
+        return [[RawHypothesis(list(t), float(s))] for t, s in (self._answers[" ".join(b)] for b in batch)]
+
+    def recover(self) -> None:
+        """Nothing to free."""
+
+
 def standalone(czech: list[str], settings: StandInSettings, config: TranslateConfig) -> dict[str, Any]:
+    """The Translator alone over ``czech`` in one call, through the stand-in on a "cuda" device (the GPU's batch
+    limits), after a warm-up call: the rate and the stand-in's busy share over the call."""
     os.environ[SETTINGS_ENV] = json.dumps(settings.__dict__)
-    translator = Translator(ModelDir(DEFAULT_MODEL_DIR), StandInBackend(ModelDir(DEFAULT_MODEL_DIR), config, "cpu"),
-                            config)
+    model = ModelDir(DEFAULT_MODEL_DIR)
+    translator = Translator(model, StandInBackend(model, config, "cuda"), config)
     translator.translate(czech[:200])
-    started = time.time()
+    started, cpu = time.time(), time.process_time()
     translator.translate(czech)
-    ended = time.time()
+    ended, cpu = time.time(), time.process_time() - cpu
+    # CPU time of this process (all its threads, not a text process's): on a loaded machine the wall rate measures
+    # the load; this does not.
     return {"rows": len(czech), "seconds": round(ended - started, 3),
             "rows_per_second": round(len(czech) / (ended - started), 1),
+            "process_cpu_us_per_sentence": round(cpu * 1e6 / len(czech), 1),
             "busy_share": busy_share(Path(settings.log), started, ended)}
 
 
+def standalone_cases(czech: list[str], table: str, mean_tokens: float, args: argparse.Namespace,
+                     work: Path) -> dict[str, Any]:
+    """This code's host steps (:func:`host_stages`) and the standalone rate at each of ``--standalone-rates``, for
+    each ``--text-processes`` (0 only where the code has no such setting)."""
+    has_processes = "text_processes" in TranslateConfig.model_fields
+    bucket = {"max_batch_tokens": args.bucket}
+    out: dict[str, Any] = {"rates": []}
+    settings = StandInSettings(table, 1 / (max(args.standalone_rates) * mean_tokens), str(work / "stages.log"))
+    os.environ[SETTINGS_ENV] = json.dumps(settings.__dict__)
+    model = ModelDir(DEFAULT_MODEL_DIR)
+    config = TranslateConfig(device="cuda", **bucket)
+    out["host_us_per_sentence"] = host_stages(czech, Translator(model, StandInBackend(model, config, "cuda"),
+                                                                config))
+    for rate in args.standalone_rates:
+        for processes in args.text_processes if has_processes else [0]:
+            config = TranslateConfig(device="cuda", **bucket, **({"text_processes": processes} if processes else {}))
+            log = work / f"standalone-{rate}-{processes}.log"
+            log.write_text("")
+            row = standalone(czech, StandInSettings(table, 1 / (rate * mean_tokens), str(log)), config)
+            out["rates"].append({"rate": rate, "text_processes": processes, **row})
+            print(f"standalone at {rate}/s, {processes} text processes: {row}", flush=True)
+    return out
+
+
+def standalone_in(code: Path, rows: int, argv: list[str]) -> dict[str, Any]:
+    """:func:`standalone_cases` of the code in ``code`` (its own translate package; this file's stand-in, copied
+    there), in a process of its own."""
+    done = subprocess.run([sys.executable, str(code / "benchmarks" / "gpu_standin.py"), "--standalone-only",
+                           "--rows", str(rows), *argv], cwd=code, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(code), "PARANMT_STANDIN_SHARED": str(SHARED)})
+    lines = [line for line in done.stdout.splitlines() if line.startswith("STANDALONE ")]
+    if done.returncode or not lines:
+        return {"error": f"exit {done.returncode}: {done.stderr.strip().splitlines()[-3:]}"}
+    return json.loads(lines[-1].removeprefix("STANDALONE "))
 
 
 def pipeline_run(code: Path, cs: Path, en: Path, out: Path, sets: list[str], workers: int,
@@ -224,16 +329,30 @@ def _without_scratch(argv: list[str]) -> list[str]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", default="3000,6000", help="the two input sizes (pairs)")
     parser.add_argument("--rate", type=float, default=1500.0, help="the stand-in GPU's sentences/s at the bitext's "
                         "mean output length")
     parser.add_argument("--workers", type=int, default=2, help="worker processes of the multi-process runs")
     parser.add_argument("--baseline", help="a git ref whose pipeline runs beside this code's (a temporary worktree)")
+    parser.add_argument("--standalone-rates", type=lambda v: [float(r) for r in v.split(",")], default=[],
+                        help="also the host side: each code's host CPU per step and its standalone rate at each of "
+                        "these stand-in rates (e.g. 6000,10000), over the larger --rows in one call")
+    parser.add_argument("--text-processes", type=lambda v: [int(n) for n in v.split(",")], default=[0],
+                        help="translate.text_processes of the standalone cases (e.g. 0,2)")
+    parser.add_argument("--bucket", type=int, default=8192, help="translate.max_batch_tokens of those cases")
+    parser.add_argument("--no-pipeline", action="store_true", help="the host-side cases only (written under "
+                        "host_side into an existing --json file, beside a full run's results)")
+    parser.add_argument("--standalone-only", action="store_true", help=argparse.SUPPRESS)  # standalone_in's
+    parser.add_argument("--answers", type=Path, help=argparse.SUPPRESS)  # standalone_in's: the launcher's table
     parser.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
     parser.add_argument("--json", type=Path)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
     if not (SHARED / "data" / "bitext").is_dir():
         print(f"error: {SHARED / 'data' / 'bitext'} is absent: the benchmark reads the bitext", file=sys.stderr)
         return 2
@@ -241,59 +360,78 @@ def main(argv: list[str] | None = None) -> int:
     work = args.work or Path(tempfile.mkdtemp(prefix="gpu-standin-"))
     work.mkdir(parents=True, exist_ok=True)
     czech, english = bitext_rows(sizes[-1])
-    table = answer_table(czech, REPO / ".cache" / "gpu_standin")
+    table = args.answers or answer_table(czech, REPO / ".cache" / "gpu_standin")
     targets = pq.read_table(table)["target"].to_pylist()
     mean_tokens = sum(len(t) + 1 for t in targets) / len(targets)
-    # The per-token cost that makes the stand-in decode --rate sentences/s of mean length in full batches.
-    settings = StandInSettings(str(table), 1 / (args.rate * mean_tokens), str(work / "busy.log"))
-    config = TranslateConfig(device="cpu", max_batch_tokens=4096)  # the GPU's bucket
+    if args.standalone_only:
+        print("STANDALONE " + json.dumps(standalone_cases(czech, str(table), mean_tokens, args, work)), flush=True)
+        return 0
     result: dict[str, Any] = {
         "command": "python benchmarks/gpu_standin.py " + " ".join(_without_scratch(argv or sys.argv[1:])),
         "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(), "rate": args.rate,
         "mean_target_tokens": round(mean_tokens, 2), "batch_seconds": BATCH_SECONDS}
-    Path(settings.log).write_text("")
-    result["standalone"] = standalone(czech, settings, config)
-    print(f"standalone: {result['standalone']}", flush=True)
-    sets = ["translate.backend=benchmarks.gpu_standin:StandInBackend", "translate.device=cpu",
-            "translate.max_batch_tokens=4096", "pipeline.translation_cache=false", "lexicon.enabled=false"]
     codes = [("this code", REPO)]
     if args.baseline:
         baseline = work / "baseline"
         subprocess.run(["git", "worktree", "add", "--detach", "-f", str(baseline), args.baseline], cwd=REPO,
                        check=True, capture_output=True)
+        # The same stand-in for both codes: this file's.
+        (baseline / "benchmarks" / "gpu_standin.py").write_bytes(Path(__file__).read_bytes())
         codes.append((f"baseline {args.baseline}", baseline))
-    inputs = {}
+    try:
+        if args.standalone_rates:
+            host_argv = ["--answers", str(table), "--standalone-rates", ",".join(map(str, args.standalone_rates)),
+                         "--text-processes", ",".join(map(str, args.text_processes)), "--bucket", str(args.bucket),
+                         "--work", str(work)]
+            result["host_side"] = {label: standalone_in(code, sizes[-1], host_argv) for label, code in codes}
+        if not args.no_pipeline:
+            result.update(pipeline_cases(czech, english, sizes, codes, args, str(table), mean_tokens, work))
+    finally:
+        if args.baseline:
+            subprocess.run(["git", "worktree", "remove", "--force", str(work / "baseline")], cwd=REPO,
+                           capture_output=True)
+    print(json.dumps(result, indent=1))
+    if args.json:
+        if args.no_pipeline and args.json.exists():  # beside a full run's results, its own command with it
+            result = {**json.loads(args.json.read_text(encoding="utf-8")), "host_side": result}
+        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def pipeline_cases(czech: list[str], english: list[str], sizes: list[int], codes: list[tuple[str, Path]],
+                   args: argparse.Namespace, table: str, mean_tokens: float, work: Path) -> dict[str, Any]:
+    """The standalone ceiling at ``--rate`` (the pipeline's 4,096-token bucket, on the CPU device the pipeline runs
+    are given) and the pipeline runs of every code, in-process and with ``--workers``, interleaved."""
+    # The per-token cost that makes the stand-in decode --rate sentences/s of mean length in full batches.
+    settings = StandInSettings(table, 1 / (args.rate * mean_tokens), str(work / "busy.log"))
+    Path(settings.log).write_text("")
+    out: dict[str, Any] = {"standalone": standalone(czech, settings, TranslateConfig(device="cpu",
+                                                                                     max_batch_tokens=4096))}
+    print(f"standalone: {out['standalone']}", flush=True)
+    sets = ["translate.backend=benchmarks.gpu_standin:StandInBackend", "translate.device=cpu",
+            "translate.max_batch_tokens=4096", "pipeline.translation_cache=false", "lexicon.enabled=false"]
+    inputs: dict[int, list[Path]] = {}
     for n in sizes:
         for side, lines in (("cs", czech[:n]), ("en", english[:n])):
             path = work / f"in-{n}.{side}"
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
             inputs.setdefault(n, []).append(path)
     runs = []
-    try:
-        for workers in sorted({1, args.workers}):
-            by_size: dict[tuple[str, int], dict[str, Any]] = {}
-            for n in sizes:
-                for label, code in codes:  # interleaved: the machine's load falls on both codes alike
-                    row = pipeline_run(code, *inputs[n], work / f"out-{len(runs)}", sets, workers, settings)
-                    row["code"] = label
-                    print(f"{label}, {workers} worker(s), {n} rows: {row}", flush=True)
-                    by_size[label, n] = row
-                    runs.append(row)
-            for label, _ in codes:
-                large = by_size[label, sizes[-1]]
-                large.update(marginal_fields(by_size[label, sizes[0]], large, sizes,
-                                             result["standalone"]["rows_per_second"]))
-    finally:
-        if args.baseline:
-            subprocess.run(["git", "worktree", "remove", "--force", str(work / "baseline")], cwd=REPO,
-                           capture_output=True)
-    result["pipeline"] = runs
-    digests = {r["train_digest"] for r in runs if r.get("rows") == sizes[-1]}
-    result["same_train_everywhere"] = len(digests) == 1
-    print(json.dumps(result, indent=1))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    return 0
+    for workers in sorted({1, args.workers}):
+        by_size: dict[tuple[str, int], dict[str, Any]] = {}
+        for n in sizes:
+            for label, code in codes:  # interleaved: the machine's load falls on both codes alike
+                row = pipeline_run(code, *inputs[n], work / f"out-{len(runs)}", sets, workers, settings)
+                row["code"] = label
+                print(f"{label}, {workers} worker(s), {n} rows: {row}", flush=True)
+                by_size[label, n] = row
+                runs.append(row)
+        for label, _ in codes:
+            large = by_size[label, sizes[-1]]
+            large.update(marginal_fields(by_size[label, sizes[0]], large, sizes, out["standalone"]["rows_per_second"]))
+    out["pipeline"] = runs
+    out["same_train_everywhere"] = len({r["train_digest"] for r in runs if r.get("rows") == sizes[-1]}) == 1
+    return out
 
 
 if __name__ == "__main__":

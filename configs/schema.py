@@ -159,7 +159,7 @@ class PipelineConfig(BaseModel):
         "format or sharding). A chunk is translated in one call and cached at once: a kill loses at most the "
         "chunks being translated, and the same pairs always form the same chunks. "
         f"None: {CPU_CHUNK_LINES} on CPU, {GPU_CHUNK_LINES} on GPU "
-        "(translate.device cuda, or auto where the launcher sees a GPU): a GPU fills its large batches only from "
+        "(the device the workers decode on, auto decided there): a GPU fills its large batches only from "
         "a large call.")
 
     def translation_chunk(self, device: str) -> int:
@@ -238,7 +238,9 @@ class TranslateConfig(_Section):
     compute_type: str = Field(
         default="auto",
         description="CTranslate2 compute type (auto, int8, int8_float32, int8_float16, float16, bfloat16, "
-        "float32); for fairseq only float32/float16/bfloat16 apply, others mean float32.",
+        "float32; auto: CTranslate2's choice on CPU, float16 on a CUDA card that has it, faster there than "
+        "CTranslate2's own int8_float16 at the same hypotheses: docs/scaling.md); for fairseq only "
+        "float32/float16/bfloat16 apply, others mean float32.",
     )
     beam_size: int = Field(default=12, ge=1, le=256, description="Beam width (the paper uses 12).")
     nbest: int = Field(default=1, ge=1, description="Hypotheses kept per sentence (best first).")
@@ -261,13 +263,20 @@ class TranslateConfig(_Section):
     inter_threads: int = Field(
         default=0, ge=0,
         description="CTranslate2 on CPU: batches decoded at once, each on intra_threads cores (0: threads / "
-        "intra_threads, i.e. one batch per core by default). Changes speed only: a batch's translation does not "
-        "depend on the thread that runs it.",
+        "intra_threads, i.e. one batch per core by default); on a GPU: model replicas on the card, one CUDA stream "
+        "each, sharing its weights (0: one). Changes speed only: a batch's translation does not depend on the "
+        "thread that runs it.",
     )
     intra_threads: int = Field(
         default=0, ge=0,
         description="CTranslate2 on CPU: cores that share one batch (0: threads / inter_threads when that is "
         "set, else 1; docs/translate-cpu.md measures the split).",
+    )
+    text_processes: int = Field(
+        default=0, ge=0, exclude=True,  # how fast, not what: not in a run's identity nor its outputs' metadata
+        description="Processes of its own for each translator's text chain (Moses, subwords, detokenisation), "
+        "0: none, the translating process does it. The same text either way; on a GPU one process's text chain "
+        "bounds how fast it feeds the card (docs/scaling.md).",
     )
     vmap: Path | None = Field(
         default=None,

@@ -1,7 +1,7 @@
-"""Back-translation: row batches (Arrow tables) -> row batches with ``mt`` (or ``translation_*`` rejections),
-through :class:`pipeline.nmt_inference.BackTranslateChunks`, with a translation cache that makes a killed run cheap
-to resume. Rows stay in Arrow tables throughout; only the Czech text of a chunk becomes Python strings, for the
-Translator and the cache key.
+"""Back-translation, the step :class:`BackTranslate`: row batches (Arrow tables) -> row batches with ``mt`` (or
+``translation_*`` rejections), chunks translated by :class:`pipeline.nmt_inference.TranslateChunks`, with a
+translation cache that makes a killed run cheap to resume. Rows stay in Arrow tables throughout; only the Czech
+text of a chunk becomes Python strings, for the Translator and the cache key.
 
 Rows are grouped into **chunks** of ``pipeline.cache_chunk_lines`` consecutive row numbers
 (:data:`pipeline.records.ROW`: the row's place in the input, whatever container, compression or sharding holds it),
@@ -16,6 +16,11 @@ identically wherever it runs, the resumed run writes exactly the shards an unint
 output moves with a batch's composition -- scores and, with int8 weights, some hypotheses; docs/pipeline.md
 measures it -- so re-batching the remainder would not). Metrics: ``translation_cache_hit_rows``,
 ``translation_cache_miss_rows``.
+
+The device, hence the chunk size and the cache's key, is decided on the workers
+(:meth:`TranslationSettings.on_worker`, as the translator decides it there), not on the launcher: GPU workers
+behind a launcher without one (Dataflow, a cluster) get the GPU's chunk and key with ``translate.device auto``.
+The workers of a run must see the same device.
 """
 
 from __future__ import annotations
@@ -26,10 +31,10 @@ import logging
 import math
 import re
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Unpack
+from typing import Any
 
 import apache_beam as beam
 import numpy as np
@@ -40,24 +45,23 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
-from configs.schema import BUILTIN_BACKENDS, CPU_CHUNK_LINES, ParaNMTConfig, TranslateConfig
+from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig, PipelineConfig, TranslateConfig
 from core import pair_schema as S
 from core.import_path import load_class
 from core.pair_schema import Reason, Stage
 from pipeline.disk_space import OutOfSpaceError
 from pipeline.metrics import CACHE_HIT_COUNTER, METRICS_NAMESPACE, TRANSLATED_COUNTER, StageCounter
+from pipeline.nmt_inference import TranslateChunks, WorkerTranslator
 from pipeline.records import REJECTED_TAG, ROW, RejectedRecord, RejectingDoFn, partition, rejection
 from pipeline.run_folder import cache_root, cached_chunk_path
 from pipeline.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
+from translate.ct2_backend import compute_type_for
 from translate.loading import check_device, check_libraries, decode_device
 from translate.translator import BackendUnavailable, Status, Translation
 
-if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
-    from pipeline.nmt_inference import HandlerOptions
-
-__all__ = ["CACHE_SCHEMA", "TRANSLATION_SCHEMA", "BackTranslateRows", "TranslationCache", "apply_translations",
-           "cache_chunk", "translation_table"]
+__all__ = ["CACHE_SCHEMA", "TRANSLATION_SCHEMA", "BackTranslate", "TranslationCache", "TranslationSettings",
+           "apply_translations", "cache_chunk", "translation_table"]
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +130,7 @@ class TranslationCache:
     @classmethod
     def for_run(cls, translate_config: TranslateConfig, root: str, model_id: str, device: str) -> TranslationCache:
         """The cache of a run's finished chunks decoded on ``device`` ("cpu" or "cuda"), keyed by the model and
-        every setting that changes a translation."""
+        every setting that changes a translation (``compute_type`` as CTranslate2 gets it: auto resolved)."""
         t = translate_config
         # A vocabulary map changes translations: its bytes (not its path) are part of the key. The bucket budget
         # changes a batch's composition, hence CTranslate2's rounding; so can the cores that share a batch
@@ -136,8 +140,9 @@ class TranslationCache:
         if t.vmap is not None:
             with FileSystems.open(str(t.vmap)) as handle:
                 vmap = hashlib.sha256(handle.read()).hexdigest()[:16]
+        compute_type = t.compute_type if t.backend == "fairseq" else compute_type_for(t.compute_type, device)
         settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend, "device": device,
-                                 "compute_type": t.compute_type, "max_source_tokens": t.max_source_tokens,
+                                 "compute_type": compute_type, "max_source_tokens": t.max_source_tokens,
                                  "max_decoding_length": t.max_decoding_length,
                                  "max_batch_tokens": t.batch_tokens(device),
                                  "max_batch_sentences": t.batch_sentences(device), "intra_threads": t.intra_threads,
@@ -150,6 +155,35 @@ class TranslationCache:
             digest.update(text.encode("utf-8"))
             digest.update(b"\x00")
         return cached_chunk_path(self.root, _safe(self.model_id), digest.hexdigest()[:32])
+
+
+@dataclass(frozen=True)
+class WorkerPlan:
+    """What the worker that decodes decides: its device, the chunk that fills the device's batches, the cache key."""
+
+    device: str
+    chunk_lines: int
+    cache: TranslationCache | None
+
+
+@dataclass(frozen=True)
+class TranslationSettings:
+    """The translation step as the launcher knows it: the configuration, the checked model id and where the cache
+    lives (None: no cache). :meth:`on_worker` decides the rest where the translator is loaded."""
+
+    translate: TranslateConfig
+    pipeline: PipelineConfig
+    model_id: str
+    cache_root: str | None
+
+    def on_worker(self, gpu_visible: Callable[[], bool] | None = None) -> WorkerPlan:
+        """The plan of this machine: ``translate.device`` as the translator decides it here
+        (:func:`translate.loading.decode_device`; ``gpu_visible`` stands in for its look at the machine), then
+        ``pipeline.cache_chunk_lines`` and the cache's key for that device."""
+        device = decode_device(self.translate.device, gpu_visible)
+        cache = None if self.cache_root is None else \
+            TranslationCache.for_run(self.translate, self.cache_root, self.model_id, device)
+        return WorkerPlan(device, self.pipeline.translation_chunk(device), cache)
 
 
 def read_cache(path: str, chunk: pa.Table) -> pa.Table | None:
@@ -181,10 +215,14 @@ def write_cache(path: str, chunk: pa.Table, translations: pa.Table) -> None:
 
 
 class _KeyByChunk(beam.DoFn):
-    """A row batch -> ``(chunk, its rows in the batch)`` for every chunk it has rows of."""
+    """A row batch -> ``(chunk, its rows in the batch)`` for every chunk it has rows of (the chunk size of the
+    worker's device)."""
 
-    def __init__(self, lines: int):
-        self._lines = lines
+    def __init__(self, settings: TranslationSettings):
+        self._settings = settings
+
+    def setup(self) -> None:
+        self._lines = self._settings.on_worker().chunk_lines
 
     def process(self, batch: pa.Table) -> Iterator[tuple[int, pa.Table]]:
         yield from partition(batch, cache_chunk(batch.column(ROW).to_numpy(), self._lines))
@@ -196,10 +234,11 @@ class _LookupChunk(beam.DoFn):
 
     TODO = "todo"
 
-    def __init__(self, cache: TranslationCache | None):
-        self._cache = cache
+    def __init__(self, settings: TranslationSettings):
+        self._settings = settings
 
     def setup(self) -> None:
+        self._cache = self._settings.on_worker().cache
         self._hits = StageCounter(CACHE_HIT_COUNTER)  # watched: the live line counts reused rows as translated
         self._translated = StageCounter(TRANSLATED_COUNTER)
 
@@ -256,50 +295,42 @@ class _ApplyTranslation(RejectingDoFn):
             yield translated
 
 
-class BackTranslateRows(beam.PTransform):
-    """Row batches -> row batches with ``mt`` (main, one batch a chunk) and translation rejections (``rejected``):
-    chunks of ``chunk_lines`` consecutive row numbers, each looked up in the :class:`TranslationCache` (when given) and
-    otherwise translated by :class:`pipeline.nmt_inference.BackTranslateChunks` and cached at once. Without a cache the
-    chunks are translated the same way, so outputs do not depend on whether a cache was used."""
+class BackTranslate(beam.PTransform):
+    """The translation step. Row batches -> row batches with ``mt`` (main, one batch a chunk) and translation
+    rejections (``rejected``): chunks of consecutive row numbers (:meth:`TranslationSettings.on_worker`), each looked
+    up in the :class:`TranslationCache` (when there is one) and otherwise translated by
+    :class:`pipeline.nmt_inference.TranslateChunks` and cached at once. Without a cache the chunks are translated the
+    same way, so outputs do not depend on whether a cache was used."""
 
-    def __init__(self, translate_config: TranslateConfig, nmt_model_id: str, cache: TranslationCache | None = None,
-                 label: str | None = None, *, chunk_lines: int = CPU_CHUNK_LINES,
-                 **handler_kwargs: Unpack[HandlerOptions]):
+    def __init__(self, settings: TranslationSettings, label: str | None = None):
         super().__init__(label)
-        self._config, self.model_id, self._cache = translate_config, nmt_model_id, cache
-        self._chunk_lines = chunk_lines
-        self._handler_kwargs = handler_kwargs
+        self.settings = settings
+
+    @property
+    def model_id(self) -> str:
+        return self.settings.model_id
 
     @classmethod
-    def for_run(cls, config: ParaNMTConfig, output: str, *, local: bool,
-                **handler_kwargs: Unpack[HandlerOptions]) -> BackTranslateRows:
+    def for_run(cls, config: ParaNMTConfig, output: str, *, local: bool) -> BackTranslate:
         """Back-translation for a run, checked on the launcher before any work: the model
         (:func:`checked_model_id`) and, with ``pipeline.translation_cache``, the cache under ``pipeline.cache_dir``
         or ``<output>/cache``."""
         pipeline_config = config.pipeline
         model_id = checked_model_id(config.translate, local=local)
-        # auto as the launcher sees it (on a local runner, where the translator decodes): GPU workers behind a CPU
-        # launcher name translate.device cuda
-        device = decode_device(config.translate.device)
-        cache = TranslationCache.for_run(config.translate, cache_root(pipeline_config, output), model_id, device) \
-            if pipeline_config.translation_cache else None
-        return cls(config.translate, model_id, cache, chunk_lines=pipeline_config.translation_chunk(device),
-                   **handler_kwargs)
+        root = cache_root(pipeline_config, output) if pipeline_config.translation_cache else None
+        return cls(TranslationSettings(config.translate, pipeline_config, model_id, root))
 
     def expand(self, rows: beam.PCollection) -> dict[str, beam.PCollection]:
-        # Deferred: Beam's RunInference imports torch (its cost per process: docs/architecture.md), which a run
-        # whose input carries its translations (no back-translation) never needs.
-        from pipeline.nmt_inference import BackTranslateChunks
-
+        settings = self.settings
         looked = (
             rows
-            | "KeyByChunk" >> beam.ParDo(_KeyByChunk(self._chunk_lines))
+            | "KeyByChunk" >> beam.ParDo(_KeyByChunk(settings))
             | "GroupByChunk" >> beam.GroupByKey()
-            | "LookupChunk" >> beam.ParDo(_LookupChunk(self._cache)).with_outputs(_LookupChunk.TODO, main="hits")
+            | "LookupChunk" >> beam.ParDo(_LookupChunk(settings)).with_outputs(_LookupChunk.TODO, main="hits")
         )
         fresh = (
             looked[_LookupChunk.TODO]
-            | "TranslateChunks" >> BackTranslateChunks(self._config, **self._handler_kwargs)
+            | "TranslateChunks" >> beam.ParDo(TranslateChunks(WorkerTranslator(settings.translate)))
             | "StoreChunk" >> beam.ParDo(_StoreChunk())
         )
         translated = (looked.hits, fresh) | "HitsAndFresh" >> beam.Flatten()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -22,7 +21,7 @@ from filters.plugins import Score, build_scores
 from filters.rules import check_select_columns
 from pipeline import progress
 from pipeline.analysis.lexicon.transforms import BuildLexicon
-from pipeline.backtranslate import BackTranslateRows
+from pipeline.backtranslate import BackTranslate
 from pipeline.dedup import Dedup
 from pipeline.disk_space import output_bytes, warn_if_short
 from pipeline.ingest import DEADLETTER_TAG, Ingest
@@ -36,9 +35,6 @@ from pipeline.run_folder import LEXICON_DIR, STAGING, code_version
 from pipeline.score_transforms import ScoreAndSelect
 from pipeline.scorer_fit import ScorerChoice, choose_scorer
 from pipeline.write import write_run_outputs
-
-if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
-    from pipeline.nmt_inference import HandlerOptions
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +88,7 @@ class CheckedRun:
     output: str
     ingest: Ingest
     prefilter: PrefilterRows
-    translate: BackTranslateRows | None  # None: the input carries its translations
+    translate: BackTranslate | None  # None: the input carries its translations
     scorer: ScorerChoice | None  # None: the run does not score
     scores: list[Score]
     excluded: ExcludedSentences | None = None  # the evaluation sentences kept out of train/, if any
@@ -119,8 +115,6 @@ def check_run(
     config: ParaNMTConfig,
     specs: Sequence[InputSpec],
     output: str,
-    *,
-    handler_kwargs: HandlerOptions | None = None,
 ) -> CheckedRun:
     """Everything the launcher can check -- inputs, the model, every rule and score the config names with its
     parameters, evaluation files -- checked here, before any work; nothing is written (a scorer the launcher fits
@@ -129,8 +123,7 @@ def check_run(
     ingest = Ingest(specs, pipeline_config)  # plans the reads: misaligned pair files fail here
     _check_sizes(ingest.plan, pipeline_config.num_shards)
     local = runner_of(p.options) in progress.LOCAL_RUNNERS
-    translate = None if ingest.plan.has_mt else BackTranslateRows.for_run(config, output, local=local,
-                                                                          **(handler_kwargs or {}))
+    translate = None if ingest.plan.has_mt else BackTranslate.for_run(config, output, local=local)
     scores = build_scores(config.filter.scores) if pipeline_config.score else []
     excluded = None
     if pipeline_config.score:

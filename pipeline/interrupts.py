@@ -2,7 +2,7 @@
 
 Python raises ``KeyboardInterrupt`` only in the main thread and only between bytecodes. During translation the
 main thread waits on Beam while worker threads sit in native decoding code (CTranslate2, torch): the interrupt
-used to surface as three tracebacks from RunInference, and the interpreter's shutdown under still-running native
+used to surface as three tracebacks from Beam, and the interpreter's shutdown under still-running native
 threads ended in a segmentation fault (exit 139). Here the signal is taken by the C-level handler, which writes
 its number to a pipe (:func:`signal.set_wakeup_fd`) whatever the threads are doing; a watcher thread reads it,
 prints the line and leaves with :func:`os._exit` — no unwinding through Beam, no interpreter shutdown under native

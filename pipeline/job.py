@@ -11,7 +11,7 @@ Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`,
   a user's own included) and global dedup on the normalised pair (:mod:`pipeline.prefilter`, :mod:`pipeline.dedup`);
   rejections with stage and reason;
 - back-translation -- the Czech side (:mod:`pipeline.backtranslate`: chunks of fixed input ranges through
-  :class:`pipeline.nmt_inference.BackTranslateChunks`, each cached the moment it is translated, so a killed run
+  :class:`pipeline.nmt_inference.TranslateChunks`, each cached the moment it is translated, so a killed run
   resumes without decoding again what it had finished; skipped when the input carries an MT column);
 - pair records -- tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout
   (:mod:`pipeline.pair_records`);
@@ -35,7 +35,7 @@ import re
 import sys
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import apache_beam as beam
 from apache_beam.options.pipeline_options import PipelineOptions, TestOptions
@@ -64,9 +64,6 @@ from pipeline.run_folder import LEXICON_DIR, OUTPUTS, claim_output, own_output
 from pipeline.summary import write_summary
 from pipeline.write import clear_staging, finalize
 
-if TYPE_CHECKING:  # Beam's RunInference imports torch: pipeline.nmt_inference loads when a run translates
-    from pipeline.nmt_inference import HandlerOptions
-
 log = logging.getLogger(__name__)
 
 
@@ -79,7 +76,6 @@ def run(
     output: str | os.PathLike,
     beam_args: Sequence[str] = (),
     *,
-    handler_kwargs: HandlerOptions | None = None,
     show_progress: bool = False,
     progress_every: float | None = None,
     overwrite: bool = False,
@@ -112,7 +108,7 @@ def run(
         raise InputError(f"Beam options for {runner}: {' '.join(str(error).split())} (docs/dataflow.md)") from None
     with own_output(output):  # one run per folder; created (and locked) before the checks below
         # Input, model and output-folder errors are raised here, before anything is written.
-        checked = check_run(p, config, specs, output, handler_kwargs=handler_kwargs)
+        checked = check_run(p, config, specs, output)
         claim_output(output, config, specs, overwrite=overwrite)  # everything checkable was checked
         if checked.scorer is not None:
             checked.scorer.save()  # a scorer the launcher fitted

@@ -55,7 +55,7 @@ class Step(StrEnum):
 
 
 SCORES_NAMESPACE = "paranmt_scores"
-TRANSLATE_NAMESPACE = "paranmt_translate"  # the translate step's own: its clock (TRANSLATE_CLOCK)
+TRANSLATE_NAMESPACE = "paranmt_translate"  # the translation step's counts by status, chunk sizes and clock
 TRANSLATED_COUNTER = "translated"  # rows with a translation, from the cache or the model
 CACHE_HIT_COUNTER = "translation_cache_hit_rows"  # rows whose translation came from the translation cache
 STARTED_CHUNKS_COUNTER = "translation_chunks_started"  # chunks handed to the model: translation has begun

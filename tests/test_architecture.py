@@ -52,7 +52,6 @@ NOT_A_USER_ERROR: dict[str, str] = {
 # In-function imports of the project's own modules that are deliberate, each for a heavy optional dependency.
 DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("translate.loading", "translate.fairseq_backend"): "fairseq (an optional extra) loads only for fairseq models",
-    ("pipeline.backtranslate", "pipeline.nmt_inference"): "Beam's RunInference imports torch; MT-column runs skip it",
     ("train_embeddings", "train_embeddings.models.model_io"): "the package's load_model without torch up front",
     ("train_embeddings", "train_embeddings.models.embedding_model"): "the EmbeddingModel without torch up front",
     ("train_embeddings.export.model_export", "train_embeddings.export.st_export"): "the st extra, one format",

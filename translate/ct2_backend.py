@@ -32,6 +32,19 @@ def cuda_device_count() -> int:
         return 0
 
 
+def compute_type_for(requested: str, device: str) -> str:
+    """The compute type CTranslate2 is given: ``auto`` on a CUDA device is float16 where the card supports it --
+    CTranslate2's own auto picks int8_float16 there, slower than float16 at the same hypotheses on an H200
+    (docs/scaling.md, benchmarks/results/gpu_suite_h200.json); anything else, and auto on the CPU, as given."""
+    if requested != "auto" or device != "cuda":
+        return requested
+    try:
+        supported = ctranslate2.get_supported_compute_types("cuda")
+    except Exception:  # no usable CUDA here: CTranslate2 decides (and says why it cannot)
+        return requested
+    return "float16" if "float16" in supported else requested
+
+
 def available_cores() -> int:
     """The cores this process may run on (its CPU affinity, e.g. a container's cpuset), not the host's count."""
     try:
@@ -111,6 +124,9 @@ class CTranslate2Backend:
         self.device = device
         self.config = config
         self.threads = plan_threads(config, device)
+        # Batches the Translator keeps here at once: on a GPU one waiting per stream (after a device error at most
+        # one more batch decodes); on the CPU two per thread, so that no thread idles while the oldest batch ends.
+        self.queue_depth = 2 * self.threads.inter if device == "cpu" else self.threads.inter + 1
         files = None
         if config.vmap is not None:
             # The model directory stays read-only: CTranslate2 reads the model's files and the map from memory.
@@ -119,7 +135,7 @@ class CTranslate2Backend:
         try:
             self.translator = ctranslate2.Translator(
                 str(ct2_dir), device=device, device_index=config.device_index,
-                compute_type=config.compute_type, inter_threads=self.threads.inter,
+                compute_type=compute_type_for(config.compute_type, device), inter_threads=self.threads.inter,
                 intra_threads=self.threads.intra, files=files,
             )
         except (RuntimeError, ValueError) as error:

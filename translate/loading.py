@@ -8,6 +8,7 @@ work.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from configs.schema import TranslateConfig
 from core.import_path import load_class
@@ -38,11 +39,12 @@ def check_device(requested: str) -> None:
                                  "use --device cpu, or auto to decode on what there is")
 
 
-def decode_device(requested: str) -> str:
-    """``auto``: CUDA when a GPU is visible (:func:`_gpu_visible`), else the CPU; anything else as given."""
+def decode_device(requested: str, gpu_visible: Callable[[], bool] | None = None) -> str:
+    """``auto``: CUDA when a GPU is visible (``gpu_visible``, default :func:`_gpu_visible`: asked only for auto),
+    else the CPU; anything else as given."""
     if requested != "auto":
         return requested
-    return "cuda" if _gpu_visible() else "cpu"
+    return "cuda" if (gpu_visible or _gpu_visible)() else "cpu"
 
 
 def check_ctranslate2_cuda() -> None:

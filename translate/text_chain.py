@@ -8,7 +8,11 @@ same output): on a GPU the text chain, not the decoder, sets a single process's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import multiprocessing
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import sentencepiece as spm
 from sacremoses import MosesDetokenizer, MosesPunctNormalizer, MosesTokenizer
@@ -53,6 +57,23 @@ class SourceEncoder:
         elif spec.subword == "sentencepiece":
             self._spm = spm.SentencePieceProcessor(model_file=str(model_dir.path(spec.sentencepiece_model or "")))
         self._prefix = list(spec.prefix_tokens)
+        self._word_pieces: dict[str, tuple[str, ...]] = {}  # BPE of each word seen (as subword-nmt caches it)
+
+    def _subwords(self, line: str) -> list[str]:
+        """``BPE.process_line(line).split()``, word by word from a memo: subword-nmt segments each word of a line
+        alone (no dropout), so a word's pieces are the same in every line; its per-word calls cost more than the
+        segmentation they look up (docs/scaling.md)."""
+        assert self._bpe is not None
+        memo = self._word_pieces
+        pieces: list[str] = []
+        for word in line.strip("\r\n ").split(" "):
+            if not word:
+                continue
+            found = memo.get(word)
+            if found is None:
+                found = memo[word] = tuple(" ".join(self._bpe.segment_tokens([word])).split())
+            pieces.extend(found)
+        return pieces
 
     def encode_batch(self, texts: Sequence[str]) -> list[list[str]]:
         words = [moses_words(t, self._normalizer, self._tokenizer, self._aggressive) for t in texts]
@@ -60,7 +81,7 @@ class SourceEncoder:
             # SentencePiece encodes a whole list in C++.
             pieces = self._spm.encode(words, out_type=str)
         elif self._bpe is not None:
-            pieces = [self._bpe.process_line(w).split() if w else [] for w in words]
+            pieces = [self._subwords(w) for w in words]
         else:
             pieces = [w.split() for w in words]
         if self._prefix:
@@ -93,3 +114,55 @@ class TargetDecoder:
         if self._detokenizer is not None:
             text = self._detokenizer.detokenize(text.split())
         return text.strip()
+
+
+# The text chain of a text process (:class:`TextProcesses`), built once there.
+_chain: tuple[SourceEncoder, TargetDecoder] | None = None
+
+
+def _start_chain(model_root: str) -> None:
+    global _chain
+    model_dir = ModelDir(model_root)
+    _chain = SourceEncoder(model_dir), TargetDecoder(model_dir)
+
+
+def _encode(texts: list[str]) -> list[list[str]]:
+    assert _chain is not None
+    return _chain[0].encode_batch(texts)
+
+
+def _decode(token_lists: list[list[str]]) -> list[str]:
+    assert _chain is not None
+    return [_chain[1].decode(tokens) for tokens in token_lists]
+
+
+class TextProcesses:
+    """The text chain (:class:`SourceEncoder`, :class:`TargetDecoder`) in ``processes`` processes of its own: a list
+    is cut into one slice per process and comes back in order, each item as this process's chain would give it
+    (the chain works sentence by sentence). Started lazily ("spawn": nothing of the caller's threads is copied)."""
+
+    def __init__(self, model_dir: ModelDir, processes: int) -> None:
+        self._root, self._processes = str(model_dir.root), processes
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _map(self, function: Callable[[list[Any]], list[Any]], items: Sequence[Any]) -> list[Any]:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(self._processes, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_start_chain, initargs=(self._root,))
+        size = max(1, -(-len(items) // self._processes))
+        slices = [list(items[k:k + size]) for k in range(0, len(items), size)]
+        return [item for part in self._pool.map(function, slices) for item in part]
+
+    def encode_batch(self, texts: Sequence[str]) -> list[list[str]]:
+        return self._map(_encode, texts)
+
+    def decode_all(self, token_lists: Sequence[Sequence[str]]) -> list[str]:
+        return self._map(_decode, token_lists)
+
+    def __getstate__(self) -> dict[str, Any]:  # a copy in another process starts its own processes
+        return {"_root": self._root, "_processes": self._processes}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(ModelDir(state["_root"]), state["_processes"])

@@ -17,7 +17,9 @@ import math
 import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
@@ -29,7 +31,7 @@ from core.errors import ParanmtError
 from translate.batching import token_buckets
 from translate.card import ModelDir
 from translate.cuda_libraries import cublas_hint
-from translate.text_chain import SourceEncoder, TargetDecoder
+from translate.text_chain import SourceEncoder, TargetDecoder, TextProcesses
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +97,8 @@ class DecodeBackend(Protocol):
 
 
 class PendingDecode(Protocol):
-    """A batch being decoded in the background (a backend may offer ``submit(batch) -> PendingDecode``)."""
+    """A batch being decoded in the background (a backend may offer ``submit(batch) -> PendingDecode``, and a
+    ``queue_depth``: how many batches of a Translator it holds at once, default 2)."""
 
     def result(self) -> list[list[RawHypothesis]]:
         """The batch's n-best lists, as :meth:`DecodeBackend.decode` returns them; raises what decoding raised."""
@@ -200,9 +203,15 @@ class Translator:
         self.batch_sentences = config.batch_sentences(backend.device)
         self.encoder = SourceEncoder(model_dir)
         self.decoder = TargetDecoder(model_dir)
+        # The text chain of long lists in processes of its own (translate.text_processes): the same text.
+        self._text = TextProcesses(model_dir, config.text_processes) if config.text_processes else None
         self.stats = TranslationStats()
         # A model shared across processes (Beam's large-model mode) is called from several threads at once.
         self._stats_lock = threading.Lock()
+        # Batches of this translator at the backend at once (:meth:`_submitted`): the backend's queue_depth, or
+        # one decoding and one waiting.
+        self._at_backend = threading.BoundedSemaphore(getattr(backend, "queue_depth", 2))
+        self._stopped: BackendFailed | None = None  # the backend failed: no more batches go to it
 
     @property
     def model_id(self) -> str:
@@ -215,9 +224,10 @@ class Translator:
     def translate(
         self, sentences: Sequence[str], progress: Callable[[int], None] | None = None
     ) -> list[Translation]:
+        self._raise_if_stopped()  # a backend that failed once gets no more batches from this process
         started = time.perf_counter()
         call = TranslationStats()  # merged into self.stats at the end, under a lock
-        pieces = self.encoder.encode_batch(sentences)
+        pieces = (self._text or self.encoder).encode_batch(sentences)
         lengths = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
         results: list[Translation | None] = [None] * len(sentences)
         for i in np.flatnonzero(lengths == 0):
@@ -231,21 +241,12 @@ class Translator:
             progress(len(sentences) - len(decodable))
         batches = [decodable[bucket] for bucket in token_buckets(lengths[decodable], self.batch_tokens,
                                                                   self.batch_sentences)]
-        submit = getattr(self.backend, "submit", None)
-        if submit is not None:
-            # Costliest (padded tokens) first, so the batches that finish last are short ones; every batch is
-            # queued before any result is read, so the backend's threads decode several at once while this
-            # thread turns finished ones into text. Order and threads change no batch's result.
-            batches.sort(key=lambda b: -len(b) * int(lengths[b].max()))
-        pending: list[PendingDecode | None] = [None] * len(batches)
-        if submit is not None:
-            for k, batch in enumerate(batches):
-                pending[k] = _submit_or_error(submit, [pieces[i] for i in batch])
-        for batch, future in zip(batches, pending, strict=True):
-            indices = batch.tolist()
-            self._decode_isolating_failures(indices, sentences, pieces, results, call, future)
-            if progress is not None:
-                progress(len(indices))
+        with closing(self._submitted(batches, lengths, pieces)) as submitted:  # closed: its slots freed at once
+            for batch, future in submitted:
+                indices = batch.tolist()
+                self._decode_isolating_failures(indices, sentences, pieces, results, call, future)
+                if progress is not None:
+                    progress(len(indices))
         final = [r for r in results if r is not None]
         assert len(final) == len(sentences), "every input must get a result"
         call.add(final)
@@ -254,9 +255,57 @@ class Translator:
             self.stats.merge(call)
         return final
 
+    def _submitted(self, batches: list[np.ndarray], lengths: np.ndarray, pieces: list[list[str]],
+                   ) -> Iterator[tuple[np.ndarray, PendingDecode | None]]:
+        """Each batch with its decode submitted to the backend (None: the backend decodes when asked).
+
+        A backend with ``submit`` gets the costliest batches (padded tokens) first, so the ones that finish last are
+        short, and holds at most ``queue_depth`` batches of this translator at once (default 2), whatever the calls
+        in flight: enough to keep its threads busy while this thread turns finished batches into text, few enough
+        that after a failure of the backend's (:class:`BackendFailed`) at most one more batch decodes. Order and
+        threads change no batch's result."""
+        submit = getattr(self.backend, "submit", None)
+        if submit is None:
+            yield from ((batch, None) for batch in batches)
+            return
+        batches = sorted(batches, key=lambda b: -len(b) * int(lengths[b].max()))
+        queued: deque[tuple[np.ndarray, PendingDecode]] = deque()
+        try:
+            for batch in batches:
+                # Read this call's oldest batch rather than wait for a slot another call holds.
+                while queued and not self._at_backend.acquire(blocking=False):
+                    yield from self._oldest(queued)
+                if not queued:
+                    self._at_backend.acquire()
+                if self._stopped is not None:
+                    self._at_backend.release()
+                    self._raise_if_stopped()
+                queued.append((batch, _submit_or_error(submit, [pieces[i] for i in batch])))
+            while queued:
+                yield from self._oldest(queued)
+        finally:
+            for _ in queued:  # a call stopped by an error: its slots go back (the batches cannot be recalled)
+                self._at_backend.release()
+
+    def _oldest(self, queued: deque[tuple[np.ndarray, PendingDecode]],
+                ) -> Iterator[tuple[np.ndarray, PendingDecode]]:
+        """The oldest queued batch; its slot at the backend is free once the caller is done with it."""
+        item = queued.popleft()
+        try:
+            yield item
+        finally:
+            self._at_backend.release()
+
+    def _raise_if_stopped(self) -> None:
+        if self._stopped is not None:
+            raise BackendFailed(str(self._stopped))
+
     def _decode(self, indices: list[int], pieces: list[list[str]], stats: TranslationStats,
                 pending: PendingDecode | None = None) -> list[list[RawHypothesis]] | Exception:
-        """A batch's n-best lists (or its ``pending`` decode's), or the error decoding raised."""
+        """A batch's n-best lists (or its ``pending`` decode's), or the error decoding raised; never a call to a
+        backend that has failed (:class:`BackendFailed` again)."""
+        if pending is None:
+            self._raise_if_stopped()
         stats.batches += 1
         try:
             return pending.result() if pending is not None else self.backend.decode([pieces[i] for i in indices])
@@ -320,15 +369,25 @@ class Translator:
         return self._decode(list(range(len(probe))), probe, stats)
 
     def _failed(self, cause: str, error: Exception) -> BackendFailed:
+        """The translation's stop, and this translator's for good: every later call raises it again."""
         message = _failure_line(error)
-        return BackendFailed(f"translation stopped: the {self.backend.name} backend on {self.backend.device} cannot "
-                             f"translate ({cause}): {message}{cublas_hint(message)}")
+        failure = BackendFailed(f"translation stopped: the {self.backend.name} backend on {self.backend.device} "
+                                f"cannot translate ({cause}): {message}{cublas_hint(message)}")
+        if self._stopped is None:
+            self._stopped = failure
+        return failure
+
+    def _detokenised(self, token_lists: list[list[str]]) -> list[str]:
+        if self._text is not None and len(token_lists) >= 64:  # fewer: not worth the trip to the processes
+            return self._text.decode_all(token_lists)
+        return [self.decoder.decode(tokens) for tokens in token_lists]
 
     def _store(self, indices: list[int], nbest_lists: list[list[RawHypothesis]], sentences: Sequence[str],
                pieces: list[list[str]], results: list[Translation | None]) -> None:
         cap = self.config.max_decoding_length
+        texts = iter(self._detokenised([h.tokens for nbest in nbest_lists for h in nbest]))
         for i, nbest in zip(indices, nbest_lists, strict=True):
-            hyps = tuple(Hypothesis(self.decoder.decode(h.tokens), tuple(h.tokens), float(h.score)) for h in nbest)
+            hyps = tuple(Hypothesis(next(texts), tuple(h.tokens), float(h.score)) for h in nbest)
             best = hyps[0]
             results[i] = Translation(
                 sentences[i], Status.OK, hypothesis=best.text, tokens=best.tokens, score=best.score,

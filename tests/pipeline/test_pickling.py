@@ -11,7 +11,7 @@ from core import pair_schema as S
 from core.text import TextProcessor
 from filters.plugins import build_scores
 from filters.rules import prefilter_rules
-from pipeline.backtranslate import BackTranslateRows, TranslationCache
+from pipeline.backtranslate import BackTranslate, TranslationSettings
 from pipeline.dedup import Dedup
 from pipeline.ingest import DecodeRecords, Ingest
 from pipeline.input_plan import InputSpec
@@ -35,7 +35,7 @@ def test_every_dofn_and_transform_pickles(tmp_path):
         PrefilterRows(prefilter_rules(ParaNMTConfig())),
         *build_scores(["sentence_transformer"]),
         Dedup(), PairRecords("m"), text,
-        BackTranslateRows(TranslateConfig(), "m", TranslationCache("/c", "m", ())),
+        BackTranslate(TranslationSettings(TranslateConfig(), PipelineConfig(), "m", "/c")),
         WriteParquetShards(str(tmp_path), "pairs", S.PAIRS_SCHEMA, num_shards=2),
         WriteParquetShards(str(tmp_path), "rejected", S.REJECTED_SCHEMA, num_shards=1),
         WriteParquetShards(str(tmp_path), "deadletter", S.DEADLETTER_SCHEMA, num_shards=1),
@@ -43,10 +43,11 @@ def test_every_dofn_and_transform_pickles(tmp_path):
     # The DoFns the transforms build in expand() (the multi-process end-to-end test also runs them all).
     from pipeline import backtranslate, dedup, ingest, write
 
+    settings = TranslationSettings(TranslateConfig(), PipelineConfig(), "m", "/c")
     objects += [
         ingest._ReadTask(CAP, KEEP), dedup._PickDuplicates(),
-        backtranslate._LookupChunk(TranslationCache("/c", "m", ())), backtranslate._StoreChunk(),
-        backtranslate._ApplyTranslation(), backtranslate._KeyByChunk(500),
+        backtranslate._LookupChunk(settings), backtranslate._StoreChunk(),
+        backtranslate._ApplyTranslation(), backtranslate._KeyByChunk(settings),
         write._KeyByShard(2, "written_pairs"),
         write._WriteShard(str(tmp_path), "pairs", 2, S.PAIRS_SCHEMA, 10, "zstd", None),
     ]

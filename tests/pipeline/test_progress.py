@@ -250,7 +250,7 @@ def test_the_line_names_the_stage_at_work():
 def test_a_chunk_counts_its_decoded_batches_for_the_line():
     """The translation step hands the Translator a per-batch callback (called in its background thread) whose
     counts reach the launcher's line."""
-    from pipeline.nmt_inference import _TranslateChunks
+    from pipeline.nmt_inference import TranslateChunks
     from translate.translator import Status, Translation
 
     class TwoBatches:  # a Translator's translate(): calls progress once per decoded batch
@@ -268,7 +268,7 @@ def test_a_chunk_counts_its_decoded_batches_for_the_line():
             """Counted elsewhere."""
 
     with progress.LocalProgress(None, enabled=False):
-        stage = _TranslateChunks(Handler())
+        stage = TranslateChunks(Handler())
         stage.setup()
         stage.start_bundle()
         out = [*stage.process(("chunk", ["a", "b", "c"])), *(w.value for w in stage.finish_bundle())]

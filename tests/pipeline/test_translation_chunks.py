@@ -1,6 +1,7 @@
-"""How many rows one translation call gets: the device's default (a GPU's chunk fills its large batches) unless
-``pipeline.cache_chunk_lines`` is set; ``auto`` decided as the launcher sees the machine (as the translator decides
-it: CTranslate2 or torch sees a GPU)."""
+"""How many rows one translation call gets, and the cache key it is stored under: decided on the worker that
+decodes (where the translator is loaded), not on the launcher, so GPU workers behind a launcher without a GPU get
+the GPU's chunk and key with ``translate.device auto``; the device's default chunk unless
+``pipeline.cache_chunk_lines`` is set."""
 
 from __future__ import annotations
 
@@ -8,16 +9,38 @@ import pytest
 
 import translate.loading
 from configs.schema import ParaNMTConfig
-from pipeline.backtranslate import BackTranslateRows
+from pipeline.backtranslate import BackTranslate, TranslationSettings, _KeyByChunk, _LookupChunk
 
 
-@pytest.mark.parametrize(("device", "gpus", "chunk"), [
-    ("auto", 1, 4096), ("auto", 0, 500), ("cuda", 0, 4096), ("cpu", 1, 500)])
-def test_a_run_translates_in_chunks_sized_for_its_device(monkeypatch, tmp_path, device, gpus, chunk):
-    monkeypatch.setattr(translate.loading, "cuda_device_count", lambda: gpus)
-    monkeypatch.setattr(translate.loading, "_torch_has_cuda", lambda: False)
-    config = ParaNMTConfig.model_validate({"translate": {"device": device}})
+def _settings(tmp_path, **sections) -> TranslationSettings:
+    config = ParaNMTConfig.model_validate(sections)
     # local=False: a remote runner's launcher checks no GPU of its own (the workers may have it)
-    assert BackTranslateRows.for_run(config, str(tmp_path), local=False)._chunk_lines == chunk
-    chosen = ParaNMTConfig.model_validate({"translate": {"device": device}, "pipeline": {"cache_chunk_lines": 64}})
-    assert BackTranslateRows.for_run(chosen, str(tmp_path), local=False)._chunk_lines == 64
+    return BackTranslate.for_run(config, str(tmp_path), local=False).settings
+
+
+@pytest.mark.parametrize(("device", "gpu", "plan_device", "chunk"), [
+    ("auto", True, "cuda", 4096), ("auto", False, "cpu", 500), ("cuda", False, "cuda", 4096),
+    ("cpu", True, "cpu", 500)])
+def test_the_worker_decides_device_chunk_and_cache_key(tmp_path, device, gpu, plan_device, chunk):
+    settings = _settings(tmp_path, translate={"device": device})
+    plan = settings.on_worker(gpu_visible=lambda: gpu)
+    assert (plan.device, plan.chunk_lines) == (plan_device, chunk)
+    key = dict(plan.cache.settings)
+    assert key["device"] == plan_device and key["max_batch_tokens"] == (512 if plan_device == "cpu" else 32768)
+    chosen = _settings(tmp_path, translate={"device": device}, pipeline={"cache_chunk_lines": 64})
+    assert chosen.on_worker(gpu_visible=lambda: gpu).chunk_lines == 64
+    assert _settings(tmp_path, pipeline={"translation_cache": False}).on_worker(lambda: gpu).cache is None
+
+
+def test_a_cpu_launcher_leaves_auto_to_gpu_workers(tmp_path, monkeypatch):
+    """The launcher sees no GPU; its settings, pickled to a worker that sees one, give that worker the GPU's
+    chunk and key: the DoFns decide in setup(), on the worker."""
+    monkeypatch.setattr(translate.loading, "cuda_device_count", lambda: 0)
+    monkeypatch.setattr(translate.loading, "_torch_has_cuda", lambda: False)
+    settings = _settings(tmp_path)  # translate.device auto, built by a launcher without a GPU
+    assert settings.on_worker().device == "cpu"
+    monkeypatch.setattr(translate.loading, "cuda_device_count", lambda: 1)  # now a GPU worker
+    keyer, lookup = _KeyByChunk(settings), _LookupChunk(settings)
+    keyer.setup()
+    lookup.setup()
+    assert keyer._lines == 4096 and dict(lookup._cache.settings)["device"] == "cuda"

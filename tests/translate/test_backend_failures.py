@@ -193,3 +193,84 @@ def test_fairseq_hands_the_generator_a_sample_on_one_device(toy_model, monkeypat
     with pytest.raises(Seen):
         backend.decode([["a", "b"], ["c"]])
     assert devices == [{torch.device("meta")}]
+
+
+class QueuingBackend(FailingBackend):
+    """CTranslate2's ``submit``: a batch is the backend's the moment it is queued (it will decode whatever happens
+    after), and a failure is raised where its result is read. ``calls`` counts every batch queued."""
+
+    queue_depth = 2  # one decoding, one waiting: a GPU's
+
+    def submit(self, batch: list[list[str]]):
+        self.calls.append(len(batch))
+        error = self.error
+
+        class Pending:
+            def result(self) -> list[list[RawHypothesis]]:
+                raise error
+
+        return Pending()
+
+
+DEVICE_ERROR = RuntimeError("CUDA failed with error an illegal memory access was encountered")
+
+
+@pytest.mark.parametrize("backend_class", [FailingBackend, QueuingBackend])
+def test_a_failed_backend_gets_no_more_batches_from_the_translator(czech, backend_class):
+    """Issue 47: after a device error no further batch goes to the backend in that process -- not the call's queued
+    batches, not a later call's, not those of calls in flight in other threads (a worker's chunks) -- and every
+    later call raises the same one line without calling the backend."""
+    backend = backend_class(DEVICE_ERROR)
+    run = translator(backend)
+    with pytest.raises(BackendFailed) as first:
+        run.translate(czech)
+    assert len(backend.calls) <= 2, "at most one batch after the one that failed (it was queued before)"
+    calls = len(backend.calls)
+    for _ in range(3):
+        with pytest.raises(BackendFailed) as again:
+            run.translate(czech[:40])
+        assert str(again.value) == str(first.value)
+    assert len(backend.calls) == calls, "no batch after the failure"
+
+
+def test_chunks_in_flight_stop_with_the_first_failure(czech):
+    """Two chunks translating at once in one process (the pipeline's chunks in flight) share the translator's
+    queue at the backend: the backend gets at most two batches in all, the failing one and one queued beside it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    backend = QueuingBackend(DEVICE_ERROR)
+    run = translator(backend)
+    with ThreadPoolExecutor(2) as pool:
+        futures = [pool.submit(run.translate, czech[k::2]) for k in range(2)]
+        errors = [future.exception() for future in futures]
+    assert all(isinstance(error, BackendFailed) for error in errors)
+    assert len({str(error) for error in errors}) == 1
+    assert len(backend.calls) <= 2
+
+
+def test_the_device_fault_stand_in_gets_one_batch_after_its_probe(czech, monkeypatch):
+    """benchmarks/broken_backend.DeviceFault (CTranslate2 for the load-time probe, then a CUDA error on every batch)
+    through load_translator, as the GPU suite's third failure scenario runs it: one batch reaches it after the
+    probe, and none after the failure."""
+    from tests.conftest import load_benchmark
+
+    fault = load_benchmark("broken_backend").DeviceFault
+    calls: list[int] = []
+    real = fault.decode
+
+    def counted(self, batch):
+        calls.append(len(batch))
+        return real(self, batch)
+
+    monkeypatch.setattr(fault, "decode", counted)
+    model = ModelDir(small_cs_en())
+    config = TranslateConfig(model=model.root, backend="broken_backend:DeviceFault", device="cpu", threads=1,
+                             beam_size=2, max_batch_tokens=512)
+    backend = fault(model, config, "cpu")
+    run = Translator(model, backend, config)
+    backend.decode(run.encoder.encode_batch(PROBE_SENTENCES))  # the probe, as translate.loading.probe sends it
+    with pytest.raises(BackendFailed, match="a device error"):
+        run.translate(czech)
+    with pytest.raises(BackendFailed, match="a device error"):
+        run.translate(czech[:10])
+    assert len(calls) == 2, "the probe, then the one batch that failed"

@@ -228,6 +228,31 @@ def test_the_translation_cache_key_follows_the_vmap_bytes_the_bucket_and_the_cor
     assert key("cuda") != key() and key("cuda", max_batch_tokens=512, max_batch_sentences=512) != key()
 
 
+def test_auto_compute_type_on_cuda_is_float16_in_the_backend_and_the_cache_key(tmp_path, monkeypatch):
+    """compute_type auto on a CUDA card that has float16 means float16 (faster than CTranslate2's own int8_float16
+    there at the same hypotheses: docs/scaling.md), resolved before the cache key is made; the CPU's auto, an
+    explicit type and a card without float16 are left as they are."""
+    import ctranslate2
+
+    from configs.schema import TranslateConfig
+    from pipeline.backtranslate import TranslationCache
+    from translate.ct2_backend import compute_type_for
+
+    monkeypatch.setattr(ctranslate2, "get_supported_compute_types",
+                        lambda device: {"float32", "int8_float16", "float16", "int8"})
+    assert compute_type_for("auto", "cuda") == "float16"
+    assert compute_type_for("auto", "cpu") == "auto" and compute_type_for("int8_float16", "cuda") == "int8_float16"
+
+    def key(**translate) -> dict:
+        return dict(TranslationCache.for_run(TranslateConfig.model_validate(translate), str(tmp_path), "m",
+                                             "cuda").settings)
+
+    assert key()["compute_type"] == "float16" and key() == key(compute_type="float16")
+    assert key(backend="fairseq")["compute_type"] == "auto", "fairseq's auto is float32, not CTranslate2's"
+    monkeypatch.setattr(ctranslate2, "get_supported_compute_types", lambda device: {"float32", "int8"})
+    assert compute_type_for("auto", "cuda") == "auto"
+
+
 def test_translate_cpu_bench_smoke(small_model, tmp_path):
     """The side-by-side benchmark end to end in seconds (the measured run is in docs/translate-cpu.md)."""
     from tests.conftest import load_benchmark

@@ -16,7 +16,7 @@ from subword_nmt.learn_bpe import learn_bpe
 
 from tests.conftest import read_lines, taste_data
 from translate.card import ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
-from translate.text_chain import SourceEncoder, TargetDecoder
+from translate.text_chain import SourceEncoder, TargetDecoder, moses_words
 
 # Real sentences with the things Moses (de)tokenisation must get right.
 TRICKY_EN = [
@@ -225,3 +225,28 @@ def test_the_shipped_models_source_words_are_stock_sacremoses_on_real_czech():
     stock = [moses_words(x, *stock_moses, aggressive) for x in lines]
     assert len(lines) == 2300 and sum(map(bool, stock)) > 2200
     assert [moses_words(x, encoder._normalizer, encoder._tokenizer, aggressive) for x in lines] == stock
+
+
+def test_text_processes_give_the_chain_of_this_process(en_bpe, bitext):
+    """translate.text_processes: the chain in processes of its own, a list cut in slices and put back in order,
+    the same text item for item (and a pickled copy starts its own processes)."""
+    import pickle
+
+    from translate.text_chain import TextProcesses
+
+    sentences = [*bitext[1][1000:1301], "", "  "]
+    encoder, decoder = SourceEncoder(en_bpe), TargetDecoder(en_bpe)
+    text = pickle.loads(pickle.dumps(TextProcesses(en_bpe, 2)))
+    encoded = text.encode_batch(sentences)
+    assert encoded == encoder.encode_batch(sentences)
+    assert text.decode_all(encoded) == [decoder.decode(tokens) for tokens in encoded]
+    assert text.encode_batch([]) == []
+
+
+def test_bpe_word_memo_is_subword_nmts_own_segmentation(cs_bpe, bitext):
+    """The encoder's per-word memo gives what subword-nmt's process_line gives for every real line."""
+    encoder = SourceEncoder(cs_bpe)
+    lines = [moses_words(s, encoder._normalizer, encoder._tokenizer) for s in bitext[0][:2000]]
+    lines += ["", "  ", " a  b ", "x\t y"]
+    assert [encoder._subwords(w) for w in lines] == [encoder._bpe.process_line(w).split() for w in lines]
+    assert [encoder._subwords(w) for w in lines] == [encoder._bpe.process_line(w).split() for w in lines]  # memo
