@@ -41,7 +41,8 @@ def launch(args: Namespace, beam_args: Sequence[str], config: ParaNMTConfig) -> 
         with exit_on_interrupt(functools.partial(interrupted_line, config.pipeline, args.out),
                                cleanup=progress.discard_local):
             summary = run(config, specs, args.out, beam_args, show_progress=not args.quiet,
-                          progress_every=args.progress_every, overwrite=args.overwrite)
+                          progress_every=args.progress_every, overwrite=args.overwrite,
+                          shared_mounts=args.shared_mount)
     except AccountingError as error:
         if not args.quiet:
             print(format_table(error.summary), file=sys.stderr)

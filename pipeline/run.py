@@ -28,6 +28,7 @@ from core.command_line import (
     flag_names,
     run_program,
 )
+from pipeline.preflight import beam_argv, paths_for_workers, worker_path, workers_apart
 
 if TYPE_CHECKING:  # the lazy API below, for type checkers
     from pipeline.job import AccountingError, run
@@ -98,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_config_flags(g, ParaNMTConfig, PIPELINE_FLAGS)
     t = p.add_argument_group("back-translation")
     add_config_flags(t, ParaNMTConfig, TRANSLATE_FLAGS)
+    p.add_argument("--shared-mount", action="append", default=[], metavar="FOLDER",
+                   help="a folder every worker of a remote runner (Dataflow, a job service on another machine) "
+                        "mounts at the same path, e.g. an NFS mount: local paths in it are accepted for such a runner")
     p.add_argument("--overwrite", action="store_true",
                    help="replace a different run already in --out (the same run is always resumed)")
     p.add_argument("--quiet", action="store_true", help="no progress line, no summary table")
@@ -128,11 +132,25 @@ def _check_input_flags(args: argparse.Namespace) -> None:
         raise UsageError(f"--progress-every {args.progress_every:g}: give a number of seconds above 0")
 
 
+def _check_worker_paths(args: argparse.Namespace, config: ParaNMTConfig) -> None:
+    """A local path that the runner's workers cannot read, refused before Beam loads (the job resolves and checks
+    the same paths again, for the Python API: :func:`pipeline.preflight.paths_for_workers`)."""
+    argv = beam_argv(config.pipeline, args.beam_args)
+    apart = workers_apart(argv)
+    if apart is None:
+        return
+    for flag in ("cs", "en", "mt", "tsv", "jsonl", "parquet"):
+        for path in getattr(args, flag):
+            worker_path(f"--{flag}", path, apart, args.shared_mount)
+    paths_for_workers(config, [], args.out, argv, args.shared_mount)
+
+
 @command(build_parser, passthrough="beam_args")
 def main(args: argparse.Namespace) -> int:
     config = load_config(args.config, args.overrides, config_values(args, CONFIG_FLAGS),
                          flags=flag_names(CONFIG_FLAGS))
     _check_input_flags(args)
+    _check_worker_paths(args, config)
     from pipeline.launch import launch  # Beam loads here, once the arguments and the config are checked
 
     return launch(args, args.beam_args, config)
