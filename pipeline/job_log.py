@@ -81,18 +81,17 @@ def job_log(output: str) -> Iterator[JobLog]:
         below_error = _BelowError()
         console: io.TextIOWrapper | None = None
         previous_stderr = sys.stderr
-        saved_fd = None
         restreamed: list[logging.StreamHandler] = []
-        if _stderr_fd() is not None:
-            saved_fd = os.dup(2)
+        saved_fd = os.dup(2)
+        if _stderr_fd() is not None:  # else sys.stderr is a capture object (a test's), which keeps working
             console = io.TextIOWrapper(os.fdopen(os.dup(saved_fd), "wb", buffering=0), encoding=sys.stderr.encoding,
                                        errors="backslashreplace", line_buffering=True, write_through=True)
             for handler in handlers:
                 if isinstance(handler, logging.StreamHandler) and handler.stream is previous_stderr:
                     handler.setStream(console)
                     restreamed.append(handler)
-            os.dup2(file.fileno(), 2)
             sys.stderr = console
+        os.dup2(file.fileno(), 2)
         for handler in handlers:
             handler.addFilter(below_error)
         root.addHandler(file_handler)
@@ -102,11 +101,11 @@ def job_log(output: str) -> Iterator[JobLog]:
             root.removeHandler(file_handler)
             for handler in handlers:
                 handler.removeFilter(below_error)
-            if saved_fd is not None and console is not None:
+            os.dup2(saved_fd, 2)
+            os.close(saved_fd)
+            if console is not None:
                 with contextlib.suppress(Exception):
                     console.flush()
-                os.dup2(saved_fd, 2)
-                os.close(saved_fd)
                 sys.stderr = previous_stderr
                 for handler in restreamed:
                     handler.setStream(previous_stderr)
