@@ -30,7 +30,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TextIO
 
-from apache_beam.runners.runner import PipelineResult
+from apache_beam.runners.runner import PipelineResult, PipelineState
 
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
@@ -175,7 +175,8 @@ class LocalProgress:
         return self
 
     def _show(self) -> None:
-        started = last_log = time.perf_counter()
+        started = time.perf_counter()
+        last_log = started - self.log_every + min(self.log_every, FIRST_LINE_SECONDS)  # the first line early
         tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         while not self._stop.wait(self.interval):
             now = time.perf_counter()
@@ -238,11 +239,17 @@ LOCAL_RUNNERS = frozenset({"FnApiRunner", "DirectRunner", "BundleBasedDirectRunn
 #: job's counters move in minutes, and each line queries the job's metrics from its service.
 REMOTE_PROGRESS_SECONDS = 60.0
 
+#: Seconds to the first progress line when stderr is not a terminal (a log), on every runner.
+FIRST_LINE_SECONDS = 2.0
+
 
 def wait_showing_progress(result: PipelineResult, expected: int | None, *, every: float = REMOTE_PROGRESS_SECONDS,
-                          stream: TextIO | None = None) -> None:
+                          stream: TextIO | None = None, watch: str | Path | None = None) -> None:
     """Wait until a job on a remote runner ends (its ``run()`` returns at once), raising what its wait raises;
-    with a ``stream``, write a line of its counts from Beam metrics every ``every`` seconds and once at the end.
+    with a ``stream``, write a line of its counts after :data:`FIRST_LINE_SECONDS`, then every ``every`` seconds,
+    and once at the end (from Beam metrics). While the job runs the counts come from ``watch``, the folder where
+    the workers of an engine on this machine write their counters (:func:`read_counts`: a portable job service
+    reports metrics only when the job ends), else from the job's metrics.
 
     The job is waited for by one ``result.wait_until_finish()`` in a thread, never by calls with a duration in a
     loop: Beam 2.77's portable result starts two threads reading the job's gRPC message and state streams on every
@@ -264,9 +271,16 @@ def wait_showing_progress(result: PipelineResult, expected: int | None, *, every
     started = time.perf_counter()
     waiter = threading.Thread(target=wait, name="paranmt-job-wait", daemon=True)
     waiter.start()
+    wait_for = min(every, FIRST_LINE_SECONDS)
     while waiter.is_alive():
-        waiter.join(every)
-        stream.write(_job_line(result, time.perf_counter() - started, expected) + "\n")
+        waiter.join(wait_for)
+        wait_for = every
+        elapsed = time.perf_counter() - started
+        if watch is not None and waiter.is_alive():
+            line = f"{result.state}: {progress_line(read_counts(watch), elapsed, expected)}"
+        else:
+            line = _job_line(result, elapsed, expected)
+        stream.write(line + "\n")
         stream.flush()
     if failed:
         raise failed[0]
@@ -280,4 +294,7 @@ def _job_line(result: PipelineResult, elapsed: float, expected: int | None) -> s
     except Exception as error:  # a starting job may have no metrics yet; the next line tries again
         return f"{result.state}: metrics not available yet ({type(error).__name__})"
     counts = {name: metrics.get(name, 0) for name in (READ, WRITTEN, TRANSLATED)}
+    if not any(counts.values()) and not PipelineState.is_terminal(result.state):
+        return (f"{result.state}: no counts from the job yet (a job service may report them only when the job "
+                f"ends) · {_duration(elapsed)}")
     return f"{result.state}: {progress_line(counts, elapsed, expected)}"
