@@ -90,7 +90,8 @@ def test_the_runners_whose_workers_cannot_read_this_disk():
 
     assert beam_option(["--runner=X", "--job_endpoint", "h:1", "--job-endpoint=h:2"], "job_endpoint") == "h:2"
     for here in (["--runner=FnApiRunner"], ["--runner", "FnApiRunner", "--direct_running_mode", "multi_processing"],
-                 PORTABLE_HERE, ["--runner=PortableRunner", "--job_endpoint=127.0.0.1:1", "--environment_type=LOOPBACK"],
+                 PORTABLE_HERE,
+                 ["--runner=PortableRunner", "--job_endpoint=127.0.0.1:1", "--environment_type=LOOPBACK"],
                  ["--runner=apache_beam.runners.portability.portable_runner.PortableRunner",
                   "--job_endpoint=[::1]:1", "--environment_type=PROCESS"], ["--runner=SparkRunner",
                                                                             "--environment_type=EXTERNAL"]):
@@ -139,6 +140,7 @@ def test_a_local_path_is_refused_where_the_workers_cannot_read_it(tmp_path):
     resolved, specs, out = paths_for_workers(image, [InputSpec.pair(tmp_path / "w.cs", tmp_path / "w.en")],
                                              str(tmp_path / "out"), dataflow, shared_mounts=[tmp_path])
     assert resolved.translate.model == Path("/opt/paranmt/models/m") and out == str(tmp_path / "out")
+    assert specs[0].paths == (str(tmp_path / "w.cs"), str(tmp_path / "w.en"))
 
 
 def test_the_command_refuses_a_local_path_for_remote_workers_before_beam_loads(tmp_path):
