@@ -1,7 +1,7 @@
-"""The corpus pipeline's job: :func:`run` checks it, claims the run folder, builds it, runs it, moves its outputs
+"""The corpus pipeline's job: :func:`run_job` checks it, claims the run folder, builds it, runs it, moves its outputs
 into place and writes the summary. Its command line is :mod:`pipeline.run` (``paranmt run --cs corpus.cs --en
-corpus.en --out runs/x [Beam options]``, also ``python -m pipeline.run``), which also gives :func:`run` as
-``pipeline.run.run``.
+corpus.en --out runs/x [Beam options]``, also ``python -m pipeline.run``); :func:`run_job` is its Python API
+(``from pipeline.job import run_job``).
 
 Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`, :mod:`pipeline.prefilter`,
 :mod:`pipeline.write` and :mod:`pipeline.summary`):
@@ -79,7 +79,7 @@ log = logging.getLogger(__name__)
 # --------------------------------------------------------------------------------------------------- assembly
 
 
-def run(
+def run_job(
     config: ParaNMTConfig,
     specs: Sequence[InputSpec],
     output: str | os.PathLike,
@@ -128,7 +128,7 @@ def _watched_workers(argv: Sequence[str], *, enabled: bool) -> Iterator[str | No
 def _run(config: ParaNMTConfig, specs: Sequence[InputSpec], output: str, argv: Sequence[str],
          given_config: ParaNMTConfig, given_specs: Sequence[InputSpec], *, handler_kwargs: HandlerOptions | None,
          show_progress: bool, progress_every: float | None, overwrite: bool, watch: str | None) -> dict[str, Any]:
-    """:func:`run` once its paths are settled (``given_*``: the config and inputs as the caller gave them)."""
+    """:func:`run_job` once its paths are settled (``given_*``: the config and inputs as the caller gave them)."""
     options = PipelineOptions(argv)
     runner = runner_name(argv)
     dry_run = options.view_as(TestOptions).dry_run

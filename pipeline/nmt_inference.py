@@ -72,7 +72,7 @@ def estimate_source_tokens(element: str | tuple[Any, str], cap: int | None = Non
 
 class HandlerOptions(TypedDict, total=False):
     """The keyword arguments of :class:`TranslatorModelHandler` that the transforms below (and
-    :func:`pipeline.run.run`) pass through."""
+    :func:`pipeline.job.run_job`) pass through."""
 
     max_batch_tokens: int | None
     min_batch_tokens: int | None

@@ -3,17 +3,15 @@
 One command, two ways in: ``paranmt run`` imports this module's :func:`main`, ``python -m pipeline.run`` runs it;
 the help, checks, outputs and exit statuses are the same. The module imports no Beam: the help, a flag that does
 not parse, a bad config value and flags that do not fit together are answered before :mod:`pipeline.launch`
-loads Beam and runs the job (:mod:`pipeline.job`).
+loads Beam and runs the job (:func:`pipeline.launch.run_and_report`).
 
-The job's Python API is here too, loaded on first use: ``from pipeline.run import run`` (the README's "The same
-job in Python") is :func:`pipeline.job.run`.
+The job's Python API is :func:`pipeline.job.run_job` (the README's "The same job in Python").
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING, Any
 
 from configs import load_config
 from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig
@@ -30,10 +28,7 @@ from core.command_line import (
 )
 from pipeline.preflight import beam_argv, paths_for_workers, worker_path, workers_apart
 
-if TYPE_CHECKING:  # the lazy API below, for type checkers
-    from pipeline.job import AccountingError, run
-
-__all__ = ["CONFIG_FLAGS", "AccountingError", "build_parser", "main", "run"]
+__all__ = ["CONFIG_FLAGS", "build_parser", "main"]
 
 # The flags that set config values, by help group; each one's type, help and default are its schema field's, and
 # its help names the key it sets.
@@ -59,16 +54,6 @@ TRANSLATE_FLAGS = (
     ConfigFlag("--threads", "translate.threads"),
 )
 CONFIG_FLAGS = INPUT_FLAGS + PIPELINE_FLAGS + TRANSLATE_FLAGS
-
-
-def __getattr__(name: str) -> Any:  # Any: the attribute asked for
-    """``run`` and ``AccountingError`` of :mod:`pipeline.job`, imported when first asked for: Beam loads then, not
-    when ``python -m pipeline.run`` starts."""
-    if name in ("run", "AccountingError"):
-        from pipeline import job
-
-        return getattr(job, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -151,9 +136,9 @@ def main(args: argparse.Namespace) -> int:
                          flags=flag_names(CONFIG_FLAGS))
     _check_input_flags(args)
     _check_worker_paths(args, config)
-    from pipeline.launch import launch  # Beam loads here, once the arguments and the config are checked
+    from pipeline.launch import run_and_report  # Beam loads here, once the arguments and the config are checked
 
-    return launch(args, args.beam_args, config)
+    return run_and_report(args, args.beam_args, config)
 
 
 if __name__ == "__main__":

@@ -58,7 +58,6 @@ DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("cli.export_command", "train_embeddings.training.data"): "export --help answers without pyarrow and torch",
     ("cli.export_command", "train_embeddings.export.model_export"): "export --help answers without pyarrow and torch",
     ("pipeline.run", "pipeline.launch"): "run's help and argument checks answer before Beam loads (python -m too)",
-    ("pipeline.run", "pipeline.job"): "pipeline.run.run, the job's Python API, without Beam until it is used",
     ("train_embeddings.train_command", "train_embeddings.training.trainer"): "train's checks answer before torch loads",
 }
 # Third-party packages imported inside a function of the library, each for its import time or because it is an
