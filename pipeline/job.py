@@ -28,19 +28,18 @@ Rules and scores of your own: :mod:`filters.plugins` and docs/filters.md.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import importlib
 import logging
 import os
 import re
 import sys
-import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
 from apache_beam.options.pipeline_options import PipelineOptions, TestOptions
 from apache_beam.portability import common_urns
 from apache_beam.portability.api import beam_runner_api_pb2
@@ -57,7 +56,6 @@ from pipeline.job_log import JobLog, job_log
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
     TRANSLATED_COUNTER,
-    WATCH_OPTION,
     held_sizes,
     metric_counts,
     stage_seconds,
@@ -65,8 +63,8 @@ from pipeline.metrics import (
     translation_window,
 )
 from pipeline.options import beam_checks_speak_last, local_worker_logging, runner_name
-from pipeline.preflight import beam_argv, paths_for_workers, workers_apart
-from pipeline.run_folder import LEXICON_DIR, OUTPUTS, claim_output, own_output
+from pipeline.preflight import beam_argv, paths_for_workers
+from pipeline.run_folder import LEXICON_DIR, OUTPUTS, STAGING, cache_root, cached_chunk_path, claim_output, own_output
 from pipeline.summary import write_summary
 from pipeline.write import clear_staging, finalize
 
@@ -106,29 +104,6 @@ def run_job(
     argv = beam_argv(config.pipeline, beam_args)
     given_config, given_specs = config, list(specs)
     config, specs, output = paths_for_workers(config, specs, str(output), argv, shared_mounts)
-    runner = runner_name(argv)
-    with _watched_workers(argv, enabled=show_progress and runner not in progress.LOCAL_RUNNERS) as watch:
-        if watch is not None:
-            argv = [*argv, f"--{WATCH_OPTION}={watch}"]
-        return _run(config, specs, output, argv, given_config, given_specs, handler_kwargs=handler_kwargs,
-                    show_progress=show_progress, progress_every=progress_every, overwrite=overwrite, watch=watch)
-
-
-@contextlib.contextmanager
-def _watched_workers(argv: Sequence[str], *, enabled: bool) -> Iterator[str | None]:
-    """A folder for the live counters of a distributed runner's workers where they run on this machine (a
-    portable job service and worker pool here), removed at the end; None where they do not."""
-    if not enabled or workers_apart(argv) is not None:
-        yield None
-        return
-    with tempfile.TemporaryDirectory(prefix="paranmt-progress-") as folder:
-        yield folder
-
-
-def _run(config: ParaNMTConfig, specs: Sequence[InputSpec], output: str, argv: Sequence[str],
-         given_config: ParaNMTConfig, given_specs: Sequence[InputSpec], *, handler_kwargs: HandlerOptions | None,
-         show_progress: bool, progress_every: float | None, overwrite: bool, watch: str | None) -> dict[str, Any]:
-    """:func:`run_job` once its paths are settled (``given_*``: the config and inputs as the caller gave them)."""
     options = PipelineOptions(argv)
     runner = runner_name(argv)
     dry_run = options.view_as(TestOptions).dry_run
@@ -169,7 +144,8 @@ def _run(config: ParaNMTConfig, specs: Sequence[InputSpec], output: str, argv: S
                 else:
                     every = progress.REMOTE_PROGRESS_SECONDS if progress_every is None else progress_every
                     progress.wait_showing_progress(result, expected, every=every,
-                                                   stream=sys.stderr if show_progress else None, watch=watch)
+                                                   stream=sys.stderr if show_progress else None,
+                                                   written=_written_rows(config, output, started))
             except ParanmtError as error:  # raised in this process (the in-process runner)
                 raise _citing(error, log) from None
             except RuntimeError as error:
@@ -194,6 +170,13 @@ def _run(config: ParaNMTConfig, specs: Sequence[InputSpec], output: str, argv: S
         if not summary["identity"]["holds"]:
             raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
         return summary
+
+
+def _written_rows(config: ParaNMTConfig, output: str, started: float) -> progress.WrittenRows:
+    """What a job's workers write as it runs: the translation cache's chunks and the staged pairs shards."""
+    return progress.WrittenRows({progress.TRANSLATED: cached_chunk_path(cache_root(config.pipeline, output), "*", "*"),
+                                 progress.WRITTEN: FileSystems.join(output, STAGING, "pairs", "*.parquet")},
+                                since=time.time() - (time.perf_counter() - started))
 
 
 def _citing(error: ParanmtError, log: JobLog) -> ParanmtError:

@@ -21,7 +21,6 @@ from typing import Any
 from apache_beam.metrics import Metrics
 from apache_beam.metrics.execution import MetricResult
 from apache_beam.metrics.metric import MetricsFilter
-from apache_beam.options.value_provider import RuntimeValueProvider
 from apache_beam.runners.runner import PipelineResult
 
 from core.pair_schema import Reason, Stage
@@ -46,8 +45,6 @@ SCORING_PROGRESS, SCORED_PROGRESS = "progress_scoring", "progress_scored"
 FITTING_PROGRESS, FITTED_PROGRESS = "progress_fitting", "progress_fitted"
 #: The folder a local launcher watches (:mod:`pipeline.progress`): workers write their counters there as they count.
 WATCH_ENV = "PARANMT_PROGRESS_DIR"
-#: The same folder as a pipeline option (``pipeline.options.WatchOptions``), read in a portable engine's workers.
-WATCH_OPTION = "paranmt_progress_dir"
 
 
 class StageCounter:
@@ -176,7 +173,7 @@ _directory: str | None = None  # where this process publishes; a new run (new fo
 def _watched(name: str, n: int) -> None:
     """Add ``n`` to this worker process's copy of a counter (a no-op unless a local launcher watches)."""
     global _directory
-    directory = _watch_option() or os.environ.get(WATCH_ENV)
+    directory = os.environ.get(WATCH_ENV)
     if not directory:
         return
     with _lock:
@@ -187,13 +184,6 @@ def _watched(name: str, n: int) -> None:
             threading.Thread(target=_publish, args=(directory, path), name="paranmt-progress", daemon=True).start()
             atexit.register(_write_once, path)
         _counts[name] += n
-
-
-def _watch_option() -> str | None:
-    """The folder a launcher on this machine watches, given to a portable engine's workers as the pipeline option
-    :data:`WATCH_OPTION` (their environment is the worker pool's, not the launcher's)."""
-    options = RuntimeValueProvider.runtime_options  # a worker's pipeline options (None in the launcher)
-    return options.get(WATCH_OPTION) if isinstance(options, dict) else None
 
 
 def _write_once(path: Path) -> None:

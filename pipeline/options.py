@@ -20,11 +20,9 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from apache_beam.options.pipeline_options import DirectOptions, PipelineOptions, StandardOptions, WorkerOptions
 
-from pipeline.metrics import WATCH_OPTION
 from pipeline.preflight import beam_argv
 
 # The SDK harness (apache_beam.runners.worker.sdk_worker_main) reads its pipeline options from the JSON file this
@@ -33,23 +31,12 @@ WORKER_OPTIONS_FILE = "PIPELINE_OPTIONS_FILE"
 
 __all__ = [
     "WORKER_OPTIONS_FILE",
-    "WatchOptions",
     "beam_argv",
     "beam_checks_speak_last",
     "local_worker_logging",
     "runner_name",
     "runner_of",
 ]
-
-
-class WatchOptions(PipelineOptions):
-    """``--paranmt_progress_dir``: the folder where the workers of a portable engine on this machine write their
-    progress counters (:data:`pipeline.metrics.WATCH_OPTION`); the launcher sets it and reads the folder."""
-
-    @classmethod
-    def _add_argparse_args(cls, parser: Any) -> None:  # Any: Beam's argparse wrapper
-        parser.add_argument(f"--{WATCH_OPTION}", default=None,
-                            help="set by paranmt run: where a portable engine's workers write their live counters")
 
 
 def runner_name(argv: Sequence[str]) -> str:

@@ -28,8 +28,18 @@ if TYPE_CHECKING:  # only annotations: the input plan module imports Beam
     from configs.schema import ParaNMTConfig, PipelineConfig
     from pipeline.input_plan import InputSpec
 
-__all__ = ["INPUT_FLAGS", "WorkerPathError", "beam_argv", "beam_option", "paths_for_workers", "runner_class_name",
-           "worker_path", "workers_apart"]
+__all__ = [
+    "INPUT_FLAGS",
+    "LOCAL_RUNNERS",
+    "WorkerPathError",
+    "beam_argv",
+    "beam_option",
+    "check_before_work",
+    "paths_for_workers",
+    "runner_class_name",
+    "worker_path",
+    "workers_apart",
+]
 
 
 #: The flag that names each path of an input, by the input's kind.
@@ -90,6 +100,48 @@ def beam_option(argv: Sequence[str], name: str) -> str | None:
 def runner_class_name(argv: Sequence[str]) -> str:
     """The runner's class name (``--runner`` may name it by its module path too)."""
     return (beam_option(argv, "runner") or "").rsplit(".", 1)[-1]
+
+
+#: Runners that execute in (or under) the launcher's process: they get the live line, not metric polling.
+LOCAL_RUNNERS = frozenset({"FnApiRunner", "DirectRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner"})
+
+#: What DataflowRunner needs (Beam's own check says the same after it loads, and may first try Google Cloud).
+DATAFLOW_REQUIRED = {"project": "--project PROJECT", "region": "--region REGION",
+                     "temp_location": "--temp_location gs://BUCKET/tmp"}
+
+
+def check_before_work(argv: Sequence[str], config: ParaNMTConfig) -> None:
+    """The checks that need neither Beam nor torch, answered in one line before either loads: DataflowRunner's
+    required options; on a local runner, ``--device cuda`` where this machine has no GPU device at all, and a
+    ``--model`` directory that does not exist (:class:`WorkerPathError`, exit status 2). The launcher checks all of
+    it again, in depth, once Beam has loaded (the model's card and files, CTranslate2's and torch's view of the
+    GPU)."""
+    runner = runner_class_name(argv)
+    if runner in ("DataflowRunner", "TestDataflowRunner"):
+        given = {name: beam_option(argv, name) for name in DATAFLOW_REQUIRED}
+        if not given["temp_location"]:
+            given["temp_location"] = beam_option(argv, "staging_location")
+        if not given["region"]:
+            given["region"] = os.environ.get("CLOUDSDK_COMPUTE_REGION")  # Beam's default region, without gcloud
+        missing = [name for name, value in given.items() if not value]
+        if missing:
+            raise WorkerPathError(f"Beam options for {runner}: Missing required option: {', '.join(missing)} (give "
+                                  f"{' '.join(DATAFLOW_REQUIRED[name] for name in missing)}; docs/dataflow.md)")
+    if runner not in LOCAL_RUNNERS:  # the workers may have the GPU and the model directory the launcher lacks
+        return
+    if config.translate.device == "cuda" and not _gpu_devices():
+        raise WorkerPathError("--device cuda: no CUDA device is visible here (this machine has no GPU device); use "
+                              "--device cpu, or auto to decode on what there is")
+    model = config.translate.model
+    if model is not None and not _is_url(str(model)) and not os.path.isdir(_absolute(model)):
+        raise WorkerPathError(f"--model {model}: no such model directory (give a converted model directory, or leave "
+                              "--model out for the bundled one)")
+
+
+def _gpu_devices() -> bool:
+    """Whether this machine has a GPU device node (NVIDIA's, or WSL's): without one, neither CTranslate2 nor torch
+    can see a CUDA device, and nothing needs loading to say so."""
+    return any(Path("/dev").glob("nvidia[0-9]*")) or Path("/dev/dxg").exists()
 
 
 def _this_machine(host: str) -> bool:

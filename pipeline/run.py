@@ -26,7 +26,7 @@ from core.command_line import (
     flag_names,
     run_program,
 )
-from pipeline.preflight import beam_argv, paths_for_workers, worker_path, workers_apart
+from pipeline.preflight import beam_argv, check_before_work, paths_for_workers, worker_path, workers_apart
 
 __all__ = ["CONFIG_FLAGS", "build_parser", "main"]
 
@@ -117,10 +117,12 @@ def _check_input_flags(args: argparse.Namespace) -> None:
         raise UsageError(f"--progress-every {args.progress_every:g}: give a number of seconds above 0")
 
 
-def _check_worker_paths(args: argparse.Namespace, config: ParaNMTConfig) -> None:
-    """A local path that the runner's workers cannot read, refused before Beam loads (the job resolves and checks
+def _check_before_beam(args: argparse.Namespace, config: ParaNMTConfig) -> None:
+    """The runner's required options, the device, the model directory (:func:`pipeline.preflight.check_before_work`)
+    and a local path that the runner's workers cannot read, refused before Beam loads (the job resolves and checks
     the same paths again, for the Python API: :func:`pipeline.preflight.paths_for_workers`)."""
     argv = beam_argv(config.pipeline, args.beam_args)
+    check_before_work(argv, config)
     apart = workers_apart(argv)
     if apart is None:
         return
@@ -135,7 +137,7 @@ def main(args: argparse.Namespace) -> int:
     config = load_config(args.config, args.overrides, config_values(args, CONFIG_FLAGS),
                          flags=flag_names(CONFIG_FLAGS))
     _check_input_flags(args)
-    _check_worker_paths(args, config)
+    _check_before_beam(args, config)
     from pipeline.launch import run_and_report  # Beam loads here, once the arguments and the config are checked
 
     return run_and_report(args, args.beam_args, config)

@@ -92,7 +92,8 @@ def test_pipeline_on_the_portable_engine_matches_the_in_process_run(tmp_path, po
     as absolute paths (issue 47); its progress lines show the workers' live counts."""
     cs, en = _sample(tmp_path)
     monkeypatch.chdir(tmp_path)
-    common = ["--config", "sample", "--cs", cs.name, "--en", en.name]  # the default model translates
+    # the default model translates, in chunks of 50 rows: each chunk is in the translation cache once translated
+    common = ["--config", "sample", "--cs", cs.name, "--en", en.name, "--set", "pipeline.cache_chunk_lines=50"]
     assert main([*common, "--out", "local"]) == 0
     capsys.readouterr()
     # A progress line every 0.2 s: the job (tens of seconds: workers start, load the model, translate) lives for
@@ -104,7 +105,8 @@ def test_pipeline_on_the_portable_engine_matches_the_in_process_run(tmp_path, po
     running = [line for line in lines if line.startswith("RUNNING: ")]
     assert len(running) >= 2, lines
     # live counts from what the pool's workers wrote while the job ran (the job service reports metrics at the end)
-    assert any(line.startswith(f"RUNNING: read {PAIRS}/{PAIRS} · ") for line in running), lines
+    translated = [int(line.split("translated ")[1].split("/")[0].replace(",", "")) for line in running]
+    assert translated == sorted(translated) and 0 < translated[-1] <= PAIRS, lines
     assert lines[-1].startswith(f"DONE: read {PAIRS}/{PAIRS} · ")
 
     assert not (tmp_path / "portable" / "_staging").exists()
