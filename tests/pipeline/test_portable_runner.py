@@ -86,6 +86,8 @@ def _shard_bytes(out: Path) -> dict[str, bytes]:
             for p in sorted((out / name).glob("*.parquet"))}
 
 
+@pytest.mark.slow  # minutes: two processes start, the pool's workers load the model; the path resolution and the
+# refusal are checked in seconds by tests/pipeline/test_options.py
 def test_pipeline_on_the_portable_engine_matches_the_in_process_run(tmp_path, portable_engine, capsys,
                                                                     monkeypatch):
     """Launched from a folder of its own with relative input and output paths, which the launcher gives the workers
