@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.options.pipeline_options import PipelineOptions, TestOptions
+from apache_beam.options.pipeline_options import DirectOptions, PipelineOptions, TestOptions
 from apache_beam.portability import common_urns
 from apache_beam.portability.api import beam_runner_api_pb2
 from apache_beam.runners.runner import PipelineResult
@@ -103,7 +103,8 @@ def run_job(
     """
     argv = beam_argv(config.pipeline, beam_args)
     given_config, given_specs = config, list(specs)
-    config, specs, output = paths_for_workers(config, specs, str(output), argv, shared_mounts)
+    output = str(output)  # the launcher's own file operations and messages keep the folder as given
+    config, specs, worker_output = paths_for_workers(config, specs, output, argv, shared_mounts)
     options = PipelineOptions(argv)
     runner = runner_name(argv)
     dry_run = options.view_as(TestOptions).dry_run
@@ -121,7 +122,7 @@ def run_job(
         raise InputError(f"Beam options for {runner}: {' '.join(str(error).split())} (docs/dataflow.md)") from None
     with own_output(output):  # one run per folder; created (and locked) before the checks below
         # Input, model and output-folder errors are raised here, before anything is written.
-        checked = check_run(p, config, specs, output, handler_kwargs=handler_kwargs)
+        checked = check_run(p, config, specs, worker_output, handler_kwargs=handler_kwargs)
         claim_output(output, given_config, given_specs, overwrite=overwrite)  # everything checkable was checked
         if checked.scorer is not None:
             checked.scorer.save()  # a scorer the launcher fitted
@@ -132,7 +133,7 @@ def run_job(
         local = runner in progress.LOCAL_RUNNERS
         translating = (f"model {checked.nmt_model_id}, beam {config.translate.beam_size}"
                        if checked.mode == "translate" else "")
-        with job_log(output) as log, \
+        with job_log(output, worker_processes=local and _worker_processes(options)) as log, \
                 progress.LocalProgress(expected, enabled=show_progress and local, translating=translating) as shown, \
                 local_worker_logging(options, local=local):
             try:
@@ -145,7 +146,7 @@ def run_job(
                     every = progress.REMOTE_PROGRESS_SECONDS if progress_every is None else progress_every
                     progress.wait_showing_progress(result, expected, every=every,
                                                    stream=sys.stderr if show_progress else None,
-                                                   written=_written_rows(config, output, started))
+                                                   written=_written_rows(config, worker_output, started))
             except ParanmtError as error:  # raised in this process (the in-process runner)
                 raise _citing(error, log) from None
             except RuntimeError as error:
@@ -170,6 +171,11 @@ def run_job(
         if not summary["identity"]["holds"]:
             raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
         return summary
+
+
+def _worker_processes(options: PipelineOptions) -> bool:
+    """The local runner starts worker processes of its own (they inherit the launcher's stderr)."""
+    return options.view_as(DirectOptions).direct_running_mode == "multi_processing"
 
 
 def _written_rows(config: ParaNMTConfig, output: str, started: float) -> progress.WrittenRows:

@@ -4,11 +4,12 @@ folder, not to the terminal.
 A failing stage used to reach the terminal many times over before the launcher's one ``error:`` line: Beam logs
 each failed bundle at ERROR with its traceback (``apache_beam.runners.common``, the job service), and the worker
 processes of a multi-process run write to the launcher's stderr directly (their tracebacks, their start-up lines:
-``apitools not found``, ``Logging handler created``). :func:`job_log` sends the process's file descriptor 2 --
-inherited by every worker process and written by native code -- to ``<output>/_job.log``, keeps Python's
-``sys.stderr`` (the progress line, the summary, the error line) on the terminal, and files every log record at
-ERROR and above in the log only. Records below ERROR reach the terminal as before, so a multi-process run shows
-what an in-process run shows. The file is kept when something was written to it, and the error line names it.
+``apitools not found``, ``Logging handler created``). :func:`job_log` files every log record at ERROR and above
+in ``<output>/_job.log`` only and, where the local runner starts worker processes, sends the process's file
+descriptor 2 -- inherited by every worker process -- there too, keeping Python's ``sys.stderr`` (the progress
+line, the summary, the error line) on the terminal. Records below ERROR reach the terminal as before, so a
+multi-process run shows what an in-process run shows. The file is kept when the job fails, and the error line
+names it.
 """
 
 from __future__ import annotations
@@ -66,10 +67,11 @@ def _stderr_fd() -> int | None:
 
 
 @contextlib.contextmanager
-def job_log(output: str) -> Iterator[JobLog]:
-    """Within the block, file descriptor 2 and every log record at ERROR and above go to the job's log
-    (:data:`JOB_LOG_FILE` in the local run folder ``output``), while ``sys.stderr`` stays on the terminal. The log
-    is removed at the end when nothing was written to it."""
+def job_log(output: str, *, worker_processes: bool = False) -> Iterator[JobLog]:
+    """Within the block, every log record at ERROR and above goes to the job's log (:data:`JOB_LOG_FILE` in the
+    local run folder ``output``), and with ``worker_processes`` (a local runner's worker processes inherit this
+    process's stderr) so does file descriptor 2, while ``sys.stderr`` stays on the terminal. The log is kept only
+    when the block fails and something was written to it: it holds the full text of a failure."""
     log = JobLog(_log_path(output))
     log.path.parent.mkdir(parents=True, exist_ok=True)
     sys.stderr.flush()
@@ -82,8 +84,9 @@ def job_log(output: str) -> Iterator[JobLog]:
         console: io.TextIOWrapper | None = None
         previous_stderr = sys.stderr
         restreamed: list[logging.StreamHandler] = []
-        saved_fd = os.dup(2)
-        if _stderr_fd() is not None:  # else sys.stderr is a capture object (a test's), which keeps working
+        saved_fd = os.dup(2) if worker_processes else None
+        # sys.stderr on descriptor 2 moves to a copy of it; a capture object (a test's) keeps working as it is
+        if saved_fd is not None and _stderr_fd() is not None:
             console = io.TextIOWrapper(os.fdopen(os.dup(saved_fd), "wb", buffering=0), encoding=sys.stderr.encoding,
                                        errors="backslashreplace", line_buffering=True, write_through=True)
             for handler in handlers:
@@ -91,18 +94,22 @@ def job_log(output: str) -> Iterator[JobLog]:
                     handler.setStream(console)
                     restreamed.append(handler)
             sys.stderr = console
-        os.dup2(file.fileno(), 2)
+        if saved_fd is not None:
+            os.dup2(file.fileno(), 2)
         for handler in handlers:
             handler.addFilter(below_error)
         root.addHandler(file_handler)
+        failed = True
         try:
             yield log
+            failed = False
         finally:
             root.removeHandler(file_handler)
             for handler in handlers:
                 handler.removeFilter(below_error)
-            os.dup2(saved_fd, 2)
-            os.close(saved_fd)
+            if saved_fd is not None:
+                os.dup2(saved_fd, 2)
+                os.close(saved_fd)
             if console is not None:
                 with contextlib.suppress(Exception):
                     console.flush()
@@ -111,5 +118,5 @@ def job_log(output: str) -> Iterator[JobLog]:
                     handler.setStream(previous_stderr)
                 console.close()
             file.flush()
-    if not log.written:
-        log.path.unlink(missing_ok=True)
+            if not (failed and log.written):
+                log.path.unlink(missing_ok=True)

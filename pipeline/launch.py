@@ -70,7 +70,7 @@ def run_and_report(args: Namespace, beam_args: Sequence[str], config: ParaNMTCon
     for name in OUTPUTS:
         paths = summary["shards"].get(name) or []
         if paths:
-            folder = paths[0].rsplit("/", 1)[0]
+            folder = FileSystems.join(args.out, name)  # as the user named --out (the workers were given it absolute)
             print(f"{name + '/':<12} {folder}/ ({len(paths)} shard{'s' if len(paths) != 1 else ''})")
     if summary.get("lexicon"):
         print(f"{'lexicon/':<12} {FileSystems.join(args.out, LEXICON_DIR)}/ (paranmt lexicon neighbours "

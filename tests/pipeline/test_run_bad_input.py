@@ -36,10 +36,11 @@ def _side(k: int) -> bytes:
 
 
 def _one_line_error(capsys, code: int, *names: Path | str) -> str:
-    """Exit status 2, and stderr is exactly one ``error:`` line naming every one of ``names``."""
+    """Exit status 2, and stderr is exactly one ``error:`` line naming every one of ``names`` (after the progress
+    lines of a run whose job had started)."""
     err = capsys.readouterr().err
     assert code == 2, err
-    lines = err.strip().splitlines()
+    lines = [line for line in err.strip().splitlines() if not line.startswith("read ")]
     assert len(lines) == 1 and lines[0].startswith("error: "), err
     for name in names:
         assert str(name) in lines[0]
