@@ -13,7 +13,7 @@ Measured in one run, on the first ``--rows`` pairs of the bitext (``../shared/da
 
 * **standalone**: the pipeline's :class:`~translate.translator.Translator` alone over the Czech side, through the
   stand-in: the rate the "GPU" allows with the Translator's own batching (the ceiling);
-* **pipeline**: ``pipeline.run.run`` in-process and with ``--workers`` worker processes, at two input sizes: wall
+* **pipeline**: ``pipeline.job.run_job`` in-process and with ``--workers`` worker processes, at two input sizes: wall
   time, the translation span, the **marginal** rate (rows/s between the two sizes, so a fixed start-up does not
   hide the steady state) over the standalone rate, wall / translation span, and the stand-in's utilisation over
   the span; and whether every run wrote the same ``train/``. With ``--baseline REF`` the same runs of that commit's

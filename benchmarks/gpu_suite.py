@@ -30,7 +30,7 @@ rate (``null``); the printed line says FAILED.
 **failfast**: broken backends through ``python -m pipeline.run`` on the bundled sample (:func:`fail_fast_part`):
 each must end with exit 2 and one stderr line, and write no final output.
 
-**pipeline**: ``pipeline.run.run`` with ``--device cuda`` (translation cache off) over the bitext and the
+**pipeline**: ``pipeline.job.run_job`` with ``--device cuda`` (translation cache off) over the bitext and the
 LibreOffice corpus in one seeded order, at two input sizes (``--pipeline-sizes``), in-process and with one worker
 process per core; on a GPU also in-process with the GPU defaults this code replaced, and with ``--before DIR`` (an
 older commit's packages) that code too: wall time, rows/s, the translation's span (first call to last, all workers)

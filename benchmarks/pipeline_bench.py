@@ -12,7 +12,7 @@ not a paraphrase, which does not matter for throughput): 62,503 pairs, written a
 
 Measured in one run, pinned to ``--cores`` CPUs (default 2):
 
-* the **pipeline** end to end (``pipeline.run.run``: planning, Beam graph, reading, decoding, normalising and
+* the **pipeline** end to end (``pipeline.job.run_job``: planning, Beam graph, reading, decoding, normalising and
   tokenising cs/en/mt, pre-filter, global dedup, the scorer fit, pair records, scores and selection, Parquet
   shards, staging rename, recount and summary), wall clock including Beam's start-up, on the in-process
   ``FnApiRunner`` and on ``FnApiRunner`` with ``--direct_running_mode=multi_processing
@@ -211,7 +211,7 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
 
 # ------------------------------------------------------------------------------------------------ pipeline
 
-#: One timed run of ``pipeline.run.run`` with the code of the folder given as the first argument: a program of its
+#: One timed run of ``pipeline.job.run_job`` with the code of the folder given as the first argument: a program of its
 #: own (``python -c``), so that it imports nothing of this file and runs any commit's pipeline the same way.
 MEASURE = """
 import json, sys, time
@@ -219,15 +219,19 @@ from pathlib import Path
 code, cs, en, mt, out, *beam_args = sys.argv[1:]
 sys.path.insert(0, code)
 from configs import load_config
-from pipeline import run as run_module
+try:
+    from pipeline.job import run_job
+except ImportError:  # a commit before the job's function had its own name
+    from pipeline.run import run as run_job
 from pipeline.input_plan import InputSpec
 config = load_config(None, [])
 started = time.perf_counter()
-summary = run_module.run(config, [InputSpec.pair(cs, en, mt)], out, beam_args, overwrite=True)
+summary = run_job(config, [InputSpec.pair(cs, en, mt)], out, beam_args, overwrite=True)
 wall = time.perf_counter() - started
 assert summary["identity"]["holds"]
+root = Path(sys.modules[run_job.__module__].__file__).resolve().parent.parent
 print(json.dumps({"wall_s": wall, "read": summary["read"], "pairs": summary["pairs"], "train": summary["train"],
-                  "rejected": summary["rejected"], "code": str(Path(run_module.__file__).resolve().parent.parent)}))
+                  "rejected": summary["rejected"], "code": str(root)}))
 """
 
 

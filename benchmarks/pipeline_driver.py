@@ -1,6 +1,6 @@
 """One pipeline run in a process of its own, as the GPU benchmarks time it (``gpu_suite.py``, ``gpu_standin.py``).
 
-:data:`DRIVER` runs ``pipeline.run.run`` on one pair of files and prints its summary as one ``SUMMARY {json}``
+:data:`DRIVER` runs ``pipeline.job.run_job`` on one pair of files and prints its summary as one ``SUMMARY {json}``
 line, then leaves by ``os._exit``: a benchmark measures the run, not the interpreter's teardown, where a
 multi-process run's driver once died of SIGABRT (docs/scaling.md, "GPU workers").
 """
@@ -17,9 +17,9 @@ DRIVER = """
 import json, os, sys
 from configs import load_config
 from pipeline.input_plan import InputSpec
-from pipeline.run import run
+from pipeline.job import run_job
 a = json.loads(sys.argv[1])
-summary = run(load_config(None, a["sets"]), [InputSpec.pair(a["cs"], a["en"])], a["out"], a["beam_args"])
+summary = run_job(load_config(None, a["sets"]), [InputSpec.pair(a["cs"], a["en"])], a["out"], a["beam_args"])
 keep = ("read", "pairs", "train", "rejected", "rejected_by_reason", "deadletter", "wall_seconds", "stage_seconds",
         "step_seconds", "translation_seconds", "translation_window", "translated_rows", "metrics", "runner")
 print("SUMMARY " + json.dumps({k: summary.get(k) for k in keep}), flush=True)

@@ -12,7 +12,7 @@ the same mix of captions, short everyday sentences and news. Two modes:
 * ``nmt`` -- back-translation with the real ``../shared/models/small-cs-en`` (CTranslate2 int8, beam 12, on the CPU,
   translation cache off).
 
-Each (mode, size) runs ``pipeline.run.run`` in a fresh subprocess on the in-process runner (one process, so its
+Each (mode, size) runs ``pipeline.job.run_job`` in a fresh subprocess on the in-process runner (one process, so its
 peak RSS is the run's memory) and records the wall time, Beam's own execution time per stage (what Dataflow shows
 per step), the sizes each global step held on one worker (Beam distributions: the fit sample, the largest dedup
 bucket, the largest shard, the merged counts of the largest lexicon shard), the launcher's counting pre-pass (time
@@ -49,8 +49,8 @@ from configs import load_config
 from filters.folds import key_hash, pair_keys
 from pipeline.graph import DEDUP_BUCKET_ROWS, LEXICON_SHARD_PAIRS
 from pipeline.input_plan import InputSpec, plan_reads
+from pipeline.job import run_job
 from pipeline.metrics import Step
-from pipeline.run import run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -140,7 +140,7 @@ def measure_one(mode: str, size: int, folder: Path) -> dict[str, Any]:
     prepass = {"seconds": time.perf_counter() - started, "traced_peak_bytes": tracemalloc.get_traced_memory()[1]}
     tracemalloc.stop()
     out = folder / f"out-{mode}"
-    summary = run(config, specs, out, [], overwrite=True)
+    summary = run_job(config, specs, out, [], overwrite=True)
     figures = {
         "mode": mode, "size": size, "read": summary["read"], "pairs": summary["pairs"], "train": summary["train"],
         "rejected": summary["rejected"], "deadletter": summary["deadletter"],

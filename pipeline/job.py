@@ -1,7 +1,7 @@
-"""The corpus pipeline's job: :func:`run` checks it, claims the run folder, builds it, runs it, moves its outputs
+"""The corpus pipeline's job: :func:`run_job` checks it, claims the run folder, builds it, runs it, moves its outputs
 into place and writes the summary. Its command line is :mod:`pipeline.run` (``paranmt run --cs corpus.cs --en
-corpus.en --out runs/x [Beam options]``, also ``python -m pipeline.run``), which also gives :func:`run` as
-``pipeline.run.run``.
+corpus.en --out runs/x [Beam options]``, also ``python -m pipeline.run``); :func:`run_job` is its Python API
+(``from pipeline.job import run_job``).
 
 Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`, :mod:`pipeline.prefilter`,
 :mod:`pipeline.write` and :mod:`pipeline.summary`):
@@ -28,6 +28,7 @@ Rules and scores of your own: :mod:`filters.plugins` and docs/filters.md.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import logging
 import os
@@ -38,7 +39,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import apache_beam as beam
-from apache_beam.options.pipeline_options import PipelineOptions, TestOptions
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.options.pipeline_options import DirectOptions, PipelineOptions, TestOptions
 from apache_beam.portability import common_urns
 from apache_beam.portability.api import beam_runner_api_pb2
 from apache_beam.runners.runner import PipelineResult
@@ -50,6 +52,7 @@ from pipeline import progress
 from pipeline.graph import build_pipeline, check_run
 from pipeline.input_files import InputError, file_system_problem
 from pipeline.input_plan import InputSpec
+from pipeline.job_log import JobLog, job_log
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
     TRANSLATED_COUNTER,
@@ -59,8 +62,9 @@ from pipeline.metrics import (
     translation_seconds,
     translation_window,
 )
-from pipeline.options import beam_argv, beam_checks_speak_last, local_worker_logging, runner_name
-from pipeline.run_folder import LEXICON_DIR, OUTPUTS, claim_output, own_output
+from pipeline.options import beam_checks_speak_last, local_worker_logging, runner_name
+from pipeline.preflight import beam_argv, paths_for_workers
+from pipeline.run_folder import LEXICON_DIR, OUTPUTS, STAGING, cache_root, cached_chunk_path, claim_output, own_output
 from pipeline.summary import write_summary
 from pipeline.write import clear_staging, finalize
 
@@ -70,7 +74,7 @@ log = logging.getLogger(__name__)
 # --------------------------------------------------------------------------------------------------- assembly
 
 
-def run(
+def run_job(
     config: ParaNMTConfig,
     specs: Sequence[InputSpec],
     output: str | os.PathLike,
@@ -79,6 +83,7 @@ def run(
     show_progress: bool = False,
     progress_every: float | None = None,
     overwrite: bool = False,
+    shared_mounts: Sequence[str | os.PathLike] = (),
 ) -> dict[str, Any]:
     """Check the run, then -- the one place that writes to the run folder -- claim it (locked, identity written,
     a launcher-fitted scorer saved), build and run the pipeline, move the outputs into place, write
@@ -87,10 +92,15 @@ def run(
     ``show_progress``: progress on stderr (:mod:`pipeline.progress`): a live line while a local runner works, or,
     for a runner that returns at once (Dataflow, portable), a line from the job's metrics every ``progress_every``
     seconds (None: :data:`pipeline.progress.REMOTE_PROGRESS_SECONDS`).
+    Every local path is made absolute for the workers, or refused where they cannot read this machine's disk
+    (:func:`pipeline.preflight.paths_for_workers`; ``shared_mounts``: folders every worker mounts); the outputs'
+    metadata and the run's identity keep the paths as given, so the same command writes the same bytes.
     Returns the summary; raises :class:`AccountingError` if ``read = pairs + rejected + deadletter`` fails.
     """
-    output = str(output)
     argv = beam_argv(config.pipeline, beam_args)
+    given_config, given_specs = config, list(specs)
+    output = str(output)  # the launcher's own file operations and messages keep the folder as given
+    config, specs, worker_output = paths_for_workers(config, specs, output, argv, shared_mounts)
     options = PipelineOptions(argv)
     runner = runner_name(argv)
     dry_run = options.view_as(TestOptions).dry_run
@@ -108,17 +118,19 @@ def run(
         raise InputError(f"Beam options for {runner}: {' '.join(str(error).split())} (docs/dataflow.md)") from None
     with own_output(output):  # one run per folder; created (and locked) before the checks below
         # Input, model and output-folder errors are raised here, before anything is written.
-        checked = check_run(p, config, specs, output)
-        claim_output(output, config, specs, overwrite=overwrite)  # everything checkable was checked
+        checked = check_run(p, config, specs, worker_output)
+        claim_output(output, given_config, given_specs, overwrite=overwrite)  # everything checkable was checked
         if checked.scorer is not None:
             checked.scorer.save()  # a scorer the launcher fitted
-        build_pipeline(p, checked)
+        # The stages were built with the workers' paths; the outputs' metadata describes the run as given.
+        build_pipeline(p, dataclasses.replace(checked, config=given_config, specs=given_specs))
         clear_staging(output)  # a killed run's staging folder and success marker
         expected = checked.plan.expected_rows
         local = runner in progress.LOCAL_RUNNERS
         translating = (f"model {checked.nmt_model_id}, beam {config.translate.beam_size}"
                        if checked.mode == "translate" else "")
-        with progress.LocalProgress(expected, enabled=show_progress and local, translating=translating) as shown, \
+        with job_log(output, worker_processes=local and _worker_processes(options)) as log, \
+                progress.LocalProgress(expected, enabled=show_progress and local, translating=translating) as shown, \
                 local_worker_logging(options, local=local):
             try:
                 result = p.run()
@@ -129,12 +141,15 @@ def run(
                 else:
                     every = progress.REMOTE_PROGRESS_SECONDS if progress_every is None else progress_every
                     progress.wait_showing_progress(result, expected, every=every,
-                                                   stream=sys.stderr if show_progress else None)
+                                                   stream=sys.stderr if show_progress else None,
+                                                   written=_written_rows(config, worker_output, started))
+            except ParanmtError as error:  # raised in this process (the in-process runner)
+                raise _citing(error, log) from None
             except RuntimeError as error:
                 user_error = raised_in_a_worker(error)
                 if user_error is None:
                     raise
-                raise user_error from None
+                raise _citing(user_error, log) from None
             metrics = metric_counts(result)
             shown.finish(metrics)
         shards = finalize(output, (*OUTPUTS, LEXICON_DIR))
@@ -152,6 +167,28 @@ def run(
         if not summary["identity"]["holds"]:
             raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
         return summary
+
+
+def _worker_processes(options: PipelineOptions) -> bool:
+    """The local runner starts worker processes of its own (they inherit the launcher's stderr)."""
+    return options.view_as(DirectOptions).direct_running_mode == "multi_processing"
+
+
+def _written_rows(config: ParaNMTConfig, output: str, started: float) -> progress.WrittenRows:
+    """What a job's workers write as it runs: the translation cache's chunks and the staged pairs shards."""
+    return progress.WrittenRows({progress.TRANSLATED: cached_chunk_path(cache_root(config.pipeline, output), "*", "*"),
+                                 progress.WRITTEN: FileSystems.join(output, STAGING, "pairs", "*.parquet")},
+                                since=time.time() - (time.perf_counter() - started))
+
+
+def _citing(error: ParanmtError, log: JobLog) -> ParanmtError:
+    """``error`` with the job's log named, where Beam or a worker wrote to it (the full text of the failure)."""
+    if not log.written:
+        return error
+    try:
+        return type(error)(log.cite(str(error)))
+    except TypeError:  # an error that takes more than its message
+        return error
 
 
 def dry_run_summary(result: PipelineResult, runner: str) -> dict[str, Any]:

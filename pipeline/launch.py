@@ -1,5 +1,5 @@
 """What ``paranmt run`` does once :mod:`pipeline.run` has checked its arguments and config: the job
-(:func:`pipeline.job.run`) under the interrupt guard, then what the console shows. This module imports Beam; the
+(:func:`pipeline.job.run_job`) under the interrupt guard, then what the console shows. This module imports Beam; the
 command imports it only after its checks."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from configs.schema import ParaNMTConfig
 from pipeline import progress
 from pipeline.input_plan import InputSpec
 from pipeline.interrupts import exit_on_interrupt
-from pipeline.job import AccountingError, run
+from pipeline.job import AccountingError, run_job
 from pipeline.run_folder import LEXICON_DIR, OUTPUTS, SUMMARY_FILE, interrupted_line
 from pipeline.summary import format_table
 
@@ -33,15 +33,16 @@ def specs_from_args(args: Namespace) -> list[InputSpec]:
     return specs
 
 
-def launch(args: Namespace, beam_args: Sequence[str], config: ParaNMTConfig) -> int:
+def run_and_report(args: Namespace, beam_args: Sequence[str], config: ParaNMTConfig) -> int:
     """Run the job the checked flags describe and print its report; the exit status (1: the row accounting
     failed)."""
     specs = specs_from_args(args)
     try:
         with exit_on_interrupt(functools.partial(interrupted_line, config.pipeline, args.out),
                                cleanup=progress.discard_local):
-            summary = run(config, specs, args.out, beam_args, show_progress=not args.quiet,
-                          progress_every=args.progress_every, overwrite=args.overwrite)
+            summary = run_job(config, specs, args.out, beam_args, show_progress=not args.quiet,
+                          progress_every=args.progress_every, overwrite=args.overwrite,
+                          shared_mounts=args.shared_mount)
     except AccountingError as error:
         if not args.quiet:
             print(format_table(error.summary), file=sys.stderr)
@@ -69,7 +70,7 @@ def launch(args: Namespace, beam_args: Sequence[str], config: ParaNMTConfig) -> 
     for name in OUTPUTS:
         paths = summary["shards"].get(name) or []
         if paths:
-            folder = paths[0].rsplit("/", 1)[0]
+            folder = FileSystems.join(args.out, name)  # as the user named --out (the workers were given it absolute)
             print(f"{name + '/':<12} {folder}/ ({len(paths)} shard{'s' if len(paths) != 1 else ''})")
     if summary.get("lexicon"):
         print(f"{'lexicon/':<12} {FileSystems.join(args.out, LEXICON_DIR)}/ (paranmt lexicon neighbours "

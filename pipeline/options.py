@@ -23,39 +23,20 @@ from pathlib import Path
 
 from apache_beam.options.pipeline_options import DirectOptions, PipelineOptions, StandardOptions, WorkerOptions
 
-from configs.schema import PipelineConfig
+from pipeline.preflight import beam_argv
 
 # The SDK harness (apache_beam.runners.worker.sdk_worker_main) reads its pipeline options from the JSON file this
 # variable names, before the ones its runner hands it: the channel Beam's worker containers use.
 WORKER_OPTIONS_FILE = "PIPELINE_OPTIONS_FILE"
 
-
-def _flag_names(args: Sequence[str]) -> set[str]:
-    names = set()
-    for arg in args:
-        if arg.startswith("--"):
-            names.add(arg[2:].split("=", 1)[0].replace("-", "_"))
-    return names
-
-
-def beam_argv(config: PipelineConfig, cli_beam_args: Sequence[str]) -> list[str]:
-    """The Beam argument list: ``pipeline.runner`` and ``pipeline.beam_options`` first, then the command line's
-    own Beam options, which win (a command-line option replaces the config's option of the same name)."""
-    given = _flag_names(cli_beam_args)
-    argv: list[str] = []
-    if "runner" not in given:
-        argv.append(f"--runner={config.runner}")
-    for name, value in sorted(config.beam_options.items()):
-        if name.replace("-", "_") in given:
-            continue
-        if isinstance(value, bool):
-            if value:
-                argv.append(f"--{name}")
-        elif isinstance(value, list):
-            argv.extend(f"--{name}={item}" for item in value)
-        else:
-            argv.append(f"--{name}={value}")
-    return [*argv, *cli_beam_args]
+__all__ = [
+    "WORKER_OPTIONS_FILE",
+    "beam_argv",
+    "beam_checks_speak_last",
+    "local_worker_logging",
+    "runner_name",
+    "runner_of",
+]
 
 
 def runner_name(argv: Sequence[str]) -> str:

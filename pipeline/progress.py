@@ -30,7 +30,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import TextIO
 
-from apache_beam.runners.runner import PipelineResult
+import pyarrow.parquet as pq
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.runners.runner import PipelineResult, PipelineState
 
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
@@ -49,6 +52,7 @@ from pipeline.metrics import (
 from pipeline.metrics import (
     WATCH_ENV as ENV,
 )
+from pipeline.preflight import LOCAL_RUNNERS as LOCAL_RUNNERS  # its home is the Beam-free preflight
 
 READ, TRANSLATED, WRITTEN, STARTED_CHUNKS = (READ_COUNTER, TRANSLATED_COUNTER, written_counter("pairs"),
                                            STARTED_CHUNKS_COUNTER)
@@ -175,7 +179,8 @@ class LocalProgress:
         return self
 
     def _show(self) -> None:
-        started = last_log = time.perf_counter()
+        started = time.perf_counter()
+        last_log = started - self.log_every + min(self.log_every, FIRST_LINE_SECONDS)  # the first line early
         tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         while not self._stop.wait(self.interval):
             now = time.perf_counter()
@@ -231,18 +236,59 @@ def discard_local() -> None:
             return
 
 
-# Runners that execute in (or under) the launcher's process: they get the live line, not metric polling.
-LOCAL_RUNNERS = frozenset({"FnApiRunner", "DirectRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner"})
 
 #: Seconds between the progress lines of a job on a remote runner (``paranmt run --progress-every``): a Dataflow
 #: job's counters move in minutes, and each line queries the job's metrics from its service.
 REMOTE_PROGRESS_SECONDS = 60.0
 
+#: Seconds to the first progress line when stderr is not a terminal (a log), on every runner.
+FIRST_LINE_SECONDS = 2.0
+
+
+class WrittenRows:
+    """Rows in the Parquet files a job's workers have written since it started (``since``, epoch seconds): for a
+    runner that reports its metrics only when the job ends (a portable job service), the live counts come from
+    what the job has written -- the translation cache's chunks, each written the moment it is translated, and the
+    staged output shards. ``patterns``: a counter name -> a file pattern (any Beam file system)."""
+
+    def __init__(self, patterns: Mapping[str, str], since: float) -> None:
+        self.patterns, self.since = dict(patterns), since
+        self._rows: dict[tuple[str, int], int] = {}  # (path, size) -> rows: each finished file is read once
+
+    def counts(self) -> Counter[str]:
+        total: Counter[str] = Counter()
+        for name, pattern in self.patterns.items():
+            try:
+                found = FileSystems.match([pattern])[0].metadata_list
+            except Exception:  # nothing written yet (a missing folder), or a file system hiccup: the next line
+                continue
+            for meta in found:
+                if meta.last_updated_in_seconds < self.since - 1:  # a chunk an earlier run cached
+                    continue
+                key = (meta.path, meta.size_in_bytes)
+                if key not in self._rows:
+                    try:
+                        with FileSystems.open(meta.path, compression_type=CompressionTypes.UNCOMPRESSED) as f:
+                            self._rows[key] = pq.read_metadata(f).num_rows
+                    except Exception:  # being written right now: counted once it is whole
+                        continue
+                total[name] += self._rows[key]
+        return total
+
+
+def written_line(counts: Mapping[str, int], elapsed: float, expected: int | None) -> str:
+    """The counts :class:`WrittenRows` found: the rows translated into the cache and the pairs written so far."""
+    translated = f"{counts.get(TRANSLATED, 0):,}" + (f"/{expected:,}" if expected else "")
+    return (f"translated {translated} (new chunks in the translation cache) · pairs written "
+            f"{counts.get(WRITTEN, 0):,} · {_duration(elapsed)}; rows read are counted when the job ends")
+
 
 def wait_showing_progress(result: PipelineResult, expected: int | None, *, every: float = REMOTE_PROGRESS_SECONDS,
-                          stream: TextIO | None = None) -> None:
+                          stream: TextIO | None = None, written: WrittenRows | None = None) -> None:
     """Wait until a job on a remote runner ends (its ``run()`` returns at once), raising what its wait raises;
-    with a ``stream``, write a line of its counts from Beam metrics every ``every`` seconds and once at the end.
+    with a ``stream``, write a line of its counts after :data:`FIRST_LINE_SECONDS`, then every ``every`` seconds,
+    and once at the end (from Beam metrics). While the job runs the counts come from the job's metrics, or, where
+    they have none yet and ``written`` is given, from the files the workers have written (:class:`WrittenRows`).
 
     The job is waited for by one ``result.wait_until_finish()`` in a thread, never by calls with a duration in a
     loop: Beam 2.77's portable result starts two threads reading the job's gRPC message and state streams on every
@@ -264,20 +310,29 @@ def wait_showing_progress(result: PipelineResult, expected: int | None, *, every
     started = time.perf_counter()
     waiter = threading.Thread(target=wait, name="paranmt-job-wait", daemon=True)
     waiter.start()
+    wait_for = min(every, FIRST_LINE_SECONDS)
     while waiter.is_alive():
-        waiter.join(every)
-        stream.write(_job_line(result, time.perf_counter() - started, expected) + "\n")
+        waiter.join(wait_for)
+        wait_for = every
+        elapsed = time.perf_counter() - started
+        line = _job_line(result, elapsed, expected, written if waiter.is_alive() else None)
+        stream.write(line + "\n")
         stream.flush()
     if failed:
         raise failed[0]
 
 
-def _job_line(result: PipelineResult, elapsed: float, expected: int | None) -> str:
+def _job_line(result: PipelineResult, elapsed: float, expected: int | None, written: WrittenRows | None) -> str:
     """The job's state and counts. Read through a copy of the result: Beam's portable result keeps the first
     metrics it is given for good, so counts read while the job runs would become the finished job's counts."""
     try:
         metrics = metric_counts(copy.copy(result))
-    except Exception as error:  # a starting job may have no metrics yet; the next line tries again
-        return f"{result.state}: metrics not available yet ({type(error).__name__})"
+    except Exception:  # a starting job may have no metrics yet; the next line tries again
+        metrics = {}
     counts = {name: metrics.get(name, 0) for name in (READ, WRITTEN, TRANSLATED)}
+    if not any(counts.values()) and not PipelineState.is_terminal(result.state):  # no live metrics (yet)
+        if written is not None:
+            return f"{result.state}: {written_line(written.counts(), elapsed, expected)}"
+        return (f"{result.state}: no counts from the job yet (a job service may report them only when the job "
+                f"ends) · {_duration(elapsed)}")
     return f"{result.state}: {progress_line(counts, elapsed, expected)}"

@@ -3,17 +3,15 @@
 One command, two ways in: ``paranmt run`` imports this module's :func:`main`, ``python -m pipeline.run`` runs it;
 the help, checks, outputs and exit statuses are the same. The module imports no Beam: the help, a flag that does
 not parse, a bad config value and flags that do not fit together are answered before :mod:`pipeline.launch`
-loads Beam and runs the job (:mod:`pipeline.job`).
+loads Beam and runs the job (:func:`pipeline.launch.run_and_report`).
 
-The job's Python API is here too, loaded on first use: ``from pipeline.run import run`` (the README's "The same
-job in Python") is :func:`pipeline.job.run`.
+The job's Python API is :func:`pipeline.job.run_job` (the README's "The same job in Python").
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING, Any
 
 from configs import load_config
 from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig
@@ -28,11 +26,9 @@ from core.command_line import (
     flag_names,
     run_program,
 )
+from pipeline.preflight import beam_argv, check_before_work, paths_for_workers, worker_path, workers_apart
 
-if TYPE_CHECKING:  # the lazy API below, for type checkers
-    from pipeline.job import AccountingError, run
-
-__all__ = ["CONFIG_FLAGS", "AccountingError", "build_parser", "main", "run"]
+__all__ = ["CONFIG_FLAGS", "build_parser", "main"]
 
 # The flags that set config values, by help group; each one's type, help and default are its schema field's, and
 # its help names the key it sets.
@@ -59,16 +55,6 @@ TRANSLATE_FLAGS = (
     ConfigFlag("--threads", "translate.threads"),
 )
 CONFIG_FLAGS = INPUT_FLAGS + PIPELINE_FLAGS + TRANSLATE_FLAGS
-
-
-def __getattr__(name: str) -> Any:  # Any: the attribute asked for
-    """``run`` and ``AccountingError`` of :mod:`pipeline.job`, imported when first asked for: Beam loads then, not
-    when ``python -m pipeline.run`` starts."""
-    if name in ("run", "AccountingError"):
-        from pipeline import job
-
-        return getattr(job, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_config_flags(g, ParaNMTConfig, PIPELINE_FLAGS)
     t = p.add_argument_group("back-translation")
     add_config_flags(t, ParaNMTConfig, TRANSLATE_FLAGS)
+    p.add_argument("--shared-mount", action="append", default=[], metavar="FOLDER",
+                   help="a folder every worker of a remote runner (Dataflow, a job service on another machine) "
+                        "mounts at the same path, e.g. an NFS mount: local paths in it are accepted for such a runner")
     p.add_argument("--overwrite", action="store_true",
                    help="replace a different run already in --out (the same run is always resumed)")
     p.add_argument("--quiet", action="store_true", help="no progress line, no summary table")
@@ -129,14 +118,30 @@ def _check_input_flags(args: argparse.Namespace) -> None:
         raise UsageError(f"--progress-every {args.progress_every:g}: give a number of seconds above 0")
 
 
+def _check_before_beam(args: argparse.Namespace, config: ParaNMTConfig) -> None:
+    """The runner's required options, the device, the model directory (:func:`pipeline.preflight.check_before_work`)
+    and a local path that the runner's workers cannot read, refused before Beam loads (the job resolves and checks
+    the same paths again, for the Python API: :func:`pipeline.preflight.paths_for_workers`)."""
+    argv = beam_argv(config.pipeline, args.beam_args)
+    check_before_work(argv, config)
+    apart = workers_apart(argv)
+    if apart is None:
+        return
+    for flag in ("cs", "en", "mt", "tsv", "jsonl", "parquet"):
+        for path in getattr(args, flag):
+            worker_path(f"--{flag}", path, apart, args.shared_mount)
+    paths_for_workers(config, [], args.out, argv, args.shared_mount)
+
+
 @command(build_parser, passthrough="beam_args")
 def main(args: argparse.Namespace) -> int:
     config = load_config(args.config, args.overrides, config_values(args, CONFIG_FLAGS),
                          flags=flag_names(CONFIG_FLAGS))
     _check_input_flags(args)
-    from pipeline.launch import launch  # Beam loads here, once the arguments and the config are checked
+    _check_before_beam(args, config)
+    from pipeline.launch import run_and_report  # Beam loads here, once the arguments and the config are checked
 
-    return launch(args, args.beam_args, config)
+    return run_and_report(args, args.beam_args, config)
 
 
 if __name__ == "__main__":

@@ -56,7 +56,6 @@ DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("train_embeddings", "train_embeddings.models.embedding_model"): "the EmbeddingModel without torch up front",
     ("train_embeddings.export.model_export", "train_embeddings.export.st_export"): "the st extra, one format",
     ("pipeline.run", "pipeline.launch"): "run's help and argument checks answer before Beam loads (python -m too)",
-    ("pipeline.run", "pipeline.job"): "pipeline.run.run, the job's Python API, without Beam until it is used",
     ("train_embeddings.train_command", "train_embeddings.training.trainer"): "train's checks answer before torch loads",
     ("train_embeddings.train_command", "train_embeddings.evaluation.sts.datasets"):
         "train's help and argument checks answer before sacremoses loads (the STS package's baselines)",

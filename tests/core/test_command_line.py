@@ -192,7 +192,7 @@ def test_a_project_error_is_one_line_and_its_exit_status_in_one_place(capsys):
     from configs import ConfigError
     from core.command_line import ArgumentParser, command
     from core.errors import ParanmtError
-    from pipeline.run import AccountingError
+    from pipeline.job import AccountingError
 
     def raising(error: Exception):
         @command(lambda: ArgumentParser(prog="tool"))

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.broken_backend import DEVICE_ERROR
 from pipeline.job import raised_in_a_worker
+from pipeline.job_log import JOB_LOG_FILE
 from pipeline.run import main
 from translate.ct2_backend import CTranslate2Backend
 from translate.cuda_libraries import CUBLAS_FIX
@@ -89,15 +91,46 @@ class NoCublasBackend:
         """Nothing to free."""
 
 
-def test_a_broken_backend_in_a_worker_process_is_the_same_one_line(tmp_path, capsys, bitext, toy_model):
+def _terminal_and_log(capfd, code: int, out: Path) -> tuple[list[str], str]:
+    """The lines the terminal got (file descriptor 2 captured: what worker processes write lands there too) and
+    the job's log that the one error line names."""
+    err = capfd.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 2 and lines and lines[-1].startswith("error: "), err
+    assert len(lines) <= 5 and "Traceback" not in err and sum(line.startswith("error:") for line in lines) == 1, err
+    log = out / JOB_LOG_FILE
+    assert lines[-1].endswith(f"(the job's full log: {log})"), lines[-1]
+    assert not (out / "_SUCCESS").exists() and not (out / "summary.json").exists()
+    return lines, log.read_text(encoding="utf-8")
+
+
+def test_a_broken_backend_in_a_worker_process_is_the_same_one_line(tmp_path, capfd, bitext, toy_model):
     out = tmp_path / "out"
     code = main(["--cs", str(bitext[0]), "--en", str(bitext[1]), "--out", str(out), "--model", str(toy_model),
                  "--set", f"translate.backend={__name__}:NoCublasBackend", "--device", "cpu", "--runner",
                  "FnApiRunner", "--direct_running_mode", "multi_processing", "--direct_num_workers", "2", "--quiet"])
-    last = [line for line in capsys.readouterr().err.splitlines() if line.strip()][-1]
-    assert code == 2 and last.startswith("error: the no-cublas backend loads on cpu but cannot translate a probe "
-                                         f"batch: {CAUSE}"), last
-    assert not (out / "_SUCCESS").exists() and not (out / "summary.json").exists()
+    lines, log = _terminal_and_log(capfd, code, out)
+    assert lines[-1].startswith(f"error: the no-cublas backend loads on cpu but cannot translate a probe batch: "
+                                f"{CAUSE}"), lines[-1]
+    assert "Traceback" in log  # the workers' full text is in the log the line names
+
+
+@pytest.mark.parametrize("workers", [
+    pytest.param([], id="in-process"),
+    pytest.param(["--direct_running_mode", "multi_processing", "--direct_num_workers", "2"], id="two-workers",
+                 marks=pytest.mark.slow),  # a minute; the probe-failure test above runs two workers by default
+])
+def test_a_device_that_fails_mid_run_ends_the_run_in_one_line(tmp_path, capfd, bitext, toy_model, workers):
+    """The broken-backend stand-in (benchmarks/broken_backend.py): the probe translates, every later batch raises a
+    device error. The terminal gets the one error line (and the progress line), the job's log the tracebacks."""
+    out = tmp_path / "out"
+    code = main(["--cs", str(bitext[0]), "--en", str(bitext[1]), "--out", str(out), "--model", str(toy_model),
+                 "--set", "translate.backend=benchmarks.broken_backend:DeviceFault", "--device", "cpu",
+                 "--runner", "FnApiRunner", *workers])
+    lines, log = _terminal_and_log(capfd, code, out)
+    assert lines[-1].startswith("error: translation stopped: the device-fault backend on cpu cannot translate (a "
+                                f"device error): RuntimeError: {DEVICE_ERROR}"), lines[-1]
+    assert DEVICE_ERROR in log
 
 
 def test_only_paranmts_own_errors_are_rebuilt_from_a_workers_traceback():

@@ -41,6 +41,7 @@ def dataflow_runner_installed() -> None:
 def test_the_documented_gpu_job_builds_without_submitting(tmp_path, capsys):
     code = main(["--config", "sample", "--cs", str(SAMPLE / "sample.cs"), "--en", str(SAMPLE / "sample.en"),
                  "--out", str(tmp_path / "out"), "--device", "cuda", "--compute-type", "float16",
+                 "--shared-mount", str(SAMPLE), "--shared-mount", str(tmp_path),  # offline: no gs:// bucket
                  *DATAFLOW_GPU, "--dry_run", "True"])
     assert code == 0
     assert "DataflowRunner job built with" in capsys.readouterr().out

@@ -16,7 +16,7 @@ from configs import load_config
 from core import pair_schema as S
 from filters.plugins import PluginError
 from pipeline.input_plan import InputSpec
-from pipeline.run import run
+from pipeline.job import run_job
 from tests.conftest import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
@@ -45,9 +45,9 @@ def test_external_rules_and_score_in_a_real_run_on_both_local_runners(tmp_path):
     specs = [InputSpec.pair(str(SAMPLE / "sample.cs"), str(SAMPLE / "sample.en"))]
     cache = tmp_path / "cache"
     single = tmp_path / "single"
-    summary = run(_config(cache), specs, single)
+    summary = run_job(_config(cache), specs, single)
     multi = tmp_path / "multi"
-    run(_config(cache, "pipeline.beam_options={direct_running_mode: multi_processing, direct_num_workers: 2}"),
+    run_job(_config(cache, "pipeline.beam_options={direct_running_mode: multi_processing, direct_num_workers: 2}"),
         specs, multi)
 
     # Before translation: exactly the long English sides, with the rule's own reason and detail, never decoded.
@@ -110,7 +110,7 @@ def test_a_bad_plugin_is_a_clear_error_before_any_work(tmp_path, override, messa
     specs = [InputSpec.pair(str(SAMPLE / "sample.cs"), str(SAMPLE / "sample.en"))]
     config = load_config("sample", [f"pipeline.cache_dir={tmp_path / 'cache'}", override])
     with pytest.raises(PluginError, match=message):
-        run(config, specs, tmp_path / "out")
+        run_job(config, specs, tmp_path / "out")
     assert not (tmp_path / "cache").exists() and not (tmp_path / "out" / "pairs").exists()
 
 

@@ -277,3 +277,69 @@ def test_a_chunk_counts_its_decoded_batches_for_the_line():
         counts = progress.read_counts(os.environ[progress.ENV])
     assert counts[DECODED_PROGRESS] == 3 and counts[progress.STARTED_CHUNKS] == 1
     assert [(key, [t.hypothesis for t in ts]) for key, ts in out] == [("chunk", ["A", "B", "C"])]
+
+
+class _SilentJob(_RemoteJob):
+    """A portable job service's result: no metrics until the job ends (its workers write files meanwhile)."""
+
+    def __init__(self, polls: int, rows: int, on_poll) -> None:
+        super().__init__(polls, rows)
+        self.on_poll = on_poll
+
+    def metrics(self) -> object:
+        self.life["queries"] += 1
+        self.on_poll(self.life["queries"])
+        if self.life["queries"] >= self.polls:
+            self.ended.set()
+        return _Counters({progress.READ: self.rows} if self.ended.is_set() else {})
+
+
+def _chunk(path, rows: int) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.table({"cs": ["věta"] * rows}), path)
+
+
+def test_a_job_without_live_metrics_shows_the_rows_its_workers_have_written(tmp_path):
+    """Issue 47: a PortableRunner job read ``RUNNING: read 0/1,600 · pairs written 0`` for four minutes (its job
+    service reports metrics only at the end). The lines now count the rows of the translation cache's chunks written
+    since the job started, and of the staged shards; a chunk an earlier run cached is not counted."""
+    cache = tmp_path / "cache" / "translations" / "m"
+    old = cache / "old.parquet"
+    _chunk(old, 70)
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    written = progress.WrittenRows({progress.TRANSLATED: str(tmp_path / "cache" / "translations" / "*" / "*.parquet"),
+                                    progress.WRITTEN: str(tmp_path / "_staging" / "pairs" / "*.parquet")},
+                                   since=time.time())
+    assert written.counts() == Counter()
+
+    def workers_write(poll: int) -> None:  # a chunk of 100 rows per poll; the shards at the end
+        if poll <= 4:
+            _chunk(cache / f"chunk-{poll}.parquet", 100)
+        if poll == 4:
+            _chunk(tmp_path / "_staging" / "pairs" / "shard-0.parquet", 380)
+
+    job, stream = _SilentJob(polls=5, rows=400, on_poll=workers_write), io.StringIO()
+    progress.wait_showing_progress(job, 400, every=0.001, stream=stream, written=written)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("RUNNING: translated 100/400 (new chunks in the translation cache) · pairs written 0 · ")
+    assert lines[0].endswith("; rows read are counted when the job ends")
+    assert lines[3].startswith("RUNNING: translated 400/400 (new chunks in the translation cache) · pairs written 380")
+    assert lines[-1].startswith("DONE: read 400/400 · ")
+    silent = _SilentJob(polls=2, rows=400, on_poll=lambda poll: None)
+    stream = io.StringIO()
+    progress.wait_showing_progress(silent, 400, every=0.001, stream=stream)  # no files to watch: it says so
+    assert stream.getvalue().startswith("RUNNING: no counts from the job yet (a job service may report them only "
+                                        "when the job ends) · ")
+
+
+def test_the_first_line_comes_at_once_when_stderr_is_not_a_terminal():
+    """Issue 47: with stderr a file or a pipe the first line came after 30 s; it now comes after
+    :data:`pipeline.progress.FIRST_LINE_SECONDS`, then every ``log_every`` seconds (here 1,000: no second line)."""
+    stream = io.StringIO()
+    with progress.LocalProgress(10, stream=stream, interval=0.05, log_every=1000.0):
+        _wait_for(lambda: stream.getvalue())
+    assert stream.getvalue().startswith("read 0/10 · pairs written 0 · ") and len(stream.getvalue().splitlines()) == 1
+    assert progress.FIRST_LINE_SECONDS <= 5

@@ -18,14 +18,14 @@ def readme_python_block() -> str:
     """The README's Python block that runs the pipeline."""
     text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"^```python\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
-    found = [b for b in blocks if "from pipeline.run import run" in b]
+    found = [b for b in blocks if "from pipeline.job import run_job" in b]
     assert len(found) == 1, "README.md should hold one Python block that runs the pipeline"
     return found[0]
 
 
 def test_the_readme_python_block_runs_as_written(tmp_path, monkeypatch):
     snippet = readme_python_block()
-    out = re.search(r'run\(config, inputs, "([^"]+)"\)', snippet)
+    out = re.search(r'run_job\(config, inputs, "([^"]+)"\)', snippet)
     assert out, snippet
     (tmp_path / "configs").mkdir()
     (tmp_path / "configs" / "sample").symlink_to(REPO_ROOT / "configs" / "sample", target_is_directory=True)

@@ -16,7 +16,8 @@ from configs import load_config
 from core import pair_schema as S
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
-from pipeline.run import main, run
+from pipeline.job import run_job
+from pipeline.run import main
 from tests.conftest import read_lines, taste_data
 
 TOY_TRANSLATE = ["translate.backend=ctranslate2", "translate.device=cpu", "translate.threads=1",
@@ -99,7 +100,7 @@ def toy_run(tmp_path_factory, toy_model, toy_corpus):
     cs_path, en_path, expected = _toy_bitext(tmp_path, toy_corpus)
     config = _config(*TOY_TRANSLATE, model=toy_model)
     out = tmp_path / "out"
-    summary = run(config, [InputSpec.pair(cs_path, en_path)], out)
+    summary = run_job(config, [InputSpec.pair(cs_path, en_path)], out)
     return cs_path, en_path, expected, config, out, summary
 
 
@@ -168,7 +169,7 @@ def test_toy_bitext_end_to_end_with_bad_lines_and_identical_rerun(toy_run):
     before = _file_bytes(out)
     (out / "_staging" / "pairs").mkdir(parents=True)
     (out / "_staging" / "pairs" / "pairs-00007-of-00009.parquet").write_bytes(b"torn")
-    rerun = run(config, [InputSpec.pair(cs_path, en_path)], out)
+    rerun = run_job(config, [InputSpec.pair(cs_path, en_path)], out)
     after = _file_bytes(out)
     assert after.keys() == before.keys()
     assert {k: v for k, v in after.items() if k != "summary.json"} == \
@@ -186,7 +187,7 @@ def test_real_text_translated_by_the_toy_model(tmp_path, toy_model):
     (tmp_path / "tatoeba.cs").write_text("\n".join(cs) + "\n")
     (tmp_path / "tatoeba.en").write_text("\n".join(en) + "\n")
     out = tmp_path / "out"
-    summary = run(_config(*TOY_TRANSLATE, "translate.max_source_tokens=200", "pipeline.translation_cache=false",
+    summary = run_job(_config(*TOY_TRANSLATE, "translate.max_source_tokens=200", "pipeline.translation_cache=false",
                           model=toy_model),
                   [InputSpec.pair(tmp_path / "tatoeba.cs", tmp_path / "tatoeba.en")], out)
     ids = _assert_accounting(out, [f"tatoeba:L{i:012d}" for i in range(1, 301)])
@@ -231,7 +232,7 @@ def _mt_inputs(tmp_path: Path) -> tuple[list[InputSpec], list[str]]:
 def test_mt_column_mode_on_tsv_jsonl_and_parquet(tmp_path):
     specs, ids = _mt_inputs(tmp_path)
     out = tmp_path / "out"
-    summary = run(_config("pipeline.tsv_header=true", "pipeline.mt_model_id=given-mt"), specs, out)
+    summary = run_job(_config("pipeline.tsv_header=true", "pipeline.mt_model_id=given-mt"), specs, out)
     got = _assert_accounting(out, ids)
     dead, rejected = _reasons(out, "deadletter"), _reasons(out)
     assert sorted(dead.values()) == ["invalid_utf8", "unparseable", "unparseable"]
@@ -248,7 +249,7 @@ def test_multi_process_runner_with_back_translation(toy_run, tmp_path, capfd):
     cs_path, en_path, _, config, single, _ = toy_run
     config = config.model_copy(update={"pipeline": config.pipeline.model_copy(update={"translation_cache": False})})
     multi = tmp_path / "multi"
-    summary = run(config, [InputSpec.pair(cs_path, en_path)], multi,
+    summary = run_job(config, [InputSpec.pair(cs_path, en_path)], multi,
                   ["--direct_running_mode=multi_processing", "--direct_num_workers=2"])
     n = cs_path.read_bytes().count(b"\n")
     _assert_accounting(multi, [f"toy:L{i:012d}" for i in range(1, n + 1)])
@@ -263,16 +264,16 @@ def test_multi_process_runner_with_back_translation(toy_run, tmp_path, capfd):
 def test_a_different_run_needs_overwrite_and_then_replaces_train(tmp_path):
     specs, ids = _mt_inputs(tmp_path)
     out = tmp_path / "out"
-    run(_config("pipeline.tsv_header=true"), specs, out)
+    run_job(_config("pipeline.tsv_header=true"), specs, out)
     _assert_accounting(out, ids)
     assert (out / "train").exists()
     # A different run (no selection stage) is refused in a folder that holds this one, unless overwrite: then the
     # stale train/ goes with the rest.
     with pytest.raises(InputError, match=r"holds a different run \(config\.pipeline\.score True -> False\): pass "
                                          r"--overwrite"):
-        run(_config("pipeline.tsv_header=true", "pipeline.score=false"), specs, out)
+        run_job(_config("pipeline.tsv_header=true", "pipeline.score=false"), specs, out)
     assert (out / "train").exists()
-    run(_config("pipeline.tsv_header=true", "pipeline.score=false"), specs, out, overwrite=True)
+    run_job(_config("pipeline.tsv_header=true", "pipeline.score=false"), specs, out, overwrite=True)
     assert not (out / "train").exists()
 
 
@@ -357,10 +358,10 @@ def test_scorer_fitted_in_the_job_equals_the_launchers_fit(tmp_path, monkeypatch
 
     specs, ids = _mt_inputs(tmp_path)
     config = _config("score.fit_sample=150")  # spans the TSV input and the JSONL one
-    in_job = run(config, specs, tmp_path / "job", ["--direct_running_mode=multi_processing",
+    in_job = run_job(config, specs, tmp_path / "job", ["--direct_running_mode=multi_processing",
                                                     "--direct_num_workers=2"])
     monkeypatch.setattr(pipeline.scorer_fit, "_fits_in_job", lambda score, local: False)
-    launcher = run(config, specs, tmp_path / "launcher")
+    launcher = run_job(config, specs, tmp_path / "launcher")
     assert in_job["held"]["fit_sample_rows"] == {"max": 150, "sum": 150, "count": 1}
     assert "fit_sample_rows" not in launcher["held"]
 

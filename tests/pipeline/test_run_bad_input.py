@@ -36,10 +36,11 @@ def _side(k: int) -> bytes:
 
 
 def _one_line_error(capsys, code: int, *names: Path | str) -> str:
-    """Exit status 2, and stderr is exactly one ``error:`` line naming every one of ``names``."""
+    """Exit status 2, and stderr is exactly one ``error:`` line naming every one of ``names`` (after the progress
+    lines of a run whose job had started)."""
     err = capsys.readouterr().err
     assert code == 2, err
-    lines = err.strip().splitlines()
+    lines = [line for line in err.strip().splitlines() if not line.startswith("read ")]
     assert len(lines) == 1 and lines[0].startswith("error: "), err
     for name in names:
         assert str(name) in lines[0]
@@ -413,3 +414,32 @@ def test_missing_dataflow_options_are_one_line_with_no_warning_before_it(tmp_pat
                 "--out", tmp_path / "out", "--runner", "DataflowRunner")
     line = _one_line_error(capsys, code, "DataflowRunner", "Missing required option: project")
     assert line.startswith("error: Beam options for DataflowRunner: ") and not (tmp_path / "out").exists()
+
+
+def test_checks_before_work_answer_before_beam_and_torch_load(tmp_path):
+    """Issue 47: DataflowRunner without its options, ``--device cuda`` on a machine without a GPU and a missing
+    ``--model`` took 11-33 s on a loaded machine; each is now one line from a process that imported neither Beam
+    nor torch (what is imported, not seconds: the machine's load does not decide it)."""
+    probe = """
+import json, sys
+from pipeline.run import main
+common = ["--cs", "w.cs", "--en", "w.en", "--out", "out"]
+codes = [main([*common, *case]) for case in json.loads(sys.argv[1])]
+loaded = sorted(name for name in ("apache_beam", "torch", "ctranslate2", "sacremoses") if name in sys.modules)
+print(json.dumps({"codes": codes, "loaded": loaded}))
+"""
+    gpu = any(Path("/dev").glob("nvidia[0-9]*"))  # a GPU machine passes the device check
+    cases = [["--runner", "DataflowRunner"], *([] if gpu else [["--device", "cuda"]]), ["--model", "no/such/model"]]
+    (tmp_path / "w.cs").write_text("Ahoj.\n", encoding="utf-8")
+    (tmp_path / "w.en").write_text("Hello.\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-c", probe, json.dumps(cases)], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=120, env={**os.environ, "CLOUDSDK_COMPUTE_REGION": ""})
+    assert json.loads(result.stdout) == {"codes": [2] * len(cases), "loaded": []}, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == ("error: Beam options for DataflowRunner: Missing required option: project, region, "
+                        "temp_location (give --project PROJECT --region REGION --temp_location gs://BUCKET/tmp; "
+                        "docs/dataflow.md)")
+    assert gpu or lines[1].startswith("error: --device cuda: no CUDA device is visible here")
+    assert lines[-1].startswith("error: --model ") and "no/such/model: no such model directory" in lines[-1]
+    assert len(lines) == len(cases)
+    assert not (tmp_path / "out").exists()

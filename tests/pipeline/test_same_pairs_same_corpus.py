@@ -24,7 +24,7 @@ import pytest
 
 from configs import load_config
 from pipeline.input_plan import InputSpec
-from pipeline.run import run
+from pipeline.job import run_job
 from tests.conftest import TASTE_DATA, read_lines, small_cs_en
 
 N = 200  # real LibreOffice help pairs, in 4 chunks of 64 rows (the last one short)
@@ -108,7 +108,7 @@ def _check_containers(tmp_path: Path, model: Path, containers: dict) -> None:
     results = {}
     for name, make in containers.items():
         out = tmp_path / f"out-{len(results)}"
-        summary = run(config, make(tmp_path / f"in-{len(results)}", cs, en), out)
+        summary = run_job(config, make(tmp_path / f"in-{len(results)}", cs, en), out)
         assert summary["read"] == N, name
         results[name] = out
     reference_name, reference = next(iter(results.items()))

@@ -17,7 +17,7 @@ from pipeline.analysis.lexicon.pmi import compute_lexicon
 from pipeline.analysis.lexicon.shards import lexicon_files, write_outputs
 from pipeline.analysis.lexicon.transforms import BuildLexicon
 from pipeline.input_plan import InputSpec
-from pipeline.run import run
+from pipeline.job import run_job
 from pipeline.summary import format_table
 from tests.conftest import taste_pairs
 
@@ -41,7 +41,7 @@ def test_pipeline_branch_equals_the_stand_alone_command(tmp_path):
                  "lexicon.chunk_keys=5000", "lexicon.num_shards=2"]
     config = load_config(None, overrides)
     out = tmp_path / "run"
-    summary = run(config, [InputSpec.tsv(tsv, mt=2)], out)
+    summary = run_job(config, [InputSpec.tsv(tsv, mt=2)], out)
     lexicon = summary["lexicon"]
     assert summary["identity"]["holds"] and lexicon["read"] == summary["pairs"] > 350
     assert lexicon["read"] == lexicon["used"] + sum(lexicon["skipped"].values())
@@ -62,7 +62,7 @@ def test_pipeline_branch_equals_the_stand_alone_command(tmp_path):
     assert meta["config"]["lexicon"]["enabled"] is True and meta["lexicon_config"]["min_joint"] == 3
     assert meta["code_version"] and meta["mode"] == "mt_column"  # the run's metadata is echoed
     # Without the switch it is another run: replacing it (--overwrite) removes the stale lexicon/.
-    run(load_config(None, overrides[:3]), [InputSpec.tsv(tsv, mt=2)], out, overwrite=True)
+    run_job(load_config(None, overrides[:3]), [InputSpec.tsv(tsv, mt=2)], out, overwrite=True)
     assert not (out / "lexicon").exists()
 
 
