@@ -28,6 +28,6 @@ build=$!
 "${pip[@]}" -e ".[test,st,static]"
 wait "$build" || { tail -n 40 "$work/build.log"; echo "install.sh: building $fairseq failed (log above)"; exit 1; }
 # 4. The whole `dev` extra: fairseq-fixed from the wheel just built, and what it alone needs.
-"${pip[@]}" --find-links "$work" -e ".[dev]"
+"${pip[@]}" -e ".[dev]" "$work"/fairseq_fixed-*.whl
 # fairseq-fixed drags in a CUDA-only torchaudio that cannot load beside the CPU torch (docs/ecosystem.md).
 .venv/bin/pip uninstall -y torchaudio
