@@ -7,10 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")"
 export PIP_CONSTRAINT="$PWD/constraints.txt"  # torch stays the CPU build on every pip step (docs/install.md)
 pip=(.venv/bin/pip install --no-build-isolation)
+pin() { grep -o "\"$1==[^\"]*\"" pyproject.toml | tr -d '"'; }  # a dependency as pyproject.toml pins it
 python3 -m venv .venv
 # 1. What building fairseq-fixed imports, so that its build needs no isolated environment of its own (pip would
-#    install torch a second time into one, ~45 CPU-s).
-.venv/bin/pip install torch numpy cython setuptools wheel
+#    install torch a second time into one, ~45 CPU-s). filelock (a torch dependency) at paranmt's pin, so that
+#    step 3 replaces nothing under the running build.
+.venv/bin/pip install torch numpy cython setuptools wheel "$(pin filelock)"
 # 2. In the background: fairseq-fixed's wheel, built against that torch. Its setup.py compiles one extension after
 #    another through torch's ninja backend, which writes every extension's build.ninja to the same file, so it cannot
 #    build two at once: the config file turns that backend off (the plain compiler, thread-safe) and builds
@@ -20,7 +22,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf '[build_ext]\nparallel = %s\nuse_ninja =\n' "$(nproc)" > "$work/build.cfg"
 flags="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_config_var("CFLAGS"))') -g0"
-fairseq=$(grep -o '"fairseq-fixed==[^"]*"' pyproject.toml | tr -d '"')
+fairseq=$(pin fairseq-fixed)
 DIST_EXTRA_CONFIG="$work/build.cfg" CFLAGS="$flags" CXXFLAGS="$flags" \
   .venv/bin/pip wheel -v --no-deps --no-build-isolation --wheel-dir "$work" "$fairseq" > "$work/build.log" 2>&1 &
 build=$!

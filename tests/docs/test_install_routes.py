@@ -30,15 +30,19 @@ def _run(args: list[str], **kwargs) -> subprocess.CompletedProcess:
 
 def test_install_sh_builds_the_pinned_fairseq_and_installs_the_rest_of_dev():
     """install.sh installs `dev` minus fairseq while fairseq-fixed's wheel builds, then `.[dev]` with that wheel: the
-    extras of the step in between are dev's others, and the wheel it builds is the fairseq-fixed pyproject pins."""
+    extras of the step in between are dev's others, and each pin it reads from pyproject.toml (the fairseq-fixed it
+    builds, the filelock it installs beside torch) is found there once."""
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
     (dev,) = project["optional-dependencies"]["dev"]
     dev_extras = set(re.fullmatch(r"paranmt\[(.+)\]", dev).group(1).split(","))
     script = (REPO_ROOT / "install.sh").read_text()
     installs = {frozenset(m.split(",")) for m in re.findall(r'-e "\.\[([^\]]+)\]"', script)}
     assert installs == {frozenset({"dev"}), frozenset(dev_extras - {"fairseq"})}, installs
-    pinned = re.findall(r'"fairseq-fixed==[^"]*"', (REPO_ROOT / "pyproject.toml").read_text())
-    assert len(pinned) == 1 and "grep -o '\"fairseq-fixed==[^\"]*\"' pyproject.toml" in script, pinned
+    names = re.findall(r"\$\(pin ([\w-]+)\)", script)  # install.sh reads these pins from pyproject.toml
+    assert set(names) == {"fairseq-fixed", "filelock"}, names
+    (pin,) = [line for line in script.splitlines() if line.startswith("pin() ")]
+    found = _run(["bash", "-c", pin + "\n" + "".join(f"pin {n}\n" for n in names)], cwd=REPO_ROOT).stdout.split()
+    assert [f.partition("==")[0] for f in found] == names and all(re.fullmatch(r"[\w-]+==[\w.]+", f) for f in found)
     subprocess.run(["bash", "-n", str(REPO_ROOT / "install.sh")], check=True)
 
 
