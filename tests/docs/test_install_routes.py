@@ -1,21 +1,22 @@
-"""The worker install route docs/dataflow.md gives (``--setup_file ./pyproject.toml``): Beam builds an sdist on the
-launcher with ``python -m build --no-isolation --sdist`` and each worker pip-installs it, base dependencies only.
-Here: the same sdist, installed with the project's constraints into a fresh environment, runs the sample job, with
-no torchaudio beside torch and ``pip check`` clean (issue 34: an install other than the README's command must work
-too). Slow (a fresh environment: minutes, and the package index), so ``-m slow``."""
+"""The install routes. install.sh, the README's set-up, checked against pyproject.toml's extras (fast). The worker
+route docs/dataflow.md gives (``--setup_file ./pyproject.toml``): Beam builds an sdist on the launcher with
+``python -m build --no-isolation --sdist`` and each worker pip-installs it, base dependencies only. Here: the same
+sdist, installed with the project's constraints into a fresh environment, runs the sample job, with no torchaudio
+beside torch and ``pip check`` clean (issue 34: an install other than the README's command must work too). That one
+is slow (a fresh environment: minutes, and the package index), so ``-m slow``."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
 from tests.conftest import REPO_ROOT
-
-pytestmark = pytest.mark.slow
 
 PROJECT = ["pyproject.toml", "README.md", "constraints.txt", "cli", "configs", "core", "filters", "pipeline",
            "translate", "train_embeddings"]
@@ -27,6 +28,25 @@ def _run(args: list[str], **kwargs) -> subprocess.CompletedProcess:
     return done
 
 
+def test_install_sh_builds_the_pinned_fairseq_and_installs_the_rest_of_dev():
+    """install.sh installs `dev` minus fairseq while fairseq-fixed's wheel builds, then `.[dev]` with that wheel: the
+    extras of the step in between are dev's others, and each pin it reads from pyproject.toml (the fairseq-fixed it
+    builds, the filelock it installs beside torch) is found there once."""
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
+    (dev,) = project["optional-dependencies"]["dev"]
+    dev_extras = set(re.fullmatch(r"paranmt\[(.+)\]", dev).group(1).split(","))
+    script = (REPO_ROOT / "install.sh").read_text()
+    installs = {frozenset(m.split(",")) for m in re.findall(r'-e "\.\[([^\]]+)\]"', script)}
+    assert installs == {frozenset({"dev"}), frozenset(dev_extras - {"fairseq"})}, installs
+    names = re.findall(r"\$\(pin ([\w-]+)\)", script)  # install.sh reads these pins from pyproject.toml
+    assert set(names) == {"fairseq-fixed", "filelock"}, names
+    (pin,) = [line for line in script.splitlines() if line.startswith("pin() ")]
+    found = _run(["bash", "-c", pin + "\n" + "".join(f"pin {n}\n" for n in names)], cwd=REPO_ROOT).stdout.split()
+    assert [f.partition("==")[0] for f in found] == names and all(re.fullmatch(r"[\w-]+==[\w.]+", f) for f in found)
+    subprocess.run(["bash", "-n", str(REPO_ROOT / "install.sh")], check=True)
+
+
+@pytest.mark.slow
 def test_the_setup_file_route_installs_a_worker_that_runs_the_sample(tmp_path):
     source = tmp_path / "src"
     for name in PROJECT:  # the project as committed, without a checkout's runs/, caches or venv
