@@ -3,7 +3,7 @@
 both encode the same real sentences (the 5,385 distinct sentences of STS-B dev + test); the table gives the
 largest absolute difference of any embedding coordinate, and both encoders' sentences/s on one CPU thread.
 
-    python benchmarks/st_roundtrip.py --model runs/ecosystem/word30 --model runs/ecosystem/wordtri10 \
+    python benchmarks/embeddings/st_roundtrip.py --model runs/ecosystem/word30 --model runs/ecosystem/wordtri10 \
         [--sentences 3000] [--json out.json]
 
 Needs the ``st`` extra and ../shared/data/sts (or ``--sts-dir``).
@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from core.hf_imports import import_sentence_transformers
 from train_embeddings import load_model

@@ -1,8 +1,8 @@
 """Training throughput of the sentence-embedding trainer: pairs/s for WORD, TRIGRAM and LSTM at M = 1 and M = 40,
 absolute step and mining times, and the vectorised mega-batch miner against naive loops, in one run.
 
-    .venv/bin/python benchmarks/train_bench.py                          # CPU, 1 thread; CUDA too when present
-    .venv/bin/python benchmarks/train_bench.py --threads 2 --models word --json bench.json
+    .venv/bin/python benchmarks/embeddings/train_bench.py               # CPU, 1 thread; CUDA too when present
+    .venv/bin/python benchmarks/embeddings/train_bench.py --threads 2 --models word --json bench.json
 
 What is timed, per model and M, over whole mega-batches of ``M x 100`` real caption pairs (after one warm-up
 mega-batch): featurisation (vocabulary and trigram look-ups, moving ids to the device), **mining** (encoding the ``2 x M
@@ -13,7 +13,7 @@ bare ``(2 M 100) x d`` by ``d x (2 M 100)`` float32 product of the same embeddin
 the device's matrix-product rate, and its fraction (product / (product + updates)) is what mining would cost if it were
 that full product. On a CPU the miner computes only the upper triangle (the matrix is symmetric), so an exact miner's
 floor is about half that fraction. Reading Parquet is not timed (the trainer streams it; see
-``benchmarks/score_bench.py`` for Arrow rates).
+``benchmarks/scores/score_bench.py`` for Arrow rates).
 
 Models use the paper's sizes (``--dim``): 300-d word and trigram embeddings (random init; the vocabulary is the caption
 data's), LSTM with 300 hidden units (word scrambling 0.3). Adam updates the whole embedding table every step
@@ -52,9 +52,9 @@ import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 import torch  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
+from benchmarks.paths import REPO  # noqa: E402
 from core.text import TextProcessor  # noqa: E402
 from train_embeddings.losses.margin_loss import MarginLoss  # noqa: E402
 from train_embeddings.losses.negative_mining import MegaBatchMiner  # noqa: E402

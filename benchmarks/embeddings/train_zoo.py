@@ -2,8 +2,8 @@
 of updates through the trainer (``train_embeddings.training.trainer.train``, i.e. the CLI's code path), then evaluated
 on STS 2012–2016 and the STS Benchmark (``train_embeddings.evaluation.sts.evaluate_all``), with training pairs/s.
 
-    .venv/bin/python benchmarks/train_zoo.py                                  # CPU, 1 thread, defaults below
-    .venv/bin/python benchmarks/train_zoo.py --steps 400 --pairs 40000 --models word,proj,cse --json zoo.json
+    .venv/bin/python benchmarks/embeddings/train_zoo.py                                  # CPU, 1 thread, defaults below
+    .venv/bin/python benchmarks/embeddings/train_zoo.py --steps 400 --pairs 40000 --models word,proj,cse --json zoo.json
 
 Setup (the same for every model): Multi30k caption pairs (caption k and k+1 of an image; the image is the group,
 so two captions of one image are never each other's negatives; ``--pairs`` pairs of the first images,
@@ -45,12 +45,10 @@ import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "benchmarks"))  # train_bench's tokeniser cache
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from train_bench import tokenised  # noqa: E402
-
+from benchmarks.embeddings.train_bench import tokenised  # noqa: E402
+from benchmarks.paths import REPO  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from core.text import CachedTokenizer  # noqa: E402
 from train_embeddings.evaluation import sts  # noqa: E402

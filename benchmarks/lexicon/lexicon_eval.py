@@ -1,6 +1,6 @@
 """Figures for the PMI paraphrase lexicon (ParaNMT-50M Appendix A.1) on real English caption pairs.
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/lexicon_eval.py [--pairing all|consecutive] [--images N]
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/lexicon/lexicon_eval.py [--pairing all|consecutive] [--images N]
         [--reference-pairs 20000] [--seed 0] [--json figures.json]
 
 Pairs: Multi30k (Flickr30k) training captions, five independent English captions per image (line i of
@@ -33,12 +33,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from configs.schema import LexiconConfig  # noqa: E402
-from core.text import TextProcessor  # noqa: E402
-from pipeline.analysis.pmi_lexicon import (  # noqa: E402
+from benchmarks.paths import REPO
+from configs.schema import LexiconConfig
+from core.text import TextProcessor
+from pipeline.analysis.pmi_lexicon import (
     ENGLISH_STOPWORDS,
     PairCounts,
     build_from_tables,

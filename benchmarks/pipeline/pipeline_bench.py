@@ -1,7 +1,7 @@
 """Throughput of the corpus pipeline without the NMT: every stage but back-translation, translations given
 (MT-column mode), scoring and the training selection included.
 
-    .venv/bin/python benchmarks/pipeline_bench.py [--cores 2] [--rows N] [--baseline GIT_REF] [--json out.json]
+    .venv/bin/python benchmarks/pipeline/pipeline_bench.py [--cores 2] [--rows N] [--baseline GIT_REF] [--json out.json]
 
 Input: every real Czech-English pair under ../shared/data/bitext that has a natural stand-in for a machine
 translation -- Multi30k train (29,000; "mt" = another English caption of the same image from
@@ -63,12 +63,11 @@ from pipeline.scorer_fit import fit_and_save
 from pipeline.summary import file_counts
 from pipeline.write import shard_name, shards_of, sorted_shard_table, write_table
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import code_commit  # noqa: E402
+from benchmarks.paths import REPO, code_commit
 
-SHARED = ROOT.parent / "shared" / "data"
+SHARED = REPO.parent / "shared" / "data"
 NEWSTEST = [f"newstest{y}" for y in range(2009, 2016)]
 
 
@@ -246,7 +245,7 @@ def run_measured(code: Path, inputs: tuple[Path, Path, Path], out: Path, beam_ar
 def baseline_checkout(ref: str, tmp: Path) -> Path:
     """``ref`` of this repository as a detached worktree under ``tmp`` (removed with it)."""
     folder = tmp / f"baseline-{ref}"
-    subprocess.run(["git", "worktree", "add", "--detach", str(folder), ref], cwd=ROOT, check=True,
+    subprocess.run(["git", "worktree", "add", "--detach", str(folder), ref], cwd=REPO, check=True,
                    capture_output=True)
     return folder
 
@@ -298,14 +297,14 @@ def main(argv: list[str] | None = None) -> int:
     cores = available[: args.cores]
     os.sched_setaffinity(0, cores)  # worker processes inherit it
     tmp = Path(tempfile.mkdtemp(prefix="pipeline-bench-"))
-    codes = {"this code": ROOT}
+    codes = {"this code": REPO}
     try:
         full = build_inputs(tmp, args.rows)
         n = full[3]
         half = build_inputs(tmp / "half", n // 2)
         print(f"{n:,} pairs (Multi30k train + Tatoeba + newstest 2009-2015), pinned to CPUs {cores}", flush=True)
         if args.baseline:
-            codes = {f"baseline {args.baseline}": baseline_checkout(args.baseline, tmp), "this code": ROOT}
+            codes = {f"baseline {args.baseline}": baseline_checkout(args.baseline, tmp), "this code": REPO}
         figures: dict[str, object] = {"pairs": n, "cores": len(cores), "half_pairs": half[3]}
         runs = compare_code_paths(codes, full[:3], half[:3], n, half[3], tmp, cores,
                                   tuple(args.runners.split(",")))
@@ -351,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
             args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     finally:
         if args.baseline and len(codes) > 1:
-            subprocess.run(["git", "worktree", "remove", "--force", str(codes[next(iter(codes))])], cwd=ROOT,
+            subprocess.run(["git", "worktree", "remove", "--force", str(codes[next(iter(codes))])], cwd=REPO,
                            capture_output=True, check=False)
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -1,6 +1,6 @@
 """How the corpus pipeline's time and memory grow with input size, and what a CzEng-sized run would cost.
 
-    .venv/bin/python benchmarks/scale_bench.py [--sizes 2000,8000,32000,all] [--modes mt,nmt]
+    .venv/bin/python benchmarks/pipeline/scale_bench.py [--sizes 2000,8000,32000,all] [--modes mt,nmt]
         [--results benchmarks/results/scale.json] [--doc docs/scaling.md] [--plot docs/scaling.png] [--fresh]
 
 Input: every pair of ``../shared/data/bitext`` (all files), shuffled with a fixed seed, so that every prefix has
@@ -8,7 +8,7 @@ the same mix of captions, short everyday sentences and news. Two modes:
 
 * ``mt`` -- the input carries a translation column (no NMT stage): for Multi30k another English caption of the same
   image (``paraphrase/multi30k-captions``), elsewhere the English of the next line of the same file, as in
-  ``benchmarks/pipeline_bench.py``; the lexicon branch is on, so its global merge is measured too;
+  ``benchmarks/pipeline/pipeline_bench.py``; the lexicon branch is on, so its global merge is measured too;
 * ``nmt`` -- back-translation with the real ``../shared/models/small-cs-en`` (CTranslate2 int8, beam 12, on the CPU,
   translation cache off).
 
@@ -45,15 +45,16 @@ import numpy as np
 import pyarrow.parquet as pq
 from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
+
+from benchmarks.paths import REPO
 from configs import load_config
 from filters.folds import key_hash, pair_keys
 from pipeline.graph import DEDUP_BUCKET_ROWS, LEXICON_SHARD_PAIRS
 from pipeline.input_plan import InputSpec, plan_reads
 from pipeline.run import run
 
-ROOT = Path(__file__).resolve().parent.parent
-
-SHARED = ROOT.parent / "shared"
+SHARED = REPO.parent / "shared"
 BITEXT = SHARED / "data" / "bitext"
 CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"
 MODEL = SHARED / "models" / "small-cs-en"
@@ -160,7 +161,7 @@ def run_subprocess(mode: str, size: int, folder: Path, log: Path) -> dict[str, A
     with log.open("a", encoding="utf-8") as handle:
         handle.write(f"\n=== {time.strftime('%H:%M:%S')} {mode} {size}\n")
         handle.flush()
-        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=handle, text=True, cwd=ROOT, check=False)
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=handle, text=True, cwd=REPO, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{mode} at {size} pairs failed (exit {done.returncode}); see {log}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -366,9 +367,10 @@ def projection(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str:
 
 def cpu_workers(anchors: dict[str, Any], pairs: int, workers: int, cpu_core_hours: float) -> list[str]:
     """The CPU-worker rows: back-translation sentences per core-second measured here by
-    ``benchmarks/translate_cpu_bench.py`` (``benchmarks/results/translate_cpu.json``), projected to a worker."""
+    ``benchmarks/translate/translate_cpu_bench.py`` (``benchmarks/results/translate_cpu.json``), projected to a
+    worker."""
     cpu = anchors.get("cpu_worker")
-    measured = ROOT / "benchmarks" / "results" / "translate_cpu.json"
+    measured = REPO / "benchmarks" / "results" / "translate_cpu.json"
     if cpu is None or not measured.exists():
         return []
     speed = {row["name"]: row for row in json.loads(measured.read_text(encoding="utf-8"))["speed"]}
@@ -458,11 +460,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="2000,8000,32000,all")
     parser.add_argument("--modes", default="mt,nmt")
-    parser.add_argument("--results", type=Path, default=ROOT / "benchmarks" / "results" / "scale.json")
-    parser.add_argument("--work", type=Path, default=ROOT / "runs" / "scale_bench")
+    parser.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results" / "scale.json")
+    parser.add_argument("--work", type=Path, default=REPO / "runs" / "scale_bench")
     parser.add_argument("--doc", type=Path, help="docs/scaling.md: rewrite its generated block")
     parser.add_argument("--plot", type=Path, help="write the plot here (PNG)")
-    parser.add_argument("--anchors", type=Path, default=ROOT / "benchmarks" / "scale_anchors.json")
+    parser.add_argument("--anchors", type=Path, default=Path(__file__).with_name("scale_anchors.json"))
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
     parser.add_argument("--quantile-keys", type=int, default=3_000_000,
                         help="random keys fed to the quantile accumulator to find its largest size")

@@ -1,7 +1,7 @@
 """A baseline training corpus of real paraphrases: Multi30k caption pairs (captions of the same image), with every
 caption whose normalised text equals an STS sentence dropped. The learning check
-(tests/train_embeddings/test_learning_check.py) and the reproduction's comparison (benchmarks/reproduce.py) train
-on it.
+(tests/train_embeddings/test_learning_check.py) and the reproduction's comparison (benchmarks/reproduction/reproduce.py)
+train on it.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """Rebuild, from ``../shared``, every back-translated corpus the benchmarks and ``docs/reproduction.md`` need.
 
-    python -m benchmarks.corpora [--out runs/corpora] [--only bitext,software] [--figures]
+    python -m benchmarks.reproduction.corpora [--out runs/corpora] [--only bitext,software] [--figures]
         [--translations DIR]      # translations made elsewhere: DIR/<source>.tsv[.gz] of `paranmt translate`
 
 Each corpus is one ``paranmt run`` over a bitext folder of ``../shared/data`` with
-``benchmarks.reproduce``'s settings (the real model ``../shared/models/small-cs-en``, CTranslate2 int8 on the CPU,
-beam 12, every STS / STS-B / SICK sentence excluded from training):
+``benchmarks.reproduction.reproduce``'s settings (the real model ``../shared/models/small-cs-en``, CTranslate2 int8 on
+the CPU, beam 12, every STS / STS-B / SICK sentence excluded from training):
 
 * ``<out>/bitext/corpus`` — ``../shared/data/bitext`` (Multi30k, Tatoeba, newstest; the 53,517 ranked pairs of the
   reproduction, its ``train/`` the paper's selection);
@@ -16,12 +16,13 @@ killed build resumes where it stopped and a rebuild reads them back instead of t
 ``--translations DIR``, a corpus whose every source has ``DIR/<source>.tsv[.gz]`` (the output of ``paranmt translate
 --model <the same model> --beam 12 --compute-type int8 --input <source>.cs``, e.g. run on a machine with more cores)
 is built from those translations (``paranmt run --mt``) instead of translating here. The bitext
-corpus is built first (the one everything needs). Consumers: ``benchmarks.reproduce --out runs/corpora/bitext``
-(finds the same cache), ``benchmarks.learning_curve --corpus runs/corpora/bitext/corpus --software
-runs/corpora/software/corpus`` and ``benchmarks.static_table`` (reads both). ``--figures`` then regenerates every
-figure of docs/reproduction.md that these corpora feed, in order: ``benchmarks.static_table`` (the static table,
-its learning curve, the frontier section and plot) and ``benchmarks.learning_curve`` (its section and plot; 117
-training runs: hours on 2 cores, minutes on a 16-core machine with ``--workers 12``).
+corpus is built first (the one everything needs). Consumers: ``benchmarks.reproduction.reproduce --out
+runs/corpora/bitext`` (finds the same cache), ``benchmarks.reproduction.learning_curve --corpus
+runs/corpora/bitext/corpus --software runs/corpora/software/corpus`` and ``benchmarks.reproduction.static_table`` (reads
+both). ``--figures`` then regenerates every figure of docs/reproduction.md that these corpora feed, in order:
+``benchmarks.reproduction.static_table`` (the static table, its learning curve, the frontier section and plot) and
+``benchmarks.reproduction.learning_curve`` (its section and plot; 117 training runs: hours on 2 cores, minutes on a
+16-core machine with ``--workers 12``).
 """
 
 from __future__ import annotations
@@ -37,11 +38,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.reproduce import SHARED, bitext_sources, build_corpus, evaluation_files  # noqa: E402
+from benchmarks.paths import REPO
+from benchmarks.reproduction.reproduce import SHARED, bitext_sources, build_corpus, evaluation_files
 
 # corpus name -> its bitext folder under ../shared/data, in build order (the most needed first)
 CORPORA = {"bitext": "bitext", "software": "bitext-software"}
@@ -78,7 +78,8 @@ def translated_files(translations: Path, sources: Sequence[str], target: Path) -
 
 def build_with_translations(files: Sequence[tuple[Path, Path]], mts: Sequence[Path], data: Path,
                             target: Path) -> dict[str, Any]:
-    """``paranmt run --mt`` with ``benchmarks.reproduce``'s filter settings over translations made elsewhere."""
+    """``paranmt run --mt`` with ``benchmarks.reproduction.reproduce``'s filter settings over translations made
+    elsewhere."""
     corpus = target / "corpus"
     command = [sys.executable, "-m", "cli.paranmt_command", "run", "--out", str(corpus), "--runner", "FnApiRunner",
                "--set", f"filter.exclude_sentences={json.dumps(evaluation_files(data))}"]
@@ -120,7 +121,7 @@ def build(names: Sequence[str], out: Path, model: Path, data: Path,
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.corpora", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.corpora", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where the corpora go (default runs/corpora)")
     p.add_argument("--only", default=",".join(CORPORA), help=f"comma-separated subset of {','.join(CORPORA)}")
@@ -144,8 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           args.translations.resolve() if args.translations else None)
     if args.figures:
         docs = str(REPO / "docs" / "reproduction.md")
-        commands = [["-m", "benchmarks.static_table", "--corpora", str(out), "--docs", docs],
-                    ["-m", "benchmarks.learning_curve", "--corpus", str(corpus_dir(out, "bitext")),
+        commands = [["-m", "benchmarks.reproduction.static_table", "--corpora", str(out), "--docs", docs],
+                    ["-m", "benchmarks.reproduction.learning_curve", "--corpus", str(corpus_dir(out, "bitext")),
                      "--software", str(corpus_dir(out, "software")), "--out", str(REPO / "runs" / "learning-curve"),
                      "--docs", docs]]
         for command in commands:

@@ -1,11 +1,11 @@
 """Encoder speed on one pinned thread, in a fresh process: the timing behind every sentences/s figure of the docs
-(``benchmarks.frontier`` times; ``benchmarks.static_table`` reads the frontier's figures).
+(``benchmarks.reproduction.frontier`` times; ``benchmarks.reproduction.static_table`` reads the frontier's figures).
 
-:func:`time_encoders` runs ``python -m benchmarks.encoder_timing JOB OUT`` in an environment that pins every pool
-before it starts (:func:`train_embeddings.evaluation.thread_pools.pinned_environment`: OpenMP, MKL, OpenBLAS and the
-tokenizers' Rayon pool of one thread, the tokenizers' batches serial); the child sets torch's inter-op pool to one
-thread before any work and times inside :func:`~train_embeddings.evaluation.thread_pools.pinned` (torch intra-op, the
-native pools, the tokenizers' batches). The protocol:
+:func:`time_encoders` runs ``python -m benchmarks.reproduction.encoder_timing JOB OUT`` in an environment that pins
+every pool before it starts (:func:`train_embeddings.evaluation.thread_pools.pinned_environment`: OpenMP, MKL, OpenBLAS
+and the tokenizers' Rayon pool of one thread, the tokenizers' batches serial); the child sets torch's inter-op pool to
+one thread before any work and times inside :func:`~train_embeddings.evaluation.thread_pools.pinned` (torch intra-op,
+the native pools, the tokenizers' batches). The protocol:
 
 * one set of unseen sentences for every encoder and round (rounds differ only by what the machine does), and 64
   more to warm up;
@@ -39,12 +39,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from train_embeddings.evaluation import sts  # noqa: E402
-from train_embeddings.evaluation.thread_pools import (  # noqa: E402
+from benchmarks.paths import REPO
+from train_embeddings.evaluation import sts
+from train_embeddings.evaluation.thread_pools import (
     cpu_model,
     os_threads,
     pinned,
@@ -52,8 +51,8 @@ from train_embeddings.evaluation.thread_pools import (  # noqa: E402
     pool_report,
     tokenizer_threads_started,
 )
-from train_embeddings.models.embedding_model import EmbeddingModel  # noqa: E402
-from train_embeddings.models.model_io import load_model  # noqa: E402
+from train_embeddings.models.embedding_model import EmbeddingModel
+from train_embeddings.models.model_io import load_model
 
 PROTOCOL = ("torch intra- and inter-op, OpenMP / MKL / OpenBLAS and the tokenizers' Rayon pool sized 1 before the "
             "timing process starts, the tokenizers' batches serial, SentencePiece on torch's one "
@@ -162,7 +161,7 @@ def time_encoders(encoders: Sequence[dict[str, Any]], sentences: Sequence[str], 
         job_file, out_file = Path(tmp) / "job.json", Path(tmp) / "out.json"
         job_file.write_text(json.dumps(job), encoding="utf-8")
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "benchmarks.encoder_timing", str(job_file), str(out_file)],
+        subprocess.run([sys.executable, "-m", "benchmarks.reproduction.encoder_timing", str(job_file), str(out_file)],
                        cwd=REPO, env=env, check=True)
         result = json.loads(out_file.read_text(encoding="utf-8"))
     result["wall_seconds"] = round(time.perf_counter() - started, 1)

@@ -1,10 +1,10 @@
 """The quality–speed frontier: every encoder a user could pick, on STS 2012–2015 (mean of the per-year mean
-Pearson), STS-B test and STS2017, beside its encoding speed on one pinned thread (``benchmarks.encoder_timing``:
-every pool pinned, cold, tokenisation included, the same unseen sentences for all); a table and a quality-vs-speed
-plot (log speed axis) written into ``docs/reproduction.md`` (its ``frontier`` section) and
-``docs/reproduction/frontier.png``, every number with the command, the CPU and the pinning in ``--json``.
+Pearson), STS-B test and STS2017, beside its encoding speed on one pinned thread
+(``benchmarks.reproduction.encoder_timing``: every pool pinned, cold, tokenisation included, the same unseen sentences
+for all); a table and a quality-vs-speed plot (log speed axis) written into ``docs/reproduction.md`` (its ``frontier``
+section) and ``docs/reproduction/frontier.png``, every number with the command, the CPU and the pinning in ``--json``.
 
-    python -m benchmarks.frontier --model WORD=runs/word --model TRIGRAM=runs/trigram --model SP=runs/sp \\
+    python -m benchmarks.reproduction.frontier --model WORD=runs/word --model TRIGRAM=runs/trigram --model SP=runs/sp \\
         --model LSTM=runs/lstm --model "TRIGRAM,SP"=runs/trigram-sp [--speed 1000] [--rounds 5] [--min-seconds 2] \\
         [--docs docs/reproduction.md] [--json benchmarks/results/frontier.json] [--no-minilm] [--quick]
 
@@ -14,7 +14,7 @@ the same model fed whitespace tokens instead of Moses tokens ("no Moses": what S
 tokeniser, which is the ceiling of every other paranmt encoder's speed), and all-MiniLM-L6-v2 (the ``st``
 extra; nothing is downloaded).
 
-Speed (``benchmarks.encoder_timing``'s protocol): ``--speed`` unseen STS-B *train* sentences (not among the
+Speed (``benchmarks.reproduction.encoder_timing``'s protocol): ``--speed`` unseen STS-B *train* sentences (not among the
 evaluated sentences; 64 more warm each pass up), every pass on a fresh copy of the encoder (cold), ``--rounds``
 rounds of at least ``--min-seconds`` CPU seconds timed each. The table gives sentences per CPU-second of the
 pinned timing process (its headline) and per wall second: the median over rounds, the median of the per-round
@@ -33,16 +33,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.doc_sections import replace_section  # noqa: E402
-from benchmarks.encoder_timing import make_encoder, spread, time_encoders  # noqa: E402
-from benchmarks.paths import shown  # noqa: E402
-from train_embeddings.evaluation import sts  # noqa: E402
-from train_embeddings.models.embedding_model import EmbeddingModel  # noqa: E402
-from train_embeddings.models.model_io import load_model  # noqa: E402
+from benchmarks.doc_sections import replace_section
+from benchmarks.paths import REPO, shown
+from benchmarks.reproduction.encoder_timing import make_encoder, spread, time_encoders
+from train_embeddings.evaluation import sts
+from train_embeddings.models.embedding_model import EmbeddingModel
+from train_embeddings.models.model_io import load_model
 
 SHARED = REPO.parent / "shared"
 YEARS = (2012, 2013, 2014, 2015)
@@ -62,7 +60,7 @@ def timing_sentences(data: sts.StsBenchmarks, n: int, warmup: int = 64) -> tuple
 
 def encoder_specs(models: Sequence[tuple[str, Path]], minilm: bool, word_frequencies: Path | None,
                   fit: list[str]) -> list[dict[str, Any]]:
-    """Every encoder as a ``benchmarks.encoder_timing.make_encoder`` spec, with its ``label`` and ``group``
+    """Every encoder as a ``benchmarks.reproduction.encoder_timing.make_encoder`` spec, with its ``label`` and ``group``
     (baseline, paranmt, transformer: the plot's colours)."""
     specs: list[dict[str, Any]] = [
         {"label": "GloVe avg", "kind": "glove", "group": "baseline"},
@@ -117,8 +115,9 @@ def summarise(quality: dict[str, dict[str, float]], timing: dict[str, Any],
 def speed_protocol(meta: dict[str, Any]) -> str:
     """How the speeds were measured, on which CPU, and the pinning as observed: a sentence for a doc page."""
     pins = meta["pinning"]
-    return (f"Speed on **one pinned thread** ({meta['protocol']}; `benchmarks/encoder_timing.py`), tokenisation "
-            f"included, on {meta['cpu']}. Observed in the timing process: torch {pins['torch_intra_op']} intra-op / "
+    return (f"Speed on **one pinned thread** ({meta['protocol']}; `benchmarks/reproduction/encoder_timing.py`), "
+            f"tokenisation included, on {meta['cpu']}. Observed in the timing process: torch "
+            f"{pins['torch_intra_op']} intra-op / "
             f"{pins['torch_inter_op']} inter-op thread, native pools {', '.join(pins['native'])}; a 20,000-sentence "
             f"tokenizers batch started {pins['tokenizer_threads_started_by_a_batch']} threads; the other threads "
             f"spent {pins['other_threads_cpu_seconds_while_timing']:.2f} CPU s while any encoder was timed.")
@@ -177,7 +176,7 @@ def parse_model(value: str) -> tuple[str, Path]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.frontier", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.frontier", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", type=parse_model, action="append", default=[], metavar="LABEL=DIR",
                    help="a saved paranmt model (repeatable)")
@@ -221,8 +220,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     quality = evaluate(encoders, data)
     rows = summarise(quality, timing, {label: group for label, _, group in encoders})
     models = " ".join(f"--model {shlex.quote(f'{label}={shown(d)}')}" for label, d in args.model)
-    command = (f"python -m benchmarks.frontier {models} --speed {args.speed} --rounds {args.rounds} --min-seconds "
-               f"{args.min_seconds:g}" + (" --no-minilm" if args.no_minilm else ""))
+    command = (f"python -m benchmarks.reproduction.frontier {models} --speed {args.speed} --rounds {args.rounds} "
+               f"--min-seconds {args.min_seconds:g}" + (" --no-minilm" if args.no_minilm else ""))
     meta = {"command": command, "speed": args.speed, "rounds": args.rounds, "min_seconds": args.min_seconds,
             "cpu": timing["cpu"], "pinning": timing["pinning"], "protocol": timing["protocol"],
             "notes": [f"- {note}" for note in args.note]}

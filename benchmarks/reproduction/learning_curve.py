@@ -1,27 +1,28 @@
 """How quality grows with the number of back-translated pairs, which pairs to keep, and which domain to translate
 (issue 25): a learning curve, the selection rule as a variable, and Table 4 of ParaNMT-50M in miniature.
 
-    python -m benchmarks.corpora                          # both corpora from ../shared (translations cached)
-    python -m benchmarks.learning_curve --corpus runs/corpora/bitext/corpus --software runs/corpora/software/corpus \\
-        --out runs/learning-curve [--workers 2] [--gpu-workers 3] [--docs docs/reproduction.md]
-    python -m benchmarks.learning_curve --results runs/learning-curve/results.json --docs docs/reproduction.md
+    python -m benchmarks.reproduction.corpora               # both corpora from ../shared (translations cached)
+    python -m benchmarks.reproduction.learning_curve --corpus runs/corpora/bitext/corpus \\
+        --software runs/corpora/software/corpus --out runs/learning-curve \\
+        [--workers 2] [--gpu-workers 3] [--docs docs/reproduction.md]
+    python -m benchmarks.reproduction.learning_curve --results runs/learning-curve/results.json \\
+        --docs docs/reproduction.md
 
-``--corpus`` is a ``pipeline.run`` output over the bitext of ``../shared/data/bitext`` (``benchmarks.reproduce``'s
-corpus); ``--software`` the same over ``../shared/data/bitext-software`` (LibreOffice); ``benchmarks.corpora``
-builds both. Pools: the pairs the
-pipeline *ranked* (past its filter rules: no evaluation sentence, no copy), both sides ≤ 30 tokens, under three
-selection rules — ``top2`` (the paper's: the top two paraphrase-score deciles = the pipeline's train/), ``thr0.8``
-(paraphrase score ≥ 0.8) and ``all``; sizes 2k, 5k, 11k, 30k and the whole pool, nested seeded samples (a smaller
-set is a prefix of a larger one). Table 4: every ranked pair ≤ 30 tokens of one domain (Multi30k captions,
-Tatoeba, newstest, LibreOffice), all domains sampled to the smallest one's size.
+``--corpus`` is a ``pipeline.run`` output over the bitext of ``../shared/data/bitext``
+(``benchmarks.reproduction.reproduce``'s corpus); ``--software`` the same over ``../shared/data/bitext-software``
+(LibreOffice); ``benchmarks.reproduction.corpora`` builds both. Pools: the pairs the pipeline *ranked* (past its filter
+rules: no evaluation sentence, no copy), both sides ≤ 30 tokens, under three selection rules — ``top2`` (the paper's:
+the top two paraphrase-score deciles = the pipeline's train/), ``thr0.8`` (paraphrase score ≥ 0.8) and ``all``; sizes
+2k, 5k, 11k, 30k and the whole pool, nested seeded samples (a smaller set is a prefix of a larger one). Table 4: every
+ranked pair ≤ 30 tokens of one domain (Multi30k captions, Tatoeba, newstest, LibreOffice), all domains sampled to the
+smallest one's size.
 
-Every run: ParaNMT-50M §5.2 settings (Adam, batch 100, margin 0.4, MAX negatives), M = 20, 5 epochs, seed 1
-(``--seeds`` adds others), the learning rates ``benchmarks.reproduce`` chose on STS2017 (WORD 0.01, TRIGRAM 0.001;
-SP and LSTM 0.001), GloVe 6B 50d for word tables (``unseen_words: mapped``, and the same model re-evaluated with its
-unseen words left at GloVe: the WORD fix before → after). Evaluated on STS 2012–2015 (mean of per-year mean
-Pearson), STS-B test, STS2017. Runs go ``--workers`` at a time on one CPU thread each; runs of ≥ 30k pairs, LSTMs
-and combinations go to the GPU when there is one (``--gpu-workers`` at a time). ``results.json`` grows as runs
-finish; a rerun skips them.
+Every run: ParaNMT-50M §5.2 settings (Adam, batch 100, margin 0.4, MAX negatives), M = 20, 5 epochs, seed 1 (``--seeds``
+adds others), the learning rates ``benchmarks.reproduction.reproduce`` chose on STS2017 (WORD 0.01, TRIGRAM 0.001; SP
+and LSTM 0.001), GloVe 6B 50d for word tables (``unseen_words: mapped``, and the same model re-evaluated with its unseen
+words left at GloVe: the WORD fix before → after). Evaluated on STS 2012–2015 (mean of per-year mean Pearson), STS-B
+test, STS2017. Runs go ``--workers`` at a time on one CPU thread each; runs of ≥ 30k pairs, LSTMs and combinations go to
+the GPU when there is one (``--gpu-workers`` at a time). ``results.json`` grows as runs finish; a rerun skips them.
 
 The docs section ``learning-curve`` gets the tables, ``learning_curve.png`` and the log-linear fit
 (``mean = a + b·log10(pairs)`` per model on the ``all`` rule, least squares, 95% prediction intervals from the t
@@ -43,17 +44,16 @@ from typing import Any
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.doc_sections import replace_section  # noqa: E402
-from configs.schema import TrainConfig  # noqa: E402
-from core.text import CachedTokenizer  # noqa: E402
-from core.word_vectors import load_word_vectors  # noqa: E402
-from train_embeddings.evaluation import sts  # noqa: E402
-from train_embeddings.models.model_io import load_model  # noqa: E402
-from train_embeddings.training.trainer import train  # noqa: E402
+
+from benchmarks.doc_sections import replace_section
+from configs.schema import TrainConfig
+from core.text import CachedTokenizer
+from core.word_vectors import load_word_vectors
+from train_embeddings.evaluation import sts
+from train_embeddings.models.model_io import load_model
+from train_embeddings.training.trainer import train
 
 SIZES = (2000, 5000, 11000, 30000)
 LR = {"word": 0.01, "trigram": 1e-3, "sp": 1e-3, "lstm": 1e-3}
@@ -335,8 +335,8 @@ def markdown(analysis: dict[str, Any], sets: dict[str, Any] | None, figure: str,
     by = analysis["by_name"]
     lines = ["## Learning curve, selection rule and training domain (issue 25)", "",
              f"Written by `{command}`; runs: {where}. Every run: M = 20, 5 epochs, Adam, WORD lr 0.01 "
-             "(chosen on STS2017 by `benchmarks.reproduce`), TRIGRAM / SP / LSTM 0.001, GloVe 6B 50d for word "
-             "tables. Pearson × 100: STS 2012–2015 = mean of per-year means; STS2017 is the only set any choice "
+             "(chosen on STS2017 by `benchmarks.reproduction.reproduce`), TRIGRAM / SP / LSTM 0.001, GloVe 6B 50d for "
+             "word tables. Pearson × 100: STS 2012–2015 = mean of per-year means; STS2017 is the only set any choice "
              "below looks at.", ""]
     if sets:
         lines += ["Pools (ranked pairs: no evaluation sentence, no copy; both sides ≤ 30 tokens): "
@@ -411,7 +411,7 @@ def markdown(analysis: dict[str, Any], sets: dict[str, Any] | None, figure: str,
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.learning_curve", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.learning_curve", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--corpus", type=Path, help="pipeline.run output over ../shared/data/bitext")
     p.add_argument("--software", type=Path, help="pipeline.run output over ../shared/data/bitext-software")
@@ -453,8 +453,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.docs:
         figure = args.docs.parent / args.docs.stem / "learning_curve.png"
         plot_curve(analysis, figure)
-        command = ("python -m benchmarks.learning_curve " + (f"--results {args.results}" if args.results else
-                   f"--corpus {args.corpus} --software {args.software} --out {args.out}") + f" --docs {args.docs}")
+        command = ("python -m benchmarks.reproduction.learning_curve "
+                   + (f"--results {args.results}" if args.results
+                      else f"--corpus {args.corpus} --software {args.software} --out {args.out}")
+                   + f" --docs {args.docs}")
         replace_section(args.docs, "learning-curve",
                         markdown(analysis, sets, f"{args.docs.stem}/learning_curve.png", command, args.where))
         print(f"wrote the learning-curve section of {args.docs} and {figure}")

@@ -1,8 +1,8 @@
 """A reproducible mini ParaNMT: a real Czech→English model back-translates a real bitext, and the paper's claims
 are tested on the result (ParaNMT-50M §3 Tables 1/3, §5.4 Table 5, §5.5 Table 6, and STS against baselines).
 
-    .venv/bin/python -m benchmarks.reproduce --model ../shared/models/small-cs-en --bitext ../shared/data/bitext \\
-        --out runs/repro [--docs docs/reproduction.md] [--quick]
+    .venv/bin/python -m benchmarks.reproduction.reproduce --model ../shared/models/small-cs-en \\
+        --bitext ../shared/data/bitext --out runs/repro [--docs docs/reproduction.md] [--quick]
 
 Steps (each writes ``<out>/steps/<step>.json``; a rerun skips finished steps, and inside the training steps every
 finished run, so a killed reproduction loses at most the run it was in):
@@ -55,22 +55,21 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.caption_pairs import build_caption_pairs  # noqa: E402
-from benchmarks.doc_sections import kept_sections  # noqa: E402
-from benchmarks.translate_bench import Case, run_case  # noqa: E402
-from configs.schema import TrainConfig  # noqa: E402
-from core import pair_schema as S  # noqa: E402
-from core.text import CachedTokenizer  # noqa: E402
-from filters.folds import assign_folds, pair_keys  # noqa: E402
-from filters.rules import CRITERIA, MaxTokens, NotACopy  # noqa: E402
-from pipeline.analysis.corpus_report import build_report  # noqa: E402
-from train_embeddings.evaluation import sts  # noqa: E402
-from train_embeddings.models.model_io import load_model  # noqa: E402
-from train_embeddings.training.trainer import CHECKPOINT, train  # noqa: E402
+from benchmarks.doc_sections import kept_sections
+from benchmarks.paths import REPO
+from benchmarks.reproduction.caption_pairs import build_caption_pairs
+from benchmarks.translate.translate_bench import Case, run_case
+from configs.schema import TrainConfig
+from core import pair_schema as S
+from core.text import CachedTokenizer
+from filters.folds import assign_folds, pair_keys
+from filters.rules import CRITERIA, MaxTokens, NotACopy
+from pipeline.analysis.corpus_report import build_report
+from train_embeddings.evaluation import sts
+from train_embeddings.models.model_io import load_model
+from train_embeddings.training.trainer import CHECKPOINT, train
 
 log = logging.getLogger("reproduce")
 
@@ -635,8 +634,8 @@ def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Na
                                                               "table6", "compare"))
     s = corpus["summary"]
     lines = ["# Reproduction: a mini ParaNMT on real back-translations", "",
-             f"Written by `python -m benchmarks.reproduce --model {_shown(args.model)} --bitext {_shown(args.bitext)} "
-             f"--out {_shown(args.out)}"
+             f"Written by `python -m benchmarks.reproduction.reproduce --model {_shown(args.model)} "
+             f"--bitext {_shown(args.bitext)} --out {_shown(args.out)}"
              + (" --quick" if args.quick else "") + "` (2 CPU cores). Every number below comes from that run; "
              "rerun it to regenerate this page. Model selection uses STS2017 only; STS 2012–2015 and STS-B test "
              "are never used for a choice.", "",
@@ -744,7 +743,7 @@ def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Na
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduce", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.reproduce", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", type=Path, default=SHARED / "models" / "small-cs-en", help="model directory")
     p.add_argument("--bitext", type=Path, default=SHARED / "data" / "bitext", help="folder of NAME.cs/NAME.en")

@@ -1,6 +1,7 @@
-"""The ``static`` section of docs/reproduction.md from ``benchmarks.static_table``'s results JSON.
+"""The ``static`` section of docs/reproduction.md from ``benchmarks.reproduction.static_table``'s results JSON.
 
-    python -m benchmarks.static_report [--json benchmarks/results/static_table.json] [--docs docs/reproduction.md]
+    python -m benchmarks.reproduction.static_report [--json benchmarks/results/static_table.json] \\
+        [--docs docs/reproduction.md]
 
 With ``--docs``, also draws the learning curves into ``reproduction/static_curve.png`` beside the page.
 """
@@ -18,14 +19,13 @@ from typing import Any
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.doc_sections import replace_section  # noqa: E402
-from benchmarks.frontier import speed_protocol  # noqa: E402
-from benchmarks.learning_curve import fit_log_linear  # noqa: E402
-from core.plotting import pyplot  # noqa: E402
+from benchmarks.doc_sections import replace_section
+from benchmarks.paths import REPO
+from benchmarks.reproduction.frontier import speed_protocol
+from benchmarks.reproduction.learning_curve import fit_log_linear
+from core.plotting import pyplot
 
 SEED = re.compile(r"-s\d+$")
 METRICS = ("mean", "stsb_test", "sts2017")
@@ -139,7 +139,7 @@ def curve_points(data: dict[str, Any], prefix: str) -> tuple[str, list[tuple[int
 
 def curve(data: dict[str, Any], prefix: str) -> list[str]:
     """The learning curve of the rows named ``<prefix><pairs>``, ending at the full-corpus row they sample, and its
-    log-linear fit (``benchmarks.learning_curve.fit_log_linear``, 95% prediction intervals)."""
+    log-linear fit (``benchmarks.reproduction.learning_curve.fit_log_linear``, 95% prediction intervals)."""
     found = curve_points(data, prefix)
     if found is None:
         return []
@@ -199,8 +199,9 @@ def plot_curves(data: dict[str, Any], path: Path) -> None:
 
 def markdown(data: dict[str, Any]) -> str:
     lines = ["## The static encoder: what the corpus adds to a distilled teacher", "",
-             "Written by `python -m benchmarks.corpora` then `python -m benchmarks.static_table --docs "
-             "docs/reproduction.md` (results: `benchmarks/results/static_table.json`). STATIC is the model2vec "
+             "Written by `python -m benchmarks.reproduction.corpora` then "
+             "`python -m benchmarks.reproduction.static_table --docs docs/reproduction.md` (results: "
+             "`benchmarks/results/static_table.json`). STATIC is the model2vec "
              "distillation of all-MiniLM-L6-v2 (PCA 256 unless the row says otherwise), trained with the paper's "
              "margin loss (δ 0.4, MAX negatives, batch 100, M = 20, Adam, 5 epochs, one thread, unless the row "
              "says otherwise); every choice (learning rate, teacher-loss weight, the chosen configuration, the "
@@ -227,7 +228,7 @@ def write_section(data: dict[str, Any], docs: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.static_report", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.static_report", description=__doc__)
     p.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "static_table.json")
     p.add_argument("--docs", type=Path, help="markdown page whose 'static' section is (re)written")
     args = p.parse_args(argv)

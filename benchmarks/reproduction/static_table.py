@@ -1,33 +1,32 @@
 """What the corpus adds to a distilled teacher (issue 32): the ``static`` encoder (all-MiniLM-L6-v2's model2vec
 distillation, then paraphrase training) row by row, beside TRIGRAM, SP and all-MiniLM-L6-v2.
 
-    python -m benchmarks.corpora                         # the corpora, from ../shared (translations cached)
-    python -m benchmarks.static_table [--corpora runs/corpora] [--out runs/static-table] \\
+    python -m benchmarks.reproduction.corpora              # the corpora, from ../shared (translations cached)
+    python -m benchmarks.reproduction.static_table [--corpora runs/corpora] [--out runs/static-table] \\
         [--json benchmarks/results/static_table.json] [--workers 2] [--phases a,b,c,e,f,d,g,frontier,speed] \\
         [--speed 1000] [--rounds 5] [--min-seconds 2] [--docs docs/reproduction.md]
-    python -m benchmarks.static_table --phases frontier,speed --docs docs/reproduction.md   # every speed figure
+    python -m benchmarks.reproduction.static_table --phases frontier,speed --docs docs/reproduction.md  # every speed
 
-Training sets (from ``benchmarks.corpora``'s bitext corpus; both sides ≤ 30 tokens, no evaluation sentence, no
-copy): ``all`` — every ranked pair (53,517); ``train`` — the pipeline's ``train/`` (the paper's top-two-decile
-selection); ``shuffled`` — ``all`` with the back-translations permuted (not paraphrases: the control); ``lo`` —
-the LibreOffice corpus's ranked pairs, ``all+lo`` both; ``all-<n>`` — nested seeded samples for the learning curve.
+Training sets (from ``benchmarks.reproduction.corpora``'s bitext corpus; both sides ≤ 30 tokens, no evaluation sentence,
+no copy): ``all`` — every ranked pair (53,517); ``train`` — the pipeline's ``train/`` (the paper's top-two-decile
+selection); ``shuffled`` — ``all`` with the back-translations permuted (not paraphrases: the control); ``lo`` — the
+LibreOffice corpus's ranked pairs, ``all+lo`` both; ``all-<n>`` — nested seeded samples for the learning curve.
 
 Every run: the paper's margin loss (δ 0.4, MAX negatives, batch 100), M = 20 unless the row says otherwise, Adam, 5
 epochs, one thread, the final model (no test year is looked at: every choice — the learning rate of each model, the
-teacher-loss weight, the best combination — is made on STS2017 alone, and rows say which). Phases, most important
-first (``teacher`` computes the teacher vectors the teacher-loss rows read): ``a`` distillation alone, learning-rate
-sweep on all pairs, seeds, train/, shuffled control, teacher loss and teacher-loss-alone control; ``b`` PCA size,
-vocabulary extension, M, pull; ``c`` combinations with TRIGRAM and SP, the WORD, TRIGRAM and SP baselines; ``e`` the
-teacher-loss configuration's third seed, faster learning rate, M = 1, 10 epochs, its checkpoint best on STS2017
-and train/; ``f`` the teacher loss at faster rates (seeds); ``d`` the learning curves of the main configuration and
-of the best static configuration (mean STS2017 over its seeds); ``g`` that configuration's second seed and its
-teacher-loss-alone control; ``lo`` the LibreOffice pairs added (once that corpus is built); ``frontier``
-``benchmarks.frontier`` over the distillation, the best static row, WORD, TRIGRAM, SP and STATIC,TRIGRAM (retrained
-here when only their numbers are: the runs are deterministic): quality and encode sentences/s on one pinned thread
-beside all-MiniLM-L6-v2 in the same run (``benchmarks.encoder_timing``), into ``benchmarks/results/frontier.json``
-and the page's ``frontier`` section; ``speed`` the table's speed rows from that JSON, and sizes on disk. Results are
-written to ``--json`` after every run; a rerun skips the finished ones. ``--docs`` rewrites the ``static`` section
-of the page.
+teacher-loss weight, the best combination — is made on STS2017 alone, and rows say which). Phases, most important first
+(``teacher`` computes the teacher vectors the teacher-loss rows read): ``a`` distillation alone, learning-rate sweep on
+all pairs, seeds, train/, shuffled control, teacher loss and teacher-loss-alone control; ``b`` PCA size, vocabulary
+extension, M, pull; ``c`` combinations with TRIGRAM and SP, the WORD, TRIGRAM and SP baselines; ``e`` the teacher-loss
+configuration's third seed, faster learning rate, M = 1, 10 epochs, its checkpoint best on STS2017 and train/; ``f`` the
+teacher loss at faster rates (seeds); ``d`` the learning curves of the main configuration and of the best static
+configuration (mean STS2017 over its seeds); ``g`` that configuration's second seed and its teacher-loss-alone control;
+``lo`` the LibreOffice pairs added (once that corpus is built); ``frontier`` ``benchmarks.reproduction.frontier`` over
+the distillation, the best static row, WORD, TRIGRAM, SP and STATIC,TRIGRAM (retrained here when only their numbers are:
+the runs are deterministic): quality and encode sentences/s on one pinned thread beside all-MiniLM-L6-v2 in the same run
+(``benchmarks.reproduction.encoder_timing``), into ``benchmarks/results/frontier.json`` and the page's ``frontier``
+section; ``speed`` the table's speed rows from that JSON, and sizes on disk. Results are written to ``--json`` after
+every run; a rerun skips the finished ones. ``--docs`` rewrites the ``static`` section of the page.
 """
 
 from __future__ import annotations
@@ -46,27 +45,27 @@ from typing import Any
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.frontier import MINILM, evaluate  # noqa: E402
-from benchmarks.frontier import main as frontier_main  # noqa: E402
-from benchmarks.static_report import SEED, write_section  # noqa: E402
-from configs.schema import TrainConfig  # noqa: E402
-from core.hf_imports import minilm_directory  # noqa: E402
-from train_embeddings.evaluation import sts  # noqa: E402
-from train_embeddings.models.embedding_model import EmbeddingModel  # noqa: E402
-from train_embeddings.models.encoder import build_encoder  # noqa: E402
-from train_embeddings.models.model_io import load_model, save_model  # noqa: E402
-from train_embeddings.models.spec import ModelSpec  # noqa: E402
-from train_embeddings.static.teacher import STATIC, distill_teacher  # noqa: E402
-from train_embeddings.static.teacher_targets import teacher_targets  # noqa: E402
-from train_embeddings.training.data import PairSource  # noqa: E402
-from train_embeddings.training.static_training import source_sentences  # noqa: E402
-from train_embeddings.training.trainer import train  # noqa: E402
+from benchmarks.paths import REPO
+from benchmarks.reproduction.frontier import MINILM, evaluate
+from benchmarks.reproduction.frontier import main as frontier_main
+from benchmarks.reproduction.static_report import SEED, write_section
+from configs.schema import TrainConfig
+from core.hf_imports import minilm_directory
+from train_embeddings.evaluation import sts
+from train_embeddings.models.embedding_model import EmbeddingModel
+from train_embeddings.models.encoder import build_encoder
+from train_embeddings.models.model_io import load_model, save_model
+from train_embeddings.models.spec import ModelSpec
+from train_embeddings.static.teacher import STATIC, distill_teacher
+from train_embeddings.static.teacher_targets import teacher_targets
+from train_embeddings.training.data import PairSource
+from train_embeddings.training.static_training import source_sentences
+from train_embeddings.training.trainer import train
 
-CORPORA = REPO / "runs" / "corpora"  # benchmarks.corpora's default --out (not imported: it pulls the translators)
+# benchmarks.reproduction.corpora's default --out (not imported: it pulls the translators)
+CORPORA = REPO / "runs" / "corpora"
 FRONTIER_JSON = REPO / "benchmarks" / "results" / "frontier.json"
 YEARS = (2012, 2013, 2014, 2015)
 COLUMNS = ["id", "en", "mt", "en_tokens", "mt_tokens", "paraphrase_score"]
@@ -75,7 +74,8 @@ CURVE = (2000, 5000, 11000, 30000)
 CURVE_KEYS = ("lr", "static_teacher_loss", "static_pca_dims", "static_extend_vocab", "static_pull", "megabatch",
               "epochs", "select")
 LR_SWEEP = (3e-4, 1e-3, 3e-3, 1e-2)
-BASE_LR = {"word": 1e-2, "trigram": 1e-3, "sp": 1e-3, "trigram,sp": 1e-3}  # benchmarks.reproduce / learning_curve's
+# benchmarks.reproduction.reproduce / learning_curve's
+BASE_LR = {"word": 1e-2, "trigram": 1e-3, "sp": 1e-3, "trigram,sp": 1e-3}
 LABEL = {"static": "STATIC", "word": "WORD", "trigram": "TRIGRAM", "sp": "SP", "trigram,sp": "TRIGRAM,SP",
          "static,trigram": "STATIC,TRIGRAM", "static,sp": "STATIC,SP"}
 
@@ -95,7 +95,7 @@ def _ranked(run: Path) -> Any:
 
 
 def corpus_dir(corpora: Path, name: str) -> Path:
-    """``benchmarks.corpora``'s pipeline output for corpus ``name``."""
+    """``benchmarks.reproduction.corpora``'s pipeline output for corpus ``name``."""
     return corpora / name / "corpus"
 
 
@@ -164,7 +164,8 @@ def _benchmarks() -> Any:
 
 
 def scores(label: str, encode: Any) -> dict[str, Any]:
-    """STS 2012–2015 (mean of per-year mean Pearson), STS-B test, STS2017 — ``benchmarks.frontier.evaluate``."""
+    """STS 2012–2015 (mean of per-year mean Pearson), STS-B test, STS2017 —
+    ``benchmarks.reproduction.frontier.evaluate``."""
 
     return evaluate([(label, encode, "static")], _benchmarks())[label]
 
@@ -327,10 +328,11 @@ def phase_c(results: Results, sets: dict[str, int], run: Any) -> None:
 
 
 def phase_lo(results: Results, sets: dict[str, int], run: Any) -> None:
-    """More pairs: the LibreOffice corpus added (when ``benchmarks.corpora`` has built it), to the main
+    """More pairs: the LibreOffice corpus added (when ``benchmarks.reproduction.corpora`` has built it), to the main
     configuration, the teacher-loss one and the best static configuration."""
     if "all+lo" not in sets:
-        print("  no LibreOffice corpus yet (python -m benchmarks.corpora --only software): skipped", flush=True)
+        print("  no LibreOffice corpus yet (python -m benchmarks.reproduction.corpora --only software): skipped",
+              flush=True)
         return
     lr = results.data["choices"]["static_lr"]
     w = results.data["choices"].get("teacher_loss", 0.5)
@@ -422,7 +424,8 @@ def disk_size(directory: Path) -> int:
 
 def speed(results: Results, frontier_json: Path) -> None:
     """The table's speed rows (and sizes on disk) from the frontier's timing of the same models
-    (``benchmarks.frontier``: one pinned thread, MiniLM in the same run), so every page shows one measurement."""
+    (``benchmarks.reproduction.frontier``: one pinned thread, MiniLM in the same run), so every page shows one
+    measurement."""
     if not frontier_json.is_file():
         raise SystemExit(f"error: {_shown(frontier_json)} is missing: run the frontier phase first")
     timed = json.loads(frontier_json.read_text(encoding="utf-8"))
@@ -484,15 +487,15 @@ def frontier_picks(results: Results) -> dict[str, str]:
 
 
 def frontier(results: Results, docs: Path | None, n: int, rounds: int, min_seconds: float, out: Path) -> None:
-    """``benchmarks.frontier`` over this table's models (every one in the repository's ``runs/``): the frontier
-    section of ``docs``, its PNG and ``out`` (``benchmarks/results/frontier.json``), every speed timed once."""
+    """``benchmarks.reproduction.frontier`` over this table's models (every one in the repository's ``runs/``): the
+    frontier section of ``docs``, its PNG and ``out`` (``benchmarks/results/frontier.json``), every speed timed once."""
     picks = frontier_picks(results)
     argv = [a for label, name in picks.items()
             for a in ("--model", f"{label}={_shown(model_path(results.rows[name]))}")]
     argv += ["--speed", str(n), "--rounds", str(rounds), "--min-seconds", str(min_seconds), "--json", str(out),
              "--note", f"STATIC is {picks['STATIC']} of benchmarks/results/static_table.json (the best static row on "
-             "STS2017); every model here was trained by `python -m benchmarks.static_table` on all the ranked "
-             "pairs of `python -m benchmarks.corpora`'s bitext corpus."]
+             "STS2017); every model here was trained by `python -m benchmarks.reproduction.static_table` on all the "
+             "ranked pairs of `python -m benchmarks.reproduction.corpora`'s bitext corpus."]
     for label, name in picks.items():  # a row run on another machine, retrained here, may score differently
         row = results.rows[name]
         here = row.get("eval_here", row["eval"])
@@ -522,16 +525,17 @@ def _shown(path: Path) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.static_table", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.static_table", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--corpora", type=Path, default=CORPORA, help="benchmarks.corpora's output (runs/corpora)")
+    p.add_argument("--corpora", type=Path, default=CORPORA,
+                   help="benchmarks.reproduction.corpora's output (runs/corpora)")
     p.add_argument("--out", type=Path, default=REPO / "runs" / "static-table", help="training sets and runs")
     p.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "static_table.json")
     p.add_argument("--workers", type=int, default=2, help="runs at a time, one thread each (default 2)")
     p.add_argument("--phases", default="teacher,a,b,c,e,f,d,g,lo,frontier,speed",
                    help="comma-separated subset of teacher (the teacher vectors, cached), a, b, c, e, f, d, g, lo, "
-                   "frontier (benchmarks.frontier over these models: every speed, timed once, into --docs and "
-                   "benchmarks/results/frontier.json), speed (the table's speed rows, read from that JSON)")
+                   "frontier (benchmarks.reproduction.frontier over these models: every speed, timed once, into --docs "
+                   "and benchmarks/results/frontier.json), speed (the table's speed rows, read from that JSON)")
     p.add_argument("--speed", type=int, default=1000, help="timed sentences per pass (default 1000)")
     p.add_argument("--rounds", type=int, default=5, help="timing rounds (default 5)")
     p.add_argument("--min-seconds", type=float, default=2.0, help="timed CPU seconds per round at least (default 2)")

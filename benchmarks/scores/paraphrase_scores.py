@@ -1,8 +1,8 @@
 """How each built-in paraphrase score ranks STS-B pairs (Spearman with the gold, x100), and its pairs/s.
 
-    python benchmarks/paraphrase_scores.py                              # STS-B test (timed) and dev
-    python benchmarks/paraphrase_scores.py --pairs 50 --repeats 1       # seconds: a smoke run
-    python benchmarks/paraphrase_scores.py --json out.json --markdown out.md
+    python benchmarks/scores/paraphrase_scores.py                              # STS-B test (timed) and dev
+    python benchmarks/scores/paraphrase_scores.py --pairs 50 --repeats 1       # seconds: a smoke run
+    python benchmarks/scores/paraphrase_scores.py --json out.json --markdown out.md
 
 The scores, as score and select computes them on the pairs layout (``en``, ``mt``, ``en_tokens``, ``mt_tokens``;
 sentence 1 in ``en``, sentence 2 in ``mt``, both Moses-tokenised as the pipeline does,
@@ -48,13 +48,13 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from configs.schema import ScoreConfig  # noqa: E402
-from core.correlation import spearman  # noqa: E402
-from core.errors import ParanmtError  # noqa: E402
-from core.pair_schema import (  # noqa: E402
+
+from configs.schema import ScoreConfig
+from core.correlation import spearman
+from core.errors import ParanmtError
+from core.pair_schema import (
     EN,
     EN_TOKENS,
     ID,
@@ -66,13 +66,13 @@ from core.pair_schema import (  # noqa: E402
     TRIGRAM_OVERLAP,
     table_from_columns,
 )
-from core.text import TextProcessor  # noqa: E402
-from filters.paragram import ParagramScorer  # noqa: E402
-from filters.plugins import Score, build_scores  # noqa: E402
-from filters.scores import score_pairs  # noqa: E402
-from filters.trigram import trigram_overlap  # noqa: E402
-from train_embeddings.evaluation.sts.benchmarks import STSB_SPLITS, StsDataset, default_sts_root, load_stsb  # noqa: E402
-from train_embeddings.evaluation.thread_pools import pinned  # noqa: E402
+from core.text import TextProcessor
+from filters.paragram import ParagramScorer
+from filters.plugins import Score, build_scores
+from filters.scores import score_pairs
+from filters.trigram import trigram_overlap
+from train_embeddings.evaluation.sts.benchmarks import STSB_SPLITS, StsDataset, default_sts_root, load_stsb
+from train_embeddings.evaluation.thread_pools import pinned
 
 ST_COLUMN = "st_cosine"
 SCORES = (TRIGRAM_OVERLAP, PARAPHRASE_SCORE, ST_COLUMN)

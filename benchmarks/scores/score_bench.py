@@ -1,7 +1,7 @@
 """Pair-scoring throughput, one core: the vectorised scores vs a plain per-pair Python reference, same pairs.
 
-    .venv/bin/python benchmarks/score_bench.py                     # 116,000 real caption pairs
-    .venv/bin/python benchmarks/score_bench.py --pairs 20000 --json bench.json
+    .venv/bin/python benchmarks/scores/score_bench.py                     # 116,000 real caption pairs
+    .venv/bin/python benchmarks/scores/score_bench.py --pairs 20000 --json bench.json
 
 What is timed: all three pair scores of ``filters.scores.score_pairs`` — trigram overlap and the PARAGRAM-PHRASE
 score (SIF-weighted GloVe 6B 50d, first principal component removed: the default scorer); the translation score
@@ -41,9 +41,9 @@ import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
+from benchmarks.paths import REPO  # noqa: E402
 from configs.schema import ScoreConfig  # noqa: E402
 from core.pair_schema import EN_TOKENS, MT_TOKENS, NO_KNOWN_WORDS, PARAPHRASE_SCORE, TRANSLATION_SCORE, TRIGRAM_OVERLAP  # noqa: E402
 from core.word_vectors import load_word_vectors  # noqa: E402

@@ -1,6 +1,6 @@
 """How much a CTranslate2 translation depends on the batch it is decoded in, per compute type, on a real model.
 
-    .venv/bin/python benchmarks/batch_composition.py [--model ../shared/models/small-cs-en] [--sentences 1000]
+    .venv/bin/python benchmarks/studies/batch_composition.py [--model ../shared/models/small-cs-en] [--sentences 1000]
 
 The same real Czech sentences (a seeded sample of every ``*.cs`` file in ../shared/data/bitext) are translated at
 beam 12 through the project's ``Translator`` twice per compute type: once in chunks of 500 consecutive rows (the
@@ -20,12 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import shown  # noqa: E402
-from configs.schema import TranslateConfig  # noqa: E402
-from translate.loading import load_translator  # noqa: E402
+from benchmarks.paths import REPO, shown
+from configs.schema import TranslateConfig
+from translate.loading import load_translator
 
 SHARED = REPO.parent / "shared"
 

@@ -1,10 +1,10 @@
 """Why adjusted PMI fell below cross-sentence PMI (issue 27), and the within-sentence estimate that fixes it.
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/lexicon_diagnosis.py \
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/studies/lexicon_diagnosis.py \
         [--corpus captions] [--corpus bitext=/path/to/run/pairs] [--fractions 0.1,0.3,1] \
         [--priors 0.1,0.3,1,3,10] [--images N] [--markdown tables.md] [--json figures.json]
 
-Corpora: ``captions`` is the Multi30k caption-pair corpus of ``benchmarks/lexicon_eval.py`` (all 10 pairs of the
+Corpora: ``captions`` is the Multi30k caption-pair corpus of ``benchmarks/lexicon/lexicon_eval.py`` (all 10 pairs of the
 five captions of each image; ``min_score`` off); ``NAME=PATH`` is a folder of pair shards (a ``pipeline.run``
 output's ``pairs/``), counted with the default ``lexicon.*`` settings (the paper's score >= 0.35, <= 30 tokens).
 
@@ -37,16 +37,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from lexicon_eval import WORDSIM, batches, caption_pairs  # noqa: E402
 
-from configs.schema import LexiconConfig  # noqa: E402
-from core.correlation import spearman  # noqa: E402
-from core.pair_schema import EN_TOKENS, MT_TOKENS, PARAPHRASE_SCORE  # noqa: E402
-from pipeline.analysis.pmi_lexicon import (  # noqa: E402
+from benchmarks.lexicon.lexicon_eval import WORDSIM, batches, caption_pairs
+from configs.schema import LexiconConfig
+from core.correlation import spearman
+from core.pair_schema import EN_TOKENS, MT_TOKENS, PARAPHRASE_SCORE
+from pipeline.analysis.pmi_lexicon import (
     PairCounts,
     Vocabulary,
     build_from_tables,

@@ -8,7 +8,7 @@ check's figures.
 
 Step 2 (``sample``): ``--per-set`` random ``train/`` pairs of each set marked ``judge`` (seeded) go, shuffled and
 without their set, into one blind file ``<judging>/judge.tsv`` (criteria:
-:data:`benchmarks.weak_translator_selection.CRITERIA`); a pair already judged in
+:data:`benchmarks.studies.weak_translator_selection.CRITERIA`); a pair already judged in
 ``benchmarks/results/weak_translator_selection/`` (the same English and back-translation) keeps its label and is
 not asked again.
 
@@ -19,9 +19,9 @@ Step 3 (``tally``): with the labels filled in, per set: the check's shares and v
 the judged pairs stay in ``--judging`` (default ``benchmarks/results/translator_check_calibration/``:
 ``judge.tsv`` with its labels, ``drawn.json`` the pairs each set drew).
 
-    python -m benchmarks.translator_check_calibration run --work runs/translator-check
-    python -m benchmarks.translator_check_calibration sample --work runs/translator-check
-    python -m benchmarks.translator_check_calibration tally --work runs/translator-check   # after labelling
+    python -m benchmarks.studies.translator_check_calibration run --work runs/translator-check
+    python -m benchmarks.studies.translator_check_calibration sample --work runs/translator-check
+    python -m benchmarks.studies.translator_check_calibration tally --work runs/translator-check   # after labelling
 """
 
 from __future__ import annotations
@@ -39,12 +39,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.weak_translator_selection import CRITERIA, LABELS, read_labels, wilson  # noqa: E402
-from pipeline.translator_check import FLOOR, MAX_BELOW_FLOOR, MAX_NO_TRIGRAM, MIN_PAIRS  # noqa: E402
+from benchmarks.paths import REPO
+from benchmarks.studies.weak_translator_selection import CRITERIA, LABELS, read_labels, wilson
+from pipeline.translator_check import FLOOR, MAX_BELOW_FLOOR, MAX_NO_TRIGRAM, MIN_PAIRS
 
 DEFAULT_RESULT = Path("benchmarks/results/translator_check_calibration.json")
 DEFAULT_JUDGING = Path("benchmarks/results/translator_check_calibration")
@@ -221,7 +220,7 @@ def tally(work: Path, judging: Path, result: Path) -> dict[str, Any]:
         "what": "the weak-translator warning's two signals (pipeline/translator_check.py) with the bundled model "
                 "(translate/models/small-cs-en, beam 12, default paranmt run) on text it knows and on text it does "
                 "not, beside the share of random train/ pairs judged 'not' a paraphrase",
-        "commands": [f"python -m benchmarks.translator_check_calibration {step} --work {work}"
+        "commands": [f"python -m benchmarks.studies.translator_check_calibration {step} --work {work}"
                      + (f" --judging {judging}" if step != "run" else "") for step in ("run", "sample", "tally")],
         "criteria": CRITERIA,
         "judging": {"per_set": drawn["per_set"], "seed": drawn["seed"], "labels": f"{judging}/judge.tsv",

@@ -11,8 +11,9 @@ Step 2 (``tally``): with the ``label`` column filled (``paraphrase``, ``partial`
 :data:`CRITERIA`), print per selection: pairs kept, share of the corpus, and the share of its drawn pairs judged
 real paraphrases, with a 95% Wilson interval; write ``tally.json`` and ``tally.md``.
 
-    python -m benchmarks.weak_translator_selection sample --pairs runs/software/pairs --out runs/software/judging
-    python -m benchmarks.weak_translator_selection tally --out runs/software/judging
+    python -m benchmarks.studies.weak_translator_selection sample --pairs runs/software/pairs \
+        --out runs/software/judging
+    python -m benchmarks.studies.weak_translator_selection tally --out runs/software/judging
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from configs.schema import FilterConfig
 from filters.folds import select_training_pairs

@@ -1,5 +1,5 @@
-"""Why WORD lags (issue 25): train WORD as ``benchmarks.reproduce`` does (GloVe 6B 50d, M = 20, lr 0.01, 5 epochs,
-seed 1) on a pipeline ``train/`` and measure the frozen-vocabulary effect on STS 2012–2015, STS-B test, STS2017:
+"""Why WORD lags (issue 25): train WORD as ``benchmarks.reproduction.reproduce`` does (GloVe 6B 50d, M = 20, lr 0.01, 5
+epochs, seed 1) on a pipeline ``train/`` and measure the frozen-vocabulary effect on STS 2012–2015, STS-B test, STS2017:
 
 * coverage — the share of STS 2012–2015 + STS-B tokens (and word types) whose vector training moved, that are
   frozen GloVe words, or unknown;
@@ -7,10 +7,11 @@ seed 1) on a pipeline ``train/`` and measure the frozen-vocabulary effect on STS
   trained words count), and carried by the ridge map of ``train_embeddings/training/unseen_words.py`` at ridge 1, 10,
   100.
 
-    python -m benchmarks.word_unseen --data runs/corpora/bitext/corpus/train --out runs/word-unseen [--json FILE]
+    python -m benchmarks.studies.word_unseen --data runs/corpora/bitext/corpus/train --out runs/word-unseen \
+        [--json FILE]
 
-(``runs/corpora/bitext/corpus``: the bitext corpus ``python -m benchmarks.corpora`` builds, whose ``train/`` is the
-paper's selection.)
+(``runs/corpora/bitext/corpus``: the bitext corpus ``python -m benchmarks.reproduction.corpora`` builds, whose
+``train/`` is the paper's selection.)
 """
 
 from __future__ import annotations
@@ -24,21 +25,20 @@ from pathlib import Path
 import numpy as np
 import torch
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import shown  # noqa: E402
-from configs.schema import TrainConfig  # noqa: E402
-from core.text import CachedTokenizer  # noqa: E402
-from train_embeddings.evaluation import sts  # noqa: E402
-from train_embeddings.models.model_io import load_model  # noqa: E402
-from train_embeddings.training.trainer import train  # noqa: E402
-from train_embeddings.training.unseen_words import ANCHORS, UnseenWordMap  # noqa: E402
+
+from benchmarks.paths import shown
+from configs.schema import TrainConfig
+from core.text import CachedTokenizer
+from train_embeddings.evaluation import sts
+from train_embeddings.models.model_io import load_model
+from train_embeddings.training.trainer import train
+from train_embeddings.training.unseen_words import ANCHORS, UnseenWordMap
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.word_unseen", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m benchmarks.studies.word_unseen", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", type=Path, required=True, help="training pairs (a pipeline train/ folder)")
     p.add_argument("--out", type=Path, required=True, help="run folder")

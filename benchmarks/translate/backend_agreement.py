@@ -1,6 +1,7 @@
 """Do CTranslate2 and fairseq agree on a real model? Top-1 hypotheses and their scores, per decoding setting.
 
-    python benchmarks/backend_agreement.py [--model ../shared/models/small-cs-en] [--sentences 150] [--beam 12]
+    python benchmarks/translate/backend_agreement.py [--model ../shared/models/small-cs-en] [--sentences 150] \
+        [--beam 12]
 
 Decodes the first N sentences of ``../shared/data/bitext/multi30k-val.cs`` with both backends and prints, for each
 way of running CTranslate2 (the model directory's own CT2 model as a new user runs it — compute type ``auto``, int8
@@ -19,14 +20,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from configs.schema import TranslateConfig  # noqa: E402
-from translate import load_translator  # noqa: E402
-from translate.card import ModelCard, ModelDir, write_card  # noqa: E402
-from translate.convert import fairseq_to_ctranslate2  # noqa: E402
-from translate.translator import Translation  # noqa: E402
+from benchmarks.paths import REPO
+from configs.schema import TranslateConfig
+from translate import load_translator
+from translate.card import ModelCard, ModelDir, write_card
+from translate.convert import fairseq_to_ctranslate2
+from translate.translator import Translation
 
 DEFAULT_MODEL = REPO.parent / "shared" / "models" / "small-cs-en"
 DEFAULT_TEST = REPO.parent / "shared" / "data" / "bitext" / "multi30k-val.cs"

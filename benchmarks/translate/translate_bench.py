@@ -1,7 +1,7 @@
 """Back-translation throughput: fairseq vs CTranslate2 (float32, int8) on the same model and the same sentences.
 
-    .venv/bin/python benchmarks/translate_bench.py                       # CPU, 2,000 real Czech sentences
-    .venv/bin/python benchmarks/translate_bench.py --model models/opus-mt-cs-en --device cuda --threads 0
+    .venv/bin/python benchmarks/translate/translate_bench.py                       # CPU, 2,000 real Czech sentences
+    .venv/bin/python benchmarks/translate/translate_bench.py --model models/opus-mt-cs-en --device cuda --threads 0
 
 Every case decodes the same sentences at the same beam (12), length cap and token-bucket size through the same
 ``Translator`` (so preprocessing and batching are identical); fairseq runs its batched ``SequenceGenerator``
@@ -21,13 +21,13 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from configs.schema import TranslateConfig  # noqa: E402
-from translate.demo import tatoeba_model  # noqa: E402
-from translate.loading import load_translator  # noqa: E402
-from translate.translator import BackendUnavailable  # noqa: E402
+from benchmarks.paths import REPO
+from configs.schema import TranslateConfig
+from translate.demo import tatoeba_model
+from translate.loading import load_translator
+from translate.translator import BackendUnavailable
 
 DEFAULT_BITEXT = REPO.parent / "shared" / "data" / "bitext"
 

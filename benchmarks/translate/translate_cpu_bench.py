@@ -1,7 +1,7 @@
 """Back-translation on CPU workers: today's code path beside the new one, interleaved, on the real model.
 
-    .venv/bin/python benchmarks/translate_cpu_bench.py                      # all parts, ~15 min on 2 loaded cores
-    .venv/bin/python benchmarks/translate_cpu_bench.py --parts speed --sentences 500 --repeats 5
+    .venv/bin/python benchmarks/translate/translate_cpu_bench.py            # all parts, ~15 min on 2 loaded cores
+    .venv/bin/python benchmarks/translate/translate_cpu_bench.py --parts speed --sentences 500 --repeats 5
 
 Parts (``--parts``, default all):
 
@@ -49,16 +49,15 @@ from typing import Any
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import shown  # noqa: E402
-from configs.schema import TranslateConfig  # noqa: E402
-from translate.batching import token_buckets  # noqa: E402
-from translate.card import ModelDir  # noqa: E402
-from translate.ct2_backend import available_cores  # noqa: E402
-from translate.loading import load_translator  # noqa: E402
-from translate.translator import Translation, Translator  # noqa: E402
+from benchmarks.paths import REPO, shown
+from configs.schema import TranslateConfig
+from translate.batching import token_buckets
+from translate.card import ModelDir
+from translate.ct2_backend import available_cores
+from translate.loading import load_translator
+from translate.translator import Translation, Translator
 
 DEFAULT_BITEXT = REPO.parent / "shared" / "data" / "bitext"
 DEFAULT_MODEL = REPO.parent / "shared" / "models" / "small-cs-en"

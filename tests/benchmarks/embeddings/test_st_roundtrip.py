@@ -1,5 +1,5 @@
-"""benchmarks/st_roundtrip.py: tiny models trained in seconds round-trip through sentence-transformers on real
-sentences (the bundled pairs, in STS-B's layout) with differences below 1e-5, and the table reports it."""
+"""benchmarks/embeddings/st_roundtrip.py: tiny models trained in seconds round-trip through sentence-transformers on
+real sentences (the bundled pairs, in STS-B's layout) with differences below 1e-5, and the table reports it."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def test_round_trip_table(tmp_path, capsys) -> None:
               for name in ("word", "blstm")]
     out = tmp_path / "rows.json"
     args = ["--sts-dir", str(sts_dir), "--sentences", "400", "--json", str(out)]
-    assert load_benchmark("st_roundtrip").main([a for m in models for a in ("--model", str(m))] + args) == 0
+    assert load_benchmark("embeddings/st_roundtrip").main([a for m in models for a in ("--model", str(m))] + args) == 0
     rows = json.loads(out.read_text())
     assert [r["model"] for r in rows] == ["word", "blstm"]
     assert rows[0]["modules"] == ["WordEmbeddings", "Pooling"] and rows[1]["modules"] == ["ParanmtEncoder"]

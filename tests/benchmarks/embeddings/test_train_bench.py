@@ -1,4 +1,5 @@
-"""benchmarks/train_bench.py runs end to end (a seconds-long smoke run; the full run is behind `-m bench`)."""
+"""benchmarks/embeddings/train_bench.py runs end to end (a seconds-long smoke run; the full run is behind
+`-m bench`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from tests.conftest import load_benchmark, shared_data
 def test_train_bench_smoke(tmp_path):
     captions = shared_data("paraphrase/multi30k-captions")
     out = tmp_path / "bench.json"
-    bench = load_benchmark("train_bench")
+    bench = load_benchmark("embeddings/train_bench")
     assert bench.main(["--captions", str(captions), "--pairs", "1200", "--min-pairs", "200", "--megabatches", "1,4",
                        "--models", "word,trigram,lstm", "--naive-pairs", "30", "--device", "cpu", "--dim", "32",
                        "--json", str(out)]) == 0
@@ -34,4 +35,5 @@ def test_train_bench_smoke(tmp_path):
 def test_train_bench_full(tmp_path):
     """The full benchmark of the closing note (CPU, and CUDA when present)."""
     captions = shared_data("paraphrase/multi30k-captions")
-    assert load_benchmark("train_bench").main(["--captions", str(captions), "--json", str(tmp_path / "b.json")]) == 0
+    assert load_benchmark("embeddings/train_bench").main(["--captions", str(captions),
+                                                          "--json", str(tmp_path / "b.json")]) == 0

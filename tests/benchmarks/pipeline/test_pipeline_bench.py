@@ -1,4 +1,4 @@
-"""benchmarks/pipeline_bench.py end to end on a slice of the real bitext (a smoke run in the default suite; the
+"""benchmarks/pipeline/pipeline_bench.py end to end on a slice of the real bitext (a smoke run in the default suite; the
 full 62.5k-pair run is the script itself, or `-m bench`)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from tests.conftest import load_benchmark, shared_data
 def run_bench(tmp_path, rows: int, *options: str) -> dict:
     shared_data("bitext/multi30k-train.cs")
     out = tmp_path / "bench.json"
-    assert load_benchmark("pipeline_bench").main(["--rows", str(rows), "--json", str(out), *options]) == 0
+    assert load_benchmark("pipeline/pipeline_bench").main(["--rows", str(rows), "--json", str(out), *options]) == 0
     figures = json.loads(out.read_text())
     assert figures["pairs"] == rows and figures["half_pairs"] == rows // 2
     runners, code_paths = (1 if "--runners" in options else 2), (2 if "--baseline" in options else 1)

@@ -1,4 +1,4 @@
-"""benchmarks/scale_bench.py on two small slices of the real bitext without NMT (a smoke run in the default suite;
+"""benchmarks/pipeline/scale_bench.py on two small slices of the real bitext without NMT (a smoke run in the default suite;
 the full run, NMT included, is the script itself): the figures, the fitted per-pair costs, the generated tables in a
 copy of docs/scaling.md, the plot, and a resumed run that measures nothing again."""
 
@@ -11,7 +11,7 @@ from tests.conftest import REPO_ROOT, load_benchmark, shared_data
 
 def test_scale_bench_smoke(tmp_path, capsys):
     shared_data("bitext/tatoeba.cs")
-    bench = load_benchmark("scale_bench")
+    bench = load_benchmark("pipeline/scale_bench")
     doc = tmp_path / "scaling.md"
     doc.write_text((REPO_ROOT / "docs" / "scaling.md").read_text(encoding="utf-8"), encoding="utf-8")
     results, plot = tmp_path / "scale.json", tmp_path / "scaling.png"

@@ -1,6 +1,6 @@
-"""benchmarks/frontier.py end to end on a tiny SP model trained on real paraphrase pairs (seconds-long smoke: 100
-timed sentences, one round of one pass, no MiniLM, timed in a fresh pinned process: benchmarks.encoder_timing;
-../shared's STS sets, else a small STS folder made of the bundled pairs),
+"""benchmarks/reproduction/frontier.py end to end on a tiny SP model trained on real paraphrase pairs (seconds-long
+smoke: 100 timed sentences, one round of one pass, no MiniLM, timed in a fresh pinned process:
+benchmarks.reproduction.encoder_timing; ../shared's STS sets, else a small STS folder made of the bundled pairs),
 and the named doc sections other commands' pages keep."""
 
 from __future__ import annotations
@@ -47,8 +47,9 @@ def test_frontier_smoke(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     data = pairs_parquet(tmp_path / "captions", n=300)
     run = train(tiny("sp", data, max_steps=6), tmp_path / "sp", evaluate_fn=None, progress=False)
     docs, out = tmp_path / "docs" / "reproduction.md", tmp_path / "frontier.json"
-    assert load_benchmark("frontier").main(["--quick", "--model", f"SP={run.model_dir}", "--docs", str(docs),
-                                             "--json", str(out), "--word-frequencies", str(counts)]) == 0
+    assert load_benchmark("reproduction/frontier").main(["--quick", "--model", f"SP={run.model_dir}",
+                                                         "--docs", str(docs), "--json", str(out),
+                                                         "--word-frequencies", str(counts)]) == 0
     written = json.loads(out.read_text())
     rows = {row["encoder"]: row for row in written["rows"]}
     assert set(rows) == {"GloVe avg", "SIF-GloVe", "SP", "SP (no Moses)"}
@@ -61,11 +62,11 @@ def test_frontier_smoke(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     assert all(line.endswith(": 1") for line in pins["native"])
     assert pins["tokenizer_threads_started_by_a_batch"] == 0
     assert pins["environment"]["TOKENIZERS_PARALLELISM"] == "false" and pins["environment"]["RAYON_NUM_THREADS"] == "1"
-    assert meta["cpu"] and meta["command"].startswith("python -m benchmarks.frontier --model SP=")
+    assert meta["cpu"] and meta["command"].startswith("python -m benchmarks.reproduction.frontier --model SP=")
     if real:  # the published ordering (58.9 vs 45.2), a property of the real STS sets
         assert rows["SIF-GloVe"]["mean"] > rows["GloVe avg"]["mean"]
     text = docs.read_text(encoding="utf-8")
     assert "<!-- section:frontier -->" in text and "| SP (no Moses) |" in text and "one pinned thread" in text
     assert meta["cpu"] in text
     assert (docs.parent / "reproduction" / "frontier.png").stat().st_size > 0
-    assert load_benchmark("frontier").main(["--model", f"X={tmp_path / 'missing'}"]) == 2
+    assert load_benchmark("reproduction/frontier").main(["--model", f"X={tmp_path / 'missing'}"]) == 2

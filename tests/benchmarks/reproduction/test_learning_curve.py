@@ -1,5 +1,5 @@
-"""benchmarks/learning_curve.py: the log-linear fit recovers a known line, the grid is the documented one, and the
-docs section is rebuilt from the committed results of the device run (117 real training runs)."""
+"""benchmarks/reproduction/learning_curve.py: the log-linear fit recovers a known line, the grid is the documented one,
+and the docs section is rebuilt from the committed results of the device run (117 real training runs)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ RESULTS = REPO_ROOT / "benchmarks" / "results" / "learning_curve.json"
 
 
 def test_fit_recovers_a_line_and_widens_away_from_the_data() -> None:
-    lc = load_benchmark("learning_curve")
+    lc = load_benchmark("reproduction/learning_curve")
     sizes = [2000, 5000, 11000, 30000, 53517]
     values = [50 + 4 * math.log10(n) + (0.3 if i % 2 else -0.3) for i, n in enumerate(sizes)]
     fit = lc.fit_log_linear(sizes, values, (1_000_000, 5_000_000))
@@ -24,7 +24,7 @@ def test_fit_recovers_a_line_and_widens_away_from_the_data() -> None:
 
 
 def test_grid_and_seed_aggregation() -> None:
-    lc = load_benchmark("learning_curve")
+    lc = load_benchmark("reproduction/learning_curve")
     sets = json.loads(RESULTS.read_text())["sets"]
     jobs = lc.job_list(sets)
     assert len(jobs) == 61 and len({j["name"] for j in jobs}) == 61
@@ -37,7 +37,7 @@ def test_grid_and_seed_aggregation() -> None:
 
 
 def test_docs_section_from_the_committed_results(tmp_path: Path) -> None:
-    lc = load_benchmark("learning_curve")
+    lc = load_benchmark("reproduction/learning_curve")
     docs = tmp_path / "reproduction.md"
     docs.write_text("# page\n", encoding="utf-8")
     assert lc.main(["--results", str(RESULTS), "--docs", str(docs)]) == 0

@@ -1,5 +1,6 @@
-"""``python -m benchmarks.reproduce --quick``: the whole reproduction on 20 pairs per bitext source with the real
-model (../shared/models/small-cs-en), so the command cannot rot; then a rerun that skips every finished step."""
+"""``python -m benchmarks.reproduction.reproduce --quick``: the whole reproduction on 20 pairs per bitext source with
+the real model (../shared/models/small-cs-en), so the command cannot rot; then a rerun that skips every finished
+step."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from benchmarks import reproduce
+from benchmarks.reproduction import reproduce
 from tests.conftest import REPO_ROOT, shared_data
 
 

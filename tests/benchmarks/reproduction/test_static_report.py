@@ -1,4 +1,5 @@
-"""benchmarks.static_report: the static section's table (seeds grouped, curves kept out) and both learning curves."""
+"""benchmarks.reproduction.static_report: the static section's table (seeds grouped, curves kept out) and both
+learning curves."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ def _row(name: str, mean: float, data: str = "all", **extra) -> dict:
 
 
 def test_static_section_groups_seeds_and_draws_both_curves():
-    report = load_benchmark("static_report")
+    report = load_benchmark("reproduction/static_report")
     rows = {"static-all-lr0.0003": _row("static-all-lr0.0003", 69.0),
             "static-all-lr0.0003-teacher8": _row("static-all-lr0.0003-teacher8", 70.0, static_teacher_loss=8.0),
             "static-all-lr0.0003-teacher8-s2": _row("static-all-lr0.0003-teacher8-s2", 71.0, static_teacher_loss=8.0,
@@ -34,7 +35,7 @@ def test_static_section_groups_seeds_and_draws_both_curves():
 
 
 def test_speed_rows_say_how_and_where_they_were_timed():
-    report = load_benchmark("static_report")
+    report = load_benchmark("reproduction/static_report")
     pinning = {"torch_intra_op": 1, "torch_inter_op": 1, "native": ["openblas (libopenblas): 1"],
                "tokenizer_threads_started_by_a_batch": 0, "other_threads_cpu_seconds_while_timing": 0.0}
     row = {"row": "distilled", "sentences_per_cpu_second": 40_000.0, "rounds": [39_000.0, 40_000.0, 41_000.0],

@@ -1,5 +1,6 @@
-"""benchmarks/paraphrase_scores.py on the first 50 real STS-B test pairs: all three scores ranked against the gold,
-timed at both thread settings, and the table printed (a smoke run; the full run's figures are in docs/filters.md)."""
+"""benchmarks/scores/paraphrase_scores.py on the first 50 real STS-B test pairs: all three scores ranked against the
+gold, timed at both thread settings, and the table printed (a smoke run; the full run's figures are in
+docs/filters.md)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ except ImportError as error:  # the st extra is optional; CI installs .[all]
 def test_paraphrase_scores_smoke(tmp_path, capsys) -> None:
     sts_dir = shared_data("sts")
     out, md = tmp_path / "report.json", tmp_path / "table.md"
-    assert load_benchmark("paraphrase_scores").main(
+    assert load_benchmark("scores/paraphrase_scores").main(
         ["--sts-dir", str(sts_dir), "--splits", "test", "--pairs", "50", "--repeats", "1", "--threads", "1", "2",
          "--min-seconds", "0.05", "--json", str(out), "--markdown", str(md)]) == 0
     report = json.loads(out.read_text())
@@ -41,5 +42,5 @@ def test_paraphrase_scores_smoke(tmp_path, capsys) -> None:
 
 
 def test_paraphrase_scores_missing_data_is_exit_2(tmp_path, capsys) -> None:
-    assert load_benchmark("paraphrase_scores").main(["--sts-dir", str(tmp_path), "--pairs", "50"]) == 2
+    assert load_benchmark("scores/paraphrase_scores").main(["--sts-dir", str(tmp_path), "--pairs", "50"]) == 2
     assert "STSB/sts-test.csv not found: give --sts-dir" in capsys.readouterr().err

@@ -12,7 +12,7 @@ from tests.conftest import load_benchmark
 
 def test_translate_bench_smoke(real_model, tmp_path: Path):
     out = tmp_path / "bench.json"
-    assert load_benchmark("translate_bench").main(
+    assert load_benchmark("translate/translate_bench").main(
         ["--model", str(real_model), "--sentences", "40", "--threads", "1", "--repeats", "1", "--json", str(out)]) == 0
     result = json.loads(out.read_text())
     cases = {(c["backend"], c["compute_type"]): c for c in result["cases"]}
@@ -26,4 +26,4 @@ def test_translate_bench_smoke(real_model, tmp_path: Path):
 @pytest.mark.timeout(1800)
 def test_translate_bench_full(real_model):
     """The full benchmark of the closing note: 2,000 real sentences, 1 and 2 threads."""
-    assert load_benchmark("translate_bench").main(["--model", str(real_model)]) == 0
+    assert load_benchmark("translate/translate_bench").main(["--model", str(real_model)]) == 0
