@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.paths import REPO
 from configs import load_config
+from configs.schema import PipelineConfig, ScoreConfig, TranslateConfig
 from filters.folds import key_hash, pair_keys
 from pipeline.graph import DEDUP_BUCKET_ROWS, LEXICON_SHARD_PAIRS
 from pipeline.input_plan import InputSpec, plan_reads
@@ -60,6 +61,8 @@ CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"
 MODEL = SHARED / "models" / "small-cs-en"
 SEED = 20261125
 MARKER_BEGIN, MARKER_END = "<!-- scale_bench:begin -->", "<!-- scale_bench:end -->"
+RESULTS = REPO / "benchmarks" / "results" / "scale.json"
+ANCHORS = Path(__file__).with_name("scale_anchors.json")  # figures this project cannot measure, with sources
 
 
 # ---------------------------------------------------------------------------------------------------- input
@@ -301,12 +304,15 @@ def czeng_memory(results: list[dict[str, Any]], anchors: dict[str, Any]) -> list
     shard_keys = 2 * lexicon_keys * imbalance / czeng_shards
     key_bytes = held["lexicon_counts_bytes"]["max"] / sharded["max"]
     cap = anchors["quantile_cap"]
+    every, fit_sample = PipelineConfig().index_every, ScoreConfig().fit_sample  # the defaults the runs used
     return [
         "Memory of the global steps for CzEng (one worker each; from the bytes per row measured at the largest size):",
         "", "| step | at CzEng size | basis |", "|---|---:|---|",
-        f"| launcher pre-pass | {largest['prepass']['traced_peak_bytes'] / 1e6:,.1f} MB + {pairs // 10_000:,} line "
-        f"offsets | measured at {largest['read']:,} pairs (one offset per 10,000 lines); a TSV input skips it |",
-        f"| scorer fit | {20_000 * per_row['fit_sample'] / 1e6:,.1f} MB (20,000 sentences) | measured, fixed |",
+        f"| launcher pre-pass | {largest['prepass']['traced_peak_bytes'] / 1e6:,.1f} MB + {pairs // every:,} line "
+        f"offsets | measured at {largest['read']:,} pairs (one offset per `pipeline.index_every` = {every:,} lines); "
+        "pair, TSV and JSONL inputs only: a Parquet input skips it (row counts from its metadata) |",
+        f"| scorer fit | {fit_sample * per_row['fit_sample'] / 1e6:,.1f} MB ({fit_sample:,} sentences) | measured, "
+        "fixed |",
         f"| dedup bucket | {DEDUP_BUCKET_ROWS * per_row['dedup_bucket'] / 1e6:,.0f} MB ({buckets:,} buckets of "
         f"~{DEDUP_BUCKET_ROWS:,} rows) | measured bytes per row × bucket rows |",
         f"| quantile accumulator | {cap['max_bytes'] / 1e6:,.1f} MB at most | measured: {cap['keys']:,} keys fed to "
@@ -373,21 +379,22 @@ def cpu_workers(anchors: dict[str, Any], pairs: int, workers: int, cpu_core_hour
     measured = REPO / "benchmarks" / "results" / "translate_cpu.json"
     if cpu is None or not measured.exists():
         return []
-    speed = {row["name"]: row for row in json.loads(measured.read_text(encoding="utf-8"))["speed"]}
-    row = speed.get("new int8")  # the default: one batch per core, the CPU bucket
+    bench = json.loads(measured.read_text(encoding="utf-8"))
+    row = {row["name"]: row for row in bench["speed"]}.get("new int8")  # the default: one batch per core
     if row is None:
         return []
+    bucket = row.get("batch_tokens") or TranslateConfig().batch_tokens("cpu")  # None: the CPU default it ran with
     per_core = row["median_rates"]["cpu_seconds"]  # sentences per CPU second: one busy core
     cores, usd_h = cpu["vcpus"], cpu["worker_usd_per_h"]
-    lines = ["", f"With {workers} CPU workers instead ({cpu['name']}, no GPU; CTranslate2 int8, beam 12, one batch "
-             "per core, 512-token buckets):", "",
+    lines = ["", f"With {workers} CPU workers instead ({cpu['name']}, no GPU; CTranslate2 int8, beam {bench['beam']}, "
+             f"one batch per core, {bucket:,}-token buckets):", "",
              "| worker | model | beam-12 sentences/s per worker | core-hours | wall hours | USD | basis |",
              "|---|---|---:|---:|---:|---:|---|"]
     for model, slowdown, basis in [
         ("small-cs-en (3+3 layers of 256)", 1.0,
-         f"**measured here**: {per_core:.1f} sentences per CPU second (2 cores, the default split, median of "
-         f"{len(row['seconds'])} rounds, docs/translate-cpu.md) × {cores} cores (**assumed** linear: one independent "
-         "batch per core)"),
+         f"**measured here**: {per_core:.1f} sentences per CPU second ({bench['threads']} cores, the default split, "
+         f"median of {len(row['seconds'])} rounds, docs/translate-cpu.md) × {cores} cores (**assumed** linear: one "
+         "independent batch per core)"),
         ("transformer-base-sized (derived)", cpu["base_macs_ratio"],
          f"the measured rate / {cpu['base_macs_ratio']} ({cpu['base_macs_ratio_source']}): **anchored**, as the GPU "
          "rows' model"),
@@ -446,31 +453,78 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     figure.savefig(path, dpi=110)
 
 
-def update_doc(doc: Path, block: str) -> None:
-    text = doc.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(MARKER_BEGIN) + ".*?" + re.escape(MARKER_END), re.S)
-    if not pattern.search(text):
+BLOCK = re.compile(re.escape(MARKER_BEGIN) + "\n(.*?)" + re.escape(MARKER_END), re.S)
+
+
+def generated_block(doc: Path) -> str:
+    """The text between the page's ``scale_bench`` markers: what :func:`render_tables` wrote there."""
+    found = BLOCK.search(doc.read_text(encoding="utf-8"))
+    if found is None:
         raise SystemExit(f"{doc} has no {MARKER_BEGIN} ... {MARKER_END} block")
-    doc.write_text(pattern.sub(lambda _: f"{MARKER_BEGIN}\n{block}{MARKER_END}", text), encoding="utf-8")
+    return found.group(1)
+
+
+def update_doc(doc: Path, block: str) -> None:
+    generated_block(doc)  # the markers are there
+    text = doc.read_text(encoding="utf-8")
+    doc.write_text(BLOCK.sub(lambda _: f"{MARKER_BEGIN}\n{block}{MARKER_END}", text), encoding="utf-8")
 
 
 # --------------------------------------------------------------------------------------------------------- main
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="2000,8000,32000,all")
     parser.add_argument("--modes", default="mt,nmt")
-    parser.add_argument("--results", type=Path, default=REPO / "benchmarks" / "results" / "scale.json")
+    parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--work", type=Path, default=REPO / "runs" / "scale_bench")
     parser.add_argument("--doc", type=Path, help="docs/scaling.md: rewrite its generated block")
     parser.add_argument("--plot", type=Path, help="write the plot here (PNG)")
-    parser.add_argument("--anchors", type=Path, default=Path(__file__).with_name("scale_anchors.json"))
+    parser.add_argument("--anchors", type=Path, default=ANCHORS)
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
     parser.add_argument("--quantile-keys", type=int, default=3_000_000,
                         help="random keys fed to the quantile accumulator to find its largest size")
     parser.add_argument("--report-only", action="store_true", help="only render --doc / --plot from --results")
     parser.add_argument("--one", nargs=3, metavar=("MODE", "SIZE", "FOLDER"), help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def measure_missing(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    """Run every (mode, size) that ``results`` lacks, saving ``results`` to ``--results`` after each run."""
+    rows = all_pairs()
+    sizes = [len(rows) if s == "all" else min(int(s), len(rows)) for s in args.sizes.split(",")]
+    args.work.mkdir(parents=True, exist_ok=True)
+    log = args.work / "scale_bench.log"
+    for mode in args.modes.split(","):
+        for size in sizes:
+            if any(r["mode"] == mode and r["size"] == size for r in results):
+                continue
+            folder = args.work / f"{size}"
+            write_inputs(rows[:size], folder)
+            print(f"{mode} {size:,} pairs ...", flush=True)
+            figures = run_subprocess(mode, size, folder, log)
+            print(f"  {figures['wall_s']:.1f} s, {figures['read'] / figures['wall_s']:,.0f} pairs/s, "
+                  f"peak RSS {figures['peak_rss_bytes'] / 1e6:,.0f} MB", flush=True)
+            results.append(figures)
+            args.results.parent.mkdir(parents=True, exist_ok=True)
+            args.results.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+
+
+def projection_anchors(anchors_file: Path, results_file: Path, quantile_keys: int = 3_000_000,
+                       fresh: bool = False) -> dict[str, Any]:
+    """The projection's anchors, with the quantile accumulator's cap measured once and kept beside the runs
+    (``<results>_quantile_cap.json``)."""
+    anchors = json.loads(anchors_file.read_text(encoding="utf-8")) if anchors_file.exists() else {}
+    cap_file = results_file.with_name(results_file.stem + "_quantile_cap.json")
+    if not cap_file.exists() or fresh:
+        cap_file.parent.mkdir(parents=True, exist_ok=True)
+        cap_file.write_text(json.dumps(quantile_accumulator_cap(quantile_keys)) + "\n", encoding="utf-8")
+    anchors["quantile_cap"] = json.loads(cap_file.read_text(encoding="utf-8"))
+    return anchors
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.one:
         import logging
 
@@ -483,30 +537,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.results.exists() and not args.fresh:
         results = json.loads(args.results.read_text(encoding="utf-8"))
     if not args.report_only:
-        rows = all_pairs()
-        sizes = [len(rows) if s == "all" else min(int(s), len(rows)) for s in args.sizes.split(",")]
-        args.work.mkdir(parents=True, exist_ok=True)
-        log = args.work / "scale_bench.log"
-        for mode in args.modes.split(","):
-            for size in sizes:
-                if any(r["mode"] == mode and r["size"] == size for r in results):
-                    continue
-                folder = args.work / f"{size}"
-                write_inputs(rows[:size], folder)
-                print(f"{mode} {size:,} pairs ...", flush=True)
-                figures = run_subprocess(mode, size, folder, log)
-                print(f"  {figures['wall_s']:.1f} s, {figures['read'] / figures['wall_s']:,.0f} pairs/s, "
-                      f"peak RSS {figures['peak_rss_bytes'] / 1e6:,.0f} MB", flush=True)
-                results.append(figures)
-                args.results.parent.mkdir(parents=True, exist_ok=True)
-                args.results.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    anchors = json.loads(args.anchors.read_text(encoding="utf-8")) if args.anchors.exists() else {}
-    cap_file = args.results.with_name(args.results.stem + "_quantile_cap.json")
-    if not cap_file.exists() or args.fresh:
-        cap_file.parent.mkdir(parents=True, exist_ok=True)
-        cap_file.write_text(json.dumps(quantile_accumulator_cap(args.quantile_keys)) + "\n", encoding="utf-8")
-    anchors["quantile_cap"] = json.loads(cap_file.read_text(encoding="utf-8"))  # measured, kept beside the runs
-    block = render_tables(results, anchors)
+        measure_missing(results, args)
+    block = render_tables(results, projection_anchors(args.anchors, args.results, args.quantile_keys, args.fresh))
     print(block)
     if args.doc:
         update_doc(args.doc, block)

@@ -1,6 +1,6 @@
-"""benchmarks/pipeline/scale_bench.py on two small slices of the real bitext without NMT (a smoke run in the default suite;
-the full run, NMT included, is the script itself): the figures, the fitted per-pair costs, the generated tables in a
-copy of docs/scaling.md, the plot, and a resumed run that measures nothing again."""
+"""benchmarks/pipeline/scale_bench.py on two small slices of the real bitext without NMT (a smoke run in the default
+suite; the full run, NMT included, is the script itself): the figures, the fitted per-pair costs, the generated tables
+in a copy of docs/scaling.md, the plot, and a resumed run that measures nothing again."""
 
 from __future__ import annotations
 
@@ -37,3 +37,12 @@ def test_scale_bench_smoke(tmp_path, capsys):
     capsys.readouterr()
     assert bench.main(args) == 0  # resumed: both sizes are in the results already
     assert "mt 300 pairs ..." not in capsys.readouterr().out and len(json.loads(results.read_text())) == 2
+
+
+def test_the_generated_block_of_scaling_md_is_the_render_of_the_committed_results():
+    """docs/scaling.md's tables are what the script renders from benchmarks/results/ and its anchors (rerun with
+    ``--report-only --doc docs/scaling.md`` after a change to either, or to the script)."""
+    bench = load_benchmark("pipeline/scale_bench")
+    results = json.loads(bench.RESULTS.read_text(encoding="utf-8"))
+    block = bench.render_tables(results, bench.projection_anchors(bench.ANCHORS, bench.RESULTS))
+    assert block == bench.generated_block(REPO_ROOT / "docs" / "scaling.md")
