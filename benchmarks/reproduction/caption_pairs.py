@@ -17,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from benchmarks.paths import REPO
 from configs.schema import ScoreConfig
 from core.pair_schema import PAIRS_SCHEMA, table_from_columns, with_metadata
 from core.text import TextProcessor
@@ -24,7 +25,7 @@ from core.word_vectors import load_kumo
 from filters.folds import assign_folds
 from filters.paragram import ParagramScorer
 
-SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+SHARED_DATA = REPO.parent / "shared" / "data"
 
 
 def shared(relative: str) -> Path:
