@@ -377,7 +377,7 @@ def vmap_part(args: argparse.Namespace, threads: int, full: Translator) -> list[
     return rows
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     parser.add_argument("--bitext", type=Path, default=DEFAULT_BITEXT)
@@ -399,10 +399,175 @@ def main(argv: list[str] | None = None) -> int:
                         "vmap part (BLEU/chrF and agreement with the full vocabulary)")
     parser.add_argument("--vmap-sentences", type=int, default=500, help="first N of each vmap test set")
     parser.add_argument("--json", type=Path, help="write every figure here")
+    return parser
+
+
+@dataclass
+class Translators:
+    """One translator per (path, compute type, bucket), built on first use and shared by every part."""
+
+    model: Path
+    threads: int
+    beam: int
+    today_batch_tokens: int  # the bucket of today's path and of percore when none is given
+    made: dict[tuple[str, str, int | None], Translator] = field(default_factory=dict)
+
+    def get(self, kind: str, compute_type: str, batch_tokens: int | None = None) -> Translator:
+        if batch_tokens is None and kind in ("today", "percore"):
+            batch_tokens = self.today_batch_tokens
+        key = (kind, compute_type, batch_tokens)
+        if key not in self.made:
+            self.made[key] = build(kind, self.model, compute_type, self.threads, self.beam, batch_tokens)
+        return self.made[key]
+
+
+def gemm_part(threads: int) -> list[dict[str, Any]]:
+    """The machine's GEMM peak on 1 and ``threads`` threads, printed as a table."""
+    gemm = gemm_peak(sorted({1, threads}))
+    print("\nGEMM peak (best call; GMAC per CPU second = per busy core):\n"
+          "| threads | shape | kernel | GMAC/s wall | GMAC per CPU s |\n|---:|---|---|---:|---:|")
+    for r in gemm:
+        print(f"| {r['threads']} | {r['shape']} | {r['kernel']} | {r['gmacs']:.1f} | {r['gmacs_per_cpu_s']:.1f} |")
+    return gemm
+
+
+def profile_part(args: argparse.Namespace, translators: Translators, gemm: list[dict[str, Any]]) -> list[Profile]:
+    """One chunk through today's and the new path's steps, per compute type, beside the GEMM peak."""
+    arch = Architecture.of(args.model)
+    chunk = sample_bitext(args.bitext, args.sentences, seed=1)
+    profiles = []
+    for compute_type in args.compute_types:
+        for kind in ("today", "new"):
+            tr = translators.get(kind, compute_type)
+            tr.translate(chunk[:24])
+            profiles.append(profile_chunk(tr, chunk, arch, args.beam, kind, compute_type))
+    print(f"\nProfile of one {args.sentences}-sentence chunk (beam {args.beam}); shares of wall time; cores "
+          "busy = CPU s / wall s; GMAC per CPU s = counted multiply-adds / CPU seconds of CTranslate2, beside "
+          "the best GEMM's per CPU second (one busy core's peak):\n"
+          "| path | compute | wall s | Moses+BPE | CTranslate2 | detok | batches | fill | cores busy | "
+          "GMAC/s wall | GMAC per CPU s | % of one core's GEMM peak |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for p in profiles:
+        dtype = "int8" if p.compute_type.startswith("int8") else "float32"
+        per_cpu = p.gmacs / p.ct2_cpu_s
+        print(f"| {p.path} | {p.compute_type} | {p.wall_s:.1f} | {p.encode_s / p.wall_s:.1%} | "
+              f"{p.ct2_s / p.wall_s:.1%} | {p.decode_text_s / p.wall_s:.1%} | {p.batches} | {p.fill:.1%} | "
+              f"{p.cpu_s / p.wall_s:.2f} | {p.gmacs / p.ct2_s:.1f} | {per_cpu:.1f} | "
+              f"{per_cpu / peak_per_core(gemm, dtype):.1%} |")
+    return profiles
+
+
+def extra_cases(extras: list[str], compute_types: list[str]) -> list[SpeedCase]:
+    """The ``--extra KIND@TOKENS`` cases; a malformed one is a :class:`ValueError` naming it."""
+    cases = []
+    for extra in extras:
+        kind, _, tokens = extra.partition("@")
+        if kind not in ("today", "percore", "new", "fairseq") or not tokens.isdigit():
+            raise ValueError(f"--extra {extra}: expected KIND@TOKENS with KIND today, percore, new or fairseq")
+        for ct in (["float32"] if kind == "fairseq" else compute_types):
+            cases.append(SpeedCase(f"{kind} {ct} @{tokens}", kind, ct, batch_tokens=int(tokens)))
+    return cases
+
+
+def speed_cases(args: argparse.Namespace) -> list[SpeedCase]:
+    """Every path at every compute type (K chunks at the first only), the extras, the vmap and fairseq."""
+    cases = [SpeedCase(f"{kind} {ct}" + (f" x{k} chunks" if k > 1 else ""), kind, ct, chunks=k)
+             for k in args.chunks for ct in (args.compute_types if k == 1 else args.compute_types[:1])
+             for kind in ("today", "new", "percore")]
+    cases += extra_cases(args.extra, args.compute_types)
+    if args.vmap is not None:
+        cases.append(SpeedCase(f"new {args.compute_types[0]} +vmap", "new", args.compute_types[0]))
+    if not args.no_fairseq:
+        cases.append(SpeedCase("fairseq float32", "fairseq", "float32"))
+    return cases
+
+
+def _paired(case: SpeedCase, base: SpeedCase | None, attr: str) -> float | None:
+    """The median over rounds of ``base``'s time / ``case``'s: the speed-up, round by round."""
+    if base is None:
+        return None
+    return statistics.median(b / a for a, b in zip(getattr(case, attr), getattr(base, attr), strict=True))
+
+
+def speed_rows(cases: list[SpeedCase]) -> list[dict[str, Any]]:
+    """Each case's median rates and its speed-ups over today's path (same compute type and chunks) and fairseq,
+    printed as a table."""
+    ref = {(c.compute_type, c.chunks): c for c in cases if c.kind == "today" and c.batch_tokens is None}
+    fair = next((c for c in cases if c.kind == "fairseq" and c.batch_tokens is None), None)
+    print("\nwall: sentences/s as timed; CPU: sentences per CPU second of the process (all threads); busiest "
+          "thread: sentences per on-CPU second of the thread that ran longest (the rate with each thread on its "
+          "own idle core: exact for independent batches, an upper bound for today's threads, which also wait "
+          "for each other); ratios are medians of the per-round ratios.\n"
+          "| case | wall sent/s min / median | runqueue wait s | CPU sent/s | busiest-thread sent/s | "
+          "vs today: wall | CPU | busiest thread | vs fairseq: wall | CPU | busiest thread | repeatable |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+
+    def fmt(x: float | None) -> str:
+        return "" if x is None else f"{x:.2f}x"
+
+    rows = []
+    metrics = ("seconds", "cpu_seconds", "busiest_thread_seconds")
+    for c in cases:
+        base = ref.get((c.compute_type, c.chunks)) if c.kind != "fairseq" else None
+        vs_today = [_paired(c, base, m) for m in metrics]
+        vs_fair = [_paired(c, fair, m) if fair is not None and c.chunks == 1 else None for m in metrics]
+        rates = {m: statistics.median(c.sentences / x for x in getattr(c, m)) for m in metrics}
+        rows.append({**asdict(c), "median_rates": rates, "vs_today": dict(zip(metrics, vs_today, strict=True)),
+                     "vs_fairseq": dict(zip(metrics, vs_fair, strict=True))})
+        print(f"| {c.name} | {min(c.rates()):.1f} / {rates['seconds']:.1f} | "
+              f"{statistics.median(c.runqueue_wait_seconds):.0f} | {rates['cpu_seconds']:.1f} | "
+              f"{rates['busiest_thread_seconds']:.1f} | {' | '.join(fmt(x) for x in vs_today)} | "
+              f"{' | '.join(fmt(x) for x in vs_fair)} | {'yes' if c.repeatable else 'NO'} |")
+    return rows
+
+
+def speed_part(args: argparse.Namespace, translators: Translators) -> list[dict[str, Any]]:
+    """The speed cases side by side, interleaved over ``--repeats`` rounds of the same chunk."""
+    chunk = sample_bitext(args.bitext, args.sentences, seed=2)
+    cases = speed_cases(args)
+    by_name = {c.name: (build("new", args.model, c.compute_type, translators.threads, args.beam, None, args.vmap)
+                        if c.name.endswith("+vmap") else translators.get(c.kind, c.compute_type, c.batch_tokens))
+               for c in cases}
+    print(f"\nSide by side: {len(cases)} cases x {args.repeats} interleaved rounds of the same "
+          f"{args.sentences} sentences (one chunk, or K chunks at once)", flush=True)
+    run_speed(cases, by_name, chunk, args.repeats)
+    return speed_rows(cases)
+
+
+def identity_part(args: argparse.Namespace, translators: Translators, new_tokens: int) -> dict[str, Any]:
+    """Whether the paths translate one chunk to the same hypotheses and scores, per compute type."""
+    chunk = sample_bitext(args.bitext, args.identity_sentences, seed=3)
+    identity = {}
+    # percore vs today, and new vs today at new's bucket: the thread split and asynchronous batches alone;
+    # new vs today: plus the bucket's batch-composition jitter.
+    pairs = {"percore vs today": (("percore", None), ("today", None)),
+             f"new vs today @{new_tokens}": (("new", None), ("today", new_tokens)),
+             "new vs today": (("new", None), ("today", None))}
+    print(f"\nIdentity, one {len(chunk)}-sentence chunk:")
+    for compute_type in args.compute_types:
+        done: dict[tuple[str, int | None], list[tuple[tuple[str, ...], float]]] = {}
+        for label, sides in pairs.items():
+            for side in sides:
+                if side not in done:
+                    done[side] = fingerprint(translators.get(side[0], compute_type, side[1]).translate(chunk))
+            result = compare(done[sides[0]], done[sides[1]])
+            identity[f"{compute_type}: {label}"] = result
+            print(f"  {compute_type}, {label}: {result['hypotheses_differ']} of {result['sentences']} "
+                  f"hypotheses differ, max score difference {result['max_score_diff']:.3g}, byte-identical: "
+                  f"{result['identical_bytes']}")
+    return identity
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     if not args.model.exists() or not args.bitext.exists():
         parser.error(f"{args.model} or {args.bitext} is absent: pass --model and --bitext")
+    try:
+        extra_cases(args.extra, args.compute_types)
+    except ValueError as error:
+        parser.error(str(error))
     threads = args.threads or available_cores()
     report: dict[str, Any] = {"model": shown(args.model), "threads": threads, "beam": args.beam,
                               "load_start": os.getloadavg()}
@@ -410,125 +575,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"model {args.model}, beam {args.beam}, {threads} threads; buckets: today and percore "
           f"{args.today_batch_tokens} tokens, new {new_tokens} (the CPU default); "
           f"load average at start {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} cores", flush=True)
-    made: dict[tuple[str, str, int], Translator] = {}
-
-    def translator(kind: str, compute_type: str, batch_tokens: int | None = None) -> Translator:
-        if batch_tokens is None and kind in ("today", "percore"):
-            batch_tokens = args.today_batch_tokens
-        key = (kind, compute_type, batch_tokens)
-        if key not in made:
-            made[key] = build(kind, args.model, compute_type, threads, args.beam, batch_tokens)
-        return made[key]
-
+    translators = Translators(args.model, threads, args.beam, args.today_batch_tokens)
     if "gemm" in args.parts or "profile" in args.parts:
-        report["gemm"] = gemm_peak(sorted({1, threads}))
-        print("\nGEMM peak (best call; GMAC per CPU second = per busy core):\n"
-              "| threads | shape | kernel | GMAC/s wall | GMAC per CPU s |\n|---:|---|---|---:|---:|")
-        for r in report["gemm"]:
-            print(f"| {r['threads']} | {r['shape']} | {r['kernel']} | {r['gmacs']:.1f} | {r['gmacs_per_cpu_s']:.1f} |")
-
+        report["gemm"] = gemm_part(threads)
     if "profile" in args.parts:
-        arch = Architecture.of(args.model)
-        chunk = sample_bitext(args.bitext, args.sentences, seed=1)
-        profiles = []
-        for compute_type in args.compute_types:
-            for kind in ("today", "new"):
-                tr = translator(kind, compute_type)
-                tr.translate(chunk[:24])
-                prof = profile_chunk(tr, chunk, arch, args.beam, kind, compute_type)
-                profiles.append(prof)
-        report["profile"] = [asdict(p) for p in profiles]
-        print(f"\nProfile of one {args.sentences}-sentence chunk (beam {args.beam}); shares of wall time; cores "
-              "busy = CPU s / wall s; GMAC per CPU s = counted multiply-adds / CPU seconds of CTranslate2, beside "
-              "the best GEMM's per CPU second (one busy core's peak):\n"
-              "| path | compute | wall s | Moses+BPE | CTranslate2 | detok | batches | fill | cores busy | "
-              "GMAC/s wall | GMAC per CPU s | % of one core's GEMM peak |\n"
-              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-        for p in profiles:
-            dtype = "int8" if p.compute_type.startswith("int8") else "float32"
-            per_cpu = p.gmacs / p.ct2_cpu_s
-            print(f"| {p.path} | {p.compute_type} | {p.wall_s:.1f} | {p.encode_s / p.wall_s:.1%} | "
-                  f"{p.ct2_s / p.wall_s:.1%} | {p.decode_text_s / p.wall_s:.1%} | {p.batches} | {p.fill:.1%} | "
-                  f"{p.cpu_s / p.wall_s:.2f} | {p.gmacs / p.ct2_s:.1f} | {per_cpu:.1f} | "
-                  f"{per_cpu / peak_per_core(report['gemm'], dtype):.1%} |")
-
+        report["profile"] = [asdict(p) for p in profile_part(args, translators, report["gemm"])]
     if "speed" in args.parts:
-        chunk = sample_bitext(args.bitext, args.sentences, seed=2)
-        cases = [SpeedCase(f"{kind} {ct}" + (f" x{k} chunks" if k > 1 else ""), kind, ct, chunks=k)
-                 for k in args.chunks for ct in (args.compute_types if k == 1 else args.compute_types[:1])
-                 for kind in ("today", "new", "percore")]
-        for extra in args.extra:
-            kind, _, tokens = extra.partition("@")
-            if kind not in ("today", "percore", "new", "fairseq") or not tokens.isdigit():
-                parser.error(f"--extra {extra}: expected KIND@TOKENS with KIND today, percore, new or fairseq")
-            for ct in (["float32"] if kind == "fairseq" else args.compute_types):
-                cases.append(SpeedCase(f"{kind} {ct} @{tokens}", kind, ct, batch_tokens=int(tokens)))
-        if args.vmap is not None:
-            cases.append(SpeedCase(f"new {args.compute_types[0]} +vmap", "new", args.compute_types[0]))
-        if not args.no_fairseq:
-            cases.append(SpeedCase("fairseq float32", "fairseq", "float32"))
-        translators = {c.name: (build("new", args.model, c.compute_type, threads, args.beam, None, args.vmap)
-                                if c.name.endswith("+vmap") else translator(c.kind, c.compute_type, c.batch_tokens))
-                       for c in cases}
-        print(f"\nSide by side: {len(cases)} cases x {args.repeats} interleaved rounds of the same "
-              f"{args.sentences} sentences (one chunk, or K chunks at once)", flush=True)
-        run_speed(cases, translators, chunk, args.repeats)
-        ref = {(c.compute_type, c.chunks): c for c in cases if c.kind == "today" and c.batch_tokens is None}
-        fair = next((c for c in cases if c.kind == "fairseq" and c.batch_tokens is None), None)
-        rows = []
-        print("\nwall: sentences/s as timed; CPU: sentences per CPU second of the process (all threads); busiest "
-              "thread: sentences per on-CPU second of the thread that ran longest (the rate with each thread on its "
-              "own idle core: exact for independent batches, an upper bound for today's threads, which also wait "
-              "for each other); ratios are medians of the per-round ratios.\n"
-              "| case | wall sent/s min / median | runqueue wait s | CPU sent/s | busiest-thread sent/s | "
-              "vs today: wall | CPU | busiest thread | vs fairseq: wall | CPU | busiest thread | repeatable |\n"
-              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-        def paired(c: SpeedCase, base: SpeedCase | None, attr: str) -> float | None:
-            if base is None:
-                return None
-            return statistics.median(b / a for a, b in zip(getattr(c, attr), getattr(base, attr), strict=True))
-
-        def fmt(x: float | None) -> str:
-            return "" if x is None else f"{x:.2f}x"
-
-        for c in cases:
-            base = ref.get((c.compute_type, c.chunks)) if c.kind != "fairseq" else None
-            metrics = ("seconds", "cpu_seconds", "busiest_thread_seconds")
-            vs_today = [paired(c, base, m) for m in metrics]
-            vs_fair = [paired(c, fair, m) if fair is not None and c.chunks == 1 else None for m in metrics]
-            rates = {m: statistics.median(c.sentences / x for x in getattr(c, m)) for m in metrics}
-            rows.append({**asdict(c), "median_rates": rates, "vs_today": dict(zip(metrics, vs_today, strict=True)),
-                         "vs_fairseq": dict(zip(metrics, vs_fair, strict=True))})
-            print(f"| {c.name} | {min(c.rates()):.1f} / {rates['seconds']:.1f} | "
-                  f"{statistics.median(c.runqueue_wait_seconds):.0f} | {rates['cpu_seconds']:.1f} | "
-                  f"{rates['busiest_thread_seconds']:.1f} | {' | '.join(fmt(x) for x in vs_today)} | "
-                  f"{' | '.join(fmt(x) for x in vs_fair)} | {'yes' if c.repeatable else 'NO'} |")
-        report["speed"] = rows
-
+        report["speed"] = speed_part(args, translators)
     if "identity" in args.parts:
-        chunk = sample_bitext(args.bitext, args.identity_sentences, seed=3)
-        report["identity"] = {}
-        # percore vs today, and new vs today at new's bucket: the thread split and asynchronous batches alone;
-        # new vs today: plus the bucket's batch-composition jitter.
-        pairs = {"percore vs today": (("percore", None), ("today", None)),
-                 f"new vs today @{new_tokens}": (("new", None), ("today", new_tokens)),
-                 "new vs today": (("new", None), ("today", None))}
-        print(f"\nIdentity, one {len(chunk)}-sentence chunk:")
-        for compute_type in args.compute_types:
-            done: dict[tuple[str, int | None], list[tuple[tuple[str, ...], float]]] = {}
-            for label, sides in pairs.items():
-                for side in sides:
-                    if side not in done:
-                        done[side] = fingerprint(translator(side[0], compute_type, side[1]).translate(chunk))
-                result = compare(done[sides[0]], done[sides[1]])
-                report["identity"][f"{compute_type}: {label}"] = result
-                print(f"  {compute_type}, {label}: {result['hypotheses_differ']} of {result['sentences']} "
-                      f"hypotheses differ, max score difference {result['max_score_diff']:.3g}, byte-identical: "
-                      f"{result['identical_bytes']}")
-
+        report["identity"] = identity_part(args, translators, new_tokens)
     if "vmap" in args.parts and args.vmap is not None:
-        report["vmap"] = vmap_part(args, threads, translator("new", "int8"))
-
+        report["vmap"] = vmap_part(args, threads, translators.get("new", "int8"))
     report["load_end"] = os.getloadavg()
     print(f"\nload average at end {os.getloadavg()[0]:.2f} (1 min)")
     if args.json:
