@@ -621,17 +621,19 @@ def verdicts(results: dict[str, dict[str, Any]]) -> list[str]:
     return out
 
 
-def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Namespace) -> dict[str, Any]:
-    figures = docs.parent / docs.stem
+def _copy_figures(results: dict[str, dict[str, Any]], figures: Path) -> None:
+    """The page's plots into ``figures``: Tables 5 and 6 drawn, the corpus report's histogram and scatter copied."""
     figures.mkdir(parents=True, exist_ok=True)
     plot_table5(results["table5"], figures / "table5_folds.png")
     plot_table6(results["table6"], figures / "table6_megabatch.png")
     for plot in results["corpus_stats"]["plots"]:
         if "hist_paraphrase_score" in plot or "scatter" in plot:
             shutil.copyfile(plot, figures / Path(plot).name.replace("back-translated_bitext.", ""))
-    rel = figures.name
-    corpus, speed, stats, t5, t6, cmp_ = (results[k] for k in ("corpus", "throughput", "corpus_stats", "table5",
-                                                              "table6", "compare"))
+
+
+def _corpus_section(results: dict[str, dict[str, Any]], args: argparse.Namespace) -> list[str]:
+    """The page's title and §1: the run's stages, its row identity, copies per source and the throughput table."""
+    corpus, speed, stats = results["corpus"], results["throughput"], results["corpus_stats"]
     s = corpus["summary"]
     lines = ["# Reproduction: a mini ParaNMT on real back-translations", "",
              f"Written by `python -m benchmarks.reproduction.reproduce --model {_shown(args.model)} "
@@ -680,9 +682,14 @@ def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Na
         lines.append(f"| {case['ran_backend']} | {case['ran_compute_type']} | {case['sentences_per_second']:.1f} | "
                      f"{case['target_tokens_per_second']:.0f} | {case['speedup_vs_fairseq']:.2f}× | "
                      f"{100 * case['top1_equal_to_fairseq']:.1f}% |")
-    lines += ["", "## 2. Table 1 and Table 3 on this corpus", "", stats["table1_markdown"], "",
-              stats["table3_markdown"], "", f"![paraphrase score histogram]({rel}/hist_paraphrase_score.png)", "",
-              "### 20 random pairs per paraphrase-score range", ""]
+    return [*lines, ""]
+
+
+def _tables_1_and_3_section(stats: dict[str, Any], rel: str) -> list[str]:
+    """§2: the corpus report's Tables 1 and 3, the score histogram and sample pairs per score range."""
+    lines = ["## 2. Table 1 and Table 3 on this corpus", "", stats["table1_markdown"], "",
+             stats["table3_markdown"], "", f"![paraphrase score histogram]({rel}/hist_paraphrase_score.png)", "",
+             "### 20 random pairs per paraphrase-score range", ""]
     for block in stats["examples"]:
         lines += [f"<details><summary>{block['range']}: {block['pairs_in_range']:,} pairs</summary>", "",
                   "| source | reference (en) | back-translation (mt) | para. | trigram |", "|---|---|---|---:|---:|"]
@@ -691,37 +698,50 @@ def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Na
             lines.append(f"| {Path(row['source']).stem} | {en} | {mt} | {row['paraphrase_score']:.2f} | "
                          f"{row['trigram_overlap']:.2f} |")
         lines += ["", "</details>", ""]
+    return lines
+
+
+def _table5_section(t5: dict[str, Any], rel: str) -> list[str]:
+    """§3: each criterion's folds, the best one chosen on STS2017."""
     models = ", ".join(MODEL_LABELS[m] for m in t5["models"])
-    lines += ["## 3. Table 5 in miniature: which score selects useful pairs", "",
-              f"All {t5['folds']['pairs_ranked']:,} pairs the pipeline ranked (no evaluation overlap, no copy), "
-              "ranked by each criterion into "
-              f"{len(next(iter(t5['folds']['fold_sizes'].values())))} folds; {models} trained for "
-              f"{t5['epochs']} epoch on {t5['folds']['pairs_per_fold']:,} pairs of each fold (M = 1, "
-              f"{len(t5['seeds'])} seed(s), learning rates of §5); Pearson × 100 averaged over the models. Best fold "
-              "per criterion chosen on STS2017.", "",
-              "| criterion | best fold | STS2017 (best fold) | STS 12–15 mean (that fold) | STS2017 per fold 1→10 |",
-              "|---|---:|---:|---:|---|"]
+    lines = ["## 3. Table 5 in miniature: which score selects useful pairs", "",
+             f"All {t5['folds']['pairs_ranked']:,} pairs the pipeline ranked (no evaluation overlap, no copy), "
+             "ranked by each criterion into "
+             f"{len(next(iter(t5['folds']['fold_sizes'].values())))} folds; {models} trained for "
+             f"{t5['epochs']} epoch on {t5['folds']['pairs_per_fold']:,} pairs of each fold (M = 1, "
+             f"{len(t5['seeds'])} seed(s), learning rates of §5); Pearson × 100 averaged over the models. Best fold "
+             "per criterion chosen on STS2017.", "",
+             "| criterion | best fold | STS2017 (best fold) | STS 12–15 mean (that fold) | STS2017 per fold 1→10 |",
+             "|---|---:|---:|---:|---|"]
     for criterion, per_fold in t5["table"].items():
         b = t5["best_fold"][criterion]
         series = " / ".join(_f(per_fold[f]["avg sts2017"]) for f in sorted(per_fold, key=int))
         lines.append(f"| {CRITERION_LABELS[criterion]} | {b} | {_f(per_fold[b]['avg sts2017'])} | "
                      f"{_f(per_fold[b]['avg mean_pearson'])} | {series} |")
-    lines += ["", f"![Table 5 folds]({rel}/table5_folds.png)", "",
-              "## 4. Table 6 in miniature: mega-batch size", "",
-              f"The pipeline's train/ ({t6['pairs']:,} pairs: top two paraphrase-score deciles, both sides ≤ 30 "
-              f"tokens, evaluation sentences and copies excluded), {t6['epochs']} epochs, MAX negatives, learning "
-              f"rates of §5, seeds {', '.join(map(str, t6['seeds']))}; final models.", "",
-              "| M | model | STS2017 | STS 12–15 mean | positive_nearer |", "|---:|---|---:|---:|---:|"]
+    return [*lines, "", f"![Table 5 folds]({rel}/table5_folds.png)", ""]
+
+
+def _table6_section(t6: dict[str, Any], rel: str) -> list[str]:
+    """§4: M = 1, 20, 40 on the pipeline's train/."""
+    lines = ["## 4. Table 6 in miniature: mega-batch size", "",
+             f"The pipeline's train/ ({t6['pairs']:,} pairs: top two paraphrase-score deciles, both sides ≤ 30 "
+             f"tokens, evaluation sentences and copies excluded), {t6['epochs']} epochs, MAX negatives, learning "
+             f"rates of §5, seeds {', '.join(map(str, t6['seeds']))}; final models.", "",
+             "| M | model | STS2017 | STS 12–15 mean | positive_nearer |", "|---:|---|---:|---:|---:|"]
     for m in sorted(t6["table"], key=int):
         for model, cell in t6["table"][m].items():
             lines.append(f"| {m} | {MODEL_LABELS[model]} | {_f(cell['sts2017']['mean'])} ± {_f(cell['sts2017']['sd'])} "
                          f"| {_f(cell['mean_pearson']['mean'])} ± {_f(cell['mean_pearson']['sd'])} | "
                          f"{_f(cell['positive_nearer']['mean'], 3)} |")
-    lines += ["", f"![Table 6]({rel}/table6_megabatch.png)", "",
-              "## 5. The comparison that matters to a user", "",
-              "Pearson × 100 (per-year mean over sub-datasets, the papers' protocol) and pooled Spearman × 100.", "",
-              "| encoder | 2012 | 2013 | 2014 | 2015 | **mean** | pooled Spearman mean | STS-B test | STS2017 |",
-              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    return [*lines, "", f"![Table 6]({rel}/table6_megabatch.png)", ""]
+
+
+def _comparison_section(cmp_: dict[str, Any], select_lr: dict[str, Any]) -> list[str]:
+    """§5: every encoder on STS 2012–2015, STS-B test and STS2017, and the learning rates chosen."""
+    lines = ["## 5. The comparison that matters to a user", "",
+             "Pearson × 100 (per-year mean over sub-datasets, the papers' protocol) and pooled Spearman × 100.", "",
+             "| encoder | 2012 | 2013 | 2014 | 2015 | **mean** | pooled Spearman mean | STS-B test | STS2017 |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, row in cmp_["rows"].items():
         years = " | ".join(_f(row["years_pearson"].get(str(y))) for y in TEST_YEARS)
         lines.append(f"| {name} | {years} | **{_f(row['mean_pearson'])}** | {_f(row['mean_pooled_spearman'])} | "
@@ -731,9 +751,20 @@ def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Na
               "the "
               "back-translated models (Tables 5, 6 and this one), chosen on STS2017 at M = 1 (STS2017 × 100 per rate): "
               + "; ".join(f"{MODEL_LABELS[m]} " + ", ".join(f"{lr} → {v:.1f}" for lr, v in sel.items())
-                          for m, sel in results["select_lr"]["sts2017"].items()) + ".", ""]
-    lines += ["## 6. The paper's directions on this data (computed from the tables above)", ""]
-    lines += [f"- {line}" for line in verdicts(results)] + [""]
+                          for m, sel in select_lr["sts2017"].items()) + ".", ""]
+    return lines
+
+
+def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """docs/reproduction.md from the steps' results, its figures beside it in ``<docs stem>/``."""
+    figures = docs.parent / docs.stem
+    _copy_figures(results, figures)
+    rel = figures.name
+    lines = [*_corpus_section(results, args), *_tables_1_and_3_section(results["corpus_stats"], rel),
+             *_table5_section(results["table5"], rel), *_table6_section(results["table6"], rel),
+             *_comparison_section(results["compare"], results["select_lr"]),
+             "## 6. The paper's directions on this data (computed from the tables above)", "",
+             *[f"- {line}" for line in verdicts(results)], ""]
     kept = kept_sections(docs)  # sections other commands wrote (frontier, learning curve) survive a rerun
     docs.write_text("\n".join(lines) + "\n" + ("\n" + kept if kept else ""), encoding="utf-8")
     return {"docs": str(docs), "figures": sorted(str(p) for p in figures.glob("*.png"))}
