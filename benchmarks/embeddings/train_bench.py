@@ -57,12 +57,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 from benchmarks.paths import REPO  # noqa: E402
 from core.text import TextProcessor  # noqa: E402
 from train_embeddings.losses.margin_loss import MarginLoss  # noqa: E402
-from train_embeddings.losses.negative_mining import MegaBatchMiner  # noqa: E402
+from train_embeddings.losses.negative_mining import MegaBatchMiner, MinedNegatives  # noqa: E402
 from train_embeddings.models.encoder import build_encoder  # noqa: E402
 from train_embeddings.models.spec import ModelSpec  # noqa: E402
 from train_embeddings.models.word_sequences import scramble_mask  # noqa: E402
 from train_embeddings.vocab import (  # noqa: E402
     Featurizer,
+    SentenceBatch,
     TrigramVocab,
     WordVocab,
     count_trigrams,
@@ -172,9 +173,20 @@ def sync(device: torch.device) -> None:
         torch.cuda.synchronize()
 
 
-def run_case(model: str, megabatch: int, device: torch.device, data: tuple, vocab: tuple, min_pairs: int,
-             extra_words: int, dim: int = 300, seed: int = 0) -> Case:
-    left, right, groups = data
+@dataclass
+class Trainee:
+    """What one case trains, as the trainer builds it: the encoder, its featurizer, Adam, the MAX miner and the
+    margin loss, with one seeded generator for the miner and the scrambling."""
+
+    encoder: torch.nn.Module
+    featurizer: Featurizer
+    optimizer: torch.optim.Optimizer
+    miner: MegaBatchMiner
+    loss_fn: MarginLoss
+    generator: torch.Generator
+
+
+def trainee(model: str, vocab: tuple, extra_words: int, dim: int, seed: int, device: torch.device) -> Trainee:
     words, trigrams, *more = vocab  # a third vocabulary, SentencePiece, for model "sp"
     pieces = more[0] if more else None
     torch.manual_seed(seed)
@@ -184,75 +196,96 @@ def run_case(model: str, megabatch: int, device: torch.device, data: tuple, voca
     encoder = build_encoder(spec).to(device).train()
     featurizer = Featurizer(words if model not in ("trigram", "sp") else None, trigrams if model == "trigram" else None,
                             pieces=pieces if model == "sp" else None)
-    optimizer = torch.optim.Adam(encoder.parameters(), lr=1e-3)
-    miner, loss_fn = MegaBatchMiner("max"), MarginLoss(0.4)
-    generator = torch.Generator().manual_seed(seed)
+    return Trainee(encoder, featurizer, torch.optim.Adam(encoder.parameters(), lr=1e-3), MegaBatchMiner("max"),
+                   MarginLoss(0.4), torch.Generator().manual_seed(seed))
+
+
+def embed_without_grad(encoder: torch.nn.Module, features: SentenceBatch, sentences: int,
+                       device: torch.device) -> torch.Tensor:
+    """Every sentence of the mega-batch encoded for mining: eval mode, no gradients, 2,000 at a time."""
+    encoder.eval()
+    with torch.no_grad():
+        embeddings = torch.cat([encoder(features.select(torch.arange(s, min(s + 2000, sentences), device=device)))
+                                for s in range(0, sentences, 2000)])
+    encoder.train()
+    return embeddings
+
+
+def full_product_seconds(embeddings: torch.Tensor, device: torch.device) -> float:
+    """The bare product of the normalised embeddings with themselves (the miner computes half of it)."""
+    unit = torch.nn.functional.normalize(embeddings, dim=1)
+    sync(device)
+    started = time.perf_counter()
+    unit @ unit.T
+    sync(device)
+    return time.perf_counter() - started
+
+
+def train_updates(t: Trainee, features: SentenceBatch, negatives: MinedNegatives, megabatch: int, size: int,
+            device: torch.device) -> None:
+    """The M mini-batch updates of one mega-batch: forward of s, s', t, t' with their mined negatives, the margin
+    loss, backward and Adam, the loss read back as the trainer reads it."""
+    for j in range(megabatch):
+        idx = torch.arange(j * BATCH, (j + 1) * BATCH, device=device)
+        selection = torch.cat([idx, idx + size, negatives.index[idx], negatives.index[idx + size]])
+        batch = features.select(selection)
+        scramble = None
+        if t.encoder.recurrent:
+            pairs = scramble_mask(BATCH, 0.3, t.generator).to(device)
+            scramble = torch.cat([pairs, pairs, torch.zeros(2 * BATCH, dtype=torch.bool, device=device)])
+        s, s_prime, tt, tt_prime = t.encoder(batch, scramble).split(BATCH)
+        loss = t.loss_fn(s, s_prime, tt, tt_prime, negatives.valid[idx], negatives.valid[idx + size])
+        t.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        t.optimizer.step()
+        float(loss.detach())  # the trainer reads every loss (NaN check, progress bar)
+
+
+def run_case(model: str, megabatch: int, device: torch.device, data: tuple, vocab: tuple, min_pairs: int,
+             extra_words: int, dim: int = 300, seed: int = 0) -> Case:
+    """Whole mega-batches of ``M x 100`` pairs, the first a warm-up: featurisation, mining and the M updates timed
+    apart, and the bare full product beside them."""
+    left, right, groups = data
+    t = trainee(model, vocab, extra_words, dim, seed, device)
     size = megabatch * BATCH
     n_mega = max(2, math.ceil(min_pairs / size) + 1)  # the first is a warm-up
     if n_mega * size > len(left):
         raise SystemExit(f"need {n_mega * size} pairs for M={megabatch}; have {len(left)} (raise --pairs)")
     totals = {"featurize": 0.0, "mining": 0.0, "miner": 0.0, "train": 0.0, "gemm": 0.0}
-    updates = 0
     for k in range(n_mega):
-        timed = k > 0
         t0 = time.perf_counter()
         chunk = slice(k * size, (k + 1) * size)
-        features = featurizer(pa.chunked_array([left[chunk], right[chunk]])).to(device)
+        features = t.featurizer(pa.chunked_array([left[chunk], right[chunk]])).to(device)
         group = torch.from_numpy(groups[chunk]).to(device)
         sync(device)
         t1 = time.perf_counter()
-        encoder.eval()
-        with torch.no_grad():
-            embeddings = torch.cat([encoder(features.select(torch.arange(s, min(s + 2000, 2 * size),
-                                                                         device=device)))
-                                    for s in range(0, 2 * size, 2000)])
-        encoder.train()
+        embeddings = embed_without_grad(t.encoder, features, 2 * size, device)
         sync(device)
         t_miner = time.perf_counter()
-        negatives = miner(embeddings[:size], embeddings[size:], group, generator)
+        negatives = t.miner(embeddings[:size], embeddings[size:], group, t.generator)
         sync(device)
         t2 = time.perf_counter()
-        if timed:  # the full product alone, outside the mega-batch timing (the miner needs half of it)
-            unit = torch.nn.functional.normalize(embeddings, dim=1)
-            sync(device)
-            t_gemm = time.perf_counter()
-            unit @ unit.T
-            sync(device)
-            totals["gemm"] += time.perf_counter() - t_gemm
+        if k > 0:  # the full product alone, outside the mega-batch timing
+            totals["gemm"] += full_product_seconds(embeddings, device)
         t2b = time.perf_counter()
-        for j in range(megabatch):
-            idx = torch.arange(j * BATCH, (j + 1) * BATCH, device=device)
-            selection = torch.cat([idx, idx + size, negatives.index[idx], negatives.index[idx + size]])
-            batch = features.select(selection)
-            scramble = None
-            if encoder.recurrent:
-                pairs = scramble_mask(BATCH, 0.3, generator).to(device)
-                scramble = torch.cat([pairs, pairs, torch.zeros(2 * BATCH, dtype=torch.bool, device=device)])
-            s, s_prime, t, t_prime = encoder(batch, scramble).split(BATCH)
-            loss = loss_fn(s, s_prime, t, t_prime, negatives.valid[idx], negatives.valid[idx + size])
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            float(loss.detach())  # the trainer reads every loss (NaN check, progress bar)
-            updates += timed
+        train_updates(t, features, negatives, megabatch, size, device)
         sync(device)
         t3 = time.perf_counter()
-        if timed:
-            totals["featurize"] += t1 - t0
-            totals["mining"] += t2 - t1
-            totals["miner"] += t2 - t_miner
-            totals["train"] += t3 - t2b
+        if k > 0:
+            for name, seconds in (("featurize", t1 - t0), ("mining", t2 - t1), ("miner", t2 - t_miner),
+                                  ("train", t3 - t2b)):
+                totals[name] += seconds
     n_timed = n_mega - 1
-    pairs = n_timed * size
+    pairs, timed_updates = n_timed * size, n_timed * megabatch
     total = totals["featurize"] + totals["mining"] + totals["train"]
-    return Case(device=str(device), model=model, megabatch=megabatch, pairs=pairs, updates=updates,
+    return Case(device=str(device), model=model, megabatch=megabatch, pairs=pairs, updates=timed_updates,
                 pairs_per_second=round(pairs / total, 1),
-                update_ms=round(1e3 * totals["train"] / updates, 3),
+                update_ms=round(1e3 * totals["train"] / timed_updates, 3),
                 mining_ms=round(1e3 * totals["mining"] / n_timed, 3),
                 miner_only_ms=round(1e3 * totals["miner"] / n_timed, 3),
                 featurize_ms=round(1e3 * totals["featurize"] / n_timed, 3),
                 mining_fraction=round(totals["mining"] / (totals["mining"] + totals["train"]), 4),
-                parameters=sum(p.numel() for p in encoder.parameters()),
+                parameters=sum(p.numel() for p in t.encoder.parameters()),
                 gemm_ms=round(1e3 * totals["gemm"] / n_timed, 3),
                 gemm_gflops=round(2 * (2 * size) ** 2 * embeddings.shape[1] * n_timed / totals["gemm"] / 1e9, 1),
                 full_product_fraction=round(totals["gemm"] / (totals["gemm"] + totals["train"]), 4))
