@@ -1,6 +1,6 @@
 """Named sections of a generated markdown page, written by different commands: a command replaces its own section
 (``<!-- section:NAME -->`` … ``<!-- /section:NAME -->``) and leaves the rest of the page alone; a command that
-rewrites the whole page (``benchmarks.reproduce --docs``) keeps the sections it does not own."""
+rewrites the whole page (``benchmarks.reproduction.reproduce --docs``) keeps the sections it does not own."""
 
 from __future__ import annotations
 

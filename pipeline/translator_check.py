@@ -26,7 +26,7 @@ __all__ = ["FLOOR", "MAX_BELOW_FLOOR", "MAX_NO_TRIGRAM", "MIN_PAIRS", "translato
 
 # The opt-in translation-score floor docs/filters.md measured (mean log-probability per token; e^-1 = 0.37).
 FLOOR = -1.0
-# The verdict's limits, calibrated on the bundled model (benchmarks/translator_check_calibration.py): the
+# The verdict's limits, calibrated on the bundled model (benchmarks/studies/translator_check_calibration.py): the
 # below-floor limit sits under every set whose judged train/ was mostly not paraphrases and well above the sample;
 # the trigram limit above well-translated captions, so low scores alone (a model whose scores run low) say nothing.
 MAX_BELOW_FLOOR = 0.05

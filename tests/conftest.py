@@ -108,7 +108,11 @@ def small_cs_en() -> Path:
 
 
 def load_benchmark(name: str) -> ModuleType:
-    """Import ``benchmarks/<name>.py`` (a script, not a package module) so tests can call its ``main``."""
+    """The benchmark script ``benchmarks/<name>.py`` (``name`` is ``group/script``), imported as the module
+    ``python -m benchmarks.group.script`` runs, so tests can call its ``main``."""
+    if "/" in name:
+        return importlib.import_module("benchmarks." + name.replace("/", "."))
+    # A script still directly in benchmarks/ that imports its siblings by bare name (benchmarks/ on sys.path).
     spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "benchmarks" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up while the script is being executed

@@ -1,5 +1,5 @@
 """Small cs-en models trained here on CPU in seconds to a minute and cached (no model can be downloaded at run
-time): the decoders of the CPU translation benchmark (``benchmarks/translate_bench.py``) and of the tests. The
+time): the decoders of the CPU translation benchmark (``benchmarks/translate/translate_bench.py``) and of the tests. The
 default model of a run is not one of these: it is the real small-cs-en shipped in ``translate/models``
 (:data:`translate.card.DEFAULT_MODEL_DIR`).
 

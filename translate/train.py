@@ -467,49 +467,25 @@ def train_model(
     log_file = work / "train.log"
     started = time.monotonic()
 
-    codes, data_bin, save_dir = out / "bpe.codes", work / "data-bin", work / "checkpoints"
-    prepared = work / "prepared.json"
-    if not prepared.is_file():
-        try:
-            counts = _prepare(source, target, valid, recipe, work, codes)
-        except TrainError:
-            if created:  # nothing worth resuming: leave no folder that a corrected rerun would be refused
-                shutil.rmtree(out)
-            raise
-        prepared.write_text(json.dumps(counts))
-    counts = json.loads(prepared.read_text())
-
+    data_bin, save_dir = work / "data-bin", work / "checkpoints"
+    try:
+        counts = _prepare_once(source, target, valid, recipe, work, out / "bpe.codes")
+    except TrainError:
+        if created:  # nothing worth resuming: leave no folder that a corrected rerun would be refused
+            shutil.rmtree(out)
+        raise
     _binarise(recipe, work, data_bin, threads, log_file)
-
     echo = _Echo(started)
-    trained = work / "train.done"
-    if not trained.is_file():
-        last = save_dir / "checkpoint_last.pt"
-        if last.is_file() and not zipfile.is_zipfile(last):  # a kill while fairseq wrote it: fairseq cannot read it
-            log.warning("%s is incomplete (the run was killed while saving it): training starts again", last)
-            last.unlink()
-        log.info("training (fairseq-train, %s, %d thread(s)); log: %s", device, threads, log_file)
-        run_fairseq(fairseq_train_args(recipe, data_bin, save_dir, device), threads, log_file, echo)
-        trained.touch()
+    _train_once(recipe, work, data_bin, save_dir, device, threads, echo)
     train_seconds = time.monotonic() - started
     echo.points = [p for line in log_file.read_text(encoding="utf-8").splitlines() if (p := parse_log_line(line))]
 
-    fairseq_dir = out / "fairseq"
-    checkpoint, chosen, perplexity = _convert_best(recipe, work, save_dir, fairseq_dir, out, quantization)
+    checkpoint, chosen, perplexity = _convert_best(recipe, work, save_dir, out / "fairseq", out, quantization)
     updates, epochs_done, cumulative = _progress(save_dir / "checkpoint_last.pt")
-    card = ModelCard(
-        name=name or out.name,
-        preprocess=PreprocessSpec(normalize_punctuation=True, tokenize="moses", subword="bpe", bpe_codes="bpe.codes"),
-        postprocess=PostprocessSpec(subword="bpe", detokenize="moses"),
-        ctranslate2="ct2",
-        fairseq=FairseqSpec(checkpoint=f"fairseq/{checkpoint.name}", data="fairseq"),
-        provenance={"recipe": json.dumps(recipe.model_dump()), "trainer": "translate.train (fairseq)",
-                    "data": data_description, "train_pairs": str(counts["train"]),
-                    "valid_pairs": str(counts["valid"]), "dropped_pairs": str(counts["dropped"]),
-                    "updates": str(updates), "epochs": epochs_done, "checkpoint": chosen,
-                    "device": device, "threads": str(threads), "quantization": quantization or "float32",
-                    "training": f"{cumulative / 3600:.2f} h of fairseq-train ({device}, {threads} thread(s))"},
-    )
+    card = _model_card(name or out.name, recipe, counts, checkpoint, data_description, {
+        "updates": str(updates), "epochs": epochs_done, "checkpoint": chosen, "device": device,
+        "threads": str(threads), "quantization": quantization or "float32",
+        "training": f"{cumulative / 3600:.2f} h of fairseq-train ({device}, {threads} thread(s))"})
     card.metrics["valid_perplexity"] = perplexity
     card.metrics["training_hours"] = round(cumulative / 3600, 4)
     plot_curve(echo.points, out / CURVE_FILE, f"{card.name}: {updates} updates")
@@ -522,6 +498,48 @@ def train_model(
     log.info("model ready: %s (valid perplexity %.2f, %d updates, %.1f min this call)", out,
              card.metrics["valid_perplexity"], updates, train_seconds / 60)
     return out
+
+
+def _prepare_once(source: Sequence[str], target: Sequence[str], valid: tuple[Sequence[str], Sequence[str]] | None,
+                  recipe: TrainRecipe, work: Path, codes: Path) -> dict[str, int]:
+    """The BPE-encoded splits and their pair counts, prepared once (``prepared.json`` makes a resumed run skip it)."""
+    prepared = work / "prepared.json"
+    if not prepared.is_file():
+        prepared.write_text(json.dumps(_prepare(source, target, valid, recipe, work, codes)))
+    return json.loads(prepared.read_text())
+
+
+def _train_once(recipe: TrainRecipe, work: Path, data_bin: Path, save_dir: Path, device: str, threads: int,
+                echo: _Echo) -> None:
+    """``fairseq-train``, once (``train.done`` makes a resumed run skip it); fairseq resumes from the last
+    checkpoint itself, so one cut short while it was written is removed first."""
+    trained = work / "train.done"
+    if trained.is_file():
+        return
+    last = save_dir / "checkpoint_last.pt"
+    if last.is_file() and not zipfile.is_zipfile(last):  # a kill while fairseq wrote it: fairseq cannot read it
+        log.warning("%s is incomplete (the run was killed while saving it): training starts again", last)
+        last.unlink()
+    log_file = work / "train.log"
+    log.info("training (fairseq-train, %s, %d thread(s)); log: %s", device, threads, log_file)
+    run_fairseq(fairseq_train_args(recipe, data_bin, save_dir, device), threads, log_file, echo)
+    trained.touch()
+
+
+def _model_card(name: str, recipe: TrainRecipe, counts: dict[str, int], checkpoint: Path, data_description: str,
+                training: dict[str, str]) -> ModelCard:
+    """The card of a trained model directory: its text chain, both backends' files, what it was trained on and how
+    the training went (``training``: updates, epochs, the checkpoint chosen, device, time)."""
+    return ModelCard(
+        name=name,
+        preprocess=PreprocessSpec(normalize_punctuation=True, tokenize="moses", subword="bpe", bpe_codes="bpe.codes"),
+        postprocess=PostprocessSpec(subword="bpe", detokenize="moses"),
+        ctranslate2="ct2",
+        fairseq=FairseqSpec(checkpoint=f"fairseq/{checkpoint.name}", data="fairseq"),
+        provenance={"recipe": json.dumps(recipe.model_dump()), "trainer": "translate.train (fairseq)",
+                    "data": data_description, "train_pairs": str(counts["train"]),
+                    "valid_pairs": str(counts["valid"]), "dropped_pairs": str(counts["dropped"]), **training},
+    )
 
 
 def _binarise(recipe: TrainRecipe, work: Path, data_bin: Path, threads: int, log_file: Path) -> None:

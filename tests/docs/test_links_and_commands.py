@@ -139,3 +139,22 @@ def test_no_python_m_forms_of_library_modules(page):
     (:data:`PYTHON_M`); no other library module runs that way."""
     used = re.findall(r"python -m ((?:pipeline|translate|filters|train_embeddings|core|configs)\b[\w.]*)", _text(page))
     assert [name for name in used if name not in PYTHON_M] == [], f"{page.name}: write `paranmt SUBCOMMAND`"
+
+
+def test_benchmark_scripts_and_results_the_pages_name_exist():
+    """A page names a benchmark by its path (``benchmarks/GROUP/NAME.py``, a results file) or its module
+    (``python -m benchmarks.GROUP.NAME``, ``benchmarks.GROUP.NAME.function``): each exists after a move too. A path
+    given to a flag (``--json benchmarks/results/NEW.json``) is what a command writes, not a reference."""
+    missing = []
+    for page in PAGES:
+        text = _text(page)
+        for match in re.finditer(r"(?<![\w/.])benchmarks/[\w/.-]*\w", text):
+            written = re.search(r"--[\w-]+[ =]$", text[:match.start()])
+            if not written and not (REPO_ROOT / match.group()).exists():
+                missing.append(f"{page.name}: {match.group()}")
+        for name in re.findall(r"(?<![\w/.])benchmarks(?:\.\w+)+", text):
+            parts = name.split(".")
+            if parts[1:] != ["py"] and not any((REPO_ROOT / Path(*parts[:i])).with_suffix(".py").is_file()
+                                               for i in range(2, len(parts) + 1)):
+                missing.append(f"{page.name}: {name}")
+    assert missing == []

@@ -12,7 +12,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from benchmarks.caption_pairs import tokenize
+from benchmarks.reproduction.caption_pairs import tokenize
 from configs.schema import TrainConfig
 from core.pair_schema import PAIRS_SCHEMA, with_metadata
 from tests.conftest import TASTE_DATA, read_lines, taste_pairs

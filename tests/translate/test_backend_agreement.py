@@ -1,6 +1,6 @@
 """CTranslate2 and fairseq agree on a real model (../shared/models/small-cs-en), and where they do not, why.
 
-Measured on the first 150 Multi30k validation sentences at beam 12 (benchmarks/backend_agreement.py prints the
+Measured on the first 150 Multi30k validation sentences at beam 12 (benchmarks/translate/backend_agreement.py prints the
 whole table): with float32 weights on both sides, 150/150 best hypotheses are identical and their scores differ by
 at most ~1e-6. The shared model's own CTranslate2 copy has int8 weights (converted with ``--quantization int8``),
 and CTranslate2's ``compute_type: auto`` is int8 on CPU: both compute a quantised function, which changes scores by
@@ -43,7 +43,7 @@ def ct2_output(model: Path, compute_type: str, sentences: list[str]):
 
 
 def test_backends_agree_on_the_real_model_with_float32_weights(tmp_path, sentences, fairseq_output):
-    bench = load_benchmark("backend_agreement")
+    bench = load_benchmark("translate/backend_agreement")
     converted = bench.float32_conversion(shared_model(), tmp_path / "f32")
     figures = bench.agreement(ct2_output(converted, "float32", sentences), fairseq_output)
     assert figures["top1_equal"] >= SENTENCES - 1, figures
@@ -52,7 +52,7 @@ def test_backends_agree_on_the_real_model_with_float32_weights(tmp_path, sentenc
 
 
 def test_the_shipped_int8_weights_are_what_moves_the_scores(sentences, fairseq_output):
-    bench = load_benchmark("backend_agreement")
+    bench = load_benchmark("translate/backend_agreement")
     figures = bench.agreement(ct2_output(shared_model(), "auto", sentences), fairseq_output)
     # quantised weights: the same search over a slightly different function
     assert figures["top1_equal"] >= 0.8 * SENTENCES, figures

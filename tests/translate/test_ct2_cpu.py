@@ -262,7 +262,7 @@ def test_translate_cpu_bench_smoke(small_model, tmp_path):
     bitext.mkdir()
     for name in ("bitext/tatoeba.cs", "bitext-software/libreoffice-help.cs"):
         (bitext / Path(name).name).write_bytes((TASTE_DATA / name).read_bytes())
-    bench = load_benchmark("translate_cpu_bench")
+    bench = load_benchmark("translate/translate_cpu_bench")
     assert bench.main(["--model", str(small_model), "--bitext", str(bitext), "--parts", "speed",
                        "identity", "--sentences", "6", "--identity-sentences", "6", "--repeats", "2",
                        "--no-fairseq", "--compute-types", "int8", "--beam", "2", "--extra", "today@512",

@@ -8,7 +8,7 @@ by torch's setting: :class:`train_embeddings.vocab.SentencePieceVocab`).
 * :func:`pinned` pins what a running process can change (torch intra-op, the native pools, the tokenizers'
   parallel batches) until the block ends; :func:`pinned_environment` is the environment that also fixes what only a
   fresh process can (the size of Rayon's and OpenMP's pools when they start; torch's inter-op pool is set by the
-  process itself before any work: ``benchmarks.encoder_timing``).
+  process itself before any work: ``benchmarks.reproduction.encoder_timing``).
 * :func:`pool_report` says what the pools are now, :func:`tokenizer_threads_started` whether the tokenizers' pool
   is pinned (threads a large batch starts), :func:`cpu_model` which CPU ran: every speed figure carries them.
 """

@@ -49,13 +49,13 @@ class MegaBatchMiner(nn.Module):
     (8 MB, ~260 rows at M = 40) and 2^28 on a GPU (one product up to 2N = 16,384) — so memory stays bounded for
     any M (2N = 20,000 would need 1.6 GB at once). With several blocks only the upper triangle is computed (the
     matrix is symmetric; each block is reduced by row and by column while still in cache): on a CPU the whole
-    miner then costs about half the bare full product (``benchmarks/train_bench.py`` times both).
+    miner then costs about half the bare full product (``benchmarks/embeddings/train_bench.py`` times both).
     MIX builds a boolean mask for its random rows only.
 
     Cost: the product is ``(2N)^2 x d`` multiply-adds — quadratic in M per mega-batch, i.e. linear in M per pair —
-    and runs at the device's float32 GEMM rate (``benchmarks/train_bench.py`` prints both). Lower precision is not
-    used: averaged word vectors lie in a narrow cone (unrelated captions have cosines near 1), where bfloat16's
-    2^-8 resolution cannot order the candidates and changes the arg-max.
+    and runs at the device's float32 GEMM rate (``benchmarks/embeddings/train_bench.py`` prints both). Lower
+    precision is not used: averaged word vectors lie in a narrow cone (unrelated captions have cosines near 1), where
+    bfloat16's 2^-8 resolution cannot order the candidates and changes the arg-max.
 
     References: Wieting & Gimpel, ParaNMT-50M (ACL 2018) §4; Wieting et al., Towards Universal Paraphrastic
     Sentence Embeddings (ICLR 2016) eq. 12.

@@ -41,7 +41,7 @@ import pyarrow.parquet as pq
 import pytest
 import torch
 
-from benchmarks.caption_pairs import build_caption_pairs, cache_root, sif_scorer, sts_pairs, tokenize
+from benchmarks.reproduction.caption_pairs import build_caption_pairs, cache_root, sif_scorer, sts_pairs, tokenize
 from configs.schema import TrainConfig
 from core.word_vectors import load_kumo
 from filters.paragram import ParagramScorer

@@ -137,7 +137,7 @@ def sentences_per_second(encode: Callable[[list[str]], Any], sentences: Sequence
     """Wall-clock throughput of one :func:`timed_pass` with every thread pool this process can still size pinned
     to ``threads`` (:func:`train_embeddings.evaluation.thread_pools.pinned`: torch intra-op, the native BLAS /
     OpenMP pools, the tokenizers' batches; restored afterwards). Torch's inter-op pool and the size of a Rayon pool
-    are fixed at start-up: ``benchmarks.encoder_timing`` times in a fresh, fully pinned process."""
+    are fixed at start-up: ``benchmarks.reproduction.encoder_timing`` times in a fresh, fully pinned process."""
     with pinned(threads):
         n, wall, _ = timed_pass(encode, sentences, batch_size=batch_size, warmup=warmup)
     return n / wall

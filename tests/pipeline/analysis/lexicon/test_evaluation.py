@@ -50,7 +50,7 @@ def test_evaluate_command_on_a_built_lexicon(caption_lexicon, capsys):
 
 
 def test_real_caption_lexicon_beats_the_shuffled_control():
-    """Seconds-long smoke version of benchmarks/lexicon_eval.py: 2,000 images x 10 real caption pairs; cross PMI
+    """Seconds-long smoke version of benchmarks/lexicon/lexicon_eval.py: 2,000 images x 10 real caption pairs; cross PMI
     correlates with MEN, and the same pairs re-paired at random do not."""
     caps = [[line.lower().replace(".", " .").split() for line in
              read_lines(shared_data(f"paraphrase/multi30k-captions/train.{k}.en"))[:2000]] for k in range(1, 6)]
@@ -68,13 +68,13 @@ def test_real_caption_lexicon_beats_the_shuffled_control():
 
 @pytest.mark.slow
 def test_benchmark_figures_on_all_caption_pairs(tmp_path):
-    """benchmarks/lexicon_eval.py on all 290,000 caption pairs (about a minute): cross-sentence PMI correlates with
-    MEN and WS-353, the shuffled control collapses, and the vectorised counts equal the slow reference's."""
+    """benchmarks/lexicon/lexicon_eval.py on all 290,000 caption pairs (about a minute): cross-sentence PMI correlates
+    with MEN and WS-353, the shuffled control collapses, and the vectorised counts equal the slow reference's."""
     from tests.conftest import load_benchmark
 
     shared_data("paraphrase/multi30k-captions/train.5.en")
     out = tmp_path / "figures.json"
-    assert load_benchmark("lexicon_eval").main(["--json", str(out), "--reference-pairs", "1000"]) == 0
+    assert load_benchmark("lexicon/lexicon_eval").main(["--json", str(out), "--reference-pairs", "1000"]) == 0
     figures = json.loads(out.read_text())
     real = {(r["set"], r["score"]): r for r in figures["results"]}
     control = {(r["set"], r["score"]): r for r in figures["control"]}

@@ -1,0 +1,824 @@
+"""A reproducible mini ParaNMT: a real Czech→English model back-translates a real bitext, and the paper's claims
+are tested on the result (ParaNMT-50M §3 Tables 1/3, §5.4 Table 5, §5.5 Table 6, and STS against baselines).
+
+    .venv/bin/python -m benchmarks.reproduction.reproduce --model ../shared/models/small-cs-en \\
+        --bitext ../shared/data/bitext --out runs/repro [--docs docs/reproduction.md] [--quick]
+
+Steps (each writes ``<out>/steps/<step>.json``; a rerun skips finished steps, and inside the training steps every
+finished run, so a killed reproduction loses at most the run it was in):
+
+1. ``corpus`` — ``paranmt run`` over every ``*.cs``/``*.en`` pair of ``--bitext`` at beam 12
+   (CTranslate2 int8 on the CPU), with the paper's training selection (top two paraphrase-score deciles, both sides
+   ≤ 30 tokens) and ``filter.exclude_sentences`` set to every STS, STS-B and SICK file of ``--eval-data``;
+2. ``throughput`` — back-translation sentences/s on a seeded 500-sentence sample of the same Czech side:
+   CTranslate2 int8 and float32 and fairseq, same beam, same batching, same run;
+3. ``corpus_stats`` — per source: pairs, copy rate (MT equal to the reference after normalisation), mean trigram
+   overlap, paraphrase and translation score; Table 1 and Table 3
+   (``pipeline.analysis.corpus_report``) and 20 random pairs per paraphrase-score range;
+4. ``select_lr`` — each model's Adam learning rate, on STS2017 only (M = 1, 5 epochs): the paper's 1e-3 or 1e-2;
+5. ``table5`` — the pairs the pipeline ranked (past its filter rules: no evaluation overlap, no copy) ranked by
+   each criterion into 10 folds; WORD and TRIGRAM trained one epoch on the same number of
+   pairs from each fold; Pearson × 100 on STS2017 and the mean over STS 2012–2015;
+6. ``table6`` — M = 1, 20, 40 (MAX negatives) on the pipeline's ``train/``, WORD and TRIGRAM, 5 epochs, 3 seeds;
+   with the ``positive_nearer`` statistic of the last log window;
+7. ``compare`` — STS 2012–2015 (per-year mean Pearson, pooled Spearman), STS-B test and STS2017 for GloVe
+   average, SIF-GloVe (enwiki p(w), the project's ``evaluate --sif``), WORD trained on Multi30k caption pairs (the
+   learning check's setting) and WORD, TRIGRAM, WORD+TRIGRAM trained on the back-translated ``train/`` with the M
+   that Table 6 selects on STS2017 and the learning rate of step 4 — no test year is used for any choice;
+8. ``docs`` — ``--docs`` (markdown tables) and PNGs beside it in ``<docs stem>/``.
+
+``--quick`` runs every step on the first 20 pairs of each source with small settings (about a minute): the suite
+runs it so the command cannot rot. Training runs go two at a time (one thread each) on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import dataclasses
+import functools
+import json
+import logging
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
+
+from benchmarks.doc_sections import kept_sections
+from benchmarks.paths import REPO
+from benchmarks.reproduction.caption_pairs import build_caption_pairs
+from benchmarks.translate.translate_bench import Case, run_case
+from configs.schema import TrainConfig
+from core import pair_schema as S
+from core.text import CachedTokenizer
+from filters.folds import assign_folds, pair_keys
+from filters.rules import CRITERIA, MaxTokens, NotACopy
+from pipeline.analysis.corpus_report import build_report
+from train_embeddings.evaluation import sts
+from train_embeddings.models.model_io import load_model
+from train_embeddings.training.trainer import CHECKPOINT, train
+
+log = logging.getLogger("reproduce")
+
+SHARED = REPO.parent / "shared"
+EVAL_PATTERNS = ("sts/STS1*/STS.input.*.txt", "sts/STSB/sts-*.csv", "sick/*.tsv")
+TEST_YEARS = (2012, 2013, 2014, 2015)
+CRITERION_LABELS = {S.TRANSLATION_SCORE: "translation score", S.TRIGRAM_OVERLAP: "trigram overlap",
+                    S.PARAPHRASE_SCORE: "paraphrase score"}
+MODEL_LABELS = {"word": "WORD", "trigram": "TRIGRAM", "word,trigram": "WORD+TRIGRAM", "lstm": "LSTM"}
+SCORE_RANGES = ((-0.1, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.0))  # Table 3's five ranges
+
+
+@dataclasses.dataclass(frozen=True)
+class Scale:
+    """How much of everything to run. ``full`` is the default (≈2–3 h on 2 cores); ``quick`` is the smoke test."""
+
+    per_source: int | None = None  # first N pairs of each source (None: all)
+    throughput_sentences: int = 500
+    folds: int = 10
+    table5_models: tuple[str, ...] = ("word", "trigram")
+    table5_seeds: tuple[int, ...] = (1, 2)
+    table5_epochs: int = 1
+    table6_megabatches: tuple[int, ...] = (1, 20, 40)
+    table6_models: tuple[str, ...] = ("word", "trigram")
+    table6_seeds: tuple[int, ...] = (1, 2, 3)
+    table6_epochs: int = 5
+    compare_models: tuple[str, ...] = ("word", "trigram", "word,trigram")
+    lrs: tuple[float, ...] = (1e-3, 1e-2)  # the paper's Adam rate, and one for a corpus of ~10k pairs
+    caption_images: int = 29_000
+    report_parse: int = 2000
+    workers: int = 2
+
+
+FULL = Scale()
+QUICK = Scale(per_source=20, throughput_sentences=16, folds=2, table5_models=("word",), table5_seeds=(1,),
+              table6_megabatches=(1, 2), table6_models=("word",), table6_seeds=(1,), table6_epochs=1,
+              compare_models=("word",), caption_images=200, report_parse=50, workers=1)
+
+
+# ------------------------------------------------------------------------------------------------- steps
+
+
+class Steps:
+    """``<out>/steps/<name>.json``: a finished step's result; present means done (written atomically).
+
+    ``<out>/steps/_run.json`` holds the arguments that define the run (model, bitext, evaluation data, scale): the
+    project's rule for run folders applies — the same run resumes, a different one is refused unless
+    ``overwrite`` (which removes the folder first)."""
+
+    def __init__(self, out: Path, identity: dict[str, Any], overwrite: bool = False) -> None:
+        self.dir = out / "steps"
+        marker = self.dir / "_run.json"
+        if marker.is_file() and json.loads(marker.read_text(encoding="utf-8")) != identity:
+            if not overwrite:
+                stored = json.loads(marker.read_text(encoding="utf-8"))
+                changed = ", ".join(f"{k} {stored.get(k)!r} -> {v!r}" for k, v in identity.items()
+                                    if stored.get(k) != v)
+                raise SystemExit(f"error: {out} holds a different reproduction ({changed}): pass --overwrite to "
+                                 "replace it, or choose another --out")
+            shutil.rmtree(out)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        write_json(marker, identity)
+
+    def run(self, name: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        path = self.dir / f"{name}.json"
+        if path.is_file():
+            print(f"[{name}] done earlier: {path}", flush=True)
+            return json.loads(path.read_text(encoding="utf-8"))
+        print(f"[{name}] running", flush=True)
+        started = time.perf_counter()
+        result = compute()
+        result["seconds"] = round(time.perf_counter() - started, 1)
+        write_json(path, result)
+        print(f"[{name}] finished in {result['seconds']:.0f} s", flush=True)
+        return result
+
+
+def write_json(path: Path, value: Any) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(value, indent=2, default=str) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+# ------------------------------------------------------------------------------------------- 1. corpus
+
+
+def bitext_sources(bitext: Path) -> list[str]:
+    """Names of the line-aligned pairs ``<name>.cs`` / ``<name>.en`` in ``bitext``, sorted."""
+    names = sorted(p.stem for p in bitext.glob("*.cs") if p.with_suffix(".en").is_file())
+    if not names:
+        raise SystemExit(f"error: {bitext} has no <name>.cs / <name>.en pair files")
+    return names
+
+
+def prepare_input(bitext: Path, out: Path, per_source: int | None) -> list[tuple[Path, Path]]:
+    """The pair files to translate: the bitext itself, or its first ``per_source`` lines per source."""
+    files = [(bitext / f"{n}.cs", bitext / f"{n}.en") for n in bitext_sources(bitext)]
+    if per_source is None:
+        return files
+    target = out / "input"
+    target.mkdir(parents=True, exist_ok=True)
+    cut = []
+    for cs, en in files:
+        pair = []
+        for path in (cs, en):
+            lines = path.read_text(encoding="utf-8").splitlines()[:per_source]
+            (target / path.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+            pair.append(target / path.name)
+        cut.append((pair[0], pair[1]))
+    return cut
+
+
+def evaluation_files(eval_data: Path) -> list[str]:
+    return [str(eval_data / pattern) for pattern in EVAL_PATTERNS]
+
+
+def build_corpus(files: Sequence[tuple[Path, Path]], model: Path, eval_data: Path, out: Path) -> dict[str, Any]:
+    """Run the pipeline as a user would (a subprocess, its progress and table on the console and in a log)."""
+    corpus = out / "corpus"
+    command = [sys.executable, "-m", "cli.paranmt_command", "run", "--out", str(corpus), "--model", str(model),
+               "--beam", "12", "--backend", "ctranslate2", "--compute-type", "int8", "--device", "cpu",
+               "--cache-dir", str(out / "translation-cache"), "--runner", "FnApiRunner",
+               "--set", f"filter.exclude_sentences={json.dumps(evaluation_files(eval_data))}"]
+    for cs, en in files:
+        command += ["--cs", str(cs), "--en", str(en)]
+    if corpus.exists() and not (corpus / "_SUCCESS").exists():
+        shutil.rmtree(corpus)  # a killed run: its translations are in the cache, the rest is redone
+    (out / "logs").mkdir(exist_ok=True)
+    started = time.perf_counter()
+    with (out / "logs" / "corpus.log").open("w", encoding="utf-8") as logfile:
+        process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert process.stdout is not None
+        for line in process.stdout:
+            logfile.write(line)
+            if not line.startswith(("WARNING", "INFO")):
+                print("  " + line, end="", flush=True)
+        code = process.wait()
+    if code != 0:
+        raise SystemExit(f"error: the pipeline failed (exit {code}); see {out / 'logs' / 'corpus.log'}")
+    summary = json.loads((corpus / "summary.json").read_text(encoding="utf-8"))
+    wall = time.perf_counter() - started
+    hits = summary["metrics"].get("translation_cache_hit_rows", 0)
+    translated = summary["metrics"].get("translation_cache_miss_rows", 0)
+    return {"command": " ".join(command), "wall_seconds": round(wall, 1), "rows_translated_this_run": translated,
+            "rows_from_cache": hits, "pairs_per_second": round(summary["read"] / wall, 1),
+            "summary": {k: summary[k] for k in ("read", "pairs", "train", "rejected", "deadletter", "stages",
+                                                "rejected_by_reason", "deadletter_by_reason", "pairs_by_decision",
+                                                "identity", "decontamination", "nmt_model_id")}}
+
+
+# --------------------------------------------------------------------------------------- 2. throughput
+
+
+def throughput(files: Sequence[tuple[Path, Path]], model: Path, n: int, seed: int = 0) -> dict[str, Any]:
+    """CTranslate2 int8 / float32 and fairseq at beam 12 on one seeded sample (same batching, same run)."""
+
+    czech = [line for cs, _ in files for line in cs.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rng = np.random.default_rng(seed)
+    sample = [czech[i] for i in sorted(rng.choice(len(czech), size=min(n, len(czech)), replace=False))]
+    threads = os.cpu_count() or 1
+    cases = [Case("ctranslate2", "int8", threads, "cpu"), Case("ctranslate2", "float32", threads, "cpu"),
+             Case("fairseq", "float32", threads, "cpu")]
+    hypotheses = {}
+    for case in cases:
+        hypotheses[case.backend + case.compute_type] = run_case(case, model, sample, 12, 256, 4096, repeats=1)
+        print(f"  {case.backend} {case.compute_type}: {case.sentences_per_second:.1f} sentences/s", flush=True)
+    base = next(c for c in cases if c.backend == "fairseq").sentences_per_second
+    reference = hypotheses["fairseqfloat32"]
+    rows = []
+    for case in cases:
+        same = sum(a == b for a, b in zip(hypotheses[case.backend + case.compute_type], reference, strict=True))
+        rows.append({**dataclasses.asdict(case), "speedup_vs_fairseq": round(case.sentences_per_second / base, 2),
+                     "top1_equal_to_fairseq": round(same / len(sample), 3)})
+    return {"sentences": len(sample), "beam": 12, "threads": threads, "cases": rows}
+
+
+# ------------------------------------------------------------------------------------- 3. corpus stats
+
+
+def read_pairs_table(corpus: Path) -> pa.Table:
+    return pq.read_table(corpus / "pairs")
+
+
+def copy_mask(table: pa.Table) -> np.ndarray:
+    """MT equal to the English reference after normalisation (Moses tokens, lower-cased): a copy."""
+    return ~NotACopy().check(table)
+
+
+def copies_under_the_papers_rule(table: pa.Table, seed: int = 1234) -> dict[str, int]:
+    """What ``filter.drop_copies`` prevents: the paper's rule (top two paraphrase-score deciles of every scored
+    pair without an evaluation overlap, both sides <= 30 tokens) applied with copies left in, and the copies it
+    would put into train/."""
+    reason = table.column(S.REASON).cast(pa.string())
+    excluded = pa.array([S.Reason.EVAL_OVERLAP.value, S.Reason.NO_KNOWN_WORDS.value])
+    scored = pc.and_(pc.is_valid(table.column(S.PARAPHRASE_SCORE)), pc.invert(pc.is_in(reason, excluded)))
+    candidates = table.filter(pc.fill_null(scored, False))
+    fold = assign_folds(candidates.column(S.PARAPHRASE_SCORE).to_numpy(zero_copy_only=False),
+                        pair_keys(candidates), 10, seed)
+    selected = (fold >= 9) & MaxTokens(30).check(candidates)
+    return {"selected": int(selected.sum()), "copies": int((selected & copy_mask(candidates)).sum())}
+
+
+def per_source_stats(table: pa.Table) -> list[dict[str, Any]]:
+    copies = copy_mask(table)
+    sources = np.asarray(table.column(S.SOURCE).to_pylist(), dtype=object)
+    columns = {c: np.asarray(pc.fill_null(table.column(c), math.nan).to_numpy(zero_copy_only=False), float)
+               for c in (S.TRIGRAM_OVERLAP, S.PARAPHRASE_SCORE, S.TRANSLATION_SCORE)}
+    keep = np.asarray(pc.fill_null(table.column(S.KEEP), False).to_numpy(zero_copy_only=False), dtype=bool)
+    rows = []
+    for source in [*sorted(set(sources)), None]:
+        mask = np.ones(len(sources), bool) if source is None else sources == source
+        rows.append({"source": "all" if source is None else Path(str(source)).stem, "pairs": int(mask.sum()),
+                     "copy_rate": float(copies[mask].mean()) if mask.any() else math.nan,
+                     **{f"mean_{c}": float(np.nanmean(v[mask])) if mask.any() else math.nan
+                        for c, v in columns.items()},
+                     "in_train": int(keep[mask].sum()), "copies_in_train": int((keep & copies)[mask].sum())})
+    return rows
+
+
+def pairs_per_range(table: pa.Table, per_range: int = 20, seed: int = 0) -> list[dict[str, Any]]:
+    scores = np.asarray(pc.fill_null(table.column(S.PARAPHRASE_SCORE), math.nan).to_numpy(zero_copy_only=False))
+    rng = np.random.default_rng(seed)
+    out = []
+    for low, high in SCORE_RANGES:
+        index = np.flatnonzero((scores > low) & (scores <= high))
+        chosen = np.sort(rng.choice(index, size=min(per_range, len(index)), replace=False)) if len(index) else []
+        rows = table.take(pa.array(chosen, pa.int64())).select([S.SOURCE, S.EN, S.MT, S.PARAPHRASE_SCORE,
+                                                                  S.TRIGRAM_OVERLAP]).to_pylist()
+        out.append({"range": f"({low:g}, {high:g}]", "pairs_in_range": len(index), "sample": rows})
+    return out
+
+
+def corpus_stats(out: Path, parse: int) -> dict[str, Any]:
+    table = read_pairs_table(out / "corpus")
+    report = build_report(table, out / "report", name="back-translated bitext", max_parse=parse)
+    return {"per_source": per_source_stats(table), "without_drop_copies": copies_under_the_papers_rule(table),
+            "table1_markdown": report["markdown"]["table1"],
+            "table3_markdown": next(iter(report["markdown"]["table3"].values())),
+            "plots": [str(out / "report" / f) for f in report["files"]["plots"]],
+            "examples": pairs_per_range(table)}
+
+
+# ------------------------------------------------------------------------------------------- training
+
+
+def train_and_evaluate(run_dir: str, config: dict[str, Any]) -> dict[str, Any]:
+    """One training run (in a worker process, one thread) and its evaluation, cached as ``result.json``: the
+    final model's STS2017 and STS 2012–2015 (per-year mean Pearson) and the last ``positive_nearer``."""
+    import torch
+
+
+    directory = Path(run_dir)
+    done = directory / "result.json"
+    if done.is_file():
+        return json.loads(done.read_text(encoding="utf-8"))
+    torch.set_num_threads(1)
+    try:  # a folder with this run's checkpoint continues it (the trainer's rule for run folders)
+        result = train(TrainConfig(**config), directory, evaluate_fn=None, progress=False)
+    except Exception:
+        if not (directory / CHECKPOINT).is_file():
+            raise
+        # a checkpoint torn by a kill: start the run again
+        result = train(TrainConfig(**config), directory, evaluate_fn=None, progress=False, overwrite=True)
+    model = load_model(result.model_dir)
+
+    def encode(sentences: list[str]) -> np.ndarray:  # the model's own Moses settings, one cache for every run
+        return model.encode_tokens(moses_tokenizer()(sentences))
+
+    report = sts.evaluate_all(encode, data=benchmarks())
+    history = json.loads((directory / "metrics.json").read_text(encoding="utf-8"))
+    last = history["log"][-1] if history.get("log") else {}
+    out = {"config": config, "steps": result.steps, "train_seconds": result.timing.get("wall_s"),
+           **evaluation_row(report), "positive_nearer": last.get("positive_nearer"),
+           "positive_cos": last.get("positive_cos"), "negative_cos": last.get("negative_cos")}
+    write_json(done, out)
+    (directory / CHECKPOINT).unlink(missing_ok=True)  # the run is done: keep the model, not the optimiser state
+    return out
+
+
+@functools.cache
+def benchmarks() -> Any:
+    """STS 2012–2015 and STS-B (with STS2017), loaded once per process."""
+
+    return sts.load_benchmarks(years=TEST_YEARS)
+
+
+@functools.cache
+def moses_tokenizer() -> Any:
+    """The trainer's tokeniser (Moses, English, punctuation normalised; lower-cased at lookup) with one sentence
+    cache per process, so the many runs of a step tokenise the evaluation sentences once."""
+
+    return CachedTokenizer()
+
+
+def evaluation_row(report: Any) -> dict[str, Any]:
+    """The figures every table uses (×100): per-year mean Pearson 2012–2015 and their mean, pooled Spearman per
+    year and mean, STS-B test, STS2017."""
+    years = {str(y.year): 100 * y.mean_pearson for y in report.years}
+    pooled = {str(y.year): 100 * y.pooled_spearman for y in report.years}
+    return {"years_pearson": years, "mean_pearson": 100 * report.mean_pearson, "years_pooled_spearman": pooled,
+            "mean_pooled_spearman": 100 * report.mean_pooled_spearman,
+            "stsb_test": 100 * report.stsb["stsb_test"].pearson, "sts2017": 100 * report.stsb["sts2017"].pearson}
+
+
+def train_config(data: Path, model: str, seed: int, epochs: int, megabatch: int) -> dict[str, Any]:
+    """The paper's §5.2 settings (Adam 1e-3, batch 100, δ 0.4, MAX negatives); words from GloVe 6B 50d."""
+    return {"data": str(data), "model": model, "word_vectors": "kumo", "seed": seed, "epochs": epochs,
+            "megabatch": megabatch, "threads": 1, "evals_per_epoch": 1, "device": "cpu"}
+
+
+def run_all(jobs: Sequence[tuple[Path, dict[str, Any]]], workers: int) -> list[dict[str, Any]]:
+    """Train every job, ``workers`` at a time; finished ones are read back. Results in job order."""
+    if workers <= 1:
+        return [train_and_evaluate(str(d), c) for d, c in jobs]
+    with concurrent.futures.ProcessPoolExecutor(workers) as pool:
+        futures = [pool.submit(train_and_evaluate, str(d), c) for d, c in jobs]
+        results = []
+        for i, future in enumerate(futures, 1):
+            results.append(future.result())
+            print(f"  run {i}/{len(jobs)}: {jobs[i - 1][0].name} STS2017 {results[-1]['sts2017']:.1f}", flush=True)
+        return results
+
+
+# ------------------------------------------------------------------------------------ 4. learning rates
+
+
+def select_lr(out: Path, scale: Scale) -> dict[str, Any]:
+    """Each model's Adam learning rate, chosen on STS2017 only: M = 1, the pipeline's train/, ``table6_epochs``
+    epochs, seed 1, from ``scale.lrs`` (the paper's 1e-3 is tuned for 5M pairs — ~250k updates; a corpus of ~10k
+    pairs gives a few hundred)."""
+    models = list(dict.fromkeys((*scale.table5_models, *scale.table6_models, *scale.compare_models)))
+    jobs = [(out / "runs" / "select_lr" / f"{model.replace(',', '+')}-lr{lr:g}",
+             {**train_config(out / "corpus" / "train", model, 1, scale.table6_epochs, 1), "lr": lr})
+            for model in models for lr in scale.lrs]
+    results = run_all(jobs, scale.workers)
+    scores: dict[str, dict[str, float]] = {}
+    for (_, config), result in zip(jobs, results, strict=True):
+        scores.setdefault(config["model"], {})[f"{config['lr']:g}"] = result["sts2017"]
+    return {"sts2017": scores, "lr": {m: float(max(v, key=v.get)) for m, v in scores.items()}}
+
+
+# ----------------------------------------------------------------------------------------------- 5. table 5
+
+
+def fold_data(out: Path, folds: int, seed: int = 1) -> dict[str, Any]:
+    """The pairs the pipeline ranked (those with a fold: past its filter rules, so no evaluation overlap and no
+    copy), ranked per criterion into ``folds`` folds; each fold sampled down to the smallest fold's size (seeded)
+    and written as Parquet for the trainer."""
+    table = read_pairs_table(out / "corpus")
+    table = table.filter(pc.greater(pc.fill_null(table.column(S.FOLD), 0), 0))
+    table = table.drop_columns([S.KEEP])  # the trainer reads every row of a fold, not the pipeline's selection
+    sizes: dict[str, list[int]] = {}
+    for criterion in CRITERIA:
+        values = np.asarray(pc.fill_null(table.column(criterion), math.nan).to_numpy(zero_copy_only=False))
+        fold = assign_folds(values, pair_keys(table), folds, seed)
+        per_fold = [np.flatnonzero(fold == f) for f in range(1, folds + 1)]
+        n = min(len(rows) for rows in per_fold)
+        rng = np.random.default_rng(seed)
+        sizes[criterion] = [len(rows) for rows in per_fold]
+        for f, rows in enumerate(per_fold, 1):
+            chosen = np.sort(rng.choice(rows, size=n, replace=False))
+            target = out / "folds" / criterion / f"fold-{f:02d}.parquet"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            pq.write_table(table.take(pa.array(chosen)), target)
+    return {"pairs_ranked": table.num_rows, "fold_sizes": sizes, "pairs_per_fold": min(min(s) for s in sizes.values())}
+
+
+def table5(out: Path, scale: Scale, lrs: dict[str, float]) -> dict[str, Any]:
+    folds = fold_data(out, scale.folds)
+    jobs = [(out / "runs" / "table5" / f"{criterion}-f{f:02d}-{model.replace(',', '+')}-s{seed}-lr{lrs[model]:g}",
+             {**train_config(out / "folds" / criterion / f"fold-{f:02d}.parquet", model, seed, scale.table5_epochs, 1),
+              "lr": lrs[model]})
+            for criterion in CRITERIA for f in range(1, scale.folds + 1)
+            for model in scale.table5_models for seed in scale.table5_seeds]
+    results = run_all(jobs, scale.workers)
+    cells: dict[str, dict[str, dict[str, list[float]]]] = {}
+    for (directory, config), result in zip(jobs, results, strict=True):
+        criterion, fold = directory.name.split("-f")[0], int(directory.name.split("-f")[1][:2])
+        cell = cells.setdefault(criterion, {}).setdefault(str(fold), {})
+        cell.setdefault(f"{config['model']} sts2017", []).append(result["sts2017"])
+        cell.setdefault(f"{config['model']} mean_pearson", []).append(result["mean_pearson"])
+    table = {criterion: {fold: {key: statistics.mean(values) for key, values in cell.items()}
+                         for fold, cell in per_fold.items()} for criterion, per_fold in cells.items()}
+    for per_fold in table.values():
+        for cell in per_fold.values():
+            cell["avg sts2017"] = statistics.mean(cell[f"{m} sts2017"] for m in scale.table5_models)
+            cell["avg mean_pearson"] = statistics.mean(cell[f"{m} mean_pearson"] for m in scale.table5_models)
+    best = {criterion: max(per_fold, key=lambda f: per_fold[f]["avg sts2017"]) for criterion, per_fold in table.items()}
+    return {"folds": folds, "models": list(scale.table5_models), "seeds": list(scale.table5_seeds),
+            "epochs": scale.table5_epochs, "megabatch": 1, "lr": lrs, "table": table, "best_fold": best}
+
+
+# ----------------------------------------------------------------------------------------------- 6. table 6
+
+
+def table6(out: Path, scale: Scale, lrs: dict[str, float]) -> dict[str, Any]:
+    data = out / "corpus" / "train"
+    jobs = [(out / "runs" / "table6" / f"M{m}-{model.replace(',', '+')}-s{seed}-lr{lrs[model]:g}",
+             {**train_config(data, model, seed, scale.table6_epochs, m), "lr": lrs[model]})
+            for m in scale.table6_megabatches for model in scale.table6_models for seed in scale.table6_seeds]
+    results = run_all(jobs, scale.workers)
+    rows: dict[str, dict[str, dict[str, Any]]] = {}
+    for (_, config), result in zip(jobs, results, strict=True):
+        cell = rows.setdefault(str(config["megabatch"]), {}).setdefault(config["model"], {"runs": []})
+        cell["runs"].append(result)
+    for per_model in rows.values():
+        for cell in per_model.values():
+            for key in ("sts2017", "mean_pearson", "positive_nearer"):
+                values = [r[key] for r in cell["runs"] if r[key] is not None]
+                cell[key] = {"mean": statistics.mean(values) if values else None,
+                             "sd": statistics.stdev(values) if len(values) > 1 else 0.0}
+    best_m = {model: max(rows, key=lambda m: rows[m][model]["sts2017"]["mean"]) for model in scale.table6_models}
+    return {"pairs": sum(pq.read_metadata(p).num_rows for p in sorted(data.glob("*.parquet"))),
+            "epochs": scale.table6_epochs, "seeds": list(scale.table6_seeds), "lr": lrs, "table": rows,
+            "best_megabatch": best_m}
+
+
+# ---------------------------------------------------------------------------------------------- 7. compare
+
+
+def caption_pairs(out: Path, images: int) -> Path:
+    """Multi30k caption pairs as in the learning check (captions k and k+1 of an image, leaked captions dropped,
+    group = image)."""
+    directory = out / "captions"
+    if not (directory / "done.json").is_file():
+        shutil.rmtree(directory, ignore_errors=True)
+        info = build_caption_pairs(directory / "data", images, "chain")
+        write_json(directory / "done.json", info)
+    return directory / "data"
+
+
+def compare(out: Path, scale: Scale, table6_result: dict[str, Any], lrs: dict[str, float]) -> dict[str, Any]:
+    bench = benchmarks()
+    rows: dict[str, dict[str, Any]] = {}
+    glove = sts.glove_average_encoder()
+    rows["GloVe average"] = evaluation_row(sts.evaluate_all(glove, data=bench))
+    sif = sts.sif_encoder(bench.unique_sentences(), word_frequencies=SHARED / "data/wordfreq/enwiki_vocab_min200.txt")
+    rows["SIF-GloVe"] = evaluation_row(sts.evaluate_all(sif, data=bench))
+    captions = caption_pairs(out, scale.caption_images)
+    word_m = int(table6_result["best_megabatch"].get("word", 1))
+    jobs = [(out / "runs" / "compare" / "captions-word",
+             {**train_config(captions, "word", 1, 5, 1), "group_column": "image"})]
+    for model in scale.compare_models:
+        m = int(table6_result["best_megabatch"].get(model, word_m))
+        jobs.append((out / "runs" / "compare" / f"bt-{model.replace(',', '+')}-M{m}-lr{lrs[model]:g}",
+                     {**train_config(out / "corpus" / "train", model, 1, scale.table6_epochs, m), "lr": lrs[model]}))
+    results = run_all(jobs, scale.workers)
+    rows["WORD, Multi30k caption pairs (M=1)"] = results[0]
+    for (_, config), result in zip(jobs[1:], results[1:], strict=True):
+        rows[f"{MODEL_LABELS[config['model']]}, back-translated train/ (M={config['megabatch']}, "
+             f"lr {config['lr']:g})"] = result
+    return {"rows": rows, "captions": json.loads((out / "captions" / "done.json").read_text(encoding="utf-8"))}
+
+
+# --------------------------------------------------------------------------------------------------- 8. docs
+
+
+def _shown(path: Path) -> str:
+    """A path as a reader of the report would type it: relative to the repository when it can be."""
+    return os.path.relpath(path.resolve(), REPO) if path.is_absolute() or path.exists() else str(path)
+
+
+def _f(value: float | None, digits: int = 1) -> str:
+    return "–" if value is None or not math.isfinite(value) else f"{value:.{digits}f}"
+
+
+def plot_table5(result: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for criterion, per_fold in result["table"].items():
+        folds = sorted(per_fold, key=int)
+        for ax, key in zip(axes, ("avg sts2017", "avg mean_pearson"), strict=True):
+            ax.plot([int(f) for f in folds], [per_fold[f][key] for f in folds], marker="o",
+                    label=CRITERION_LABELS[criterion])
+    for ax, title in zip(axes, ("STS2017 (dev)", "mean over STS 2012–2015"), strict=True):
+        ax.set_xlabel("fold (1 = lowest tenth by the criterion)")
+        ax.set_ylabel("Pearson × 100, mean of models")
+        ax.set_title(title)
+        ax.grid(alpha=0.3)
+    axes[0].legend()
+    fig.suptitle(f"Table 5 in miniature: one epoch on {result['folds']['pairs_per_fold']:,} pairs per fold")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_table6(result: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ms = sorted(result["table"], key=int)
+    models = list(next(iter(result["table"].values())))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for model in models:
+        for ax, key in zip(axes, ("sts2017", "positive_nearer"), strict=True):
+            means = [result["table"][m][model][key]["mean"] for m in ms]
+            sds = [result["table"][m][model][key]["sd"] for m in ms]
+            ax.errorbar([int(m) for m in ms], means, yerr=sds, marker="o", capsize=3, label=MODEL_LABELS[model])
+    axes[0].set_ylabel("STS2017 Pearson × 100")
+    axes[1].set_ylabel("positive_nearer (last log window)")
+    for ax in axes:
+        ax.set_xlabel("mega-batch size M")
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.suptitle(f"Table 6 in miniature: {result['pairs']:,} train/ pairs, {result['epochs']} epochs, "
+                 f"{len(result['seeds'])} seeds")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def verdicts(results: dict[str, dict[str, Any]]) -> list[str]:
+    """The paper's directions and the issue's goals, checked on the numbers of this run (one line each)."""
+    t5, t6, rows = results["table5"], results["table6"], results["compare"]["rows"]
+    out = []
+    best = {c: per_fold[t5["best_fold"][c]]["avg sts2017"] for c, per_fold in t5["table"].items()}
+    spread = {c: max(f["avg sts2017"] for f in per_fold.values()) - min(f["avg sts2017"] for f in per_fold.values())
+              for c, per_fold in t5["table"].items()}
+    ranked = sorted(best, key=best.get, reverse=True)
+    margin = best[ranked[0]] - best[ranked[1]]
+    if margin < 1.0:  # folds of one criterion already differ by about a point from seed and sampling noise
+        verdict = f"not distinguishable here (the best two criteria differ by {margin:.1f} points)"
+    else:
+        verdict = "holds" if ranked[0] == S.PARAPHRASE_SCORE else f"does not hold ({CRITERION_LABELS[ranked[0]]} wins)"
+    out.append(f"Table 5 (the paraphrase score selects the best training data): {verdict} — best folds on STS2017: "
+               + ", ".join(f"{CRITERION_LABELS[c]} {v:.1f} (fold {t5['best_fold'][c]}; folds span "
+                           f"{spread[c]:.1f})" for c, v in best.items()) + ".")
+    for model in next(iter(t6["table"].values())):
+        cells = {int(m): per_model[model]["sts2017"] for m, per_model in t6["table"].items()}
+        base = min(cells)
+        for m in sorted(cells)[1:]:
+            gain, noise = cells[m]["mean"] - cells[base]["mean"], cells[m]["sd"] + cells[base]["sd"]
+            state = "holds" if gain > noise else "within the seeds' spread" if gain > -noise else "reversed"
+            out.append(f"Table 6 ({MODEL_LABELS[model]}, M = {m} beats M = {base} on STS2017): {state} — "
+                       f"{cells[m]['mean']:.1f} ± {cells[m]['sd']:.1f} vs {cells[base]['mean']:.1f} ± "
+                       f"{cells[base]['sd']:.1f}.")
+    sif = rows["SIF-GloVe"]["mean_pearson"]
+    for name, row in rows.items():
+        if "back-translated" in name:
+            verdict = "beats" if row["mean_pearson"] > sif else "does not beat"
+            out.append(f"{name} {verdict} SIF-GloVe on the mean over STS 2012–2015: {row['mean_pearson']:.1f} vs "
+                       f"{sif:.1f}.")
+    return out
+
+
+def _copy_figures(results: dict[str, dict[str, Any]], figures: Path) -> None:
+    """The page's plots into ``figures``: Tables 5 and 6 drawn, the corpus report's histogram and scatter copied."""
+    figures.mkdir(parents=True, exist_ok=True)
+    plot_table5(results["table5"], figures / "table5_folds.png")
+    plot_table6(results["table6"], figures / "table6_megabatch.png")
+    for plot in results["corpus_stats"]["plots"]:
+        if "hist_paraphrase_score" in plot or "scatter" in plot:
+            shutil.copyfile(plot, figures / Path(plot).name.replace("back-translated_bitext.", ""))
+
+
+def _corpus_section(results: dict[str, dict[str, Any]], args: argparse.Namespace) -> list[str]:
+    """The page's title and §1: the run's stages, its row identity, copies per source and the throughput table."""
+    corpus, speed, stats = results["corpus"], results["throughput"], results["corpus_stats"]
+    s = corpus["summary"]
+    lines = ["# Reproduction: a mini ParaNMT on real back-translations", "",
+             f"Written by `python -m benchmarks.reproduction.reproduce --model {_shown(args.model)} "
+             f"--bitext {_shown(args.bitext)} --out {_shown(args.out)}"
+             + (" --quick" if args.quick else "") + "` (2 CPU cores). Every number below comes from that run; "
+             "rerun it to regenerate this page. Model selection uses STS2017 only; STS 2012–2015 and STS-B test "
+             "are never used for a choice.", "",
+             "## 1. The corpus", "",
+             f"`{_shown(args.model)}` (a 3+3-layer transformer trained on this same bitext, CTranslate2 int8) "
+             f"back-translated the Czech side of every pair at beam 12: {s['read']:,} rows read, "
+             f"{corpus['wall_seconds']:.0f} s for the whole pipeline ({corpus['pairs_per_second']:.1f} pairs/s; "
+             f"{corpus['rows_translated_this_run']:,} translated in this run, {corpus['rows_from_cache']:,} from the "
+             "translation cache of an earlier run of the same model and settings"
+             + (": decoding speed is in the throughput table below)." if corpus["rows_from_cache"] else ")."), "",
+             "| stage | in | dropped | out | reasons |", "|---|---:|---:|---:|---|"]
+    for stage in s["stages"]:
+        reasons = ", ".join(f"{r} {n:,}" for r, n in stage["reasons"].items()) or "–"
+        lines.append(f"| {stage['stage']} | {stage['in']:,} | {stage['dropped']:,} | {stage['out']:,} | {reasons} |")
+    clean = s["decontamination"]
+    lines += ["", f"**read = pairs + rejected + deadletter: {s['read']:,} = {s['pairs']:,} + {s['rejected']:,} + "
+              f"{s['deadletter']:,}** ({'holds' if s['identity']['holds'] else 'FAILS'}). Decisions over pairs/: "
+              + ", ".join(f"{r} {n:,}" for r, n in s["pairs_by_decision"].items()) + f"; train/ holds {s['train']:,}.",
+              "", f"Evaluation decontamination: {clean['sentences']:,} distinct normalised sentences from "
+              f"{len(clean['files'])} STS / STS-B / SICK files; {clean['pairs_excluded']:,} pairs excluded "
+              f"(`eval_overlap`); train/ re-read after writing: {clean['train_overlap']} of "
+              f"{clean['train_pairs_checked']:,} pairs share a sentence with them.", "",
+              "### Copies and overlap per source (the model translates its own training data)", "",
+              "| source | pairs | copy rate | trigram overlap | paraphrase score | translation score | in train/ | "
+              "copies in train/ |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for row in stats["per_source"]:
+        lines.append(f"| {row['source']} | {row['pairs']:,} | {100 * row['copy_rate']:.1f}% | "
+                     f"{row['mean_trigram_overlap']:.3f} | {row['mean_paraphrase_score']:.3f} | "
+                     f"{row['mean_translation_score']:.3f} | {row['in_train']:,} | "
+                     f"{row.get('copies_in_train', 0):,} |")
+    unfiltered = stats["without_drop_copies"]
+    lines += ["", "A copy is an MT output equal to the English reference after Moses normalisation and "
+              "lower-casing. Copies score 1.0 on every criterion, so the paper's rule alone would fill the top deciles "
+              f"with them: applied with copies left in, it selects {unfiltered['selected']:,} pairs of which "
+              f"{unfiltered['copies']:,} ({100 * unfiltered['copies'] / max(unfiltered['selected'], 1):.0f}%) are "
+              "copies. `filter.drop_copies` (on by default) keeps copies out of the ranking and of train/.", "",
+              "### Back-translation throughput (beam 12, same sample, same run)", "",
+              f"{speed['sentences']} Czech sentences drawn at random from the bitext, {speed['threads']} threads.", "",
+              "| backend | compute type | sentences/s | target tokens/s | vs fairseq | top-1 equal to fairseq |",
+              "|---|---|---:|---:|---:|---:|"]
+    for case in speed["cases"]:
+        lines.append(f"| {case['ran_backend']} | {case['ran_compute_type']} | {case['sentences_per_second']:.1f} | "
+                     f"{case['target_tokens_per_second']:.0f} | {case['speedup_vs_fairseq']:.2f}× | "
+                     f"{100 * case['top1_equal_to_fairseq']:.1f}% |")
+    return [*lines, ""]
+
+
+def _tables_1_and_3_section(stats: dict[str, Any], rel: str) -> list[str]:
+    """§2: the corpus report's Tables 1 and 3, the score histogram and sample pairs per score range."""
+    lines = ["## 2. Table 1 and Table 3 on this corpus", "", stats["table1_markdown"], "",
+             stats["table3_markdown"], "", f"![paraphrase score histogram]({rel}/hist_paraphrase_score.png)", "",
+             "### 20 random pairs per paraphrase-score range", ""]
+    for block in stats["examples"]:
+        lines += [f"<details><summary>{block['range']}: {block['pairs_in_range']:,} pairs</summary>", "",
+                  "| source | reference (en) | back-translation (mt) | para. | trigram |", "|---|---|---|---:|---:|"]
+        for row in block["sample"]:
+            en, mt = (str(row[k]).replace("|", "\\|") for k in ("en", "mt"))
+            lines.append(f"| {Path(row['source']).stem} | {en} | {mt} | {row['paraphrase_score']:.2f} | "
+                         f"{row['trigram_overlap']:.2f} |")
+        lines += ["", "</details>", ""]
+    return lines
+
+
+def _table5_section(t5: dict[str, Any], rel: str) -> list[str]:
+    """§3: each criterion's folds, the best one chosen on STS2017."""
+    models = ", ".join(MODEL_LABELS[m] for m in t5["models"])
+    lines = ["## 3. Table 5 in miniature: which score selects useful pairs", "",
+             f"All {t5['folds']['pairs_ranked']:,} pairs the pipeline ranked (no evaluation overlap, no copy), "
+             "ranked by each criterion into "
+             f"{len(next(iter(t5['folds']['fold_sizes'].values())))} folds; {models} trained for "
+             f"{t5['epochs']} epoch on {t5['folds']['pairs_per_fold']:,} pairs of each fold (M = 1, "
+             f"{len(t5['seeds'])} seed(s), learning rates of §5); Pearson × 100 averaged over the models. Best fold "
+             "per criterion chosen on STS2017.", "",
+             "| criterion | best fold | STS2017 (best fold) | STS 12–15 mean (that fold) | STS2017 per fold 1→10 |",
+             "|---|---:|---:|---:|---|"]
+    for criterion, per_fold in t5["table"].items():
+        b = t5["best_fold"][criterion]
+        series = " / ".join(_f(per_fold[f]["avg sts2017"]) for f in sorted(per_fold, key=int))
+        lines.append(f"| {CRITERION_LABELS[criterion]} | {b} | {_f(per_fold[b]['avg sts2017'])} | "
+                     f"{_f(per_fold[b]['avg mean_pearson'])} | {series} |")
+    return [*lines, "", f"![Table 5 folds]({rel}/table5_folds.png)", ""]
+
+
+def _table6_section(t6: dict[str, Any], rel: str) -> list[str]:
+    """§4: M = 1, 20, 40 on the pipeline's train/."""
+    lines = ["## 4. Table 6 in miniature: mega-batch size", "",
+             f"The pipeline's train/ ({t6['pairs']:,} pairs: top two paraphrase-score deciles, both sides ≤ 30 "
+             f"tokens, evaluation sentences and copies excluded), {t6['epochs']} epochs, MAX negatives, learning "
+             f"rates of §5, seeds {', '.join(map(str, t6['seeds']))}; final models.", "",
+             "| M | model | STS2017 | STS 12–15 mean | positive_nearer |", "|---:|---|---:|---:|---:|"]
+    for m in sorted(t6["table"], key=int):
+        for model, cell in t6["table"][m].items():
+            lines.append(f"| {m} | {MODEL_LABELS[model]} | {_f(cell['sts2017']['mean'])} ± {_f(cell['sts2017']['sd'])} "
+                         f"| {_f(cell['mean_pearson']['mean'])} ± {_f(cell['mean_pearson']['sd'])} | "
+                         f"{_f(cell['positive_nearer']['mean'], 3)} |")
+    return [*lines, "", f"![Table 6]({rel}/table6_megabatch.png)", ""]
+
+
+def _comparison_section(cmp_: dict[str, Any], select_lr: dict[str, Any]) -> list[str]:
+    """§5: every encoder on STS 2012–2015, STS-B test and STS2017, and the learning rates chosen."""
+    lines = ["## 5. The comparison that matters to a user", "",
+             "Pearson × 100 (per-year mean over sub-datasets, the papers' protocol) and pooled Spearman × 100.", "",
+             "| encoder | 2012 | 2013 | 2014 | 2015 | **mean** | pooled Spearman mean | STS-B test | STS2017 |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, row in cmp_["rows"].items():
+        years = " | ".join(_f(row["years_pearson"].get(str(y))) for y in TEST_YEARS)
+        lines.append(f"| {name} | {years} | **{_f(row['mean_pearson'])}** | {_f(row['mean_pooled_spearman'])} | "
+                     f"{_f(row['stsb_test'])} | {_f(row['sts2017'])} |")
+    lines += ["", f"Caption pairs: {cmp_['captions']['pairs']:,} (Multi30k, captions k and k+1 of an image, "
+              f"{cmp_['captions']['captions_dropped_as_sts']} captions dropped as STS sentences). Learning rates of "
+              "the "
+              "back-translated models (Tables 5, 6 and this one), chosen on STS2017 at M = 1 (STS2017 × 100 per rate): "
+              + "; ".join(f"{MODEL_LABELS[m]} " + ", ".join(f"{lr} → {v:.1f}" for lr, v in sel.items())
+                          for m, sel in select_lr["sts2017"].items()) + ".", ""]
+    return lines
+
+
+def write_docs(results: dict[str, dict[str, Any]], docs: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """docs/reproduction.md from the steps' results, its figures beside it in ``<docs stem>/``."""
+    figures = docs.parent / docs.stem
+    _copy_figures(results, figures)
+    rel = figures.name
+    lines = [*_corpus_section(results, args), *_tables_1_and_3_section(results["corpus_stats"], rel),
+             *_table5_section(results["table5"], rel), *_table6_section(results["table6"], rel),
+             *_comparison_section(results["compare"], results["select_lr"]),
+             "## 6. The paper's directions on this data (computed from the tables above)", "",
+             *[f"- {line}" for line in verdicts(results)], ""]
+    kept = kept_sections(docs)  # sections other commands wrote (frontier, learning curve) survive a rerun
+    docs.write_text("\n".join(lines) + "\n" + ("\n" + kept if kept else ""), encoding="utf-8")
+    return {"docs": str(docs), "figures": sorted(str(p) for p in figures.glob("*.png"))}
+
+
+# ------------------------------------------------------------------------------------------------------ CLI
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.reproduce", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model", type=Path, default=SHARED / "models" / "small-cs-en", help="model directory")
+    p.add_argument("--bitext", type=Path, default=SHARED / "data" / "bitext", help="folder of NAME.cs/NAME.en")
+    p.add_argument("--eval-data", type=Path, default=SHARED / "data",
+                   help="folder with sts/ and sick/ (excluded from training; STS is the evaluation)")
+    p.add_argument("--out", type=Path, required=True, help="run folder (a rerun skips finished steps)")
+    p.add_argument("--docs", type=Path, help="write the markdown report here (PNGs in a folder beside it)")
+    p.add_argument("--quick", action="store_true", help="20 pairs per source and small settings (about a minute)")
+    p.add_argument("--overwrite", action="store_true", help="replace a different reproduction already in --out")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", force=True)
+    for path, what in ((args.model / "model_card.yaml", "--model"), (args.bitext, "--bitext"),
+                       (args.eval_data / "sts", "--eval-data")):
+        if not path.exists():
+            print(f"error: {what}: {path} does not exist", file=sys.stderr)
+            return 2
+    scale = QUICK if args.quick else FULL
+    out = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    identity = {"model": str(args.model.resolve()), "bitext": str(args.bitext.resolve()),
+                "eval_data": str(args.eval_data.resolve()), "scale": dataclasses.asdict(scale)}
+    steps = Steps(out, json.loads(json.dumps(identity)), args.overwrite)
+    files = prepare_input(args.bitext, out, scale.per_source)
+    results = {
+        "corpus": steps.run("corpus", lambda: build_corpus(files, args.model, args.eval_data, out)),
+        "throughput": steps.run("throughput", lambda: throughput(files, args.model, scale.throughput_sentences)),
+        "corpus_stats": steps.run("corpus_stats", lambda: corpus_stats(out, scale.report_parse)),
+        "select_lr": steps.run("select_lr", lambda: select_lr(out, scale)),
+    }
+    lrs = results["select_lr"]["lr"]
+    results["table5"] = steps.run("table5", lambda: table5(out, scale, lrs))
+    results["table6"] = steps.run("table6", lambda: table6(out, scale, lrs))
+    results["compare"] = steps.run("compare", lambda: compare(out, scale, results["table6"], lrs))
+    if args.docs:
+        written = write_docs(results, args.docs, args)
+        print(f"report: {written['docs']} ({len(written['figures'])} figures)")
+    write_json(out / "results.json", results)
+    print(f"results: {out / 'results.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""Why WORD lags (issue 25): train WORD as ``benchmarks.reproduction.reproduce`` does (GloVe 6B 50d, M = 20, lr 0.01, 5
+epochs, seed 1) on a pipeline ``train/`` and measure the frozen-vocabulary effect on STS 2012–2015, STS-B test, STS2017:
+
+* coverage — the share of STS 2012–2015 + STS-B tokens (and word types) whose vector training moved, that are
+  frozen GloVe words, or unknown;
+* the trained model with its unseen words at GloVe (``unseen_words: pretrained``), with them zeroed (so only
+  trained words count), and carried by the ridge map of ``train_embeddings/training/unseen_words.py`` at ridge 1, 10,
+  100.
+
+    python -m benchmarks.studies.word_unseen --data runs/corpora/bitext/corpus/train --out runs/word-unseen \
+        [--json FILE]
+
+(``runs/corpora/bitext/corpus``: the bitext corpus ``python -m benchmarks.reproduction.corpora`` builds, whose
+``train/`` is the paper's selection.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
+
+
+from benchmarks.paths import shown
+from configs.schema import TrainConfig
+from core.text import CachedTokenizer
+from train_embeddings.evaluation import sts
+from train_embeddings.models.model_io import load_model
+from train_embeddings.training.trainer import train
+from train_embeddings.training.unseen_words import ANCHORS, UnseenWordMap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.studies.word_unseen", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", type=Path, required=True, help="training pairs (a pipeline train/ folder)")
+    p.add_argument("--out", type=Path, required=True, help="run folder")
+    p.add_argument("--json", type=Path, help="write the numbers here")
+    args = p.parse_args(argv)
+    if not args.data.exists():
+        print(f"error: --data {args.data} does not exist", file=sys.stderr)
+        return 2
+    torch.set_num_threads(1)
+    config = TrainConfig(data=str(args.data), model="word", word_vectors="kumo", seed=1, epochs=5, megabatch=20,
+                         lr=0.01, threads=1, evals_per_epoch=0, device="cpu", unseen_words="pretrained")
+    if not (args.out / "model").is_dir():
+        train(config, args.out, evaluate_fn=None, progress=False)
+    model = load_model(args.out / "model")
+    bench = sts.load_benchmarks(years=(2012, 2013, 2014, 2015))
+    tokenize = CachedTokenizer()
+
+    def scores() -> dict[str, float]:
+        report = sts.evaluate_all(lambda s: model.encode_tokens(tokenize(s)), data=bench)
+        return {"mean": 100 * report.mean_pearson, "stsb_test": 100 * report.stsb["stsb_test"].pearson,
+                "sts2017": 100 * report.stsb["sts2017"].pearson}
+
+    table, words = model.encoder.parts["word"].table, model.words
+    n = table.n_trainable
+    tokens = [w.lower() for s in tokenize(list(bench.unique_sentences())) for w in s]
+    ids = np.array([words.index.get(w, 1) for w in tokens])
+    types = np.array([words.index.get(w, 1) for w in set(tokens)])
+    coverage = {"tokens": len(ids), "tokens_trained": float(((ids < n) & (ids != 1)).mean()),
+                "tokens_frozen": float((ids >= n).mean()), "tokens_unknown": float((ids == 1).mean()),
+                "types": len(types), "types_trained": float(((types < n) & (types != 1)).mean()),
+                "types_frozen": float((types >= n).mean()), "types_unknown": float((types == 1).mean())}
+    results = {"pretrained (before)": scores()}
+    pretrained = table.frozen.clone()
+    with torch.no_grad():
+        table.frozen.zero_()
+        results["zeroed"] = scores()
+        for ridge in (1.0, 10.0, 100.0):
+            table.frozen.copy_(pretrained)
+            mapped = UnseenWordMap.load(args.out / "vocab" / ANCHORS, ridge).mapped_frozen(table)
+            table.frozen.copy_(mapped)
+            results[f"mapped, ridge {ridge:g}"] = scores()
+        table.frozen.copy_(pretrained)
+    out = {"data": shown(args.data), "pairs": int(json.loads((args.out / "metrics.json").read_text())["n_pairs"]),
+           "coverage": coverage, "results": results}
+    print(json.dumps(out, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""benchmarks/pipeline/pipeline_bench.py end to end on a slice of the real bitext (a smoke run in the default suite; the
+full 62.5k-pair run is the script itself, or `-m bench`)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import load_benchmark, shared_data
+
+
+def run_bench(tmp_path, rows: int, *options: str) -> dict:
+    shared_data("bitext/multi30k-train.cs")
+    out = tmp_path / "bench.json"
+    assert load_benchmark("pipeline/pipeline_bench").main(["--rows", str(rows), "--json", str(out), *options]) == 0
+    figures = json.loads(out.read_text())
+    assert figures["pairs"] == rows and figures["half_pairs"] == rows // 2
+    runners, code_paths = (1 if "--runners" in options else 2), (2 if "--baseline" in options else 1)
+    assert len(figures["pipeline"]) == runners * code_paths
+    assert all(run["pairs_per_s"] > 0 and run["pairs"] > 0 for run in figures["pipeline"].values())
+    assert figures["best"]["fraction_of_stock_sacremoses_ceiling"] > 0
+    assert any(stage.startswith("6b score") for stage in figures["stages_one_process"])
+    return figures
+def test_pipeline_bench_smoke(tmp_path):
+    run_bench(tmp_path, 400)
+def test_pipeline_bench_runs_a_baseline_commit_beside_this_code(tmp_path):
+    """--baseline checks a commit out in a temporary git worktree and runs its pipeline in the same run; HEAD here, so
+    both code paths must write the same pairs. The worktree is gone afterwards."""
+    import subprocess
+
+    from tests.conftest import REPO_ROOT as ROOT
+
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: --baseline needs git")
+    figures = run_bench(tmp_path, 200, "--baseline", "HEAD", "--runners", "in-process")
+    runs = figures["pipeline"]
+    baseline = [name for name in runs if name.startswith("baseline HEAD")]
+    assert len(baseline) == 1 and all(runs[name]["code"] != str(ROOT) for name in baseline)
+    assert {runs[name]["pairs"] for name in runs} == {runs[baseline[0]]["pairs"]}
+    worktrees = subprocess.run(["git", "worktree", "list"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert "baseline-HEAD" not in worktrees
+
+
+@pytest.mark.bench
+@pytest.mark.timeout(1200)
+def test_pipeline_bench_full(tmp_path):
+    run_bench(tmp_path, 62_503)
