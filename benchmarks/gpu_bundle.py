@@ -308,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="an interpreter of the GPU image's Python version (a plain one will do: no venv, no pip)")
     parser.add_argument("--out", type=Path, default=REPO / ".gpu")
     args = parser.parse_args(argv)
+    args.out = args.out.resolve()  # the compile step runs in another folder, with the build tools' path in it
     if not SHARED.is_dir():
         print(f"error: {SHARED} is absent: the bundle packs its bitext, captions and model", file=sys.stderr)
         return 2
