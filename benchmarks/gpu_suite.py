@@ -380,6 +380,7 @@ class TranslationCase:
     hit_length_cap: int = 0
     identical_to_cpu_int8: float | None = None  # on the first REFERENCE_SENTENCES (small-cs-en only)
     compared: int = 0
+    meets_identity_bar: bool | None = None  # identical_to_cpu_int8 >= IDENTICAL_BAR
     gpu_util_mean: float | None = None  # over the span of sentences_per_second
     gpu_util_samples: int = 0
     gpu_memory_max_mib: float | None = None
@@ -609,6 +610,7 @@ class TranslationPart:
             verdict += f", GPU {case.gpu_util_mean}%)" if case.gpu_util_mean is not None else ")"
             if case.identical_to_cpu_int8 is not None:
                 verdict += f", {case.identical_to_cpu_int8:.1%} = CPU int8"
+                verdict += "" if case.meets_identity_bar else f" (below the {IDENTICAL_BAR:.0%} bar)"
         elif case.status == "failed":
             verdict = describe_failure(case.failed, case.error)
         else:
@@ -644,6 +646,8 @@ class TranslationPart:
             pairs = list(zip(case.hypotheses, reference.hypotheses, strict=False))
             case.compared = len(pairs)
             case.identical_to_cpu_int8 = round(sum(a == b for a, b in pairs) / len(pairs), 4) if pairs else None
+            if case.identical_to_cpu_int8 is not None:
+                case.meets_identity_bar = case.identical_to_cpu_int8 >= IDENTICAL_BAR
 
     def part(self, name: str) -> None:
         if not self.cases:

@@ -50,6 +50,7 @@ def check_translation(result: dict, suite) -> dict[str, dict]:
         assert case["sentences_per_second"] == round(case["steady_sentences"] / case["steady_seconds"], 1), case
         if case["model"] == "small-cs-en":
             assert case["compared"] == 8 and 0 <= case["identical_to_cpu_int8"] <= 1, case
+            assert case["meets_identity_bar"] == (case["identical_to_cpu_int8"] >= 0.85), case
     base = translation["base: float32, 96-token buckets"]
     # random weights never stop early: every sentence runs to the cap set from small-cs-en's mean output length
     assert base["hit_length_cap"] == base["sentences"] and base["max_decoding_length"] >= 1
