@@ -27,34 +27,22 @@ def steady_cases(translation: dict[str, dict]) -> list[dict]:
     return [c for c in translation.values() if c["measure"] == "steady" and c["status"] == "ok"]
 
 
-def check_translation(result: dict, suite) -> dict[str, dict]:
-    checks = {(c["backend"], c["compute_type"]): c for c in result["backend_check"]["checks"]}
-    assert set(checks) == {("ctranslate2", "int8"), ("ctranslate2", "float32"), ("ctranslate2", "int8_float32"),
-                           ("fairseq", "float32")}
-    broken = checks.pop(("ctranslate2", "int8_float32"))
-    assert not broken["ok"] and suite_loaders.CUBLAS_MISSING in broken["error"], broken
-    assert all(c["ok"] and c["error"] is None for c in checks.values()), checks
+def check_translation(result: dict, suite, parts: tuple[str, ...]) -> dict[str, dict]:
     translation = {c["name"]: c for c in result["translation"]}
-    rows = [suite.REFERENCE_ROW, *(row for part in suite.CASES["cpu"].values() for row in part)]
+    rows = [suite.REFERENCE_ROW, *(row for part in parts for row in suite.CASES["cpu"][part])]
     assert list(translation) == [row.name for row in rows]  # the table, in order, every row recorded
-    skipped = translation.pop("int8_float32, 96-token buckets")
-    assert skipped["status"] == "skipped" and suite_loaders.CUBLAS_MISSING in skipped["error"], skipped
-    assert skipped["sentences_per_second"] is None and skipped["target_tokens_per_second"] is None
-    for case in translation.values():
-        assert case["status"] == "ok" and case["error"] is None, case
-        assert case["sentences_per_second"] > 0 and case["target_tokens_per_second"] > 0, case
-    reference = translation["CPU reference: CTranslate2 int8, every core, the CPU defaults"]
+    reference = translation[suite.REFERENCE_ROW.name]
     assert reference["identical_to_cpu_int8"] == 1.0 and reference["compared"] == reference["sentences"] == 8
-    for case in steady_cases(translation):  # the rate after the warm-up batch, from the case's own batch times
-        assert case["batches"] >= 3 and 0 < case["steady_sentences"] < case["sentences"], case
-        assert case["sentences_per_second"] == round(case["steady_sentences"] / case["steady_seconds"], 1), case
-        if case["model"] == "small-cs-en":
+    for case in translation.values():
+        if case["status"] != "ok":
+            continue
+        assert case["error"] is None and case["sentences_per_second"] > 0 and case["target_tokens_per_second"] > 0
+        if case["measure"] == "steady":  # the rate after the warm-up batch, from the case's own batch times
+            assert case["batches"] >= 3 and 0 < case["steady_sentences"] < case["sentences"], case
+            assert case["sentences_per_second"] == round(case["steady_sentences"] / case["steady_seconds"], 1)
+        if case["model"] == "small-cs-en" and case["measure"] != "reference":
             assert case["compared"] == 8 and 0 <= case["identical_to_cpu_int8"] <= 1, case
             assert case["meets_identity_bar"] == (case["identical_to_cpu_int8"] >= 0.85), case
-    base = translation["base: float32, 96-token buckets"]
-    # random weights never stop early: every sentence runs to the cap set from small-cs-en's mean output length
-    assert base["hit_length_cap"] == base["sentences"] and base["max_decoding_length"] >= 1
-    assert base["identical_to_cpu_int8"] is None
     return translation
 
 
@@ -93,23 +81,37 @@ def check_training(result: dict) -> None:
     assert encoders["word_epoch"]["minutes"] == round(5_000_000 / word["pairs_per_second"] / 60, 2)
 
 
-def test_gpu_suite_smoke_runs_every_part_on_cpu(tmp_path, monkeypatch, capsys):
+def run_smoke(suite, tmp_path, parts: str) -> tuple[dict, str]:
     shared_data("bitext/tatoeba.cs")
     shared_data("bitext-software")
     shared_data("paraphrase/multi30k-captions")
     shared_data("../models/small-cs-en/fairseq/checkpoint_best.pt")
-    suite = load_benchmark("gpu_suite")
-    # One compute type breaks the way CTranslate2 did on a CUDA 13 machine: it loads, then every batch fails.
-    monkeypatch.setattr(suite, "load_translator", suite_loaders.int8_float32_without_cublas)
     # Limits as hang detectors only: a loaded machine is slow.
-    assert suite.main(["--smoke", "--json", str(tmp_path / "gpu.json"), "--work", str(tmp_path / "work"),
-                       "--check-seconds", "900", "--stall-seconds", "900", "--minutes", "120"]) == 0
+    assert suite.main(["--smoke", "--parts", parts, "--json", str(tmp_path / "gpu.json"), "--work",
+                       str(tmp_path / "work"), "--check-seconds", "900", "--stall-seconds", "900",
+                       "--minutes", "120"]) == 0
     text = (tmp_path / "gpu.json").read_text()
     assert not ABSOLUTE.findall(text) and str(tmp_path) not in text and str(REPO_ROOT) not in text
     assert "<work>/" in text  # the work folder's paths were there, now as a placeholder
-    result = json.loads(text)
+    return json.loads(text), text
+
+
+def test_gpu_suite_smoke_translation_fail_fast_and_pipeline_on_cpu(tmp_path, monkeypatch, capsys):
+    suite = load_benchmark("gpu_suite")
+    # One compute type breaks the way CTranslate2 did on a CUDA 13 machine: it loads, then every batch fails.
+    monkeypatch.setattr(suite, "load_translator", suite_loaders.int8_float32_without_cublas)
+    result, _ = run_smoke(suite, tmp_path, "translate,failfast,pipeline")
     assert [p["case"] for p in result["plan"]][:2] == ["backend check", suite.REFERENCE_ROW.name]
-    translation = check_translation(result, suite)
+    checks = {(c["backend"], c["compute_type"]): c for c in result["backend_check"]["checks"]}
+    assert set(checks) == {("ctranslate2", "int8"), ("ctranslate2", "float32"), ("ctranslate2", "int8_float32")}
+    broken = checks.pop(("ctranslate2", "int8_float32"))
+    assert not broken["ok"] and suite_loaders.CUBLAS_MISSING in broken["error"], broken
+    assert all(c["ok"] and c["error"] is None for c in checks.values()), checks
+    translation = check_translation(result, suite, ("translate",))
+    skipped = translation.pop("int8_float32, 96-token buckets")
+    assert skipped["status"] == "skipped" and suite_loaders.CUBLAS_MISSING in skipped["error"], skipped
+    assert skipped["sentences_per_second"] is None and skipped["target_tokens_per_second"] is None
+    assert all(case["status"] == "ok" for case in translation.values()), translation
     out = capsys.readouterr().out
     assert "int8_float32  cpu" in out and "FAILED" in out and "skipped: its backend check failed" in out
     check_pipeline(result["pipeline"], translation[suite.REFERENCE_ROW.name]["sentences_per_second"])
@@ -117,6 +119,18 @@ def test_gpu_suite_smoke_runs_every_part_on_cpu(tmp_path, monkeypatch, capsys):
     assert fault["ok"] and fault["exit_code"] == 2 and fault["stderr_lines"] == 1, fault
     assert "illegal memory access" in fault["stderr_tail"][-1] and "train" not in fault["written"], fault
     assert isinstance(fault["within_goal"], bool) and fault["goal_seconds"] == 10
+
+
+def test_gpu_suite_smoke_training_base_model_and_sweep_on_cpu(tmp_path):
+    suite = load_benchmark("gpu_suite")
+    result, _ = run_smoke(suite, tmp_path, "nmt-train,base,sweep,encoders")
+    assert all(c["ok"] for c in result["backend_check"]["checks"]), result["backend_check"]
+    translation = check_translation(result, suite, ("base", "sweep"))
+    assert all(case["status"] == "ok" for case in translation.values()), translation
+    base = translation["base: float32, 96-token buckets"]
+    # random weights never stop early: every sentence runs to the cap set from small-cs-en's mean output length
+    assert base["hit_length_cap"] == base["sentences"] and base["max_decoding_length"] >= 1
+    assert base["identical_to_cpu_int8"] is None
     check_training(result)
 
 
