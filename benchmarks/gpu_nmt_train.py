@@ -41,6 +41,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from configs.schema import TranslateConfig  # noqa: E402
+from translate.convert import convert_fairseq  # noqa: E402
+from translate.loading import load_translator  # noqa: E402
 from translate.train import (  # noqa: E402
     PRESETS,
     TrainRecipe,
@@ -52,6 +55,7 @@ from translate.train import (  # noqa: E402
     run_fairseq,
     strip_optimizer,
 )
+from translate.translator import Status  # noqa: E402
 
 ANCHORS = REPO / "benchmarks" / "scale_anchors.json"
 SMOKE_PAIRS = 600  # --smoke: the first pairs of the bitext, tiny preset
@@ -179,11 +183,6 @@ def czeng_projection(prepared: dict[str, Any], target_per_second: float | None, 
 def decode_check(work: Path, device: str, sentences: list[str]) -> dict[str, Any]:
     """The stopped run's last checkpoint, converted to a model directory, translating ``sentences`` on
     ``device`` through the pipeline's translator (a few seconds of training: the words need not be right)."""
-    from configs.schema import TranslateConfig
-    from translate.convert import convert_fairseq
-    from translate.loading import load_translator
-    from translate.translator import Status
-
     checkpoint = strip_optimizer(work / "checkpoints" / "checkpoint_last.pt", work / "checkpoint.pt")
     model = convert_fairseq(checkpoint, work / "data-bin", work / "model", bpe_codes=work / "bpe.codes",
                             keep_checkpoint=False, name="nmt-train-check")
