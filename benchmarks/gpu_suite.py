@@ -993,7 +993,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              f"also translates {STEADY_BATCHES} batches of its bucket")
     parser.add_argument("--pipeline-sizes", default=None,
                         help="the pipeline's two input sizes in pairs (0: every pair of the bitext and the "
-                             "LibreOffice corpus; default 27000,0; --smoke 100,200)")
+                             "LibreOffice corpus; default 27000,0; --smoke 60,120)")
     parser.add_argument("--workers", type=int, help="worker processes of the multi-process runs (default: cores)")
     parser.add_argument("--train-seconds", type=float,
                         help="the back-translation model's training box (default 60; --smoke 20)")
@@ -1082,7 +1082,7 @@ class Suite:
         self.result["plan"] = [{"case": name, "estimate_seconds": round(s, 1)} for name, s in planned]
 
     def pipeline_sizes(self) -> list[int]:
-        text = self.args.pipeline_sizes or ("100,200" if self.args.smoke else "27000,0")
+        text = self.args.pipeline_sizes or ("60,120" if self.args.smoke else "27000,0")
         total = len(read_pairs(self.data.bitexts)[0])
         return [min(int(n) or total, total) for n in text.split(",")]
 

@@ -47,18 +47,18 @@ def check_translation(result: dict, suite, parts: tuple[str, ...]) -> dict[str, 
 
 
 def check_pipeline(pipeline: dict, reference_rate: float) -> None:
-    assert pipeline["sizes"] == [100, 200]
+    assert pipeline["sizes"] == [60, 120]
     runs = {(row["mode"], row["input_pairs"]): row for row in pipeline["runs"]}
-    assert set(runs) == {(mode, n) for mode in ("workers", "in-process") for n in (100, 200)}
+    assert set(runs) == {(mode, n) for mode in ("workers", "in-process") for n in (60, 120)}
     for row in runs.values():
         assert row["status"] == "ok", (row["label"], row.get("error"), "\n".join(row.get("stderr_tail", [])))
         assert row["read"] == row["input_pairs"] and row["translated"] > 0, row
         assert 0 < row["translation_seconds"] <= row["wall_seconds"], row
-    assert pipeline["same_train_in_every_mode"] == {"100": True, "200": True}
+    assert pipeline["same_train_in_every_mode"] == {"60": True, "120": True}
     for mode in ("workers", "in-process"):
-        small, large = runs[(mode, 100)], runs[(mode, 200)]
+        small, large = runs[(mode, 60)], runs[(mode, 120)]
         entry = pipeline["modes"][f"this, {mode}"]
-        assert entry["marginal"]["rows"] == 100
+        assert entry["marginal"]["rows"] == 60
         assert entry["marginal"]["seconds"] == round(large["wall_seconds"] - small["wall_seconds"], 3)
         # what the CPU stand-in predicted, beside the figure, read from its results file
         assert set(entry["standin_predicted"]) >= {"marginal_over_standalone", "wall_over_translation", "busy_share"}
