@@ -19,8 +19,9 @@ own environment (it reads the installed packages' metadata) and writes one archi
   stops with one line naming what is missing. Debug symbols are stripped from the shared libraries and Beam's
   examples and tests are dropped, so the archive fits a small transfer;
 * ``data/``: the Czech–English bitext (every pair of ``../shared/data/bitext`` and of the LibreOffice corpus
-  ``../shared/data/bitext-software``: over 100,000 real pairs for the pipeline's runs), the Multi30k captions of the
-  first 15,000 images (the trainer's pairs), the GloVe vectors of every word of the bitext's English side (the
+  ``../shared/data/bitext-software``: 108,635 real pairs for the translation cases' sentences, the pipeline's runs
+  and the back-translation model's training), the Multi30k captions of the first 15,000 images (the trainer's
+  pairs), the GloVe vectors of every word of the bitext's English side (the
   pipeline's PARAGRAM-PHRASE scorer looks up the words of the English side and of the translations: only a
   translation's word that occurs in no English line is missing, so the scores are nearly the full table's and the
   work per pair the same), and ``../shared/models/small-cs-en`` for the fairseq backend, its matrices stored as
@@ -308,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="an interpreter of the GPU image's Python version (a plain one will do: no venv, no pip)")
     parser.add_argument("--out", type=Path, default=REPO / ".gpu")
     args = parser.parse_args(argv)
+    args.out = args.out.resolve()  # the compile step runs in another folder, with the build tools' path in it
     if not SHARED.is_dir():
         print(f"error: {SHARED} is absent: the bundle packs its bitext, captions and model", file=sys.stderr)
         return 2

@@ -5,7 +5,8 @@ with whatever it holds on the GPU, so a wedged decoder cannot slow the cases aft
 multiprocessing fork server that has imported the translator's modules (CTranslate2, torch, fairseq) once and never
 touches a GPU, so a case costs a fork and a model load, not an interpreter start. The child loads a translator with
 the loader it is handed (:func:`translate.loading.load_translator` in the suite), translates a warm-up and then the
-timed sentences, and reports through a pipe: ``loaded``, ``progress`` after every batch, then ``done`` or
+timed sentences, and reports through a pipe: ``loaded``, ``progress`` after every batch, then ``done`` (with each
+timed batch's end time and the sentences done by then, from which the suite takes its steady-state rate) or
 ``error``. Its stdout and stderr go to a log; a failed case keeps the log's last lines.
 
 :func:`run_case` never returns a rate for a failure: the :class:`Outcome` of a case that raised, stalled, died,
@@ -46,7 +47,8 @@ class Outcome:
     end: float | None = None  # the parent's clock)
     target_tokens: int = 0
     hit_length_cap: int = 0
-    hypotheses: list[str] = field(default_factory=list)
+    hypotheses: list[str] = field(default_factory=list)  # the first ``keep`` (all when keep is None)
+    marks: list[tuple[float, int]] = field(default_factory=list)  # the timed call's batches: (end, sentences done)
     log_tail: list[str] = field(default_factory=list)
 
     @property
@@ -59,8 +61,8 @@ def describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {lines[0][:300] if lines else ''}"
 
 
-def _child(events: Connection, config: dict[str, Any], sentences_path: str, warmup: int,
-           loader: Callable[[TranslateConfig], Any], log: str) -> None:
+def _child(events: Connection, config: dict[str, Any], sentences_path: str, n: int | None, warmup: int,
+           keep: int | None, loader: Callable[[TranslateConfig], Any], log: str) -> None:
     """The case's process: load, warm up, translate, report through ``events``."""
     descriptor = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     os.dup2(descriptor, 1)  # the libraries' own prints and logs too, C++ included
@@ -70,16 +72,21 @@ def _child(events: Connection, config: dict[str, Any], sentences_path: str, warm
         translator = loader(TranslateConfig.model_validate(config))
         events.send(("loaded", {"backend": translator.backend.name,
                                 "compute_type": str(getattr(translator.backend, "compute_type", ""))}))
-        sentences = json.loads(Path(sentences_path).read_text(encoding="utf-8"))
+        sentences = json.loads(Path(sentences_path).read_text(encoding="utf-8"))[:n]
+        marks: list[tuple[float, int]] = []
 
-        def progress(n: int) -> None:
-            events.send(("progress", {"n": n}))
+        def progress(done: int) -> None:
+            events.send(("progress", {"n": done}))
+
+        def timed_progress(done: int) -> None:  # each batch of the timed call: its end and the sentences done
+            marks.append((time.monotonic(), (marks[-1][1] if marks else 0) + done))
+            progress(done)
 
         warm = translator.translate(sentences[:warmup], progress=progress)
         results, start, end = [], None, None
         if not any(t.status is Status.FAILED for t in warm):  # a failed warm-up already settles the case
             start = time.monotonic()
-            results = translator.translate(sentences, progress=progress)
+            results = translator.translate(sentences, progress=timed_progress)
             end = time.monotonic()
     except Exception as error:  # whatever the backend raises, fail-fast errors included: the case's error
         events.send(("error", {"error": describe(error)}))
@@ -89,7 +96,7 @@ def _child(events: Connection, config: dict[str, Any], sentences_path: str, warm
                           "sentences": len(results), "start": start, "end": end,
                           "target_tokens": sum(len(t.tokens) for t in results),
                           "hit_length_cap": sum(t.hit_length_cap for t in results),
-                          "hypotheses": [t.hypothesis for t in results]}))
+                          "hypotheses": [t.hypothesis for t in results[:keep]], "marks": marks}))
 
 
 def _finished(kind: str, fields: dict[str, Any], outcome: Outcome) -> Outcome:
@@ -105,18 +112,20 @@ def _finished(kind: str, fields: dict[str, Any], outcome: Outcome) -> Outcome:
     elif outcome.target_tokens == 0:
         outcome.error = f"0 target tokens out of {outcome.sentences} sentences"
     else:
-        outcome.status, outcome.hypotheses = "ok", fields["hypotheses"]
+        outcome.status, outcome.hypotheses, outcome.marks = "ok", fields["hypotheses"], fields["marks"]
     return outcome
 
 
-def run_case(config: dict[str, Any], sentences: Path, warmup: int, loader: Callable[[TranslateConfig], Any],
-             log: Path, stall_seconds: float, deadline: float) -> Outcome:
-    """Translate the JSON list in ``sentences`` with ``loader(TranslateConfig(**config))`` in a process of its own
-    (``loader`` travels by name: a module-level function); ``deadline`` is on ``time.monotonic()``'s clock."""
+def run_case(config: dict[str, Any], sentences: Path, n: int | None, warmup: int, keep: int | None,
+             loader: Callable[[TranslateConfig], Any], log: Path, stall_seconds: float, deadline: float) -> Outcome:
+    """Translate the first ``n`` (None: all) of the JSON list in ``sentences`` with
+    ``loader(TranslateConfig(**config))`` in a process of its own (``loader`` travels by name: a module-level
+    function), after a warm-up on the first ``warmup``; the hypotheses of the first ``keep`` (None: all) come back.
+    ``deadline`` is on ``time.monotonic()``'s clock."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(PRELOAD)
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(sender, config, str(sentences), warmup, loader, str(log)),
+    process = context.Process(target=_child, args=(sender, config, str(sentences), n, warmup, keep, loader, str(log)),
                               daemon=True)
     process.start()
     sender.close()  # the child holds the only writer: its exit reads as EOF here

@@ -1,50 +1,40 @@
-"""The GPU worker, measured in one run: back-translation at beam 12, the pipeline with ``--device cuda``, training.
+"""The GPU worker, measured in one run of at most a few minutes: back-translation at beam 12 in steady state, the
+pipeline with ``--device cuda``, broken backends, and training the back-translation model.
 
     .venv/bin/python benchmarks/gpu_suite.py --json gpu_suite.json          # a CUDA machine with ../shared
     .venv/bin/python benchmarks/gpu_suite.py --smoke                        # the same code on the CPU, in a minute
     python3 benchmarks/gpu_suite.py --bundle DIR --json gpu_suite.json      # an offline GPU image (gpu_bundle.py)
 
-**backend check**, first: every backend at every compute type the run uses (and the CPU reference) translates the
-first 64 sentences, all at once, each in its own process and stopped after ``--check-seconds``; the JSON's
-``backend_check`` says per backend whether it worked, its error, its seconds and the share of its hypotheses
-identical to the CPU reference's. The cases of a backend that failed its check are recorded as skipped with that error.
+The parts (``--parts``, run in the order given; the backend check always first):
 
-**translate**: the same Czech sentences (``translate_cpu_bench.sample_bitext``: a seeded sample of every file of
-the bitext) through the pipeline's ``Translator`` at beam 12:
+* **backend check**: every (backend, compute type, device) any planned case uses, and the CPU reference, translates
+  the first 64 sentences, all at once, each in its own process stopped after ``--check-seconds``. The cases of a
+  backend that failed its check are recorded as skipped with its error.
+* **translate** / **sweep** / **base**: the cases of :data:`CASES` (one table: a name, ``translate.*`` overrides of
+  the case's config, its model and what it measures), each in a process of its own (``gpu_case.py``). The
+  sentences are the Czech side of the bitext and the LibreOffice corpus (distinct, non-empty, one seeded order).
+  A ``steady`` case translates at least ``--sentences`` (40,000) of them, and at least :data:`STEADY_BATCHES`
+  batches at its bucket; its rate is taken from its own per-batch progress timestamps, from the end of its first
+  :data:`STEADY_SKIP` batches to its last (the warm-up left out), with the GPU's busy share (``nvidia-smi``, every
+  100 ms) over that span. A ``latency`` case is the old 4,000-sentence case: its rate is the whole call's, a
+  figure of a few batches, not of a steady state. The ``reference`` case is CTranslate2 int8 on every CPU core
+  with the CPU defaults, on the first :data:`REFERENCE_SENTENCES`: every small-cs-en case reports the share of
+  those sentences it translates identically (the bar: 0.85). ``base`` cases use a transformer-base-sized model
+  (random weights, each sentence's length capped at the reference's mean output length).
+* **failfast**: broken backends through ``python -m pipeline.run`` (:func:`fail_fast_part`): one line, exit 2,
+  at most 10 s, nothing final written; recorded per scenario.
+* **pipeline**: ``pipeline.job.run_job`` with ``--device cuda`` over the bitext and the LibreOffice corpus at two sizes
+  (27,000 and all 108,635 pairs), in-process and with a worker process per core: the marginal rate between the
+  sizes over the standalone rates of the same call, wall time over the translation span, the GPU's busy share over
+  the translation span, whether every mode wrote the same ``train/``, and beside each what the CPU stand-in
+  (``benchmarks/results/gpu_standin.json``) predicted.
+* **nmt-train**: ``paranmt train-nmt``'s base preset on the card, time-boxed (``gpu_nmt_train.py``).
+* **encoders**: WORD, TRIGRAM and SP pairs/s at M = 1 and M = 40 on caption pairs (``train_bench.run_case``).
 
-* small-cs-en (the repository's model) with CTranslate2 at the pipeline's settings (compute type ``auto``, the
-  device's default budget), at every compute type the GPU offers, a sweep of tokens per batch and of batches decoded
-  at once (``inter_threads``), and with fairseq on the machine's PyTorch (``--short``: float16 and its budgets only);
-* (part ``base``) a transformer-base-sized model (fairseq's ``transformer_wmt_en_de``, 6+6 layers of 512, over
-  small-cs-en's vocabularies, random weights with a fixed seed) with both backends. Random weights never emit EOS,
-  so its length cap is set to small-cs-en's mean output length on the same sentences: every sentence then costs as
-  many decoder steps as a real translation does on average;
-* the CPU reference: CTranslate2 int8 on all the machine's cores with the CPU defaults (the pipeline's CPU path).
-
-Each case runs in a process of its own (``gpu_case.py``), stopped when it reports no progress for
-``--stall-seconds``: sentences/s, target tokens/s, GPU utilisation and memory (``nvidia-smi`` sampled every 100 ms
-during the case) and the share of hypotheses identical to the CPU int8 output. A case with any failed translation
-or no target token out is ``status: failed`` with its first error and the count of failed translations, and no
-rate (``null``); the printed line says FAILED.
-
-**failfast**: broken backends through ``python -m pipeline.run`` on the bundled sample (:func:`fail_fast_part`):
-each must end with exit 2 and one stderr line, and write no final output.
-
-**pipeline**: ``pipeline.job.run_job`` with ``--device cuda`` (translation cache off) over the bitext and the
-LibreOffice corpus in one seeded order, at two input sizes (``--pipeline-sizes``), in-process and with one worker
-process per core; on a GPU also in-process with the GPU defaults this code replaced, and with ``--before DIR`` (an
-older commit's packages) that code too: wall time, rows/s, the translation's span (first call to last, all workers)
-and rate, Beam's time per stage, GPU utilisation over the run and over the translation span, whether every mode
-wrote the same ``train/``, and per mode the marginal rate between the sizes over the standalone rates of the same
-run. A run that fails, is stopped at the time limit, translates no row or has a row's translation fail is
-``status: failed`` with its error and stderr's last lines, and no rate.
-
-**train**: pairs/s of WORD, TRIGRAM and SP (300-d) at M = 1 and M = 40 on Multi30k caption pairs, the mining share
-of a mega-batch step (``train_bench.run_case``), and a 5M-pair WORD epoch at M = 40 extrapolated from it.
-
-Results are written to ``--json`` after the check and after every case, so a run cut short keeps what it measured;
-``--minutes`` stops starting new cases past a time budget, and a case still running ``--stall-seconds`` after it is
-stopped. ``--smoke`` runs a few cases of each part with small sizes on the CPU (the default test suite runs it).
+**Budget.** ``--minutes`` bounds the run: a plan with each case's estimated seconds is printed first, and a case
+whose estimate no longer fits what is left is recorded as skipped (``out of time``) and not started; a running
+case is stopped :data:`GRACE_SECONDS` past the budget. Results are written to ``--json`` after every case, with no
+machine's absolute path in them (:func:`scrub`). A case that fails records its error and no rate.
 """
 
 from __future__ import annotations
@@ -52,8 +42,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import platform
+import random
+import re
 import shutil
 import signal
 import subprocess
@@ -75,13 +68,15 @@ import pyarrow as pa  # noqa: E402
 import torch  # noqa: E402
 from gpu_bundle import BITEXTS  # noqa: E402
 from gpu_case import Outcome, run_case  # noqa: E402
+from gpu_nmt_train import read_pairs, start_preparation  # noqa: E402
+from gpu_nmt_train import train_part as nmt_train_part  # noqa: E402
 from paths import code_commit, shown  # noqa: E402
 from pipeline_driver import DRIVER, shards_digest  # noqa: E402
 from train_bench import caption_pairs  # noqa: E402
 from train_bench import run_case as run_train_case  # noqa: E402
-from translate_cpu_bench import sample_bitext  # noqa: E402
 
-from configs.schema import TranslateConfig  # noqa: E402
+from configs import load_config  # noqa: E402
+from core.errors import ParanmtError  # noqa: E402
 from core.pair_schema import Reason  # noqa: E402
 from train_embeddings.vocab import (  # noqa: E402
     SentencePieceVocab,
@@ -97,6 +92,7 @@ from translate.cuda_libraries import cublas_line, process_route  # noqa: E402
 from translate.loading import load_translator  # noqa: E402
 
 SHARED = REPO.parent / "shared"
+STANDIN = REPO / "benchmarks" / "results" / "gpu_standin.json"
 EPOCH_PAIRS = 5_000_000
 BEAM = 12
 
@@ -109,11 +105,6 @@ class Data:
     captions: Path
     small_fairseq: Path  # a model directory with small-cs-en's fairseq checkpoint (and CTranslate2 model)
     glove: Path | None  # a kumo-layout GloVe directory for the pipeline's scorer; None: the installed package
-
-    @property
-    def bitext(self) -> Path:
-        """The translation cases' sentences: the bitext's folder."""
-        return self.bitexts[0]
 
     @classmethod
     def locate(cls, bundle: Path | None, work: Path) -> Data:
@@ -208,32 +199,167 @@ class GpuSampler:
             self._process.terminate()
 
 
-# ------------------------------------------------------------------------------------------------- translation
+# ------------------------------------------------------------------------------------------------- no machine's paths
 
-# translate.max_batch_tokens, max_batch_sentences and pipeline.cache_chunk_lines on a GPU before docs/scaling.md's
-# measurements set the GPU defaults
-BEFORE_GPU_DEFAULTS = ["translate.max_batch_tokens=4096", "translate.max_batch_sentences=512",
-                       "pipeline.cache_chunk_lines=500"]
-FAIL_FAST_SECONDS = 60.0  # a broken backend's run is stopped after this long (the goal is one line within 10 s)
-CHECK_SENTENCES = {False: 64, True: 8}  # by --smoke: fairseq at beam 12 is slow on a CPU, a few sentences check
-# Each case first decodes a warm-up of its first sentences: a quarter of them, at most 256.
-WARMUP = 256
-CPU_REFERENCE = ("ctranslate2", "int8", "cpu")
-# CTranslate2's compute types per run (--smoke on the CPU; --short and the full run on the GPU); fairseq's likewise.
-SMOKE_CT2 = ("float32", "int8_float32")
-GPU_CT2 = {True: ("float16",), False: ("float16", "bfloat16", "int8_float16", "int8", "float32")}
-GPU_FAIRSEQ = {True: ("float16",), False: ("float16", "bfloat16")}
-# float16 token budgets swept after the 4096 case (--short: around the GPU default, translate.max_batch_tokens None)
-GPU_BUDGETS = {True: (32768, 65536), False: (1024, 2048, 8192, 16384, 32768, 65536)}
+# An absolute path of two or more parts that no placeholder covered: after a letter, a dot, "~", ">" or "/" it is
+# part of a relative path, a placeholder's tail or a URL, not the start of one.
+ABSOLUTE_PATH = re.compile(r"(?<![\w.~>/-])(?:/[\w.@+-]+){2,}")
+
+
+def placeholders(roots: dict[str, Path | str | None]) -> list[tuple[str, str]]:
+    """(absolute path, placeholder) for every root given, as written and resolved, longest first."""
+    pairs = {}
+    for name, root in roots.items():
+        if not root:
+            continue
+        for form in {str(root), str(Path(root).resolve())}:
+            if form.startswith("/") and form != "/":
+                pairs[form.rstrip("/")] = f"<{name}>"
+    return sorted(pairs.items(), key=lambda pair: -len(pair[0]))
+
+
+def scrub(value: Any, roots: list[tuple[str, str]]) -> Any:
+    """``value`` (JSON-like) with each root replaced by its placeholder and any other absolute path by
+    ``<path>/NAME`` (its last part): a result names no machine's folders, error tails included."""
+    if isinstance(value, dict):
+        return {key: scrub(item, roots) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [scrub(item, roots) for item in value]
+    if not isinstance(value, str):
+        return value
+    for path, name in roots:
+        value = value.replace(path, name)
+    return ABSOLUTE_PATH.sub(lambda match: "<path>/" + match.group(0).rsplit("/", 1)[1], value)
+
+
+def suite_roots(work: Path, bundle: Path | None) -> list[tuple[str, str]]:
+    return placeholders({"work": work, "bundle": bundle, "repo": REPO, "shared": SHARED, "python": sys.prefix,
+                         "python-base": sys.base_prefix, "home": os.environ.get("HOME"),
+                         "tmp": tempfile.gettempdir()})
+
+
+# ------------------------------------------------------------------------------------------------- the cases
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    """One translation case: ``sets`` are ``translate.*`` overrides (``--set`` syntax) on the case's config, which
+    is CTranslate2 on the run's device at beam 12 with the device's defaults; a knob any code version accepts is
+    swept by adding a row (one its code lacks makes the case fail with the config's error, and no rate)."""
+
+    name: str
+    sets: tuple[str, ...] = ()
+    model: str = "small-cs-en"  # or "base-random"
+    measure: str = "steady"  # steady; latency (the old short case: the whole call's rate); reference
+
+
+F16, I8F16, BF16 = "translate.compute_type=float16", "translate.compute_type=int8_float16", \
+    "translate.compute_type=bfloat16"
+REFERENCE_ROW = CaseRow("CPU reference: CTranslate2 int8, every core, the CPU defaults",
+                        ("translate.device=cpu", "translate.compute_type=int8"), measure="reference")
+# By part, in the order run (the budget cuts from the end). Device: cuda; --smoke: cpu.
+CASES: dict[str, dict[str, tuple[CaseRow, ...]]] = {"cuda": {
+    "translate": (
+        CaseRow("float16, the default bucket", (F16,)),
+        CaseRow("the pipeline's settings (compute type auto, the default bucket)"),
+        CaseRow("latency: float16, the default bucket, 4,000 sentences", (F16,), measure="latency"),
+        CaseRow("float16, 65,536-token buckets", (F16, "translate.max_batch_tokens=65536"))),
+    "sweep": (
+        CaseRow("float16, 131,072-token buckets", (F16, "translate.max_batch_tokens=131072")),
+        CaseRow("int8_float16, the default bucket", (I8F16,)),
+        CaseRow("float16, 2 batches at once", (F16, "translate.inter_threads=2")),
+        CaseRow("float16, 4 batches at once", (F16, "translate.inter_threads=4")),
+        CaseRow("bfloat16, the default bucket", (BF16,)),
+        CaseRow("int8_float16, 65,536-token buckets", (I8F16, "translate.max_batch_tokens=65536")),
+        CaseRow("latency: fairseq float16, the default bucket", ("translate.backend=fairseq", F16),
+                measure="latency")),
+    "base": (
+        CaseRow("base: float16, the default bucket", (F16,), model="base-random"),
+        CaseRow("base: float16, 65,536-token buckets", (F16, "translate.max_batch_tokens=65536"), model="base-random"),
+        CaseRow("base: int8_float16, the default bucket", (I8F16,), model="base-random"),
+        CaseRow("base: float16, 2 batches at once", (F16, "translate.inter_threads=2"), model="base-random"),
+        CaseRow("latency: base, fairseq float16", ("translate.backend=fairseq", F16), model="base-random",
+                measure="latency")),
+}, "cpu": {
+    "translate": (
+        CaseRow("int8, 96-token buckets", ("translate.compute_type=int8", "translate.max_batch_tokens=96")),
+        CaseRow("int8_float32, 96-token buckets",
+                ("translate.compute_type=int8_float32", "translate.max_batch_tokens=96")),
+        CaseRow("latency: float32, the default bucket", ("translate.compute_type=float32",), measure="latency")),
+    "sweep": (
+        # fairseq on small-cs-en: the check covers it; a case of it at beam 12 takes minutes of a CPU
+        CaseRow("int8, 96-token buckets, 2 batches at once",
+                ("translate.compute_type=int8", "translate.max_batch_tokens=96", "translate.inter_threads=2")),),
+    "base": (
+        CaseRow("base: float32, 96-token buckets",
+                ("translate.compute_type=float32", "translate.max_batch_tokens=96"), model="base-random"),
+        CaseRow("latency: base, fairseq float32", ("translate.backend=fairseq", "translate.compute_type=float32"),
+                model="base-random", measure="latency")),
+}}
+# Sentences per case by measure, GPU / --smoke; a steady case also holds STEADY_BATCHES batches of its bucket.
+SENTENCES = {"cuda": {"steady": 40_000, "latency": 4_000, "reference": 1_000},
+             "cpu": {"steady": 24, "latency": 8, "reference": 8}}
+REFERENCE_SENTENCES = SENTENCES["cuda"]["reference"]
+STEADY_BATCHES = 12
+SOURCE_TOKENS = 20  # about a bitext sentence's subword tokens with padding: how many sentences a bucket holds
+STEADY_SKIP = {"cuda": 2, "cpu": 1}  # batches of the timed call left out of the steady rate (its warm-up)
+WARMUP = 256  # each case first decodes min(256, N/4) of its sentences, untimed (model load, first kernels)
+CHECK_SENTENCES = {"cuda": 64, "cpu": 8}
+IDENTICAL_BAR = 0.85
+
+
+# ------------------------------------------------------------------------------------------------- the budget
+
+GRACE_SECONDS = 30.0  # a case still running this long past the budget is stopped
+# What a case costs before it has measured anything: its process and model load, and sentences/s by (model,
+# backend); rows/s of the pipeline, seconds of the training parts. A case measured in the run replaces its prior.
+LOAD_SECONDS = {"cuda": 8.0, "cpu": 4.0}
+PRIOR_RATE = {"cuda": {"small-cs-en ctranslate2": 2000.0, "base-random ctranslate2": 1500.0, "fairseq": 400.0,
+                       "cpu": 300.0},
+              "cpu": {"small-cs-en ctranslate2": 40.0, "base-random ctranslate2": 60.0, "fairseq": 15.0,
+                      "cpu": 40.0}}
+PIPELINE_PRIOR = {"cuda": (20.0, 1500.0), "cpu": (20.0, 40.0)}  # (start-up seconds, rows/s)
+CHECK_PRIOR = {"cuda": 30.0, "cpu": 60.0}  # the H200's check took 23-26 s, its PTX compilation included
+FAIL_FAST_PRIOR = 8.0  # seconds a scenario
+# a broken backend's run is stopped after this long (the goal: one line within 10 s; a loaded CPU starts slowly)
+FAIL_FAST_LIMIT = {"cuda": 30.0, "cpu": 300.0}
+FAIL_FAST_GOAL = 10.0
+ENCODERS_SECONDS = {"cuda": 90.0, "cpu": 60.0}
+NMT_TRAIN_OVERHEAD = {"cuda": 45.0, "cpu": 60.0}  # fairseq's start, the stop's checkpoint, conversion, decoding
+
+
+@dataclass
+class Budget:
+    started: float  # time.monotonic()
+    seconds: float
+
+    @property
+    def end(self) -> float:
+        """Past this a running case is stopped."""
+        return self.started + self.seconds + GRACE_SECONDS
+
+    def left(self) -> float:
+        return self.started + self.seconds - time.monotonic()
+
+    def refuse(self, estimate: float) -> str | None:
+        """Why a case of ``estimate`` seconds must not start now, or None."""
+        left = self.left()
+        return None if estimate <= left else f"out of time: needs ~{estimate:.0f} s, {max(left, 0):.0f} s left"
+
+
+# ------------------------------------------------------------------------------------------------- translation
 
 
 @dataclass
 class TranslationCase:
+    name: str
     model: str
-    backend: str
-    compute_type: str
-    device: str
-    batch_tokens: int | None  # None: the device's default bucket
+    measure: str
+    sets: list[str]
+    backend: str = ""  # the case's config, resolved
+    compute_type: str = ""
+    device: str = ""
+    batch_tokens: int = 0
     inter_threads: int = 0
     max_decoding_length: int = 256
     status: str = ""  # ok; failed (error says why, no rate); skipped (not run, error says why)
@@ -241,16 +367,23 @@ class TranslationCase:
     failed: int = 0  # translations that failed (Status.FAILED), warm-up included
     ran_backend: str = ""
     ran_compute_type: str = ""
-    sentences: int = 0
-    seconds: float | None = None
-    sentences_per_second: float | None = None
-    target_tokens_per_second: float | None = None
+    sentences: int = 0  # timed
+    batches: int = 0  # of the timed call
+    seconds: float | None = None  # the timed call
+    call_sentences_per_second: float | None = None  # the whole call, its text chain before the first batch included
+    steady_sentences: int = 0  # after the first STEADY_SKIP batches
+    steady_seconds: float | None = None
+    sentences_per_second: float | None = None  # steady: the steady rate; latency, reference: the call's
+    target_tokens_per_second: float | None = None  # the whole call
     mean_output_tokens: float | None = None
     hit_length_cap: int = 0
-    identical_to_cpu_int8: float | None = None
-    gpu_util_mean: float | None = None
+    identical_to_cpu_int8: float | None = None  # on the first REFERENCE_SENTENCES (small-cs-en only)
+    compared: int = 0
+    meets_identity_bar: bool | None = None  # identical_to_cpu_int8 >= IDENTICAL_BAR
+    gpu_util_mean: float | None = None  # over the span of sentences_per_second
     gpu_util_samples: int = 0
     gpu_memory_max_mib: float | None = None
+    call_gpu_util_mean: float | None = None
     log_tail: list[str] = field(default_factory=list)  # a failed case's last log lines
     hypotheses: list[str] = field(default_factory=list, repr=False)
 
@@ -282,19 +415,13 @@ class Limits:
     end: float  # time.monotonic() past which a running case is stopped
 
 
-def backend_plan(device: str, short: bool) -> list[tuple[str, str, str]]:
-    """(backend, compute type, device) of every translation case the run may start: what the check covers."""
-    if device == "cpu":
-        return [CPU_REFERENCE, *(("ctranslate2", c, "cpu") for c in SMOKE_CT2), ("fairseq", "float32", "cpu")]
-    return [CPU_REFERENCE, *(("ctranslate2", c, "cuda") for c in GPU_CT2[short]),
-            *(("fairseq", c, "cuda") for c in GPU_FAIRSEQ[short])]
-
-
-def case_config(model_dir: Path, backend: str, compute_type: str, device: str, batch_tokens: int | None = None,
-                inter_threads: int = 0, max_decoding_length: int = 256) -> dict[str, Any]:
-    return TranslateConfig(model=model_dir, backend=backend, device=device, compute_type=compute_type,
-                           beam_size=BEAM, threads=0, max_batch_tokens=batch_tokens, inter_threads=inter_threads,
-                           max_decoding_length=max_decoding_length).model_dump(mode="json")
+def case_config(row: CaseRow, model_dir: Path, device: str, length: int | None = None) -> dict[str, Any]:
+    """The case's TranslateConfig (as JSON): CTranslate2 on ``device`` at beam 12, all cores, the row's sets last;
+    an invalid set raises the config's one-line error."""
+    sets = [f"translate.model={model_dir}", "translate.backend=ctranslate2", f"translate.device={device}",
+            f"translate.beam_size={BEAM}", "translate.threads=0",
+            *([f"translate.max_decoding_length={length}"] if length else []), *row.sets]
+    return load_config(None, sets).translate.model_dump(mode="json")
 
 
 def describe_failure(failed: int, error: str | None) -> str:
@@ -310,15 +437,18 @@ def backend_checks(plan: list[tuple[str, str, str]], model_dir: Path, sentences:
 
     def check(key: tuple[str, str, str]) -> tuple[BackendCheck, Outcome]:
         started = time.monotonic()
-        outcome = run_case(case_config(model_dir, *key), path, 0, load_translator, work / ("check-" + "-".join(key)
-                           + ".log"), limits.check_seconds, started + limits.check_seconds)
+        row = CaseRow("check", (f"translate.backend={key[0]}", f"translate.compute_type={key[1]}",
+                                f"translate.device={key[2]}"))
+        outcome = run_case(case_config(row, model_dir, key[2]), path, None, 0, None, load_translator,
+                           work / ("check-" + "-".join(key) + ".log"), limits.check_seconds,
+                           min(limits.end, started + limits.check_seconds))
         result = BackendCheck(*key, ok=outcome.status == "ok", error=outcome.error, failed=outcome.failed,
                               seconds=round(time.monotonic() - started, 1), log_tail=outcome.log_tail)
         return result, outcome
 
     with ThreadPoolExecutor(len(plan)) as pool:
         done = list(pool.map(check, plan))
-    reference = dict(zip(plan, done, strict=True)).get(CPU_REFERENCE)
+    reference = dict(zip(plan, done, strict=True)).get(("ctranslate2", "int8", "cpu"))
     for result, outcome in done:
         if reference is not None and reference[0].ok and result.ok:
             same = sum(a == b for a, b in zip(outcome.hypotheses, reference[1].hypotheses, strict=True))
@@ -331,147 +461,211 @@ def backend_checks(plan: list[tuple[str, str, str]], model_dir: Path, sentences:
     return [result for result, _ in done]
 
 
-def time_translation(case: TranslationCase, model_dir: Path, sentences: Path, warmup: int, sampler: GpuSampler,
-                     limits: Limits, log: Path) -> None:
-    """Warm up on the first ``warmup`` sentences of the JSON list ``sentences``, then translate all of them once
-    (timed), in a watched process (:func:`gpu_case.run_case`); fills ``case``: its rates when every translation
-    succeeded, else its error."""
-    config = case_config(model_dir, case.backend, case.compute_type, case.device, case.batch_tokens,
-                         case.inter_threads, case.max_decoding_length)
-    outcome = run_case(config, sentences, warmup, load_translator, log, limits.stall_seconds, limits.end)
+def steady_span(marks: list[tuple[float, int]], skip: int) -> tuple[float, float, int] | None:
+    """(start, end, sentences) from the end of the timed call's batch ``skip`` to its last batch (``marks``: each
+    batch's end time and the sentences done by then); None with fewer than two batches after the skipped ones."""
+    if len(marks) < skip + 2:
+        return None
+    (start, before), (end, after) = marks[skip - 1] if skip else marks[0], marks[-1]
+    return start, end, after - before
+
+
+def fill_rates(case: TranslationCase, outcome: Outcome, skip: int, sampler: GpuSampler) -> None:
+    """A finished case's rates: the call's, and the steady state's (the headline of a steady case) with the GPU's
+    busy share over the same span."""
+    assert outcome.start is not None and outcome.end is not None
+    n, seconds = outcome.sentences, outcome.end - outcome.start
+    case.sentences, case.seconds, case.batches = n, round(seconds, 3), len(outcome.marks)
+    case.call_sentences_per_second = round(n / seconds, 1)
+    case.target_tokens_per_second = round(outcome.target_tokens / seconds, 1)
+    case.mean_output_tokens = round(outcome.target_tokens / n, 2)
+    case.hit_length_cap, case.hypotheses = outcome.hit_length_cap, outcome.hypotheses
+    call = sampler.window(outcome.start, outcome.end)
+    case.call_gpu_util_mean = call["gpu_util_mean"]
+    span = steady_span(outcome.marks, skip)
+    if span is not None and span[1] > span[0]:
+        case.steady_sentences, case.steady_seconds = span[2], round(span[1] - span[0], 3)
+    if case.measure != "steady":
+        case.sentences_per_second, window = case.call_sentences_per_second, call
+    elif span is None or span[1] <= span[0]:
+        case.status, case.error = "failed", f"no steady state: {len(outcome.marks)} batches, fewer than {skip + 2}"
+        return
+    else:
+        case.sentences_per_second = round(span[2] / (span[1] - span[0]), 1)
+        window = sampler.window(span[0], span[1])
+    for key, value in window.items():
+        setattr(case, key, value)
+
+
+def time_translation(case: TranslationCase, config: dict[str, Any], sentences: Path, n: int, keep: int,
+                     skip: int, sampler: GpuSampler, limits: Limits, log: Path) -> None:
+    """Warm up on the first min(256, n/4) of the JSON list ``sentences``, then translate its first ``n`` (timed)
+    in a watched process (:func:`gpu_case.run_case`); fills ``case``: its rates when every translation succeeded,
+    else its error. ``keep``: the hypotheses kept (the reference subset)."""
+    outcome = run_case(config, sentences, n, min(WARMUP, n // 4), keep, load_translator, log, limits.stall_seconds,
+                       limits.end)
     case.ran_backend, case.ran_compute_type = outcome.ran_backend, outcome.ran_compute_type
     case.status, case.error, case.failed = outcome.status, outcome.error, outcome.failed
     if outcome.status != "ok" or outcome.start is None or outcome.end is None:
         case.log_tail = outcome.log_tail
         return
-    n, seconds = outcome.sentences, outcome.end - outcome.start
-    case.sentences, case.seconds = n, round(seconds, 3)
-    case.sentences_per_second = round(n / seconds, 1)
-    case.target_tokens_per_second = round(outcome.target_tokens / seconds, 1)
-    case.mean_output_tokens = round(outcome.target_tokens / n, 2)
-    case.hit_length_cap = outcome.hit_length_cap
-    case.hypotheses = outcome.hypotheses
-    for key, value in sampler.window(outcome.start, outcome.end).items():
-        setattr(case, key, value)
+    fill_rates(case, outcome, skip, sampler)
+
+
+def case_sentences(folders: tuple[Path, ...], n: int) -> list[str]:
+    """``n`` distinct non-empty Czech sentences of the folders' pairs, in one seeded order (all when fewer)."""
+    pool = sorted({line for line in read_pairs(folders)[0] if line.strip()})
+    return random.Random(0).sample(pool, min(n, len(pool)))
+
+
+def case_size(row: CaseRow, config: dict[str, Any], device: str, steady: int, available: int) -> int:
+    """Sentences a case translates: its measure's count; a steady case also STEADY_BATCHES buckets' worth."""
+    n = steady if row.measure == "steady" else SENTENCES[device][row.measure]
+    if row.measure == "steady":
+        bucket = config.get("max_batch_tokens") or load_config(None, [f"translate.device={device}"]).translate \
+            .batch_tokens(device)
+        n = max(n, math.ceil(STEADY_BATCHES * bucket / SOURCE_TOKENS))
+    return min(n, available)
 
 
 class TranslationPart:
-    """The backend check, then the translation cases in two groups (the small model's, the base model's) so that the
-    pipeline's runs can come between them; every case is recorded under ``translation`` as it ends."""
+    """The backend check, the reference, then the cases of :data:`CASES` by part, so that the pipeline's runs can
+    come between them; every case is recorded under ``translation`` as it ends."""
 
-    def __init__(self, data: Data, work: Path, device: str, n: int, smoke: bool, short: bool, sampler: GpuSampler,
-                 limits: Limits, record: Any, out_of_time: Any) -> None:
-        self.work, self.device, self.n, self.smoke, self.short = work, device, n, smoke, short
-        self.sampler, self.limits, self.out_of_time = sampler, limits, out_of_time
-        self.record, self.write = record, record("translation")
-        self.sample = sample_bitext(data.bitext, max(n, CHECK_SENTENCES[smoke]))
+    def __init__(self, data: Data, work: Path, device: str, steady: int, sampler: GpuSampler, budget: Budget,
+                 limits: Limits, record: Any) -> None:
+        self.work, self.device, self.steady, self.sampler = work, device, steady, sampler
+        self.budget, self.limits, self.record, self.write = budget, limits, record, record("translation")
+        self.small, self.base = data.small_fairseq, work / "base"
+        wanted = max(steady, math.ceil(STEADY_BATCHES * 131_072 / SOURCE_TOKENS)) if device == "cuda" else steady
+        self.sample = case_sentences(data.bitexts, max(wanted, CHECK_SENTENCES[device]))
         self.sentences = work / "sentences.json"
-        self.sentences.write_text(json.dumps(self.sample[:n]), encoding="utf-8")
-        self.small = data.small_fairseq
+        self.sentences.write_text(json.dumps(self.sample), encoding="utf-8")
         self.checks: dict[tuple[str, str, str], BackendCheck] = {}
         self.cases: list[TranslationCase] = []
-        self.best_tokens: int | None = None  # the float16 budget that decoded small-cs-en fastest
+        self.rates: dict[str, float] = {}  # measured call rates by prior key: the budget's estimates
 
-    def check(self) -> None:
-        n_check = CHECK_SENTENCES[self.smoke]
+    def prior_key(self, case: TranslationCase) -> str:
+        if case.device == "cpu" and self.device == "cuda":
+            return "cpu"
+        return "fairseq" if case.backend == "fairseq" else f"{case.model} {case.backend}"
+
+    def estimate(self, case: TranslationCase, n: int) -> float:
+        key = self.prior_key(case)
+        rate = self.rates.get(key, PRIOR_RATE[self.device][key])
+        return LOAD_SECONDS[self.device] + (n + min(WARMUP, n // 4)) / rate
+
+    def resolve(self, row: CaseRow) -> tuple[TranslationCase, dict[str, Any] | None]:
+        """The row as a case and its config, or the case failed with the config's error."""
+        case = TranslationCase(row.name, row.model, row.measure, list(row.sets))
+        length = None
+        if row.model == "base-random":  # random weights never stop: every sentence costs the reference's mean
+            reference = self.cases[0] if self.cases else None
+            length = max(1, round(reference.mean_output_tokens or 16)) if reference else 16
+        try:
+            config = case_config(row, self.small if row.model == "small-cs-en" else self.base, self.device, length)
+        except (ParanmtError, ValueError) as error:
+            case.status, case.error = "failed", f"its config: {str(error).splitlines()[0]}"
+            return case, None
+        case.backend, case.compute_type, case.device = config["backend"], config["compute_type"], config["device"]
+        case.batch_tokens = config.get("max_batch_tokens") or 0
+        case.inter_threads, case.max_decoding_length = config.get("inter_threads", 0), config["max_decoding_length"]
+        return case, config
+
+    def plan(self, rows: list[CaseRow]) -> list[tuple[str, float]]:
+        """(case name, estimated seconds) of every row, from the priors."""
+        planned = []
+        for row in rows:
+            case, config = self.resolve(row)
+            n = case_size(row, config or {}, self.device, self.steady, len(self.sample))
+            planned.append((row.name, self.estimate(case, n) if config else 0.0))
+        return planned
+
+    def backend_plan(self, parts: list[str]) -> list[tuple[str, str, str]]:
+        """(backend, compute type, device) of every case of ``parts`` and of the reference: what the check covers."""
+        keys = {}
+        for row in (REFERENCE_ROW, *(row for part in parts for row in CASES[self.device].get(part, ()))):
+            case, config = self.resolve(row)
+            if config is not None:
+                keys[case.key] = None
+        return list(keys)
+
+    def check(self, parts: list[str]) -> None:
+        n_check = CHECK_SENTENCES[self.device]
         print(f"backend check ({n_check} sentences, {self.limits.check_seconds:.0f} s each, all at once):", flush=True)
         self.checks = {(c.backend, c.compute_type, c.device): c for c in backend_checks(
-            backend_plan(self.device, self.short), self.small, self.sample[:n_check], self.work, self.limits)}
+            self.backend_plan(parts), self.small, self.sample[:n_check], self.work, self.limits)}
         self.record("backend_check")({"sentences": n_check, "seconds_limit": self.limits.check_seconds,
                                       "checks": list(self.checks.values())})
 
-    def run(self, case: TranslationCase, model_dir: Path) -> TranslationCase:
-        check = self.checks.get(case.key)
-        if check is not None and not check.ok:
-            case.status, case.error = "skipped", f"its backend check failed: {check.error}"
-        elif self.out_of_time():
-            case.status, case.error = "skipped", "out of time"
-        else:
-            time_translation(case, model_dir, self.sentences, min(WARMUP, self.n // 4), self.sampler, self.limits,
-                             self.work / f"case-{len(self.cases)}.log")
+    def run(self, row: CaseRow) -> TranslationCase:
+        case, config = self.resolve(row)
+        if config is not None:
+            self.start(case, row, config)
         self.cases.append(case)
-        reference = self.cases[0]
-        if case.status == reference.status == "ok" and case.model == "small-cs-en":
-            same = sum(a == b for a, b in zip(case.hypotheses, reference.hypotheses, strict=True))
-            case.identical_to_cpu_int8 = round(same / len(reference.hypotheses), 4)
+        self.compare(case)
         if case.status == "ok":
-            verdict = f"{case.sentences_per_second:8.1f} sent/s"
+            verdict = f"{case.sentences_per_second:8.1f} sent/s ({case.measure}"
+            verdict += f", GPU {case.gpu_util_mean}%)" if case.gpu_util_mean is not None else ")"
+            if case.identical_to_cpu_int8 is not None:
+                verdict += f", {case.identical_to_cpu_int8:.1%} = CPU int8"
+                verdict += "" if case.meets_identity_bar else f" (below the {IDENTICAL_BAR:.0%} bar)"
         elif case.status == "failed":
             verdict = describe_failure(case.failed, case.error)
         else:
             verdict = f"skipped: {case.error}"
-        print(f"  {case.model:12s} {case.ran_backend or case.backend:11s} {case.compute_type:13s} "
-              f"{case.device:4s} tokens {case.batch_tokens or 'default'!s:>7s} x{case.inter_threads or 1}: "
-              f"{verdict}", flush=True)
+        print(f"  {case.name:62s} {verdict}", flush=True)
         self.write(self.cases)
         return case
 
-    def small_model(self) -> None:
-        """The CPU reference, then small-cs-en: CTranslate2 at the pipeline's settings (compute type auto, the
-        default budget), every compute type, a sweep of budgets and of batches at once; fairseq."""
-        print("translation, beam 12:", flush=True)
-        small = self.small
-        self.run(TranslationCase("small-cs-en", *CPU_REFERENCE, None), small)
-        if self.device == "cpu":  # smoke: the code paths, not the speeds
-            for compute in SMOKE_CT2:
-                self.run(TranslationCase("small-cs-en", "ctranslate2", compute, "cpu", 2048), small)
-            self.run(TranslationCase("small-cs-en", "fairseq", "float32", "cpu", 2048), small)
+    def start(self, case: TranslationCase, row: CaseRow, config: dict[str, Any]) -> None:
+        """Run the case unless its backend failed the check or its estimate does not fit the budget."""
+        n = case_size(row, config, self.device, self.steady, len(self.sample))
+        check = self.checks.get(case.key)
+        if check is not None and not check.ok:
+            case.status, case.error = "skipped", f"its backend check failed: {check.error}"
             return
-        self.run(TranslationCase("small-cs-en", "ctranslate2", "auto", "cuda", None), small)
-        budgets: dict[int, TranslationCase] = {}
-        for compute in GPU_CT2[self.short]:
-            case = self.run(TranslationCase("small-cs-en", "ctranslate2", compute, "cuda", 4096), small)
-            if compute == "float16":
-                budgets[4096] = case
-        for tokens in GPU_BUDGETS[self.short]:
-            budgets[tokens] = self.run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", tokens), small)
-        rates = {t: c.sentences_per_second for t, c in budgets.items() if c.sentences_per_second is not None}
-        best = self.best_tokens = max(rates, key=lambda t: rates[t]) if rates else None
-        if self.short:  # --short: the other compute types, batches at once and fairseq only in the full run
+        refused = self.budget.refuse(self.estimate(case, n))
+        if refused:
+            case.status, case.error = "skipped", refused
             return
-        for inter in (2, 4):
-            self.run(TranslationCase("small-cs-en", "ctranslate2", "float16", "cuda", best or 4096,
-                                     inter_threads=inter), small)
-        self.run(TranslationCase("small-cs-en", "ctranslate2", "int8_float16", "cuda", best or 4096), small)
-        for compute in GPU_FAIRSEQ[self.short]:
-            self.run(TranslationCase("small-cs-en", "fairseq", compute, "cuda", 4096), small)
-        self.run(TranslationCase("small-cs-en", "fairseq", "float16", "cuda", best or 4096), small)
+        if row.model == "base-random" and not (self.base / "model_card.yaml").exists():
+            build_base_model(self.small, self.base, self.device == "cpu")
+            config = case_config(row, self.base, self.device, case.max_decoding_length)
+        keep = SENTENCES[self.device]["reference"] if row.model == "small-cs-en" else 0
+        time_translation(case, config, self.sentences, n, keep, STEADY_SKIP[self.device], self.sampler,
+                         self.limits, self.work / f"case-{len(self.cases)}.log")
+        if case.status == "ok" and case.call_sentences_per_second:
+            self.rates[self.prior_key(case)] = case.call_sentences_per_second
 
-    def base_model(self) -> None:
-        """A transformer-base-sized model (random weights, every sentence as long as the CPU reference's mean
-        output) with both backends."""
-        if self.out_of_time():
-            print("base model: skipped, out of time", flush=True)
-            return
-        base = build_base_model(self.small, self.work / "base", self.smoke)
-        length = max(1, round(self.cases[0].mean_output_tokens or 16)) if self.cases else 16
-        if self.device == "cpu":
-            for backend in ("ctranslate2", "fairseq"):
-                self.run(TranslationCase("base-random", backend, "float32", "cpu", 2048, max_decoding_length=length),
-                         base)
-            return
-        best = self.best_tokens
-        budgets_base = (best or 4096,) if self.short else sorted({4096, best or 4096})
-        for compute in ("float16",) if self.short else ("float16", "int8_float16"):
-            for tokens in budgets_base:
-                self.run(TranslationCase("base-random", "ctranslate2", compute, "cuda", tokens,
-                                         max_decoding_length=length), base)
-        for tokens in budgets_base:
-            self.run(TranslationCase("base-random", "fairseq", "float16", "cuda", tokens,
-                                     max_decoding_length=length), base)
+    def compare(self, case: TranslationCase) -> None:
+        """The share of the reference subset ``case`` translated as the CPU int8 reference did."""
+        reference = self.cases[0]
+        if case.status == reference.status == "ok" and case.model == "small-cs-en" and reference.hypotheses:
+            pairs = list(zip(case.hypotheses, reference.hypotheses, strict=False))
+            case.compared = len(pairs)
+            case.identical_to_cpu_int8 = round(sum(a == b for a, b in pairs) / len(pairs), 4) if pairs else None
+            if case.identical_to_cpu_int8 is not None:
+                case.meets_identity_bar = case.identical_to_cpu_int8 >= IDENTICAL_BAR
+
+    def part(self, name: str) -> None:
+        if not self.cases:
+            print("translation, beam 12:", flush=True)
+            self.run(REFERENCE_ROW)
+        for row in CASES[self.device].get(name, ()):
+            self.run(row)
 
     def standalone(self) -> dict[str, Any]:
-        """The standalone rates the pipeline is compared with: CTranslate2 at the pipeline's settings, and the best
-        small-cs-en case on the device."""
+        """The standalone rates the pipeline is compared with: the case at the pipeline's settings (no sets), and
+        the best steady small-cs-en case on the device."""
         ok = [c for c in self.cases if c.status == "ok" and c.model == "small-cs-en" and c.device == self.device
-              and c.backend == "ctranslate2"]
-        same = next((c for c in ok if c.compute_type == ("auto" if self.device == "cuda" else "int8")
-                     and c.batch_tokens is None), None)
+              and c.measure == "steady"]
+        # the case with no sets on a GPU; on the CPU the reference, whose sets are the CPU's pipeline settings
+        same = next((c for c in ok if not c.sets), None) if self.device == "cuda" else (
+            self.cases[0] if self.cases and self.cases[0].status == "ok" else None)
         best = max(ok, key=lambda c: c.sentences_per_second or 0, default=None)
         return {"pipeline_settings": same.sentences_per_second if same else None,
-                "best": best.sentences_per_second if best else None,
-                "best_case": f"{best.compute_type}, {best.batch_tokens or 'default'} tokens, x{best.inter_threads or 1}"
-                if best else None}
+                "best": best.sentences_per_second if best else None, "best_case": best.name if best else None}
 
 
 # ------------------------------------------------------------------------------------------------- pipeline
@@ -479,24 +673,36 @@ class TranslationPart:
 def bitext_inputs(bitexts: tuple[Path, ...], work: Path, sizes: list[int]) -> list[tuple[Path, Path, int]]:
     """Every pair of the bitexts' files (by folder, then by name) in one seeded random order, so that every size
     has the same mix of sources; the first ``n`` pairs of that order as one pair of files per size (0: all)."""
-    sides: dict[str, list[str]] = {"cs": [], "en": []}
-    for folder in bitexts:
-        for cs in sorted(folder.glob("*.cs")):
-            en = cs.with_suffix(".en")
-            if en.exists():
-                sides["cs"] += cs.read_text(encoding="utf-8").splitlines()
-                sides["en"] += en.read_text(encoding="utf-8").splitlines()
-    order = np.random.default_rng(0).permutation(len(sides["cs"]))
+    cs, en = read_pairs(bitexts)
+    order = np.random.default_rng(0).permutation(len(cs))
     inputs = []
     for size in sizes:
         n = min(size or len(order), len(order))
         paths = []
-        for side in ("cs", "en"):
+        for side, lines in (("cs", cs), ("en", en)):
             path = work / f"bitext-{n}.{side}"
-            path.write_text("".join(sides[side][i] + "\n" for i in order[:n]), encoding="utf-8")
+            path.write_text("".join(lines[i] + "\n" for i in order[:n]), encoding="utf-8")
             paths.append(path)
         inputs.append((paths[0], paths[1], n))
     return inputs
+
+
+def run_driver(code: Path, payload: dict[str, Any], end: float) -> tuple[int | None, str, str, bool]:
+    """The pipeline driver in its own process and session (a run stopped at ``end``, monotonic, takes its worker
+    processes with it): (exit code, stdout, stderr, stopped)."""
+    # PYTHONFAULTHANDLER: a run that dies of a signal leaves every thread's Python stack in its stderr tail.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(code), os.environ.get("PYTHONPATH", "")]),
+           "PARANMT_CODE_VERSION": "gpu-suite", "PYTHONFAULTHANDLER": "1"}
+    process = subprocess.Popen([sys.executable, "-c", DRIVER, json.dumps(payload)], env=env, cwd=code,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=max(0.0, end - time.monotonic()))
+        return process.returncode, stdout, stderr, False
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
+            os.killpg(process.pid, signal.SIGKILL)
+        stdout, stderr = process.communicate()
+        return process.returncode, stdout, stderr, True
 
 
 def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, sets: list[str], workers: int,
@@ -507,31 +713,17 @@ def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, s
     if workers > 1:
         beam_args += ["--direct_running_mode=multi_processing", f"--direct_num_workers={workers}"]
     payload = {"cs": str(inputs[0]), "en": str(inputs[1]), "out": str(out), "sets": sets, "beam_args": beam_args}
-    # PYTHONFAULTHANDLER: a run that dies of a signal leaves every thread's Python stack in its stderr tail.
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(code), os.environ.get("PYTHONPATH", "")]),
-           "PARANMT_CODE_VERSION": "gpu-suite", "PYTHONFAULTHANDLER": "1"}
     start = time.monotonic()
-    # Its own session: a run stopped at the time limit takes its worker processes with it.
-    process = subprocess.Popen([sys.executable, "-c", DRIVER, json.dumps(payload)], env=env, cwd=code,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        stdout, stderr = process.communicate(timeout=max(0.0, end - start))
-        stopped = False
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
-            os.killpg(process.pid, signal.SIGKILL)
-        stdout, stderr = process.communicate()
-        stopped = True
+    exit_code, stdout, stderr, stopped = run_driver(code, payload, end)
     finish = time.monotonic()
     row: dict[str, Any] = {"label": label, "code": "this" if code == REPO else str(code), "workers": workers,
                            "sets": [shown_setting(s) for s in sets], "status": "failed",
-                           "process_seconds": round(finish - start, 1),
-                           **sampler.window(start, finish)}
+                           "process_seconds": round(finish - start, 1), **sampler.window(start, finish)}
     lines = [line for line in stdout.splitlines() if line.startswith("SUMMARY ")]
-    if stopped or process.returncode or not lines:
+    if stopped or exit_code or not lines:
         finished = "after its summary" if lines else "before its summary"
         row["error"] = ("stopped: past the time limit" if stopped else
-                        f"exit {process.returncode} {finished}: {' | '.join(stderr.strip().splitlines()[-3:])}")
+                        f"exit {exit_code} {finished}: {' | '.join(stderr.strip().splitlines()[-3:])}")
         row["stderr_tail"] = stderr.strip().splitlines()[-80:]
         return row
     summary = json.loads(lines[-1].removeprefix("SUMMARY "))
@@ -573,12 +765,67 @@ def marginal(small: dict[str, Any], large: dict[str, Any]) -> dict[str, Any] | N
             "rows_per_second": round(rows / seconds, 1) if seconds > 0 else None}
 
 
+def standin_predictions(path: Path = STANDIN) -> dict[str, Any]:
+    """What the CPU stand-in (``gpu_standin.py``) measured per mode at its largest size, this code: marginal rate
+    over its standalone rate, wall over the translation span, the stand-in's busy share over the span."""
+    if not path.is_file():
+        return {}
+    standin = json.loads(path.read_text(encoding="utf-8"))
+    predicted: dict[str, Any] = {}
+    for run in standin.get("pipeline", []):
+        if run.get("code", "this code") != "this code":
+            continue
+        mode = "in-process" if run.get("workers", 1) == 1 else "workers"
+        if run.get("rows", 0) >= predicted.get(mode, {}).get("rows", 0):
+            predicted[mode] = {"rows": run.get("rows"), "workers": run.get("workers"),
+                               "marginal_over_standalone": run.get("marginal_over_standalone"),
+                               "wall_over_translation": run.get("wall_over_translation"),
+                               "busy_share": run.get("busy_share"), "note": run.get("note")}
+    return {"source": shown(path), "command": standin.get("command"), "rate": standin.get("rate"),
+            "cores": standin.get("cores"), "modes": predicted}
+
+
+def pipeline_summary(rows: list[dict[str, Any]], modes: dict[str, int], sizes: tuple[int, int],
+                     standalone: dict[str, Any], standin: dict[str, Any]) -> dict[str, Any]:
+    """Per mode: the marginal rate between the sizes over the standalone rates, wall over the translation span and
+    the GPU's busy share over it at the larger size, each beside the stand-in's prediction."""
+    summary = {}
+    for mode in modes:
+        runs = {r["input_pairs"]: r for r in rows if r.get("name") == "this" and r.get("mode") == mode}
+        rate = marginal(runs.get(sizes[0], {}), runs.get(sizes[1], {}))
+        entry: dict[str, Any] = {"marginal": rate}
+        for key in ("pipeline_settings", "best"):
+            base = standalone.get(key)
+            if rate and rate["rows_per_second"] and base:
+                entry[f"marginal_over_standalone_{key}"] = round(rate["rows_per_second"] / base, 3)
+        top = runs.get(sizes[1], {})
+        entry["wall_over_translation"] = top.get("wall_over_translation")
+        entry["translation_gpu_util_mean"] = (top.get("translation_gpu") or {}).get("gpu_util_mean")
+        entry["standin_predicted"] = standin.get("modes", {}).get(mode)
+        summary[f"this, {mode}"] = entry
+        if rate:
+            print(f"  {mode}: marginal {rate['rows_per_second']} rows/s ("
+                  f"{', '.join(f'{k} {v}' for k, v in entry.items() if k.startswith('marginal_over'))}); "
+                  f"stand-in predicted {(entry['standin_predicted'] or {}).get('marginal_over_standalone')}",
+                  flush=True)
+    return summary
+
+
+def same_train(rows: list[dict[str, Any]], modes: dict[str, int], sizes: tuple[int, int]) -> dict[str, bool]:
+    """Per size: whether every mode wrote the same ``train/`` rows (sizes where every mode finished)."""
+    same = {}
+    for n in sizes:
+        digests = {r["mode"]: r.get("train_digest") for r in rows
+                   if r.get("name") == "this" and r.get("input_pairs") == n and r["status"] == "ok"}
+        if len(digests) == len(modes):
+            same[str(n)] = len(set(digests.values())) == 1
+    return same
+
+
 def pipeline_part(data: Data, work: Path, device: str, before: Path | None, sizes: list[int], workers: int,
-                  short: bool, sampler: GpuSampler, limits: Limits, record: Any, out_of_time: Any,
-                  standalone: dict[str, Any]) -> dict[str, Any]:
-    """The pipeline in-process and with worker processes, each at two input sizes (the larger first); on a GPU also
-    in-process at the larger size with the GPU defaults this code replaced; the marginal rates of each mode beside
-    the standalone translation rates measured earlier in the same run."""
+                  sampler: GpuSampler, budget: Budget, record: Any, standalone: dict[str, Any]) -> dict[str, Any]:
+    """The pipeline in-process and with worker processes, each at two input sizes (the larger first), optionally
+    an older checkout's beside it; the marginal rates of each mode beside the standalone rates of the same run."""
     small, large = bitext_inputs(data.bitexts, work, sizes)
     # The model is named: an older checkout's packages do not carry it.
     sets = [f"translate.model={DEFAULT_MODEL_DIR}", f"translate.device={device}", "pipeline.translation_cache=false",
@@ -586,24 +833,24 @@ def pipeline_part(data: Data, work: Path, device: str, before: Path | None, size
     if data.glove is not None:
         sets += [f"score.embeddings={data.glove}", "score.embeddings_format=kumo"]
     modes = {"in-process": 1, "workers": workers}
-    plans = [("this", REPO, mode, size, sets) for mode in modes for size in (large, small)]
-    if device == "cuda":  # the GPU defaults before docs/scaling.md measured them, in the same call
-        plans.append(("this, 4096-token buckets in 500-row chunks", REPO, "in-process", large,
-                      [*sets, *BEFORE_GPU_DEFAULTS]))
-    if before is not None and not short:
-        plans += [("before", before, mode, size, sets) for mode in modes for size in (large, small)]
+    plans = [("this", REPO, mode, size) for mode in modes for size in (large, small)]
+    plans += [("before", before, mode, size) for mode in modes for size in (large, small)] if before else []
     rows: list[dict[str, Any]] = []
     result: dict[str, Any] = {"sizes": [small[2], large[2]], "standalone": standalone, "runs": rows}
-    for k, (name, code, mode, inputs, run_sets) in enumerate(plans):
+    start_seconds, rate = PIPELINE_PRIOR[device]
+    for k, (name, code, mode, inputs) in enumerate(plans):
         label = f"{name}, {mode}, {inputs[2]} pairs"
-        if out_of_time():
-            rows.append({"label": label, "status": "skipped", "error": "out of time"})
+        refused = budget.refuse(start_seconds + inputs[2] / rate)
+        if refused:
+            rows.append({"label": label, "name": name, "mode": mode, "input_pairs": inputs[2], "status": "skipped",
+                         "error": refused})
+            print(f"  {label:34s} skipped: {refused}", flush=True)
             continue
-        row = pipeline_run(label, code, inputs[:2], work / f"pipeline-{k}", run_sets, modes[mode], sampler,
-                           limits.end)
+        row = pipeline_run(label, code, inputs[:2], work / f"pipeline-{k}", sets, modes[mode], sampler, budget.end)
         row.update(name=name, mode=mode, input_pairs=inputs[2])
         rows.append(row)
         if row["status"] == "ok":
+            rate = row["rows_per_second"]  # the estimates of the runs after it: start-up included, so on the safe side
             util = (row.get("translation_gpu") or {}).get("gpu_util_mean")
             print(f"  {label:34s} wall {row['wall_seconds']:7.1f}s  {row['rows_per_second']:8.1f} rows/s  "
                   f"translation {row.get('translation_seconds') or 0:6.1f}s "
@@ -612,36 +859,8 @@ def pipeline_part(data: Data, work: Path, device: str, before: Path | None, size
         else:
             print(f"  {label:34s} FAILED: {row['error']}", flush=True)
         record(result)
-    summary = {}
-    for name in dict.fromkeys(plan[0] for plan in plans):
-        for mode in modes:
-            runs = {r["input_pairs"]: r for r in rows if r.get("name") == name and r.get("mode") == mode}
-            if not runs:
-                continue
-            rate = marginal(runs.get(small[2], {}), runs.get(large[2], {}))
-            entry: dict[str, Any] = {"marginal": rate}
-            for key, base in standalone.items():
-                if rate and rate["rows_per_second"] and isinstance(base, float | int) and base:
-                    entry[f"marginal_over_standalone_{key}"] = round(rate["rows_per_second"] / base, 3)
-            top = runs.get(large[2], {})
-            entry["wall_over_translation"] = top.get("wall_over_translation")
-            entry["translation_gpu_util_mean"] = (top.get("translation_gpu") or {}).get("gpu_util_mean")
-            summary[f"{name}, {mode}"] = entry
-            if rate:
-                print(f"  {name}, {mode}: marginal {rate['rows_per_second']} rows/s "
-                      f"({', '.join(f'{k} {v}' for k, v in entry.items() if k.startswith('marginal_over'))})",
-                      flush=True)
-    same = {}
-    for n in (small[2], large[2]):
-        digests = {r["mode"]: r.get("train_digest") for r in rows
-                   if r.get("name") == "this" and r.get("input_pairs") == n and r["status"] == "ok"}
-        if len(digests) == len(modes):
-            same[str(n)] = len(set(digests.values())) == 1
-    result.update(modes=summary, same_train_in_every_mode=same)
-    digests = {r.get("name"): r.get("train_digest") for r in rows
-               if r.get("mode") == "in-process" and r.get("input_pairs") == large[2] and r["status"] == "ok"}
-    if len(digests) > 1:  # a GPU's rounding may follow a batch's composition, which the bucket and chunk set
-        result["same_train_as_before_gpu_defaults"] = len(set(digests.values())) == 1
+    result.update(modes=pipeline_summary(rows, modes, (small[2], large[2]), standalone, standin_predictions()),
+                  same_train_in_every_mode=same_train(rows, modes, (small[2], large[2])))
     record(result)
     return result
 
@@ -649,41 +868,52 @@ def pipeline_part(data: Data, work: Path, device: str, before: Path | None, size
 # ------------------------------------------------------------------------------------------------- fail fast
 
 
-def fail_fast_part(work: Path, device: str, limit_seconds: float, record: Any) -> list[dict[str, Any]]:
-    """Broken backends, each through ``python -m pipeline.run`` on the bundled sample: a CTranslate2 that cannot
-    open cuBLAS (imported before paranmt's ``translate``, so the libraries are not routed), a GPU that is not
-    visible (``CUDA_VISIBLE_DEVICES`` empty) and a backend that fails on its device after the probe
-    (:mod:`broken_backend`). Each must end with exit 2 and one line within seconds, and write no final output."""
-    sample = REPO / "configs" / "sample"
-    scenarios: list[tuple[str, list[str], dict[str, str], str]] = [
-        ("backend fails on its device mid-run",
-         [f"--device={device}", "--set=translate.backend=benchmarks.broken_backend:DeviceFault"], {}, "")]
+def fail_fast_scenarios(device: str) -> list[tuple[str, list[str], dict[str, str], str]]:
+    """(label, flags, environment, code run before the pipeline) of each broken backend: a backend that fails on
+    its device after the probe (:mod:`broken_backend`); on a GPU also a CTranslate2 that cannot open cuBLAS
+    (imported before paranmt's ``translate``, so the libraries are not routed) and a GPU that is not visible."""
+    scenarios = [("backend fails on its device mid-run",
+                  [f"--device={device}", "--set=translate.backend=benchmarks.broken_backend:DeviceFault"], {}, "")]
     if device == "cuda":
         scenarios += [
             ("CTranslate2 without cuBLAS", ["--device=cuda", "--backend=ctranslate2"], {}, "import ctranslate2"),
             ("no GPU visible", ["--device=cuda"], {"CUDA_VISIBLE_DEVICES": ""}, "")]
+    return scenarios
+
+
+def fail_fast_run(out: Path, flags: list[str], env: dict[str, str], before: str, limit: float
+                  ) -> tuple[int | None, str, float]:
+    """``python -m pipeline.run`` on the bundled sample with ``flags``: (exit code, stderr, seconds)."""
+    sample = REPO / "configs" / "sample"
+    argv = ["--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"), "--out", str(out), "--quiet",
+            "--no-translation-cache", *flags]
+    code = (f"{before}\nimport runpy, sys\nsys.argv = ['pipeline.run', *{argv!r}]\n"
+            "runpy.run_module('pipeline.run', run_name='__main__')")
+    started = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                              timeout=limit, env={**os.environ, **env, "PYTHONPATH": os.pathsep.join(
+                                  [str(REPO), os.environ.get("PYTHONPATH", "")])})
+        exit_code, stderr = done.returncode, done.stderr
+    except subprocess.TimeoutExpired as error:
+        exit_code = None
+        stderr = error.stderr.decode(errors="replace") if isinstance(error.stderr, bytes) else (error.stderr or "")
+    return exit_code, stderr, round(time.monotonic() - started, 1)
+
+
+def fail_fast_part(work: Path, device: str, record: Any) -> list[dict[str, Any]]:
+    """Each broken backend of :func:`fail_fast_scenarios`: it must end with exit 2 and one stderr line, write no
+    final output (``ok``), and within :data:`FAIL_FAST_GOAL` seconds (``within_goal``, recorded beside it)."""
     rows = []
-    for k, (label, flags, env, before) in enumerate(scenarios):
+    for k, (label, flags, env, before) in enumerate(fail_fast_scenarios(device)):
         out = work / f"fail-fast-{k}"
-        argv = ["--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"), "--out", str(out), "--quiet",
-                "--no-translation-cache", *flags]
-        code = (f"{before}\nimport runpy, sys\nsys.argv = ['pipeline.run', *{argv!r}]\n"
-                "runpy.run_module('pipeline.run', run_name='__main__')")
-        started = time.monotonic()
-        try:
-            done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
-                                  timeout=limit_seconds, env={**os.environ, **env, "PYTHONPATH": os.pathsep.join(
-                                      [str(REPO), os.environ.get("PYTHONPATH", "")])})
-            exit_code, stderr = done.returncode, done.stderr
-        except subprocess.TimeoutExpired as error:
-            exit_code, stderr = None, (error.stderr or b"").decode(errors="replace") if isinstance(
-                error.stderr, bytes) else (error.stderr or "")
-        seconds = round(time.monotonic() - started, 1)
+        exit_code, stderr, seconds = fail_fast_run(out, flags, env, before, FAIL_FAST_LIMIT[device])
         lines = [line for line in stderr.splitlines() if line.strip()]
         final = sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) if out.is_dir() else []
         ok = exit_code == 2 and len(lines) == 1 and not {"train", "pairs", "summary.json"} & set(final)
-        rows.append({"label": label, "ok": ok, "exit_code": exit_code, "seconds": seconds,
-                     "stderr_lines": len(lines), "stderr_tail": lines[-5:], "written": final})
+        rows.append({"label": label, "ok": ok, "within_goal": seconds <= FAIL_FAST_GOAL, "goal_seconds":
+                     FAIL_FAST_GOAL, "exit_code": exit_code, "seconds": seconds, "stderr_lines": len(lines),
+                     "stderr_tail": lines[-5:], "written": final})
         print(f"  {label:40s} exit {exit_code} in {seconds:5.1f}s, {len(lines)} stderr line(s)"
               f"{'' if ok else ' -- NOT as it should be'}: {lines[-1] if lines else ''}", flush=True)
         record(rows)
@@ -693,27 +923,27 @@ def fail_fast_part(work: Path, device: str, limit_seconds: float, record: Any) -
 # ------------------------------------------------------------------------------------------------- training
 
 
-def train_part(data: Data, device: torch.device, smoke: bool, short: bool, record: Any,
-               out_of_time: Any) -> dict[str, Any]:
+def encoders_part(data: Data, device: torch.device, smoke: bool, budget: Budget, record: Any) -> dict[str, Any]:
+    """WORD, TRIGRAM and SP pairs/s at two mega-batch sizes on caption pairs, and a 5M-pair WORD epoch from them."""
     n_pairs, min_pairs, dim, megabatches = (1_200, 400, 32, (1, 4)) if smoke else (60_000, 40_000, 300, (1, 40))
-    if short:
-        min_pairs, megabatches = 20_000, megabatches[-1:]
     left, right, groups = caption_pairs(data.captions, n_pairs)
     both = pa.chunked_array([left, right])
-    strings = sentence_strings(both).to_pylist()
-    pieces = SentencePieceVocab.train(strings, vocab_size=2_000 if smoke else 16_000)
+    pieces = SentencePieceVocab.train(sentence_strings(both).to_pylist(), vocab_size=2_000 if smoke else 16_000)
     vocab = (WordVocab.build(count_words(both)), TrigramVocab.build(count_trigrams(sentence_strings(both))), pieces)
-    cases = []
+    cases: list[dict[str, Any]] = []
+    per_case = ENCODERS_SECONDS["cpu" if smoke else "cuda"] / 6
     for model in ("word", "trigram", "sp"):
         for m in megabatches:
-            if out_of_time():
+            refused = budget.refuse(per_case)
+            if refused:
+                cases.append({"model": model, "megabatch": m, "status": "skipped", "error": refused})
                 continue
             case = run_train_case(model, m, device, (left, right, groups), vocab, min_pairs, 0, dim)
-            cases.append(asdict(case))
+            cases.append({**asdict(case), "status": "ok"})
             print(f"  {model:8s} M={m:<3d} {case.pairs_per_second:10.0f} pairs/s  mining "
                   f"{100 * case.mining_fraction:5.1f}%", flush=True)
             record({"cases": cases})
-    word = [c for c in cases if c["model"] == "word"]
+    word = [c for c in cases if c["model"] == "word" and c["status"] == "ok"]
     epoch = None
     if word:
         top = max(word, key=lambda c: c["megabatch"])
@@ -724,6 +954,10 @@ def train_part(data: Data, device: torch.device, smoke: bool, short: bool, recor
 
 # ------------------------------------------------------------------------------------------------- main
 
+# The default order is the priority: a part the budget reaches late is the one cut (a second call runs the rest).
+PARTS = ("translate", "failfast", "pipeline", "nmt-train", "base", "sweep", "encoders")
+TRANSLATION_PARTS = ("translate", "sweep", "base")
+
 
 def environment(device: str) -> dict[str, Any]:
     info: dict[str, Any] = {"python": platform.python_version(), "torch": torch.__version__,
@@ -731,19 +965,13 @@ def environment(device: str) -> dict[str, Any]:
     if device == "cuda":
         info["gpu"] = torch.cuda.get_device_name(0)
         info["torch_cuda"] = torch.version.cuda
-    try:
-        import ctranslate2
-
-        info["ctranslate2"] = ctranslate2.__version__
-        info["ctranslate2_cuda_devices"] = ctranslate2.get_cuda_device_count()
-    except Exception as error:
-        info["ctranslate2"] = f"unavailable: {error}"
-    try:
-        import fairseq
-
-        info["fairseq"] = fairseq.__version__
-    except Exception as error:
-        info["fairseq"] = f"unavailable: {error}"
+    for name in ("ctranslate2", "fairseq"):
+        try:
+            info[name] = __import__(name).__version__
+        except Exception as error:
+            info[name] = f"unavailable: {error}"
+    with contextlib.suppress(Exception):
+        info["ctranslate2_cuda_devices"] = __import__("ctranslate2").get_cuda_device_count()
     if shutil.which("nvidia-smi"):
         query = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"],
                                capture_output=True, text=True)
@@ -753,98 +981,184 @@ def environment(device: str) -> dict[str, Any]:
     return info
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--smoke", action="store_true", help="CPU, small sizes: the code paths in a minute")
-    parser.add_argument("--short", action="store_true",
-                        help="the main cases only: fewer compute types, budgets and runs")
+    parser.add_argument("--smoke", action="store_true", help="CPU, small sizes: the code paths in a minute or two")
     parser.add_argument("--bundle", type=Path, help="an unpacked gpu_bundle.py archive instead of ../shared")
     parser.add_argument("--before", type=Path, help="an older commit's packages: its pipeline runs beside this one")
-    parser.add_argument("--parts", default="translate,failfast,pipeline,base,train",
-                        help="comma-separated, run in this order whatever the order given: the backend check and "
-                             "the small model's cases (translate), broken backends (failfast), the pipeline, the "
-                             "base-sized model's cases (base), training")
+    parser.add_argument("--parts", default=",".join(PARTS),
+                        help=f"comma-separated, run in the order given (the backend check first): {', '.join(PARTS)}")
     parser.add_argument("--sentences", type=int,
-                        help="timed Czech sentences per translation case (default 4,000; --smoke 48); each case first "
-                             "decodes min(256, N/4) of them as its warm-up")
+                        help="sentences of a steady translation case, at least (default 40,000; --smoke 24); a case "
+                             f"also translates {STEADY_BATCHES} batches of its bucket")
     parser.add_argument("--pipeline-sizes", default=None,
-                        help="the pipeline's two input sizes in pairs, e.g. 50000,0 (0: every pair of the bitext and "
-                             "the LibreOffice corpus; default: half and all; --smoke 200,400)")
+                        help="the pipeline's two input sizes in pairs (0: every pair of the bitext and the "
+                             "LibreOffice corpus; default 27000,0; --smoke 60,120)")
     parser.add_argument("--workers", type=int, help="worker processes of the multi-process runs (default: cores)")
-    parser.add_argument("--minutes", type=float, default=8.0,
-                        help="start no new case after this many minutes; a case still running --stall-seconds "
-                             "after that is stopped")
-    parser.add_argument("--stall-seconds", type=float, default=120.0,
+    parser.add_argument("--train-seconds", type=float,
+                        help="the back-translation model's training box (default 60; --smoke 20)")
+    parser.add_argument("--minutes", type=float, default=7.0,
+                        help="the run's budget: a case whose estimate no longer fits is skipped, a running one is "
+                             f"stopped {GRACE_SECONDS:.0f} s past it")
+    parser.add_argument("--stall-seconds", type=float, default=60.0,
                         help="stop a translation case that reports no progress (a loaded model, a decoded batch) "
                              "for this long")
     parser.add_argument("--check-seconds", type=float, default=60.0,
-                        help="the limit of each backend's check (64 sentences, before any long case)")
+                        help="the limit of each backend's check (a few sentences, before any long case)")
     parser.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
     parser.add_argument("--json", type=Path, help="write the results here (after every case)")
     args = parser.parse_args(argv)
-    device = "cpu" if args.smoke else "cuda"
-    if device == "cuda" and not torch.cuda.is_available():
+    args.parts = [part for part in args.parts.split(",") if part]
+    unknown = sorted(set(args.parts) - set(PARTS))
+    if unknown:
+        parser.error(f"--parts: unknown {', '.join(unknown)} (known: {', '.join(PARTS)})")
+    return args
+
+
+class Suite:
+    """One run: the result dictionary written (scrubbed) after every case, the budget, the parts in order."""
+
+    def __init__(self, args: argparse.Namespace, argv: list[str]) -> None:
+        self.args, self.device = args, "cpu" if args.smoke else "cuda"
+        self.started = time.monotonic()
+        self.work = args.work or Path(tempfile.mkdtemp(prefix="gpu-suite-"))
+        self.work.mkdir(parents=True, exist_ok=True)
+        self.roots = suite_roots(self.work, args.bundle)
+        self.budget = Budget(self.started, args.minutes * 60)
+        self.limits = Limits(args.stall_seconds, args.check_seconds, self.budget.end)
+        self.result: dict[str, Any] = {"command": " ".join(["python", "benchmarks/gpu_suite.py", *argv]),
+                                       "code": code_commit(REPO), "device": self.device, "beam": BEAM,
+                                       "minutes": args.minutes, "parts": args.parts}
+        self.sampler = GpuSampler()
+        self.data = Data.locate(args.bundle, self.work)
+        self.preparation = None
+        if "nmt-train" in args.parts:  # CPU work: it overlaps the GPU cases
+            self.preparation = start_preparation(self.data.bitexts, self.work / "nmt-train", args.smoke,
+                                                 DEFAULT_MODEL_DIR / "bpe.codes")
+        self.translation = TranslationPart(self.data, self.work, self.device, args.sentences or SENTENCES[
+            self.device]["steady"], self.sampler, self.budget, self.limits, self.record)
+
+    def record(self, key: str) -> Any:
+        def write(value: Any) -> None:
+            self.result[key] = value
+            self.write()
+        return write
+
+    def write(self) -> None:
+        self.result["seconds"] = round(time.monotonic() - self.started, 1)
+        if not self.args.json:
+            return
+        clean = json.loads(json.dumps(self.result, default=lambda o: asdict(o)))
+        for case in clean.get("translation", []):
+            case.pop("hypotheses", None)
+        self.args.json.write_text(json.dumps(scrub(clean, self.roots), indent=1) + "\n", encoding="utf-8")
+
+    def plan(self) -> None:
+        """Print and record every planned case with its estimate (the priors), in order, against the budget."""
+        parts, device = self.args.parts, self.device
+        planned: list[tuple[str, float]] = []
+        if set(parts) & {*TRANSLATION_PARTS, "pipeline"}:
+            planned.append(("backend check", min(CHECK_PRIOR[device], self.args.check_seconds)))
+        reference = [REFERENCE_ROW]  # planned once, with the first translation part
+        for part in parts:
+            if part in TRANSLATION_PARTS:
+                planned += self.translation.plan([*reference, *CASES[device].get(part, ())])
+                reference = []
+            elif part == "failfast":
+                planned.append(("fail fast", FAIL_FAST_PRIOR * len(fail_fast_scenarios(device))))
+            elif part == "pipeline":
+                start_seconds, rate = PIPELINE_PRIOR[device]
+                planned += [(f"pipeline, {mode}, {n} pairs", start_seconds + n / rate)
+                            for mode in ("in-process", "workers") for n in self.pipeline_sizes()[::-1]]
+            elif part == "nmt-train":
+                planned.append(("nmt-train", self.train_seconds() + NMT_TRAIN_OVERHEAD[device]))
+            elif part == "encoders":
+                planned.append(("encoders", ENCODERS_SECONDS[device]))
+        total, budget = 0.0, self.budget.seconds
+        print(f"plan ({budget:.0f} s budget; estimates from priors, a case that no longer fits is skipped):")
+        for name, seconds in planned:
+            total += seconds
+            print(f"  {total:6.0f} s  {name}{'' if total <= budget else '  (past the budget)'}", flush=True)
+        self.result["plan"] = [{"case": name, "estimate_seconds": round(s, 1)} for name, s in planned]
+
+    def pipeline_sizes(self) -> list[int]:
+        text = self.args.pipeline_sizes or ("60,120" if self.args.smoke else "27000,0")
+        total = len(read_pairs(self.data.bitexts)[0])
+        return [min(int(n) or total, total) for n in text.split(",")]
+
+    def train_seconds(self) -> float:
+        return self.args.train_seconds or (20.0 if self.args.smoke else 60.0)
+
+    def nmt_train(self) -> None:
+        seconds = self.train_seconds()
+        estimate = seconds + NMT_TRAIN_OVERHEAD[self.device]
+        refused = self.budget.refuse(estimate)
+        if refused:
+            if self.preparation is not None:
+                self.preparation.kill()
+            self.record("nmt_train")({"status": "skipped", "error": refused})
+            print(f"  skipped: {refused}", flush=True)
+            return
+        row = nmt_train_part(self.work / "nmt-train", self.device, self.args.smoke, seconds, self.preparation,
+                             self.budget.left() - estimate, self.translation.sample[:4])
+        self.record("nmt_train")(row)
+        if row["status"] == "ok":
+            czeng = row.get("czeng") or {}
+            print(f"  {row['preset']}: {row['target_tokens_per_second']:.0f} target / "
+                  f"{row['source_tokens_per_second']:.0f} source tokens/s; CzEng: {czeng.get('hours_per_epoch')} h "
+                  f"an epoch, {czeng.get('hours')} h for {czeng.get('epochs')}; decoded: {row['decoded'][:1]}",
+                  flush=True)
+        else:
+            print(f"  FAILED: {row.get('error')}", flush=True)
+
+    def run_part(self, part: str) -> None:
+        if part in TRANSLATION_PARTS:
+            print(f"{part}:", flush=True)
+            self.translation.part(part)
+        elif part == "failfast":
+            print("fail fast (broken backends, one line each):", flush=True)
+            fail_fast_part(self.work, self.device, self.record("fail_fast"))
+        elif part == "pipeline":
+            print("pipeline:", flush=True)
+            pipeline_part(self.data, self.work, self.device, self.args.before, self.pipeline_sizes(),
+                          self.args.workers or (2 if self.args.smoke else os.cpu_count() or 1), self.sampler,
+                          self.budget, self.record("pipeline"), self.translation.standalone())
+        elif part == "nmt-train":
+            print("nmt-train (the back-translation model's base preset, time-boxed):", flush=True)
+            self.nmt_train()
+        elif part == "encoders":
+            print("encoders (WORD, TRIGRAM, SP):", flush=True)
+            self.record("encoders")(encoders_part(self.data, torch.device(self.device), self.args.smoke,
+                                                  self.budget, self.record("encoders")))
+
+    def run(self) -> None:
+        self.result["environment"] = environment(self.device)
+        print(json.dumps(scrub(self.result["environment"], self.roots), indent=1), flush=True)
+        self.plan()
+        self.write()
+        try:
+            if set(self.args.parts) & {*TRANSLATION_PARTS, "pipeline"}:
+                self.translation.check([p for p in self.args.parts if p in TRANSLATION_PARTS])
+            for part in self.args.parts:
+                self.run_part(part)
+        finally:
+            self.sampler.stop()
+            if self.preparation is not None and self.preparation.poll() is None:
+                self.preparation.kill()
+            self.write()
+        print(f"suite: {time.monotonic() - self.started:.0f} s", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if not args.smoke and not torch.cuda.is_available():
         print("error: no CUDA device visible: run with --smoke to check the suite on the CPU", file=sys.stderr)
         return 2
     if args.bundle is None and not SHARED.is_dir():
         print(f"error: {SHARED} is absent: pass --bundle (benchmarks/gpu_bundle.py) or put ../shared beside the "
               "repository", file=sys.stderr)
         return 2
-    started = time.monotonic()
-    work = args.work or Path(tempfile.mkdtemp(prefix="gpu-suite-"))
-    work.mkdir(parents=True, exist_ok=True)
-    data = Data.locate(args.bundle, work)
-    parts = set(args.parts.split(","))
-    result: dict[str, Any] = {"command": " ".join(["python", "benchmarks/gpu_suite.py", *(argv or sys.argv[1:])]),
-                              "code": code_commit(REPO), "device": device, "environment": environment(device),
-                              "beam": BEAM}
-    print(json.dumps(result["environment"], indent=1), flush=True)
-    sampler = GpuSampler()
-    limits = Limits(args.stall_seconds, args.check_seconds, started + args.minutes * 60 + args.stall_seconds)
-
-    def out_of_time() -> bool:
-        return time.monotonic() - started > args.minutes * 60
-
-    def record(key: str) -> Any:
-        def write(value: Any) -> None:
-            result[key] = value
-            result["seconds"] = round(time.monotonic() - started, 1)
-            if args.json:
-                clean = json.loads(json.dumps(result, default=lambda o: asdict(o)))
-                for case in clean.get("translation", []):
-                    case.pop("hypotheses", None)
-                args.json.write_text(json.dumps(clean, indent=1) + "\n", encoding="utf-8")
-        return write
-
-    translation = TranslationPart(data, work, device, args.sentences or (48 if args.smoke else 4000), args.smoke,
-                                  args.short, sampler, limits, record, out_of_time)
-    try:
-        if "translate" in parts:
-            translation.check()
-        if "failfast" in parts:
-            print("fail fast (broken backends, one line each):", flush=True)
-            fail_fast_part(work, device, FAIL_FAST_SECONDS, record("fail_fast"))
-        if "translate" in parts:
-            translation.small_model()
-        if "pipeline" in parts:
-            print("pipeline:", flush=True)
-            sizes = [int(n) for n in (args.pipeline_sizes or ("200,400" if args.smoke else "0,0")).split(",")]
-            if not args.pipeline_sizes and not args.smoke:  # half and all of the pairs
-                total = sum(len(p.read_text(encoding="utf-8").splitlines())
-                            for folder in data.bitexts for p in folder.glob("*.cs") if p.with_suffix(".en").exists())
-                sizes = [total // 2, total]
-            pipeline_part(data, work, device, args.before, sizes,
-                          args.workers or (2 if args.smoke else os.cpu_count() or 1), args.short, sampler, limits,
-                          record("pipeline"), out_of_time, translation.standalone())
-        if "base" in parts:
-            translation.base_model()
-        if "train" in parts:
-            print("training:", flush=True)
-            record("train")(train_part(data, torch.device(device), args.smoke, args.short, record("train"),
-                                       out_of_time))
-    finally:
-        sampler.stop()
-    print(f"suite: {time.monotonic() - started:.0f} s", flush=True)
+    Suite(args, sys.argv[1:] if argv is None else argv).run()
     return 0
 
 
