@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -110,14 +109,7 @@ def small_cs_en() -> Path:
 def load_benchmark(name: str) -> ModuleType:
     """The benchmark script ``benchmarks/<name>.py`` (``name`` is ``group/script``), imported as the module
     ``python -m benchmarks.group.script`` runs, so tests can call its ``main``."""
-    if "/" in name:
-        return importlib.import_module("benchmarks." + name.replace("/", "."))
-    # A script still directly in benchmarks/ that imports its siblings by bare name (benchmarks/ on sys.path).
-    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "benchmarks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the script is being executed
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("benchmarks." + name.replace("/", "."))
 
 
 def read_lines(path: Path) -> list[str]:

@@ -1,6 +1,6 @@
-"""A backend that breaks on its device mid-run, for the fail-fast check of ``benchmarks/gpu_suite.py``.
+"""A backend that breaks on its device mid-run, for the fail-fast check of ``benchmarks/gpu/gpu_suite.py``.
 
-:class:`DeviceFault` (``translate.backend=benchmarks.broken_backend:DeviceFault``) is CTranslate2 on the configured
+:class:`DeviceFault` (``translate.backend=benchmarks.gpu.broken_backend:DeviceFault``) is CTranslate2 on the configured
 device that translates the load-time probe batch, then raises the error a GPU that has gone bad raises on every
 later batch: what a run must stop on within seconds, with one line, instead of retrying sentence by sentence.
 """

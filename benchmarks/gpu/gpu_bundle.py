@@ -1,9 +1,9 @@
-"""Pack what ``benchmarks/gpu_suite.py`` needs on a GPU machine that has no network and no ``../shared``.
+"""Pack what ``benchmarks/gpu/gpu_suite.py`` needs on a GPU machine that has no network and no ``../shared``.
 
-    .venv/bin/python benchmarks/gpu_bundle.py --python /path/to/python3.12 [--out .gpu]
+    .venv/bin/python benchmarks/gpu/gpu_bundle.py --python /path/to/python3.12 [--out .gpu]
 
 A GPU machine with network access and ``../shared`` beside the repository needs none of this: install paranmt
-there and run ``benchmarks/gpu_suite.py`` directly. This script is for an offline machine whose image already has
+there and run ``benchmarks/gpu/gpu_suite.py`` directly. This script is for an offline machine whose image already has
 Python with a CUDA PyTorch (:data:`IMAGE_PACKAGES`) but none of paranmt's other dependencies. It runs in paranmt's
 own environment (it reads the installed packages' metadata) and writes one archive, ``<out>/bundle.tar.xz``:
 
@@ -56,12 +56,12 @@ from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from core.errors import ParanmtError  # noqa: E402
-from core.text import TextProcessor  # noqa: E402
-from core.word_vectors import KUMO_INDEX, KUMO_VECTORS, load_kumo  # noqa: E402
+from benchmarks.paths import REPO
+from core.errors import ParanmtError
+from core.text import TextProcessor
+from core.word_vectors import KUMO_INDEX, KUMO_VECTORS, load_kumo
 
 SHARED = REPO.parent / "shared"
 CAPTION_IMAGES = 15_000  # 60,000 caption pairs for the trainer

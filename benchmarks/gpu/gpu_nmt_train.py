@@ -38,13 +38,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from configs.schema import TranslateConfig  # noqa: E402
-from translate.convert import convert_fairseq  # noqa: E402
-from translate.loading import load_translator  # noqa: E402
-from translate.train import (  # noqa: E402
+from benchmarks.paths import REPO
+from configs.schema import TranslateConfig
+from translate.convert import convert_fairseq
+from translate.loading import load_translator
+from translate.train import (
     PRESETS,
     TrainRecipe,
     _binarise,
@@ -55,7 +55,7 @@ from translate.train import (  # noqa: E402
     run_fairseq,
     strip_optimizer,
 )
-from translate.translator import Status  # noqa: E402
+from translate.translator import Status
 
 ANCHORS = REPO / "benchmarks" / "scale_anchors.json"
 SMOKE_PAIRS = 600  # --smoke: the first pairs of the bitext, tiny preset

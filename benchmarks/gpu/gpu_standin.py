@@ -1,9 +1,9 @@
 """The pipeline's own ceiling with a GPU-fast translator, measured on the CPU between device runs.
 
-    .venv/bin/python benchmarks/gpu_standin.py [--rows 3000,6000] [--rate 1500] [--workers 2] [--baseline REF]
+    .venv/bin/python benchmarks/gpu/gpu_standin.py [--rows 3000,6000] [--rate 1500] [--workers 2] [--baseline REF]
         [--standalone-rates 6000,10000 [--text-processes 0,2] [--bucket 8192] [--no-pipeline]] [--json out.json]
 
-:class:`StandInBackend` (``translate.backend=benchmarks.gpu_standin:StandInBackend``) stands in for one GPU: it
+:class:`StandInBackend` (``translate.backend=benchmarks.gpu.gpu_standin:StandInBackend``) stands in for one GPU: it
 answers each batch with real translations of its sentences (small-cs-en's, made once by CTranslate2 on the CPU and
 cached), after holding one lock -- the GPU -- for the time the batch would take at ``--rate`` sentences/s (a fixed
 cost per batch plus a cost per target token; sleeping releases the GIL, as a GPU call does). Every batch's busy
@@ -45,20 +45,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-import pyarrow as pa  # noqa: E402
-import pyarrow.parquet as pq  # noqa: E402
-from pipeline_driver import DRIVER, shards_digest  # noqa: E402
+import pyarrow as pa
+import pyarrow.parquet as pq
 
-from configs.schema import TranslateConfig  # noqa: E402
-from translate.batching import token_buckets  # noqa: E402
-from translate.card import DEFAULT_MODEL_DIR, ModelDir  # noqa: E402
-from translate.loading import load_translator  # noqa: E402
-from translate.text_chain import SourceEncoder, moses_words  # noqa: E402
-from translate.translator import PROBE_SENTENCES, RawHypothesis, Translator  # noqa: E402
+from benchmarks.gpu.pipeline_driver import DRIVER, shards_digest
+from benchmarks.paths import REPO
+from configs.schema import TranslateConfig
+from translate.batching import token_buckets
+from translate.card import DEFAULT_MODEL_DIR, ModelDir
+from translate.loading import load_translator
+from translate.text_chain import SourceEncoder, moses_words
+from translate.translator import PROBE_SENTENCES, RawHypothesis, Translator
 
 #: ../shared; a baseline's worktree (elsewhere) is told where it is (standalone_in).
 SHARED = Path(os.environ.get("PARANMT_STANDIN_SHARED", REPO.parent / "shared"))
@@ -367,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         print("STANDALONE " + json.dumps(standalone_cases(czech, str(table), mean_tokens, args, work)), flush=True)
         return 0
     result: dict[str, Any] = {
-        "command": "python benchmarks/gpu_standin.py " + " ".join(_without_scratch(argv or sys.argv[1:])),
+        "command": "python benchmarks/gpu/gpu_standin.py " + " ".join(_without_scratch(argv or sys.argv[1:])),
         "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(), "rate": args.rate,
         "mean_target_tokens": round(mean_tokens, 2), "batch_seconds": BATCH_SECONDS}
     codes = [("this code", REPO)]
@@ -408,7 +407,7 @@ def pipeline_cases(czech: list[str], english: list[str], sizes: list[int], codes
     out: dict[str, Any] = {"standalone": standalone(czech, settings, TranslateConfig(device="cpu",
                                                                                      max_batch_tokens=4096))}
     print(f"standalone: {out['standalone']}", flush=True)
-    sets = ["translate.backend=benchmarks.gpu_standin:StandInBackend", "translate.device=cpu",
+    sets = ["translate.backend=benchmarks.gpu.gpu_standin:StandInBackend", "translate.device=cpu",
             "translate.max_batch_tokens=4096", "pipeline.translation_cache=false", "lexicon.enabled=false"]
     inputs: dict[int, list[Path]] = {}
     for n in sizes:

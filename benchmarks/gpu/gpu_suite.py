@@ -1,9 +1,9 @@
 """The GPU worker, measured in one run of at most a few minutes: back-translation at beam 12 in steady state, the
 pipeline with ``--device cuda``, broken backends, and training the back-translation model.
 
-    .venv/bin/python benchmarks/gpu_suite.py --json gpu_suite.json          # a CUDA machine with ../shared
-    .venv/bin/python benchmarks/gpu_suite.py --smoke                        # the same code on the CPU, in a minute
-    python3 benchmarks/gpu_suite.py --bundle DIR --json gpu_suite.json      # an offline GPU image (gpu_bundle.py)
+    .venv/bin/python benchmarks/gpu/gpu_suite.py --json gpu_suite.json          # a CUDA machine with ../shared
+    .venv/bin/python benchmarks/gpu/gpu_suite.py --smoke                        # the same code on the CPU, in a minute
+    python3 benchmarks/gpu/gpu_suite.py --bundle DIR --json gpu_suite.json      # an offline GPU image (gpu_bundle.py)
 
 The parts (``--parts``, run in the order given; the backend check always first):
 
@@ -59,26 +59,24 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-import numpy as np  # noqa: E402
-import pyarrow as pa  # noqa: E402
-import torch  # noqa: E402
-from gpu_bundle import BITEXTS  # noqa: E402
-from gpu_case import Outcome, run_case  # noqa: E402
-from gpu_nmt_train import read_pairs, start_preparation  # noqa: E402
-from gpu_nmt_train import train_part as nmt_train_part  # noqa: E402
-from paths import code_commit, shown  # noqa: E402
-from pipeline_driver import DRIVER, shards_digest  # noqa: E402
-from train_bench import caption_pairs  # noqa: E402
-from train_bench import run_case as run_train_case  # noqa: E402
+import numpy as np
+import pyarrow as pa
+import torch
 
-from configs import load_config  # noqa: E402
-from core.errors import ParanmtError  # noqa: E402
-from core.pair_schema import Reason  # noqa: E402
-from train_embeddings.vocab import (  # noqa: E402
+from benchmarks.embeddings.train_bench import caption_pairs
+from benchmarks.embeddings.train_bench import run_case as run_train_case
+from benchmarks.gpu.gpu_bundle import BITEXTS
+from benchmarks.gpu.gpu_case import Outcome, run_case
+from benchmarks.gpu.gpu_nmt_train import read_pairs, start_preparation
+from benchmarks.gpu.gpu_nmt_train import train_part as nmt_train_part
+from benchmarks.gpu.pipeline_driver import DRIVER, shards_digest
+from benchmarks.paths import REPO, code_commit, shown
+from configs import load_config
+from core.errors import ParanmtError
+from core.pair_schema import Reason
+from train_embeddings.vocab import (
     SentencePieceVocab,
     TrigramVocab,
     WordVocab,
@@ -86,10 +84,10 @@ from train_embeddings.vocab import (  # noqa: E402
     count_words,
     sentence_strings,
 )
-from translate.card import DEFAULT_MODEL_DIR  # noqa: E402
-from translate.convert import convert_fairseq  # noqa: E402
-from translate.cuda_libraries import cublas_line, process_route  # noqa: E402
-from translate.loading import load_translator  # noqa: E402
+from translate.card import DEFAULT_MODEL_DIR
+from translate.convert import convert_fairseq
+from translate.cuda_libraries import cublas_line, process_route
+from translate.loading import load_translator
 
 SHARED = REPO.parent / "shared"
 STANDIN = REPO / "benchmarks" / "results" / "gpu_standin.json"
@@ -873,7 +871,7 @@ def fail_fast_scenarios(device: str) -> list[tuple[str, list[str], dict[str, str
     its device after the probe (:mod:`broken_backend`); on a GPU also a CTranslate2 that cannot open cuBLAS
     (imported before paranmt's ``translate``, so the libraries are not routed) and a GPU that is not visible."""
     scenarios = [("backend fails on its device mid-run",
-                  [f"--device={device}", "--set=translate.backend=benchmarks.broken_backend:DeviceFault"], {}, "")]
+                  [f"--device={device}", "--set=translate.backend=benchmarks.gpu.broken_backend:DeviceFault"], {}, "")]
     if device == "cuda":
         scenarios += [
             ("CTranslate2 without cuBLAS", ["--device=cuda", "--backend=ctranslate2"], {}, "import ctranslate2"),
@@ -1026,7 +1024,7 @@ class Suite:
         self.roots = suite_roots(self.work, args.bundle)
         self.budget = Budget(self.started, args.minutes * 60)
         self.limits = Limits(args.stall_seconds, args.check_seconds, self.budget.end)
-        self.result: dict[str, Any] = {"command": " ".join(["python", "benchmarks/gpu_suite.py", *argv]),
+        self.result: dict[str, Any] = {"command": " ".join(["python", "benchmarks/gpu/gpu_suite.py", *argv]),
                                        "code": code_commit(REPO), "device": self.device, "beam": BEAM,
                                        "minutes": args.minutes, "parts": args.parts}
         self.sampler = GpuSampler()
@@ -1155,7 +1153,7 @@ def main(argv: list[str] | None = None) -> int:
         print("error: no CUDA device visible: run with --smoke to check the suite on the CPU", file=sys.stderr)
         return 2
     if args.bundle is None and not SHARED.is_dir():
-        print(f"error: {SHARED} is absent: pass --bundle (benchmarks/gpu_bundle.py) or put ../shared beside the "
+        print(f"error: {SHARED} is absent: pass --bundle (benchmarks/gpu/gpu_bundle.py) or put ../shared beside the "
               "repository", file=sys.stderr)
         return 2
     Suite(args, sys.argv[1:] if argv is None else argv).run()

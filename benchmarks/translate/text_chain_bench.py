@@ -1,7 +1,7 @@
 """The translator's text chain per sentence: what one process's Python costs around every decoded sentence.
 
-    .venv/bin/python benchmarks/text_chain_bench.py --json benchmarks/results/text_chain.json
-    .venv/bin/python benchmarks/text_chain_bench.py --limit 200          # a smoke run
+    .venv/bin/python benchmarks/translate/text_chain_bench.py --json benchmarks/results/text_chain.json
+    .venv/bin/python benchmarks/translate/text_chain_bench.py --limit 200          # a smoke run
 
 On a GPU the decoder waits for this (docs/scaling.md, "GPU workers"). Over the Czech side of every file of
 ``../shared/data/bitext`` and ``../shared/data/bitext-software``, in one run:
@@ -26,16 +26,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from paths import code_commit  # noqa: E402
-from sacremoses import MosesPunctNormalizer, MosesTokenizer  # noqa: E402
+from sacremoses import MosesPunctNormalizer, MosesTokenizer
 
-from core.text import fast_moses  # noqa: E402
-from translate.card import DEFAULT_MODEL_DIR, ModelDir  # noqa: E402
-from translate.text_chain import SourceEncoder, TargetDecoder, moses_words  # noqa: E402
+from benchmarks.paths import (
+    REPO,
+    code_commit,
+)
+from core.text import fast_moses
+from translate.card import DEFAULT_MODEL_DIR, ModelDir
+from translate.text_chain import SourceEncoder, TargetDecoder, moses_words
 
 SHARED = REPO.parent / "shared"
 FOLDERS = ("bitext", "bitext-software")
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         rounds["target"].append(per_sentence(lambda: [decoder.decode(t) for t in en_tokens], n))
     medians = {k: round(statistics.median(v), 1) for k, v in rounds.items()}
     result: dict[str, Any] = {
-        "command": " ".join(["python", "benchmarks/text_chain_bench.py", *(argv or sys.argv[1:])]),
+        "command": " ".join(["python", "benchmarks/translate/text_chain_bench.py", *(argv or sys.argv[1:])]),
         "code": code_commit(REPO), "sentences": n, "rounds": args.rounds, "moses_words_differ": differ,
         "us_per_sentence": medians, "rounds_us": {k: [round(x, 1) for x in v] for k, v in rounds.items()},
         "moses_stock_over_translator": round(medians["moses_stock"] / medians["moses_translator"], 2)}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.broken_backend import DEVICE_ERROR
+from benchmarks.gpu.broken_backend import DEVICE_ERROR
 from pipeline.job import raised_in_a_worker
 from pipeline.job_log import JOB_LOG_FILE
 from pipeline.run import main
@@ -121,11 +121,11 @@ def test_a_broken_backend_in_a_worker_process_is_the_same_one_line(tmp_path, cap
                  marks=pytest.mark.slow),  # a minute; the probe-failure test above runs two workers by default
 ])
 def test_a_device_that_fails_mid_run_ends_the_run_in_one_line(tmp_path, capfd, bitext, toy_model, workers):
-    """The broken-backend stand-in (benchmarks/broken_backend.py): the probe translates, every later batch raises a
+    """The broken-backend stand-in (benchmarks/gpu/broken_backend.py): the probe translates, every later batch raises a
     device error. The terminal gets the one error line (and the progress line), the job's log the tracebacks."""
     out = tmp_path / "out"
     code = main(["--cs", str(bitext[0]), "--en", str(bitext[1]), "--out", str(out), "--model", str(toy_model),
-                 "--set", "translate.backend=benchmarks.broken_backend:DeviceFault", "--device", "cpu",
+                 "--set", "translate.backend=benchmarks.gpu.broken_backend:DeviceFault", "--device", "cpu",
                  "--runner", "FnApiRunner", *workers])
     lines, log = _terminal_and_log(capfd, code, out)
     assert lines[-1].startswith("error: translation stopped: the device-fault backend on cpu cannot translate (a "

@@ -254,7 +254,7 @@ def test_the_device_fault_stand_in_gets_one_batch_after_its_probe(czech, monkeyp
     probe, and none after the failure."""
     from tests.conftest import load_benchmark
 
-    fault = load_benchmark("broken_backend").DeviceFault
+    fault = load_benchmark("gpu/broken_backend").DeviceFault
     calls: list[int] = []
     real = fault.decode
 

@@ -1,4 +1,4 @@
-"""Translator loaders that break the way backends broke on GPU machines, for benchmarks/gpu_suite.py's tests.
+"""Translator loaders that break the way backends broke on GPU machines, for benchmarks/gpu/gpu_suite.py's tests.
 
 The suite runs each case in a process of its own that imports its loader by name, so these live in a module (not
 in a test file, which would drag pytest's conftest into every case's process).

@@ -1,4 +1,4 @@
-"""benchmarks/gpu_bundle.py's package list: derived from the installed metadata, it carries every distribution
+"""benchmarks/gpu/gpu_bundle.py's package list: derived from the installed metadata, it carries every distribution
 paranmt's code reaches that the GPU image lacks (the hand-written list it replaced missed pytz, which Beam imports
 at start-up), nothing the image has, and it is closed: whatever a carried package requires is carried, the image's,
 or left out with a reason."""
@@ -21,7 +21,7 @@ from tests.conftest import REPO_ROOT, load_benchmark, shared_data
 
 @pytest.mark.parametrize("python", ["3.12", "3.11"])
 def test_the_bundle_carries_what_the_image_lacks_and_nothing_it_has(python):
-    bundle = load_benchmark("gpu_bundle")
+    bundle = load_benchmark("gpu/gpu_bundle")
     markers = bundle.Target(Path(f"python{python}"), python, f"{python}.0", Path("include")).markers()
     pins = bundle.carried(markers)
     image = bundle.image_distributions(markers)
@@ -57,7 +57,7 @@ def test_the_smoke_suite_runs_on_the_bundle_and_the_image_packages_alone(tmp_pat
     shared_data("bitext/tatoeba.cs")
     shared_data("paraphrase/multi30k-captions")
     shared_data("../models/small-cs-en/fairseq/checkpoint_best.pt")
-    bundle = load_benchmark("gpu_bundle")
+    bundle = load_benchmark("gpu/gpu_bundle")
     python = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
     assert bundle.main(["--python", str(python), "--out", str(tmp_path / "gpu")]) == 0
     unpacked = tmp_path / "bundle"

@@ -16,7 +16,7 @@ from translate.card import DEFAULT_MODEL_DIR, ModelDir
 
 
 def test_stand_in_answers_from_its_table_one_batch_at_a_time(tmp_path: Path, monkeypatch):
-    standin = load_benchmark("gpu_standin")
+    standin = load_benchmark("gpu/gpu_standin")
     table = tmp_path / "answers.parquet"
     pq.write_table(pa.table({"source": ["a b", "c"], "target": [["x", "y"], ["z"]], "score": [-0.1, -0.2]}), table)
     log = tmp_path / "busy.log"
@@ -41,7 +41,7 @@ def test_stand_in_answers_from_its_table_one_batch_at_a_time(tmp_path: Path, mon
 def test_gpu_standin_smoke(tmp_path: Path):
     shared_data("bitext")
     out = tmp_path / "standin.json"
-    assert load_benchmark("gpu_standin").main(["--rows", "60,120", "--rate", "2000", "--workers", "1",
+    assert load_benchmark("gpu/gpu_standin").main(["--rows", "60,120", "--rate", "2000", "--workers", "1",
                                                "--standalone-rates", "4000", "--text-processes", "0,1",
                                                "--work", str(tmp_path / "work"), "--json", str(out)]) == 0
     result = json.loads(out.read_text())

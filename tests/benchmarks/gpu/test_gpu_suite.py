@@ -1,4 +1,4 @@
-"""benchmarks/gpu_suite.py on the CPU in its smoke mode: every part the GPU run reports (the backend check, the
+"""benchmarks/gpu/gpu_suite.py on the CPU in its smoke mode: every part the GPU run reports (the backend check, the
 case table's steady, latency and reference cases with both backends and the random base-sized model, the pipeline
 in-process and with workers, the broken backend, the back-translation model's time-boxed training, the encoders)
 runs through the same code, so the suite is known to work whenever a CUDA machine is at hand; a backend that
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.benchmarks import suite_loaders
+from tests.benchmarks.gpu import suite_loaders
 from tests.conftest import REPO_ROOT, load_benchmark, shared_data
 from translate.card import DEFAULT_MODEL_DIR
 
@@ -98,7 +98,7 @@ def run_smoke(suite, tmp_path, parts: str) -> tuple[dict, str]:
 
 
 def test_gpu_suite_smoke_translation_fail_fast_and_pipeline_on_cpu(tmp_path, monkeypatch, capsys):
-    suite = load_benchmark("gpu_suite")
+    suite = load_benchmark("gpu/gpu_suite")
     # One compute type breaks the way CTranslate2 did on a CUDA 13 machine: it loads, then every batch fails.
     monkeypatch.setattr(suite, "load_translator", suite_loaders.int8_float32_without_cublas)
     result, _ = run_smoke(suite, tmp_path, "translate,failfast,pipeline")
@@ -123,7 +123,7 @@ def test_gpu_suite_smoke_translation_fail_fast_and_pipeline_on_cpu(tmp_path, mon
 
 
 def test_gpu_suite_smoke_training_base_model_and_sweep_on_cpu(tmp_path):
-    suite = load_benchmark("gpu_suite")
+    suite = load_benchmark("gpu/gpu_suite")
     result, _ = run_smoke(suite, tmp_path, "nmt-train,base,sweep,encoders")
     assert all(c["ok"] for c in result["backend_check"]["checks"]), result["backend_check"]
     translation = check_translation(result, suite, ("base", "sweep"))
@@ -143,7 +143,7 @@ def test_gpu_suite_smoke_training_base_model_and_sweep_on_cpu(tmp_path):
     (suite_loaders.hangs, "stopped: no progress for 3 s", 3),
 ])
 def test_a_case_that_fails_records_its_error_and_no_rate(tmp_path, monkeypatch, loader, error, stall_seconds):
-    suite = load_benchmark("gpu_suite")
+    suite = load_benchmark("gpu/gpu_suite")
     monkeypatch.setattr(suite, "load_translator", loader)
     sentences = tmp_path / "sentences.json"
     sentences.write_text(json.dumps(["Dobrý den.", "Kde je nádraží?", "Děkuji."]), encoding="utf-8")
@@ -191,7 +191,7 @@ def walk_gpu_plan(suite, tmp_path, monkeypatch, broken: str, budget_seconds: flo
 def test_every_case_of_a_gpu_run_is_covered_by_the_backend_check(tmp_path, monkeypatch):
     """Every case the GPU table starts is one the check covered, and the cases of a backend that failed its check
     are skipped with its error; every steady case holds at least 40,000 sentences and 12 batches of its bucket."""
-    suite = load_benchmark("gpu_suite")
+    suite = load_benchmark("gpu/gpu_suite")
     part, started = walk_gpu_plan(suite, tmp_path, monkeypatch, "bfloat16", 3600)
     plan = part.backend_plan(list(suite.TRANSLATION_PARTS))
     assert started and set(started) <= set(plan) and ("ctranslate2", "int8", "cpu") in plan
@@ -210,7 +210,7 @@ def test_every_case_of_a_gpu_run_is_covered_by_the_backend_check(tmp_path, monke
 
 
 def test_a_case_that_does_not_fit_the_budget_is_skipped_with_no_rate(tmp_path, monkeypatch):
-    suite = load_benchmark("gpu_suite")
+    suite = load_benchmark("gpu/gpu_suite")
     part, started = walk_gpu_plan(suite, tmp_path, monkeypatch, "none", 0)
     assert started == []
     assert all(c.status == "skipped" and c.error.startswith("out of time: needs ~") and c.sentences_per_second
@@ -218,7 +218,7 @@ def test_a_case_that_does_not_fit_the_budget_is_skipped_with_no_rate(tmp_path, m
 
 
 def test_scrub_leaves_no_absolute_path(tmp_path):
-    suite = load_benchmark("gpu_suite")
+    suite = load_benchmark("gpu/gpu_suite")
     work, home = tmp_path / "work", Path("/home/someone")
     roots = suite.placeholders({"work": work, "repo": suite.REPO, "home": home})
     tail = [f'  File "{suite.REPO}/pipeline/run.py", line 3, in <module>',
@@ -239,7 +239,7 @@ def test_the_gpu_results_name_no_absolute_path():
 
 
 def test_gpu_suite_says_when_there_is_no_gpu(capsys):
-    suite = load_benchmark("gpu_suite")
+    suite = load_benchmark("gpu/gpu_suite")
     if suite.torch.cuda.is_available():
         pytest.skip("a CUDA device is visible")
     assert suite.main([]) == 2
