@@ -59,6 +59,8 @@ from translate.loading import load_translator
 from translate.text_chain import SourceEncoder, moses_words
 from translate.translator import PROBE_SENTENCES, RawHypothesis, Translator
 
+#: This file, relative to a checkout's root (run there for a baseline commit too).
+HERE = Path("benchmarks/gpu/gpu_standin.py")
 #: ../shared; a baseline's worktree (elsewhere) is told where it is (standalone_in).
 SHARED = Path(os.environ.get("PARANMT_STANDIN_SHARED", REPO.parent / "shared"))
 #: JSON settings of the stand-in, read where the backend is built (worker processes inherit the environment).
@@ -266,7 +268,7 @@ def standalone_cases(czech: list[str], table: str, mean_tokens: float, args: arg
 def standalone_in(code: Path, rows: int, argv: list[str]) -> dict[str, Any]:
     """:func:`standalone_cases` of the code in ``code`` (its own translate package; this file's stand-in, copied
     there), in a process of its own."""
-    done = subprocess.run([sys.executable, str(code / "benchmarks" / "gpu_standin.py"), "--standalone-only",
+    done = subprocess.run([sys.executable, str(code / HERE), "--standalone-only",
                            "--rows", str(rows), *argv], cwd=code, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(code), "PARANMT_STANDIN_SHARED": str(SHARED)})
     lines = [line for line in done.stdout.splitlines() if line.startswith("STANDALONE ")]
@@ -374,8 +376,10 @@ def main(argv: list[str] | None = None) -> int:
         baseline = work / "baseline"
         subprocess.run(["git", "worktree", "add", "--detach", "-f", str(baseline), args.baseline], cwd=REPO,
                        check=True, capture_output=True)
-        # The same stand-in for both codes: this file's.
-        (baseline / "benchmarks" / "gpu_standin.py").write_bytes(Path(__file__).read_bytes())
+        # The same stand-in for both codes: this file's, and the driver it imports.
+        (baseline / HERE.parent).mkdir(parents=True, exist_ok=True)
+        for path in (HERE, HERE.parent / "pipeline_driver.py"):
+            (baseline / path).write_bytes((REPO / path).read_bytes())
         codes.append((f"baseline {args.baseline}", baseline))
     try:
         if args.standalone_rates:
