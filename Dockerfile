@@ -29,12 +29,13 @@ WORKDIR /opt/paranmt
 # is left to PyPI's default (CUDA) build, which the fairseq backend can use on the GPU.
 COPY pyproject.toml README.md ./
 COPY configs/ configs/
-COPY core/ core/
+COPY paranmt/__init__.py paranmt/__main__.py paranmt/
+COPY paranmt/core/ paranmt/core/
 COPY translate/ translate/
 COPY pipeline/ pipeline/
 COPY filters/ filters/
 COPY train_embeddings/ train_embeddings/
-COPY cli/ cli/
+COPY paranmt/cli/ paranmt/cli/
 COPY constraints.txt /tmp/constraints.full.txt
 RUN grep -v '^torch==' /tmp/constraints.full.txt > /tmp/constraints.txt \
  && PIP_CONSTRAINT=/tmp/constraints.txt pip install ".[gcp]" \

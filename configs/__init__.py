@@ -16,7 +16,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from configs.schema import ParaNMTConfig, TranslateConfig
-from core.errors import ParanmtError
+from paranmt.core.errors import ParanmtError
 
 CONFIG_DIR = Path(__file__).resolve().parent
 #: The top-level YAML key naming the config a file builds on (``base: sample``).

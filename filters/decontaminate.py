@@ -31,10 +31,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from core.errors import ParanmtError
-from core.pair_schema import EN_TOKENS, MT_TOKENS, Reason
-from core.text import TextProcessor
 from filters.plugins import Rule
+from paranmt.core.errors import ParanmtError
+from paranmt.core.pair_schema import EN_TOKENS, MT_TOKENS, Reason
+from paranmt.core.text import TextProcessor
 
 __all__ = ["ExcludeSentences", "ExcludedSentences", "ExclusionError", "expand_patterns", "read_sentences",
            "sentence_keys"]

@@ -3,7 +3,7 @@
 The paper ranks all pairs by a filtering criterion, splits them into ten equal tenths (fold 1 = the bottom 10%,
 fold 10 = the top), trains one model per fold on a random sample from it, and builds its training set by
 sampling pairs from the top two folds whose sides have at most 30 tokens. This module does that, vectorised over
-Arrow tables in the :mod:`core.pair_schema` layout:
+Arrow tables in the :mod:`paranmt.core.pair_schema` layout:
 
 - :func:`assign_folds` — exact folds for an array of values: ascending rank, ties broken by a seeded hash of the
   pair id (so equal scores are split between folds reproducibly, not by input order), ``folds`` parts whose
@@ -54,8 +54,8 @@ import pyarrow.parquet as pq
 from pydantic import BaseModel
 
 from configs.schema import FilterConfig
-from core.pair_schema import CS, EN, EN_TOKENS, ID, MT, MT_TOKENS, Reason, check_schema, with_metadata
 from filters.rules import MaxTokens, apply_rules, count_reasons, rules_from_config, score_values
+from paranmt.core.pair_schema import CS, EN, EN_TOKENS, ID, MT, MT_TOKENS, Reason, check_schema, with_metadata
 
 __all__ = [
     "DEFAULT_EPSILON",
@@ -412,7 +412,7 @@ def write_fold_subsets(
 ) -> list[Path]:
     """Write each fold 1..``folds`` to ``out_dir/fold-JJ-of-KK.parquet`` (rows in input order; empty folds too).
 
-    Every file's schema metadata (:func:`core.pair_schema.with_metadata`) holds ``config`` (the echo), ``fold``,
+    Every file's schema metadata (:func:`paranmt.core.pair_schema.with_metadata`) holds ``config`` (the echo), ``fold``,
     ``folds``, ``criterion`` and ``boundaries`` (every fold's size and value range, when ``criterion`` names a
     column), so a trainer can train one model per fold and a report can tell which decile it read. Rows with
     fold 0 (not ranked) are not written. ``folds`` defaults to the highest fold present.

@@ -13,8 +13,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import Field
 
-from core.pair_schema import EN, MT
 from filters.plugins import Score
+from paranmt.core.pair_schema import EN, MT
 
 __all__ = ["PairCosine"]
 

@@ -28,9 +28,10 @@ worker scores identically; ``scorer_id`` is a short hash of all of it, written b
 count in the average. A sentence with no known word has no vector: its pair gets score 0.0 and
 ``no_known_words=True`` (never NaN). A vector that is exactly zero after component removal also gives 0.0.
 
-Everything is vectorised over a batch: tokens are dictionary-encoded once (:func:`core.token_arrays.encode_tokens`),
-the batch's distinct words are looked up in the vocabulary with one ``pyarrow.compute.index_in``, and the weighted
-sums come from one ``torch.nn.functional.embedding_bag`` over the batch's own small weight table.
+Everything is vectorised over a batch: tokens are dictionary-encoded once
+(:func:`paranmt.core.token_arrays.encode_tokens`), the batch's distinct words are looked up in the vocabulary with one
+``pyarrow.compute.index_in``, and the weighted sums come from one ``torch.nn.functional.embedding_bag`` over the
+batch's own small weight table.
 """
 
 from __future__ import annotations
@@ -46,9 +47,9 @@ from typing import Any
 import numpy as np
 
 from configs.schema import ScoreConfig
-from core.sif_weighting import remove_projections, uncentred_components
-from core.token_arrays import EncodedTokens, TokenLists, as_token_lists, encode_tokens
-from core.word_vectors import (
+from paranmt.core.sif_weighting import remove_projections, uncentred_components
+from paranmt.core.token_arrays import EncodedTokens, TokenLists, as_token_lists, encode_tokens
+from paranmt.core.word_vectors import (
     WordVectors,
     WordVectorsError,
     load_word_frequencies,

@@ -21,8 +21,8 @@ Stages and the columns a batch has there (:data:`STAGE_COLUMNS`):
 * ``prefilter`` -- after Moses tokenisation, before dedup and translation (config ``prefilter.rules``): ``id``,
   ``source``, ``cs``, ``en``, ``cs_tokens``, ``en_tokens``.
 * ``select`` -- after back-translation and the paraphrase scores, before ranking into folds (config
-  ``filter.rules``; scores: ``filter.scores``): every :data:`core.pair_schema.PAIRS_SCHEMA` column, plus the columns
-  of the configured scores.
+  ``filter.rules``; scores: ``filter.scores``): every :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` column, plus the
+  columns of the configured scores.
 
 The first rule a row fails names its reason, and rejected rows are counted per reason like the built-in ones (a
 rule's reason may be a :class:`~core.pair_schema.Reason` or a code of its own: lower-case letters, digits and
@@ -42,9 +42,9 @@ import pyarrow as pa
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from configs.schema import PluginStep
-from core.errors import ParanmtError
-from core.import_path import load_class
-from core.pair_schema import EN_TOKENS, ID, PAIRS_SCHEMA, SOURCE, Reason, Stage  # Stage: exported for plug-ins
+from paranmt.core.errors import ParanmtError
+from paranmt.core.import_path import load_class
+from paranmt.core.pair_schema import EN_TOKENS, ID, PAIRS_SCHEMA, SOURCE, Reason, Stage  # Stage: exported for plug-ins
 
 __all__ = [
     "BUILTIN_RULES",

@@ -23,8 +23,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import Field
 
-from core.pair_schema import CS, EN, EN_TOKENS, Reason
 from filters.plugins import CS_TOKENS, Rule, Stage
+from paranmt.core.pair_schema import CS, EN, EN_TOKENS, Reason
 
 __all__ = ["EmptySide", "Garbage", "SourceTargetRatio", "SourceTooLong", "Untranslated", "token_counts"]
 

@@ -2,7 +2,7 @@
 
 Each rule is a :class:`filters.plugins.Rule` (stage ``select``): its parameters are its fields, and
 ``check(table) -> np.ndarray[bool]`` says which rows pass. :func:`apply_rules` runs an ordered list of rules over a
-table in the :mod:`core.pair_schema` layout, like a datatrove filter chain: every row ends either kept
+table in the :mod:`paranmt.core.pair_schema` layout, like a datatrove filter chain: every row ends either kept
 (``Reason.KEPT``) or with the reason of the *first* rule it fails, and per-reason and per-rule counts come for
 free. :func:`rules_from_config` builds the chain a :class:`~configs.schema.FilterConfig` asks for, a user's own
 rules (``filter.rules``) included; :func:`prefilter_rules` builds the pre-filter's (``prefilter.rules``).
@@ -24,7 +24,10 @@ import pyarrow.compute as pc
 from pydantic import Field, model_validator
 
 from configs.schema import FilterConfig, ParaNMTConfig, check_ordered
-from core.pair_schema import (
+from filters.decontaminate import ExcludedSentences, ExcludeSentences, sentence_keys
+from filters.plugins import STAGE_COLUMNS, PluginError, Rule, Score, Stage, build_rules, check_unique_names
+from filters.prefilter_rules import SourceTooLong
+from paranmt.core.pair_schema import (
     EN_TOKENS,
     KEEP,
     MT_TOKENS,
@@ -37,9 +40,6 @@ from core.pair_schema import (
     Reason,
     check_schema,
 )
-from filters.decontaminate import ExcludedSentences, ExcludeSentences, sentence_keys
-from filters.plugins import STAGE_COLUMNS, PluginError, Rule, Score, Stage, build_rules, check_unique_names
-from filters.prefilter_rules import SourceTooLong
 
 __all__ = [
     "CRITERIA",

@@ -1,7 +1,7 @@
 """Score pairs: trigram overlap and PARAGRAM-PHRASE paraphrase score on a pairs table (ParaNMT-50M §3, §5.4).
 
 :func:`score_pairs` adds (or overwrites) ``trigram_overlap``, ``paraphrase_score``, ``no_known_words`` and
-``scorer_id`` (types from :data:`core.pair_schema.PAIRS_SCHEMA`) on one Arrow table; every other column, the
+``scorer_id`` (types from :data:`paranmt.core.pair_schema.PAIRS_SCHEMA`) on one Arrow table; every other column, the
 translation score included, is carried unchanged. :func:`score_parquet` does it for Parquet files, batch by
 batch, into one Parquet file whose schema metadata records the scorer id and parameters (``paranmt score`` is this
 function behind a command line). :func:`fit_sample_from_parquet` draws the sentences a scorer is fitted on.
@@ -20,7 +20,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from configs import ConfigError
-from core.pair_schema import (
+from filters.paragram import ParagramScorer
+from filters.trigram import trigram_overlap_encoded
+from paranmt.core.pair_schema import (
     EN_TOKENS,
     MT_TOKENS,
     NO_KNOWN_WORDS,
@@ -31,9 +33,7 @@ from core.pair_schema import (
     check_schema,
     with_metadata,
 )
-from core.token_arrays import encode_tokens
-from filters.paragram import ParagramScorer
-from filters.trigram import trigram_overlap_encoded
+from paranmt.core.token_arrays import encode_tokens
 
 __all__ = ["SCORE_COLUMNS", "ScoredFile", "fit_sample_from_parquet", "input_files", "parquet_batches", "score_pairs",
            "score_parquet", "scored_schema"]

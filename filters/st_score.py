@@ -22,8 +22,8 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import Field, PrivateAttr, model_validator
 
-from core.hf_imports import MINILM_MODULE, MINILM_PACKAGE, import_sentence_transformers, minilm_directory
 from filters.pair_cosine import PairCosine
+from paranmt.core.hf_imports import MINILM_MODULE, MINILM_PACKAGE, import_sentence_transformers, minilm_directory
 
 __all__ = ["DEFAULT_MODEL", "SentenceTransformerCosine"]
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.token_arrays import EncodedTokens, TokenLists, as_token_lists, encode_tokens
+from paranmt.core.token_arrays import EncodedTokens, TokenLists, as_token_lists, encode_tokens
 
 __all__ = ["trigram_overlap", "trigram_overlap_encoded"]
 

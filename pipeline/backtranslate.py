@@ -46,9 +46,9 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
 from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig, PipelineConfig, TranslateConfig
-from core import pair_schema as S
-from core.import_path import load_class
-from core.pair_schema import Reason, Stage
+from paranmt.core import pair_schema as S
+from paranmt.core.import_path import load_class
+from paranmt.core.pair_schema import Reason, Stage
 from pipeline.disk_space import OutOfSpaceError
 from pipeline.metrics import CACHE_HIT_COUNTER, METRICS_NAMESPACE, TRANSLATED_COUNTER, StageCounter
 from pipeline.nmt_inference import TranslateChunks, WorkerTranslator

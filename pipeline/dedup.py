@@ -13,8 +13,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from apache_beam.metrics import Metrics
 
-from core import pair_schema as S
-from core.pair_schema import Reason, Stage
+from paranmt.core import pair_schema as S
+from paranmt.core.pair_schema import Reason, Stage
 from pipeline.metrics import METRICS_NAMESPACE, record_size, rejected_counter
 from pipeline.records import BATCH_ROWS, DEDUP_KEY, REJECTED_TAG, ROW, partition, rejection
 

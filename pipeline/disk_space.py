@@ -18,7 +18,7 @@ from pathlib import Path
 
 from apache_beam.io.filesystems import FileSystems
 
-from core.errors import ParanmtError
+from paranmt.core.errors import ParanmtError
 
 __all__ = ["OutOfSpaceError", "free_bytes", "output_bytes", "room_for", "size_text", "warn_if_short"]
 

@@ -58,8 +58,8 @@ import pyarrow as pa
 from apache_beam.metrics import Metrics
 
 from configs.schema import PipelineConfig
-from core.chunking import in_lists
-from core.pair_schema import (
+from paranmt.core.chunking import in_lists
+from paranmt.core.pair_schema import (
     CS,
     EN,
     ERROR,

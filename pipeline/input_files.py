@@ -20,7 +20,7 @@ import zstandard
 from apache_beam.io.filesystem import BeamIOError, CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
-from core.errors import ParanmtError
+from paranmt.core.errors import ParanmtError
 
 READ_BLOCK = 1 << 20
 

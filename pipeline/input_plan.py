@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import PipelineConfig
-from core import pair_schema as S
+from paranmt.core import pair_schema as S
 from pipeline.input_files import (
     InputError,
     LineIndex,

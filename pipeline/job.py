@@ -13,7 +13,7 @@ Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`,
 - back-translation -- the Czech side (:mod:`pipeline.backtranslate`: chunks of fixed input ranges through
   :class:`pipeline.nmt_inference.TranslateChunks`, each cached the moment it is translated, so a killed run
   resumes without decoding again what it had finished; skipped when the input carries an MT column);
-- pair records -- tokenise the MT output -> pair records in the :data:`core.pair_schema.PAIRS_SCHEMA` layout
+- pair records -- tokenise the MT output -> pair records in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout
   (:mod:`pipeline.pair_records`);
 - **score and select** (:mod:`pipeline.scorer_fit`): the scorer is fitted on the launcher (or loaded from
   ``score.scorer``), then :class:`pipeline.score_transforms.ScoreAndSelect` fills the scores (``filter.scores`` add
@@ -46,8 +46,8 @@ from apache_beam.portability.api import beam_runner_api_pb2
 from apache_beam.runners.runner import PipelineResult
 
 from configs.schema import ParaNMTConfig
-from core.errors import ParanmtError
-from core.import_path import OWN_PACKAGES
+from paranmt.core.errors import ParanmtError
+from paranmt.core.import_path import OWN_PACKAGES
 from pipeline import progress
 from pipeline.graph import build_pipeline, check_run
 from pipeline.input_files import InputError, file_system_problem

@@ -24,7 +24,7 @@ from apache_beam.metrics.execution import MetricResult
 from apache_beam.metrics.metric import MetricsFilter
 from apache_beam.runners.runner import PipelineResult
 
-from core.pair_schema import Reason, Stage
+from paranmt.core.pair_schema import Reason, Stage
 
 METRICS_NAMESPACE = "paranmt_pipeline"
 READ_COUNTER = "read"

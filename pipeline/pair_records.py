@@ -1,4 +1,4 @@
-"""Pair records: translated rows -> rows of ``pairs/`` in the :data:`core.pair_schema.PAIRS_SCHEMA` layout,
+"""Pair records: translated rows -> rows of ``pairs/`` in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout,
 with the back-translation Moses-tokenised (``mt_tokens``); a translation with no tokens is rejected
 (``translation_empty``). The step ends the translate stage, whether the run translated or the input carried its
 translations, so its rejections are that stage's (:class:`pipeline.metrics.Step`)."""
@@ -12,9 +12,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from core import pair_schema as S
-from core.pair_schema import Reason, Stage
-from core.text import TextProcessor
+from paranmt.core import pair_schema as S
+from paranmt.core.pair_schema import Reason, Stage
+from paranmt.core.text import TextProcessor
 from pipeline.records import RejectedRecord, RejectingDoFn, rejection
 
 __all__ = ["PairRecords", "pair_table"]

@@ -18,11 +18,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from configs.schema import ParaNMTConfig
-from core import pair_schema as S
-from core.pair_schema import Stage
-from core.text import TextProcessor
 from filters.plugins import CS_TOKENS, Rule
 from filters.rules import apply_rules, prefilter_rules
+from paranmt.core import pair_schema as S
+from paranmt.core.pair_schema import Stage
+from paranmt.core.text import TextProcessor
 from pipeline.records import FIT_SCHEMA, PREFILTERED_SCHEMA, ROW, RejectingDoFn, rejection
 
 __all__ = ["FIT_TAG", "PrefilterRows", "dedup_keys", "tokenized_batch"]

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import ParanmtError
+from paranmt.core.errors import ParanmtError
 
 if TYPE_CHECKING:  # only annotations: the input plan module imports Beam
     from configs.schema import ParaNMTConfig, PipelineConfig

@@ -1,11 +1,11 @@
 """The records that flow between the pipeline's stages, as ``TypedDict``s.
 
 From ingest to the writers they travel as Arrow tables of :data:`BATCH_ROWS` rows (:data:`DECODED_SCHEMA`,
-:data:`PREFILTERED_SCHEMA`, then :data:`core.pair_schema.PAIRS_SCHEMA`; after back-translation one table per
+:data:`PREFILTERED_SCHEMA`, then :data:`paranmt.core.pair_schema.PAIRS_SCHEMA`; after back-translation one table per
 translation chunk), so Beam moves hundreds to thousands of rows per element and the stages work column-wise;
 rejections and dead letters, which are few, stay plain dicts until the writers batch them
 (:class:`pipeline.write.RecordTables`). The types say which columns (keys) each stage hands to the next. Column
-names are those of :mod:`core.pair_schema`.
+names are those of :mod:`paranmt.core.pair_schema`.
 
 ingest --DecodedRow--> prefilter --PrefilteredRow--> dedup --> back-translation --TranslatedRow--> pair record
 --PairRecord--> score and select --> ``pairs/`` and ``train/``; every stage may instead emit a
@@ -22,8 +22,8 @@ import numpy as np
 import pyarrow as pa
 from apache_beam.metrics import Metrics
 
-from core import pair_schema as S
-from core.pair_schema import Reason, Stage
+from paranmt.core import pair_schema as S
+from paranmt.core.pair_schema import Reason, Stage
 from pipeline.metrics import METRICS_NAMESPACE, rejected_counter
 
 #: The tagged output every stage sends its rejections to (one :class:`RejectedRecord` each).
@@ -97,7 +97,7 @@ class TranslatedRow(PrefilteredRow, total=False):
 
 
 class PairRecord(TypedDict):
-    """One row of ``pairs/`` in the :data:`core.pair_schema.PAIRS_SCHEMA` layout
+    """One row of ``pairs/`` in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout
     (:func:`pipeline.pair_records.pair_table`); the score columns, ``fold``, ``keep`` and ``reason`` are null until
     score and select fills them."""
 
@@ -121,7 +121,7 @@ class PairRecord(TypedDict):
 
 
 class RejectedRecord(TypedDict):
-    """One row of ``rejected/`` (:func:`rejection`): the stage, a :class:`core.pair_schema.Reason`
+    """One row of ``rejected/`` (:func:`rejection`): the stage, a :class:`paranmt.core.pair_schema.Reason`
     value (or a plug-in rule's own reason code) and a human-readable detail, with the raw text."""
 
     id: str

@@ -15,7 +15,7 @@ import os
 
 from configs import load_config
 from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig
-from core.command_line import (
+from paranmt.core.command_line import (
     ArgumentParser,
     ConfigFlag,
     UsageError,

@@ -1,8 +1,8 @@
 """Score and select: one transform, :class:`ScoreAndSelect`, over the plugin API (:mod:`filters.plugins`).
 
-Per batch of pair records (Arrow tables in the :data:`core.pair_schema.PAIRS_SCHEMA` layout): the paraphrase scores
-from the fitted PARAGRAM-PHRASE scorer (:func:`filters.scores.score_pairs`; loaded once per worker from its ``.npz``),
-then the configured scores (``filter.scores``), then the rules (:func:`filters.rules.rules_from_config`: the
+Per batch of pair records (Arrow tables in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout): the paraphrase
+scores from the fitted PARAGRAM-PHRASE scorer (:func:`filters.scores.score_pairs`; loaded once per worker from its
+``.npz``), then the configured scores (``filter.scores``), then the rules (:func:`filters.rules.rules_from_config`: the
 built-ins the filter section asks for and its ``rules``); then, over the whole corpus, the ranking into folds, the
 selected folds, the token limit and the seeded sample. Scores do not depend on how rows are batched.
 
@@ -34,7 +34,6 @@ from apache_beam.metrics import Metrics
 from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
 from configs.schema import FilterConfig, ScoreConfig
-from core.pair_schema import EN_TOKENS, FOLD, ID, KEEP, MT_TOKENS, NO_KNOWN_WORDS, PAIRS_SCHEMA, REASON, Reason
 from filters.decontaminate import ExcludedSentences
 from filters.folds import (
     DEFAULT_EPSILON,
@@ -49,6 +48,7 @@ from filters.paragram import ParagramScorer
 from filters.plugins import Score, step_of
 from filters.rules import apply_rules, rules_from_config
 from filters.scores import score_pairs
+from paranmt.core.pair_schema import EN_TOKENS, FOLD, ID, KEEP, MT_TOKENS, NO_KNOWN_WORDS, PAIRS_SCHEMA, REASON, Reason
 from pipeline.metrics import SCORED_PROGRESS, SCORES_NAMESPACE, SCORING_PROGRESS, count_progress
 
 __all__ = ["ScoreAndSelect", "check_scorer", "load_scorer", "score_columns"]

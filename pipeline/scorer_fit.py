@@ -27,9 +27,9 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import ParaNMTConfig, PipelineConfig, ScoreConfig
-from core.pair_schema import EN, EN_TOKENS
-from core.text import TextProcessor
 from filters.paragram import ParagramScorer, estimated_scorer_bytes
+from paranmt.core.pair_schema import EN, EN_TOKENS
+from paranmt.core.text import TextProcessor
 from pipeline.disk_space import room_for
 from pipeline.ingest import decode_record
 from pipeline.input_files import InputError

@@ -24,8 +24,8 @@ import pyarrow.parquet as pq
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
-from core.pair_schema import EN_TOKENS, MT_TOKENS, REASON, STAGE, Reason, Stage
 from filters.decontaminate import ExcludedSentences
+from paranmt.core.pair_schema import EN_TOKENS, MT_TOKENS, REASON, STAGE, Reason, Stage
 from pipeline.analysis.lexicon.shards import STATS_FILE
 from pipeline.input_plan import ReadPlan
 from pipeline.metrics import DROPPING_STAGES, READ_COUNTER, deadletter_counter, rejected_counter, written_counter

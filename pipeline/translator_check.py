@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
-from core.pair_schema import REASON, TRANSLATION_SCORE, TRIGRAM_OVERLAP, Reason
+from paranmt.core.pair_schema import REASON, TRANSLATION_SCORE, TRIGRAM_OVERLAP, Reason
 
 __all__ = ["FLOOR", "MAX_BELOW_FLOOR", "MAX_NO_TRIGRAM", "MIN_PAIRS", "translator_check", "weak_hint"]
 

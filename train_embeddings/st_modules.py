@@ -7,7 +7,7 @@ namespace, even from a local directory). Nothing is fetched: the code is the ins
 implementation of the tokeniser and of every encoder, and the exported vectors equal paranmt's ``encode``.
 
 * :class:`MosesWordTokenizer` — a sentence-transformers ``WordTokenizer`` that reproduces this project's
-  tokenisation exactly (``core.text.CachedTokenizer``: Moses punctuation normalisation and tokenisation,
+  tokenisation exactly (``paranmt.core.text.CachedTokenizer``: Moses punctuation normalisation and tokenisation,
   ``escape=False``; lower-cased at lookup; unknown words → ``<unk>``, id 1, whose vector the model learnt). WORD
   models export as the library's own ``WordEmbeddings`` + ``Pooling(mean)`` over it.
 * :class:`ParanmtEncoder` — any other model (TRIGRAM, SP, LSTM/BLSTM, combinations, …): the paranmt model directory
@@ -23,8 +23,8 @@ from typing import Any
 
 import torch
 
-from core.hf_imports import hide_broken_torchaudio
-from core.text import MOSES_EN, CachedTokenizer
+from paranmt.core.hf_imports import hide_broken_torchaudio
+from paranmt.core.text import MOSES_EN, CachedTokenizer
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.model_dir import MODEL_JSON
 from train_embeddings.models.model_io import load_embedding_model, save_model

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from configs import load_config
 from configs.schema import ParaNMTConfig
-from core.command_line import (
+from paranmt.core.command_line import (
     ArgumentParser,
     ConfigFlag,
     add_config_arguments,

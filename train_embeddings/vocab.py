@@ -25,8 +25,8 @@ tokens joined by spaces, the string the trigrams are cut from — segments each 
 sentence has pieces (no out-of-vocabulary words: unseen words fall apart into known pieces). The whole batch is
 segmented by one call into SentencePiece's C++ (``encode`` on a list), flattened with NumPy.
 
-Word lookup dictionary-encodes the batch once (:func:`core.token_arrays.encode_tokens`) and maps only its distinct
-tokens through a Python dict: a few thousand look-ups per mega-batch instead of one per token.
+Word lookup dictionary-encodes the batch once (:func:`paranmt.core.token_arrays.encode_tokens`) and maps only its
+distinct tokens through a Python dict: a few thousand look-ups per mega-batch instead of one per token.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ import pyarrow.compute as pc
 import sentencepiece as spm
 import torch
 
-from core.token_arrays import TokenLists, as_token_lists, encode_tokens
+from paranmt.core.token_arrays import TokenLists, as_token_lists, encode_tokens
 from train_embeddings.static.pieces import StaticVocab
 from train_embeddings.static.teacher_targets import TeacherTargets
 

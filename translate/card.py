@@ -28,7 +28,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from core.errors import ParanmtError
+from paranmt.core.errors import ParanmtError
 
 CARD_FILE = "model_card.yaml"
 # translate.model: null means this real small Czech->English model, shipped inside the package (int8 CTranslate2,

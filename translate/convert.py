@@ -18,7 +18,7 @@ import zipfile
 from pathlib import Path
 from types import ModuleType
 
-from core.hf_imports import hide_broken_torchaudio
+from paranmt.core.hf_imports import hide_broken_torchaudio
 from translate.card import FairseqSpec, ModelCard, PostprocessSpec, PreprocessSpec, write_card
 
 QUANTIZATIONS = ["int8", "int8_float16", "int8_float32", "float16", "bfloat16"]
@@ -100,7 +100,7 @@ def convert_marian(
 
 
 def import_transformers() -> ModuleType:
-    """``transformers``, importable next to the fairseq extra's broken torchaudio (:mod:`core.hf_imports`)."""
+    """``transformers``, importable next to the fairseq extra's broken torchaudio (:mod:`paranmt.core.hf_imports`)."""
     hide_broken_torchaudio()
     try:
         import transformers

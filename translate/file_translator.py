@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from core.chunking import in_lists
+from paranmt.core.chunking import in_lists
 from translate.translator import Translation
 
 COLUMNS = ["line", "rank", "status", "score", "hypothesis", "source_tokens", "target_tokens", "hit_length_cap",

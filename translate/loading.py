@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 
 from configs.schema import TranslateConfig
-from core.import_path import load_class
+from paranmt.core.import_path import load_class
 from translate.card import ModelDir, model_or_default
 from translate.ct2_backend import CTranslate2Backend, cuda_device_count
 from translate.cuda_libraries import cublas_hint, cublas_line, process_route

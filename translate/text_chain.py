@@ -2,8 +2,9 @@
 
 Source: Moses punctuation normalisation -> Moses tokenisation -> subword (BPE codes via subword-nmt or a
 SentencePiece model). Target: undo subwords -> Moses detokenisation. Only real libraries do the work here; the
-source's Moses steps are sacremoses' classes with their per-call regex work precompiled (:func:`core.text.fast_moses`,
-same output): on a GPU the text chain, not the decoder, sets a single process's pace.
+source's Moses steps are sacremoses' classes with their per-call regex work precompiled
+(:func:`paranmt.core.text.fast_moses`, same output): on a GPU the text chain, not the decoder, sets a single process's
+pace.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import sentencepiece as spm
 from sacremoses import MosesDetokenizer, MosesPunctNormalizer, MosesTokenizer
 from subword_nmt.apply_bpe import BPE
 
-from core.text import fast_moses
+from paranmt.core.text import fast_moses
 from translate.card import ModelDir
 
 BPE_SEPARATOR = "@@"

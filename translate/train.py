@@ -47,8 +47,8 @@ from subword_nmt.apply_bpe import BPE
 from subword_nmt.learn_bpe import learn_bpe
 from tqdm import tqdm
 
-from core.errors import ParanmtError
-from core.plotting import pyplot
+from paranmt.core.errors import ParanmtError
+from paranmt.core.plotting import pyplot
 from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 from translate.convert import fairseq_to_ctranslate2
 from translate.text_chain import moses_words

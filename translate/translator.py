@@ -27,7 +27,7 @@ from typing import Protocol
 import numpy as np
 
 from configs.schema import TranslateConfig
-from core.errors import ParanmtError
+from paranmt.core.errors import ParanmtError
 from translate.batching import token_buckets
 from translate.card import ModelDir
 from translate.cuda_libraries import cublas_hint

@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from core.hf_imports import import_sentence_transformers
+from paranmt.core.hf_imports import import_sentence_transformers
 from train_embeddings import load_model
 from train_embeddings.evaluation import sts
 from train_embeddings.export.st_export import export_sentence_transformers

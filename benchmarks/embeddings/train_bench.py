@@ -55,7 +55,7 @@ import torch  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO  # noqa: E402
-from core.text import TextProcessor  # noqa: E402
+from paranmt.core.text import TextProcessor  # noqa: E402
 from train_embeddings.losses.margin_loss import MarginLoss  # noqa: E402
 from train_embeddings.losses.negative_mining import MegaBatchMiner, MinedNegatives  # noqa: E402
 from train_embeddings.models.encoder import build_encoder  # noqa: E402

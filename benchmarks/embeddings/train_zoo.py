@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 from benchmarks.embeddings.train_bench import tokenised  # noqa: E402
 from benchmarks.paths import REPO  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
-from core.text import CachedTokenizer  # noqa: E402
+from paranmt.core.text import CachedTokenizer  # noqa: E402
 from train_embeddings.evaluation import sts  # noqa: E402
 from train_embeddings.models.model_io import load_model  # noqa: E402
 from train_embeddings.training.trainer import train  # noqa: E402

@@ -74,8 +74,8 @@ from benchmarks.gpu.gpu_nmt_train import train_part as nmt_train_part
 from benchmarks.gpu.pipeline_driver import DRIVER, shards_digest
 from benchmarks.paths import REPO, code_commit, shown
 from configs import load_config
-from core.errors import ParanmtError
-from core.pair_schema import Reason
+from paranmt.core.errors import ParanmtError
+from paranmt.core.pair_schema import Reason
 from train_embeddings.vocab import (
     SentencePieceVocab,
     TrigramVocab,

@@ -6,7 +6,7 @@
 Pairs: Multi30k (Flickr30k) training captions, five independent English captions per image (line i of
 ``train.1.en`` ... ``train.5.en`` describes image i). ``--pairing all`` (default) uses all 10 caption pairs of each
 image (the lower-numbered file is the "reference" side), ``consecutive`` the 5 pairs (1,2) (2,3) (3,4) (4,5) (5,1).
-Captions are Moses-tokenised like the pipeline's English side (``core.text.TextProcessor``; cached).
+Captions are Moses-tokenised like the pipeline's English side (``paranmt.core.text.TextProcessor``; cached).
 Captions of one image are paraphrases by construction and have no paraphrase score, so ``min_score`` is off;
 ``max_tokens: 30`` applies as in the paper.
 
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.paths import REPO
 from configs.schema import LexiconConfig
-from core.text import TextProcessor
+from paranmt.core.text import TextProcessor
 from pipeline.analysis.lexicon.counting import ENGLISH_STOPWORDS, PairCounts, build_from_tables
 from pipeline.analysis.lexicon.evaluation import evaluate_wordsim, format_results
 from pipeline.analysis.lexicon.pmi import compute_lexicon, top_k_table

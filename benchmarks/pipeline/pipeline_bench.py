@@ -25,7 +25,7 @@ Measured in one run, pinned to ``--cores`` CPUs (default 2):
   process (µs per row and share), which is where the CPU goes regardless of runner;
 * the **tokeniser ceiling**: stock sacremoses (``MosesPunctNormalizer`` + ``MosesTokenizer(escape=False)``) over
   the same three sides of every row, in 1 process and in ``--cores`` processes; and the same with the pipeline's
-  own precompiled :class:`core.text.TextProcessor` (identical output, see the tests). The pipeline's rate
+  own precompiled :class:`paranmt.core.text.TextProcessor` (identical output, see the tests). The pipeline's rate
   is reported as a fraction of the stock-sacremoses ceiling at the same core count.
 """
 
@@ -46,12 +46,12 @@ import numpy as np
 import pyarrow as pa
 
 from configs import load_config
-from core.pair_schema import PAIRS_SCHEMA
-from core.text import TextProcessor
 from filters.folds import select_training_pairs
 from filters.paragram import ParagramScorer
 from filters.rules import prefilter_rules
 from filters.scores import score_pairs
+from paranmt.core.pair_schema import PAIRS_SCHEMA
+from paranmt.core.text import TextProcessor
 from pipeline.dedup import duplicates_in
 from pipeline.ingest import decode_batch
 from pipeline.input_plan import InputSpec, plan_reads

@@ -19,11 +19,11 @@ import pyarrow.parquet as pq
 
 from benchmarks.paths import REPO
 from configs.schema import ScoreConfig
-from core.pair_schema import PAIRS_SCHEMA, with_metadata
-from core.text import TextProcessor
-from core.word_vectors import load_kumo
 from filters.folds import assign_folds
 from filters.paragram import ParagramScorer
+from paranmt.core.pair_schema import PAIRS_SCHEMA, with_metadata
+from paranmt.core.text import TextProcessor
+from paranmt.core.word_vectors import load_kumo
 
 SHARED_DATA = REPO.parent / "shared" / "data"
 

@@ -81,7 +81,7 @@ def build_with_translations(files: Sequence[tuple[Path, Path]], mts: Sequence[Pa
     """``paranmt run --mt`` with ``benchmarks.reproduction.reproduce``'s filter settings over translations made
     elsewhere."""
     corpus = target / "corpus"
-    command = [sys.executable, "-m", "cli.paranmt_command", "run", "--out", str(corpus), "--runner", "FnApiRunner",
+    command = [sys.executable, "-m", "paranmt", "run", "--out", str(corpus), "--runner", "FnApiRunner",
                "--set", f"filter.exclude_sentences={json.dumps(evaluation_files(data))}"]
     for (cs, en), mt in zip(files, mts, strict=True):
         command += ["--cs", str(cs), "--en", str(en), "--mt", str(mt)]

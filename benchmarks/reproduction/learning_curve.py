@@ -49,8 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.doc_sections import replace_section
 from configs.schema import TrainConfig
-from core.text import CachedTokenizer
-from core.word_vectors import load_word_vectors
+from paranmt.core.text import CachedTokenizer
+from paranmt.core.word_vectors import load_word_vectors
 from train_embeddings.evaluation import sts
 from train_embeddings.models.model_io import load_model
 from train_embeddings.training.trainer import train

@@ -62,10 +62,10 @@ from benchmarks.paths import REPO
 from benchmarks.reproduction.caption_pairs import build_caption_pairs
 from benchmarks.translate.translate_bench import Case, run_case
 from configs.schema import TrainConfig
-from core import pair_schema as S
-from core.text import CachedTokenizer
 from filters.folds import assign_folds, pair_keys
 from filters.rules import CRITERIA, MaxTokens, NotACopy
+from paranmt.core import pair_schema as S
+from paranmt.core.text import CachedTokenizer
 from pipeline.analysis.corpus_report import build_report
 from train_embeddings.evaluation import sts
 from train_embeddings.models.model_io import load_model
@@ -189,7 +189,7 @@ def evaluation_files(eval_data: Path) -> list[str]:
 def build_corpus(files: Sequence[tuple[Path, Path]], model: Path, eval_data: Path, out: Path) -> dict[str, Any]:
     """Run the pipeline as a user would (a subprocess, its progress and table on the console and in a log)."""
     corpus = out / "corpus"
-    command = [sys.executable, "-m", "cli.paranmt_command", "run", "--out", str(corpus), "--model", str(model),
+    command = [sys.executable, "-m", "paranmt", "run", "--out", str(corpus), "--model", str(model),
                "--beam", "12", "--backend", "ctranslate2", "--compute-type", "int8", "--device", "cpu",
                "--cache-dir", str(out / "translation-cache"), "--runner", "FnApiRunner",
                "--set", f"filter.exclude_sentences={json.dumps(evaluation_files(eval_data))}"]

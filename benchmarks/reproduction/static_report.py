@@ -25,7 +25,7 @@ from benchmarks.doc_sections import replace_section
 from benchmarks.paths import REPO
 from benchmarks.reproduction.frontier import speed_protocol
 from benchmarks.reproduction.learning_curve import fit_log_linear
-from core.plotting import pyplot
+from paranmt.core.plotting import pyplot
 
 SEED = re.compile(r"-s\d+$")
 METRICS = ("mean", "stsb_test", "sts2017")

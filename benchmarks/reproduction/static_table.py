@@ -52,7 +52,7 @@ from benchmarks.reproduction.frontier import MINILM, evaluate
 from benchmarks.reproduction.frontier import main as frontier_main
 from benchmarks.reproduction.static_report import SEED, write_section
 from configs.schema import TrainConfig
-from core.hf_imports import minilm_directory
+from paranmt.core.hf_imports import minilm_directory
 from train_embeddings.evaluation import sts
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.encoder import build_encoder

@@ -52,9 +52,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 
 from configs.schema import ScoreConfig
-from core.correlation import spearman
-from core.errors import ParanmtError
-from core.pair_schema import (
+from filters.paragram import ParagramScorer
+from filters.plugins import Score, build_scores
+from filters.scores import score_pairs
+from filters.trigram import trigram_overlap
+from paranmt.core.correlation import spearman
+from paranmt.core.errors import ParanmtError
+from paranmt.core.pair_schema import (
     EN,
     EN_TOKENS,
     ID,
@@ -65,11 +69,7 @@ from core.pair_schema import (
     SOURCE,
     TRIGRAM_OVERLAP,
 )
-from core.text import TextProcessor
-from filters.paragram import ParagramScorer
-from filters.plugins import Score, build_scores
-from filters.scores import score_pairs
-from filters.trigram import trigram_overlap
+from paranmt.core.text import TextProcessor
 from train_embeddings.evaluation.sts.datasets import STSB_SPLITS, StsDataset, default_sts_root, load_stsb
 from train_embeddings.evaluation.thread_pools import pinned
 

@@ -45,11 +45,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.paths import REPO  # noqa: E402
 from configs.schema import ScoreConfig  # noqa: E402
-from core.pair_schema import EN_TOKENS, MT_TOKENS, NO_KNOWN_WORDS, PARAPHRASE_SCORE, TRANSLATION_SCORE, TRIGRAM_OVERLAP  # noqa: E402
-from core.word_vectors import load_word_vectors  # noqa: E402
 from filters.paragram import ParagramScorer  # noqa: E402
 from filters.scores import score_pairs  # noqa: E402
 from filters.trigram import trigram_overlap  # noqa: E402
+from paranmt.core.pair_schema import (  # noqa: E402
+    EN_TOKENS,
+    MT_TOKENS,
+    NO_KNOWN_WORDS,
+    PARAPHRASE_SCORE,
+    TRANSLATION_SCORE,
+    TRIGRAM_OVERLAP,
+)
+from paranmt.core.word_vectors import load_word_vectors  # noqa: E402
 from translate.cached_models import default_cache_dir as paranmt_cache  # noqa: E402
 
 DEFAULT_CAPTIONS = REPO.parent / "shared" / "data" / "paraphrase" / "multi30k-captions"

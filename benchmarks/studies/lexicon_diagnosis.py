@@ -42,8 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.lexicon.lexicon_eval import WORDSIM, batches, caption_pairs
 from configs.schema import LexiconConfig
-from core.correlation import spearman
-from core.pair_schema import EN_TOKENS, MT_TOKENS, PARAPHRASE_SCORE
+from paranmt.core.correlation import spearman
+from paranmt.core.pair_schema import EN_TOKENS, MT_TOKENS, PARAPHRASE_SCORE
 from pipeline.analysis.lexicon.counting import PairCounts, Vocabulary, build_from_tables
 from pipeline.analysis.lexicon.evaluation import load_wordsim
 from pipeline.analysis.lexicon.pmi import compute_lexicon

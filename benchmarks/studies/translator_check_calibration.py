@@ -133,7 +133,7 @@ def run(work: Path, names: Sequence[str]) -> None:
         cs, en = _write_input(name, SETS[name]["parts"], work / "inputs")
         command = run_command(str(cs.resolve()), str(en.resolve()), str(_run_dir(work, name).resolve()))
         print(f"{name}: {' '.join(command)}", flush=True)
-        subprocess.run([sys.executable, "-m", "cli.paranmt_command", *command[1:]], cwd=REPO, check=True)
+        subprocess.run([sys.executable, "-m", "paranmt", *command[1:]], cwd=REPO, check=True)
 
 
 def _run_dir(work: Path, name: str) -> Path:

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.paths import shown
 from configs.schema import TrainConfig
-from core.text import CachedTokenizer
+from paranmt.core.text import CachedTokenizer
 from train_embeddings.evaluation import sts
 from train_embeddings.models.model_io import load_model
 from train_embeddings.training.trainer import train

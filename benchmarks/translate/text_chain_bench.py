@@ -7,7 +7,7 @@ On a GPU the decoder waits for this (docs/scaling.md, "GPU workers"). Over the C
 ``../shared/data/bitext`` and ``../shared/data/bitext-software``, in one run:
 
 * the source's Moses steps (whitespace, punctuation normalisation, tokenisation) with stock sacremoses, the slow
-  obvious reference, and with the translator's own (``core.text.fast_moses``), interleaved over ``--rounds``;
+  obvious reference, and with the translator's own (``paranmt.core.text.fast_moses``), interleaved over ``--rounds``;
   the sentences whose words differ (0 is the contract);
 * BPE (subword-nmt) over those words: the first pass (every word new to its cache) and a second (all cached);
 * the target side: un-BPE and Moses detokenisation of the English side's Moses tokens.
@@ -34,7 +34,7 @@ from benchmarks.paths import (
     REPO,
     code_commit,
 )
-from core.text import fast_moses
+from paranmt.core.text import fast_moses
 from translate.card import DEFAULT_MODEL_DIR, ModelDir
 from translate.text_chain import SourceEncoder, TargetDecoder, moses_words
 

@@ -50,8 +50,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
-from core.errors import ParanmtError
-from core.pair_schema import (
+from paranmt.core.errors import ParanmtError
+from paranmt.core.pair_schema import (
     EN,
     EN_TOKENS,
     MT,
@@ -62,7 +62,7 @@ from core.pair_schema import (
     check_schema,
     read_metadata,
 )
-from core.plotting import pyplot
+from paranmt.core.plotting import pyplot
 
 if TYPE_CHECKING:
     from spacy.tokens import Span  # spaCy, slow to load, loads on the first parse only

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from configs.schema import ParaNMTConfig
-from core.command_line import schema_field
+from paranmt.core.command_line import schema_field
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 _HEADER = re.compile(r"^\| `(\w+)\.` key \| default \| meaning \|$")

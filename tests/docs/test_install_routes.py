@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 
-PROJECT = ["pyproject.toml", "README.md", "constraints.txt", "cli", "configs", "core", "filters", "pipeline",
+PROJECT = ["pyproject.toml", "README.md", "constraints.txt", "paranmt", "configs", "filters", "pipeline",
            "translate", "train_embeddings"]
 
 

@@ -12,12 +12,12 @@ import pytest
 
 from configs import load_config
 from configs.schema import FilterConfig
-from core.pair_schema import EN_TOKENS, MT_TOKENS, PAIRS_SCHEMA, Reason
-from core.text import TextProcessor
 from filters.decontaminate import ExcludedSentences, ExcludeSentences, ExclusionError, expand_patterns, read_sentences
 from filters.folds import select_training_pairs
 from filters.plugins import step_of
 from filters.rules import rules_from_config
+from paranmt.core.pair_schema import EN_TOKENS, MT_TOKENS, PAIRS_SCHEMA, Reason
+from paranmt.core.text import TextProcessor
 from pipeline.run import main
 from tests.conftest import REPO_ROOT, read_lines, taste_pairs
 from tests.support.pair_tables import table_from_columns

@@ -13,10 +13,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-import cli.folds_command as folds_command
 import filters.folds as folds_module
+import paranmt.cli.folds_command as folds_command
 from configs.schema import FilterConfig
-from core.pair_schema import Reason, check_schema, read_metadata
 from filters.folds import (
     assign_folds,
     fold_boundaries,
@@ -30,6 +29,7 @@ from filters.folds import (
     write_fold_subsets,
 )
 from filters.rules import MaxTokens
+from paranmt.core.pair_schema import Reason, check_schema, read_metadata
 from tests.conftest import REPO_ROOT, taste_pairs
 from tests.support.fold_reference import fold_of_key
 from tests.support.pair_tables import table_from_columns
@@ -364,7 +364,7 @@ def test_module_import_does_not_import_beam_and_cli_runs(tmp_path):
     code = "import sys, filters.folds; assert 'apache_beam' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, check=True, timeout=60)
     pq.write_table(pairs_table(np.random.default_rng(13), 50), tmp_path / "pairs.parquet")
-    run = subprocess.run([sys.executable, "-m", "cli.paranmt_command", "folds",
+    run = subprocess.run([sys.executable, "-m", "paranmt", "folds",
                           "--input", str(tmp_path / "pairs.parquet"), "--out", str(tmp_path / "out")], cwd=REPO_ROOT,
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr

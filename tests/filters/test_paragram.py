@@ -17,7 +17,8 @@ import pyarrow as pa
 import pytest
 
 from configs.schema import ScoreConfig
-from core.word_vectors import (
+from filters.paragram import ParagramScorer
+from paranmt.core.word_vectors import (
     WordVectors,
     WordVectorsError,
     load_kumo,
@@ -27,7 +28,6 @@ from core.word_vectors import (
     load_word_model,
     load_word_vectors,
 )
-from filters.paragram import ParagramScorer
 from tests.conftest import shared_data
 from tests.filters.test_trigram import real_pairs
 

@@ -7,7 +7,6 @@ import pyarrow as pa
 import pytest
 
 from configs.schema import FilterConfig
-from core.pair_schema import PAIRS_SCHEMA, Reason, SchemaMismatch, check_schema
 from filters.plugins import PluginError, Stage, build_rules, step_of
 from filters.rules import (
     LengthRatio,
@@ -22,6 +21,7 @@ from filters.rules import (
     rules_from_config,
     with_decision,
 )
+from paranmt.core.pair_schema import PAIRS_SCHEMA, Reason, SchemaMismatch, check_schema
 from tests.support.pair_tables import table_from_columns
 
 

@@ -1,5 +1,6 @@
 """score_pairs on Arrow tables, score_parquet on Parquet files, and the scorer the pipeline's workers load
-(``paranmt score``: tests/cli/test_score.py; score and select itself: tests/pipeline/test_score_transforms.py)."""
+(``paranmt score``: tests/paranmt/cli/test_score.py; score and select itself:
+tests/pipeline/test_score_transforms.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from configs.schema import ScoreConfig
-from core.pair_schema import (
+from filters.paragram import ParagramScorer
+from filters.scores import SCORE_COLUMNS, score_pairs, score_parquet
+from filters.trigram import trigram_overlap
+from paranmt.core.pair_schema import (
     EN_TOKENS,
     ID,
     MT_TOKENS,
@@ -25,9 +29,6 @@ from core.pair_schema import (
     SchemaMismatch,
     read_metadata,
 )
-from filters.paragram import ParagramScorer
-from filters.scores import SCORE_COLUMNS, score_pairs, score_parquet
-from filters.trigram import trigram_overlap
 from pipeline.score_transforms import check_scorer, load_scorer
 from tests.filters.test_paragram import pair_vectors
 from tests.filters.test_trigram import real_pairs

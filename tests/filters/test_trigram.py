@@ -14,8 +14,8 @@ import pyarrow as pa
 import pytest
 
 import filters.trigram as trigram_module
-from core.token_arrays import encode_tokens
 from filters.trigram import trigram_overlap
+from paranmt.core.token_arrays import encode_tokens
 from tests.conftest import TASTE_PAIRS, taste_pairs
 
 

@@ -17,8 +17,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from configs.schema import ScoreConfig
-from core.word_vectors import vectors_shape
 from filters.paragram import ParagramScorer, estimated_scorer_bytes
+from paranmt.core.word_vectors import vectors_shape
 from pipeline import disk_space
 from pipeline.disk_space import OutOfSpaceError, output_bytes, size_text, warn_if_short
 from pipeline.run import main

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from configs.schema import PipelineConfig
-from core.pair_schema import Reason
+from paranmt.core.pair_schema import Reason
 from pipeline.ingest import decode_record
 from pipeline.input_files import InputError, index_lines
 from pipeline.input_plan import InputSpec, MisalignedInputError, plan_reads

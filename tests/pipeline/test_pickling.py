@@ -7,10 +7,10 @@ import pickle
 import cloudpickle
 
 from configs.schema import ParaNMTConfig, PipelineConfig, TranslateConfig
-from core import pair_schema as S
-from core.text import TextProcessor
 from filters.plugins import build_scores
 from filters.rules import prefilter_rules
+from paranmt.core import pair_schema as S
+from paranmt.core.text import TextProcessor
 from pipeline.backtranslate import BackTranslate, TranslationSettings
 from pipeline.dedup import Dedup
 from pipeline.ingest import DecodeRecords, Ingest

@@ -13,8 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from configs import load_config
-from core import pair_schema as S
 from filters.plugins import PluginError
+from paranmt.core import pair_schema as S
 from pipeline.input_plan import InputSpec
 from pipeline.job import run_job
 from tests.conftest import REPO_ROOT
@@ -154,7 +154,7 @@ def test_a_user_module_named_like_a_package_is_one_line(tmp_path):
     import sys
 
     (tmp_path / "filters.py").write_text("from filters.plugins import Rule\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "cli.paranmt_command", "run", "--config", "sample", "--cs", "a.cs",
+    done = subprocess.run([sys.executable, "-m", "paranmt", "run", "--config", "sample", "--cs", "a.cs",
                            "--en", "a.en", "--out", "out"], capture_output=True, text=True, cwd=tmp_path, timeout=300,
                           env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{REPO_ROOT}"})
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr

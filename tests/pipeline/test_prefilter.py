@@ -8,10 +8,10 @@ import pyarrow as pa
 import pytest
 
 from configs.schema import ParaNMTConfig
-from core import pair_schema as S
-from core.pair_schema import Reason
-from core.text import TextProcessor
 from filters.rules import prefilter_rules
+from paranmt.core import pair_schema as S
+from paranmt.core.pair_schema import Reason
+from paranmt.core.text import TextProcessor
 from pipeline.backtranslate import TRANSLATION_SCHEMA, apply_translations
 from pipeline.prefilter import FIT_TAG, PrefilterRows
 from pipeline.records import DECODED_SCHEMA, PREFILTERED_SCHEMA

@@ -18,7 +18,7 @@ from tests.conftest import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
 # The two ways in: `paranmt` (pyproject's console script runs cli.paranmt_command:main) and the design's form.
-PARANMT_RUN = ("-m", "cli.paranmt_command", "run")
+PARANMT_RUN = ("-m", "paranmt", "run")
 PYTHON_M = ("-m", "pipeline.run")
 
 

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from configs import load_config
-from core import pair_schema as S
+from paranmt.core import pair_schema as S
 from pipeline.input_files import InputError
 from pipeline.input_plan import InputSpec
 from pipeline.job import run_job

@@ -110,7 +110,7 @@ def test_truncated_input_leaves_no_traceback_on_the_console(tmp_path):
     data = gzip.compress(_tsv())
     path = tmp_path / "corpus.tsv.gz"
     path.write_bytes(data[:-20])
-    done = subprocess.run([sys.executable, "-m", "cli.paranmt_command", "run", "--tsv", str(path), "--mt-column", "2",
+    done = subprocess.run([sys.executable, "-m", "paranmt", "run", "--tsv", str(path), "--mt-column", "2",
                            "--no-score", "--output", str(tmp_path / "out"), *RUNNER], cwd=REPO_ROOT,
                           capture_output=True, text=True, timeout=100,
                           env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})

@@ -47,7 +47,7 @@ def inputs(tmp_path: Path) -> list[str]:
 
 
 def _run(inputs: list[str], out: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.paranmt_command", "run", *inputs, "--no-score", "--quiet",
+    return subprocess.run([sys.executable, "-m", "paranmt", "run", *inputs, "--no-score", "--quiet",
                            "--out", str(out), "--runner", "BundleBasedDirectRunner"], cwd=REPO_ROOT,
                           capture_output=True, text=True,
                           timeout=240, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})

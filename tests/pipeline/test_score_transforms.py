@@ -13,9 +13,9 @@ import pytest
 from apache_beam.testing.util import assert_that
 
 from configs.schema import FilterConfig
-from core.pair_schema import FOLD, ID, KEEP, REASON, Reason
 from filters.folds import select_training_pairs
 from filters.scores import score_pairs
+from paranmt.core.pair_schema import FOLD, ID, KEEP, REASON, Reason
 from pipeline.score_transforms import ScoreAndSelect
 from tests.filters.test_scores import pairs_table, scorer
 

@@ -19,7 +19,7 @@ def test_a_shard_table_does_not_depend_on_batching():
 
     import pyarrow.parquet as pq
 
-    from core import pair_schema as S
+    from paranmt.core import pair_schema as S
     from pipeline.write import plain_schema, records_to_table, sorted_shard_table
 
     reasons = ["duplicate", "garbage", "length_ratio", None]

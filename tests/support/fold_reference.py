@@ -8,8 +8,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.pair_schema import CS, EN, MT
 from filters.folds import KEY_HASH_COLUMN, key_hash_scalar, pair_key
+from paranmt.core.pair_schema import CS, EN, MT
 
 
 def sort_key(value: float | None, key: str, seed: int) -> tuple[int, float, int]:

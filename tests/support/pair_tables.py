@@ -7,7 +7,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from core.pair_schema import PAIRS_SCHEMA
+from paranmt.core.pair_schema import PAIRS_SCHEMA
 
 
 def table_from_columns(columns: Mapping[str, Any], schema: pa.Schema = PAIRS_SCHEMA) -> pa.Table:

@@ -9,9 +9,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from core import pair_schema as S
-from core.pair_schema import Reason, Stage
-from core.text import TextProcessor
+from paranmt.core import pair_schema as S
+from paranmt.core.pair_schema import Reason, Stage
+from paranmt.core.text import TextProcessor
 from pipeline.records import ROW, rejection
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ufffd\u2028\u2029\ufeff]")

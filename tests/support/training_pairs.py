@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 
 from benchmarks.reproduction.caption_pairs import tokenize
 from configs.schema import TrainConfig
-from core.pair_schema import PAIRS_SCHEMA, with_metadata
+from paranmt.core.pair_schema import PAIRS_SCHEMA, with_metadata
 from tests.conftest import TASTE_DATA, read_lines, taste_pairs
 from tests.support.pair_tables import table_from_columns
 

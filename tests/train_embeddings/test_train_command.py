@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 
-PARANMT_TRAIN = ("-m", "cli.paranmt_command", "train")  # what the paranmt console script runs
+PARANMT_TRAIN = ("-m", "paranmt", "train")  # what the paranmt console script runs
 PYTHON_M = ("-m", "train_embeddings")
 
 

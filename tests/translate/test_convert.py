@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import sentencepiece as spm
 
-from cli.convert_command import build_parser, main
 from configs.schema import TranslateConfig
+from paranmt.cli.convert_command import build_parser, main
 from tests.conftest import TOY_TRAIN_PAIRS
 from translate import Status, load_translator
 from translate.card import ModelDir

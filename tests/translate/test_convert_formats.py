@@ -24,8 +24,8 @@ import pytest
 import sentencepiece as spm
 import yaml
 
-from cli.convert_command import main as convert_main
 from configs.schema import TranslateConfig
+from paranmt.cli.convert_command import main as convert_main
 from tests.support.toy_corpus import make_toy_corpus
 from translate import Status, load_translator
 from translate.card import ModelDir

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from cli.vmap_command import main as vmap_main
 from configs.schema import TranslateConfig
+from paranmt.cli.vmap_command import main as vmap_main
 from tests.conftest import TASTE_DATA, read_lines, small_cs_en, taste_data
 from translate import ModelDirError, Status, load_translator
 from translate.ct2_backend import ThreadPlan, plan_threads, read_vmap

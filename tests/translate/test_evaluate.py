@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cli.evaluate_nmt_command import main
+from paranmt.cli.evaluate_nmt_command import main
 
 
 def _error(capsys, args: list[str]) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.translate_command import main
+from paranmt.cli.translate_command import main
 from tests.conftest import REPO_ROOT, TOY_TRAIN_PAIRS
 from translate.file_translator import COLUMNS
 
@@ -214,7 +214,7 @@ def test_missing_input_and_bad_chunk_size(tmp_path, toy_model, capsys):
 
 
 def test_help_runs_in_a_fresh_process():
-    done = subprocess.run([sys.executable, "-m", "cli.paranmt_command", "translate", "--help"], cwd=REPO_ROOT,
+    done = subprocess.run([sys.executable, "-m", "paranmt", "translate", "--help"], cwd=REPO_ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "usage: paranmt translate" in done.stdout

@@ -14,9 +14,9 @@ import pyarrow.parquet as pq
 import pytest
 import torch
 
-from cli.evaluate_nmt_command import main as evaluate_main
-from cli.train_nmt_command import main as train_main
 from configs.schema import TranslateConfig
+from paranmt.cli.evaluate_nmt_command import main as evaluate_main
+from paranmt.cli.train_nmt_command import main as train_main
 from tests.conftest import REPO_ROOT
 from tests.support.toy_corpus import make_toy_corpus
 from translate import Status, load_translator
@@ -94,7 +94,7 @@ def test_evaluate_scores_the_model_and_records_it_in_the_card(trained, toy_files
 
 
 def test_the_pipeline_translates_with_the_trained_model(trained, toy_files, tmp_path):
-    from core.pair_schema import read_metadata
+    from paranmt.core.pair_schema import read_metadata
     from pipeline.run import main as pipeline_main
 
     out = tmp_path / "run"
@@ -121,7 +121,7 @@ def test_rerunning_a_finished_run_does_nothing_and_a_different_run_is_refused(tr
 
 
 def _train_command(out: Path, files: dict[str, Path]) -> list[str]:
-    return [sys.executable, "-m", "cli.paranmt_command", "train-nmt", "--cs", str(files["cs"]), "--en",
+    return [sys.executable, "-m", "paranmt", "train-nmt", "--cs", str(files["cs"]), "--en",
             str(files["en"]), "--out", str(out), *FAST, "--set", "max_tokens=256", "--max-epoch", "8",
             "--keep-work"]
 
@@ -251,7 +251,7 @@ def test_a_folder_that_is_not_a_run_is_refused(tmp_path, toy_files, capsys):
 def test_tsv_and_parquet_inputs_read_the_same_pairs(tmp_path, toy_files):
     import pyarrow as pa
 
-    from cli.train_nmt_command import build_parser, read_inputs
+    from paranmt.cli.train_nmt_command import build_parser, read_inputs
 
     cs = toy_files["cs"].read_text(encoding="utf-8").splitlines()
     en = toy_files["en"].read_text(encoding="utf-8").splitlines()

@@ -57,8 +57,8 @@ from torch import nn
 from torch.nn import functional as F
 from tqdm import tqdm
 
-from core.correlation import pearson, spearman
-from core.errors import ParanmtError
+from paranmt.core.correlation import pearson, spearman
+from paranmt.core.errors import ParanmtError
 from train_embeddings.evaluation.sts.datasets import read_utf8_lines
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.model_io import load_model

@@ -9,8 +9,8 @@ import numpy as np
 import pyarrow as pa
 import torch
 
-from core.text import CachedTokenizer
-from core.token_arrays import TokenLists, as_token_lists
+from paranmt.core.text import CachedTokenizer
+from paranmt.core.token_arrays import TokenLists, as_token_lists
 from train_embeddings.models.encoder import SentenceEncoder
 from train_embeddings.models.pairing import paired_cosine, sentence_sides
 from train_embeddings.models.spec import ModelSpec

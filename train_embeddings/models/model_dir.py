@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from core.errors import ParanmtError
+from paranmt.core.errors import ParanmtError
 
 __all__ = ["MODEL_JSON", "ModelLoadError", "model_directory", "staged_directory"]
 

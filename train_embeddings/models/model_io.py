@@ -16,7 +16,7 @@ A model directory holds:
   fast tokenizer of a ``static`` one);
 * ``weights.pt`` — the encoder's ``state_dict``, plain tensors, loaded with ``torch.load(weights_only=True)``;
 * WORD models only: ``word_vectors.npy`` + ``vocab.txt`` — the word table without ``<pad>``, the layout
-  ``core.word_vectors.load_word_model`` reads: a saved WORD model directory *is* word vectors for the
+  ``paranmt.core.word_vectors.load_word_model`` reads: a saved WORD model directory *is* word vectors for the
   PARAGRAM-PHRASE scorer (``filters.scores --embeddings DIR`` / ``score.embeddings``). These files are the only
   copy of the table (``weights.pt`` then holds the rest, if anything).
 
@@ -81,7 +81,8 @@ def export_word_vectors(model: EmbeddingModel, path: str | Path,
                         format: Literal["text", "word_model"] = "text") -> Path:
     """Write the WORD component's vectors: ``text`` — one ``word v1 ... vn`` line per word (``%.9g``: float32
     round-trips exactly); ``word_model`` — ``word_vectors.npy`` + ``vocab.txt`` in directory ``path``. Both load
-    with :func:`core.word_vectors.load_word_vectors`. ``<unk>`` is included (Moses never yields it as a token)."""
+    with :func:`paranmt.core.word_vectors.load_word_vectors`. ``<unk>`` is included (Moses never yields it as a
+    token)."""
     words, matrix = _word_table(model)
     path = Path(path)
     if format == "word_model":

@@ -52,11 +52,11 @@ from typing import Any, Literal
 import numpy as np
 
 from configs.schema import ScoreConfig
-from core.sif_weighting import remove_projections, uncentred_components
-from core.text import MOSES_EN, CachedTokenizer
-from core.token_arrays import as_token_lists, encode_tokens
-from core.word_vectors import WordVectors, WordVectorsError, load_kumo, load_word_model, load_word_vectors
 from filters.paragram import ParagramScorer
+from paranmt.core.sif_weighting import remove_projections, uncentred_components
+from paranmt.core.text import MOSES_EN, CachedTokenizer
+from paranmt.core.token_arrays import as_token_lists, encode_tokens
+from paranmt.core.word_vectors import WordVectors, WordVectorsError, load_kumo, load_word_model, load_word_vectors
 from train_embeddings.models.model_dir import MODEL_JSON, ModelLoadError, model_directory, staged_directory
 from train_embeddings.models.pairing import paired_cosine, sentence_sides
 
@@ -79,7 +79,7 @@ class SifModel:
     ``scorer`` holds the word vectors, the per-word weights and — for ``pc="reference"`` — the saved components
     (for ``"batch"`` and ``"none"`` it holds none). ``n_components`` is how many components ``pc="batch"`` removes
     per call. ``tokenize`` replaces the tokeniser built from the ``tokenizer`` settings (e.g. one shared
-    :class:`core.text.CachedTokenizer` cache); it is not saved. Same interface as
+    :class:`paranmt.core.text.CachedTokenizer` cache); it is not saved. Same interface as
     :class:`train_embeddings.models.embedding_model.EmbeddingModel`: :meth:`encode`, ``model(s)``, :meth:`similarity`,
     :attr:`dim`, :meth:`save`.
     """

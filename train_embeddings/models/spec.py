@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from core.text import MOSES_EN
+from paranmt.core.text import MOSES_EN
 from train_embeddings.static.teacher import STATIC
 
 __all__ = ["COMPONENTS", "RECURRENT", "ModelSpec"]

@@ -16,7 +16,7 @@ from types import ModuleType
 
 import numpy as np
 
-from core.hf_imports import hide_broken_torchaudio, minilm_directory
+from paranmt.core.hf_imports import hide_broken_torchaudio, minilm_directory
 from train_embeddings.static.pieces import StaticVocab
 
 __all__ = ["INSTALL_HINT", "STATIC", "default_teacher", "distill_teacher", "import_model2vec", "static_cache_dir",
@@ -43,7 +43,8 @@ def import_model2vec() -> ModuleType:
 
 
 def default_teacher() -> Path:
-    """The packaged all-MiniLM-L6-v2 directory (unzipped on first use; see :func:`core.hf_imports.minilm_directory`)."""
+    """The packaged all-MiniLM-L6-v2 directory (unzipped on first use; see
+    :func:`paranmt.core.hf_imports.minilm_directory`)."""
     return minilm_directory()
 
 

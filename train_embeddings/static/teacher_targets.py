@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from core.hf_imports import import_sentence_transformers
+from paranmt.core.hf_imports import import_sentence_transformers
 from train_embeddings.static.teacher import default_teacher, static_cache_dir, teacher_id
 
 __all__ = ["TeacherTargets", "teacher_targets"]

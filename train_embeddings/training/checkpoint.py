@@ -23,7 +23,7 @@ from typing import Any
 import torch
 
 from configs.schema import TrainConfig
-from core.errors import ParanmtError
+from paranmt.core.errors import ParanmtError
 from train_embeddings.losses.negative_mining import MinedNegatives
 from train_embeddings.training.reporting import TRAINER_LOG
 from train_embeddings.training.state import Position, TrainingState

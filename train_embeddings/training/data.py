@@ -5,7 +5,7 @@
     for chunk in source.chunks(size=4000, seed=1234, epoch=0):                # PairChunk: left, right, groups
         ...
 
-**Parquet** (``core/pair_schema.py``): ``en_tokens`` / ``mt_tokens`` (list<string> Moses tokens) by default, any
+**Parquet** (``paranmt/core/pair_schema.py``): ``en_tokens`` / ``mt_tokens`` (list<string> Moses tokens) by default, any
 two list<string> columns with ``left_column`` / ``right_column``. Files are read with ``pyarrow.dataset`` one
 record batch at a time, with only the needed columns and the filters pushed into the scan: the score range on
 ``paraphrase_score`` (row groups whose statistics fall outside are skipped), at most ``max_tokens`` tokens per
@@ -14,7 +14,7 @@ globs and URLs all work (``s3://``, ``gs://`` through pyarrow; any other fsspec 
 through ``pyarrow.fs.FSSpecHandler``).
 
 **TSV** (the released ParaNMT-50M files): ``sentence<TAB>paraphrase[<TAB>score]`` per line (``.gz`` fine),
-Moses-tokenised on the fly with :class:`core.text.TextProcessor` (English); the row id (the group) is
+Moses-tokenised on the fly with :class:`paranmt.core.text.TextProcessor` (English); the row id (the group) is
 ``file:line``. :func:`tsv_to_parquet` converts once into the Parquet layout so later epochs skip tokenisation;
 :func:`parquet_to_tsv` goes the other way (the pipeline's ``train/`` as ``sentence<TAB>paraphrase<TAB>score`` for
 users of the original ParaNMT tooling; ``paranmt export --format paranmt-tsv``).
@@ -50,9 +50,9 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from configs.schema import TrainConfig
-from core import pair_schema as S
-from core.errors import ParanmtError
-from core.text import TextProcessor
+from paranmt.core import pair_schema as S
+from paranmt.core.errors import ParanmtError
+from paranmt.core.text import TextProcessor
 
 __all__ = ["PairChunk", "PairSource", "TrainDataError", "parquet_to_tsv", "read_tsv_tables", "source_sentences",
            "tsv_to_parquet"]
@@ -212,7 +212,7 @@ def read_tsv_tables(path: str, filesystem: pafs.FileSystem | None = None, rows: 
 
 def tsv_to_parquet(tsv: str | Path, out_dir: str | Path, rows_per_shard: int = 500_000,
                    filesystem: pafs.FileSystem | None = None) -> list[Path]:
-    """Tokenise a ParaNMT TSV once into Parquet shards ``<tsv name>-NNNNN.parquet`` in the ``core.pair_schema``
+    """Tokenise a ParaNMT TSV once into Parquet shards ``<tsv name>-NNNNN.parquet`` in the ``paranmt.core.pair_schema``
     layout (``keep`` true; ``id`` = ``file:line``, the default group)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -267,7 +267,7 @@ def parquet_to_tsv(data: str | Path, out: str | Path, *, tokenized: bool = False
     dataset = ds.dataset(files, format="parquet", filesystem=filesystem)
     missing = [c for c in (left, right, S.PARAPHRASE_SCORE) if c not in dataset.schema.names]
     if missing:
-        raise TrainDataError(f"{data}: no column {', '.join(missing)} (the core/pair_schema.py layout has them)")
+        raise TrainDataError(f"{data}: no column {', '.join(missing)} (paranmt.core.pair_schema's layout has them)")
     keep = _NOT_DROPPED if S.KEEP in dataset.schema.names else None
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)

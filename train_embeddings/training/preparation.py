@@ -27,9 +27,9 @@ import torch
 from configs import ConfigError
 from configs.out_paths import make_out_folder, out_folder_problem, remove_created
 from configs.schema import ParaNMTConfig, TrainConfig
-from core import pair_schema as S
-from core.text import MOSES_EN
-from core.word_vectors import WordVectors, load_word_vectors
+from paranmt.core import pair_schema as S
+from paranmt.core.text import MOSES_EN
+from paranmt.core.word_vectors import WordVectors, load_word_vectors
 from train_embeddings.evaluation.dev_evaluation import DevEvaluator, EvaluateFn, default_evaluate_fn
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.encoder import SentenceEncoder, build_encoder

@@ -16,7 +16,7 @@ import torch
 from tqdm import tqdm
 
 from configs.schema import TrainConfig
-from core.plotting import pyplot
+from paranmt.core.plotting import pyplot
 from train_embeddings.losses.margin_loss import MARGIN_STATISTICS
 from train_embeddings.training.state import Schedule, TrainingState
 

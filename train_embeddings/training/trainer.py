@@ -16,7 +16,7 @@ from typing import Any, Literal
 import torch
 
 from configs.schema import ParaNMTConfig, TrainConfig
-from core.word_vectors import kumo_data
+from paranmt.core.word_vectors import kumo_data
 from train_embeddings.evaluation.dev_evaluation import EvaluateFn, default_evaluate_fn
 from train_embeddings.losses.margin_loss import MarginLoss, margin_statistics
 from train_embeddings.losses.negative_mining import MegaBatchMiner, MinedNegatives

@@ -28,8 +28,8 @@ import pyarrow.dataset as ds
 from tqdm import tqdm
 
 from configs.schema import LexiconConfig
-from core.errors import ParanmtError
-from core.pair_schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE, check_schema
+from paranmt.core.errors import ParanmtError
+from paranmt.core.pair_schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE, check_schema
 
 __all__ = ["ENGLISH_STOPWORDS", "SKIP_REASONS", "KeyCounts", "LexiconError", "Marginals", "PairCounts", "Vocabulary",
            "build_from_parquet", "build_from_tables", "cartesian_chunks", "expand_inputs", "required_columns",

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from core.correlation import spearman
+from paranmt.core.correlation import spearman
 from pipeline.analysis.lexicon.counting import LexiconError
 from pipeline.analysis.lexicon.query import lookup_pairs
 

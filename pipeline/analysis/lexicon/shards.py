@@ -19,7 +19,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import LexiconConfig
-from core.pair_schema import read_metadata, with_metadata
+from paranmt.core.pair_schema import read_metadata, with_metadata
 from pipeline.analysis.lexicon.counting import KeyCounts, LexiconError, Marginals, PairCounts, Vocabulary
 from pipeline.analysis.lexicon.pmi import LEXICON_SCHEMA, compute_lexicon, top_k_table
 from pipeline.disk_space import room_for

@@ -127,8 +127,8 @@ def _write_summary(shards: list[LexiconShard], vocab: Vocabulary, marginals: Mar
 
 
 class BuildLexicon(beam.PTransform):
-    """Batches of pair records (Arrow tables in the :data:`core.pair_schema.PAIRS_SCHEMA` layout, as the pipeline
-    has them) -> the lexicon files in ``out_dir``, the table in ``num_shards``
+    """Batches of pair records (Arrow tables in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout, as the
+    pipeline has them) -> the lexicon files in ``out_dir``, the table in ``num_shards``
     shards (default: ``config.num_shards``, else 1), each merged and written by its own worker; the output
     PCollection holds one element, the stats dict (rows read / used / skipped by reason)."""
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from core.hf_imports import import_sentence_transformers
+from paranmt.core.hf_imports import import_sentence_transformers
 from tests.conftest import load_benchmark, shared_data
 
 try:

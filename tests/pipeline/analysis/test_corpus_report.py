@@ -14,8 +14,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cli.report_command import main
-from core.pair_schema import (
+from paranmt.cli.report_command import main
+from paranmt.core.pair_schema import (
     EN,
     EN_TOKENS,
     MT,

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import torch
 
-from cli.sick_command import main
+from paranmt.cli.sick_command import main
 from tests.conftest import TASTE_PAIRS, shared_data, taste_pairs
 from train_embeddings.evaluation.sick import (
     ENTAILMENT_LABELS,

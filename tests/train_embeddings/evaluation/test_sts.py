@@ -1,4 +1,5 @@
-"""STS evaluation (train_embeddings/evaluation/sts/, cli/evaluate_command.py): loaders, correlations, protocols, CLI.
+"""STS evaluation (train_embeddings/evaluation/sts/, paranmt/cli/evaluate_command.py): loaders, correlations,
+protocols, CLI.
 
 Hand-made data checks the arithmetic against correlations computed by hand; the real STS 2012–2015 + STS-B files
 (``../shared/data/sts``) check the loaders' counts, the STS2017 selection, and the SIF paper's direction with real
@@ -23,9 +24,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cli import evaluate_command
-from core.correlation import pearson, spearman
-from core.text import CachedTokenizer
+from paranmt.cli import evaluate_command
+from paranmt.core.correlation import pearson, spearman
+from paranmt.core.text import CachedTokenizer
 from tests.conftest import shared_data
 from train_embeddings.evaluation import sts
 from train_embeddings.models import model_io  # evaluate loads models through it (replaced in the CLI tests)
@@ -307,7 +308,7 @@ def test_real_sts2017_selection(real_benchmarks: sts.StsBenchmarks) -> None:
 
 @pytest.fixture(scope="module")
 def baseline_reports(real_benchmarks: sts.StsBenchmarks) -> dict[str, sts.StsReport]:
-    from core.word_vectors import load_kumo
+    from paranmt.core.word_vectors import load_kumo
 
     vectors = load_kumo()
     tokenizer = CachedTokenizer()
@@ -343,7 +344,7 @@ def test_real_correlations_match_scipy(real_benchmarks: sts.StsBenchmarks,
                                        baseline_reports: dict[str, sts.StsReport]) -> None:
     if scipy_stats is None:
         pytest.skip("scipy is not installed (the hand-computed checks above still run)")
-    from core.word_vectors import load_kumo
+    from paranmt.core.word_vectors import load_kumo
 
     dataset = real_benchmarks.years[0]["MSRvid"]
     encoder = sts.glove_average_encoder(load_kumo())

@@ -14,9 +14,9 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from cli import export_command as export
-from core.hf_imports import hide_broken_torchaudio
-from core.pair_schema import PAIRS_SCHEMA
+from paranmt.cli import export_command as export
+from paranmt.core.hf_imports import hide_broken_torchaudio
+from paranmt.core.pair_schema import PAIRS_SCHEMA
 from tests.conftest import REPO_ROOT
 from train_embeddings.training.data import read_tsv_tables
 
@@ -25,7 +25,7 @@ from train_embeddings.training.data import read_tsv_tables
 def sample_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("sample") / "run"
     sample = REPO_ROOT / "configs" / "sample"
-    subprocess.run([sys.executable, "-m", "cli.paranmt_command", "run", "--config", "sample",
+    subprocess.run([sys.executable, "-m", "paranmt", "run", "--config", "sample",
                     "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"), "--out", str(out)],
                    cwd=REPO_ROOT, check=True,
                    capture_output=True, timeout=240)
@@ -45,7 +45,7 @@ def test_datasets_load_dataset_reads_the_train_shards(sample_run: Path, tmp_path
                                    cache_dir=str(tmp_path / "hf-cache"))
     table = train_table(sample_run)
     assert loaded.num_rows == table.num_rows > 20
-    assert loaded.column_names == PAIRS_SCHEMA.names  # the core/pair_schema.py contract, in order
+    assert loaded.column_names == PAIRS_SCHEMA.names  # the paranmt/core/pair_schema.py contract, in order
     features = loaded.features
     assert features["en_tokens"].feature.dtype == "string" and features["paraphrase_score"].dtype == "float32"
     assert features["reason"].dtype == "string"  # the dictionary-encoded reason arrives as plain strings

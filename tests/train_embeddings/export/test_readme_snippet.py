@@ -1,7 +1,8 @@
 """The sentence-transformers block of docs/ecosystem.md runs as written, in a fresh interpreter of this environment
 (the venv the README's set-up command builds), on a model exported with ``paranmt export``: nothing imported or patched
-beforehand — in particular not ``core.hf_imports.hide_broken_torchaudio``, which paranmt's own entry points call.
-A CUDA-only torchaudio beside the CPU torch used to make its first line fail (``OSError: … _torchaudio.abi3.so``)."""
+beforehand — in particular not ``paranmt.core.hf_imports.hide_broken_torchaudio``, which paranmt's own entry points
+call. A CUDA-only torchaudio beside the CPU torch used to make its first line fail (``OSError: …
+_torchaudio.abi3.so``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from cli.paranmt_command import main as paranmt
+from paranmt.cli.paranmt_command import main as paranmt
 from tests.conftest import REPO_ROOT
 from tests.support.training_pairs import pairs_parquet, tiny
 from train_embeddings import load_model

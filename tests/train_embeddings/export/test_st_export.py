@@ -11,8 +11,8 @@ import json
 import numpy as np
 import pytest
 
-from cli.paranmt_command import main as paranmt
-from core.hf_imports import import_sentence_transformers
+from paranmt.cli.paranmt_command import main as paranmt
+from paranmt.core.hf_imports import import_sentence_transformers
 from tests.conftest import write_sts_dir
 from tests.support.training_pairs import pair_lines, pairs_parquet, tiny
 from train_embeddings import load_model

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import torch
 
-from core.text import MOSES_EN
-from core.word_vectors import load_word_vectors
 from filters.paragram import ParagramScorer
+from paranmt.core.text import MOSES_EN
+from paranmt.core.word_vectors import load_word_vectors
 from tests.support.training_pairs import pair_lines, pair_tokens, pairs_parquet, tiny
 from train_embeddings import export_word_vectors, load_model, save_model
 from train_embeddings.models.embedding_model import EmbeddingModel
@@ -111,7 +111,7 @@ def test_export_text_and_word_model_formats(word_run, tmp_path):
 
 
 def test_export_cli(word_run, combined_run, tmp_path, capsys):
-    from cli.export_vectors_command import main
+    from paranmt.cli.export_vectors_command import main
 
     assert main(["--model", str(word_run.out_dir), "--out", str(tmp_path / "v.txt")]) == 0
     assert len(load_word_vectors(tmp_path / "v.txt")) == len(load_model(word_run.model_dir).words) - 1

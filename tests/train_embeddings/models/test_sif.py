@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 import torch
 
-from cli.sif_command import main
-from core.correlation import pearson
-from core.text import CachedTokenizer
-from core.word_vectors import WordVectors, WordVectorsError
+from paranmt.cli.sif_command import main
+from paranmt.core.correlation import pearson
+from paranmt.core.text import CachedTokenizer
+from paranmt.core.word_vectors import WordVectors, WordVectorsError
 from tests.conftest import shared_data
 from train_embeddings.evaluation import sts
 from train_embeddings.models.embedding_model import EmbeddingModel
@@ -230,7 +230,7 @@ def real_sts() -> sts.StsBenchmarks:
 
 def test_real_sif_glove_beats_glove_average_on_sts_2012_2015(real_sts: sts.StsBenchmarks) -> None:
     """SIF paper Table 1 (GloVe+WR vs avg-GloVe): deterministic — fixed vectors, counts, fit set and tokeniser."""
-    from core.word_vectors import load_kumo
+    from paranmt.core.word_vectors import load_kumo
 
     counts = shared_data("wordfreq/enwiki_vocab_min200.txt")
     glove_vectors = load_kumo()
@@ -254,7 +254,7 @@ def test_real_sif_glove_beats_glove_average_on_sts_2012_2015(real_sts: sts.StsBe
 def test_evaluate_cli_takes_sif_models_and_baselines(tmp_path: Path, vectors: WordVectors, counts_file: Path,
                                                      capsys) -> None:
     """A saved SIF directory is a --model; --glove/--sif use the same module (here on a text vector file)."""
-    from cli import evaluate_command as evaluate
+    from paranmt.cli import evaluate_command as evaluate
 
     root = tmp_path / "sts" / "STS12"
     root.mkdir(parents=True)

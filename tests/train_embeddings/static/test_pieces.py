@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 pytest.importorskip("tokenizers")
 pytest.importorskip("all_minilm_l6_v2", reason="the st extra (the packaged all-MiniLM-L6-v2) is not installed")
 
-from core.hf_imports import minilm_directory
+from paranmt.core.hf_imports import minilm_directory
 from tests.conftest import shared_data
 from train_embeddings.evaluation import sts
 from train_embeddings.models.embedding_model import EmbeddingModel

@@ -10,14 +10,14 @@ import re
 import numpy as np
 import pytest
 
-from core.hf_imports import hide_broken_torchaudio
+from paranmt.core.hf_imports import hide_broken_torchaudio
 from tests.support.training_pairs import pair_lines, pairs_parquet, tiny
 
 hide_broken_torchaudio()
 pytest.importorskip("model2vec.distill", reason="the static extra (model2vec, skeletoken) is not installed")
 pytest.importorskip("sentence_transformers", reason="the st extra is not installed")
 
-from cli.paranmt_command import main as paranmt  # noqa: E402
+from paranmt.cli.paranmt_command import main as paranmt  # noqa: E402
 from train_embeddings import load_model  # noqa: E402
 from train_embeddings.static.teacher import STATIC, distill_teacher  # noqa: E402
 from train_embeddings.training.trainer import train  # noqa: E402

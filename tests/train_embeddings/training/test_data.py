@@ -46,7 +46,7 @@ def test_directory_file_glob_and_memory_url_read_the_same_pairs(tmp_path):
     remote = PairSource("memory://corpus/train")
     assert len(remote.files) == 5 and remote.count() == 250
     assert sorted(rows_of(remote.chunks(64, seed=1, epoch=0))) == list(range(250))
-    from cli import export_command  # its --input was a Path, which made memory://... memory:/...
+    from paranmt.cli import export_command  # its --input was a Path, which made memory://... memory:/...
 
     out = tmp_path / "from-url.tsv"
     assert export_command.main(["--format", "paranmt-tsv", "--input", "memory://corpus/train", "--out", str(out)]) == 0

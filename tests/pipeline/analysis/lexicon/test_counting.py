@@ -13,8 +13,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cli.lexicon_command import main
 from configs.schema import LexiconConfig
+from paranmt.cli.lexicon_command import main
 from pipeline.analysis.lexicon.counting import LexiconError, PairCounts, build_from_tables, select_pairs
 from pipeline.analysis.lexicon.evaluation import load_wordsim
 from pipeline.analysis.lexicon.pmi import compute_lexicon

@@ -10,8 +10,8 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from cli.lexicon_command import main
 from configs.schema import LexiconConfig
+from paranmt.cli.lexicon_command import main
 from pipeline.analysis.lexicon.counting import build_from_tables
 from pipeline.analysis.lexicon.evaluation import evaluate_wordsim, load_wordsim
 from pipeline.analysis.lexicon.pmi import compute_lexicon

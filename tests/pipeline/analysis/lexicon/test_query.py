@@ -3,7 +3,7 @@ command line."""
 
 from __future__ import annotations
 
-from cli.lexicon_command import main
+from paranmt.cli.lexicon_command import main
 from pipeline.analysis.lexicon.query import neighbours
 
 

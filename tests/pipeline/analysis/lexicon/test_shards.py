@@ -9,8 +9,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cli.lexicon_command import main
 from configs.schema import LexiconConfig
+from paranmt.cli.lexicon_command import main
 from pipeline.analysis.lexicon.counting import LexiconError, PairCounts, build_from_parquet
 from pipeline.analysis.lexicon.query import neighbours
 from pipeline.analysis.lexicon.shards import lexicon_files, lexicon_metadata, write_outputs

@@ -1,0 +1,86 @@
+"""``paranmt folds``: rank pairs by a criterion into folds (Table 5)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from configs.schema import ParaNMTConfig
+from paranmt.core.command_line import (
+    ArgumentParser,
+    ConfigFlag,
+    add_config_arguments,
+    add_config_flags,
+    command,
+    config_values,
+    flag_names,
+)
+
+# The flags that set config values; each one's type, help and default are its schema field's. --folds also selects
+# the top two folds (filter.select_folds), as the paper's rank rule does.
+CONFIG_FLAGS = (
+    ConfigFlag("--criterion", "filter.rank_by", choices=("paraphrase_score", "trigram_overlap", "translation_score")),
+    ConfigFlag("--folds", "filter.folds"),
+    ConfigFlag("--seed", "seed"),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = ArgumentParser(
+        prog="paranmt folds",
+        description="Split scored pairs into equal folds by a criterion (ParaNMT-50M §5.4, Table 5). Pairs "
+        "failing the config's threshold rules (missing score, no known words, score ranges, length ratio) are "
+        "not ranked; the token limit is not applied (sample with it per fold).")
+    parser.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory")
+    parser.add_renamed("--out", "--output", required=True, type=Path, help="output directory for fold-JJ-of-KK.parquet")
+    add_config_flags(parser, ParaNMTConfig, CONFIG_FLAGS)
+    add_config_arguments(parser, "filter.max_length_ratio=2")  # the filter section and the seed apply
+    return parser
+
+
+@command(build_parser)
+def main(args: argparse.Namespace) -> int:
+    """Rank a pairs Parquet file into folds, write one Parquet file per fold, print sizes and boundaries."""
+
+    # the work's modules load once the arguments parse: --help and a bad flag answer at once
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from configs import ConfigError, load_config
+    from filters.folds import select_training_pairs, write_fold_subsets
+    from filters.scores import input_files
+    from paranmt.core.pair_schema import ID, Reason, check_schema
+
+    values = config_values(args, CONFIG_FLAGS)
+    folds = values["filter.folds"]
+    values["filter.select_folds"] = [folds - 1, folds] if folds and folds >= 2 else None
+    config = load_config(args.config, args.overrides, values,
+                         flags={**flag_names(CONFIG_FLAGS), "filter.select_folds": "--folds"})
+    criterion = config.filter.rank_by or "paraphrase_score"
+    filter_config = config.filter.model_copy(update={"rank_by": criterion, "max_tokens": None, "sample": None})
+    config = config.model_copy(update={"filter": filter_config})
+    table = pa.concat_tables(pq.read_table(f) for f in input_files(args.input))  # one-line error if none
+    check_schema(table.schema, required=(ID, criterion), source=args.input)
+    result = select_training_pairs(table, filter_config, config.seed)
+    ranked = int((result.fold > 0).sum())
+    excluded = {k: v for k, v in result.counts.items() if k not in (Reason.KEPT, Reason.NOT_IN_SELECTED_FOLDS)}
+    if ranked == 0:  # ten empty folds would only look like a result
+        unscored = excluded.get(Reason.MISSING_SCORE, 0) == table.num_rows
+        raise ConfigError(f"no pair of {args.input} can be ranked by {criterion} (not ranked: {excluded})"
+                          + ("; score them first with paranmt score, or give a scored run's pairs/" if unscored
+                             else ""))
+    paths = write_fold_subsets(table, result.fold, args.out, config, criterion=criterion, folds=filter_config.folds)
+
+    print(f"ranked {ranked:,} of {table.num_rows:,} pairs by {criterion} into {filter_config.folds} folds "
+          f"(seed {config.seed}); not ranked: {excluded or 'none'}")
+    print(f"{'fold':>4} {'size':>12} {'min':>12} {'max':>12}  file")
+    for b, path in zip(result.boundaries, paths, strict=True):
+        low = "-" if b.min is None else f"{b.min:.6g}"
+        high = "-" if b.max is None else f"{b.max:.6g}"
+        print(f"{b.fold:>4} {b.size:>12,} {low:>12} {high:>12}  {path}")
+    summary = {"input": str(args.input), "criterion": criterion, "folds": filter_config.folds, "seed": config.seed,
+               "rows": table.num_rows, "ranked": ranked, "not_ranked": excluded,
+               "boundaries": [b.as_dict() for b in result.boundaries], "files": [p.name for p in paths]}
+    (args.out / "folds.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return 0

@@ -1,0 +1,106 @@
+"""Trigram overlap and PARAGRAM-PHRASE paraphrase score of Parquet pairs (ParaNMT-50M §3, §5.4).
+
+    paranmt score --input pairs.parquet|runs/x/pairs --out scored.parquet \\
+        [--scorer fitted.npz | --embeddings VECTORS [--embeddings-format F] [--word-frequencies FREQ]] \\
+        [--save-scorer fitted.npz] [--config NAME_OR_PATH] [--set score.sif_a=1e-4] [--batch-rows 65536]
+
+Adds (or overwrites) trigram_overlap, paraphrase_score, no_known_words and scorer_id; every other column, the
+translation score included, is carried unchanged. Without --scorer the scorer is fitted first on a systematic
+sample of the input's sentences (score.fit_sample sentences, both sides, spread over the whole file);
+--save-scorer keeps it so later runs and other workers score identically. The output's schema metadata records the
+scorer id and parameters.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from configs.schema import ParaNMTConfig
+from paranmt.core.command_line import (
+    ArgumentParser,
+    ConfigFlag,
+    add_config_arguments,
+    add_config_flags,
+    command,
+    config_values,
+    flag_names,
+)
+
+
+def _path_or_url(value: str) -> Path | str:
+    """``--scorer``: a local file, or a ``gs://`` / ``s3://`` URL as given."""
+    return value if "://" in value else Path(value).expanduser()
+
+
+# The flags that set config values; each one's type, help and default are its schema field's.
+CONFIG_FLAGS = (
+    ConfigFlag("--embeddings", "score.embeddings"),
+    ConfigFlag("--embeddings-format", "score.embeddings_format"),
+    ConfigFlag("--word-frequencies", "score.word_frequencies", old="--word-counts"),
+    ConfigFlag("--scorer", "score.scorer", type=_path_or_url),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = ArgumentParser(prog="paranmt score", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--input", required=True, type=Path,
+                   help="pairs Parquet file or directory of shards (en_tokens, mt_tokens, ...)")
+    p.add_renamed("--out", "--output", required=True, type=Path, help="Parquet file to write")
+    add_config_arguments(p, "score.sif_a=1e-4")  # the config's score section applies
+    add_config_flags(p, ParaNMTConfig, CONFIG_FLAGS)
+    p.add_argument("--save-scorer", type=Path, help="write the (fitted) scorer here")
+    p.add_argument("--batch-rows", type=int, default=65536, help="rows scored together (default %(default)s)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+@command(build_parser)
+def main(args: argparse.Namespace) -> int:
+    # the work's modules load once the arguments parse: --help and a bad flag answer at once
+    import pyarrow.parquet as pq
+    from tqdm import tqdm
+
+    from configs import ConfigError, load_config
+    from configs.out_paths import out_file_problem
+    from filters.paragram import ParagramScorer
+    from filters.scores import fit_sample_from_parquet, input_files, score_parquet
+    from paranmt.core.pair_schema import EN_TOKENS, MT_TOKENS, check_schema
+
+    values = config_values(args, CONFIG_FLAGS)
+    config = load_config(args.config, args.overrides, values, flags=flag_names(CONFIG_FLAGS)).score
+    problem = out_file_problem("--out", args.out)
+    if problem:
+        raise ConfigError(problem)
+    files = input_files(args.input)
+    if args.out.resolve() in {f.resolve() for f in files} or args.out.resolve().parent == args.input.resolve():
+        raise ConfigError("--out must differ from --input (and lie outside an --input directory)")
+    if args.batch_rows < 1:
+        raise ConfigError(f"--batch-rows must be positive (got {args.batch_rows})")
+    total_rows = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+    check_schema(pq.read_schema(files[0]), required=(EN_TOKENS, MT_TOKENS), source=files[0])
+    try:
+        if config.scorer is not None:
+            ignored = [item.flag for item in CONFIG_FLAGS if item.key != "score.scorer" and values[item.key]]
+            if ignored:
+                print(f"note: {', '.join(ignored)} ignored: the saved scorer {config.scorer} is used as fitted",
+                      file=sys.stderr)
+            scorer = ParagramScorer.load(config.scorer)
+        else:
+            sample = fit_sample_from_parquet(files, config.fit_sample, args.batch_rows)
+            scorer = ParagramScorer.from_config(config, sample)
+            print(f"fitted {scorer} on {scorer.params['fit_sentences']:,} sentences", file=sys.stderr)
+        if args.save_scorer:
+            print(f"saved scorer to {scorer.save(args.save_scorer)}", file=sys.stderr)
+    except ValueError as error:  # the word-vector and scorer readers' own (ParanmtError: run_main)
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+    with tqdm(total=total_rows, unit="pairs", disable=args.quiet, desc=f"score ({scorer.scorer_id})") as bar:
+        done = score_parquet(files, args.out, scorer, batch_rows=args.batch_rows, progress=bar.update)
+    print(f"scored {done.pairs:,} pairs in {done.seconds:.1f} s ({done.pairs / max(done.seconds, 1e-9):,.0f} "
+          f"pairs/s); no_known_words {done.no_known_words:,}; mean trigram_overlap {done.mean_trigram_overlap:.3f}; "
+          f"mean paraphrase_score {done.mean_paraphrase_score:.3f}; scorer {scorer.scorer_id}", file=sys.stderr)
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0

@@ -1,0 +1,19 @@
+"""``paranmt report``: the input is checked before a report is written (the report itself:
+tests/pipeline/analysis)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paranmt.cli.paranmt_command import main
+
+
+def test_report_on_an_empty_folder_is_an_error(user_paths, capsys):
+    """It used to exit 0 and write a report of nothing."""
+    d = user_paths
+    with pytest.raises(SystemExit) as exit_:
+        main(["report", "--input", str(d / "folder"), "--out", str(d / "report")])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == (f"error: --input {d / 'folder'} holds no pairs (no Parquet rows): give a "
+                                       "run's pairs/ or train/ (see paranmt report --help)\n")
+    assert not (d / "report").exists()

@@ -1,0 +1,38 @@
+"""``paranmt sick``: its flags spelled as the other commands spell them (training heads:
+tests/train_embeddings/test_sick.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paranmt.cli.paranmt_command import main
+
+
+def test_sick_says_quiet_and_word_frequencies_like_the_others(capsys):
+    """Issue 34: ``sick`` said ``--no-progress`` where every other command says ``--quiet``; issue 47: its
+    ``--word-counts`` is ``--word-frequencies`` as in score and evaluate (the old flags still work, hidden)."""
+    from paranmt.cli.sick_command import build_parser
+
+    with pytest.raises(SystemExit):
+        main(["sick", "--help"])
+    text = capsys.readouterr().out
+    assert "--quiet" in text and "--no-progress" not in text
+    assert "--word-frequencies" in text and "--word-counts" not in text
+    parser = build_parser()
+    base = ["--model", "glove", "--task", "relatedness"]
+    assert parser.parse_args([*base, "--no-progress"]).quiet is True
+    assert parser.parse_args([*base, "--quiet"]).quiet is True
+    assert parser.parse_args(base).quiet is False
+    assert str(parser.parse_args([*base, "--word-counts", "f.txt"]).word_frequencies) == "f.txt"
+
+
+def test_the_defaults_shown_are_the_heads_settings():
+    """The help shows SickConfig's defaults, read without loading torch (tests/paranmt/cli/test_help.py)."""
+    from dataclasses import asdict
+
+    from paranmt.cli.sick_command import SETTINGS, build_parser
+    from train_embeddings.evaluation.sick import SickConfig
+
+    args = build_parser().parse_args(["--model", "glove", "--task", "relatedness"])
+    defaults = asdict(SickConfig())
+    assert {name: getattr(args, name) for name in SETTINGS} == {name: defaults[name] for name in SETTINGS}
