@@ -49,7 +49,7 @@ from configs.schema import ParaNMTConfig
 from paranmt.core.errors import ParanmtError
 from paranmt.core.import_path import OWN_PACKAGES
 from pipeline import progress
-from pipeline.graph import build_pipeline, check_run
+from pipeline.graph import CheckedRun, build_pipeline, check_run
 from pipeline.input_files import InputError, file_system_problem
 from pipeline.input_plan import InputSpec
 from pipeline.job_log import JobLog, job_log
@@ -103,19 +103,8 @@ def run_job(
     config, specs, worker_output = paths_for_workers(config, specs, output, argv, shared_mounts)
     options = PipelineOptions(argv)
     runner = runner_name(argv)
-    dry_run = options.view_as(TestOptions).dry_run
-    if dry_run and runner != "DataflowRunner":  # other runners ignore the flag and run the job
-        raise InputError(f"--dry_run True builds a DataflowRunner job without submitting it; {runner} "
-                         "would run the whole job: drop --dry_run or add --runner DataflowRunner")
-    problem = file_system_problem(output)
-    if problem is not None:
-        raise InputError(f"--out {output}: {problem}")
+    p = _beam_pipeline(options, runner, output)
     started = time.perf_counter()
-    try:
-        with beam_checks_speak_last():
-            p = beam.Pipeline(options=options)
-    except ValueError as error:  # an unknown runner, or options the runner requires (Dataflow's project, ...)
-        raise InputError(f"Beam options for {runner}: {' '.join(str(error).split())} (docs/dataflow.md)") from None
     with own_output(output):  # one run per folder; created (and locked) before the checks below
         # Input, model and output-folder errors are raised here, before anything is written.
         checked = check_run(p, config, specs, worker_output)
@@ -125,49 +114,90 @@ def run_job(
         # The stages were built with the workers' paths; the outputs' metadata describes the run as given.
         build_pipeline(p, dataclasses.replace(checked, config=given_config, specs=given_specs))
         clear_staging(output)  # a killed run's staging folder and success marker
-        expected = checked.plan.expected_rows
-        local = runner in progress.LOCAL_RUNNERS
-        translating = (f"model {checked.nmt_model_id}, beam {config.translate.beam_size}"
-                       if checked.mode == "translate" else "")
-        with job_log(output, worker_processes=local and _worker_processes(options)) as log, \
-                progress.LocalProgress(expected, enabled=show_progress and local, translating=translating) as shown, \
-                local_worker_logging(options, local=local):
-            try:
-                result = p.run()
-                if dry_run:  # built and translated for Dataflow, never submitted
-                    return dry_run_summary(result, runner)
-                if local:  # run() returned when the job ended
-                    result.wait_until_finish()
-                else:
-                    every = progress.REMOTE_PROGRESS_SECONDS if progress_every is None else progress_every
-                    progress.wait_showing_progress(result, expected, every=every,
-                                                   stream=sys.stderr if show_progress else None,
-                                                   written=_written_rows(config, worker_output, started))
-            except ParanmtError as error:  # raised in this process (the in-process runner)
-                raise _citing(error, log) from None
-            except RuntimeError as error:
-                user_error = raised_in_a_worker(error)
-                if user_error is None:
-                    raise
-                raise _citing(user_error, log) from None
-            metrics = metric_counts(result)
-            shown.finish(metrics)
-        shards = finalize(output, (*OUTPUTS, LEXICON_DIR))
-        summary = write_summary(output, metrics, shards, runner=runner, plan=checked.plan, mode=checked.mode,
-                                nmt_model_id=checked.nmt_model_id, scored=checked.scored, excluded=checked.excluded,
-                                lexicon=config.lexicon.enabled)
+        watch = _Watch(show_progress, progress_every, _written_rows(config, worker_output, started))
+        result, metrics = _run_and_wait(p, options, runner, output, checked, watch)
+        if metrics is None:  # a Dataflow dry run: built, never submitted
+            return dry_run_summary(result, runner)
+        summary = _summary(output, result, metrics, runner, checked, config)
         summary["wall_seconds"] = round(time.perf_counter() - started, 3)  # console only: summary.json is stable
-        summary["stage_seconds"] = stage_seconds(result)
-        summary["step_seconds"] = stage_seconds(result, depth=2)
-        summary["translation_seconds"] = translation_seconds(result)
-        summary["translation_window"] = translation_window(result)  # epoch seconds: a GPU's samples over the span
-        # rows the model translated in this run (not taken from the translation cache), over that span
-        summary["translated_rows"] = metrics.get(TRANSLATED_COUNTER, 0) - metrics.get(CACHE_HIT_COUNTER, 0)
-        summary["held"] = held_sizes(result)
         if not summary["identity"]["holds"]:
             raise AccountingError("; ".join(summary["identity"]["problems"]), summary)
         return summary
 
+
+def _beam_pipeline(options: PipelineOptions, runner: str, output: str) -> beam.Pipeline:
+    """The Beam pipeline for ``options``, or one line naming what the runner's options lack."""
+    if options.view_as(TestOptions).dry_run and runner != "DataflowRunner":  # other runners would run the job
+        raise InputError(f"--dry_run True builds a DataflowRunner job without submitting it; {runner} "
+                         "would run the whole job: drop --dry_run or add --runner DataflowRunner")
+    problem = file_system_problem(output)
+    if problem is not None:
+        raise InputError(f"--out {output}: {problem}")
+    try:
+        with beam_checks_speak_last():
+            return beam.Pipeline(options=options)
+    except ValueError as error:  # an unknown runner, or options the runner requires (Dataflow's project, ...)
+        raise InputError(f"Beam options for {runner}: {' '.join(str(error).split())} (docs/dataflow.md)") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Watch:
+    """How the launcher shows a running job: ``show`` progress on stderr, every ``every`` seconds for a remote
+    runner (None: :data:`pipeline.progress.REMOTE_PROGRESS_SECONDS`), counting rows from what ``written`` finds."""
+
+    show: bool
+    every: float | None
+    written: progress.WrittenRows
+
+
+def _run_and_wait(p: beam.Pipeline, options: PipelineOptions, runner: str, output: str, checked: CheckedRun,
+                  watch: _Watch) -> tuple[PipelineResult, dict[str, int] | None]:
+    """Run the job and wait for it, showing progress; a failure inside the job is one line citing the job's log.
+    The result and its metric counts (None for a dry run, which is never submitted)."""
+    local = runner in progress.LOCAL_RUNNERS
+    translating = (f"model {checked.nmt_model_id}, beam {checked.config.translate.beam_size}"
+                   if checked.mode == "translate" else "")
+    with job_log(output, worker_processes=local and _worker_processes(options)) as log, \
+            progress.LocalProgress(checked.plan.expected_rows, enabled=watch.show and local,
+                                   translating=translating) as shown, \
+            local_worker_logging(options, local=local):
+        try:
+            result = p.run()
+            if options.view_as(TestOptions).dry_run:
+                return result, None
+            if local:  # run() returned when the job ended
+                result.wait_until_finish()
+            else:
+                every = progress.REMOTE_PROGRESS_SECONDS if watch.every is None else watch.every
+                progress.wait_showing_progress(result, checked.plan.expected_rows, every=every,
+                                               stream=sys.stderr if watch.show else None, written=watch.written)
+        except ParanmtError as error:  # raised in this process (the in-process runner)
+            raise _citing(error, log) from None
+        except RuntimeError as error:
+            user_error = raised_in_a_worker(error)
+            if user_error is None:
+                raise
+            raise _citing(user_error, log) from None
+        metrics = metric_counts(result)
+        shown.finish(metrics)
+    return result, metrics
+
+
+def _summary(output: str, result: PipelineResult, metrics: dict[str, int], runner: str, checked: CheckedRun,
+             config: ParaNMTConfig) -> dict[str, Any]:
+    """Move the outputs into place and write ``summary.json``; the returned summary adds the console's timings."""
+    shards = finalize(output, (*OUTPUTS, LEXICON_DIR))
+    summary = write_summary(output, metrics, shards, runner=runner, plan=checked.plan, mode=checked.mode,
+                            nmt_model_id=checked.nmt_model_id, scored=checked.scored, excluded=checked.excluded,
+                            lexicon=config.lexicon.enabled)
+    summary["stage_seconds"] = stage_seconds(result)
+    summary["step_seconds"] = stage_seconds(result, depth=2)
+    summary["translation_seconds"] = translation_seconds(result)
+    summary["translation_window"] = translation_window(result)  # epoch seconds: a GPU's samples over the span
+    # rows the model translated in this run (not taken from the translation cache), over that span
+    summary["translated_rows"] = metrics.get(TRANSLATED_COUNTER, 0) - metrics.get(CACHE_HIT_COUNTER, 0)
+    summary["held"] = held_sizes(result)
+    return summary
 
 def _worker_processes(options: PipelineOptions) -> bool:
     """The local runner starts worker processes of its own (they inherit the launcher's stderr)."""
