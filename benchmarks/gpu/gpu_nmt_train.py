@@ -19,8 +19,8 @@ This part runs that preset's recipe (:data:`translate.train.PRESETS`, ``--smoke`
 Rates come from fairseq's ``train_inner`` log lines after the first one (its warm-up): target tokens/s (fairseq's
 ``wpb`` per update over the ``wall`` clock), source tokens/s (target tokens/s times the training split's ratio of
 source to target tokens, EOS included: batches are drawn from the whole split). The CzEng projection: 51.4M pairs
-(``benchmarks/scale_anchors.json``) at this bitext's target tokens per pair, per epoch and at the preset's epoch
-cap (the ParaNMT paper used a pretrained model and states no epochs; ``max_epoch`` is the preset's bound, early
+(``benchmarks/pipeline/scale_anchors.json``) at this bitext's target tokens per pair, per epoch and at the preset's
+epoch cap (the ParaNMT paper used a pretrained model and states no epochs; ``max_epoch`` is the preset's bound, early
 stopping may end sooner).
 """
 
@@ -57,7 +57,7 @@ from translate.train import (
 )
 from translate.translator import Status
 
-ANCHORS = REPO / "benchmarks" / "scale_anchors.json"
+ANCHORS = REPO / "benchmarks" / "pipeline" / "scale_anchors.json"
 SMOKE_PAIRS = 600  # --smoke: the first pairs of the bitext, tiny preset
 DECODED = 4  # Czech sentences the converted checkpoint translates
 PREPARED = "prepared.json"

@@ -137,7 +137,8 @@ def test_paranmt_commands_in_the_docs_use_flags_their_help_lists():
 def test_no_python_m_forms_of_library_modules(page):
     """Commands are written `paranmt SUBCOMMAND`, or as the two library modules that run as `python -m`
     (:data:`PYTHON_M`); no other library module runs that way."""
-    used = re.findall(r"python -m ((?:pipeline|translate|filters|train_embeddings|paranmt\.core|configs)\b[\w.]*)", _text(page))
+    library = r"(?:pipeline|translate|filters|train_embeddings|paranmt\.core|configs)"
+    used = re.findall(rf"python -m ({library}\b[\w.]*)", _text(page))
     assert [name for name in used if name not in PYTHON_M] == [], f"{page.name}: write `paranmt SUBCOMMAND`"
 
 
