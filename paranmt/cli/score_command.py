@@ -80,22 +80,18 @@ def main(args: argparse.Namespace) -> int:
         raise ConfigError(f"--batch-rows must be positive (got {args.batch_rows})")
     total_rows = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
     check_schema(pq.read_schema(files[0]), required=(EN_TOKENS, MT_TOKENS), source=files[0])
-    try:
-        if config.scorer is not None:
-            ignored = [item.flag for item in CONFIG_FLAGS if item.key != "score.scorer" and values[item.key]]
-            if ignored:
-                print(f"note: {', '.join(ignored)} ignored: the saved scorer {config.scorer} is used as fitted",
-                      file=sys.stderr)
-            scorer = ParagramScorer.load(config.scorer)
-        else:
-            sample = fit_sample_from_parquet(files, config.fit_sample, args.batch_rows)
-            scorer = ParagramScorer.from_config(config, sample)
-            print(f"fitted {scorer} on {scorer.params['fit_sentences']:,} sentences", file=sys.stderr)
-        if args.save_scorer:
-            print(f"saved scorer to {scorer.save(args.save_scorer)}", file=sys.stderr)
-    except ValueError as error:  # the word-vector and scorer readers' own (ParanmtError: run_main)
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    if config.scorer is not None:
+        ignored = [item.flag for item in CONFIG_FLAGS if item.key != "score.scorer" and values[item.key]]
+        if ignored:
+            print(f"note: {', '.join(ignored)} ignored: the saved scorer {config.scorer} is used as fitted",
+                  file=sys.stderr)
+        scorer = ParagramScorer.load(config.scorer)
+    else:
+        sample = fit_sample_from_parquet(files, config.fit_sample, args.batch_rows)
+        scorer = ParagramScorer.from_config(config, sample)
+        print(f"fitted {scorer} on {scorer.params['fit_sentences']:,} sentences", file=sys.stderr)
+    if args.save_scorer:
+        print(f"saved scorer to {scorer.save(args.save_scorer)}", file=sys.stderr)
 
     with tqdm(total=total_rows, unit="pairs", disable=args.quiet, desc=f"score ({scorer.scorer_id})") as bar:
         done = score_parquet(files, args.out, scorer, batch_rows=args.batch_rows, progress=bar.update)
