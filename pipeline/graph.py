@@ -19,7 +19,6 @@ from configs.schema import LexiconConfig, ParaNMTConfig
 from filters.decontaminate import ExcludedSentences
 from filters.plugins import Score, build_scores
 from filters.rules import check_select_columns
-from pipeline import progress
 from pipeline.analysis.lexicon.transforms import BuildLexicon
 from pipeline.backtranslate import BackTranslate
 from pipeline.dedup import Dedup
@@ -30,6 +29,7 @@ from pipeline.metrics import Step
 from pipeline.options import runner_of
 from pipeline.pair_records import PairRecords
 from pipeline.prefilter import FIT_TAG, PrefilterRows
+from pipeline.preflight import LOCAL_RUNNERS
 from pipeline.records import REJECTED_TAG
 from pipeline.run_folder import LEXICON_DIR, STAGING, code_version
 from pipeline.score_transforms import ScoreAndSelect
@@ -122,7 +122,7 @@ def check_run(
     pipeline_config = config.pipeline
     ingest = Ingest(specs, pipeline_config)  # plans the reads: misaligned pair files fail here
     _check_sizes(ingest.plan, pipeline_config.num_shards)
-    local = runner_of(p.options) in progress.LOCAL_RUNNERS
+    local = runner_of(p.options) in LOCAL_RUNNERS
     translate = None if ingest.plan.has_mt else BackTranslate.for_run(config, output, local=local)
     scores = build_scores(config.filter.scores) if pipeline_config.score else []
     excluded = None

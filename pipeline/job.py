@@ -62,8 +62,8 @@ from pipeline.metrics import (
     translation_seconds,
     translation_window,
 )
-from pipeline.options import beam_checks_speak_last, local_worker_logging, runner_name
-from pipeline.preflight import beam_argv, paths_for_workers
+from pipeline.options import beam_checks_speak_last, local_worker_logging
+from pipeline.preflight import LOCAL_RUNNERS, beam_argv, paths_for_workers, runner_class_name
 from pipeline.run_folder import LEXICON_DIR, OUTPUTS, STAGING, cache_root, cached_chunk_path, claim_output, own_output
 from pipeline.summary import write_summary
 from pipeline.write import clear_staging, finalize
@@ -102,7 +102,7 @@ def run_job(
     output = str(output)  # the launcher's own file operations and messages keep the folder as given
     config, specs, worker_output = paths_for_workers(config, specs, output, argv, shared_mounts)
     options = PipelineOptions(argv)
-    runner = runner_name(argv)
+    runner = runner_class_name(argv)
     p = _beam_pipeline(options, runner, output)
     started = time.perf_counter()
     with own_output(output):  # one run per folder; created (and locked) before the checks below
@@ -154,7 +154,7 @@ def _run_and_wait(p: beam.Pipeline, options: PipelineOptions, runner: str, outpu
                   watch: _Watch) -> tuple[PipelineResult, dict[str, int] | None]:
     """Run the job and wait for it, showing progress; a failure inside the job is one line citing the job's log.
     The result and its metric counts (None for a dry run, which is never submitted)."""
-    local = runner in progress.LOCAL_RUNNERS
+    local = runner in LOCAL_RUNNERS
     translating = (f"model {checked.nmt_model_id}, beam {checked.config.translate.beam_size}"
                    if checked.mode == "translate" else "")
     with job_log(output, worker_processes=local and _worker_processes(options)) as log, \

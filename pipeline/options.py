@@ -17,13 +17,11 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from apache_beam.options.pipeline_options import DirectOptions, PipelineOptions, StandardOptions, WorkerOptions
-
-from pipeline.preflight import beam_argv
 
 # The SDK harness (apache_beam.runners.worker.sdk_worker_main) reads its pipeline options from the JSON file this
 # variable names, before the ones its runner hands it: the channel Beam's worker containers use.
@@ -31,16 +29,10 @@ WORKER_OPTIONS_FILE = "PIPELINE_OPTIONS_FILE"
 
 __all__ = [
     "WORKER_OPTIONS_FILE",
-    "beam_argv",
     "beam_checks_speak_last",
     "local_worker_logging",
-    "runner_name",
     "runner_of",
 ]
-
-
-def runner_name(argv: Sequence[str]) -> str:
-    return runner_of(PipelineOptions(list(argv)))
 
 
 def runner_of(options: PipelineOptions) -> str:

@@ -52,7 +52,6 @@ from pipeline.metrics import (
 from pipeline.metrics import (
     WATCH_ENV as ENV,
 )
-from pipeline.preflight import LOCAL_RUNNERS as LOCAL_RUNNERS  # its home is the Beam-free preflight
 
 READ, TRANSLATED, WRITTEN, STARTED_CHUNKS = (READ_COUNTER, TRANSLATED_COUNTER, written_counter("pairs"),
                                            STARTED_CHUNKS_COUNTER)

@@ -18,7 +18,7 @@ from configs import load_config
 from pipeline.graph import build_pipeline, check_run
 from pipeline.input_plan import InputSpec
 from pipeline.metrics import Step
-from pipeline.options import beam_argv
+from pipeline.preflight import beam_argv
 from pipeline.run import main
 from tests.conftest import REPO_ROOT
 

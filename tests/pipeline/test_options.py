@@ -12,7 +12,8 @@ from apache_beam.options.pipeline_options import PipelineOptions
 
 from configs import load_config
 from configs.schema import PipelineConfig
-from pipeline.options import WORKER_OPTIONS_FILE, beam_argv, beam_checks_speak_last, local_worker_logging
+from pipeline.options import WORKER_OPTIONS_FILE, beam_checks_speak_last, local_worker_logging
+from pipeline.preflight import beam_argv
 
 
 def test_pipeline_config_loads_with_overrides_and_flags():
