@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 # A few real words, through the model's own text chain: what every backend must translate before it is used
 # (translate.loading.probe), and again when a batch and both its halves fail alike.
 PROBE_SENTENCES = ("Dobrý den.", "Kde je nádraží?")
+# Fewer items than this go through this process's own text chain, even with translate.text_processes: not worth the
+# trip to the text processes (the same text either way).
+TEXT_PROCESS_MIN = 64
 
 
 class BackendUnavailable(ParanmtError, RuntimeError):
@@ -227,7 +230,7 @@ class Translator:
         self._raise_if_stopped()  # a backend that failed once gets no more batches from this process
         started = time.perf_counter()
         call = TranslationStats()  # merged into self.stats at the end, under a lock
-        pieces = (self._text or self.encoder).encode_batch(sentences)
+        pieces = self._encoded(sentences)
         lengths = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=len(pieces))
         results: list[Translation | None] = [None] * len(sentences)
         for i in np.flatnonzero(lengths == 0):
@@ -377,8 +380,13 @@ class Translator:
             self._stopped = failure
         return failure
 
+    def _encoded(self, sentences: Sequence[str]) -> list[list[str]]:
+        if self._text is not None and len(sentences) >= TEXT_PROCESS_MIN:
+            return self._text.encode_batch(sentences)
+        return self.encoder.encode_batch(sentences)
+
     def _detokenised(self, token_lists: list[list[str]]) -> list[str]:
-        if self._text is not None and len(token_lists) >= 64:  # fewer: not worth the trip to the processes
+        if self._text is not None and len(token_lists) >= TEXT_PROCESS_MIN:
             return self._text.decode_all(token_lists)
         return [self.decoder.decode(tokens) for tokens in token_lists]
 
