@@ -100,6 +100,9 @@ CPU_BATCH_TOKENS = 512
 GPU_BATCH_TOKENS = 32768
 CPU_BATCH_SENTENCES = 512
 CPU_CHUNK_LINES = 500
+#: ``--device cuda`` where nothing sees a GPU; ``{why}`` says who looked (the launcher's device nodes, the backends).
+NO_CUDA_DEVICE = ("--device cuda: no CUDA device is visible here ({why}); use --device cpu, or auto to decode on what "
+                  "there is")
 GPU_CHUNK_LINES = 4096
 
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from configs.schema import NO_CUDA_DEVICE
 from paranmt.core.errors import ParanmtError
 
 if TYPE_CHECKING:  # only annotations: the input plan module imports Beam
@@ -130,8 +131,7 @@ def check_before_work(argv: Sequence[str], config: ParaNMTConfig) -> None:
     if runner not in LOCAL_RUNNERS:  # the workers may have the GPU and the model directory the launcher lacks
         return
     if config.translate.device == "cuda" and not _gpu_devices():
-        raise WorkerPathError("--device cuda: no CUDA device is visible here (this machine has no GPU device); use "
-                              "--device cpu, or auto to decode on what there is")
+        raise WorkerPathError(NO_CUDA_DEVICE.format(why="this machine has no GPU device"))
     model = config.translate.model
     if model is not None and not _is_url(str(model)) and not os.path.isdir(_absolute(model)):
         raise WorkerPathError(f"--model {model}: no such model directory (give a converted model directory, or leave "

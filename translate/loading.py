@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from configs.schema import TranslateConfig
+from configs.schema import NO_CUDA_DEVICE, TranslateConfig
 from paranmt.core.import_path import load_class
 from translate.card import ModelDir, model_or_default
 from translate.ct2_backend import CTranslate2Backend, cuda_device_count
@@ -35,8 +35,7 @@ def _gpu_visible() -> bool:
 def check_device(requested: str) -> None:
     """``cuda`` asked for where neither CTranslate2 nor torch sees a GPU: :class:`BackendUnavailable`, one line."""
     if requested == "cuda" and not _gpu_visible():
-        raise BackendUnavailable("--device cuda: no CUDA device is visible here (CTranslate2 and torch see none); "
-                                 "use --device cpu, or auto to decode on what there is")
+        raise BackendUnavailable(NO_CUDA_DEVICE.format(why="CTranslate2 and torch see none"))
 
 
 def decode_device(requested: str, gpu_visible: Callable[[], bool] | None = None) -> str:
