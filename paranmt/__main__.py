@@ -1,8 +1,6 @@
 """``python -m paranmt``: the same command as the ``paranmt`` console script."""
 
-import sys
-
-from paranmt.cli.paranmt_command import main
+from paranmt.cli.paranmt_command import console
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

@@ -482,7 +482,7 @@ def fill_rates(case: TranslationCase, outcome: Outcome, skip: int, sampler: GpuS
     case.call_gpu_util_mean = call["gpu_util_mean"]
     span = steady_span(outcome.marks, skip)
     if span is not None and span[1] > span[0]:
-        case.steady_sentences, case.steady_seconds = span[2], round(span[1] - span[0], 3)
+        case.steady_sentences, case.steady_seconds = span[2], round(span[1] - span[0], 6)  # a CPU smoke span is ms long
     if case.measure != "steady":
         case.sentences_per_second, window = case.call_sentences_per_second, call
     elif span is None or span[1] <= span[0]:

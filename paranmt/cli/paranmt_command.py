@@ -14,8 +14,9 @@ import importlib
 import importlib.metadata
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
-from paranmt.core.command_line import install_warning, run_main, shadowing_line
+from paranmt.core.command_line import exit_process, install_warning, run_main, shadowing_line
 
 # subcommand -> (command module with main(argv), what it does)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -78,5 +79,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_main(module.main, rest)
 
 
+def console() -> NoReturn:
+    """The process's entry (the ``paranmt`` console script, ``python -m paranmt``): :func:`main`, then
+    :func:`~paranmt.core.command_line.exit_process` with its status."""
+    exit_process(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

@@ -13,6 +13,8 @@ two layers: ``paranmt/cli/`` (``paranmt`` and most subcommands) and the two pack
   file-system error on a path the user named.
 * Every command starts the same way, :func:`command`: its parser reads the arguments, the console log is set up
   (one format), then the command runs inside :func:`run_main`.
+* A command started as a process (``paranmt``, ``python -m paranmt``, ``python -m pipeline.run``, ``python -m
+  train_embeddings``) ends through :func:`exit_process`: Python's own exit steps, then no interpreter teardown.
 * A flag that sets a config value is one :class:`ConfigFlag` (its spelling and the dotted key it sets); its type,
   choices, help and shown default are the schema field's (:func:`add_config_flags`).
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import atexit
 import contextlib
 import functools
 import importlib.util
@@ -28,6 +31,7 @@ import logging
 import os
 import re
 import sys
+import threading
 import types
 import typing
 from collections.abc import Callable, Iterator, Sequence
@@ -44,9 +48,9 @@ if TYPE_CHECKING:  # the config schema's classes, passed in by the commands (con
     from pydantic.fields import FieldInfo
 
 __all__ = ["LOG_FORMAT", "ArgumentParser", "ConfigFlag", "UsageError", "add_config_arguments", "add_config_flags",
-           "check_required", "command", "config_values", "flag_names", "install_warning", "log_to_console",
-           "module_doc", "module_literal", "not_a_user_error_traceback", "os_error_line", "plain_text", "run_main",
-           "run_program", "schema_field", "shadowing_line"]
+           "check_required", "command", "config_values", "exit_process", "flag_names", "install_warning",
+           "log_to_console", "module_doc", "module_literal", "not_a_user_error_traceback", "os_error_line",
+           "plain_text", "run_main", "run_program", "schema_field", "shadowing_line"]
 
 #: The console log of every command: the level first (a test or a user greps ``WARNING``), then the logger.
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
@@ -420,7 +424,23 @@ def run_program(main: Callable[[], int]) -> NoReturn:
     """A command started as ``python -m PACKAGE``: what ``paranmt SUBCOMMAND`` does around it (the install
     warning; ``main`` is a :func:`command`, so errors and exit statuses are the same), then exit with its status."""
     install_warning()
-    sys.exit(main())
+    exit_process(main())
+
+
+def exit_process(status: int) -> NoReturn:
+    """End the process with ``status`` once its command has returned: Python's own exit steps in its order -- wait
+    for the threads that are not daemons (an executor's workers finish their jobs), the ``atexit`` hooks (logging,
+    multiprocessing's children, a worker's last progress counts), the flush of stdout and stderr -- then
+    ``os._exit``, without the interpreter's teardown. In that teardown the C++ thread pools of native libraries
+    (Arrow's, apache/arrow#34314) can meet a joinable thread and abort a finished run with SIGABRT ("terminate
+    called without an active exception", status -6), so a command whose work was done and written would not exit 0.
+    Only for a process's entry point: a test that calls ``main([...])`` goes on running."""
+    threading._shutdown()  # Python's own first exit step: joins non-daemon threads, executors
+    atexit._run_exitfuncs()  # the second: runs and clears the atexit hooks
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe must not keep the process in teardown
+            stream.flush()
+    os._exit(status)
 
 
 def _ours_or_a_warning(record: logging.LogRecord) -> bool:

@@ -17,7 +17,7 @@ import pytest
 from tests.conftest import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
-# The two ways in: `paranmt` (pyproject's console script runs cli.paranmt_command:main) and the design's form.
+# The two ways in: `paranmt` (pyproject's console script, paranmt.cli.paranmt_command:console) and the design's form.
 PARANMT_RUN = ("-m", "paranmt", "run")
 PYTHON_M = ("-m", "pipeline.run")
 

@@ -39,7 +39,7 @@ def check_translation(result: dict, suite, parts: tuple[str, ...]) -> dict[str, 
         assert case["error"] is None and case["sentences_per_second"] > 0 and case["target_tokens_per_second"] > 0
         if case["measure"] == "steady":  # the rate after the warm-up batch, from the case's own batch times
             assert case["batches"] >= 3 and 0 < case["steady_sentences"] < case["sentences"], case
-            rate = case["steady_sentences"] / case["steady_seconds"]  # steady_seconds is rounded to ms
+            rate = case["steady_sentences"] / case["steady_seconds"]  # steady_seconds is rounded to µs
             assert case["sentences_per_second"] == pytest.approx(rate, rel=0.01), case
         if case["model"] == "small-cs-en" and case["measure"] != "reference":
             assert case["compared"] == 8 and 0 <= case["identical_to_cpu_int8"] <= 1, case
