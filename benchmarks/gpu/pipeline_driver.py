@@ -17,7 +17,7 @@ DRIVER = """
 import json, sys
 from configs import load_config
 from paranmt.core.command_line import exit_process
-from pipeline.input_plan import InputSpec
+from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 a = json.loads(sys.argv[1])
 summary = run_job(load_config(None, a["sets"]), [InputSpec.pair(a["cs"], a["en"])], a["out"], a["beam_args"])

@@ -4,7 +4,7 @@
 (after the counting pre-pass), row groups of Parquet files, each with the global row number of its first row;
 ``--limit`` is cut here, exactly; misaligned pair files, empty
 inputs, a TSV without the columns asked for and Parquet columns of the wrong type are :class:`InputError` s that
-name the file and the fix (see :mod:`pipeline.ingest` for the whole contract).
+name the file and the fix (see :mod:`pipeline.stages.ingest` for the whole contract).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import PipelineConfig
 from paranmt.core import pair_schema as S
-from pipeline.input_files import (
+from pipeline.inputs.files import (
     InputError,
     LineIndex,
     file_system_problem,
@@ -29,7 +29,7 @@ from pipeline.input_files import (
     open_input,
     strip_compression,
 )
-from pipeline.input_reading import read_task_lines
+from pipeline.inputs.reading import read_task_lines
 
 Kind = Literal["pair", "tsv", "jsonl", "parquet"]
 

@@ -1,6 +1,6 @@
 """Reading the pipeline's inputs as raw records (bytes, not yet decoded): one read task -- a row range of pair
 files or of a TSV/JSONL file, (part of) a Parquet row group -- to records with stable ids and global row numbers
-(see :mod:`pipeline.ingest`). Over-long lines are cut at ``max_line_bytes`` and marked, never decoded.
+(see :mod:`pipeline.stages.ingest`). Over-long lines are cut at ``max_line_bytes`` and marked, never decoded.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.input_files import READ_BLOCK, open_input
+from pipeline.inputs.files import READ_BLOCK, open_input
 
 
 def _read_line(handle: BinaryIO, cap: int, keep: int) -> tuple[bytes, int, int] | None:

@@ -27,7 +27,7 @@ from paranmt.core.errors import ParanmtError
 
 if TYPE_CHECKING:  # only annotations: the input plan module imports Beam
     from configs.schema import ParaNMTConfig, PipelineConfig
-    from pipeline.input_plan import InputSpec
+    from pipeline.inputs.plan import InputSpec
 
 __all__ = [
     "INPUT_FLAGS",

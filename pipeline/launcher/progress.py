@@ -224,7 +224,8 @@ class LocalProgress:
 
 
 def discard_local() -> None:
-    """Remove the launcher's progress folder when the run ends without unwinding (:mod:`pipeline.interrupts`)."""
+    """Remove the launcher's progress folder when the run ends without unwinding
+    (:mod:`pipeline.launcher.interrupts`)."""
     directory = os.environ.get(ENV)
     if not directory or not Path(directory).name.startswith("paranmt-progress-"):
         return

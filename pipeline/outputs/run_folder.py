@@ -22,9 +22,9 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.out_paths import make_out_folder, out_folder_problem, remove_created
 from configs.schema import ParaNMTConfig, PipelineConfig
-from pipeline.disk_space import room_for
-from pipeline.input_files import InputError
-from pipeline.input_plan import InputSpec
+from pipeline.inputs.files import InputError
+from pipeline.inputs.plan import InputSpec
+from pipeline.launcher.disk_space import room_for
 
 if TYPE_CHECKING:
     from pydantic import JsonValue

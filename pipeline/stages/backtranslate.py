@@ -1,5 +1,5 @@
 """Back-translation, the step :class:`BackTranslate`: row batches (Arrow tables) -> row batches with ``mt`` (or
-``translation_*`` rejections), chunks translated by :class:`pipeline.nmt_inference.TranslateChunks`, with a
+``translation_*`` rejections), chunks translated by :class:`pipeline.stages.nmt_inference.TranslateChunks`, with a
 translation cache that makes a killed run cheap to resume. Rows stay in Arrow tables throughout; only the Czech
 text of a chunk becomes Python strings, for the Translator and the cache key.
 
@@ -49,12 +49,12 @@ from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig, PipelineConfig, Tran
 from paranmt.core import pair_schema as S
 from paranmt.core.import_path import load_class
 from paranmt.core.pair_schema import Reason, Stage
-from pipeline.disk_space import OutOfSpaceError
+from pipeline.launcher.disk_space import OutOfSpaceError
 from pipeline.metrics import CACHE_HIT_COUNTER, METRICS_NAMESPACE, TRANSLATED_COUNTER, StageCounter
-from pipeline.nmt_inference import TranslateChunks, WorkerTranslator
+from pipeline.outputs.run_folder import cache_root, cached_chunk_path
 from pipeline.records import REJECTED_TAG, ROW, RejectedRecord, RejectingDoFn, partition, rejection
-from pipeline.run_folder import cache_root, cached_chunk_path
-from pipeline.write import write_table
+from pipeline.stages.nmt_inference import TranslateChunks, WorkerTranslator
+from pipeline.stages.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
 from translate.ct2_backend import compute_type_for
 from translate.loading import check_device, check_libraries, decode_device
@@ -261,7 +261,7 @@ class _StoreChunk(beam.DoFn):
     ``(rows, translations)``. A chunk with a failed translation is not cached: a failure may be the moment's (out
     of memory on a loaded machine), and a rerun must not keep it where an uninterrupted run would have translated
     the sentence. A failed cache write is a warning: the translations go on; but a full disk ends the run at once
-    (:class:`~pipeline.disk_space.OutOfSpaceError`), before more translating for outputs that could not be
+    (:class:`~pipeline.launcher.disk_space.OutOfSpaceError`), before more translating for outputs that could not be
     written."""
 
     def setup(self) -> None:
@@ -299,8 +299,8 @@ class BackTranslate(beam.PTransform):
     """The translation step. Row batches -> row batches with ``mt`` (main, one batch a chunk) and translation
     rejections (``rejected``): chunks of consecutive row numbers (:meth:`TranslationSettings.on_worker`), each looked
     up in the :class:`TranslationCache` (when there is one) and otherwise translated by
-    :class:`pipeline.nmt_inference.TranslateChunks` and cached at once. Without a cache the chunks are translated the
-    same way, so outputs do not depend on whether a cache was used."""
+    :class:`pipeline.stages.nmt_inference.TranslateChunks` and cached at once. Without a cache the chunks are
+    translated the same way, so outputs do not depend on whether a cache was used."""
 
     def __init__(self, settings: TranslationSettings, label: str | None = None):
         super().__init__(label)

@@ -1,7 +1,7 @@
 """Ingest: read raw bytes by the launcher's plan, decode them into rows or dead letters (the Beam stage).
 
-The launcher's plan is :mod:`pipeline.input_plan`, file access (compression, line counting)
-:mod:`pipeline.input_files`, and reading raw records :mod:`pipeline.input_reading`; this module decodes and composes.
+The launcher's plan is :mod:`pipeline.inputs.plan`, file access (compression, line counting)
+:mod:`pipeline.inputs.files`, and reading raw records :mod:`pipeline.inputs.reading`; this module decodes and composes.
 
 Inputs (``InputSpec``), on local disk or anything Beam's ``FileSystems`` reads (``gs://``, ``s3://``, ...):
 
@@ -75,8 +75,8 @@ from paranmt.core.pair_schema import (
     Reason,
     Stage,
 )
-from pipeline.input_plan import InputSpec, plan_reads
-from pipeline.input_reading import read_task
+from pipeline.inputs.plan import InputSpec, plan_reads
+from pipeline.inputs.reading import read_task
 from pipeline.metrics import METRICS_NAMESPACE, READ_COUNTER, StageCounter, deadletter_counter
 from pipeline.records import BATCH_ROWS, DECODED_SCHEMA, ROW, DeadLetterRecord, DecodedRow
 

@@ -294,7 +294,7 @@ class ScoreAndSelect(beam.PTransform):
     normalised sentences travel with the transform, so workers need no access to the evaluation files.
 
     ``fitted_id``: a one-element PCollection, the id of a scorer the job fits and saves to ``scorer``
-    (:class:`pipeline.scorer_fit.FitScorer`); scoring waits for it. ``metadata["scorer_id"]`` is then ``None``
+    (:class:`pipeline.stages.scorer_fit.FitScorer`); scoring waits for it. ``metadata["scorer_id"]`` is then ``None``
     and the writers fill it from the same PCollection.
     """
 

@@ -1,5 +1,5 @@
 """Score and select, wired to filters/: fit (or load) the PARAGRAM-PHRASE scorer, then score and select in Beam
-with :class:`pipeline.score_transforms.ScoreAndSelect`.
+with :class:`pipeline.stages.score_transforms.ScoreAndSelect`.
 
 The scorer is fitted on the English references of the first ``score.fit_sample`` rows of the input that have a
 decodable, non-empty English side (in input order, so reruns fit the same scorer) and saved to
@@ -30,15 +30,15 @@ from configs.schema import ParaNMTConfig, PipelineConfig, ScoreConfig
 from filters.paragram import ParagramScorer, estimated_scorer_bytes
 from paranmt.core.pair_schema import EN, EN_TOKENS
 from paranmt.core.text import TextProcessor
-from pipeline.disk_space import room_for
-from pipeline.ingest import decode_record
-from pipeline.input_files import InputError
-from pipeline.input_plan import InputSpec, ReadPlan
-from pipeline.input_reading import read_task
+from pipeline.inputs.files import InputError
+from pipeline.inputs.plan import InputSpec, ReadPlan
+from pipeline.inputs.reading import read_task
+from pipeline.launcher.disk_space import room_for
 from pipeline.metrics import FITTED_PROGRESS, FITTING_PROGRESS, count_progress, record_size
+from pipeline.outputs.run_folder import SCORER_FILE
 from pipeline.records import FIT_SCHEMA, ROW
-from pipeline.run_folder import SCORER_FILE
-from pipeline.score_transforms import load_scorer
+from pipeline.stages.ingest import decode_record
+from pipeline.stages.score_transforms import load_scorer
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +199,7 @@ def _fit_from_table(table: pa.Table, score_config: ScoreConfig, path: str) -> st
 
 
 class FitScorer(beam.PTransform):
-    """English tokens from the pre-filter (``fit`` output of :class:`pipeline.prefilter.PrefilterRows`) -> one
+    """English tokens from the pre-filter (``fit`` output of :class:`pipeline.stages.prefilter.PrefilterRows`) -> one
     element, the id of the scorer fitted on the first ``score.fit_sample`` of them and saved to ``path``.
 
     The candidates are combined with lifting (each worker keeps only its first ``fit_sample``), so the fit holds

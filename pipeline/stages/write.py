@@ -38,10 +38,10 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import PipelineConfig
 from paranmt.core import pair_schema as S
-from pipeline.disk_space import room_for
+from pipeline.launcher.disk_space import room_for
 from pipeline.metrics import StageCounter, Step, record_size, written_counter
+from pipeline.outputs.run_folder import DEADLETTER, OUTPUTS, PAIRS, REJECTED, STAGING, SUCCESS_FILE, TRAIN
 from pipeline.records import BATCH_ROWS, partition
-from pipeline.run_folder import DEADLETTER, OUTPUTS, PAIRS, REJECTED, STAGING, SUCCESS_FILE, TRAIN
 
 __all__ = [
     "RecordTables",
@@ -104,7 +104,8 @@ class RecordTables(beam.PTransform):
 def write_table(table: pa.Table, path: str, *, row_group_rows: int, compression: str,
                 compression_level: int | None = None, what: str | None = None) -> None:
     """Write one Parquet file through Beam's FileSystems (local, gs://, s3://, ...); a full disk is
-    :class:`~pipeline.disk_space.OutOfSpaceError` naming ``what`` (default: the file's name) and the file's size."""
+    :class:`~pipeline.launcher.disk_space.OutOfSpaceError` naming ``what`` (default: the file's name) and the file's
+    size."""
     options: dict[str, Any] = {"row_group_size": row_group_rows,
                                "compression": None if compression == "none" else compression,
                                "compression_level": compression_level, "write_statistics": True}
@@ -188,7 +189,8 @@ class WriteParquetShards(beam.PTransform):
     """Row batches (Arrow tables) -> ``<directory>/<prefix>-SSSSS-of-NNNNN.parquet``, sorted by id; yields the
     paths.
 
-    ``counter`` (default ``written_<prefix>``) counts the records in :data:`~pipeline.summary.METRICS_NAMESPACE`.
+    ``counter`` (default ``written_<prefix>``) counts the records in
+    :data:`~pipeline.outputs.summary.METRICS_NAMESPACE`.
     ``late_metadata``: a one-element PCollection of metadata entries known only once the job runs (the id of a
     scorer it fitted), set over the entries of ``schema`` (an entry already there keeps its place).
     """

@@ -12,9 +12,9 @@ import pytest
 
 from configs.schema import PipelineConfig
 from paranmt.core.pair_schema import Reason
-from pipeline.ingest import decode_record
-from pipeline.input_files import InputError, index_lines
-from pipeline.input_plan import InputSpec, MisalignedInputError, plan_reads
+from pipeline.inputs.files import InputError, index_lines
+from pipeline.inputs.plan import InputSpec, MisalignedInputError, plan_reads
+from pipeline.stages.ingest import decode_record
 from tests.support.input_helpers import CAP, KEEP, read_all, write_file
 
 

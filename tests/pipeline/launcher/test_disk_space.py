@@ -19,10 +19,10 @@ import pytest
 from configs.schema import ScoreConfig
 from filters.paragram import ParagramScorer, estimated_scorer_bytes
 from paranmt.core.word_vectors import vectors_shape
-from pipeline import disk_space
-from pipeline.disk_space import OutOfSpaceError, output_bytes, size_text, warn_if_short
+from pipeline.launcher import disk_space
+from pipeline.launcher.disk_space import OutOfSpaceError, output_bytes, size_text, warn_if_short
 from pipeline.run import main
-from pipeline.scorer_fit import save_scorer
+from pipeline.stages.scorer_fit import save_scorer
 
 ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The sentence {i} is here.")
         for i in range(100)]
@@ -130,5 +130,5 @@ def test_the_launcher_warns_before_work_when_the_folder_is_short(tmp_path, monke
 def test_a_run_on_a_short_folder_warns_first_and_goes_on(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(shutil, "disk_usage", lambda path: _Usage(10**9, 0, 4096))
     assert _run(_tsv(tmp_path), tmp_path / "run") == 0
-    warnings = [line for line in capsys.readouterr().err.splitlines() if "pipeline.disk_space" in line]
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "pipeline.launcher.disk_space" in line]
     assert len(warnings) == 1 and "has 4.0 KiB free but this run writes about" in warnings[0]

@@ -12,8 +12,8 @@ from apache_beam.options.pipeline_options import PipelineOptions
 
 from configs import load_config
 from configs.schema import PipelineConfig
-from pipeline.options import WORKER_OPTIONS_FILE, beam_checks_speak_last, local_worker_logging
-from pipeline.preflight import beam_argv
+from pipeline.launcher.options import WORKER_OPTIONS_FILE, beam_checks_speak_last, local_worker_logging
+from pipeline.launcher.preflight import beam_argv
 
 
 def test_pipeline_config_loads_with_overrides_and_flags():
@@ -87,7 +87,7 @@ PORTABLE_HERE = ["--runner", "PortableRunner", "--job_endpoint", "localhost:8099
 
 
 def test_the_runners_whose_workers_cannot_read_this_disk():
-    from pipeline.preflight import beam_option, workers_apart
+    from pipeline.launcher.preflight import beam_option, workers_apart
 
     assert beam_option(["--runner=X", "--job_endpoint", "h:1", "--job-endpoint=h:2"], "job_endpoint") == "h:2"
     for here in (["--runner=FnApiRunner"], ["--runner", "FnApiRunner", "--direct_running_mode", "multi_processing"],
@@ -105,8 +105,8 @@ def test_the_runners_whose_workers_cannot_read_this_disk():
 
 
 def test_every_local_path_is_made_absolute_for_the_workers(tmp_path, monkeypatch):
-    from pipeline.input_plan import InputSpec
-    from pipeline.preflight import paths_for_workers
+    from pipeline.inputs.plan import InputSpec
+    from pipeline.launcher.preflight import paths_for_workers
 
     monkeypatch.chdir(tmp_path)
     config = load_config(None, ["translate.model=models/m", "pipeline.cache_dir=cache", "score.scorer=s.npz",
@@ -123,8 +123,8 @@ def test_every_local_path_is_made_absolute_for_the_workers(tmp_path, monkeypatch
 
 
 def test_a_local_path_is_refused_where_the_workers_cannot_read_it(tmp_path):
-    from pipeline.input_plan import InputSpec
-    from pipeline.preflight import WorkerPathError, paths_for_workers
+    from pipeline.inputs.plan import InputSpec
+    from pipeline.launcher.preflight import WorkerPathError, paths_for_workers
 
     dataflow = ["--runner", "DataflowRunner"]
     config = load_config(None, [])

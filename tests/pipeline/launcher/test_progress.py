@@ -13,7 +13,7 @@ import pytest
 from apache_beam.metrics.execution import MetricKey, MetricResult
 from apache_beam.metrics.metricbase import MetricName
 
-from pipeline import progress
+from pipeline.launcher import progress
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
     DECODED_PROGRESS,
@@ -250,7 +250,7 @@ def test_the_line_names_the_stage_at_work():
 def test_a_chunk_counts_its_decoded_batches_for_the_line():
     """The translation step hands the Translator a per-batch callback (called in its background thread) whose
     counts reach the launcher's line."""
-    from pipeline.nmt_inference import TranslateChunks
+    from pipeline.stages.nmt_inference import TranslateChunks
     from translate.translator import Status, Translation
 
     class TwoBatches:  # a Translator's translate(): calls progress once per decoded batch
@@ -337,7 +337,8 @@ def test_a_job_without_live_metrics_shows_the_rows_its_workers_have_written(tmp_
 
 def test_the_first_line_comes_at_once_when_stderr_is_not_a_terminal():
     """Issue 47: with stderr a file or a pipe the first line came after 30 s; it now comes after
-    :data:`pipeline.progress.FIRST_LINE_SECONDS`, then every ``log_every`` seconds (here 1,000: no second line)."""
+    :data:`pipeline.launcher.progress.FIRST_LINE_SECONDS`, then every ``log_every`` seconds (here 1,000: no second
+    line)."""
     stream = io.StringIO()
     with progress.LocalProgress(10, stream=stream, interval=0.05, log_every=1000.0):
         _wait_for(lambda: stream.getvalue())

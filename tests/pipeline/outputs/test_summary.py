@@ -1,9 +1,9 @@
-"""pipeline.summary.build_summary: which metric/file disagreements fail a run and which are warnings."""
+"""pipeline.outputs.summary.build_summary: which metric/file disagreements fail a run and which are warnings."""
 
 from __future__ import annotations
 
 from pipeline.metrics import READ_COUNTER, rejected_counter, written_counter
-from pipeline.summary import build_summary
+from pipeline.outputs.summary import build_summary
 
 FILES = {"pairs": 10, "train": None, "rejected": 3, "deadletter": 0, "shards": {},
          "rejected_by_stage": {"prefilter": {"length_ratio": 3}}, "deadletter_by_reason": {}, "pairs_by_decision": {}}

@@ -10,8 +10,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from pipeline.outputs.translator_check import FLOOR, MAX_BELOW_FLOOR, MAX_NO_TRIGRAM, MIN_PAIRS, translator_check
 from pipeline.run import main
-from pipeline.translator_check import FLOOR, MAX_BELOW_FLOOR, MAX_NO_TRIGRAM, MIN_PAIRS, translator_check
 from tests.conftest import REPO_ROOT
 
 TASTE = REPO_ROOT / "tests" / "data" / "shared-taste" / "data"

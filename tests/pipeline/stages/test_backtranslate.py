@@ -7,7 +7,7 @@ import logging
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.backtranslate import TranslationCache, cache_chunk, read_cache
+from pipeline.stages.backtranslate import TranslationCache, cache_chunk, read_cache
 
 
 def test_cache_chunks_are_fixed_size_row_ranges():
@@ -26,7 +26,7 @@ def test_a_damaged_cache_file_is_one_warning_line(tmp_path, caplog, monkeypatch)
         raise pa.ArrowInvalid("bad\nfooter")
 
     monkeypatch.setattr(pq, "read_table", damaged)
-    with caplog.at_level(logging.WARNING, logger="pipeline.backtranslate"):
+    with caplog.at_level(logging.WARNING, logger="pipeline.stages.backtranslate"):
         assert read_cache(str(path), pa.table({"id": ["x"], "cs": ["a"]})) is None
     [record] = caplog.records
     assert record.getMessage() == f"ignoring unreadable translation cache {path}: bad footer"
@@ -35,7 +35,7 @@ def test_a_damaged_cache_file_is_one_warning_line(tmp_path, caplog, monkeypatch)
 def test_a_chunk_with_a_failed_translation_is_not_cached(tmp_path):
     """A failure may be the moment's (out of memory on a loaded machine): a rerun translates the chunk again
     instead of keeping a failure an uninterrupted run would not have had. A chunk of successes is cached."""
-    from pipeline.backtranslate import _StoreChunk
+    from pipeline.stages.backtranslate import _StoreChunk
     from translate.translator import Status, Translation
 
     rows = pa.table({"id": ["a", "b"], "cs": ["Ahoj.", "Dobrý den."]})

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from configs.schema import PipelineConfig
-from pipeline.ingest import decode_record
-from pipeline.input_plan import InputSpec, plan_reads
+from pipeline.inputs.plan import InputSpec, plan_reads
+from pipeline.stages.ingest import decode_record
 from tests.support.input_helpers import CAP, KEEP, read_all, write_file
 
 

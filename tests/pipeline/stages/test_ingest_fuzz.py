@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.input_plan import InputSpec
+from pipeline.inputs.plan import InputSpec
 from pipeline.run import main
 from tests.conftest import read_lines, taste_data
 
@@ -237,10 +237,10 @@ def test_the_same_pairs_get_the_same_rows_in_any_container(data):
     """Two containers of the same real pairs, under drawn split settings and --limit: the same row numbers with
     the same text, in order -- what translation chunks, dedup and the scorer fit are decided by."""
     from configs.schema import PipelineConfig
-    from pipeline.ingest import decode_record
-    from pipeline.input_files import InputError
-    from pipeline.input_plan import plan_reads
-    from pipeline.input_reading import read_task
+    from pipeline.inputs.files import InputError
+    from pipeline.inputs.plan import plan_reads
+    from pipeline.inputs.reading import read_task
+    from pipeline.stages.ingest import decode_record
 
     cs_all = read_lines(taste_data("bitext/tatoeba.cs", 2000))[:2000]  # the same 2,000 real pairs on every clone
     en_all = read_lines(taste_data("bitext/tatoeba.en", 2000))[:2000]

@@ -17,7 +17,7 @@ import cloudpickle
 
 from configs.schema import TranslateConfig
 from pipeline.metrics import TRANSLATE_NAMESPACE
-from pipeline.nmt_inference import ProxiedBackend, TranslateChunks, WorkerTranslator
+from pipeline.stages.nmt_inference import ProxiedBackend, TranslateChunks, WorkerTranslator
 from translate.loading import load_translator
 from translate.translator import Status, Translation
 
@@ -41,7 +41,7 @@ class _Collect(beam.DoFn):
 
 
 def test_chunks_translate_as_the_standalone_translator(toy_model, toy_corpus, tmp_path, caplog):
-    caplog.set_level(logging.INFO, logger="pipeline.nmt_inference")
+    caplog.set_level(logging.INFO, logger="pipeline.stages.nmt_inference")
     cs, en = toy_corpus
     held_cs, held_en = cs[-500:-300], en[-500:-300]  # the last 500 pairs are held out from training
     inputs = [" ".join(["pes"] * 60), *held_cs, ""]

@@ -12,10 +12,10 @@ from filters.rules import prefilter_rules
 from paranmt.core import pair_schema as S
 from paranmt.core.pair_schema import Reason
 from paranmt.core.text import TextProcessor
-from pipeline.backtranslate import TRANSLATION_SCHEMA, apply_translations
-from pipeline.prefilter import FIT_TAG, PrefilterRows
 from pipeline.records import DECODED_SCHEMA, PREFILTERED_SCHEMA
-from pipeline.write import records_to_table
+from pipeline.stages.backtranslate import TRANSLATION_SCHEMA, apply_translations
+from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
+from pipeline.stages.write import records_to_table
 from tests.conftest import TASTE_DATA, read_lines
 from tests.support.prefilter_reference import pair_record, pick_duplicates, prefilter_row
 
@@ -130,8 +130,8 @@ def test_column_wise_dedup_equals_pick_duplicates_on_real_pairs():
 
     import numpy as np
 
-    from pipeline.dedup import duplicates_in
     from pipeline.records import DEDUP_KEY
+    from pipeline.stages.dedup import duplicates_in
 
     cs, en = read_lines(SOFTWARE / "libreoffice-help.cs"), read_lines(SOFTWARE / "libreoffice-help.en")
     rows, _, _ = _prefilter([_row(cs[i % 120], en[i % 120], i + 1) for i in range(300)])
@@ -153,7 +153,7 @@ def test_column_wise_pair_records_equal_pair_record_on_real_pairs():
     """pair_table (the pipeline's column-wise pair records) against pair_record row by row (the obvious reference):
     real LibreOffice help rows with given translations, some empty or blank, with and without length-cap flags; the
     same records, rejections and Arrow table."""
-    from pipeline.pair_records import pair_table
+    from pipeline.stages.pair_records import pair_table
 
     cs = read_lines(SOFTWARE / "libreoffice-help.cs")[:200]
     en = read_lines(SOFTWARE / "libreoffice-help.en")[:200]

@@ -1,6 +1,6 @@
-"""The pipeline's scoring + selection stage (pipeline.score_transforms.ScoreAndSelect) makes the same decisions on Arrow
-batches as the Beam-free select_training_pairs on the whole table, on real caption pairs, on an explicitly named local
-runner."""
+"""The pipeline's scoring + selection stage (pipeline.stages.score_transforms.ScoreAndSelect) makes the same decisions
+on Arrow batches as the Beam-free select_training_pairs on the whole table, on real caption pairs, on an explicitly
+named local runner."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from configs.schema import FilterConfig
 from filters.folds import select_training_pairs
 from filters.scores import score_pairs
 from paranmt.core.pair_schema import FOLD, ID, KEEP, REASON, Reason
-from pipeline.score_transforms import ScoreAndSelect
+from pipeline.stages.score_transforms import ScoreAndSelect
 from tests.filters.test_scores import pairs_table, scorer
 
 
@@ -64,7 +64,7 @@ def test_column_wise_folds_equal_bisect_on_every_key_kind():
     tuples, the reference) for present and missing values, ties on the value and hashes near 2**64."""
     import random
 
-    from pipeline.score_transforms import folds_of_keys
+    from pipeline.stages.score_transforms import folds_of_keys
     from tests.support.fold_reference import fold_of_key
 
     rng = random.Random(11)

@@ -9,7 +9,7 @@ import pytest
 
 import translate.loading
 from configs.schema import ParaNMTConfig
-from pipeline.backtranslate import BackTranslate, TranslationSettings, _KeyByChunk, _LookupChunk
+from pipeline.stages.backtranslate import BackTranslate, TranslationSettings, _KeyByChunk, _LookupChunk
 
 
 def _settings(tmp_path, **sections) -> TranslationSettings:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.write import shard_of
+from pipeline.stages.write import shard_of
 
 
 def test_shards_are_stable():
@@ -20,7 +20,7 @@ def test_a_shard_table_does_not_depend_on_batching():
     import pyarrow.parquet as pq
 
     from paranmt.core import pair_schema as S
-    from pipeline.write import plain_schema, records_to_table, sorted_shard_table
+    from pipeline.stages.write import plain_schema, records_to_table, sorted_shard_table
 
     reasons = ["duplicate", "garbage", "length_ratio", None]
     rows = [{"id": f"s:L{i:012d}", "source": "s", "stage": "prefilter" if i % 3 else "dedup",
