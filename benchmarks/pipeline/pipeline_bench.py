@@ -222,7 +222,10 @@ try:
     from pipeline.job import run_job
 except ImportError:  # a commit before the job's function had its own name
     from pipeline.run import run as run_job
-from pipeline.inputs.plan import InputSpec
+try:
+    from pipeline.inputs.plan import InputSpec
+except ImportError:  # a commit before pipeline/ was grouped in folders (inputs/plan.py was input_plan.py)
+    from pipeline.input_plan import InputSpec
 config = load_config(None, [])
 started = time.perf_counter()
 summary = run_job(config, [InputSpec.pair(cs, en, mt)], out, beam_args, overwrite=True)
