@@ -189,8 +189,7 @@ class WriteParquetShards(beam.PTransform):
     """Row batches (Arrow tables) -> ``<directory>/<prefix>-SSSSS-of-NNNNN.parquet``, sorted by id; yields the
     paths.
 
-    ``counter`` (default ``written_<prefix>``) counts the records in
-    :data:`~pipeline.outputs.summary.METRICS_NAMESPACE`.
+    ``counter`` (default ``written_<prefix>``) counts the records in :data:`~pipeline.metrics.METRICS_NAMESPACE`.
     ``late_metadata``: a one-element PCollection of metadata entries known only once the job runs (the id of a
     scorer it fitted), set over the entries of ``schema`` (an entry already there keeps its place).
     """
