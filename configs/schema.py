@@ -196,8 +196,9 @@ class PipelineConfig(BaseModel):
 
 
 class PrefilterConfig(_Section):
-    """The pre-filter and dedup, before translation (``pipeline/prefilter.py``, ``pipeline/dedup.py``): Moses
-    normalisation and tokenisation, the rules, then global exact dedup. A pair rejected here costs no decoding."""
+    """The pre-filter and dedup, before translation (``pipeline/stages/prefilter.py``, ``pipeline/stages/dedup.py``):
+    Moses normalisation and tokenisation, the rules, then global exact dedup. A pair rejected here costs no
+    decoding."""
 
     rules: list[PluginStep] = Field(
         default_factory=lambda: ["garbage", "empty_side", "untranslated", "source_too_long",

@@ -13,7 +13,7 @@ Arrow tables in the :mod:`paranmt.core.pair_schema` layout:
 - :func:`write_fold_subsets` / :func:`sample_from_folds` — one Parquet file per fold and N random pairs from
   chosen folds, for the Table 5 experiments.
 - :func:`interior_boundaries` — fold boundaries from ``ApproximateQuantiles`` keys, with which
-  :class:`pipeline.score_transforms.ScoreAndSelect` gives the same ranking at corpus scale in Apache Beam (fold
+  :class:`pipeline.stages.score_transforms.ScoreAndSelect` gives the same ranking at corpus scale in Apache Beam (fold
   sizes are then ε-bounded, not exact).
 - ``paranmt folds --input pairs.parquet --out DIR`` — write the folds and print their sizes and
   boundaries.
@@ -465,7 +465,7 @@ def interior_boundaries(quantiles: Sequence[Any], folds: int) -> list[Any]:
     return [quantiles[-(-j * n // folds) - 1] if -(-j * n // folds) >= 1 else below_all for j in range(1, folds)]
 
 
-#: The private column :class:`pipeline.score_transforms.ScoreAndSelect` carries each row's key hash in between
+#: The private column :class:`pipeline.stages.score_transforms.ScoreAndSelect` carries each row's key hash in between
 #: its ranking steps.
 KEY_HASH_COLUMN = "_key_hash"
 

@@ -1,8 +1,8 @@
 """The corpus pipeline as one Beam graph: :func:`check_run` checks what the launcher can check, then
 :func:`build_pipeline` adds every stage (ingest -> pre-filter and dedup -> back-translation -> pair records -> score
 and select -> Parquet shards, plus the optional lexicon branch) to a Beam pipeline. Neither writes anything:
-:mod:`pipeline.job` claims the run folder between the two, runs the job and finalises it; :mod:`pipeline.summary`
-writes the summary.
+:mod:`pipeline.job` claims the run folder between the two, runs the job and finalises it;
+:mod:`pipeline.outputs.summary` writes the summary.
 """
 
 from __future__ import annotations
@@ -20,21 +20,21 @@ from filters.decontaminate import ExcludedSentences
 from filters.plugins import Score, build_scores
 from filters.rules import check_select_columns
 from pipeline.analysis.lexicon.transforms import BuildLexicon
-from pipeline.backtranslate import BackTranslate
-from pipeline.dedup import Dedup
-from pipeline.disk_space import output_bytes, warn_if_short
-from pipeline.ingest import DEADLETTER_TAG, Ingest
-from pipeline.input_plan import InputSpec, ReadPlan
+from pipeline.inputs.plan import InputSpec, ReadPlan
+from pipeline.launcher.disk_space import output_bytes, warn_if_short
+from pipeline.launcher.options import runner_of
+from pipeline.launcher.preflight import LOCAL_RUNNERS
 from pipeline.metrics import Step
-from pipeline.options import runner_of
-from pipeline.pair_records import PairRecords
-from pipeline.prefilter import FIT_TAG, PrefilterRows
-from pipeline.preflight import LOCAL_RUNNERS
+from pipeline.outputs.run_folder import LEXICON_DIR, STAGING, code_version
 from pipeline.records import REJECTED_TAG
-from pipeline.run_folder import LEXICON_DIR, STAGING, code_version
-from pipeline.score_transforms import ScoreAndSelect
-from pipeline.scorer_fit import ScorerChoice, choose_scorer
-from pipeline.write import write_run_outputs
+from pipeline.stages.backtranslate import BackTranslate
+from pipeline.stages.dedup import Dedup
+from pipeline.stages.ingest import DEADLETTER_TAG, Ingest
+from pipeline.stages.pair_records import PairRecords
+from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
+from pipeline.stages.score_transforms import ScoreAndSelect
+from pipeline.stages.scorer_fit import ScorerChoice, choose_scorer
+from pipeline.stages.write import write_run_outputs
 
 log = logging.getLogger(__name__)
 

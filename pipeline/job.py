@@ -3,23 +3,23 @@ into place and writes the summary. Its command line is :mod:`pipeline.run` (``pa
 corpus.en --out runs/x [Beam options]``, also ``python -m pipeline.run``); :func:`run_job` is its Python API
 (``from pipeline.job import run_job``).
 
-Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.ingest`, :mod:`pipeline.prefilter`,
-:mod:`pipeline.write` and :mod:`pipeline.summary`):
+Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.stages.ingest`,
+:mod:`pipeline.stages.prefilter`, :mod:`pipeline.stages.write` and :mod:`pipeline.outputs.summary`):
 
 - ingest -- plan (counting pre-pass, misalignment check), read bytes, decode; dead letters for what fails;
 - pre-filter and dedup -- normalise and tokenise (sacremoses, cs and en), the pre-filter rules (``prefilter.rules``,
-  a user's own included) and global dedup on the normalised pair (:mod:`pipeline.prefilter`, :mod:`pipeline.dedup`);
-  rejections with stage and reason;
-- back-translation -- the Czech side (:mod:`pipeline.backtranslate`: chunks of fixed input ranges through
-  :class:`pipeline.nmt_inference.TranslateChunks`, each cached the moment it is translated, so a killed run
+  a user's own included) and global dedup on the normalised pair (:mod:`pipeline.stages.prefilter`,
+  :mod:`pipeline.stages.dedup`); rejections with stage and reason;
+- back-translation -- the Czech side (:mod:`pipeline.stages.backtranslate`: chunks of fixed input ranges through
+  :class:`pipeline.stages.nmt_inference.TranslateChunks`, each cached the moment it is translated, so a killed run
   resumes without decoding again what it had finished; skipped when the input carries an MT column);
 - pair records -- tokenise the MT output -> pair records in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout
-  (:mod:`pipeline.pair_records`);
-- **score and select** (:mod:`pipeline.scorer_fit`): the scorer is fitted on the launcher (or loaded from
-  ``score.scorer``), then :class:`pipeline.score_transforms.ScoreAndSelect` fills the scores (``filter.scores`` add
-  their own columns), ``fold``, ``keep`` and ``reason`` by the ``filter`` section (default: the paper's rank rule;
-  ``filter.rules`` adds rules, a user's own included); ``train/`` holds the kept pairs. ``pipeline.score=false``
-  skips it (``pairs/`` then has null scores and decisions, and no ``train/``);
+  (:mod:`pipeline.stages.pair_records`);
+- **score and select** (:mod:`pipeline.stages.scorer_fit`): the scorer is fitted on the launcher (or loaded from
+  ``score.scorer``), then :class:`pipeline.stages.score_transforms.ScoreAndSelect` fills the scores
+  (``filter.scores`` add their own columns), ``fold``, ``keep`` and ``reason`` by the ``filter`` section (default:
+  the paper's rank rule; ``filter.rules`` adds rules, a user's own included); ``train/`` holds the kept pairs.
+  ``pipeline.score=false`` skips it (``pairs/`` then has null scores and decisions, and no ``train/``);
 - write -- deterministic Parquet shards (staged, renamed into place on success);
 - summary -- from Beam metrics and from the written files; ``read = pairs + rejected + deadletter`` is checked.
 
@@ -48,11 +48,13 @@ from apache_beam.runners.runner import PipelineResult
 from configs.schema import ParaNMTConfig
 from paranmt.core.errors import ParanmtError
 from paranmt.core.import_path import OWN_PACKAGES
-from pipeline import progress
 from pipeline.graph import CheckedRun, build_pipeline, check_run
-from pipeline.input_files import InputError, file_system_problem
-from pipeline.input_plan import InputSpec
-from pipeline.job_log import JobLog, job_log
+from pipeline.inputs.files import InputError, file_system_problem
+from pipeline.inputs.plan import InputSpec
+from pipeline.launcher import progress
+from pipeline.launcher.job_log import JobLog, job_log
+from pipeline.launcher.options import beam_checks_speak_last, local_worker_logging
+from pipeline.launcher.preflight import LOCAL_RUNNERS, beam_argv, paths_for_workers, runner_class_name
 from pipeline.metrics import (
     CACHE_HIT_COUNTER,
     TRANSLATED_COUNTER,
@@ -62,11 +64,17 @@ from pipeline.metrics import (
     translation_seconds,
     translation_window,
 )
-from pipeline.options import beam_checks_speak_last, local_worker_logging
-from pipeline.preflight import LOCAL_RUNNERS, beam_argv, paths_for_workers, runner_class_name
-from pipeline.run_folder import LEXICON_DIR, OUTPUTS, STAGING, cache_root, cached_chunk_path, claim_output, own_output
-from pipeline.summary import write_summary
-from pipeline.write import clear_staging, finalize
+from pipeline.outputs.run_folder import (
+    LEXICON_DIR,
+    OUTPUTS,
+    STAGING,
+    cache_root,
+    cached_chunk_path,
+    claim_output,
+    own_output,
+)
+from pipeline.outputs.summary import write_summary
+from pipeline.stages.write import clear_staging, finalize
 
 log = logging.getLogger(__name__)
 
@@ -89,12 +97,12 @@ def run_job(
     a launcher-fitted scorer saved), build and run the pipeline, move the outputs into place, write
     ``summary.json`` and (when its checks hold) ``_SUCCESS``.
 
-    ``show_progress``: progress on stderr (:mod:`pipeline.progress`): a live line while a local runner works, or,
-    for a runner that returns at once (Dataflow, portable), a line from the job's metrics every ``progress_every``
-    seconds (None: :data:`pipeline.progress.REMOTE_PROGRESS_SECONDS`).
+    ``show_progress``: progress on stderr (:mod:`pipeline.launcher.progress`): a live line while a local runner
+    works, or, for a runner that returns at once (Dataflow, portable), a line from the job's metrics every
+    ``progress_every`` seconds (None: :data:`pipeline.launcher.progress.REMOTE_PROGRESS_SECONDS`).
     Every local path is made absolute for the workers, or refused where they cannot read this machine's disk
-    (:func:`pipeline.preflight.paths_for_workers`; ``shared_mounts``: folders every worker mounts); the outputs'
-    metadata and the run's identity keep the paths as given, so the same command writes the same bytes.
+    (:func:`pipeline.launcher.preflight.paths_for_workers`; ``shared_mounts``: folders every worker mounts); the
+    outputs' metadata and the run's identity keep the paths as given, so the same command writes the same bytes.
     Returns the summary; raises :class:`AccountingError` if ``read = pairs + rejected + deadletter`` fails.
     """
     argv = beam_argv(config.pipeline, beam_args)
@@ -143,7 +151,8 @@ def _beam_pipeline(options: PipelineOptions, runner: str, output: str) -> beam.P
 @dataclasses.dataclass(frozen=True)
 class _Watch:
     """How the launcher shows a running job: ``show`` progress on stderr, every ``every`` seconds for a remote
-    runner (None: :data:`pipeline.progress.REMOTE_PROGRESS_SECONDS`), counting rows from what ``written`` finds."""
+    runner (None: :data:`pipeline.launcher.progress.REMOTE_PROGRESS_SECONDS`), counting rows from what ``written``
+    finds."""
 
     show: bool
     every: float | None

@@ -2,8 +2,8 @@
 
 Stages count with these names in :data:`METRICS_NAMESPACE`: a dropped row is ``rejected_<reason>`` or
 ``deadletter_<reason>``, the decode step counts ``read``, the writers ``written_<output>``; the score stage counts
-in :data:`SCORES_NAMESPACE`. The live progress line (:mod:`pipeline.progress`) and the summary
-(:mod:`pipeline.summary`) read these counters; no stage reports to either directly.
+in :data:`SCORES_NAMESPACE`. The live progress line (:mod:`pipeline.launcher.progress`) and the summary
+(:mod:`pipeline.outputs.summary`) read these counters; no stage reports to either directly.
 """
 
 from __future__ import annotations
@@ -66,7 +66,8 @@ TRANSLATE_CLOCK = "translate_clock_ms"  # wall clock at the start and end of eve
 DECODED_PROGRESS = "progress_decoded"
 SCORING_PROGRESS, SCORED_PROGRESS = "progress_scoring", "progress_scored"
 FITTING_PROGRESS, FITTED_PROGRESS = "progress_fitting", "progress_fitted"
-#: The folder a local launcher watches (:mod:`pipeline.progress`): workers write their counters there as they count.
+#: The folder a local launcher watches (:mod:`pipeline.launcher.progress`): workers write their counters there as
+#: they count.
 WATCH_ENV = "PARANMT_PROGRESS_DIR"
 
 

@@ -4,7 +4,7 @@ From ingest to the writers they travel as Arrow tables of :data:`BATCH_ROWS` row
 :data:`PREFILTERED_SCHEMA`, then :data:`paranmt.core.pair_schema.PAIRS_SCHEMA`; after back-translation one table per
 translation chunk), so Beam moves hundreds to thousands of rows per element and the stages work column-wise;
 rejections and dead letters, which are few, stay plain dicts until the writers batch them
-(:class:`pipeline.write.RecordTables`). The types say which columns (keys) each stage hands to the next. Column
+(:class:`pipeline.stages.write.RecordTables`). The types say which columns (keys) each stage hands to the next. Column
 names are those of :mod:`paranmt.core.pair_schema`.
 
 ingest --DecodedRow--> prefilter --PrefilteredRow--> dedup --> back-translation --TranslatedRow--> pair record
@@ -70,8 +70,8 @@ def partition(table: pa.Table, parts: np.ndarray) -> list[tuple[int, pa.Table]]:
 
 
 class DecodedRow(TypedDict):
-    """One decoded input pair (:func:`pipeline.ingest.decode_record`); ``mt`` and ``translation_score`` only when the
-    input carries a machine-translation column."""
+    """One decoded input pair (:func:`pipeline.stages.ingest.decode_record`); ``mt`` and ``translation_score`` only
+    when the input carries a machine-translation column."""
 
     id: str
     source: str
@@ -83,23 +83,23 @@ class DecodedRow(TypedDict):
 
 
 class PrefilteredRow(DecodedRow):
-    """A pair that passed the pre-filter (:class:`pipeline.prefilter.PrefilterRows`): English Moses tokens and the
-    key of global dedup (a hash of the normalised pair)."""
+    """A pair that passed the pre-filter (:class:`pipeline.stages.prefilter.PrefilterRows`): English Moses tokens and
+    the key of global dedup (a hash of the normalised pair)."""
 
     en_tokens: list[str]
     dedup_key: bytes
 
 
 class TranslatedRow(PrefilteredRow, total=False):
-    """A pre-filtered row with its back-translation filled in (:mod:`pipeline.backtranslate`)."""
+    """A pre-filtered row with its back-translation filled in (:mod:`pipeline.stages.backtranslate`)."""
 
     hit_length_cap: bool | None
 
 
 class PairRecord(TypedDict):
     """One row of ``pairs/`` in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout
-    (:func:`pipeline.pair_records.pair_table`); the score columns, ``fold``, ``keep`` and ``reason`` are null until
-    score and select fills them."""
+    (:func:`pipeline.stages.pair_records.pair_table`); the score columns, ``fold``, ``keep`` and ``reason`` are null
+    until score and select fills them."""
 
     id: str
     source: str
@@ -150,7 +150,7 @@ class RejectingDoFn(beam.DoFn):
 
 
 class DeadLetterRecord(TypedDict):
-    """One row of ``deadletter/`` (:func:`pipeline.ingest.dead_letter`): input that could not be read as a pair,
+    """One row of ``deadletter/`` (:func:`pipeline.stages.ingest.dead_letter`): input that could not be read as a pair,
     with (a prefix of) its raw bytes."""
 
     id: str

@@ -2,8 +2,8 @@
 
 One command, two ways in: ``paranmt run`` imports this module's :func:`main`, ``python -m pipeline.run`` runs it;
 the help, checks, outputs and exit statuses are the same. The module imports no Beam: the help, a flag that does
-not parse, a bad config value and flags that do not fit together are answered before :mod:`pipeline.launch`
-loads Beam and runs the job (:func:`pipeline.launch.run_and_report`).
+not parse, a bad config value and flags that do not fit together are answered before :mod:`pipeline.launcher.launch`
+loads Beam and runs the job (:func:`pipeline.launcher.launch.run_and_report`).
 
 The job's Python API is :func:`pipeline.job.run_job` (the README's "The same job in Python").
 """
@@ -26,7 +26,7 @@ from paranmt.core.command_line import (
     flag_names,
     run_program,
 )
-from pipeline.preflight import beam_argv, check_before_work, paths_for_workers, worker_path, workers_apart
+from pipeline.launcher.preflight import beam_argv, check_before_work, paths_for_workers, worker_path, workers_apart
 
 __all__ = ["CONFIG_FLAGS", "build_parser", "main"]
 
@@ -119,9 +119,10 @@ def _check_input_flags(args: argparse.Namespace) -> None:
 
 
 def _check_before_beam(args: argparse.Namespace, config: ParaNMTConfig) -> None:
-    """The runner's required options, the device, the model directory (:func:`pipeline.preflight.check_before_work`)
-    and a local path that the runner's workers cannot read, refused before Beam loads (the job resolves and checks
-    the same paths again, for the Python API: :func:`pipeline.preflight.paths_for_workers`)."""
+    """The runner's required options, the device, the model directory
+    (:func:`pipeline.launcher.preflight.check_before_work`) and a local path that the runner's workers cannot read,
+    refused before Beam loads (the job resolves and checks the same paths again, for the Python API:
+    :func:`pipeline.launcher.preflight.paths_for_workers`)."""
     argv = beam_argv(config.pipeline, args.beam_args)
     check_before_work(argv, config)
     apart = workers_apart(argv)
@@ -139,7 +140,9 @@ def main(args: argparse.Namespace) -> int:
                          flags=flag_names(CONFIG_FLAGS))
     _check_input_flags(args)
     _check_before_beam(args, config)
-    from pipeline.launch import run_and_report  # Beam loads here, once the arguments and the config are checked
+    from pipeline.launcher.launch import (
+        run_and_report,  # Beam loads here, once the arguments and the config are checked
+    )
 
     return run_and_report(args, args.beam_args, config)
 

@@ -48,7 +48,8 @@ ARGPARSE_NOT_FOR_A_COMMAND_LINE: dict[str, str] = {
 }
 # Exception classes that are not errors a user sees (so need no ParanmtError base).
 NOT_A_USER_ERROR: dict[str, str] = {
-    "pipeline.ingest._Dead": "control flow inside one reader: the row goes to the dead letters, never raised out",
+    "pipeline.stages.ingest._Dead": "control flow inside one reader: the row goes to the dead letters, never raised "
+                                    "out",
 }
 # In-function imports of the project's own modules that are deliberate, each for a heavy optional dependency.
 DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
@@ -56,7 +57,8 @@ DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("train_embeddings", "train_embeddings.models.model_io"): "the package's load_model without torch up front",
     ("train_embeddings", "train_embeddings.models.embedding_model"): "the EmbeddingModel without torch up front",
     ("train_embeddings.export.model_export", "train_embeddings.export.st_export"): "the st extra, one format",
-    ("pipeline.run", "pipeline.launch"): "run's help and argument checks answer before Beam loads (python -m too)",
+    ("pipeline.run", "pipeline.launcher.launch"):
+        "run's help and argument checks answer before Beam loads (python -m too)",
     ("train_embeddings.train_command", "train_embeddings.training.trainer"): "train's checks answer before torch loads",
     ("train_embeddings.train_command", "train_embeddings.evaluation.sts.datasets"):
         "train's help and argument checks answer before sacremoses loads (the STS package's baselines)",
@@ -462,14 +464,27 @@ def test_the_worker_image_copies_every_package_the_pipeline_imports() -> None:
 
 
 def test_tests_mirror_the_tree() -> None:
-    """Every test file sits in tests/<package>/ (the folder of the code it tests), except this one; tests/support/
-    holds what tests share (helpers, example plug-ins, slow references) and no test."""
+    """Every test file sits in tests/<package>/ (the folder of the code it tests, at any depth: the tests of
+    ``pipeline/stages/`` in ``tests/pipeline/stages/``), except this one; tests/support/ holds what tests share
+    (helpers, example plug-ins, slow references) and no test."""
     stray = sorted(p.name for p in (REPO_ROOT / "tests").glob("test_*.py") if p.name != Path(__file__).name)
     assert stray == []
-    assert sorted(p.name for p in (REPO_ROOT / "tests" / "support").glob("test_*.py")) == []
+    assert sorted(p.name for p in (REPO_ROOT / "tests" / "support").rglob("test_*.py")) == []
     for folder in (REPO_ROOT / "tests").iterdir():
         if folder.is_dir() and folder.name not in ("__pycache__", "data", "support"):
-            assert (REPO_ROOT / folder.relative_to(REPO_ROOT / "tests")).is_dir(), folder
+            for sub in (folder, *(p for p in folder.rglob("*") if p.is_dir() and "__pycache__" not in p.parts)):
+                assert (REPO_ROOT / sub.relative_to(REPO_ROOT / "tests")).is_dir(), sub
+
+
+def test_the_pipeline_folders_hold_modules_and_re_export_nothing() -> None:
+    """Each folder of ``pipeline/`` (launcher, inputs, stages, outputs, analysis) says what it holds in its docstring
+    and imports nothing: every name has one import path, its module's."""
+    inits = sorted((REPO_ROOT / "pipeline").glob("*/__init__.py"))
+    assert {p.parent.name for p in inits} >= {"launcher", "inputs", "stages", "outputs", "analysis"}
+    for init in inits:
+        body = ast.parse(init.read_text(encoding="utf-8")).body
+        assert ast.get_docstring(ast.Module(body=body, type_ignores=[])), init
+        assert len(body) == 1, f"{init.relative_to(REPO_ROOT)}: a docstring only"
 
 
 if __name__ == "__main__":

@@ -52,16 +52,16 @@ from filters.rules import prefilter_rules
 from filters.scores import score_pairs
 from paranmt.core.pair_schema import PAIRS_SCHEMA
 from paranmt.core.text import TextProcessor
-from pipeline.dedup import duplicates_in
-from pipeline.ingest import decode_batch
-from pipeline.input_plan import InputSpec, plan_reads
-from pipeline.input_reading import read_task
-from pipeline.pair_records import pair_table
-from pipeline.prefilter import FIT_TAG, PrefilterRows
+from pipeline.inputs.plan import InputSpec, plan_reads
+from pipeline.inputs.reading import read_task
+from pipeline.outputs.summary import file_counts
 from pipeline.records import BATCH_ROWS, partition
-from pipeline.scorer_fit import fit_and_save
-from pipeline.summary import file_counts
-from pipeline.write import shard_name, shards_of, sorted_shard_table, write_table
+from pipeline.stages.dedup import duplicates_in
+from pipeline.stages.ingest import decode_batch
+from pipeline.stages.pair_records import pair_table
+from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
+from pipeline.stages.scorer_fit import fit_and_save
+from pipeline.stages.write import shard_name, shards_of, sorted_shard_table, write_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
@@ -222,7 +222,10 @@ try:
     from pipeline.job import run_job
 except ImportError:  # a commit before the job's function had its own name
     from pipeline.run import run as run_job
-from pipeline.input_plan import InputSpec
+try:
+    from pipeline.inputs.plan import InputSpec
+except ImportError:  # a commit before pipeline/ was grouped in folders (inputs/plan.py was input_plan.py)
+    from pipeline.input_plan import InputSpec
 config = load_config(None, [])
 started = time.perf_counter()
 summary = run_job(config, [InputSpec.pair(cs, en, mt)], out, beam_args, overwrite=True)

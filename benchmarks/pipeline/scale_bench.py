@@ -52,7 +52,7 @@ from configs import load_config
 from configs.schema import PipelineConfig, ScoreConfig, TranslateConfig
 from filters.folds import key_hash, pair_keys
 from pipeline.graph import DEDUP_BUCKET_ROWS, LEXICON_SHARD_PAIRS
-from pipeline.input_plan import InputSpec, plan_reads
+from pipeline.inputs.plan import InputSpec, plan_reads
 from pipeline.job import run_job
 from pipeline.metrics import Step
 

@@ -1,4 +1,4 @@
-"""Calibration of the weak-translator warning (``pipeline/translator_check.py``; docs/filters.md, "Does the
+"""Calibration of the weak-translator warning (``pipeline/outputs/translator_check.py``; docs/filters.md, "Does the
 translator fit this input?"): the bundled model's two signals on text it knows and on text it does not, beside
 what its ``train/`` held there, judged by a reader.
 
@@ -13,7 +13,7 @@ without their set, into one blind file ``<judging>/judge.tsv`` (criteria:
 not asked again.
 
 Step 3 (``tally``): with the labels filled in, per set: the check's shares and verdict under the thresholds of
-:mod:`pipeline.translator_check`, and the judged ``train/`` pairs (paraphrase / partial / not, the share judged
+:mod:`pipeline.outputs.translator_check`, and the judged ``train/`` pairs (paraphrase / partial / not, the share judged
 ``not`` with a 95% Wilson interval); also the points measured elsewhere (:data:`REPORTED`). Written to
 ``--result`` (default ``benchmarks/results/translator_check_calibration.json``) with the commands that made it;
 the judged pairs stay in ``--judging`` (default ``benchmarks/results/translator_check_calibration/``:
@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.paths import REPO
 from benchmarks.studies.weak_translator_selection import CRITERIA, LABELS, read_labels, wilson
-from pipeline.translator_check import FLOOR, MAX_BELOW_FLOOR, MAX_NO_TRIGRAM, MIN_PAIRS
+from pipeline.outputs.translator_check import FLOOR, MAX_BELOW_FLOOR, MAX_NO_TRIGRAM, MIN_PAIRS
 
 DEFAULT_RESULT = Path("benchmarks/results/translator_check_calibration.json")
 DEFAULT_JUDGING = Path("benchmarks/results/translator_check_calibration")
@@ -88,7 +88,7 @@ SETS: dict[str, dict[str, Any]] = {
                                 "parts": [(_HELP, 1, 16500)], "judge": False},
 }
 
-#: How the limits of pipeline/translator_check.py were chosen from this record.
+#: How the limits of pipeline/outputs/translator_check.py were chosen from this record.
 CHOICE = ("The warning should fire where a run's train/ is mostly not paraphrases (more than half of its judged "
           "pairs 'not') and stay quiet on the sample. Of the two signals only the share under the floor orders the "
           "judged sets: the share without a shared trigram is higher on the sample's short sentences (44%) than on "
@@ -217,9 +217,9 @@ def tally(work: Path, judging: Path, result: Path) -> dict[str, Any]:
     reported = {name: {**point, "warning": _verdict(point, LIMITS), "warning_before": _verdict(point, PREVIOUS)}
                 for name, point in REPORTED.items()}
     record = {
-        "what": "the weak-translator warning's two signals (pipeline/translator_check.py) with the bundled model "
-                "(translate/models/small-cs-en, beam 12, default paranmt run) on text it knows and on text it does "
-                "not, beside the share of random train/ pairs judged 'not' a paraphrase",
+        "what": "the weak-translator warning's two signals (pipeline/outputs/translator_check.py) with the bundled "
+                "model (translate/models/small-cs-en, beam 12, default paranmt run) on text it knows and on text it "
+                "does not, beside the share of random train/ pairs judged 'not' a paraphrase",
         "commands": [f"python -m benchmarks.studies.translator_check_calibration {step} --work {work}"
                      + (f" --judging {judging}" if step != "run" else "") for step in ("run", "sample", "tally")],
         "criteria": CRITERIA,

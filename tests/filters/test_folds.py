@@ -389,7 +389,7 @@ def test_beam_approximate_folds_are_within_the_epsilon_bound(tmp_path):
     column-wise (folds_of_keys); fold sizes within 2εn + 1 of n/k, each row at most one fold from the exact one."""
     import apache_beam as beam
 
-    from pipeline.score_transforms import FoldBoundaries, folds_of_keys
+    from pipeline.stages.score_transforms import FoldBoundaries, folds_of_keys
 
     rng = np.random.default_rng(12)
     n, k, eps, seed = 20_000, 10, 0.01, 77

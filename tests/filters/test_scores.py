@@ -1,6 +1,6 @@
 """score_pairs on Arrow tables, score_parquet on Parquet files, and the scorer the pipeline's workers load
 (``paranmt score``: tests/paranmt/cli/test_score.py; score and select itself:
-tests/pipeline/test_score_transforms.py)."""
+tests/pipeline/stages/test_score_transforms.py)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from paranmt.core.pair_schema import (
     SchemaMismatch,
     read_metadata,
 )
-from pipeline.score_transforms import check_scorer, load_scorer
+from pipeline.stages.score_transforms import check_scorer, load_scorer
 from tests.filters.test_paragram import pair_vectors
 from tests.filters.test_trigram import real_pairs
 from tests.support.pair_tables import table_from_columns

@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.gpu.broken_backend import DEVICE_ERROR
 from pipeline.job import raised_in_a_worker
-from pipeline.job_log import JOB_LOG_FILE
+from pipeline.launcher.job_log import JOB_LOG_FILE
 from pipeline.run import main
 from translate.ct2_backend import CTranslate2Backend
 from translate.cuda_libraries import CUBLAS_FIX

@@ -16,9 +16,9 @@ from apache_beam.portability.api import beam_runner_api_pb2
 
 from configs import load_config
 from pipeline.graph import build_pipeline, check_run
-from pipeline.input_plan import InputSpec
+from pipeline.inputs.plan import InputSpec
+from pipeline.launcher.preflight import beam_argv
 from pipeline.metrics import Step
-from pipeline.preflight import beam_argv
 from pipeline.run import main
 from tests.conftest import REPO_ROOT
 

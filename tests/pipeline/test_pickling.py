@@ -11,13 +11,13 @@ from filters.plugins import build_scores
 from filters.rules import prefilter_rules
 from paranmt.core import pair_schema as S
 from paranmt.core.text import TextProcessor
-from pipeline.backtranslate import BackTranslate, TranslationSettings
-from pipeline.dedup import Dedup
-from pipeline.ingest import DecodeRecords, Ingest
-from pipeline.input_plan import InputSpec
-from pipeline.pair_records import PairRecords
-from pipeline.prefilter import PrefilterRows
-from pipeline.write import WriteParquetShards
+from pipeline.inputs.plan import InputSpec
+from pipeline.stages.backtranslate import BackTranslate, TranslationSettings
+from pipeline.stages.dedup import Dedup
+from pipeline.stages.ingest import DecodeRecords, Ingest
+from pipeline.stages.pair_records import PairRecords
+from pipeline.stages.prefilter import PrefilterRows
+from pipeline.stages.write import WriteParquetShards
 from tests.support.input_helpers import CAP, KEEP, write_file
 
 # -------------------------------------------------------------------------------------- byte ranges
@@ -41,7 +41,7 @@ def test_every_dofn_and_transform_pickles(tmp_path):
         WriteParquetShards(str(tmp_path), "deadletter", S.DEADLETTER_SCHEMA, num_shards=1),
     ]
     # The DoFns the transforms build in expand() (the multi-process end-to-end test also runs them all).
-    from pipeline import backtranslate, dedup, ingest, write
+    from pipeline.stages import backtranslate, dedup, ingest, write
 
     settings = TranslationSettings(TranslateConfig(), PipelineConfig(), "m", "/c")
     objects += [

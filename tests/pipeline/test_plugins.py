@@ -15,7 +15,7 @@ import pytest
 from configs import load_config
 from filters.plugins import PluginError
 from paranmt.core import pair_schema as S
-from pipeline.input_plan import InputSpec
+from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from tests.conftest import REPO_ROOT
 

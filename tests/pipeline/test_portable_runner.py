@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline import progress
+from pipeline.launcher import progress
 from pipeline.run import main
 from tests.conftest import REPO_ROOT
 
@@ -87,7 +87,7 @@ def _shard_bytes(out: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.slow  # minutes: two processes start, the pool's workers load the model; the path resolution and the
-# refusal are checked in seconds by tests/pipeline/test_options.py
+# refusal are checked in seconds by tests/pipeline/launcher/test_options.py
 def test_pipeline_on_the_portable_engine_matches_the_in_process_run(tmp_path, portable_engine, capsys,
                                                                     monkeypatch):
     """Launched from a folder of its own with relative input and output paths, which the launcher gives the workers

@@ -14,8 +14,8 @@ import pytest
 
 from configs import load_config
 from paranmt.core import pair_schema as S
-from pipeline.input_files import InputError
-from pipeline.input_plan import InputSpec
+from pipeline.inputs.files import InputError
+from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from pipeline.run import main
 from tests.conftest import read_lines, taste_data
@@ -354,13 +354,13 @@ def test_scorer_fitted_in_the_job_equals_the_launchers_fit(tmp_path, monkeypatch
     used where a remote worker cannot read the embeddings) gives the same scorer and byte-identical shards."""
     import hashlib
 
-    import pipeline.scorer_fit
+    import pipeline.stages.scorer_fit
 
     specs, ids = _mt_inputs(tmp_path)
     config = _config("score.fit_sample=150")  # spans the TSV input and the JSONL one
     in_job = run_job(config, specs, tmp_path / "job", ["--direct_running_mode=multi_processing",
                                                     "--direct_num_workers=2"])
-    monkeypatch.setattr(pipeline.scorer_fit, "_fits_in_job", lambda score, local: False)
+    monkeypatch.setattr(pipeline.stages.scorer_fit, "_fits_in_job", lambda score, local: False)
     launcher = run_job(config, specs, tmp_path / "launcher")
     assert in_job["held"]["fit_sample_rows"] == {"max": 150, "sum": 150, "count": 1}
     assert "fit_sample_rows" not in launcher["held"]
@@ -385,7 +385,7 @@ def test_the_launcher_sizes_dedup_buckets_and_lexicon_shards_and_warns_about_big
 
     from configs.schema import LexiconConfig
     from pipeline.graph import _check_sizes, dedup_buckets, lexicon_shards
-    from pipeline.input_plan import ReadPlan
+    from pipeline.inputs.plan import ReadPlan
 
     def plan(rows: int) -> ReadPlan:
         return ReadPlan(tasks=[], sources=[], expected_rows=rows, sequential=False, has_mt=False)

@@ -17,8 +17,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.input_files import CorruptInputError, index_lines
-from pipeline.input_reading import read_task
+from pipeline.inputs.files import CorruptInputError, index_lines
+from pipeline.inputs.reading import read_task
 from pipeline.run import main
 from tests.conftest import REPO_ROOT
 
@@ -215,7 +215,7 @@ def test_scorer_files_are_checked_before_the_claim_and_a_fit_error_is_one_line(t
 
 def test_a_missing_file_system_and_bad_beam_options_are_one_line_before_any_work(tmp_path, capsys):
     """Each of these used to end in a Beam traceback (a gs:// input was said not to exist)."""
-    from pipeline.input_files import file_system_problem
+    from pipeline.inputs.files import file_system_problem
 
     cs, en, mt = tmp_path / "c.cs", tmp_path / "c.en", tmp_path / "c.mt"
     for path, k in ((cs, 0), (en, 1), (mt, 2)):
@@ -353,7 +353,7 @@ def test_out_under_a_file(tmp_path, capsys):
 # its checks, and nobody may not read the interpreter's own files).
 _AS_NOBODY = """
 import os, sys
-import pipeline.launch
+import pipeline.launcher.launch
 from pipeline.run import main
 if os.geteuid() == 0:
     os.setegid(65534)

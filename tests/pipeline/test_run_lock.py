@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.run_folder import LOCK_FILE, RunFolderBusy, own_output
+from pipeline.outputs.run_folder import LOCK_FILE, RunFolderBusy, own_output
 from tests.conftest import REPO_ROOT
 
 ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The sentence {i} is here.")
@@ -28,7 +28,7 @@ ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The s
 HOLDER = """
 import sys
 from pathlib import Path
-from pipeline.run_folder import own_output
+from pipeline.outputs.run_folder import own_output
 out = sys.argv[1]
 with own_output(out):
     Path(out + ".held").write_text("held")

@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from configs import load_config
-from pipeline.input_plan import InputSpec
+from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from tests.conftest import TASTE_DATA, read_lines, small_cs_en
 

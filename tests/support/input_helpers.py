@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.input_reading import read_task
+from pipeline.inputs.reading import read_task
 
 CAP, KEEP = 10_000, 64
 

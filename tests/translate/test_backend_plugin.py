@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from configs.schema import TranslateConfig
-from pipeline.backtranslate import checked_model_id
+from pipeline.stages.backtranslate import checked_model_id
 from translate.card import ModelDir
 from translate.ct2_backend import BackendUnavailable
 from translate.loading import load_translator

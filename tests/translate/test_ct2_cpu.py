@@ -208,7 +208,7 @@ def test_a_bad_vmap_file_is_a_one_line_error(small_model, tmp_path, content, mes
 
 def test_the_translation_cache_key_follows_the_vmap_bytes_the_bucket_and_the_cores_per_batch(tmp_path):
     from configs.schema import TranslateConfig
-    from pipeline.backtranslate import TranslationCache
+    from pipeline.stages.backtranslate import TranslationCache
 
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"
     first.write_text("\t</s> a\n", encoding="utf-8")
@@ -235,7 +235,7 @@ def test_auto_compute_type_on_cuda_is_float16_in_the_backend_and_the_cache_key(t
     import ctranslate2
 
     from configs.schema import TranslateConfig
-    from pipeline.backtranslate import TranslationCache
+    from pipeline.stages.backtranslate import TranslationCache
     from translate.ct2_backend import compute_type_for
 
     monkeypatch.setattr(ctranslate2, "get_supported_compute_types",

@@ -124,7 +124,7 @@ def test_no_cublas_anywhere_is_one_error_line_before_any_work(tmp_path, monkeypa
         "is in the nvidia wheels or a CUDA toolkit here; pip install nvidia-cublas-cu12 and put its "
         "nvidia/cublas/lib folder on LD_LIBRARY_PATH")
     assert not (tmp_path / "ctranslate2-cuda").exists()
-    # `paranmt run` checks it on the launcher (pipeline.backtranslate.checked_model_id), before any work
+    # `paranmt run` checks it on the launcher (pipeline.stages.backtranslate.checked_model_id), before any work
     monkeypatch.setattr("translate.loading.process_route", lambda: route)
     model = ModelDir(small_cs_en())
     with pytest.raises(BackendUnavailable) as error:

@@ -9,7 +9,7 @@ import tomllib
 import pytest
 
 from configs.schema import TranslateConfig
-from pipeline.backtranslate import checked_model_id
+from pipeline.stages.backtranslate import checked_model_id
 from tests.conftest import REPO_ROOT
 from translate.card import DEFAULT_MODEL_DIR, ModelDir, ModelDirError, model_or_default
 

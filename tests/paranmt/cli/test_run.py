@@ -47,7 +47,7 @@ def test_a_command_that_imports_beam_prints_no_beam_import_warning():
 
 def test_the_progress_line_shows_a_started_translation():
     """Until the first chunk is translated the line said nothing about translation."""
-    from pipeline.progress import READ, STARTED_CHUNKS, TRANSLATED, progress_line
+    from pipeline.launcher.progress import READ, STARTED_CHUNKS, TRANSLATED, progress_line
 
     started = progress_line({READ: 700, STARTED_CHUNKS: 2}, 25, 700, None, "model small-cs-en, beam 12")
     assert started == "read 700/700 · translating: 0 of 700 rows (model small-cs-en, beam 12) · pairs written 0 · 25 s"

@@ -16,9 +16,9 @@ from pipeline.analysis.lexicon.counting import build_from_parquet, build_from_ta
 from pipeline.analysis.lexicon.pmi import compute_lexicon
 from pipeline.analysis.lexicon.shards import lexicon_files, write_outputs
 from pipeline.analysis.lexicon.transforms import BuildLexicon
-from pipeline.input_plan import InputSpec
+from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
-from pipeline.summary import format_table
+from pipeline.outputs.summary import format_table
 from tests.conftest import taste_pairs
 
 

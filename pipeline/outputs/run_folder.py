@@ -1,0 +1,222 @@
+"""One rule for every run folder: its layout (every path a run reads or writes under it), one run owning it at a time
+(``<out>/_LOCK``), what makes two runs the same run (its definition, ``<out>/_RUN``), resume or refuse, its markers
+(:func:`write_marker`), and the code version written into outputs' metadata."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import fcntl
+import json
+import logging
+import os
+import socket
+import subprocess
+from collections.abc import Iterator, Sequence
+from importlib.metadata import version
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+
+from configs.out_paths import make_out_folder, out_folder_problem, remove_created
+from configs.schema import ParaNMTConfig, PipelineConfig
+from pipeline.inputs.files import InputError
+from pipeline.inputs.plan import InputSpec
+from pipeline.launcher.disk_space import room_for
+
+if TYPE_CHECKING:
+    from pydantic import JsonValue
+
+log = logging.getLogger(__name__)
+
+# The run folder's layout, relative to ``<out>``: every name a run writes there.
+PAIRS, TRAIN, REJECTED, DEADLETTER = "pairs", "train", "rejected", "deadletter"
+OUTPUTS = (PAIRS, TRAIN, REJECTED, DEADLETTER)  # Parquet folders, staged and renamed into place
+LEXICON_DIR = "lexicon"  # the optional lexicon branch's tables, staged and renamed like OUTPUTS
+STAGING = "_staging"  # where the outputs are written before the job succeeds
+SCORER_DIR = "scorer"
+SCORER_FILE = f"{SCORER_DIR}/scorer.npz"  # the scorer a run fits
+CACHE_DIR = "cache"  # the translation cache, unless pipeline.cache_dir
+RUN_FILE = "_RUN"  # the run's definition: what makes two runs the same run
+LOCK_FILE = "_LOCK"
+SUMMARY_FILE = "summary.json"
+SUCCESS_FILE = "_SUCCESS"  # the outputs are in place and their checks hold
+
+
+def code_version() -> str:
+    """``<package version>+g<commit>`` (``PARANMT_CODE_VERSION`` overrides, e.g. in a container image)."""
+    if os.environ.get("PARANMT_CODE_VERSION"):
+        return os.environ["PARANMT_CODE_VERSION"]
+    try:
+        base = version("paranmt")
+    except Exception:
+        base = "unknown"
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=Path(__file__).resolve().parent,
+                                capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        return f"{base}+g{commit}" if commit else base
+    except Exception:
+        return base
+
+
+# Settings that change how a run executes, not what it writes: a rerun may change them and still be the same run.
+_EXECUTION_ONLY = {("pipeline", "runner"), ("pipeline", "beam_options"), ("pipeline", "cache_dir"),
+                   ("translate", "threads"), ("translate", "device_index")}
+
+
+def _run_definition(config: ParaNMTConfig, specs: Sequence[InputSpec]) -> dict[str, Any]:
+    """What makes two runs the same run: the inputs and every setting that can change the outputs."""
+    settings = config.model_dump(mode="json")
+    for section, key in _EXECUTION_ONLY:
+        settings.get(section, {}).pop(key, None)
+    return {"inputs": [s.to_dict() for s in specs], "config": settings}
+
+
+def _flat(value: JsonValue, prefix: str = "") -> dict[str, JsonValue]:
+    if isinstance(value, dict):
+        return {k: v for key, item in value.items() for k, v in _flat(item, f"{prefix}{key}.").items()}
+    return {prefix.rstrip("."): value}
+
+
+def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec], *, overwrite: bool) -> None:
+    """One rule for every run folder: a folder that holds this run (same inputs and settings) is resumed — finished
+    translations are reused and the outputs rewritten identically —, one that holds a different run is refused
+    unless ``overwrite`` (its outputs are then deleted; the content-addressed translation cache is kept). The
+    run's definition is written to ``<output>/_RUN`` before any work."""
+    definition = _run_definition(config, specs)
+    path = FileSystems.join(output, RUN_FILE)
+    if FileSystems.exists(path):
+        with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
+            stored = json.loads(handle.read().decode("utf-8"))
+        if stored != definition:
+            if not overwrite:
+                before, after = _flat(stored), _flat(definition)
+                changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+                shown = ", ".join(f"{k} {before.get(k)!r} -> {after.get(k)!r}" for k in changed[:3])
+                more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+                raise InputError(f"{output} holds a different run ({shown}{more}): pass --overwrite to replace it, "
+                                 "or choose another --out")
+            stale = [FileSystems.join(output, name) for name in (*OUTPUTS, LEXICON_DIR, SCORER_DIR, SUMMARY_FILE,
+                                                                 SUCCESS_FILE)]
+            FileSystems.delete([p for p in stale if FileSystems.exists(p)])
+    write_marker(output, RUN_FILE, json.dumps(definition, indent=1, sort_keys=True))  # FileSystems makes the folder
+
+
+def cached_chunk_path(root: str, model_folder: str, name: str) -> str:
+    """A cached chunk's file, ``<root>/translations/<model>/<name>.parquet``: the one layout the cache writes and
+    the Ctrl-C line counts (``*`` for either part matches them all)."""
+    return FileSystems.join(root, "translations", model_folder, f"{name}.parquet")
+
+
+def cache_root(pipeline_config: PipelineConfig, output: str) -> str:
+    """Where a run's translation cache lives: ``pipeline.cache_dir``, else ``<output>/cache``."""
+    return pipeline_config.cache_dir or FileSystems.join(output, CACHE_DIR)
+
+
+def interrupted_line(pipeline_config: PipelineConfig, output: str) -> str:
+    """What a Ctrl-C'd run kept: the translated chunks in its cache (a rerun reuses them)."""
+    if not pipeline_config.translation_cache:
+        return "interrupted; the translation cache is off, so a rerun translates again — rerun the same command"
+    root = cache_root(pipeline_config, output)
+    try:
+        chunks = len(FileSystems.match([cached_chunk_path(root, "*", "*")])[0].metadata_list)
+    except Exception:  # no cache folder yet (or an unreachable one): nothing was kept there
+        chunks = 0
+    return (f"interrupted; {chunks} chunk{'' if chunks == 1 else 's'} translated {'is' if chunks == 1 else 'are'} "
+            f"kept{f' in {root}' if chunks else ''} — rerun the same command to resume")
+
+
+def write_marker(output: str, name: str = SUCCESS_FILE, text: str = "") -> str:
+    """``<output>/<name>`` holding ``text``: the run's definition (``_RUN``), its ``summary.json``, or ``_SUCCESS``
+    once its checks held."""
+    path = FileSystems.join(output, name)
+    data = text.encode("utf-8")
+    with room_for(path, name, lambda: len(data)):
+        handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
+        try:
+            handle.write(data)
+        finally:
+            handle.close()
+    return path
+
+
+# ------------------------------------------------------------------------------------------------ ownership
+
+
+class RunFolderBusy(InputError):
+    """Another live run holds the run folder's lock."""
+
+
+def _holder(fd: int) -> str:
+    try:
+        info = json.loads(os.pread(fd, 4096, 0).decode("utf-8") or "{}")
+    except (OSError, ValueError):
+        info = {}
+    if not info:
+        return "another run (starting up)"
+    return f"pid {info.get('pid')} on {info.get('host')}, started {info.get('started')}"
+
+
+def _take_lock(path: str) -> int:
+    """An exclusive ``flock`` on ``path`` (created if absent), without waiting; the lock dies with the process
+    (kill -9 included), so a killed run never blocks its resume."""
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(fd)
+            os.close(fd)
+            raise RunFolderBusy(f"{Path(path).parent} is in use by {holder}: wait for that run to end (or stop it), "
+                                "or choose another --out") from None
+        except BaseException:
+            os.close(fd)
+            raise
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        os.close(fd)  # the file was replaced or removed between open and lock (a failed run cleaning up): again
+
+
+@contextlib.contextmanager
+def own_output(output: str) -> Iterator[None]:
+    """Hold ``output`` for this run: a local folder is created (every ancestor too) and locked exclusively by
+    ``<output>/_LOCK``, which names the holder (pid, host, start time) while the run lives; a second run into the
+    same folder is refused at once with :class:`RunFolderBusy`. A folder this call created is removed again when
+    the run fails before it wrote its ``_RUN`` definition, so a bad argument leaves nothing behind.
+
+    Object stores (gs://, s3://) have no locks: nothing is held there and a warning says so."""
+    if FileSystems.get_scheme(output) not in (None, "file"):
+        log.warning("%s is on an object store, which has no locks: make sure one run writes there at a time", output)
+        yield
+        return
+    folder = Path(output.removeprefix("file://"))
+    created: list[Path] = []
+    try:
+        created = make_out_folder(folder)
+        fd = _take_lock(str(folder / LOCK_FILE))
+    except RunFolderBusy:
+        raise
+    except OSError as error:
+        remove_created(created)
+        raise InputError(out_folder_problem(output, error)) from None
+    try:
+        started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": started}).encode(), 0)
+        yield
+    except BaseException:
+        if created and not (folder / RUN_FILE).exists():  # failed before any work: leave nothing behind
+            with contextlib.suppress(OSError):
+                os.unlink(folder / LOCK_FILE)  # before the unlock: a waiting open then sees a replaced file
+            remove_created(created)
+        raise
+    finally:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)  # a finished folder names no holder (and stays byte-identical across reruns)
+        os.close(fd)

@@ -1,0 +1,171 @@
+"""The pre-filter rules over batches, dedup on the normalised pair, the pair records -- each column-wise stage
+checked against the row-at-a-time reference in tests/support/prefilter_reference.py, on real pairs."""
+
+from __future__ import annotations
+
+import apache_beam as beam
+import pyarrow as pa
+import pytest
+
+from configs.schema import ParaNMTConfig
+from filters.rules import prefilter_rules
+from paranmt.core import pair_schema as S
+from paranmt.core.pair_schema import Reason
+from paranmt.core.text import TextProcessor
+from pipeline.records import DECODED_SCHEMA, PREFILTERED_SCHEMA
+from pipeline.stages.backtranslate import TRANSLATION_SCHEMA, apply_translations
+from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
+from pipeline.stages.write import records_to_table
+from tests.conftest import TASTE_DATA, read_lines
+from tests.support.prefilter_reference import pair_record, pick_duplicates, prefilter_row
+
+SOFTWARE = TASTE_DATA / "bitext-software"  # the bundled licensed excerpt (300 pairs)
+
+
+def _row(cs: str, en: str, i: int = 1) -> dict:
+    return {"id": f"t:L{i:012d}", "source": "t", "cs": cs, "en": en, "mt": None, "translation_score": None,
+            "row": i - 1}
+
+
+def _prefilter(rows: list[dict], fit: int = 0) -> tuple[list[dict], list[dict], list[dict]]:
+    """The pipeline's pre-filter DoFn on one batch: (kept rows, rejections, fit rows)."""
+    stage = PrefilterRows(prefilter_rules(ParaNMTConfig()), fit_sentences=fit)
+    stage.setup()
+    kept, rejected, fitted = [], [], []
+    for out in stage.process(pa.Table.from_pylist(rows, schema=DECODED_SCHEMA)):
+        if isinstance(out, beam.pvalue.TaggedOutput):
+            (fitted if out.tag == FIT_TAG else rejected).extend(
+                out.value.to_pylist() if out.tag == FIT_TAG else [out.value])
+        else:
+            kept.extend(out.to_pylist())
+    return kept, rejected, fitted
+
+
+@pytest.mark.parametrize(("cs", "en", "reason"), [
+    ("", "Hello.", Reason.EMPTY_SIDE),
+    ("Ahoj.", "   ", Reason.EMPTY_SIDE),
+    ("Ahoj\x07 světe.", "Hello world.", Reason.GARBAGE),
+    ("Ahoj.", "Hello\tworld.", Reason.GARBAGE),
+    ("!!! ??? ...", "Hello.", Reason.GARBAGE),
+    ("Tom.", "tom .", Reason.UNTRANSLATED),
+    ("Straße.", "STRASSE .", Reason.UNTRANSLATED),  # full case folding, as str.casefold
+    (" ".join(["slovo"] * 250), " ".join(["word"] * 250), Reason.SOURCE_TOO_LONG),
+    ("Ano.", "Yes, I will certainly do that for you tomorrow morning.", Reason.LENGTH_RATIO),
+])
+def test_prefilter_reasons(cs, en, reason):
+    kept, rejected, _ = _prefilter([_row(cs, en)])
+    assert not kept and len(rejected) == 1
+    (got,) = rejected
+    assert got["reason"] == reason and got["stage"] == "prefilter"
+    assert got["detail"] and got["cs"] == cs and got["en"] == en
+    assert got == prefilter_row(_row(cs, en), TextProcessor())[1]
+
+
+def test_prefilter_keeps_normal_pairs_with_tokens():
+    (kept,), rejected, _ = _prefilter([_row("„Dobrý den,“ řekl Dr. Novák.", '"Good morning," said Dr. Novak.')])
+    assert not rejected
+    assert kept["en_tokens"] == ['"', "Good", "morning", ",", '"', "said", "Dr.", "Novak", "."]
+    assert len(kept["dedup_key"]) == 16
+
+
+def test_prefilter_batches_equal_the_reference_on_real_pairs():
+    """Real LibreOffice help and Tatoeba pairs (the bundled excerpts) plus hand-made bad ones: the same kept rows
+    (tokens and dedup keys), the same rejections (reason and detail), and the scorer fit gets the English tokens of
+    every row."""
+    cs = read_lines(SOFTWARE / "libreoffice-help.cs")[:300] + read_lines(TASTE_DATA / "bitext" / "tatoeba.cs")[:300]
+    en = read_lines(SOFTWARE / "libreoffice-help.en")[:300] + read_lines(TASTE_DATA / "bitext" / "tatoeba.en")[:300]
+    cs += ["", "Ahoj\x1b[31m.", "¿¿¿ !!! ...", "Tom.", "Ano.", "Pes\u00a0\u00a0\u2003běží .", "Straße"]
+    en += ["Hello.", "Hi.", "What?", "tom .", "Yes, I will certainly do that for you tomorrow morning.",
+           "%%% ### @@@ x", "STRASSE"]
+    rows = [_row(c, e, i + 1) for i, (c, e) in enumerate(zip(cs, en, strict=True))]
+    kept, rejected, fit = _prefilter(rows, fit=10_000)
+    text = TextProcessor()
+    expected = [prefilter_row(r, text) for r in rows]
+    assert kept == [k for k, _ in expected if k is not None]
+    assert sorted(rejected, key=lambda r: r["id"]) == [r for _, r in expected if r is not None]  # shards sort by id
+    assert 7 <= len(rejected) < 100
+    assert [f["row"] for f in fit] == [r["row"] for r in rows if text.tokenize(r["en"], "en")]
+
+
+def test_dedup_keeps_the_first_row_on_the_normalised_pair():
+    rows, _, _ = _prefilter([_row("Ahoj,  světe!", "Hello, world!", i) for i in (7, 3)]
+                            + [_row("Ahoj, světe !", "Hello , world!", 9)])
+    assert len({r["dedup_key"] for r in rows}) == 1
+    kept, duplicates = pick_duplicates(rows)
+    assert kept["id"] == "t:L000000000003"
+    assert [(d["id"], d["reason"], d["detail"]) for d in duplicates] == [
+        ("t:L000000000007", "duplicate", "duplicate of t:L000000000003"),
+        ("t:L000000000009", "duplicate", "duplicate of t:L000000000003")]
+
+
+def test_pair_record_and_translation_outcomes():
+    text = TextProcessor()
+    rows, _, _ = _prefilter([_row(f"Ahoj {i}.", f"Hello {i}.", i) for i in range(1, 6)])
+    table = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA).drop_columns(["dedup_key"])
+    statuses = ["ok", "empty", "ok", "too_long", "failed"]
+    translations = pa.Table.from_pylist(
+        [{"status": status, "hypothesis": f"Hi there {i}." if status == "ok" else "", "score": -0.25 * i,
+          "hit_length_cap": i == 0, "error": "boom" if status == "failed" else None}
+         for i, status in enumerate(statuses)], schema=TRANSLATION_SCHEMA)
+    translated, rejected = apply_translations(table, translations)
+    assert translated.column_names == [*table.column_names, S.HIT_LENGTH_CAP]
+    assert translated.column(S.ID).to_pylist() == [rows[0]["id"], rows[2]["id"]]
+    assert [(r["id"], r["reason"], r["stage"], r["detail"], r["mt"]) for r in rejected] == [
+        (rows[1]["id"], "translation_empty", "translate", "translation status empty", None),
+        (rows[3]["id"], "translation_too_long", "translate", "translation status too_long", None),
+        (rows[4]["id"], "translation_failed", "translate", "boom", None)]
+    pair, rejected = pair_record(translated.to_pylist()[0], text, "model-x")
+    assert rejected is None and set(pair) == set(S.PAIRS_SCHEMA.names)
+    assert pair["mt_tokens"] == ["Hi", "there", "0", "."] and pair["translation_score"] == 0.0
+    assert pair["hit_length_cap"] is True and pair["nmt_model_id"] == "model-x" and pair["keep"] is None
+    S.check_schema(records_to_table([pair]).schema)
+    _, rejected = pair_record({**translated.to_pylist()[1], "mt": " "}, text, "m")
+    assert rejected["reason"] == "translation_empty"
+
+
+def test_column_wise_dedup_equals_pick_duplicates_on_real_pairs():
+    """duplicates_in (the pipeline's column-wise dedup in one bucket) against pick_duplicates per group (the obvious
+    reference), on real pairs with many repeats, rows in shuffled order."""
+    import random
+
+    import numpy as np
+
+    from pipeline.records import DEDUP_KEY
+    from pipeline.stages.dedup import duplicates_in
+
+    cs, en = read_lines(SOFTWARE / "libreoffice-help.cs"), read_lines(SOFTWARE / "libreoffice-help.en")
+    rows, _, _ = _prefilter([_row(cs[i % 120], en[i % 120], i + 1) for i in range(300)])
+    random.Random(3).shuffle(rows)
+    table = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA)
+    kept, dropped = duplicates_in(table)
+    groups: dict[bytes, list[dict]] = {}
+    for row in rows:
+        groups.setdefault(row[DEDUP_KEY], []).append(row)
+    expected = [pick_duplicates(group) for group in groups.values()]
+    ids = table[S.ID].to_pylist()
+    assert sorted(ids[i] for i in kept) == sorted(k[S.ID] for k, _ in expected)
+    assert sorted((ids[d], ids[w]) for d, w in dropped) == sorted(
+        (r[S.ID], r["detail"].removeprefix("duplicate of ")) for _, rejected in expected for r in rejected)
+    assert len(dropped) == 300 - 120 - (300 - len(rows)) and np.intersect1d(kept, dropped[:, 0]).size == 0
+
+
+def test_column_wise_pair_records_equal_pair_record_on_real_pairs():
+    """pair_table (the pipeline's column-wise pair records) against pair_record row by row (the obvious reference):
+    real LibreOffice help rows with given translations, some empty or blank, with and without length-cap flags; the
+    same records, rejections and Arrow table."""
+    from pipeline.stages.pair_records import pair_table
+
+    cs = read_lines(SOFTWARE / "libreoffice-help.cs")[:200]
+    en = read_lines(SOFTWARE / "libreoffice-help.en")[:200]
+    text = TextProcessor()
+    rows, _, _ = _prefilter([_row(cs[i], en[i], i + 1) for i in range(200)])
+    rows = [{**r, "mt": en[(i + 1) % 200] if i % 17 else ("" if i % 2 else " .. "), "translation_score": -0.5 * (i % 3)}
+            for i, r in enumerate(rows) if r is not None]
+    plain = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA)
+    capped = plain.append_column(S.HIT_LENGTH_CAP, pa.array([i % 4 == 0 for i in range(len(rows))]))
+    for table in (plain, capped):
+        expected = [pair_record(r, text, "model-x") for r in table.to_pylist()]
+        got, rejected = pair_table(table, text, "model-x")
+        assert got.equals(pa.Table.from_pylist([p for p, _ in expected if p is not None], schema=S.PAIRS_SCHEMA))
+        assert rejected == [r for _, r in expected if r is not None] and 5 <= len(rejected) < 20
+    assert set(got.column(S.NMT_MODEL_ID).to_pylist()) == {"model-x"}
