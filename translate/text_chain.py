@@ -9,6 +9,7 @@ pace.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import threading
 from collections.abc import Callable, Sequence
@@ -23,6 +24,17 @@ from paranmt.core.text import fast_moses
 from translate.card import ModelDir
 
 BPE_SEPARATOR = "@@"
+
+#: Words whose BPE pieces a source encoder remembers, the least recently used leaving first: a corpus's frequent
+#: words stay, and the long tail of a CzEng-sized vocabulary cannot grow a worker's memory without bound.
+WORD_MEMO_SIZE = 1 << 20
+
+
+class _NoCache(dict):
+    """A cache that keeps nothing: subword-nmt's own per-word cache, unbounded and a copy of the encoder's memo."""
+
+    def __setitem__(self, key: object, value: object) -> None:
+        pass
 
 
 def moses_words(text: str, normalizer: MosesPunctNormalizer | None, tokenizer: MosesTokenizer | None,
@@ -58,22 +70,23 @@ class SourceEncoder:
         elif spec.subword == "sentencepiece":
             self._spm = spm.SentencePieceProcessor(model_file=str(model_dir.path(spec.sentencepiece_model or "")))
         self._prefix = list(spec.prefix_tokens)
-        self._word_pieces: dict[str, tuple[str, ...]] = {}  # BPE of each word seen (as subword-nmt caches it)
+        if self._bpe is not None:
+            self._bpe.cache = _NoCache()
+        self._pieces_of = functools.lru_cache(maxsize=WORD_MEMO_SIZE)(self._segment)
+
+    def _segment(self, word: str) -> tuple[str, ...]:
+        assert self._bpe is not None
+        return tuple(" ".join(self._bpe.segment_tokens([word])).split())
 
     def _subwords(self, line: str) -> list[str]:
-        """``BPE.process_line(line).split()``, word by word from a memo: subword-nmt segments each word of a line
-        alone (no dropout), so a word's pieces are the same in every line; its per-word calls cost more than the
-        segmentation they look up (docs/scaling.md)."""
-        assert self._bpe is not None
-        memo = self._word_pieces
+        """``BPE.process_line(line).split()``, word by word from a memo (:data:`WORD_MEMO_SIZE` words): subword-nmt
+        segments each word of a line alone (no dropout), so a word's pieces are the same in every line; its
+        per-word calls cost more than the segmentation they look up (docs/scaling.md)."""
+        pieces_of = self._pieces_of
         pieces: list[str] = []
         for word in line.strip("\r\n ").split(" "):
-            if not word:
-                continue
-            found = memo.get(word)
-            if found is None:
-                found = memo[word] = tuple(" ".join(self._bpe.segment_tokens([word])).split())
-            pieces.extend(found)
+            if word:
+                pieces.extend(pieces_of(word))
         return pieces
 
     def encode_batch(self, texts: Sequence[str]) -> list[list[str]]:

@@ -9,10 +9,12 @@ On a GPU the decoder waits for this (docs/scaling.md, "GPU workers"). Over the C
 * the source's Moses steps (whitespace, punctuation normalisation, tokenisation) with stock sacremoses, the slow
   obvious reference, and with the translator's own (``paranmt.core.text.fast_moses``), interleaved over ``--rounds``;
   the sentences whose words differ (0 is the contract);
-* BPE (subword-nmt) over those words: the first pass (every word new to its cache) and a second (all cached);
+* BPE over those words, stock subword-nmt (``process_line``, its own unbounded cache) and the translator's (its
+  bounded per-word memo, ``translate.text_chain.WORD_MEMO_SIZE``): the first pass (every word new to the cache) and
+  a second (all cached); the lines whose pieces differ (0 is the contract);
 * the target side: un-BPE and Moses detokenisation of the English side's Moses tokens.
 
-Each figure is the median over the rounds of µs per sentence; the ratio is stock over the translator's.
+Each figure is the median over the rounds of µs per sentence; the ratios are stock over the translator's.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from sacremoses import MosesPunctNormalizer, MosesTokenizer
+from subword_nmt.apply_bpe import BPE
 
 from benchmarks.paths import (
     REPO,
@@ -36,7 +39,7 @@ from benchmarks.paths import (
 )
 from paranmt.core.text import fast_moses
 from translate.card import DEFAULT_MODEL_DIR, ModelDir
-from translate.text_chain import SourceEncoder, TargetDecoder, moses_words
+from translate.text_chain import BPE_SEPARATOR, SourceEncoder, TargetDecoder, moses_words
 
 SHARED = REPO.parent / "shared"
 FOLDERS = ("bitext", "bitext-software")
@@ -73,8 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     aggressive = model.card.preprocess.aggressive_dash_splits
     stock = (MosesPunctNormalizer(lang="cs"), MosesTokenizer(lang="cs"))
     ours = fast_moses("cs")
-    rounds: dict[str, list[float]] = {"moses_stock": [], "moses_translator": [], "bpe_first": [], "bpe_cached": [],
-                                      "target": []}
+    rounds: dict[str, list[float]] = {name: [] for name in (
+        "moses_stock", "moses_translator", "bpe_stock_first", "bpe_stock_cached", "bpe_translator_first",
+        "bpe_translator_cached", "target")}
     n = len(cs)
     stock_words = [moses_words(x, *stock, aggressive) for x in cs]
     our_words = [moses_words(x, *ours, aggressive) for x in cs]
@@ -84,22 +88,32 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.rounds):
         rounds["moses_stock"].append(per_sentence(lambda: [moses_words(x, *stock, aggressive) for x in cs], n))
         rounds["moses_translator"].append(per_sentence(lambda: [moses_words(x, *ours, aggressive) for x in cs], n))
-        encoder = SourceEncoder(model)  # a fresh BPE cache: the first pass meets every word anew
-        bpe = encoder._bpe
-        assert bpe is not None
-        rounds["bpe_first"].append(per_sentence(lambda: [bpe.process_line(w) for w in our_words], n))  # noqa: B023
-        rounds["bpe_cached"].append(per_sentence(lambda: [bpe.process_line(w) for w in our_words], n))  # noqa: B023
+        with open(model.path(model.card.preprocess.bpe_codes or ""), encoding="utf-8") as codes:
+            bpe = BPE(codes, separator=BPE_SEPARATOR)  # fresh caches: the first pass meets every word anew
+        encoder = SourceEncoder(model)
+        for cache in ("first", "cached"):
+            rounds[f"bpe_stock_{cache}"].append(
+                per_sentence(lambda: [bpe.process_line(w) for w in our_words], n))  # noqa: B023
+            rounds[f"bpe_translator_{cache}"].append(
+                per_sentence(lambda: [encoder._subwords(w) for w in our_words], n))  # noqa: B023
         rounds["target"].append(per_sentence(lambda: [decoder.decode(t) for t in en_tokens], n))
+    pieces_differ = sum(bpe.process_line(w).split() != encoder._subwords(w) for w in our_words)
     medians = {k: round(statistics.median(v), 1) for k, v in rounds.items()}
     result: dict[str, Any] = {
         "command": " ".join(["python", "benchmarks/translate/text_chain_bench.py", *(argv or sys.argv[1:])]),
         "code": code_commit(REPO), "sentences": n, "rounds": args.rounds, "moses_words_differ": differ,
         "us_per_sentence": medians, "rounds_us": {k: [round(x, 1) for x in v] for k, v in rounds.items()},
-        "moses_stock_over_translator": round(medians["moses_stock"] / medians["moses_translator"], 2)}
+        "bpe_pieces_differ": pieces_differ,
+        "moses_stock_over_translator": round(medians["moses_stock"] / medians["moses_translator"], 2),
+        "bpe_stock_over_translator": {
+            cache: round(medians[f"bpe_stock_{cache}"] / medians[f"bpe_translator_{cache}"], 2)
+            for cache in ("first", "cached")}}
     print(f"{n:,} Czech sentences, {args.rounds} rounds, median µs per sentence: "
           + ", ".join(f"{k} {v}" for k, v in medians.items()))
     print(f"Moses: stock / translator's = {result['moses_stock_over_translator']}x; sentences whose words differ: "
           f"{differ}")
+    print(f"BPE: stock / translator's = {result['bpe_stock_over_translator']}; lines whose pieces differ: "
+          f"{pieces_differ}")
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0

@@ -15,6 +15,7 @@ from sacremoses import MosesDetokenizer, MosesPunctNormalizer, MosesTokenizer
 from subword_nmt.learn_bpe import learn_bpe
 
 from tests.conftest import read_lines, taste_data
+from translate import text_chain
 from translate.card import ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 from translate.text_chain import SourceEncoder, TargetDecoder, moses_words
 
@@ -243,10 +244,17 @@ def test_text_processes_give_the_chain_of_this_process(en_bpe, bitext):
     assert text.encode_batch([]) == []
 
 
-def test_bpe_word_memo_is_subword_nmts_own_segmentation(cs_bpe, bitext):
-    """The encoder's per-word memo gives what subword-nmt's process_line gives for every real line."""
+@pytest.mark.parametrize("memo_words", [text_chain.WORD_MEMO_SIZE, 16])
+def test_bpe_word_memo_is_subword_nmts_own_segmentation(cs_bpe, bitext, monkeypatch, memo_words):
+    """The encoder's per-word memo gives what subword-nmt's process_line gives for every real line, also when the
+    memo is full and words leave it; it holds at most its size, and subword-nmt's own cache keeps nothing."""
+    monkeypatch.setattr(text_chain, "WORD_MEMO_SIZE", memo_words)
     encoder = SourceEncoder(cs_bpe)
     lines = [moses_words(s, encoder._normalizer, encoder._tokenizer) for s in bitext[0][:2000]]
     lines += ["", "  ", " a  b ", "x\t y"]
-    assert [encoder._subwords(w) for w in lines] == [encoder._bpe.process_line(w).split() for w in lines]
-    assert [encoder._subwords(w) for w in lines] == [encoder._bpe.process_line(w).split() for w in lines]  # memo
+    for _ in range(2):  # the second pass from the memo
+        assert [encoder._subwords(w) for w in lines] == [encoder._bpe.process_line(w).split() for w in lines]
+    assert encoder._bpe.cache == {}
+    memo = encoder._pieces_of.cache_info()
+    assert memo.maxsize == memo_words and 0 < memo.currsize <= memo_words
+    assert memo.hits > 0

@@ -1,5 +1,5 @@
 """benchmarks/translate/text_chain_bench.py in seconds: the translator's Moses steps give stock sacremoses'
-words, and every figure the GPU docs quote is measured."""
+words, its BPE memo subword-nmt's pieces, and every figure the GPU docs quote is measured."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ def test_text_chain_bench_smoke(tmp_path):
     bench = load_benchmark("translate/text_chain_bench")
     assert bench.main(["--limit", "60", "--rounds", "1", "--json", str(tmp_path / "t.json")]) == 0
     result = json.loads((tmp_path / "t.json").read_text())
-    assert result["sentences"] == 60 and result["moses_words_differ"] == 0
-    assert set(result["us_per_sentence"]) == {"moses_stock", "moses_translator", "bpe_first", "bpe_cached", "target"}
+    assert result["sentences"] == 60 and result["moses_words_differ"] == 0 and result["bpe_pieces_differ"] == 0
+    assert set(result["us_per_sentence"]) == {"moses_stock", "moses_translator", "bpe_stock_first", "bpe_stock_cached",
+                                              "bpe_translator_first", "bpe_translator_cached", "target"}
+    assert set(result["bpe_stock_over_translator"]) == {"first", "cached"}
     assert all(v > 0 for v in result["us_per_sentence"].values())
     assert result["command"].startswith("python benchmarks/translate/text_chain_bench.py")
