@@ -11,7 +11,8 @@ On a GPU the decoder waits for this (docs/scaling.md, "GPU workers"). Over the C
   the sentences whose words differ (0 is the contract);
 * BPE over those words, stock subword-nmt (``process_line``, its own unbounded cache) and the translator's (its
   bounded per-word memo, ``translate.text_chain.WORD_MEMO_SIZE``): the first pass (every word new to the cache) and
-  a second (all cached); the lines whose pieces differ (0 is the contract);
+  a second (all cached); the lines whose pieces differ (0 is the contract); the memory each one's caches hold
+  after one pass (Python's tracemalloc);
 * the target side: un-BPE and Moses detokenisation of the English side's Moses tokens.
 
 Each figure is the median over the rounds of µs per sentence; the ratios are stock over the translator's.
@@ -24,6 +25,7 @@ import json
 import statistics
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -62,6 +64,21 @@ def per_sentence(work: Callable[[], object], n: int) -> float:
     return 1e6 * (time.perf_counter() - started) / n
 
 
+def stock_bpe(model: ModelDir) -> BPE:
+    with open(model.path(model.card.preprocess.bpe_codes or ""), encoding="utf-8") as codes:
+        return BPE(codes, separator=BPE_SEPARATOR)
+
+
+def cache_mb(run: Callable[[], object]) -> float:
+    """MB that ``run()`` leaves allocated: what a pass adds to the caches (tracemalloc, outside the timed rounds)."""
+    tracemalloc.start()
+    try:
+        run()
+        return round(tracemalloc.get_traced_memory()[0] / 1e6, 3)
+    finally:
+        tracemalloc.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, help="the first N pairs only (default all)")
@@ -88,8 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.rounds):
         rounds["moses_stock"].append(per_sentence(lambda: [moses_words(x, *stock, aggressive) for x in cs], n))
         rounds["moses_translator"].append(per_sentence(lambda: [moses_words(x, *ours, aggressive) for x in cs], n))
-        with open(model.path(model.card.preprocess.bpe_codes or ""), encoding="utf-8") as codes:
-            bpe = BPE(codes, separator=BPE_SEPARATOR)  # fresh caches: the first pass meets every word anew
+        bpe = stock_bpe(model)  # fresh caches: the first pass meets every word anew
         encoder = SourceEncoder(model)
         for cache in ("first", "cached"):
             rounds[f"bpe_stock_{cache}"].append(
@@ -98,12 +114,15 @@ def main(argv: list[str] | None = None) -> int:
                 per_sentence(lambda: [encoder._subwords(w) for w in our_words], n))  # noqa: B023
         rounds["target"].append(per_sentence(lambda: [decoder.decode(t) for t in en_tokens], n))
     pieces_differ = sum(bpe.process_line(w).split() != encoder._subwords(w) for w in our_words)
+    fresh_bpe, fresh_encoder = stock_bpe(model), SourceEncoder(model)
+    memory = {"bpe_stock": cache_mb(lambda: [fresh_bpe.process_line(w) for w in our_words]),
+              "translator": cache_mb(lambda: [fresh_encoder._subwords(w) for w in our_words])}
     medians = {k: round(statistics.median(v), 1) for k, v in rounds.items()}
     result: dict[str, Any] = {
         "command": " ".join(["python", "benchmarks/translate/text_chain_bench.py", *(argv or sys.argv[1:])]),
         "code": code_commit(REPO), "sentences": n, "rounds": args.rounds, "moses_words_differ": differ,
         "us_per_sentence": medians, "rounds_us": {k: [round(x, 1) for x in v] for k, v in rounds.items()},
-        "bpe_pieces_differ": pieces_differ,
+        "bpe_pieces_differ": pieces_differ, "cache_mb_after_one_pass": memory,
         "moses_stock_over_translator": round(medians["moses_stock"] / medians["moses_translator"], 2),
         "bpe_stock_over_translator": {
             cache: round(medians[f"bpe_stock_{cache}"] / medians[f"bpe_translator_{cache}"], 2)
@@ -113,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Moses: stock / translator's = {result['moses_stock_over_translator']}x; sentences whose words differ: "
           f"{differ}")
     print(f"BPE: stock / translator's = {result['bpe_stock_over_translator']}; lines whose pieces differ: "
-          f"{pieces_differ}")
+          f"{pieces_differ}; MB its caches hold after one pass: {memory}")
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0

@@ -17,5 +17,7 @@ def test_text_chain_bench_smoke(tmp_path):
     assert set(result["us_per_sentence"]) == {"moses_stock", "moses_translator", "bpe_stock_first", "bpe_stock_cached",
                                               "bpe_translator_first", "bpe_translator_cached", "target"}
     assert set(result["bpe_stock_over_translator"]) == {"first", "cached"}
+    assert set(result["cache_mb_after_one_pass"]) == {"bpe_stock", "translator"}
+    assert all(mb > 0 for mb in result["cache_mb_after_one_pass"].values())
     assert all(v > 0 for v in result["us_per_sentence"].values())
     assert result["command"].startswith("python benchmarks/translate/text_chain_bench.py")
