@@ -1,5 +1,5 @@
 """benchmarks/lexicon/lexicon_eval.py runs end to end (a seconds-long smoke run on real data; the full run is the
-script itself and the `slow` test of tests/pipeline/analysis/test_pmi_lexicon.py)."""
+script itself and the `slow` test of tests/pipeline/analysis/lexicon/test_evaluation.py)."""
 
 from __future__ import annotations
 
