@@ -7,15 +7,17 @@ import os
 import subprocess
 from pathlib import Path
 
-__all__ = ["REPO", "code_commit", "shown"]
+__all__ = ["REPO", "SHARED", "code_commit", "shown"]
 
 REPO = Path(__file__).resolve().parent.parent
+#: ``../shared`` beside the repository: the papers, data and models the benchmarks read (never copied in).
+SHARED = REPO.parent / "shared"
 
 
 def shown(path: str | Path) -> str:
     """``path`` relative to the repository; under ``../shared`` (a link, often) as ``../shared/...``."""
     target = Path(path).resolve()
-    for base, shown_as in ((REPO, "."), ((REPO.parent / "shared").resolve(), "../shared")):
+    for base, shown_as in ((REPO, "."), (SHARED.resolve(), "../shared")):
         if target == base or base in target.parents:
             return Path(os.path.normpath(Path(shown_as) / target.relative_to(base))).as_posix()
     return Path(os.path.relpath(target, REPO)).as_posix()

@@ -54,7 +54,7 @@ import torch  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import REPO  # noqa: E402
+from benchmarks.paths import SHARED  # noqa: E402
 from paranmt.core.text import TextProcessor  # noqa: E402
 from train_embeddings.losses.margin_loss import MarginLoss  # noqa: E402
 from train_embeddings.losses.negative_mining import MegaBatchMiner, MinedNegatives  # noqa: E402
@@ -72,7 +72,7 @@ from train_embeddings.vocab import (  # noqa: E402
 )
 from translate.cached_models import default_cache_dir as paranmt_cache  # noqa: E402
 
-DEFAULT_CAPTIONS = REPO.parent / "shared" / "data" / "paraphrase" / "multi30k-captions"
+DEFAULT_CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"
 BATCH = 100
 MINING_GOAL = 0.10
 

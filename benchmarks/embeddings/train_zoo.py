@@ -48,7 +48,7 @@ import pyarrow.parquet as pq  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.embeddings.train_bench import tokenised  # noqa: E402
-from benchmarks.paths import REPO  # noqa: E402
+from benchmarks.paths import SHARED  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from paranmt.core.text import CachedTokenizer  # noqa: E402
 from train_embeddings.evaluation import sts  # noqa: E402
@@ -56,7 +56,7 @@ from train_embeddings.models.model_io import load_model  # noqa: E402
 from train_embeddings.training.trainer import train  # noqa: E402
 from translate.cached_models import default_cache_dir as paranmt_cache  # noqa: E402
 
-DEFAULT_CAPTIONS = REPO.parent / "shared" / "data" / "paraphrase" / "multi30k-captions"
+DEFAULT_CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"
 # label -> (TrainConfig.model, extra TrainConfig settings)
 FAMILIES: dict[str, tuple[str, dict]] = {
     "word": ("word", {}),

@@ -58,12 +58,11 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import REPO
+from benchmarks.paths import REPO, SHARED
 from paranmt.core.errors import ParanmtError
 from paranmt.core.text import TextProcessor
 from paranmt.core.word_vectors import KUMO_INDEX, KUMO_VECTORS, load_kumo
 
-SHARED = REPO.parent / "shared"
 CAPTION_IMAGES = 15_000  # 60,000 caption pairs for the trainer
 BITEXTS = ("bitext", "bitext-software")  # the folders of ../shared/data the pipeline's runs read, in this order
 

@@ -52,6 +52,7 @@ import pyarrow.parquet as pq
 
 from benchmarks.gpu.pipeline_driver import DRIVER, shards_digest
 from benchmarks.paths import REPO
+from benchmarks.paths import SHARED as SHARED_BESIDE_REPO
 from configs.schema import TranslateConfig
 from translate.batching import token_buckets
 from translate.card import DEFAULT_MODEL_DIR, ModelDir
@@ -62,7 +63,7 @@ from translate.translator import PROBE_SENTENCES, RawHypothesis, Translator
 #: This file, relative to a checkout's root (run there for a baseline commit too).
 HERE = Path("benchmarks/gpu/gpu_standin.py")
 #: ../shared; a baseline's worktree (elsewhere) is told where it is (standalone_in).
-SHARED = Path(os.environ.get("PARANMT_STANDIN_SHARED", REPO.parent / "shared"))
+SHARED = Path(os.environ.get("PARANMT_STANDIN_SHARED", SHARED_BESIDE_REPO))
 #: JSON settings of the stand-in, read where the backend is built (worker processes inherit the environment).
 SETTINGS_ENV = "PARANMT_STANDIN"
 #: The fixed part of a batch's cost: decoder start, first step, kernel launches.

@@ -72,7 +72,7 @@ from benchmarks.gpu.gpu_case import Outcome, run_case
 from benchmarks.gpu.gpu_nmt_train import read_pairs, start_preparation
 from benchmarks.gpu.gpu_nmt_train import train_part as nmt_train_part
 from benchmarks.gpu.pipeline_driver import DRIVER, shards_digest
-from benchmarks.paths import REPO, code_commit, shown
+from benchmarks.paths import REPO, SHARED, code_commit, shown
 from configs import load_config
 from paranmt.core.errors import ParanmtError
 from paranmt.core.pair_schema import Reason
@@ -89,7 +89,6 @@ from translate.convert import convert_fairseq
 from translate.cuda_libraries import cublas_line, process_route
 from translate.loading import load_translator
 
-SHARED = REPO.parent / "shared"
 STANDIN = REPO / "benchmarks" / "results" / "gpu_standin.json"
 EPOCH_PAIRS = 5_000_000
 BEAM = 12

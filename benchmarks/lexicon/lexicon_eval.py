@@ -35,14 +35,14 @@ import pyarrow.parquet as pq
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import REPO
+from benchmarks.paths import SHARED
 from configs.schema import LexiconConfig
 from paranmt.core.text import TextProcessor
 from pipeline.analysis.lexicon.counting import ENGLISH_STOPWORDS, PairCounts, build_from_tables
 from pipeline.analysis.lexicon.evaluation import evaluate_wordsim, format_results
 from pipeline.analysis.lexicon.pmi import compute_lexicon, top_k_table
 
-DATA = REPO.parent / "shared" / "data"
+DATA = SHARED / "data"
 CAPTIONS = DATA / "paraphrase" / "multi30k-captions"
 WORDSIM = DATA / "wordsim"
 PPDB = DATA / "lexicon" / "retrofitting-ppdb-xl.txt"

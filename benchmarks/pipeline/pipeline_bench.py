@@ -65,14 +65,14 @@ from pipeline.stages.write import shard_name, shards_of, sorted_shard_table, wri
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import REPO, code_commit
+from benchmarks.paths import REPO, SHARED, code_commit
 
-SHARED = REPO.parent / "shared" / "data"
+DATA = SHARED / "data"
 NEWSTEST = [f"newstest{y}" for y in range(2009, 2016)]
 
 
 def build_inputs(out_dir: Path, rows: int | None) -> tuple[Path, Path, Path, int]:
-    bitext, captions = SHARED / "bitext", SHARED / "paraphrase" / "multi30k-captions"
+    bitext, captions = DATA / "bitext", DATA / "paraphrase" / "multi30k-captions"
     if not bitext.is_dir():
         raise SystemExit(f"{bitext} is absent: the benchmark needs ../shared/data")
 

@@ -47,7 +47,7 @@ from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import REPO
+from benchmarks.paths import REPO, SHARED
 from configs import load_config
 from configs.schema import PipelineConfig, ScoreConfig, TranslateConfig
 from filters.folds import key_hash, pair_keys
@@ -56,7 +56,6 @@ from pipeline.inputs.plan import InputSpec, plan_reads
 from pipeline.job import run_job
 from pipeline.metrics import Step
 
-SHARED = REPO.parent / "shared"
 BITEXT = SHARED / "data" / "bitext"
 CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"
 MODEL = SHARED / "models" / "small-cs-en"

@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from benchmarks.paths import REPO
+from benchmarks.paths import SHARED
 from configs.schema import ScoreConfig
 from filters.folds import assign_folds
 from filters.paragram import ParagramScorer
@@ -25,7 +25,7 @@ from paranmt.core.pair_schema import PAIRS_SCHEMA, with_metadata
 from paranmt.core.text import TextProcessor
 from paranmt.core.word_vectors import load_kumo
 
-SHARED_DATA = REPO.parent / "shared" / "data"
+SHARED_DATA = SHARED / "data"
 
 
 def shared(relative: str) -> Path:

@@ -36,13 +36,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.doc_sections import replace_section
-from benchmarks.paths import REPO, shown
+from benchmarks.paths import SHARED, shown
 from benchmarks.reproduction.encoder_timing import make_encoder, spread, time_encoders
 from train_embeddings.evaluation import sts
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.model_io import load_model
 
-SHARED = REPO.parent / "shared"
 YEARS = (2012, 2013, 2014, 2015)
 MINILM = "all-MiniLM-L6-v2"
 

@@ -58,7 +58,7 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.doc_sections import kept_sections
-from benchmarks.paths import REPO
+from benchmarks.paths import REPO, SHARED
 from benchmarks.reproduction.caption_pairs import build_caption_pairs
 from benchmarks.translate.translate_bench import Case, run_case
 from configs.schema import TrainConfig
@@ -73,7 +73,6 @@ from train_embeddings.training.trainer import CHECKPOINT, train
 
 log = logging.getLogger("reproduce")
 
-SHARED = REPO.parent / "shared"
 EVAL_PATTERNS = ("sts/STS1*/STS.input.*.txt", "sts/STSB/sts-*.csv", "sick/*.tsv")
 TEST_YEARS = (2012, 2013, 2014, 2015)
 CRITERION_LABELS = {S.TRANSLATION_SCORE: "translation score", S.TRIGRAM_OVERLAP: "trigram overlap",

@@ -43,7 +43,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import REPO  # noqa: E402
+from benchmarks.paths import SHARED  # noqa: E402
 from configs.schema import ScoreConfig  # noqa: E402
 from filters.paragram import ParagramScorer  # noqa: E402
 from filters.scores import score_pairs  # noqa: E402
@@ -59,7 +59,7 @@ from paranmt.core.pair_schema import (  # noqa: E402
 from paranmt.core.word_vectors import load_word_vectors  # noqa: E402
 from translate.cached_models import default_cache_dir as paranmt_cache  # noqa: E402
 
-DEFAULT_CAPTIONS = REPO.parent / "shared" / "data" / "paraphrase" / "multi30k-captions"
+DEFAULT_CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"
 CAPTION_FILES = 5
 GOAL_PAIRS_PER_SECOND = 100_000
 

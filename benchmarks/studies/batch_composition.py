@@ -22,11 +22,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import REPO, shown
+from benchmarks.paths import REPO, SHARED, shown
 from configs.schema import TranslateConfig
 from translate.loading import load_translator
-
-SHARED = REPO.parent / "shared"
 
 
 def sample_sentences(bitext: Path, n: int, seed: int) -> list[str]:

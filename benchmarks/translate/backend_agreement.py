@@ -22,15 +22,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import REPO
+from benchmarks.paths import SHARED
 from configs.schema import TranslateConfig
 from translate import load_translator
 from translate.card import ModelCard, ModelDir, write_card
 from translate.convert import fairseq_to_ctranslate2
 from translate.translator import Translation
 
-DEFAULT_MODEL = REPO.parent / "shared" / "models" / "small-cs-en"
-DEFAULT_TEST = REPO.parent / "shared" / "data" / "bitext" / "multi30k-val.cs"
+DEFAULT_MODEL = SHARED / "models" / "small-cs-en"
+DEFAULT_TEST = SHARED / "data" / "bitext" / "multi30k-val.cs"
 
 
 def agreement(first: list[Translation], second: list[Translation]) -> dict[str, float]:

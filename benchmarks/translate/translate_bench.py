@@ -23,13 +23,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import REPO
+from benchmarks.paths import SHARED
 from configs.schema import TranslateConfig
 from translate.cached_models import tatoeba_model
 from translate.loading import load_translator
 from translate.translator import BackendUnavailable
 
-DEFAULT_BITEXT = REPO.parent / "shared" / "data" / "bitext"
+DEFAULT_BITEXT = SHARED / "data" / "bitext"
 
 
 @dataclass

@@ -51,7 +51,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import REPO, shown
+from benchmarks.paths import SHARED, shown
 from configs.schema import TranslateConfig
 from translate.batching import token_buckets
 from translate.card import ModelDir
@@ -59,8 +59,8 @@ from translate.ct2_backend import available_cores
 from translate.loading import load_translator
 from translate.translator import Translation, Translator
 
-DEFAULT_BITEXT = REPO.parent / "shared" / "data" / "bitext"
-DEFAULT_MODEL = REPO.parent / "shared" / "models" / "small-cs-en"
+DEFAULT_BITEXT = SHARED / "data" / "bitext"
+DEFAULT_MODEL = SHARED / "models" / "small-cs-en"
 PARTS = ("gemm", "profile", "speed", "identity", "vmap")
 
 
