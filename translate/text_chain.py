@@ -14,6 +14,7 @@ import multiprocessing
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import sentencepiece as spm
@@ -35,6 +36,12 @@ class _NoCache(dict):
 
     def __setitem__(self, key: object, value: object) -> None:
         pass
+
+
+def load_bpe(codes: str | Path) -> BPE:
+    """subword-nmt's BPE over a codes file, with the ``@@`` separator the models are trained and decoded with."""
+    with open(codes, encoding="utf-8") as handle:
+        return BPE(handle, separator=BPE_SEPARATOR)
 
 
 def moses_words(text: str, normalizer: MosesPunctNormalizer | None, tokenizer: MosesTokenizer | None,
@@ -65,13 +72,11 @@ class SourceEncoder:
         self._bpe: BPE | None = None
         self._spm: spm.SentencePieceProcessor | None = None
         if spec.subword == "bpe":
-            with open(model_dir.path(spec.bpe_codes or ""), encoding="utf-8") as codes:
-                self._bpe = BPE(codes, separator=BPE_SEPARATOR)
+            self._bpe = load_bpe(model_dir.path(spec.bpe_codes or ""))
+            self._bpe.cache = _NoCache()
         elif spec.subword == "sentencepiece":
             self._spm = spm.SentencePieceProcessor(model_file=str(model_dir.path(spec.sentencepiece_model or "")))
         self._prefix = list(spec.prefix_tokens)
-        if self._bpe is not None:
-            self._bpe.cache = _NoCache()
         self._pieces_of = functools.lru_cache(maxsize=WORD_MEMO_SIZE)(self._segment)
 
     def _segment(self, word: str) -> tuple[str, ...]:

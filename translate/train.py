@@ -43,7 +43,6 @@ import ctranslate2
 import pyarrow.parquet as pq
 from pydantic import BaseModel, ConfigDict, Field
 from sacremoses import MosesPunctNormalizer, MosesTokenizer
-from subword_nmt.apply_bpe import BPE
 from subword_nmt.learn_bpe import learn_bpe
 from tqdm import tqdm
 
@@ -51,7 +50,7 @@ from paranmt.core.errors import ParanmtError
 from paranmt.core.plotting import pyplot
 from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 from translate.convert import fairseq_to_ctranslate2
-from translate.text_chain import moses_words
+from translate.text_chain import load_bpe, moses_words
 
 log = logging.getLogger(__name__)
 
@@ -199,8 +198,7 @@ def moses_lines(lines: Sequence[str], lang: str, progress: Callable[[int], None]
 
 
 def apply_bpe(codes: Path, lines: Sequence[str]) -> list[str]:
-    with codes.open(encoding="utf-8") as handle:
-        bpe = BPE(handle)
+    bpe = load_bpe(codes)
     return [bpe.process_line(line) for line in lines]
 
 

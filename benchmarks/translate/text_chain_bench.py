@@ -33,17 +33,16 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from sacremoses import MosesPunctNormalizer, MosesTokenizer
-from subword_nmt.apply_bpe import BPE
 
 from benchmarks.paths import (
     REPO,
+    SHARED,
     code_commit,
 )
 from paranmt.core.text import fast_moses
 from translate.card import DEFAULT_MODEL_DIR, ModelDir
-from translate.text_chain import BPE_SEPARATOR, SourceEncoder, TargetDecoder, moses_words
+from translate.text_chain import SourceEncoder, TargetDecoder, load_bpe, moses_words
 
-SHARED = REPO.parent / "shared"
 FOLDERS = ("bitext", "bitext-software")
 
 
@@ -62,11 +61,6 @@ def per_sentence(work: Callable[[], object], n: int) -> float:
     started = time.perf_counter()
     work()
     return 1e6 * (time.perf_counter() - started) / n
-
-
-def stock_bpe(model: ModelDir) -> BPE:
-    with open(model.path(model.card.preprocess.bpe_codes or ""), encoding="utf-8") as codes:
-        return BPE(codes, separator=BPE_SEPARATOR)
 
 
 def cache_mb(run: Callable[[], object]) -> float:
@@ -90,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     cs, en = sides(args.limit)
     model = ModelDir(DEFAULT_MODEL_DIR)
+    codes = model.path(model.card.preprocess.bpe_codes or "")
     aggressive = model.card.preprocess.aggressive_dash_splits
     stock = (MosesPunctNormalizer(lang="cs"), MosesTokenizer(lang="cs"))
     ours = fast_moses("cs")
@@ -105,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.rounds):
         rounds["moses_stock"].append(per_sentence(lambda: [moses_words(x, *stock, aggressive) for x in cs], n))
         rounds["moses_translator"].append(per_sentence(lambda: [moses_words(x, *ours, aggressive) for x in cs], n))
-        bpe = stock_bpe(model)  # fresh caches: the first pass meets every word anew
+        bpe = load_bpe(codes)  # fresh caches: the first pass meets every word anew
         encoder = SourceEncoder(model)
         for cache in ("first", "cached"):
             rounds[f"bpe_stock_{cache}"].append(
@@ -114,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                 per_sentence(lambda: [encoder._subwords(w) for w in our_words], n))  # noqa: B023
         rounds["target"].append(per_sentence(lambda: [decoder.decode(t) for t in en_tokens], n))
     pieces_differ = sum(bpe.process_line(w).split() != encoder._subwords(w) for w in our_words)
-    fresh_bpe, fresh_encoder = stock_bpe(model), SourceEncoder(model)
+    fresh_bpe, fresh_encoder = load_bpe(codes), SourceEncoder(model)
     memory = {"bpe_stock": cache_mb(lambda: [fresh_bpe.process_line(w) for w in our_words]),
               "translator": cache_mb(lambda: [fresh_encoder._subwords(w) for w in our_words])}
     medians = {k: round(statistics.median(v), 1) for k, v in rounds.items()}
