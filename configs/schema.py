@@ -173,9 +173,10 @@ class PipelineConfig(BaseModel):
 
     # Output (score and select, write).
     num_shards: int = Field(default=4, ge=1, le=100_000, description="Shards of pairs/, train/ and rejected/.")
-    deadletter_shards: int = Field(default=1, ge=1, le=100_000)
+    deadletter_shards: int = Field(default=1, ge=1, le=100_000, description="Shards of deadletter/.")
     row_group_rows: int = Field(default=100_000, ge=1, description="Most rows per Parquet row group.")
-    compression: Literal["zstd", "snappy", "gzip", "brotli", "lz4", "none"] = "zstd"
+    compression: Literal["zstd", "snappy", "gzip", "brotli", "lz4", "none"] = Field(
+        default="zstd", description="Parquet codec of pairs/, train/, rejected/ and deadletter/.")
     compression_level: int | None = Field(default=None, description="None: the codec's default.")
     limit: int | None = Field(default=None, ge=1, description="Only the first N input rows (quick looks).")
 
@@ -238,7 +239,9 @@ class TranslateConfig(_Section):
     device: Literal["auto", "cpu", "cuda"] = Field(
         default="auto", description="Where the translator decodes; auto: CUDA when CTranslate2 or torch sees a GPU, "
         "else the CPU.")
-    device_index: int = Field(default=0, ge=0)
+    device_index: int = Field(
+        default=0, ge=0, description="Which GPU the CTranslate2 backend decodes on when the device is cuda (0: the "
+        "first); the fairseq backend uses torch's current device.")
     compute_type: str = Field(
         default="auto",
         description="CTranslate2 compute type (auto, int8, int8_float32, int8_float16, float16, bfloat16, "
@@ -363,7 +366,8 @@ class ScoreConfig(_Section):
     fit_sample: int = Field(default=20_000, ge=100, description="Sentences the components are fitted on.")
     scorer: Path | str | None = Field(
         default=None, description="A fitted scorer (.npz, local or a gs://... URL) to reuse instead of fitting.")
-    lowercase: bool = True
+    lowercase: bool = Field(default=True, description="Lower-case the tokens before looking up their vectors and "
+                            "counting their frequencies (GloVe's words are lower-case).")
 
     _resolve_paths = field_validator("embeddings", "word_frequencies", "scorer", mode="before")(resolve_path)
 
@@ -371,8 +375,8 @@ class ScoreConfig(_Section):
 class ScoreBounds(_Section):
     """``[min, max]`` of one score column, either optional (``filters.rules.ScoreRange`` is the rule it makes)."""
 
-    min: float | None = None
-    max: float | None = None
+    min: float | None = Field(default=None, description="Lowest score kept; None: no lower bound.")
+    max: float | None = Field(default=None, description="Highest score kept; None: no upper bound.")
 
     @model_validator(mode="after")
     def _ordered(self) -> ScoreBounds:
@@ -451,7 +455,8 @@ class TrainConfig(_Section):
     group_column: str | None = Field(
         default="id", description="Pairs with equal values are never each other's negatives (e.g. an image id); "
         "None or the row id: only a pair's own two sentences are excluded.")
-    score_column: str = "paraphrase_score"
+    score_column: str = Field(default="paraphrase_score", description="The column min_score and max_score test "
+                              "(Parquet; a TSV's third column is its score).")
     min_score: float | None = Field(default=None, description="Keep pairs with score >= min_score (pushed down).")
     max_score: float | None = Field(default=None, description="Keep pairs with score <= max_score (pushed down).")
     max_tokens: int | None = Field(default=None, ge=1, description="Keep pairs with at most this many tokens per side.")
@@ -467,14 +472,15 @@ class TrainConfig(_Section):
         "(ICLR'16), cse (CSE), or a combination: 'word,trigram' concatenates, 'word+trigram' adds (all parts trained "
         "jointly).")
     word_dim: int = Field(default=300, ge=1, description="Word embedding size without pretrained vectors.")
-    trigram_dim: int = Field(default=300, ge=1)
+    trigram_dim: int = Field(default=300, ge=1, description="Character-trigram embedding size (trigram).")
     lstm_dim: int = Field(default=300, ge=1, description="LSTM hidden size per direction (300, 900, 2048 ...); "
                           "also lstm-peep / lstm-peep-nog.")
     hidden_dim: int | None = Field(
         default=None, ge=1, description="Output size of proj / dan / rnn; None: the word embedding size (ICLR'16 "
         "fixes outputs to it). irnn is always the word size.")
     dan_layers: int = Field(default=1, ge=1, le=4, description="DAN affine layers (the paper tunes 1 or 2).")
-    dan_activation: Literal["tanh", "relu"] = "tanh"
+    dan_activation: Literal["tanh", "relu"] = Field(default="tanh", description="Activation after each DAN affine "
+                                                    "layer.")
     rnn_activation: Literal["tanh", "relu"] = Field(default="tanh", description="Elman RNN (rnn) activation.")
     peep_pool: Literal["last", "mean"] = Field(
         default="last", description="lstm-peep / lstm-peep-nog output: last hidden state (ICLR'16) or the mean "
@@ -486,7 +492,9 @@ class TrainConfig(_Section):
         default=None, description="Initial word vectors: 'kumo' (GloVe 6B 50d), a GloVe/paragram text file, a .npy "
         "with vocab.txt, a WORD model directory; None: random, except that paranmt train starts a word-based model "
         "from 'kumo' when it is installed and word_dim is not set (--word-vectors none: random).")
-    word_vectors_format: Literal["auto", "text", "npy", "word_model", "kumo"] = "auto"
+    word_vectors_format: Literal["auto", "text", "npy", "word_model", "kumo"] = Field(
+        default="auto", description="How word_vectors is read; auto: a directory is a WORD model (or a copy of the "
+        "kumo data), *.npy a matrix with vocab.txt beside it, anything else a text file.")
     keep_pretrained_vocab: bool = Field(
         default=True, description="Pretrained words never seen in training stay in the vocabulary, frozen (Adam "
         "would never move them: their gradient is always zero).")
@@ -495,11 +503,14 @@ class TrainConfig(_Section):
         "their pretrained vectors, or mapped by the ridge-regression map from the trained words' initial to "
         "trained vectors (train_embeddings/training/unseen_words.py).")
     unseen_words_ridge: float = Field(default=10.0, ge=0, description="Ridge weight of the unseen-word map.")
-    lowercase: bool = True
+    lowercase: bool = Field(default=True, description="Lower-case the text before it meets a vocabulary (words, "
+                            "trigrams, SentencePiece); saved with the model, which lower-cases what it encodes.")
     min_count: int = Field(default=1, ge=1, description="Training words seen fewer times map to <unk>.")
     max_vocab: int | None = Field(default=None, ge=1, description="Most frequent training words kept.")
-    trigram_min_count: int = Field(default=1, ge=1)
-    max_trigrams: int | None = Field(default=None, ge=1)
+    trigram_min_count: int = Field(default=1, ge=1, description="Character trigrams seen fewer times in training "
+                                   "map to <unk>.")
+    max_trigrams: int | None = Field(default=None, ge=1, description="Most frequent character trigrams kept; "
+                                     "None: all.")
     trigram_trailing_space: bool = Field(
         default=False, description="Trigrams of ' ' + sentence (the papers); True: ' ' + sentence + ' '.")
     sp_vocab_size: int = Field(
@@ -615,7 +626,8 @@ class LexiconConfig(_Section):
         default=0.35, description="Pairs with paraphrase_score below this (or null) are skipped; None: no rule.")
     max_tokens: int | None = Field(default=30, ge=1, description="Pairs with a side longer than this are skipped.")
     only_kept: bool = Field(default=False, description="Also skip pairs whose keep column is not true.")
-    lowercase: bool = True
+    lowercase: bool = Field(default=True, description="Lower-case the tokens before counting (the lexicon's words "
+                            "are then lower-case, and so is a word looked up in it).")
     drop_punctuation: bool = Field(default=True, description="Tokens without a letter or digit are not counted.")
     drop_stopwords: bool = Field(default=True, description="Leave out a built-in English stop-word list.")
     stopwords: list[str] = Field(default_factory=list, description="Extra words left out of the vocabulary.")
@@ -635,7 +647,9 @@ class LexiconConfig(_Section):
     parquet_min_joint: int = Field(default=1, ge=1, description="The lexicon table keeps pairs seen this often.")
     min_joint: int = Field(default=10, ge=1, description="Top-k TSV: minimum joint count (the paper shows >= 10).")
     top_k: int = Field(default=50, ge=1, description="Paraphrases per word in the TSV.")
-    rank_by: Literal["pmi_adj", "pmi_cross"] = "pmi_adj"
+    rank_by: Literal["pmi_adj", "pmi_cross"] = Field(
+        default="pmi_adj", description="Orders each word's paraphrases in the table and the top-k TSV: pmi_adj "
+        "(cross-sentence PMI minus the two sides' mean within-sentence PMI, the paper's) or pmi_cross.")
     batch_pairs: int = Field(default=20_000, ge=1, description="Pairs per counting batch.")
     chunk_keys: int = Field(
         default=2_000_000, ge=1000, description="Word pairs materialised at once (memory bound for long input).")

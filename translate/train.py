@@ -70,21 +70,30 @@ class TrainRecipe(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     # The defaults are the tiny preset: the demo model and the tests' models.
-    bpe_merges: int = Field(default=2000, gt=0)
+    bpe_merges: int = Field(default=2000, gt=0, description="BPE merges learnt (subword-nmt) on the Czech and "
+                            "English training sides together: one codes file for both")
     arch: str = Field(default="transformer", description="fairseq architecture; the dimensions below override it")
-    layers: int | None = Field(default=2, gt=0)
-    embed_dim: int | None = Field(default=64, gt=0)
-    ffn_dim: int | None = Field(default=256, gt=0)
-    heads: int | None = Field(default=4, gt=0)
+    layers: int | None = Field(default=2, gt=0, description="encoder layers, and as many decoder layers (None: the "
+                               "arch's own)")
+    embed_dim: int | None = Field(default=64, gt=0, description="embedding and model size of encoder and decoder "
+                                  "(None: the arch's own)")
+    ffn_dim: int | None = Field(default=256, gt=0, description="feed-forward inner size of every layer (None: the "
+                                "arch's own)")
+    heads: int | None = Field(default=4, gt=0, description="attention heads per layer (None: the arch's own)")
     share_all_embeddings: bool = Field(default=False, description="joint dictionary; else tied decoder in/out")
-    dropout: float = Field(default=0.1, ge=0, lt=1)
-    label_smoothing: float = Field(default=0.0, ge=0, lt=1)
-    weight_decay: float = Field(default=0.0, ge=0)
-    clip_norm: float = Field(default=0.0, ge=0)
-    lr: float = Field(default=0.005, gt=0)
-    warmup_updates: int = Field(default=200, ge=0)
-    max_tokens: int = Field(default=4096, gt=0)
-    update_freq: int = Field(default=1, gt=0)
+    dropout: float = Field(default=0.1, ge=0, lt=1, description="dropout probability")
+    label_smoothing: float = Field(default=0.0, ge=0, lt=1, description="label-smoothed cross-entropy with this "
+                                   "weight (0: plain cross-entropy)")
+    weight_decay: float = Field(default=0.0, ge=0, description="Adam's weight decay")
+    clip_norm: float = Field(default=0.0, ge=0, description="clip the gradient norm to this (0: no clipping)")
+    lr: float = Field(default=0.005, gt=0, description="peak learning rate of Adam, reached after the warm-up and "
+                      "then decayed with the inverse square root of the update number")
+    warmup_updates: int = Field(default=200, ge=0, description="updates over which the learning rate rises "
+                                "linearly to lr")
+    max_tokens: int = Field(default=4096, gt=0, description="subword tokens per batch (on each GPU when "
+                            "several train)")
+    update_freq: int = Field(default=1, gt=0, description="batches whose gradients are accumulated into one "
+                             "update")
     max_epoch: int = Field(default=20, ge=0, description="0: no epoch limit")
     max_update: int = Field(default=0, ge=0, description="0: no update limit")
     max_hours: float = Field(default=0.0, ge=0, description="training wall-clock budget, summed over resumptions")
@@ -92,11 +101,13 @@ class TrainRecipe(BaseModel):
     average_last: int = Field(default=0, ge=0, description="average the last N epoch checkpoints (0: best)")
     save_interval_updates: int = Field(default=0, ge=0, description="also checkpoint (and validate) every N "
                                        "updates, so a killed run loses less")
-    valid_fraction: float = Field(default=0.05, gt=0, lt=1)
+    valid_fraction: float = Field(default=0.05, gt=0, lt=1, description="share of the pairs held out for "
+                                  "validation when no --valid-cs/--valid-en is given (at most valid_max)")
     valid_max: int = Field(default=0, ge=0, description="cap on the held-out pairs (0: none)")
     max_len: int = Field(default=250, gt=0, description="pairs with a longer side (subwords) are dropped")
     fp16: bool = Field(default=True, description="mixed precision on GPUs (ignored on CPU)")
-    seed: int = 1
+    seed: int = Field(default=1, description="seed of the held-out split, the binarisation and fairseq's "
+                      "training")
     threads: int = Field(default=0, ge=0, description="CPU threads for fairseq (0: all cores)")
 
     def identity(self) -> dict[str, Any]:
