@@ -333,7 +333,7 @@ def plot_curve(analysis: dict[str, Any], path: Path) -> None:
 
 def markdown(analysis: dict[str, Any], sets: dict[str, Any] | None, figure: str, command: str, where: str) -> str:
     by = analysis["by_name"]
-    lines = ["## Learning curve, selection rule and training domain (issue 25)", "",
+    lines = ["## Learning curve, selection rule and training domain", "",
              f"Written by `{command}`; runs: {where}. Every run: M = 20, 5 epochs, Adam, WORD lr 0.01 "
              "(chosen on STS2017 by `benchmarks.reproduction.reproduce`), TRIGRAM / SP / LSTM 0.001, GloVe 6B 50d for "
              "word tables. Pearson × 100: STS 2012–2015 = mean of per-year means; STS2017 is the only set any choice "
