@@ -681,6 +681,15 @@ class LexiconConfig(_Section):
         return value
 
 
+class CardConfig(_Section):
+    """The dataset card (``README.md``) every finished run writes into its folder (docs/ecosystem.md)."""
+
+    license: str = Field(
+        default="other", description="The corpus's licence as a Hugging Face Hub licence id (e.g. cc-by-sa-4.0), "
+        "which the bitext's licence decides; 'other' until set, and the card then says what to fill in.")
+    pretty_name: str | None = Field(default=None, description="The card's title; None: the run folder's name.")
+
+
 class ParaNMTConfig(_Section):
     """Everything a run needs; echoed into the metadata of every output."""
 
@@ -693,3 +702,4 @@ class ParaNMTConfig(_Section):
     filter: FilterConfig = Field(default_factory=FilterConfig)
     train: TrainConfig = Field(default_factory=TrainConfig)
     lexicon: LexiconConfig = Field(default_factory=LexiconConfig)
+    card: CardConfig = Field(default_factory=CardConfig)

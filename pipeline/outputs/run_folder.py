@@ -43,6 +43,8 @@ RUN_FILE = "_RUN"  # the run's definition: what makes two runs the same run
 LOCK_FILE = "_LOCK"
 SUMMARY_FILE = "summary.json"
 SUCCESS_FILE = "_SUCCESS"  # the outputs are in place and their checks hold
+CARD_FILE = "README.md"  # the dataset card, written when the run succeeds
+REPORT_DIR = "report"  # `paranmt report`'s statistics and plots of this run's pairs, shown by the card
 
 
 def code_version() -> str:
@@ -99,7 +101,7 @@ def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec],
                 raise InputError(f"{output} holds a different run ({shown}{more}): pass --overwrite to replace it, "
                                  "or choose another --out")
             stale = [FileSystems.join(output, name) for name in (*OUTPUTS, LEXICON_DIR, SCORER_DIR, SUMMARY_FILE,
-                                                                 SUCCESS_FILE)]
+                                                                 SUCCESS_FILE, CARD_FILE, REPORT_DIR)]
             FileSystems.delete([p for p in stale if FileSystems.exists(p)])
     write_marker(output, RUN_FILE, json.dumps(definition, indent=1, sort_keys=True))  # FileSystems makes the folder
 

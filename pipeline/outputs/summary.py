@@ -10,7 +10,7 @@ recounts rows per file, per stage and per reason from the Parquet files themselv
 exactly, with ``read`` from the metrics (and from the counting pre-pass when every input is pair files), and the
 right-hand side from the files; it also checks that every metric agrees with its recount. :func:`write_summary` is
 the run's one ending: it adds the checks that read the files back (translator, decontamination, lexicon), writes
-``summary.json`` and, when everything holds, ``_SUCCESS``.
+``summary.json`` and, when everything holds, ``_SUCCESS`` and the dataset card (:mod:`pipeline.outputs.dataset_card`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from paranmt.core.pair_schema import EN_TOKENS, MT_TOKENS, REASON, STAGE, Reason
 from pipeline.analysis.lexicon.shards import STATS_FILE
 from pipeline.inputs.plan import ReadPlan
 from pipeline.metrics import DROPPING_STAGES, READ_COUNTER, deadletter_counter, rejected_counter, written_counter
+from pipeline.outputs.dataset_card import write_dataset_card
 from pipeline.outputs.run_folder import (
     DEADLETTER,
     LEXICON_DIR,
@@ -206,6 +207,7 @@ def write_summary(output: str, metrics: Mapping[str, int], shards: Mapping[str, 
     write_marker(output, SUMMARY_FILE, dumps(summary))
     if summary["identity"]["holds"]:
         write_marker(output)  # _SUCCESS: the outputs are in place and their checks hold
+        write_dataset_card(output)  # README.md, from the records just written
     return summary
 
 

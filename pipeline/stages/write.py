@@ -40,7 +40,16 @@ from configs.schema import PipelineConfig
 from paranmt.core import pair_schema as S
 from pipeline.launcher.disk_space import room_for
 from pipeline.metrics import StageCounter, Step, record_size, written_counter
-from pipeline.outputs.run_folder import DEADLETTER, OUTPUTS, PAIRS, REJECTED, STAGING, SUCCESS_FILE, TRAIN
+from pipeline.outputs.run_folder import (
+    CARD_FILE,
+    DEADLETTER,
+    OUTPUTS,
+    PAIRS,
+    REJECTED,
+    STAGING,
+    SUCCESS_FILE,
+    TRAIN,
+)
 from pipeline.records import BATCH_ROWS, partition
 
 __all__ = [
@@ -110,9 +119,17 @@ def write_table(table: pa.Table, path: str, *, row_group_rows: int, compression:
                                "compression": None if compression == "none" else compression,
                                "compression_level": compression_level, "write_statistics": True}
 
+    def write(sink: Any) -> None:
+        if table.num_rows:
+            pq.write_table(table, sink, **options)
+            return
+        # An empty shard holds no row group (pyarrow would write one of 0 rows, which Hugging Face datasets'
+        # Parquet reader cannot read: batch size 0); readers see the schema and no rows.
+        pq.ParquetWriter(sink, table.schema, **{k: v for k, v in options.items() if k != "row_group_size"}).close()
+
     def size() -> int:  # asked only when the disk is full: the same bytes, counted instead of stored
         counter = pa.MockOutputStream()
-        pq.write_table(table, counter, **options)
+        write(counter)
         return counter.size()
 
     with room_for(path, what or path.rsplit("/", 1)[-1], size):
@@ -120,7 +137,7 @@ def write_table(table: pa.Table, path: str, *, row_group_rows: int, compression:
             handle = FileSystems.create(path, mime_type="application/octet-stream",
                                         compression_type=CompressionTypes.UNCOMPRESSED)
             try:
-                pq.write_table(table, handle, **options)
+                write(handle)
             finally:
                 handle.close()
         except BaseException:
@@ -274,13 +291,15 @@ def _mkdirs(path: str) -> None:
 
 
 def clear_staging(output: str) -> str:
-    """Remove a stale staging folder (a killed run's) and the success marker; return the staging path."""
+    """Remove a stale staging folder (a killed run's), the success marker and the dataset card (both claim a
+    finished run: a run killed from here on leaves neither); return the staging path."""
     staging = FileSystems.join(output, STAGING)
     if FileSystems.exists(staging):
         FileSystems.delete([staging])
-    marker = FileSystems.join(output, SUCCESS_FILE)
-    if FileSystems.exists(marker):
-        FileSystems.delete([marker])
+    for name in (SUCCESS_FILE, CARD_FILE):
+        marker = FileSystems.join(output, name)
+        if FileSystems.exists(marker):
+            FileSystems.delete([marker])
     _mkdirs(output)
     return staging
 
