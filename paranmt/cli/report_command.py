@@ -14,7 +14,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="paranmt report",
                             description=module_doc("pipeline.analysis.corpus_report").splitlines()[0])
     parser.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory of shards")
-    parser.add_renamed("--out", "--output", required=True, type=Path, help="output directory")
+    parser.add_renamed("--out", "--output", type=Path,
+                       help="output directory (required, but for a finished run folder: <run>/report, which its "
+                       "dataset card then shows)")
     parser.add_argument("--name", help="corpus name in the tables (default: the input's name)")
     parser.add_argument("--max-parse", type=int, default=DEFAULT_MAX_PARSE,
                     help=f"rows parsed for parse entropy (default {DEFAULT_MAX_PARSE}; 0 disables)")
@@ -29,8 +31,14 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not args.input.exists():
         parser.error(f"--input {args.input} does not exist")
     from pipeline.analysis.corpus_report import build_report, read_pairs  # once the arguments parse
+    from pipeline.outputs.dataset_card import report_of_run, write_dataset_card
 
-    table = read_pairs(args.input, args.sample, args.seed)
+    run = report_of_run(args.input)  # a finished run folder: its pairs/, reported into its card
+    if args.out is None:
+        if run is None:
+            parser.error("--out is required unless --input is a finished run folder")
+        args.out = run.report
+    table = read_pairs(run.pairs if run is not None else args.input, args.sample, args.seed)
     if table.num_rows == 0:  # an empty folder or empty shards: a report of nothing would look like a result
         parser.error(f"--input {args.input} holds no pairs (no Parquet rows): give a run's pairs/ or train/")
     name = args.name or (args.input.stem if args.input.is_file() else args.input.name)
@@ -40,4 +48,6 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"Table 3: {corpus_name}\n\n{md}\n")
     print(f"wrote {args.out / 'report.json'}, {args.out / 'report.md'} and {len(report['files']['plots'])} plots "
           f"in {args.out}")
+    if run is not None and args.out.resolve() == run.report.resolve():
+        print(f"wrote {write_dataset_card(str(args.input))}: the card shows the report")
     return 0

@@ -18,9 +18,11 @@ starts, so a run that has not finished has none.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import posixpath
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
@@ -38,6 +40,7 @@ from pipeline.outputs.run_folder import (
     REJECTED,
     REPORT_DIR,
     RUN_FILE,
+    SUCCESS_FILE,
     SUMMARY_FILE,
     TRAIN,
     write_marker,
@@ -45,7 +48,7 @@ from pipeline.outputs.run_folder import (
 from translate.card import ModelDir, ModelDirError, model_or_default
 
 __all__ = ["CITATION", "EXAMPLES", "REPORT_FILE", "card_configs", "card_data", "dataset_card", "example_pairs",
-           "size_category", "write_dataset_card"]
+           "report_of_run", "size_category", "write_dataset_card"]
 
 EXAMPLES = 5  # example pairs shown
 REPORT_FILE = "report.json"  # paranmt report's JSON in <run>/report/
@@ -360,6 +363,21 @@ The method is ParaNMT-50M's; cite the paper, and name the tool (paranmt {metadat
 ```
 """
     return DatasetCard(f"---\n{data.to_yaml()}\n---\n\n{body}")
+
+
+@dataclasses.dataclass(frozen=True)
+class RunReport:
+    """Where ``paranmt report`` reads a finished run folder (``pairs``) and writes for its card (``report``)."""
+
+    pairs: Path
+    report: Path
+
+
+def report_of_run(path: Path) -> RunReport | None:
+    """A finished run folder's pairs and report folder; None when ``path`` is no finished run (no ``_SUCCESS``)."""
+    if not (path / SUCCESS_FILE).is_file():
+        return None
+    return RunReport(pairs=path / PAIRS, report=path / REPORT_DIR)
 
 
 def write_dataset_card(output: str) -> str:
