@@ -14,7 +14,7 @@ import argparse
 import os
 
 from configs import load_config
-from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig
+from configs.schema import ParaNMTConfig
 from paranmt.core.command_line import (
     ArgumentParser,
     ConfigFlag,
@@ -46,7 +46,7 @@ PIPELINE_FLAGS = (
 )
 TRANSLATE_FLAGS = (
     ConfigFlag("--model", "translate.model"),
-    ConfigFlag("--backend", "translate.backend", choices=BUILTIN_BACKENDS),  # a plug-in backend: --set or YAML
+    ConfigFlag("--backend", "translate.backend"),  # a name or a backend's import path, as the schema checks it
     ConfigFlag("--device", "translate.device"),
     ConfigFlag("--compute-type", "translate.compute_type"),
     ConfigFlag("--beam", "translate.beam_size"),
@@ -77,9 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--cs-column", help="TSV: 0-based index (default 0); JSONL/Parquet: name (default cs)")
     i.add_argument("--en-column", help="TSV: 0-based index (default 1); JSONL/Parquet: name (default en)")
     i.add_argument("--mt-column", help="a column that already holds the machine translation (skips back-translation)")
-    i.add_argument("--mt-score-column", help="a column with the translation score of --mt-column (optional)")
+    i.add_argument("--translation-score-column",
+                   help="a column with the translation score of --mt-column (optional; translation_score in pairs/)")
     add_config_flags(i, ParaNMTConfig, INPUT_FLAGS)
-    p.add_renamed("--out", "--output", required=True, help="output folder (local or gs://...)")
+    p.add_argument("--out", required=True, help="output folder (local or gs://...)")
     add_config_arguments(p, "pipeline.num_shards=16")
     g = p.add_argument_group("pipeline")
     add_config_flags(g, ParaNMTConfig, PIPELINE_FLAGS)
@@ -140,11 +141,18 @@ def main(args: argparse.Namespace) -> int:
                          flags=flag_names(CONFIG_FLAGS))
     _check_input_flags(args)
     _check_before_beam(args, config)
-    from pipeline.launcher.launch import (
-        run_and_report,  # Beam loads here, once the arguments and the config are checked
-    )
+    # Beam loads here, once the arguments and the config are checked
+    from pipeline.inputs.plan import InputSpec
+    from pipeline.launcher.launch import run_and_report
 
-    return run_and_report(args, args.beam_args, config)
+    specs = [InputSpec.pair(cs, en, args.mt[k] if args.mt else None)
+             for k, (cs, en) in enumerate(zip(args.cs, args.en, strict=True))]
+    for kind in ("tsv", "jsonl", "parquet"):  # then the patterns, in this order
+        specs += [InputSpec.from_flags(kind, pattern, args.cs_column, args.en_column, args.mt_column,
+                                       args.translation_score_column) for pattern in getattr(args, kind)]
+    return run_and_report(config, specs, args.out, args.beam_args, quiet=args.quiet,
+                          progress_every=args.progress_every, overwrite=args.overwrite,
+                          shared_mounts=args.shared_mount)
 
 
 if __name__ == "__main__":

@@ -19,9 +19,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="paranmt train-nmt", description=module_doc("translate.train"),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     i = p.add_argument_group("training pairs (one of the three forms)")
-    i.add_argument("--cs", "--bitext-cs", dest="bitext_cs", nargs="+", action="extend", default=[], type=Path,
+    i.add_argument("--cs", dest="bitext_cs", nargs="+", action="extend", default=[], type=Path,
                    metavar="FILE", help="Czech side of line-aligned pair files (.gz ok)")
-    i.add_argument("--en", "--bitext-en", dest="bitext_en", nargs="+", action="extend", default=[], type=Path,
+    i.add_argument("--en", dest="bitext_en", nargs="+", action="extend", default=[], type=Path,
                    metavar="FILE", help="English side, in the same order")
     i.add_argument("--tsv", type=Path, action="append", default=[], help="TSV file(s), one pair per line")
     i.add_argument("--parquet", type=Path, action="append", default=[], help="Parquet file(s)")
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--tsv-header", action="store_true", help="TSV files start with a header line")
     i.add_argument("--valid-cs", type=Path, help="held-out validation pairs (default: a split of the input)")
     i.add_argument("--valid-en", type=Path)
-    p.add_renamed("--out", "--output", required=True, type=Path, help="model directory to write (a run folder)")
+    p.add_argument("--out", required=True, type=Path, help="model directory to write (a run folder)")
     p.add_argument("--preset", default="cpu-small", help=f"one of {', '.join(PRESETS)} (default cpu-small)")
     p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                    help="override a recipe field, e.g. --set bpe_merges=16000")

@@ -77,7 +77,7 @@ def test_training_writes_a_complete_model_directory(trained):
 
 def test_evaluate_scores_the_model_and_records_it_in_the_card(trained, toy_files, capsys):
     hyps = trained.parent / "hyps.txt"
-    args = ["--model", str(trained), "--src", str(toy_files["test_cs"]), "--ref", str(toy_files["test_en"]),
+    args = ["--model", str(trained), "--cs", str(toy_files["test_cs"]), "--en", str(toy_files["test_en"]),
             "--name", "toy_test", "--threads", "1", "--compute-type", "float32", "--out", str(hyps)]
     assert evaluate_main([*args, "--update-card"]) == 0
     out = capsys.readouterr().out

@@ -30,15 +30,14 @@ def test_each_subcommand_names_itself_and_spells_outputs_out(name, capsys):
     text = capsys.readouterr().out
     assert text.startswith(f"usage: paranmt {name}")
     assert "python -m" not in text.split("\n")[0]
-    assert "--output" not in text and "--data " not in text  # old spellings work but are not shown
+    assert "--output" not in text
     if name not in ("evaluate",):  # evaluate writes only --json
         assert "--out" in text
 
 
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
 def test_one_flag_name_per_concept_across_commands(name, capsys):
-    """Issue 47: word-frequency files were --word-counts in sif and sick, --word-frequencies in score and evaluate;
-    evaluate-nmt's sides were --src/--ref where the others say --cs/--en. The old names work, hidden."""
+    """A word-frequency file is --word-frequencies and the sides are --cs/--en in every command."""
     with pytest.raises(SystemExit):
         main(help_args(name))
     text = capsys.readouterr().out
