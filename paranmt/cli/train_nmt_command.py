@@ -32,8 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--valid-en", type=Path)
     p.add_argument("--out", required=True, type=Path, help="model directory to write (a run folder)")
     p.add_argument("--preset", default="cpu-small", help=f"one of {', '.join(PRESETS)} (default cpu-small)")
-    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
-                   help="override a recipe field, e.g. --set bpe_merges=16000")
+    p.add_argument("--recipe", action="append", default=[], metavar="FIELD=VALUE",
+                   help="override a field of the preset's recipe, e.g. --recipe bpe_merges=16000 (a recipe field, "
+                        "not a config key: train-nmt reads no --config)")
     b = p.add_argument_group("budget (may change when resuming)")
     b.add_argument("--max-epoch", type=int)
     b.add_argument("--max-update", type=int)
@@ -57,10 +58,10 @@ def recipe_from_args(args: argparse.Namespace) -> TrainRecipe:
     if args.preset not in PRESETS:
         raise TrainError(f"--preset {args.preset!r} is unknown; choose one of {', '.join(PRESETS)}")
     updates: dict[str, Any] = {}
-    for item in args.set:
+    for item in args.recipe:
         key, sep, value = item.partition("=")
         if not sep:
-            raise TrainError(f"--set {item!r}: write FIELD=VALUE, e.g. --set bpe_merges=16000")
+            raise TrainError(f"--recipe {item!r}: write FIELD=VALUE, e.g. --recipe bpe_merges=16000")
         updates[key] = value
     for key in ("max_epoch", "max_update", "max_hours", "threads"):
         if getattr(args, key) is not None:
@@ -70,7 +71,8 @@ def recipe_from_args(args: argparse.Namespace) -> TrainRecipe:
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(x) for x in first["loc"])
-        raise TrainError(f"recipe field {field!r}: {first['msg']} (check --set/--{field.replace('_', '-')})") from None
+        flag = f"--{field.replace('_', '-')}"
+        raise TrainError(f"recipe field {field!r}: {first['msg']} (check --recipe/{flag})") from None
 
 
 def read_inputs(args: argparse.Namespace) -> tuple[list[str], list[str], str]:
