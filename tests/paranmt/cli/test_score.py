@@ -104,7 +104,8 @@ def test_the_config_flags_are_the_schemas(tmp_path, capsys):
     from paranmt.core.command_line import config_values
 
     parser = build_parser()
-    given = config_values(parser.parse_args(["--input", "i", "--out", "o", "--word-frequencies", "f.txt"]), CONFIG_FLAGS)
+    args = parser.parse_args(["--input", "i", "--out", "o", "--word-frequencies", "f.txt"])
+    given = config_values(args, CONFIG_FLAGS)
     assert given["score.word_frequencies"] == str((Path.cwd() / "f.txt").resolve())
     assert given["score.scorer"] is None
     url = config_values(parser.parse_args(["--input", "i", "--out", "o", "--scorer", "gs://b/s.npz"]), CONFIG_FLAGS)
