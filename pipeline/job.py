@@ -71,10 +71,11 @@ from pipeline.outputs.run_folder import (
     cache_root,
     cached_chunk_path,
     claim_output,
+    clear_staging,
+    finalize,
     own_output,
 )
 from pipeline.outputs.summary import write_summary
-from pipeline.stages.write import clear_staging, finalize
 
 log = logging.getLogger(__name__)
 

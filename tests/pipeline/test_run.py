@@ -384,17 +384,19 @@ def test_the_launcher_sizes_dedup_buckets_and_lexicon_shards_and_warns_about_big
     import logging
 
     from configs.schema import LexiconConfig
-    from pipeline.graph import _check_sizes, dedup_buckets, lexicon_shards
+    from pipeline.analysis.lexicon.transforms import lexicon_shards
+    from pipeline.graph import _check_sizes
     from pipeline.inputs.plan import ReadPlan
+    from pipeline.stages.dedup import dedup_buckets
 
     def plan(rows: int) -> ReadPlan:
         return ReadPlan(tasks=[], sources=[], expected_rows=rows, sequential=False, has_mt=False)
 
-    assert dedup_buckets(plan(rows=63_517)) == 16 and dedup_buckets(plan(rows=51_400_000)) == 1028
-    assert lexicon_shards(plan(rows=400), LexiconConfig()) == 1
-    assert lexicon_shards(plan(rows=63_517), LexiconConfig()) == 3
-    assert lexicon_shards(plan(rows=51_400_000), LexiconConfig()) == 2056
-    assert lexicon_shards(plan(rows=51_400_000), LexiconConfig(num_shards=7)) == 7
+    assert dedup_buckets(63_517) == 16 and dedup_buckets(51_400_000) == 1028
+    assert lexicon_shards(400, LexiconConfig()) == 1
+    assert lexicon_shards(63_517, LexiconConfig()) == 3
+    assert lexicon_shards(51_400_000, LexiconConfig()) == 2056
+    assert lexicon_shards(51_400_000, LexiconConfig(num_shards=7)) == 7
     with caplog.at_level(logging.WARNING, logger="pipeline.graph"):
         _check_sizes(plan(rows=63_517), num_shards=4)
         assert caplog.records == []
