@@ -26,7 +26,7 @@ from paranmt.core.command_line import (
     flag_names,
     run_program,
 )
-from pipeline.launcher.preflight import beam_argv, check_before_work, paths_for_workers, worker_path, workers_apart
+from pipeline.launcher.preflight import check_before_beam
 
 __all__ = ["CONFIG_FLAGS", "build_parser", "main"]
 
@@ -98,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+_PATH_FLAGS = ("cs", "en", "mt", "tsv", "jsonl", "parquet")  # the flags that name input files, as args' names
+
+
 def _not_a_folder(flag: str, path: str) -> None:
     """A local folder given as an input file would fail deep in the read as ``IsADirectoryError``."""
     if os.path.isdir(path):
@@ -108,7 +111,7 @@ def _not_a_folder(flag: str, path: str) -> None:
 
 def _check_input_flags(args: argparse.Namespace) -> None:
     """The input and progress flags fit together (checked before Beam loads; the files are read by the job)."""
-    for flag in ("cs", "en", "mt", "tsv", "jsonl", "parquet"):
+    for flag in _PATH_FLAGS:
         for path in getattr(args, flag):
             _not_a_folder(f"--{flag}", path)
     if len(args.cs) != len(args.en):
@@ -119,28 +122,13 @@ def _check_input_flags(args: argparse.Namespace) -> None:
         raise UsageError(f"--progress-every {args.progress_every:g}: give a number of seconds above 0")
 
 
-def _check_before_beam(args: argparse.Namespace, config: ParaNMTConfig) -> None:
-    """The runner's required options, the device, the model directory
-    (:func:`pipeline.launcher.preflight.check_before_work`) and a local path that the runner's workers cannot read,
-    refused before Beam loads (the job resolves and checks the same paths again, for the Python API:
-    :func:`pipeline.launcher.preflight.paths_for_workers`)."""
-    argv = beam_argv(config.pipeline, args.beam_args)
-    check_before_work(argv, config)
-    apart = workers_apart(argv)
-    if apart is None:
-        return
-    for flag in ("cs", "en", "mt", "tsv", "jsonl", "parquet"):
-        for path in getattr(args, flag):
-            worker_path(f"--{flag}", path, apart, args.shared_mount)
-    paths_for_workers(config, [], args.out, argv, args.shared_mount)
-
-
 @command(build_parser, passthrough="beam_args")
 def main(args: argparse.Namespace) -> int:
+    _check_input_flags(args)
     config = load_config(args.config, args.overrides, config_values(args, CONFIG_FLAGS),
                          flags=flag_names(CONFIG_FLAGS))
-    _check_input_flags(args)
-    _check_before_beam(args, config)
+    named = [(f"--{flag}", path) for flag in _PATH_FLAGS for path in getattr(args, flag)]
+    check_before_beam(config, args.beam_args, named, args.out, args.shared_mount)
     # Beam loads here, once the arguments and the config are checked
     from pipeline.inputs.plan import InputSpec
     from pipeline.launcher.launch import run_and_report
