@@ -7,7 +7,6 @@ are resolved relative to that file.
 
 from __future__ import annotations
 
-import logging
 import re
 from pathlib import Path
 from typing import Annotated, Literal
@@ -69,28 +68,6 @@ def check_plugin_steps(steps: list[PluginStep]) -> list[PluginStep]:
             raise ValueError(f"item {i}: name one rule or score per item (a key or an import path, optionally "
                              f"mapped to its parameters), got {step!r}")
     return steps
-
-
-#: Built-in selection rules whose key became the reason code each gives: a config's old key still works, with a
-#: one-line notice.
-RENAMED_RULE_KEYS = {"score_present": "missing_score", "not_a_copy": "copy", "max_tokens": "too_many_tokens"}
-
-
-def renamed_rule_keys(steps: list[PluginStep]) -> list[PluginStep]:
-    """``filter.rules`` with the old keys of :data:`RENAMED_RULE_KEYS` replaced by the new ones (a notice each)."""
-    renamed: list[PluginStep] = []
-    for step in steps:
-        name = step if isinstance(step, str) else next(iter(step))
-        new = RENAMED_RULE_KEYS.get(name)
-        if new is not None:
-            logging.getLogger(__name__).warning("filter.rules: the rule %s is now named %s, its reason code; the old "
-                                                "name still works for now", name, new)
-            step = new if isinstance(step, str) else {new: step[name]}
-        renamed.append(step)
-    return renamed
-
-
-_MOVED_TO_PREFILTER = ("max_source_tokens", "max_length_ratio", "length_ratio_min_tokens", "min_alnum_ratio", "dedup")
 
 
 # Per-device defaults of the token bucket (padded source subword tokens), the sentences per batch and the translation
@@ -179,15 +156,6 @@ class PipelineConfig(BaseModel):
         default="zstd", description="Parquet codec of pairs/, train/, rejected/ and deadletter/.")
     compression_level: int | None = Field(default=None, description="None: the codec's default.")
     limit: int | None = Field(default=None, ge=1, description="Only the first N input rows (quick looks).")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _prefilter_keys_moved(cls, data: object) -> object:
-        moved = [key for key in _MOVED_TO_PREFILTER if isinstance(data, dict) and key in data]
-        if moved:
-            raise ValueError(f"pipeline.{moved[0]} moved to the prefilter section (prefilter.rules lists the "
-                             "checks with their parameters; prefilter.max_source_tokens, prefilter.dedup)")
-        return data
 
     @model_validator(mode="after")
     def _cache_dir_not_blank(self) -> PipelineConfig:
@@ -407,7 +375,6 @@ class FilterConfig(_Section):
         "no_known_words, copy, missing_score) or your own filters.plugins.Rule by import path. docs/filters.md.")
 
     _check_steps = field_validator("scores", "rules")(check_plugin_steps)
-    _renamed_rules = field_validator("rules")(renamed_rule_keys)
     rank_by: Criterion | None = Field(default="paraphrase_score", description="None: thresholds only.")
     folds: int = Field(default=10, ge=2, le=100, description="Equal folds the ranked pairs are split into (the "
                        "paper: deciles).")

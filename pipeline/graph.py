@@ -15,11 +15,11 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
 import train_embeddings.pair_score  # noqa: F401 -- registers the paranmt_model score (filters.plugins.register_score)
-from configs.schema import LexiconConfig, ParaNMTConfig
+from configs.schema import ParaNMTConfig
 from filters.decontaminate import ExcludedSentences
 from filters.plugins import Score, build_scores
 from filters.rules import check_select_columns
-from pipeline.analysis.lexicon.transforms import BuildLexicon
+from pipeline.analysis.lexicon.transforms import BuildLexicon, lexicon_shards
 from pipeline.inputs.plan import InputSpec, ReadPlan
 from pipeline.launcher.disk_space import output_bytes, warn_if_short
 from pipeline.launcher.options import runner_of
@@ -28,7 +28,7 @@ from pipeline.metrics import Step
 from pipeline.outputs.run_folder import LEXICON_DIR, STAGING, code_version
 from pipeline.records import REJECTED_TAG
 from pipeline.stages.backtranslate import BackTranslate
-from pipeline.stages.dedup import Dedup
+from pipeline.stages.dedup import Dedup, dedup_buckets
 from pipeline.stages.ingest import DEADLETTER_TAG, Ingest
 from pipeline.stages.pair_records import PairRecords
 from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
@@ -39,32 +39,12 @@ from pipeline.stages.write import write_run_outputs
 log = logging.getLogger(__name__)
 
 
-#: Rows a dedup bucket is sized for: one worker holds a bucket in memory (its size: docs/scaling.md).
-DEDUP_BUCKET_ROWS = 50_000
-
-
 #: Rows of one output shard above which the launcher warns: a shard is sorted and written by one worker.
 SHARD_ROWS_WARNING = 2_000_000
 
 #: Shards above which the launcher warns when there are more shards than input rows (an extra zero in
 #: --num-shards): each output writes all its shards, empty ones included.
 EMPTY_SHARDS_WARNING = 256
-
-
-def dedup_buckets(plan: ReadPlan) -> int:
-    """Buckets of global dedup: enough for about :data:`DEDUP_BUCKET_ROWS` rows each however the input is split,
-    at least 16."""
-    return max(16, -(-plan.expected_rows // DEDUP_BUCKET_ROWS))
-
-
-#: Input pairs per shard of the lexicon table when ``lexicon.num_shards`` is not set: the worker that merges and
-#: writes a shard holds its word-pair counts, about the same at any input size (docs/scaling.md).
-LEXICON_SHARD_PAIRS = 25_000
-
-
-def lexicon_shards(plan: ReadPlan, lexicon: LexiconConfig) -> int:
-    """Shards of the lexicon table: ``lexicon.num_shards``, else one per :data:`LEXICON_SHARD_PAIRS` input rows."""
-    return lexicon.num_shards or max(1, -(-plan.expected_rows // LEXICON_SHARD_PAIRS))
 
 
 def _check_sizes(plan: ReadPlan, num_shards: int) -> None:
@@ -158,7 +138,7 @@ def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
         fitted_id = (kept[FIT_TAG] | Step.FIT_SCORER >> scorer.fit) if scorer.fit is not None else None
         select = ScoreAndSelect(scorer.path, config.filter, config.seed, scorer_id=scorer.scorer_id,
                                 fitted_id=fitted_id, scores=checked.scores, excluded=checked.excluded)
-    unique = kept.rows | Step.DEDUP >> Dedup(config.prefilter.dedup, dedup_buckets(checked.plan))
+    unique = kept.rows | Step.DEDUP >> Dedup(config.prefilter.dedup, dedup_buckets(checked.plan.expected_rows))
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
     if checked.translate is not None:
@@ -176,8 +156,9 @@ def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
         out_pairs = out_pairs | Step.SELECT >> select
 
     if config.lexicon.enabled:  # Appendix A.1: the PMI paraphrase lexicon over the scored pairs
+        shards = lexicon_shards(checked.plan.expected_rows, config.lexicon)
         _ = out_pairs | Step.LEXICON >> BuildLexicon(config.lexicon, FileSystems.join(output, STAGING, LEXICON_DIR),
-                                                     metadata, num_shards=lexicon_shards(checked.plan, config.lexicon))
+                                                     metadata, num_shards=shards)
     late = (fitted_id | "ScorerIdMetadata" >> beam.Map(_scorer_id_metadata)) if fitted_id is not None else None
     write_run_outputs(output, config.pipeline, metadata, out_pairs, rejected, read[DEADLETTER_TAG],
                       score_fields=[f for score in checked.scores for f in score.fields],

@@ -71,10 +71,11 @@ from pipeline.outputs.run_folder import (
     cache_root,
     cached_chunk_path,
     claim_output,
+    clear_staging,
+    finalize,
     own_output,
 )
 from pipeline.outputs.summary import write_summary
-from pipeline.stages.write import clear_staging, finalize
 
 log = logging.getLogger(__name__)
 
@@ -117,11 +118,11 @@ def run_job(
         # Input, model and output-folder errors are raised here, before anything is written.
         checked = check_run(p, config, specs, worker_output)
         claim_output(output, given_config, given_specs, overwrite=overwrite)  # everything checkable was checked
+        clear_staging(output)  # a killed run's staging folder and success marker
         if checked.scorer is not None:
             checked.scorer.save()  # a scorer the launcher fitted
         # The stages were built with the workers' paths; the outputs' metadata describes the run as given.
         build_pipeline(p, dataclasses.replace(checked, config=given_config, specs=given_specs))
-        clear_staging(output)  # a killed run's staging folder and success marker
         watch = _Watch(show_progress, progress_every, _written_rows(config, worker_output, started))
         result, metrics = _run_and_wait(p, options, runner, output, checked, watch)
         if metrics is None:  # a Dataflow dry run: built, never submitted

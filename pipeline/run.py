@@ -14,7 +14,7 @@ import argparse
 import os
 
 from configs import load_config
-from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig
+from configs.schema import ParaNMTConfig
 from paranmt.core.command_line import (
     ArgumentParser,
     ConfigFlag,
@@ -26,7 +26,7 @@ from paranmt.core.command_line import (
     flag_names,
     run_program,
 )
-from pipeline.launcher.preflight import beam_argv, check_before_work, paths_for_workers, worker_path, workers_apart
+from pipeline.launcher.preflight import check_before_beam
 
 __all__ = ["CONFIG_FLAGS", "build_parser", "main"]
 
@@ -46,7 +46,7 @@ PIPELINE_FLAGS = (
 )
 TRANSLATE_FLAGS = (
     ConfigFlag("--model", "translate.model"),
-    ConfigFlag("--backend", "translate.backend", choices=BUILTIN_BACKENDS),  # a plug-in backend: --set or YAML
+    ConfigFlag("--backend", "translate.backend"),  # a name or a backend's import path, as the schema checks it
     ConfigFlag("--device", "translate.device"),
     ConfigFlag("--compute-type", "translate.compute_type"),
     ConfigFlag("--beam", "translate.beam_size"),
@@ -77,9 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--cs-column", help="TSV: 0-based index (default 0); JSONL/Parquet: name (default cs)")
     i.add_argument("--en-column", help="TSV: 0-based index (default 1); JSONL/Parquet: name (default en)")
     i.add_argument("--mt-column", help="a column that already holds the machine translation (skips back-translation)")
-    i.add_argument("--mt-score-column", help="a column with the translation score of --mt-column (optional)")
+    i.add_argument("--translation-score-column",
+                   help="a column with the translation score of --mt-column (optional; translation_score in pairs/)")
     add_config_flags(i, ParaNMTConfig, INPUT_FLAGS)
-    p.add_renamed("--out", "--output", required=True, help="output folder (local or gs://...)")
+    p.add_argument("--out", required=True, help="output folder (local or gs://...)")
     add_config_arguments(p, "pipeline.num_shards=16")
     g = p.add_argument_group("pipeline")
     add_config_flags(g, ParaNMTConfig, PIPELINE_FLAGS)
@@ -97,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+_PATH_FLAGS = ("cs", "en", "mt", "tsv", "jsonl", "parquet")  # the flags that name input files, as args' names
+
+
 def _not_a_folder(flag: str, path: str) -> None:
     """A local folder given as an input file would fail deep in the read as ``IsADirectoryError``."""
     if os.path.isdir(path):
@@ -107,7 +111,7 @@ def _not_a_folder(flag: str, path: str) -> None:
 
 def _check_input_flags(args: argparse.Namespace) -> None:
     """The input and progress flags fit together (checked before Beam loads; the files are read by the job)."""
-    for flag in ("cs", "en", "mt", "tsv", "jsonl", "parquet"):
+    for flag in _PATH_FLAGS:
         for path in getattr(args, flag):
             _not_a_folder(f"--{flag}", path)
     if len(args.cs) != len(args.en):
@@ -118,33 +122,25 @@ def _check_input_flags(args: argparse.Namespace) -> None:
         raise UsageError(f"--progress-every {args.progress_every:g}: give a number of seconds above 0")
 
 
-def _check_before_beam(args: argparse.Namespace, config: ParaNMTConfig) -> None:
-    """The runner's required options, the device, the model directory
-    (:func:`pipeline.launcher.preflight.check_before_work`) and a local path that the runner's workers cannot read,
-    refused before Beam loads (the job resolves and checks the same paths again, for the Python API:
-    :func:`pipeline.launcher.preflight.paths_for_workers`)."""
-    argv = beam_argv(config.pipeline, args.beam_args)
-    check_before_work(argv, config)
-    apart = workers_apart(argv)
-    if apart is None:
-        return
-    for flag in ("cs", "en", "mt", "tsv", "jsonl", "parquet"):
-        for path in getattr(args, flag):
-            worker_path(f"--{flag}", path, apart, args.shared_mount)
-    paths_for_workers(config, [], args.out, argv, args.shared_mount)
-
-
 @command(build_parser, passthrough="beam_args")
 def main(args: argparse.Namespace) -> int:
+    _check_input_flags(args)
     config = load_config(args.config, args.overrides, config_values(args, CONFIG_FLAGS),
                          flags=flag_names(CONFIG_FLAGS))
-    _check_input_flags(args)
-    _check_before_beam(args, config)
-    from pipeline.launcher.launch import (
-        run_and_report,  # Beam loads here, once the arguments and the config are checked
-    )
+    named = [(f"--{flag}", path) for flag in _PATH_FLAGS for path in getattr(args, flag)]
+    check_before_beam(config, args.beam_args, named, args.out, args.shared_mount)
+    # Beam loads here, once the arguments and the config are checked
+    from pipeline.inputs.plan import InputSpec
+    from pipeline.launcher.launch import run_and_report
 
-    return run_and_report(args, args.beam_args, config)
+    specs = [InputSpec.pair(cs, en, args.mt[k] if args.mt else None)
+             for k, (cs, en) in enumerate(zip(args.cs, args.en, strict=True))]
+    for kind in ("tsv", "jsonl", "parquet"):  # then the patterns, in this order
+        specs += [InputSpec.from_flags(kind, pattern, args.cs_column, args.en_column, args.mt_column,
+                                       args.translation_score_column) for pattern in getattr(args, kind)]
+    return run_and_report(config, specs, args.out, args.beam_args, quiet=args.quiet,
+                          progress_every=args.progress_every, overwrite=args.overwrite,
+                          shared_mounts=args.shared_mount)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,9 @@ from types import ModuleType
 import pytest
 
 from tests.support.toy_corpus import make_toy_corpus
-from translate.cached_models import TATOEBA_TRAIN_PAIRS, TinyModelRecipe, cached_model, tatoeba_model
+from translate.cached_models import TATOEBA_TRAIN_PAIRS, cached_model, tatoeba_model
 from translate.card import DEFAULT_MODEL_DIR
+from translate.train import TrainRecipe
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # ../shared beside the repository; PARANMT_SHARED_DIR points elsewhere (a missing folder: how a clone without it runs).
@@ -24,7 +25,7 @@ TASTE_GENERATED = TASTE_DATA.parent / "generated"
 
 # The toy language: 3,000 training pairs, held-out pairs come from the same generator after them.
 TOY_TRAIN_PAIRS = 3000
-TOY_RECIPE = TinyModelRecipe(bpe_merges=300, max_epoch=12, max_tokens=1024, warmup_updates=100)
+TOY_RECIPE = TrainRecipe(bpe_merges=300, max_epoch=12, max_tokens=1024, warmup_updates=100)
 
 
 def shared_path(relative: str) -> Path:

@@ -59,6 +59,8 @@ DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("train_embeddings.export.model_export", "train_embeddings.export.st_export"): "the st extra, one format",
     ("pipeline.run", "pipeline.launcher.launch"):
         "run's help and argument checks answer before Beam loads (python -m too)",
+    ("pipeline.run", "pipeline.inputs.plan"):
+        "run builds its InputSpecs once its help and argument checks have answered, as Beam loads",
     ("train_embeddings.train_command", "train_embeddings.training.trainer"): "train's checks answer before torch loads",
     ("train_embeddings.train_command", "train_embeddings.evaluation.sts.datasets"):
         "train's help and argument checks answer before sacremoses loads (the STS package's baselines)",

@@ -62,7 +62,7 @@ def _word_vectors(value: str) -> str:
 
 # The flags that set config values; each one's type, help and default are its schema field's.
 CONFIG_FLAGS = (
-    ConfigFlag("--input", "train.data", type=_cli_path, old="--data", required=True),
+    ConfigFlag("--input", "train.data", type=_cli_path, required=True),
     ConfigFlag("--model", "train.model"),
     ConfigFlag("--teacher", "train.teacher", type=_cli_path),
     ConfigFlag("--pca-dims", "train.static_pca_dims"),
@@ -89,7 +89,7 @@ CONFIG_FLAGS = (
 def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="paranmt train", description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_renamed("--out", "--output", required=True, type=Path,
+    p.add_argument("--out", required=True, type=Path,
                   help="run directory (checkpoint, best/, model/, metrics)")
     add_config_arguments(p, "train.lstm_dim=900")
     add_config_flags(p, ParaNMTConfig, CONFIG_FLAGS)

@@ -3,9 +3,9 @@ time): the decoders of the CPU translation benchmark (``benchmarks/translate/tra
 default model of a run is not one of these: it is the real small-cs-en shipped in ``translate/models``
 (:data:`translate.card.DEFAULT_MODEL_DIR`).
 
-They are :mod:`translate.train` runs with its ``tiny`` preset (:class:`TinyModelRecipe` is that recipe) on small
-data, cached under ``$PARANMT_CACHE`` (default ``~/.cache/paranmt``) keyed by data and recipe. Their output is only
-as good as a small model on a few thousand sentences can be: real corpora need a real model
+They are :mod:`translate.train` runs with its ``tiny`` preset (the defaults of :class:`~translate.train.TrainRecipe`)
+on small data, cached under ``$PARANMT_CACHE`` (default ``~/.cache/paranmt``) keyed by data and recipe. Their output
+is only as good as a small model on a few thousand sentences can be: real corpora need a real model
 (docs/translate-models.md: converting one, or training one with ``paranmt train-nmt``).
 """
 
@@ -27,16 +27,13 @@ log = logging.getLogger(__name__)
 
 RECIPE_VERSION = "2"  # bump when the recipe changes, so cached models are rebuilt
 
-# The tiny preset of translate.train: 2+2 layers of 64, 2,000 BPE merges, 20 epochs, 5% held out.
-TinyModelRecipe = TrainRecipe
-
 # Models on real Czech (the first 12,000 Tatoeba pairs): they exercise the real text chain and serve the tests
 # ("tiny", 2 layers of 64) and the CPU benchmark ("small", 3 layers of 256, a few times longer to train), where
 # a model too small to keep the matrix units busy would measure only per-step overhead. Not useful translators.
 TATOEBA_TRAIN_PAIRS = 12000
 TATOEBA_RECIPES = {
-    "tiny": TinyModelRecipe(bpe_merges=4000, max_epoch=8, max_tokens=2048, warmup_updates=200),
-    "small": TinyModelRecipe(bpe_merges=4000, layers=3, embed_dim=256, ffn_dim=1024, heads=4, max_epoch=10,
+    "tiny": TrainRecipe(bpe_merges=4000, max_epoch=8, max_tokens=2048, warmup_updates=200),
+    "small": TrainRecipe(bpe_merges=4000, layers=3, embed_dim=256, ffn_dim=1024, heads=4, max_epoch=10,
                              max_tokens=4096, lr=0.002, warmup_updates=200),
 }
 
@@ -58,7 +55,7 @@ def cached_model(
 ) -> Path:
     """Train once with :func:`translate.train.train_model`, then reuse: the model lives under the cache directory
     keyed by data + recipe, guarded by a file lock so parallel test workers or runs train it only once."""
-    recipe = recipe or TinyModelRecipe()
+    recipe = recipe or TrainRecipe()
     digest = hashlib.sha256()
     for part in (RECIPE_VERSION, name, json.dumps(recipe.model_dump(), sort_keys=True)):
         digest.update(part.encode())

@@ -1,6 +1,6 @@
 """Turn the models real users have into paranmt model directories (a CTranslate2 model + a model card).
 
-    paranmt convert fairseq --input ckpt.pt --data DIR --bpe-codes bpe.codes --out models/x
+    paranmt convert fairseq --input ckpt.pt --dicts DIR --bpe-codes bpe.codes --out models/x
     paranmt convert marian  --input opus-mt-cs-en --out models/opus-mt-cs-en
     paranmt convert hf-marian --input Helsinki-NLP/opus-mt-cs-en --out models/opus-mt-cs-en
     paranmt convert argos   --input translate-cs_en-1_9.argosmodel --out models/argos-cs-en
@@ -43,14 +43,14 @@ def fairseq_to_ctranslate2(
 
 
 def convert_fairseq(
-    checkpoint: Path, data: Path, out: Path, *, bpe_codes: Path | None = None, spm: Path | None = None,
+    checkpoint: Path, dicts: Path, out: Path, *, bpe_codes: Path | None = None, spm: Path | None = None,
     moses: bool | None = None, quantization: str | None = None, keep_checkpoint: bool = True,
     name: str | None = None, source_lang: str = "cs", target_lang: str = "en",
 ) -> Path:
-    """A fairseq checkpoint (+ ``data``'s dict.*.txt and the subword model it was trained with: ``bpe_codes`` or
+    """A fairseq checkpoint (+ ``dicts``' dict.*.txt and the subword model it was trained with: ``bpe_codes`` or
     ``spm``) -> a model directory; ``moses`` (default: with BPE) puts Moses (de)tokenisation around the subwords;
     ``keep_checkpoint`` copies the checkpoint in for the fairseq backend."""
-    for needed in (checkpoint, data / f"dict.{source_lang}.txt", data / f"dict.{target_lang}.txt"):
+    for needed in (checkpoint, dicts / f"dict.{source_lang}.txt", dicts / f"dict.{target_lang}.txt"):
         if not needed.exists():
             raise FileNotFoundError(f"{needed} not found")
     if not (bpe_codes or spm):
@@ -62,8 +62,8 @@ def convert_fairseq(
         fairseq_dir.mkdir(exist_ok=True)
         shutil.copy(checkpoint, fairseq_dir / checkpoint.name)
         for lang in (source_lang, target_lang):
-            shutil.copy(data / f"dict.{lang}.txt", fairseq_dir / f"dict.{lang}.txt")
-    fairseq_to_ctranslate2(checkpoint, data, out / "ct2", source_lang, target_lang, quantization)
+            shutil.copy(dicts / f"dict.{lang}.txt", fairseq_dir / f"dict.{lang}.txt")
+    fairseq_to_ctranslate2(checkpoint, dicts, out / "ct2", source_lang, target_lang, quantization)
     if bpe_codes:
         shutil.copy(bpe_codes, out / "bpe.codes")
         pre = PreprocessSpec(tokenize=tokenize, subword="bpe", bpe_codes="bpe.codes")

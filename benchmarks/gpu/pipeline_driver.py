@@ -17,10 +17,7 @@ DRIVER = """
 import json, sys
 from configs import load_config
 from paranmt.core.command_line import exit_process
-try:
-    from pipeline.inputs.plan import InputSpec
-except ImportError:  # a baseline commit before pipeline/ was grouped in folders (inputs/plan.py was input_plan.py)
-    from pipeline.input_plan import InputSpec
+from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 a = json.loads(sys.argv[1])
 summary = run_job(load_config(None, a["sets"]), [InputSpec.pair(a["cs"], a["en"])], a["out"], a["beam_args"])

@@ -211,21 +211,16 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
 # ------------------------------------------------------------------------------------------------ pipeline
 
 #: One timed run of ``pipeline.job.run_job`` with the code of the folder given as the first argument: a program of its
-#: own (``python -c``), so that it imports nothing of this file and runs any commit's pipeline the same way.
+#: own (``python -c``), so that it imports nothing of this file and runs another commit's pipeline (one with this
+#: layout: ``pipeline.job.run_job``, ``pipeline.inputs.plan.InputSpec``) the same way.
 MEASURE = """
 import json, sys, time
 from pathlib import Path
 code, cs, en, mt, out, *beam_args = sys.argv[1:]
 sys.path.insert(0, code)
 from configs import load_config
-try:
-    from pipeline.job import run_job
-except ImportError:  # a commit before the job's function had its own name
-    from pipeline.run import run as run_job
-try:
-    from pipeline.inputs.plan import InputSpec
-except ImportError:  # a commit before pipeline/ was grouped in folders (inputs/plan.py was input_plan.py)
-    from pipeline.input_plan import InputSpec
+from pipeline.inputs.plan import InputSpec
+from pipeline.job import run_job
 config = load_config(None, [])
 started = time.perf_counter()
 summary = run_job(config, [InputSpec.pair(cs, en, mt)], out, beam_args, overwrite=True)

@@ -51,10 +51,11 @@ from benchmarks.paths import REPO, SHARED
 from configs import load_config
 from configs.schema import PipelineConfig, ScoreConfig, TranslateConfig
 from filters.folds import key_hash, pair_keys
-from pipeline.graph import DEDUP_BUCKET_ROWS, LEXICON_SHARD_PAIRS
+from pipeline.analysis.lexicon.transforms import LEXICON_SHARD_PAIRS
 from pipeline.inputs.plan import InputSpec, plan_reads
 from pipeline.job import run_job
 from pipeline.metrics import Step
+from pipeline.stages.dedup import DEDUP_BUCKET_ROWS
 
 BITEXT = SHARED / "data" / "bitext"
 CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"

@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a saved model directory (repeatable)")
     parser.add_argument("--glove", action="store_true", help="baseline: averaged GloVe 6B 50d (kumo)")
     parser.add_argument("--sif", action="store_true", help="baseline: SIF-weighted GloVe, first PC removed")
-    parser.add_renamed("--word-frequencies", "--word-counts", type=Path, metavar="FILE",
+    parser.add_argument("--word-frequencies", type=Path, metavar="FILE",
                         help="'word count' file for SIF weights (e.g. enwiki_vocab_min200.txt); default: "
                              "frequencies in the SIF fitting sentences")
     parser.add_argument("--sif-fit", type=Path, metavar="FILE",

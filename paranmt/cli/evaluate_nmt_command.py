@@ -8,7 +8,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig
+from configs.schema import ParaNMTConfig
 from paranmt.core.command_line import (
     ArgumentParser,
     ConfigFlag,
@@ -22,7 +22,7 @@ from paranmt.core.command_line import (
 # The flags that set config values, as run and translate spell them; each one's type, help and default are its
 # schema field's. --beam is not among them: an evaluation decodes with the shared model card's beam, 5, by default.
 CONFIG_FLAGS = (
-    ConfigFlag("--backend", "translate.backend", choices=BUILTIN_BACKENDS),
+    ConfigFlag("--backend", "translate.backend"),
     ConfigFlag("--device", "translate.device"),
     ConfigFlag("--compute-type", "translate.compute_type"),
     ConfigFlag("--threads", "translate.threads"),
@@ -34,9 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", type=Path, required=True, help="model directory (with model_card.yaml)")
     # --cs/--en as in run, translate and train-nmt: the model's source side and the reference translations
-    p.add_renamed("--cs", "--src", type=Path, required=True, metavar="FILE",
+    p.add_argument("--cs", type=Path, required=True, metavar="FILE",
                   help="raw source (Czech) sentences, one per line (.gz ok)")
-    p.add_renamed("--en", "--ref", type=Path, required=True, metavar="FILE",
+    p.add_argument("--en", type=Path, required=True, metavar="FILE",
                   help="raw reference (English) translations, line-aligned")
     p.add_argument("--name", help="test set name used in the card's metric keys (default: the --cs file stem)")
     p.add_argument("--limit", type=int, help="only the first N sentences")
@@ -46,7 +46,6 @@ def build_parser() -> argparse.ArgumentParser:
     # Writing into a model directory is opt-in: an evaluation must not change the model it measures unasked.
     p.add_argument("--update-card", action="store_true",
                    help="record the scores in the model's model_card.yaml (default: only print them)")
-    p.add_argument("--no-update-card", action="store_false", dest="update_card", help=argparse.SUPPRESS)
     return p
 
 

@@ -14,7 +14,7 @@ def build_parser() -> argparse.ArgumentParser:
     vectors of a saved model (or a training run's best/ else model/)."""
     p = ArgumentParser(prog="paranmt export-vectors", description=build_parser.__doc__)
     p.add_argument("--model", required=True, type=Path, help="saved model directory or training run")
-    p.add_renamed("--out", "--output", required=True, type=Path, help="text file, or directory for --format word_model")
+    p.add_argument("--out", required=True, type=Path, help="text file, or directory for --format word_model")
     p.add_argument("--format", choices=["text", "word_model"], default="text")
     return p
 

@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
         "failing the config's threshold rules (missing score, no known words, score ranges, length ratio) are "
         "not ranked; the token limit is not applied (sample with it per fold).")
     parser.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory")
-    parser.add_renamed("--out", "--output", required=True, type=Path, help="output directory for fold-JJ-of-KK.parquet")
+    parser.add_argument("--out", required=True, type=Path, help="output directory for fold-JJ-of-KK.parquet")
     add_config_flags(parser, ParaNMTConfig, CONFIG_FLAGS)
     add_config_arguments(parser, "filter.max_length_ratio=2")  # the filter section and the seed apply
     return parser

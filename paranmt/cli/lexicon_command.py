@@ -17,7 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="count and write a lexicon from Parquet pair shards")
     b.add_argument("--input", action="append", required=True, help="Parquet file, directory of shards or glob")
-    b.add_renamed("--out", "--output", required=True, help="output directory")
+    b.add_argument("--out", required=True, help="output directory")
     b.add_argument("--quiet", action="store_true", help="no progress bars")
     add_config_arguments(b, "lexicon.min_score=0.5")
     n = sub.add_parser("neighbours", help="the best paraphrases of words")

@@ -14,9 +14,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="paranmt report",
                             description=module_doc("pipeline.analysis.corpus_report").splitlines()[0])
     parser.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory of shards")
-    parser.add_renamed("--out", "--output", type=Path,
-                       help="output directory (required, but for a finished run folder: <run>/report, which its "
-                       "dataset card then shows)")
+    parser.add_argument("--out", type=Path,
+                        help="output directory (required, but for a finished run folder: <run>/report, which its "
+                        "dataset card then shows)")
     parser.add_argument("--name", help="corpus name in the tables (default: the input's name)")
     parser.add_argument("--max-parse", type=int, default=DEFAULT_MAX_PARSE,
                     help=f"rows parsed for parse entropy (default {DEFAULT_MAX_PARSE}; 0 disables)")

@@ -38,7 +38,7 @@ def _path_or_url(value: str) -> Path | str:
 CONFIG_FLAGS = (
     ConfigFlag("--embeddings", "score.embeddings"),
     ConfigFlag("--embeddings-format", "score.embeddings_format"),
-    ConfigFlag("--word-frequencies", "score.word_frequencies", old="--word-counts"),
+    ConfigFlag("--word-frequencies", "score.word_frequencies"),
     ConfigFlag("--scorer", "score.scorer", type=_path_or_url),
 )
 
@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="paranmt score", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", required=True, type=Path,
                    help="pairs Parquet file or directory of shards (en_tokens, mt_tokens, ...)")
-    p.add_renamed("--out", "--output", required=True, type=Path, help="Parquet file to write")
+    p.add_argument("--out", required=True, type=Path, help="Parquet file to write")
     add_config_arguments(p, "score.sif_a=1e-4")  # the config's score section applies
     add_config_flags(p, ParaNMTConfig, CONFIG_FLAGS)
     p.add_argument("--save-scorer", type=Path, help="write the (fitted) scorer here")

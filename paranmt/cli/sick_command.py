@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--train", type=Path, help="training file (default: <sick-dir>/sicktrain[-ent].tsv)")
     p.add_argument("--dev", type=Path, help="dev file (default: <sick-dir>/sickdev[-ent].tsv)")
     p.add_argument("--limit", type=int, help="use only the first N training pairs (smoke runs)")
-    p.add_renamed("--word-frequencies", "--word-counts", type=Path, metavar="FILE",
+    p.add_argument("--word-frequencies", type=Path, metavar="FILE",
                   help="--model sif: 'word count' file (default: enwiki_vocab_min200)")
     p.add_argument("--hidden", type=int, default=d.hidden, help="hidden units (default %(default)s)")
     p.add_argument("--epochs", type=int, default=d.epochs, help="maximum epochs (default %(default)s)")
@@ -43,8 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--patience", type=int, default=d.patience, help="early-stopping patience (default %(default)s)")
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--threads", type=int, default=d.threads, help="torch threads (default %(default)s)")
-    p.add_renamed("--out", "--output", type=Path, help="write metrics.json, head.pt (and model/ when fine-tuning) here")
-    p.add_renamed("--quiet", "--no-progress", action="store_true", help="no progress bar")  # as the other commands
+    p.add_argument("--out", type=Path, help="write metrics.json, head.pt (and model/ when fine-tuning) here")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")  # as the other commands
     return p
 
 

@@ -18,7 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
                                             "as a model directory that train_embeddings.load_model reads.")
     p.add_argument("--vectors", required=True,
                    help="'kumo' (GloVe 6B 50d), a vector file (text / .npy + vocab.txt) or a WORD model directory")
-    p.add_renamed("--word-frequencies", "--word-counts", type=Path, metavar="FILE",
+    p.add_argument("--word-frequencies", type=Path, metavar="FILE",
                    help="'word count' lines for p(w) (e.g. enwiki_vocab_min200.txt); default: the fit sentences")
     p.add_argument("--fit-sentences", type=Path, metavar="FILE",
                    help="sentences (one per line, or tab-separated pairs) for p(w) and the reference PC")
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fit-sample", type=int, default=100_000, help="at most this many reference sentences")
     p.add_argument("--seed", type=int, default=0, help="seed of the reference-sentence sample")
     p.add_argument("--average", action="store_true", help="plain average instead (ignores the SIF options)")
-    p.add_renamed("--out", "--output", required=True, type=Path, help="model directory to write")
+    p.add_argument("--out", required=True, type=Path, help="model directory to write")
     return p
 
 

@@ -19,9 +19,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="paranmt train-nmt", description=module_doc("translate.train"),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     i = p.add_argument_group("training pairs (one of the three forms)")
-    i.add_argument("--cs", "--bitext-cs", dest="bitext_cs", nargs="+", action="extend", default=[], type=Path,
+    i.add_argument("--cs", dest="bitext_cs", nargs="+", action="extend", default=[], type=Path,
                    metavar="FILE", help="Czech side of line-aligned pair files (.gz ok)")
-    i.add_argument("--en", "--bitext-en", dest="bitext_en", nargs="+", action="extend", default=[], type=Path,
+    i.add_argument("--en", dest="bitext_en", nargs="+", action="extend", default=[], type=Path,
                    metavar="FILE", help="English side, in the same order")
     i.add_argument("--tsv", type=Path, action="append", default=[], help="TSV file(s), one pair per line")
     i.add_argument("--parquet", type=Path, action="append", default=[], help="Parquet file(s)")
@@ -30,10 +30,11 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--tsv-header", action="store_true", help="TSV files start with a header line")
     i.add_argument("--valid-cs", type=Path, help="held-out validation pairs (default: a split of the input)")
     i.add_argument("--valid-en", type=Path)
-    p.add_renamed("--out", "--output", required=True, type=Path, help="model directory to write (a run folder)")
+    p.add_argument("--out", required=True, type=Path, help="model directory to write (a run folder)")
     p.add_argument("--preset", default="cpu-small", help=f"one of {', '.join(PRESETS)} (default cpu-small)")
-    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
-                   help="override a recipe field, e.g. --set bpe_merges=16000")
+    p.add_argument("--recipe", action="append", default=[], metavar="FIELD=VALUE",
+                   help="override a field of the preset's recipe, e.g. --recipe bpe_merges=16000 (a recipe field, "
+                        "not a config key: train-nmt reads no --config)")
     b = p.add_argument_group("budget (may change when resuming)")
     b.add_argument("--max-epoch", type=int)
     b.add_argument("--max-update", type=int)
@@ -57,10 +58,10 @@ def recipe_from_args(args: argparse.Namespace) -> TrainRecipe:
     if args.preset not in PRESETS:
         raise TrainError(f"--preset {args.preset!r} is unknown; choose one of {', '.join(PRESETS)}")
     updates: dict[str, Any] = {}
-    for item in args.set:
+    for item in args.recipe:
         key, sep, value = item.partition("=")
         if not sep:
-            raise TrainError(f"--set {item!r}: write FIELD=VALUE, e.g. --set bpe_merges=16000")
+            raise TrainError(f"--recipe {item!r}: write FIELD=VALUE, e.g. --recipe bpe_merges=16000")
         updates[key] = value
     for key in ("max_epoch", "max_update", "max_hours", "threads"):
         if getattr(args, key) is not None:
@@ -70,7 +71,8 @@ def recipe_from_args(args: argparse.Namespace) -> TrainRecipe:
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(x) for x in first["loc"])
-        raise TrainError(f"recipe field {field!r}: {first['msg']} (check --set/--{field.replace('_', '-')})") from None
+        flag = f"--{field.replace('_', '-')}"
+        raise TrainError(f"recipe field {field!r}: {first['msg']} (check --recipe/{flag})") from None
 
 
 def read_inputs(args: argparse.Namespace) -> tuple[list[str], list[str], str]:

@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="paranmt translate", description=module_doc("translate.file_translator"),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", required=True, type=Path, help="source sentences, one per line (.gz ok)")
-    p.add_renamed("--out", "--output", required=True, type=Path, help="TSV to write (.gz ok)")
+    p.add_argument("--out", required=True, type=Path, help="TSV to write (.gz ok)")
     add_config_arguments(p, "translate.max_source_tokens=150")
     add_config_flags(p, ParaNMTConfig, CONFIG_FLAGS)
     p.add_argument("--chunk-size", type=int, default=20000, help="lines read and sorted together")

@@ -15,9 +15,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="paranmt vmap", description=module_doc("translate.vmap"),
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, required=True)
-    parser.add_renamed("--cs", "--bitext-cs", required=True, type=Path, nargs="+", dest="bitext_cs", metavar="FILE",
+    parser.add_argument("--cs", required=True, type=Path, nargs="+", dest="bitext_cs", metavar="FILE",
                        help="Czech side of line-aligned pair files")
-    parser.add_renamed("--en", "--bitext-en", required=True, type=Path, nargs="+", dest="bitext_en", metavar="FILE",
+    parser.add_argument("--en", required=True, type=Path, nargs="+", dest="bitext_en", metavar="FILE",
                        help="English side, in the same order")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--per-source", type=int, default=20, help="candidates per source token")

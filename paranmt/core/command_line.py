@@ -3,9 +3,8 @@ mapping of a problem the user can fix to an ``error:`` line. It sits in ``paranm
 two layers: ``paranmt/cli/`` (``paranmt`` and most subcommands) and the two packages that run as ``python -m`` too
 (:mod:`pipeline.run`, :mod:`train_embeddings.train_command`), which must not import ``paranmt.cli``.
 
-* ``--out`` names what a command writes (a file or a folder) and ``--input`` what it reads, in every tool. The
-  spellings of earlier versions (``--output``, the trainer's ``--data``) still work but are not shown:
-  :meth:`ArgumentParser.add_renamed`.
+* ``--out`` names what a command writes (a file or a folder) and ``--input`` what it reads, in every tool; a flag
+  the command cannot run without is shown as required in its usage line.
 * A command's usage line names it as it is called: ``paranmt run`` (also when started as ``python -m
   pipeline.run``: one command, one help).
 * A problem the user can fix is one ``error:`` line and exit status 2, never a traceback, decided here once
@@ -126,13 +125,12 @@ class ConfigFlag:
     (``translate.beam_size``). Its type, choices, help and the default it shows are the schema field's
     (:func:`add_config_flags`); ``choices`` only narrows a field that also takes other values (a backend by name,
     where the config also takes an import path); ``type`` reads the value of a field of several types (a path or a
-    URL); ``old`` is an earlier spelling that still works, not shown (:meth:`ArgumentParser.add_renamed`)."""
+    URL)."""
 
     flag: str
     key: str
     choices: tuple[str, ...] | None = None
     type: Callable[[str], Any] | None = None  # Any: the field's value
-    old: str | None = None
     #: The run needs a value: from the flag, or from the config file (checked by :func:`check_required` once the
     #: config is loaded); the usage shows the flag as required.
     required: bool = False
@@ -196,8 +194,6 @@ def add_config_flags(group: Any, schema: type[BaseModel], flags: Sequence[Config
                       "help": f"{description} ({item.key}{shown})".strip()}
         action = group.add_argument(item.flag, dest=item.key, default=None, **kwargs)
         action.shown_required = item.required  # type: ignore[attr-defined]  # read by ArgumentParser's usage
-        if item.old is not None:
-            group.add_argument(item.old, dest=item.key, default=None, **{**kwargs, "help": argparse.SUPPRESS})
 
 
 def config_values(args: argparse.Namespace, flags: Sequence[ConfigFlag]) -> dict[str, Any]:  # Any: field values
@@ -231,22 +227,8 @@ class UsageError(ParanmtError, ValueError):
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """``argparse.ArgumentParser`` with renamed flags: :meth:`add_renamed` adds a flag and, hidden from the help,
-    its old spelling filling the same destination (``required`` then means: one of the two)."""
-
-    # Any: passed through unchanged to argparse (typeshed types each of its ~12 parameters).
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._required_renamed: list[tuple[str, str]] = []
-
-    # Any: add_argument's own keyword arguments (type, choices, default, ...), passed through unchanged.
-    def add_renamed(self, flag: str, old: str, *, required: bool = False, **kwargs: Any) -> argparse.Action:
-        action = self.add_argument(flag, **kwargs)
-        hidden = {k: v for k, v in kwargs.items() if k not in ("help", "metavar", "dest")}
-        self.add_argument(old, dest=action.dest, help=argparse.SUPPRESS, **hidden)
-        if required:
-            self._required_renamed.append((action.dest, flag))
-        return action
+    """``argparse.ArgumentParser`` with the project's help (plain text, a config flag the run needs shown as
+    required) and its one-line error."""
 
     def format_help(self) -> str:
         """Plain text: a module docstring used as the description loses its reST markup."""
@@ -273,14 +255,6 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """A bad argument is one line (the usage is what ``--help`` is for), exit status 2."""
         self.exit(2, f"error: {message} (see {self.prog} --help)\n")
-
-    def parse_known_args(self, args: Sequence[str] | None = None,
-                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
-        parsed, rest = super().parse_known_args(args, namespace)
-        missing = [flag for dest, flag in self._required_renamed if getattr(parsed, dest, None) is None]
-        if missing:
-            self.error(f"the following arguments are required: {', '.join(missing)}")
-        return parsed, rest
 
 
 def _flag_naming(path: str, argv: Sequence[str]) -> tuple[str, str] | None:

@@ -43,7 +43,7 @@ class InputSpec:
     """One input: pair files ``(cs, en[, mt])`` or a TSV/JSONL/Parquet glob pattern with its columns.
 
     Columns are 0-based indices for TSV and names for JSONL/Parquet. ``mt_column`` (and optionally
-    ``mt_score_column``) marks inputs that already carry a machine translation: back-translation is skipped.
+    ``translation_score_column``) marks inputs that already carry a machine translation: back-translation is skipped.
     """
 
     kind: Kind
@@ -51,7 +51,7 @@ class InputSpec:
     cs_column: int | str | None = None
     en_column: int | str | None = None
     mt_column: int | str | None = None
-    mt_score_column: int | str | None = None
+    translation_score_column: int | str | None = None
     source: str | None = None  # a name for the ids instead of the file name (pair files only)
 
     def __post_init__(self) -> None:
@@ -62,12 +62,12 @@ class InputSpec:
         if len(self.paths) != 1:
             raise InputError(f"{self.kind} input takes one path or pattern, got {self.paths}")
         if self.kind == "tsv":
-            for name in ("cs_column", "en_column", "mt_column", "mt_score_column"):
+            for name in ("cs_column", "en_column", "mt_column", "translation_score_column"):
                 value = getattr(self, name)
                 if value is not None and (not isinstance(value, int) or value < 0):
                     raise InputError(f"TSV {name} must be a 0-based column index, got {value!r}")
         else:
-            for name in ("cs_column", "en_column", "mt_column", "mt_score_column"):
+            for name in ("cs_column", "en_column", "mt_column", "translation_score_column"):
                 value = getattr(self, name)
                 if value is not None and not (isinstance(value, str) and value):
                     raise InputError(f"{self.kind} {name} must be a field name, got {value!r}")
@@ -80,22 +80,22 @@ class InputSpec:
 
     @classmethod
     def tsv(cls, pattern: str | os.PathLike, cs: int = 0, en: int = 1, mt: int | None = None,
-            mt_score: int | None = None) -> InputSpec:
-        return cls("tsv", (str(pattern),), cs, en, mt, mt_score)
+            translation_score: int | None = None) -> InputSpec:
+        return cls("tsv", (str(pattern),), cs, en, mt, translation_score)
 
     @classmethod
     def jsonl(cls, pattern: str | os.PathLike, cs: str = "cs", en: str = "en", mt: str | None = None,
-              mt_score: str | None = None) -> InputSpec:
-        return cls("jsonl", (str(pattern),), cs, en, mt, mt_score)
+              translation_score: str | None = None) -> InputSpec:
+        return cls("jsonl", (str(pattern),), cs, en, mt, translation_score)
 
     @classmethod
     def parquet(cls, pattern: str | os.PathLike, cs: str = "cs", en: str = "en", mt: str | None = None,
-                mt_score: str | None = None) -> InputSpec:
-        return cls("parquet", (str(pattern),), cs, en, mt, mt_score)
+                translation_score: str | None = None) -> InputSpec:
+        return cls("parquet", (str(pattern),), cs, en, mt, translation_score)
 
     @classmethod
     def from_flags(cls, kind: Kind, pattern: str, cs: str | None = None, en: str | None = None,
-                   mt: str | None = None, mt_score: str | None = None) -> InputSpec:
+                   mt: str | None = None, translation_score: str | None = None) -> InputSpec:
         """A TSV/JSONL/Parquet input from the command line's column flags (strings): TSV columns are 0-based
         indices, the others field names; a cs or en column not given is the format's default."""
         index = kind == "tsv"
@@ -110,7 +110,7 @@ class InputSpec:
             return value
 
         return cls(kind, (pattern,), column(cs, 0 if index else "cs"), column(en, 1 if index else "en"),
-                   column(mt, None), column(mt_score, None))
+                   column(mt, None), column(translation_score, None))
 
     @property
     def has_mt(self) -> bool:
@@ -218,8 +218,7 @@ def _match(pattern: str) -> list[tuple[str, int]]:
 _SAMPLE_LINES = 1000  # lines of each TSV/JSONL file read on the launcher to check its shape
 
 
-_SCORE_ROLE = "mt_score"  # of --mt-score-column: the given translation's score (translation_score in pairs/)
-_ROLES = (S.CS, S.EN, S.MT, _SCORE_ROLE)  # InputSpec's <role>_column fields
+_ROLES = (S.CS, S.EN, S.MT, S.TRANSLATION_SCORE)  # InputSpec's <role>_column fields, each a column of pairs/
 
 
 def _columns_desc(spec: InputSpec) -> str:
@@ -322,10 +321,10 @@ def _check_parquet_types(spec: InputSpec, path: str, schema: pa.Schema) -> None:
         if name is None:
             continue
         type_ = schema.field(name).type
-        if role == _SCORE_ROLE:
+        if role == S.TRANSLATION_SCORE:
             if not _is_score_type(type_):
-                raise InputError(f"{path}: column {name!r} (mt score) is {type_}, not a number: name the score "
-                                 "column with --mt-score-column, or leave it out")
+                raise InputError(f"{path}: column {name!r} (translation score) is {type_}, not a number: name the "
+                                 "score column with --translation-score-column, or leave it out")
         elif not _is_text_type(type_):
             raise InputError(f"{path}: column {name!r} ({role}) is {type_}, not a string: name the {role} text "
                              f"column with --{role}-column (its string columns: {', '.join(strings) or 'none'})")
@@ -333,7 +332,7 @@ def _check_parquet_types(spec: InputSpec, path: str, schema: pa.Schema) -> None:
 
 def _plan_parquet(spec: InputSpec, input_index: int, limit: int | None, plan: ReadPlan) -> None:
     """One task per row group (the part of it under ``limit``); the row counts come from the files' metadata."""
-    columns = [c for c in (spec.cs_column, spec.en_column, spec.mt_column, spec.mt_score_column) if c is not None]
+    columns = [getattr(spec, f"{role}_column") for role in _ROLES if getattr(spec, f"{role}_column") is not None]
     files = _match(spec.paths[0])
     empty: list[str] = []
     for path, _ in files:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from apache_beam.io.filesystems import FileSystems
 
@@ -19,32 +18,19 @@ from pipeline.launcher.interrupts import exit_on_interrupt
 from pipeline.outputs.run_folder import LEXICON_DIR, OUTPUTS, SUMMARY_FILE, interrupted_line
 from pipeline.outputs.summary import format_table
 
-if TYPE_CHECKING:  # parsed by pipeline.run's parser, only read here
-    from argparse import Namespace
 
-
-def specs_from_args(args: Namespace) -> list[InputSpec]:
-    """The inputs the flags name, in order: pair files, then TSV, JSONL and Parquet patterns."""
-    specs = [InputSpec.pair(cs, en, args.mt[k] if args.mt else None) for k, (cs, en) in
-             enumerate(zip(args.cs, args.en, strict=True))]
-    for kind in ("tsv", "jsonl", "parquet"):
-        specs += [InputSpec.from_flags(kind, pattern, args.cs_column, args.en_column, args.mt_column,
-                                       args.mt_score_column) for pattern in getattr(args, kind)]
-    return specs
-
-
-def run_and_report(args: Namespace, beam_args: Sequence[str], config: ParaNMTConfig) -> int:
-    """Run the job the checked flags describe and print its report; the exit status (1: the row accounting
-    failed)."""
-    specs = specs_from_args(args)
+def run_and_report(config: ParaNMTConfig, specs: Sequence[InputSpec], out: str, beam_args: Sequence[str], *,
+                   quiet: bool = False, progress_every: float | None = None, overwrite: bool = False,
+                   shared_mounts: Sequence[str] = ()) -> int:
+    """Run the job :func:`pipeline.run.main` checked (:func:`pipeline.job.run_job`, the same parameters) and print its
+    report; the exit status (1: the row accounting failed). ``quiet``: no progress line, no summary table."""
     try:
-        with exit_on_interrupt(functools.partial(interrupted_line, config.pipeline, args.out),
+        with exit_on_interrupt(functools.partial(interrupted_line, config.pipeline, out),
                                cleanup=progress.discard_local):
-            summary = run_job(config, specs, args.out, beam_args, show_progress=not args.quiet,
-                          progress_every=args.progress_every, overwrite=args.overwrite,
-                          shared_mounts=args.shared_mount)
+            summary = run_job(config, specs, out, beam_args, show_progress=not quiet, progress_every=progress_every,
+                              overwrite=overwrite, shared_mounts=shared_mounts)
     except AccountingError as error:
-        if not args.quiet:
+        if not quiet:
             print(format_table(error.summary), file=sys.stderr)
         print(f"error: row accounting failed: {error}", file=sys.stderr)
         return 1
@@ -52,7 +38,7 @@ def run_and_report(args: Namespace, beam_args: Sequence[str], config: ParaNMTCon
         print(f"{summary['runner']} job built with {summary['transforms']} transforms and nothing submitted "
               f"(--dry_run True); worker environment: {', '.join(summary['environments']) or 'default'}")
         return 0
-    if not args.quiet:
+    if not quiet:
         print(format_table(summary))
     hint = (summary.get("translator_check") or {}).get("hint")
     if hint:  # even with --quiet: train/ is likely not paraphrases
@@ -61,19 +47,19 @@ def run_and_report(args: Namespace, beam_args: Sequence[str], config: ParaNMTCon
     print(f"{summary['read']} rows in {summary['wall_seconds']:.1f}s ({rate:.0f} rows/s) on {summary['runner']}")
     busiest = [item for item in sorted(summary.get("stage_seconds", {}).items(), key=lambda item: -item[1])
                if item[1] >= 0.05][:6]
-    if busiest and not args.quiet:
+    if busiest and not quiet:
         print("time by stage (Beam's execution time, all workers): "
               + ", ".join(f"{stage} {seconds:.1f}s" for stage, seconds in busiest))
-    if summary.get("translation_seconds") and not args.quiet:
+    if summary.get("translation_seconds") and not quiet:
         span, translated = summary["translation_seconds"], summary["translated_rows"]
         print(f"translation: {translated} rows in {span:.1f}s, first call to last ({translated / span:.0f} rows/s)")
     for name in OUTPUTS:
         paths = summary["shards"].get(name) or []
         if paths:
-            folder = FileSystems.join(args.out, name)  # as the user named --out (the workers were given it absolute)
+            folder = FileSystems.join(out, name)  # as the user named --out (the workers were given it absolute)
             print(f"{name + '/':<12} {folder}/ ({len(paths)} shard{'s' if len(paths) != 1 else ''})")
     if summary.get("lexicon"):
-        print(f"{'lexicon/':<12} {FileSystems.join(args.out, LEXICON_DIR)}/ (paranmt lexicon neighbours "
+        print(f"{'lexicon/':<12} {FileSystems.join(out, LEXICON_DIR)}/ (paranmt lexicon neighbours "
               f"--lexicon ... WORD)")
-    print(f"summary     {FileSystems.join(args.out, SUMMARY_FILE)}")
+    print(f"summary     {FileSystems.join(out, SUMMARY_FILE)}")
     return 0

@@ -35,6 +35,7 @@ __all__ = [
     "WorkerPathError",
     "beam_argv",
     "beam_option",
+    "check_before_beam",
     "check_before_work",
     "paths_for_workers",
     "runner_class_name",
@@ -213,6 +214,22 @@ def worker_path(flag: str, path: str | os.PathLike, apart: str | None, shared_mo
                               "with --shared-mount FOLDER")
     raise WorkerPathError(f"{flag} {text} is on this machine's disk, but {apart}: give a gs:// or s3:// URL, or a "
                           "path on a mount every worker shares, named with --shared-mount FOLDER")
+
+
+def check_before_beam(config: ParaNMTConfig, beam_args: Sequence[str], inputs: Sequence[tuple[str, str]],
+                      output: str, shared_mounts: Sequence[str | os.PathLike] = ()) -> None:
+    """What ``paranmt run`` refuses before Beam loads: the runner's required options, the device, the model
+    directory (:func:`check_before_work`) and a local path that the runner's workers cannot read (``inputs``: each
+    input path with the flag that named it; the job resolves and checks the same paths again, for the Python API:
+    :func:`paths_for_workers`)."""
+    argv = beam_argv(config.pipeline, beam_args)
+    check_before_work(argv, config)
+    apart = workers_apart(argv)
+    if apart is None:
+        return
+    for flag, path in inputs:
+        worker_path(flag, path, apart, shared_mounts)
+    paths_for_workers(config, [], output, argv, shared_mounts)
 
 
 def paths_for_workers(

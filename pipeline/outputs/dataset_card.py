@@ -12,7 +12,7 @@
 Its YAML names the ``configs`` (``train``, the default, then ``pairs`` and ``rejected``, each where it has rows), so
 ``datasets.load_dataset(<run folder>)`` reads ``train/`` and ``load_dataset(<run folder>, "pairs")`` ``pairs/``.
 The same run gives the same bytes (no clock, no absolute path of the run folder); a resumed run's card differs
-only in the translation cache's counts. :func:`pipeline.stages.write.clear_staging` removes the card when a run
+only in the translation cache's counts. :func:`pipeline.outputs.run_folder.clear_staging` removes the card when a run
 starts, so a run that has not finished has none.
 """
 

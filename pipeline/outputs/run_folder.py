@@ -1,6 +1,7 @@
 """One rule for every run folder: its layout (every path a run reads or writes under it), one run owning it at a time
 (``<out>/_LOCK``), what makes two runs the same run (its definition, ``<out>/_RUN``), resume or refuse, its markers
-(:func:`write_marker`), and the code version written into outputs' metadata."""
+(:func:`write_marker`), the outputs' staging (:func:`clear_staging`, then :func:`finalize` once the job succeeded) and
+the code version written into outputs' metadata."""
 
 from __future__ import annotations
 
@@ -222,3 +223,67 @@ def own_output(output: str) -> Iterator[None]:
         with contextlib.suppress(OSError):
             os.ftruncate(fd, 0)  # a finished folder names no holder (and stays byte-identical across reruns)
         os.close(fd)
+
+
+# ---- the outputs' staging: a run writes under _staging/ and renames into place once the job succeeded
+
+
+def list_files(directory: str, pattern: str = "*") -> list[str]:
+    """Sorted paths matching ``pattern`` in ``directory`` (any Beam FileSystems location); [] if there is none."""
+
+    try:
+        matched = FileSystems.match([FileSystems.join(directory, pattern)])[0].metadata_list
+    except Exception:
+        return []
+    return sorted(m.path for m in matched)
+
+
+def _delete(paths: list[str]) -> None:
+    if paths:
+        FileSystems.delete(paths)
+
+
+def _mkdirs(path: str) -> None:
+    try:
+        FileSystems.mkdirs(path)
+    except OSError:
+        pass  # exists (or an object store, where folders are implicit)
+    except Exception as error:  # BeamIOError wraps "already exists" on some file systems
+        if "exist" not in str(error).lower():
+            raise
+
+
+def clear_staging(output: str) -> str:
+    """Remove a stale staging folder (a killed run's), the success marker and the dataset card (both claim a
+    finished run: a run killed from here on leaves neither); return the staging path."""
+    staging = FileSystems.join(output, STAGING)
+    if FileSystems.exists(staging):
+        FileSystems.delete([staging])
+    for name in (SUCCESS_FILE, CARD_FILE):
+        marker = FileSystems.join(output, name)
+        if FileSystems.exists(marker):
+            FileSystems.delete([marker])
+    _mkdirs(output)
+    return staging
+
+
+def finalize(output: str, names: Sequence[str] = OUTPUTS) -> dict[str, list[str]]:
+    """Move ``<output>/_staging/<name>/*`` to ``<output>/<name>/`` for every output name, replacing what was
+    there (an output the run did not stage, e.g. ``train/`` of an earlier scored run, is removed)."""
+    staging = FileSystems.join(output, STAGING)
+    moved: dict[str, list[str]] = {}
+    for name in names:
+        final_dir = FileSystems.join(output, name)
+        staged = list_files(FileSystems.join(staging, name))
+        _delete(list_files(final_dir))
+        if not staged:
+            if FileSystems.exists(final_dir):
+                FileSystems.delete([final_dir])
+            continue
+        _mkdirs(final_dir)
+        targets = [FileSystems.join(final_dir, p.rstrip("/").rsplit("/", 1)[-1]) for p in staged]
+        FileSystems.rename(staged, targets)
+        moved[name] = targets
+    if FileSystems.exists(staging):
+        FileSystems.delete([staging])
+    return moved

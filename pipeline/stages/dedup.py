@@ -75,6 +75,16 @@ def _drop_key(batch: pa.Table) -> pa.Table:
     return batch.drop_columns([DEDUP_KEY])
 
 
+#: Rows a dedup bucket is sized for: one worker holds a bucket in memory (its size: docs/scaling.md).
+DEDUP_BUCKET_ROWS = 50_000
+
+
+def dedup_buckets(expected_rows: int) -> int:
+    """Buckets of global dedup for a run of ``expected_rows`` input rows: enough for about
+    :data:`DEDUP_BUCKET_ROWS` rows each however the input is split, at least 16."""
+    return max(16, -(-expected_rows // DEDUP_BUCKET_ROWS))
+
+
 class Dedup(beam.PTransform):
     """Global exact dedup on the normalised pair, keeping the first copy in input order (whatever file holds it):
     the batches are split into ``buckets``

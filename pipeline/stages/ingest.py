@@ -155,7 +155,8 @@ def _decode_fields(raw: dict[str, Any], spec: InputSpec) -> tuple[str, str, str 
     if fmt == "tsv":
         line: bytes = raw["line"]
         fields = line.split(b"\t")
-        wanted = {CS: spec.cs_column, EN: spec.en_column, MT: spec.mt_column, TRANSLATION_SCORE: spec.mt_score_column}
+        wanted = {CS: spec.cs_column, EN: spec.en_column, MT: spec.mt_column,
+                  TRANSLATION_SCORE: spec.translation_score_column}
         need = max(int(v) for v in wanted.values() if v is not None)
         if need >= len(fields):
             raise _Dead(Reason.UNPARSEABLE, f"TSV line has {len(fields)} field(s); columns up to {need} "
@@ -164,8 +165,9 @@ def _decode_fields(raw: dict[str, Any], spec: InputSpec) -> tuple[str, str, str 
         en = _text(fields[int(spec.en_column)], f"TSV column {spec.en_column} (en)")
         mt = _text(fields[int(spec.mt_column)], f"TSV column {spec.mt_column} (mt)") \
             if spec.mt_column is not None else None
-        score = _score(fields[int(spec.mt_score_column)], f"TSV column {spec.mt_score_column} (mt score)") \
-            if spec.mt_score_column is not None else None
+        score_column = spec.translation_score_column
+        score = _score(fields[int(score_column)], f"TSV column {score_column} (translation score)") \
+            if score_column is not None else None
         return cs, en, mt, score
     if fmt == "jsonl":
         line = raw["line"]
@@ -180,16 +182,16 @@ def _decode_fields(raw: dict[str, Any], spec: InputSpec) -> tuple[str, str, str 
             raise _Dead(Reason.UNPARSEABLE, f"JSON line is a {type(obj).__name__}, not an object", line)
         cs, en = _json_text(obj, str(spec.cs_column), line), _json_text(obj, str(spec.en_column), line)
         mt = _json_text(obj, str(spec.mt_column), line) if spec.mt_column is not None else None
-        score = _score(obj.get(str(spec.mt_score_column)), f"JSON field {spec.mt_score_column!r}") \
-            if spec.mt_score_column is not None else None
+        score = _score(obj.get(str(spec.translation_score_column)), f"JSON field {spec.translation_score_column!r}") \
+            if spec.translation_score_column is not None else None
         return cs, en, mt, score
     if fmt == "parquet":
         values = raw["values"]
         cs = _text(values[spec.cs_column], f"column {spec.cs_column} (cs)")
         en = _text(values[spec.en_column], f"column {spec.en_column} (en)")
         mt = _text(values[spec.mt_column], f"column {spec.mt_column} (mt)") if spec.mt_column is not None else None
-        score = _score(values[spec.mt_score_column], f"column {spec.mt_score_column}") \
-            if spec.mt_score_column is not None else None
+        score = _score(values[spec.translation_score_column], f"column {spec.translation_score_column}") \
+            if spec.translation_score_column is not None else None
         return cs, en, mt, score
     raise ValueError(f"unknown record format {fmt!r}")
 

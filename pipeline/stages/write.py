@@ -16,10 +16,10 @@ row groups of ``row_group_rows``, schema with ``paranmt.*`` metadata and no time
 arguments give byte-identical files. A shard is built in the memory of one worker: choose ``num_shards`` so a
 shard stays well under a worker's memory (e.g. <= 2M pairs per shard).
 
-Atomicity: workers write into ``<output>/_staging/``; after the pipeline succeeds, :func:`finalize` replaces
-each output folder by its staged files (``FileSystems.rename``, so it works on ``gs://`` too) and removes the
-staging folder. A killed run leaves the previous outputs untouched (plus a stale ``_staging/`` that the next run
-clears).
+Atomicity: workers write into ``<output>/_staging/``; after the pipeline succeeds,
+:func:`pipeline.outputs.run_folder.finalize` replaces each output folder by its staged files
+(``FileSystems.rename``, so it works on ``gs://`` too) and removes the staging folder. A killed run leaves the
+previous outputs untouched (plus a stale ``_staging/`` that the next run clears).
 """
 
 from __future__ import annotations
@@ -40,39 +40,18 @@ from configs.schema import PipelineConfig
 from paranmt.core import pair_schema as S
 from pipeline.launcher.disk_space import room_for
 from pipeline.metrics import StageCounter, Step, record_size, written_counter
-from pipeline.outputs.run_folder import (
-    CARD_FILE,
-    DEADLETTER,
-    OUTPUTS,
-    PAIRS,
-    REJECTED,
-    STAGING,
-    SUCCESS_FILE,
-    TRAIN,
-)
+from pipeline.outputs.run_folder import DEADLETTER, PAIRS, REJECTED, STAGING, TRAIN
 from pipeline.records import BATCH_ROWS, partition
 
 __all__ = [
     "RecordTables",
     "WriteParquetShards",
-    "clear_staging",
-    "finalize",
     "records_to_table",
     "shard_name",
     "shard_of",
     "write_run_outputs",
     "write_table",
 ]
-
-
-def list_files(directory: str, pattern: str = "*") -> list[str]:
-    """Sorted paths matching ``pattern`` in ``directory`` (any Beam FileSystems location); [] if there is none."""
-
-    try:
-        matched = FileSystems.match([FileSystems.join(directory, pattern)])[0].metadata_list
-    except Exception:
-        return []
-    return sorted(m.path for m in matched)
 
 
 def shard_name(prefix: str, index: int, count: int) -> str:
@@ -273,54 +252,3 @@ def write_run_outputs(output: str, pipeline_config: PipelineConfig, metadata: di
          | Step.WRITE_DEADLETTER >> WriteParquetShards(FileSystems.join(staging, DEADLETTER), DEADLETTER,
                                                    S.with_metadata(S.DEADLETTER_SCHEMA, **metadata),
                                                    **{**shards, "num_shards": pipeline_config.deadletter_shards}))
-
-
-def _delete(paths: list[str]) -> None:
-    if paths:
-        FileSystems.delete(paths)
-
-
-def _mkdirs(path: str) -> None:
-    try:
-        FileSystems.mkdirs(path)
-    except OSError:
-        pass  # exists (or an object store, where folders are implicit)
-    except Exception as error:  # BeamIOError wraps "already exists" on some file systems
-        if "exist" not in str(error).lower():
-            raise
-
-
-def clear_staging(output: str) -> str:
-    """Remove a stale staging folder (a killed run's), the success marker and the dataset card (both claim a
-    finished run: a run killed from here on leaves neither); return the staging path."""
-    staging = FileSystems.join(output, STAGING)
-    if FileSystems.exists(staging):
-        FileSystems.delete([staging])
-    for name in (SUCCESS_FILE, CARD_FILE):
-        marker = FileSystems.join(output, name)
-        if FileSystems.exists(marker):
-            FileSystems.delete([marker])
-    _mkdirs(output)
-    return staging
-
-
-def finalize(output: str, names: Sequence[str] = OUTPUTS) -> dict[str, list[str]]:
-    """Move ``<output>/_staging/<name>/*`` to ``<output>/<name>/`` for every output name, replacing what was
-    there (an output the run did not stage, e.g. ``train/`` of an earlier scored run, is removed)."""
-    staging = FileSystems.join(output, STAGING)
-    moved: dict[str, list[str]] = {}
-    for name in names:
-        final_dir = FileSystems.join(output, name)
-        staged = list_files(FileSystems.join(staging, name))
-        _delete(list_files(final_dir))
-        if not staged:
-            if FileSystems.exists(final_dir):
-                FileSystems.delete([final_dir])
-            continue
-        _mkdirs(final_dir)
-        targets = [FileSystems.join(final_dir, p.rstrip("/").rsplit("/", 1)[-1]) for p in staged]
-        FileSystems.rename(staged, targets)
-        moved[name] = targets
-    if FileSystems.exists(staging):
-        FileSystems.delete([staging])
-    return moved

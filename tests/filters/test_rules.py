@@ -12,7 +12,6 @@ from filters.rules import (
     LengthRatio,
     MaxTokens,
     NoKnownWords,
-    NotACopy,
     ScorePresent,
     ScoreRange,
     apply_rules,
@@ -179,15 +178,9 @@ def test_declarative_steps_round_trip():
     assert [r.name for r in rules_from_config(user)][-2:] == ["translation_score_range", "too_many_tokens"]
 
 
-def test_old_rule_keys_still_work_with_a_notice(caplog):
-    old = FilterConfig(rules=["not_a_copy", {"max_tokens": {"max_tokens": 20}}, {"score_present": {"criterion":
-                                                                                                 "trigram_overlap"}}])
-    assert old.rules == ["copy", {"too_many_tokens": {"max_tokens": 20}}, {"missing_score": {"criterion":
-                                                                                            "trigram_overlap"}}]
-    notices = [r.getMessage() for r in caplog.records if "filter.rules" in r.getMessage()]
-    assert len(notices) == 3 and "the rule not_a_copy is now named copy" in notices[0]
-    assert [type(r) for r in build_rules(old.rules, Stage.SELECT, "filter.rules")] == [NotACopy, MaxTokens,
-                                                                                       ScorePresent]
+def test_a_rule_is_named_by_its_reason_code_alone():
+    with pytest.raises(PluginError, match=r"filter\.rules\[0\]: 'not_a_copy' is neither a built-in \(copy, "):
+        build_rules(FilterConfig(rules=["not_a_copy"]).rules, Stage.SELECT, "filter.rules")
 
 
 def test_upstream_reasons_are_kept():

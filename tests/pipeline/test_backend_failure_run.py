@@ -107,7 +107,7 @@ def _terminal_and_log(capfd, code: int, out: Path) -> tuple[list[str], str]:
 def test_a_broken_backend_in_a_worker_process_is_the_same_one_line(tmp_path, capfd, bitext, toy_model):
     out = tmp_path / "out"
     code = main(["--cs", str(bitext[0]), "--en", str(bitext[1]), "--out", str(out), "--model", str(toy_model),
-                 "--set", f"translate.backend={__name__}:NoCublasBackend", "--device", "cpu", "--runner",
+                 "--backend", f"{__name__}:NoCublasBackend", "--device", "cpu", "--runner",
                  "FnApiRunner", "--direct_running_mode", "multi_processing", "--direct_num_workers", "2", "--quiet"])
     lines, log = _terminal_and_log(capfd, code, out)
     assert lines[-1].startswith(f"error: the no-cublas backend loads on cpu but cannot translate a probe batch: "

@@ -223,7 +223,7 @@ def _mt_inputs(tmp_path: Path) -> tuple[list[InputSpec], list[str]]:
     pq.write_table(pa.table({"cs": cs[200:], "en": en[200:], "mt": mt[200:]}), tmp_path / "real-parquet.parquet",
                    row_group_size=40)
     ids += [f"real-parquet:L{i:012d}" for i in range(1, 101)]
-    specs = [InputSpec.tsv(tmp_path / "real.tsv", mt=2, mt_score=3),
+    specs = [InputSpec.tsv(tmp_path / "real.tsv", mt=2, translation_score=3),
              InputSpec.jsonl(tmp_path / "real-jsonl.jsonl", mt="mt"),
              InputSpec.parquet(tmp_path / "real-parquet.parquet", mt="mt")]
     return specs, ids
@@ -281,7 +281,7 @@ def test_cli_short_file_is_a_clear_error_before_any_work(tmp_path, capsys):
     (tmp_path / "a.cs").write_text("jedna\ndva\ntři\n")
     (tmp_path / "a.en").write_text("one\ntwo\n")
     out = tmp_path / "out"
-    code = main(["--cs", str(tmp_path / "a.cs"), "--en", str(tmp_path / "a.en"), "--output", str(out)])
+    code = main(["--cs", str(tmp_path / "a.cs"), "--en", str(tmp_path / "a.en"), "--out", str(out)])
     err = capsys.readouterr().err
     assert code == 2
     assert f"{tmp_path / 'a.cs'} has 3 lines" in err and f"{tmp_path / 'a.en'} has 2 lines" in err
@@ -294,7 +294,7 @@ def test_cli_limit_and_allow_misaligned(tmp_path, capsys):
     (tmp_path / "a.mt").write_text("A cat.\nTwo hounds.\nThree birds.\nFour.\n")
     out = tmp_path / "out"
     args = ["--cs", str(tmp_path / "a.cs"), "--en", str(tmp_path / "a.en"), "--mt", str(tmp_path / "a.mt"),
-            "--output", str(out), "--allow-misaligned", "--runner", "BundleBasedDirectRunner"]
+            "--out", str(out), "--allow-misaligned", "--runner", "BundleBasedDirectRunner"]
     assert main(args) == 0
     stdout = capsys.readouterr().out
     assert f"summary     {out / 'summary.json'}" in stdout and f"{out / 'pairs'}/ (4 shards)" in stdout
@@ -327,7 +327,7 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, capsys):
     sample = REPO_ROOT / "configs" / "sample"
     out = tmp_path / "sample"
     assert main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
-                 "--output", str(out)]) == 0
+                 "--out", str(out)]) == 0
     stdout = capsys.readouterr().out
     assert "read = pairs + rejected + deadletter: 400 = " in stdout and "-- holds" in stdout
     assert "translation: 400 rows in " in stdout  # the translation's span, first call to last
@@ -384,17 +384,19 @@ def test_the_launcher_sizes_dedup_buckets_and_lexicon_shards_and_warns_about_big
     import logging
 
     from configs.schema import LexiconConfig
-    from pipeline.graph import _check_sizes, dedup_buckets, lexicon_shards
+    from pipeline.analysis.lexicon.transforms import lexicon_shards
+    from pipeline.graph import _check_sizes
     from pipeline.inputs.plan import ReadPlan
+    from pipeline.stages.dedup import dedup_buckets
 
     def plan(rows: int) -> ReadPlan:
         return ReadPlan(tasks=[], sources=[], expected_rows=rows, sequential=False, has_mt=False)
 
-    assert dedup_buckets(plan(rows=63_517)) == 16 and dedup_buckets(plan(rows=51_400_000)) == 1028
-    assert lexicon_shards(plan(rows=400), LexiconConfig()) == 1
-    assert lexicon_shards(plan(rows=63_517), LexiconConfig()) == 3
-    assert lexicon_shards(plan(rows=51_400_000), LexiconConfig()) == 2056
-    assert lexicon_shards(plan(rows=51_400_000), LexiconConfig(num_shards=7)) == 7
+    assert dedup_buckets(63_517) == 16 and dedup_buckets(51_400_000) == 1028
+    assert lexicon_shards(400, LexiconConfig()) == 1
+    assert lexicon_shards(63_517, LexiconConfig()) == 3
+    assert lexicon_shards(51_400_000, LexiconConfig()) == 2056
+    assert lexicon_shards(51_400_000, LexiconConfig(num_shards=7)) == 7
     with caplog.at_level(logging.WARNING, logger="pipeline.graph"):
         _check_sizes(plan(rows=63_517), num_shards=4)
         assert caplog.records == []

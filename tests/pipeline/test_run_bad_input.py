@@ -64,7 +64,7 @@ def test_truncated_tsv_gz_is_an_error_before_any_work(tmp_path, capsys):
     path = tmp_path / "corpus.tsv.gz"
     path.write_bytes(data[: len(data) // 2])
     out = tmp_path / "out"
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--output", out, *RUNNER),
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out", out, *RUNNER),
                            path)
     assert "truncated or corrupt" in line and f"ends at byte {len(data) // 2}" in line and "gzip -t" in line
     assert not out.exists()
@@ -79,7 +79,7 @@ def test_truncated_cs_gz_is_not_misaligned_and_never_pairs_a_half_line(tmp_path,
     en.write_bytes(_side(1))
     mt.write_bytes(_side(2))
     out = tmp_path / "out"
-    args = ["--cs", cs, "--en", en, "--mt", mt, "--no-score", "--output", out, *RUNNER]
+    args = ["--cs", cs, "--en", en, "--mt", mt, "--no-score", "--out", out, *RUNNER]
     line = _one_line_error(capsys, _run(*args, *(["--allow-misaligned"] if misaligned else [])), cs)
     assert "truncated or corrupt" in line and "misaligned" not in line
     assert not out.exists()
@@ -91,7 +91,7 @@ def test_corrupt_gz_names_the_file(tmp_path, capsys):
     data[len(data) // 2] ^= 0xFF
     path = tmp_path / "corpus.tsv.gz"
     path.write_bytes(bytes(data))
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--output",
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out",
                                         tmp_path / "out", *RUNNER), path)
     assert "truncated or corrupt" in line and "data error" in line
 
@@ -99,7 +99,7 @@ def test_corrupt_gz_names_the_file(tmp_path, capsys):
 def test_plain_text_named_gz_says_to_rename_it(tmp_path, capsys):
     path = tmp_path / "corpus.tsv.gz"
     path.write_bytes(_tsv())
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--output",
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out",
                                         tmp_path / "out", *RUNNER), path)
     assert "not gzip-compressed" in line and "rename it without its .gz suffix" in line
 
@@ -111,7 +111,7 @@ def test_truncated_input_leaves_no_traceback_on_the_console(tmp_path):
     path = tmp_path / "corpus.tsv.gz"
     path.write_bytes(data[:-20])
     done = subprocess.run([sys.executable, "-m", "paranmt", "run", "--tsv", str(path), "--mt-column", "2",
-                           "--no-score", "--output", str(tmp_path / "out"), *RUNNER], cwd=REPO_ROOT,
+                           "--no-score", "--out", str(tmp_path / "out"), *RUNNER], cwd=REPO_ROOT,
                           capture_output=True, text=True, timeout=100,
                           env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
     lines = [line for line in done.stderr.splitlines() if not line.startswith("WARNING:")]
@@ -162,7 +162,7 @@ def test_empty_tsv_is_an_error(tmp_path, capsys, score):
     """With scoring it used to be a ValueError traceback from the scorer fit."""
     path = tmp_path / "empty.tsv"
     path.write_bytes(b"")
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "1", "--output", tmp_path / "out", *RUNNER,
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "1", "--out", tmp_path / "out", *RUNNER,
                                         *([] if score else ["--no-score"])), path)
     assert "is empty" in line
 
@@ -171,11 +171,11 @@ def test_empty_pair_files_and_empty_parquet_are_errors(tmp_path, capsys):
     cs, en = tmp_path / "e.cs", tmp_path / "e.en"
     cs.write_bytes(b"")
     en.write_bytes(b"")
-    _one_line_error(capsys, _run("--cs", cs, "--en", en, "--output", tmp_path / "out", *RUNNER), cs, en)
+    _one_line_error(capsys, _run("--cs", cs, "--en", en, "--out", tmp_path / "out", *RUNNER), cs, en)
     empty = tmp_path / "e.parquet"
     pq.write_table(pa.table({"cs": pa.array([], pa.string()), "en": pa.array([], pa.string()),
                              "mt": pa.array([], pa.string())}), empty)
-    _one_line_error(capsys, _run("--parquet", empty, "--mt-column", "mt", "--output", tmp_path / "out", *RUNNER),
+    _one_line_error(capsys, _run("--parquet", empty, "--mt-column", "mt", "--out", tmp_path / "out", *RUNNER),
                     empty)
 
 
@@ -187,11 +187,11 @@ def test_no_english_to_fit_on_leaves_no_claimed_folder(tmp_path, capsys):
     en.write_bytes(b"\n" * len(ROWS))
     mt.write_bytes(_side(2))
     out = tmp_path / "out"
-    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", out, *RUNNER), en)
+    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--out", out, *RUNNER), en)
     assert "no English sentence" in line
     assert not out.exists()
     en.write_bytes(_side(1))
-    assert _run("--cs", cs, "--en", en, "--mt", mt, "--output", out, "--quiet", *RUNNER) == 0
+    assert _run("--cs", cs, "--en", en, "--mt", mt, "--out", out, "--quiet", *RUNNER) == 0
     assert _summary(out)["read"] == len(ROWS)
 
 
@@ -203,12 +203,12 @@ def test_scorer_files_are_checked_before_the_claim_and_a_fit_error_is_one_line(t
         path.write_bytes(_side(k))
     out = tmp_path / "out"
     missing = tmp_path / "nowhere.txt"
-    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", out, "--set",
+    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--out", out, "--set",
                                         f"score.embeddings={missing}", *RUNNER), missing)
     assert line.startswith("error: score.embeddings:") and not out.exists()
     foreign = tmp_path / "foreign.txt"
     foreign.write_text("žluťoučký 0.1 0.2\nkůň 0.3 0.4\n", encoding="utf-8")
-    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", out, "--set",
+    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--out", out, "--set",
                                         f"score.embeddings={foreign}", *RUNNER), "foreign.txt")
     assert "only 0 of the 100 fitting sentences" in line
 
@@ -221,16 +221,16 @@ def test_a_missing_file_system_and_bad_beam_options_are_one_line_before_any_work
     for path, k in ((cs, 0), (en, 1), (mt, 2)):
         path.write_bytes(_side(k))
     out = tmp_path / "out"
-    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", out, "--runner",
+    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--out", out, "--runner",
                                         "DirectRuner"), "DirectRuner")
     assert "Unexpected pipeline runner" in line and not out.exists()
     if file_system_problem("gs://bucket/x") is None:
         pytest.skip("the gcp extra is installed: gs:// has a file system")
-    _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", "gs://bucket/x", *RUNNER),
+    _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--out", "gs://bucket/x", *RUNNER),
                     "--out gs://bucket/x", "pip install -e '.[gcp]'")
-    _one_line_error(capsys, _run("--cs", "gs://bucket/c.cs", "--en", en, "--mt", mt, "--output", out, *RUNNER),
+    _one_line_error(capsys, _run("--cs", "gs://bucket/c.cs", "--en", en, "--mt", mt, "--out", out, *RUNNER),
                     "gs://bucket/c.cs", "pip install -e '.[gcp]'")
-    _one_line_error(capsys, _run("--tsv", "gs://bucket/*.tsv", "--mt-column", "2", "--output", out, *RUNNER),
+    _one_line_error(capsys, _run("--tsv", "gs://bucket/*.tsv", "--mt-column", "2", "--out", out, *RUNNER),
                     "gs://bucket/*.tsv", "pip install -e '.[gcp]'")
     assert not out.exists()
 
@@ -239,7 +239,7 @@ def test_one_column_tsv_is_an_error(tmp_path, capsys):
     """With scoring it used to be a traceback from the scorer fit; with --no-score every row a dead letter."""
     path = tmp_path / "one.tsv"
     path.write_bytes(_side(1))
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "1", "--output", tmp_path / "out", *RUNNER),
+    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "1", "--out", tmp_path / "out", *RUNNER),
                            path)
     assert "tab-separated" in line and "--cs-column" in line
 
@@ -249,7 +249,7 @@ def test_short_tsv_lines_in_a_good_file_are_dead_letters(tmp_path, capsys):
     path = tmp_path / "mixed.tsv"
     path.write_bytes(_tsv() + b"only one field\n" + b"two\tfields\n")
     out = tmp_path / "out"
-    assert _run("--tsv", path, "--mt-column", "2", "--no-score", "--output", out, *RUNNER) == 0
+    assert _run("--tsv", path, "--mt-column", "2", "--no-score", "--out", out, *RUNNER) == 0
     summary = _summary(out)
     assert summary["read"] == 102 == summary["pairs"] + summary["rejected"] + summary["deadletter"]
     reasons = pq.read_table(out / "deadletter").column("reason").to_pylist()
@@ -261,7 +261,7 @@ def test_parquet_integer_text_column_is_an_error_naming_the_column(tmp_path, cap
     path = tmp_path / "ints.parquet"
     pq.write_table(pa.table({"cs": list(range(10)), "en": [r[1] for r in ROWS[:10]],
                              "mt": [r[2] for r in ROWS[:10]]}), path)
-    line = _one_line_error(capsys, _run("--parquet", path, "--mt-column", "mt", "--no-score", "--output",
+    line = _one_line_error(capsys, _run("--parquet", path, "--mt-column", "mt", "--no-score", "--out",
                                         tmp_path / "out", *RUNNER), path)
     assert "'cs'" in line and "int64" in line and "--cs-column" in line and "en, mt" in line
 
@@ -273,7 +273,7 @@ def test_jsonl_integer_field_is_a_dead_letter(tmp_path, capsys):
     lines.append(json.dumps({"cs": 7, "en": "Seven.", "mt": "Seven."}))
     path.write_text("\n".join(lines) + "\n")
     out = tmp_path / "out"
-    assert _run("--jsonl", path, "--mt-column", "mt", "--no-score", "--output", out, *RUNNER) == 0
+    assert _run("--jsonl", path, "--mt-column", "mt", "--no-score", "--out", out, *RUNNER) == 0
     summary = _summary(out)
     assert summary["read"] == 11 == summary["pairs"] + summary["rejected"] + summary["deadletter"]
     dead = pq.read_table(out / "deadletter").to_pylist()
@@ -286,14 +286,14 @@ def test_parquet_dictionary_strings_are_read(tmp_path, capsys):
     pq.write_table(pa.table({"cs": pa.array([r[0] for r in ROWS[:10]]).dictionary_encode(),
                              "en": [r[1] for r in ROWS[:10]], "mt": [r[2] for r in ROWS[:10]]}), path)
     out = tmp_path / "out"
-    assert _run("--parquet", path, "--mt-column", "mt", "--no-score", "--output", out, *RUNNER) == 0
+    assert _run("--parquet", path, "--mt-column", "mt", "--no-score", "--out", out, *RUNNER) == 0
     assert _summary(out)["pairs"] == 10
 
 
 def test_not_parquet_is_an_error_naming_the_file(tmp_path, capsys):
     path = tmp_path / "pairs.parquet"
     path.write_bytes(_tsv())
-    line = _one_line_error(capsys, _run("--parquet", path, "--mt-column", "mt", "--no-score", "--output",
+    line = _one_line_error(capsys, _run("--parquet", path, "--mt-column", "mt", "--no-score", "--out",
                                         tmp_path / "out", *RUNNER), path)
     assert "not a readable Parquet file" in line and "--tsv" in line
 
@@ -303,7 +303,7 @@ def test_no_decodable_english_for_the_scorer_is_an_error(tmp_path, capsys):
     cs, en, mt = (tmp_path / f"bad.{side}" for side in ("cs", "en", "mt"))
     for path in (cs, en, mt):
         path.write_bytes(b"\xff\xfe bad\n" * 3)
-    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--output", tmp_path / "out",
+    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--out", tmp_path / "out",
                                         *RUNNER), en)
     assert "--no-score" in line and "score.scorer" in line
 

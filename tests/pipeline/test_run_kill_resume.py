@@ -26,7 +26,7 @@ CHUNK_LINES = 100
 
 
 def _command(cs: Path, en: Path, out: Path, model: Path) -> list[str]:
-    return [sys.executable, "-m", "paranmt", "run", "--cs", str(cs), "--en", str(en), "--output", str(out),
+    return [sys.executable, "-m", "paranmt", "run", "--cs", str(cs), "--en", str(en), "--out", str(out),
             "--model", str(model), "--set", "translate.backend=ctranslate2", "--set", "translate.threads=1",
             "--set", "translate.beam_size=12", "--set", f"pipeline.cache_chunk_lines={CHUNK_LINES}",
             "--runner", "FnApiRunner", "--quiet"]

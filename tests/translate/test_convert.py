@@ -12,7 +12,7 @@ import pytest
 import sentencepiece as spm
 
 from configs.schema import TranslateConfig
-from paranmt.cli.convert_command import build_parser, main
+from paranmt.cli.convert_command import CONVERTERS, build_parser, main
 from tests.conftest import TOY_TRAIN_PAIRS
 from translate import Status, load_translator
 from translate.card import ModelDir
@@ -38,7 +38,7 @@ def toy_outputs(toy_model, heldout) -> list[str]:
 
 def fairseq_args(toy_model: Path, out: Path, *extra: str) -> list[str]:
     return ["fairseq", "--input", str(toy_model / "fairseq" / "checkpoint_best.pt"),
-            "--data", str(toy_model / "fairseq"), "--bpe-codes", str(toy_model / "bpe.codes"), "--out", str(out),
+            "--dicts", str(toy_model / "fairseq"), "--bpe-codes", str(toy_model / "bpe.codes"), "--out", str(out),
             *extra]
 
 
@@ -206,7 +206,7 @@ def test_marian_without_sentencepiece_models(tmp_path, capsys):
 
 
 def test_fairseq_with_a_missing_checkpoint(tmp_path, toy_model, capsys):
-    args = ["fairseq", "--input", str(tmp_path / "nope.pt"), "--data", str(toy_model / "fairseq"),
+    args = ["fairseq", "--input", str(tmp_path / "nope.pt"), "--dicts", str(toy_model / "fairseq"),
             "--bpe-codes", str(toy_model / "bpe.codes"), "--out", str(tmp_path / "out")]
     assert main(args) == 2
     err = capsys.readouterr().err
@@ -215,10 +215,10 @@ def test_fairseq_with_a_missing_checkpoint(tmp_path, toy_model, capsys):
 
 def test_fairseq_without_dictionaries_or_subword_model(tmp_path, toy_model, capsys):
     checkpoint = str(toy_model / "fairseq" / "checkpoint_best.pt")
-    assert main(["fairseq", "--input", checkpoint, "--data", str(tmp_path), "--bpe-codes",
+    assert main(["fairseq", "--input", checkpoint, "--dicts", str(tmp_path), "--bpe-codes",
                  str(toy_model / "bpe.codes"), "--out", str(tmp_path / "out")]) == 2
     assert "dict.cs.txt not found" in capsys.readouterr().err
-    assert main(["fairseq", "--input", checkpoint, "--data", str(toy_model / "fairseq"),
+    assert main(["fairseq", "--input", checkpoint, "--dicts", str(toy_model / "fairseq"),
                  "--out", str(tmp_path / "out2")]) == 2
     assert "--bpe-codes or --spm" in capsys.readouterr().err
     assert not (tmp_path / "out").exists() and not (tmp_path / "out2").exists(), "no folder left by a failed run"
@@ -231,7 +231,7 @@ def test_fairseq_moses_steps_follow_the_subword_model(tmp_path, toy_model):
     checkpoint, data = str(toy_model / "fairseq" / "checkpoint_best.pt"), str(toy_model / "fairseq")
     for extra, expected in [([], "none"), (["--moses"], "moses")]:
         out = tmp_path / f"spm-{expected}"
-        assert main(["fairseq", "--input", checkpoint, "--data", data, "--spm", str(spm_file),
+        assert main(["fairseq", "--input", checkpoint, "--dicts", data, "--spm", str(spm_file),
                      "--out", str(out), *extra]) == 0
         card = ModelDir(out).card
         assert card.preprocess.tokenize == expected and card.postprocess.detokenize == expected
@@ -240,19 +240,16 @@ def test_fairseq_moses_steps_follow_the_subword_model(tmp_path, toy_model):
     assert ModelDir(out).card.preprocess.tokenize == "none"
 
 
-@pytest.mark.parametrize(("command", "old", "dest"), [
-    ("fairseq", "--checkpoint", "checkpoint"), ("marian", "--model-dir", "model_dir"),
-    ("hf-marian", "--model-dir", "model_dir"), ("argos", "--package", "package"), ("card", "--ct2", "ct2"),
-])
-def test_every_converter_reads_its_input_from_input_and_the_old_flag_still_works(command, old, dest, capsys):
-    extra = ["--data", "d"] if command == "fairseq" else []
-    new_args = build_parser().parse_args([command, "--input", "m", "--out", "o", *extra])
-    old_args = build_parser().parse_args([command, old, "m", "--out", "o", *extra])
-    assert str(getattr(new_args, dest)) == str(getattr(old_args, dest)) == "m"
+@pytest.mark.parametrize("command", sorted(CONVERTERS))
+def test_every_converter_reads_its_input_from_input(command, capsys):
+    """Each format is one subcommand and one entry of CONVERTERS; each reads --input and writes --out, both shown as
+    required."""
+    extra = ["--dicts", "d"] if command == "fairseq" else []
+    assert str(build_parser().parse_args([command, "--input", "m", "--out", "o", *extra]).input) == "m"
     with pytest.raises(SystemExit):
         main([command, "--help"])
-    shown = capsys.readouterr().out
-    assert "--input" in shown and old not in shown
+    usage = capsys.readouterr().out.split("\n\n")[0]
+    assert " --input " in usage and "[--input" not in usage and " --out OUT" in usage and "[--out" not in usage
     with pytest.raises(SystemExit) as exit_:
         main([command, "--out", "o", *extra])
     assert exit_.value.code == 2 and "required: --input" in capsys.readouterr().err

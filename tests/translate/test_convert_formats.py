@@ -292,7 +292,7 @@ def test_fairseq_checkpoint_trained_here(tmp_path, toy_model, sentences):
     """A checkpoint from translate.train, converted on its own, against fairseq's SequenceGenerator."""
     out = tmp_path / "fairseq-converted"
     assert convert_main(["fairseq", "--input", str(toy_model / "fairseq" / "checkpoint_best.pt"),
-                         "--data", str(toy_model / "fairseq"), "--bpe-codes", str(toy_model / "bpe.codes"),
+                         "--dicts", str(toy_model / "fairseq"), "--bpe-codes", str(toy_model / "bpe.codes"),
                          "--out", str(out)]) == 0
     ours = decode(out, sentences)
     theirs = load_translator(config(out, "fairseq")).translate(sentences)

@@ -189,7 +189,7 @@ def test_vmap_command_builds_a_map_from_real_bitext(small_model, tmp_path, capsy
     bad = tmp_path / "bad.cs"
     bad.write_text("jen jeden řádek\n", encoding="utf-8")
     # the flags' earlier names still work
-    assert vmap_main(["--model", str(small_model), "--bitext-cs", str(bad), "--bitext-en", str(en),
+    assert vmap_main(["--model", str(small_model), "--cs", str(bad), "--en", str(en),
                       "--out", str(out)]) == 2
     assert "equal" in capsys.readouterr().err
 

@@ -64,7 +64,7 @@ def read_tsv(path: Path) -> tuple[list[str], list[list[str]]]:
 
 def toy_args(model: Path, input_path: Path, output: Path, *extra: str) -> list[str]:
     return ["--model", str(model), "--backend", "ctranslate2", "--device", "cpu", "--threads", "1", "--quiet",
-            "--input", str(input_path), "--output", str(output), *extra]
+            "--input", str(input_path), "--out", str(output), *extra]
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +188,7 @@ def test_nbest_over_beam_is_a_usage_error(tmp_path, toy_model, capsys):
 
 def test_missing_model_directory(tmp_path, capsys):
     (tmp_path / "in.cs").write_text("Pes vidí kočku.\n", encoding="utf-8")
-    code = main(["--model", "/nonexistent", "--input", str(tmp_path / "in.cs"), "--output",
+    code = main(["--model", "/nonexistent", "--input", str(tmp_path / "in.cs"), "--out",
                  str(tmp_path / "out.tsv"), "--quiet"])
     assert code == 2
     err = capsys.readouterr().err
@@ -199,7 +199,7 @@ def test_missing_model_directory(tmp_path, capsys):
 def test_unknown_config_key(tmp_path, capsys):
     (tmp_path / "in.cs").write_text("Pes vidí kočku.\n", encoding="utf-8")
     code = main(["--config", "sample", "--set", "translate.beem=1", "--input", str(tmp_path / "in.cs"),
-                 "--output", str(tmp_path / "out.tsv"), "--quiet"])
+                 "--out", str(tmp_path / "out.tsv"), "--quiet"])
     assert code == 2
     err = capsys.readouterr().err
     assert "translate.beem" in err and "unknown key (translate's keys: model, backend" in err
@@ -224,7 +224,7 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, monkeypatch, capsys):
     """The README's main job: back-translate the bundled sample with the default model (the bundled small-cs-en)."""
     monkeypatch.chdir(REPO_ROOT)
     output, summary_path = tmp_path / "runs" / "sample" / "en.tsv", tmp_path / "runs" / "sample" / "summary.json"
-    code = main(["--config", "sample", "--input", "configs/sample/sample.cs", "--output", str(output),
+    code = main(["--config", "sample", "--input", "configs/sample/sample.cs", "--out", str(output),
                  "--summary", str(summary_path), "--quiet"])
     assert code == 0
     err = capsys.readouterr().err

@@ -30,7 +30,7 @@ from translate.train import (
 )
 
 # Seconds on one thread: 2+2 layers of 64 on a few hundred toy pairs.
-FAST = ["--preset", "tiny", "--set", "bpe_merges=300", "--set", "max_tokens=1024", "--threads", "1"]
+FAST = ["--preset", "tiny", "--recipe", "bpe_merges=300", "--recipe", "max_tokens=1024", "--threads", "1"]
 
 
 def write_pairs(folder: Path, name: str, cs: list[str], en: list[str]) -> tuple[Path, Path]:
@@ -77,7 +77,7 @@ def test_training_writes_a_complete_model_directory(trained):
 
 def test_evaluate_scores_the_model_and_records_it_in_the_card(trained, toy_files, capsys):
     hyps = trained.parent / "hyps.txt"
-    args = ["--model", str(trained), "--src", str(toy_files["test_cs"]), "--ref", str(toy_files["test_en"]),
+    args = ["--model", str(trained), "--cs", str(toy_files["test_cs"]), "--en", str(toy_files["test_en"]),
             "--name", "toy_test", "--threads", "1", "--compute-type", "float32", "--out", str(hyps)]
     assert evaluate_main([*args, "--update-card"]) == 0
     out = capsys.readouterr().out
@@ -115,14 +115,14 @@ def test_rerunning_a_finished_run_does_nothing_and_a_different_run_is_refused(tr
     assert train_main([*base, "--max-epoch", "40", "--name", "toy-trained"]) == 0  # budget may differ; same run
     assert (trained / "model_card.yaml").read_text() == card
     capsys.readouterr()
-    assert train_main([*base, "--set", "layers=3"]) == 2
+    assert train_main([*base, "--recipe", "layers=3"]) == 2
     err = capsys.readouterr().err
     assert "holds a different training run" in err and "--overwrite" in err and "Traceback" not in err
 
 
 def _train_command(out: Path, files: dict[str, Path]) -> list[str]:
     return [sys.executable, "-m", "paranmt", "train-nmt", "--cs", str(files["cs"]), "--en",
-            str(files["en"]), "--out", str(out), *FAST, "--set", "max_tokens=256", "--max-epoch", "8",
+            str(files["en"]), "--out", str(out), *FAST, "--recipe", "max_tokens=256", "--max-epoch", "8",
             "--keep-work"]
 
 
@@ -226,11 +226,11 @@ def test_unknown_preset_and_bad_recipe_fields(tmp_path, toy_files, capsys):
     base = ["--cs", str(toy_files["cs"]), "--en", str(toy_files["en"]), "--out", str(tmp_path / "m")]
     err = _error(capsys, [*base, "--preset", "huge"])
     assert "--preset 'huge' is unknown" in err and "cpu-small, base, big" in err
-    err = _error(capsys, [*base, "--set", "bpe_merges=-5"])
+    err = _error(capsys, [*base, "--recipe", "bpe_merges=-5"])
     assert "recipe field 'bpe_merges'" in err
-    err = _error(capsys, [*base, "--set", "no_such_field=1"])
+    err = _error(capsys, [*base, "--recipe", "no_such_field=1"])
     assert "recipe field 'no_such_field'" in err
-    err = _error(capsys, [*base, "--set", "layers"])
+    err = _error(capsys, [*base, "--recipe", "layers"])
     assert "FIELD=VALUE" in err
     err = _error(capsys, ["--out", str(tmp_path / "m")])
     assert "no training pairs" in err

@@ -126,6 +126,17 @@ def _write_summary(shards: list[LexiconShard], vocab: Vocabulary, marginals: Mar
     return write_lexicon_summary(out_dir, shards, vocab, marginals, config, metadata)
 
 
+#: Input pairs per shard of the lexicon table when ``lexicon.num_shards`` is not set: the worker that merges and
+#: writes a shard holds its word-pair counts, about the same at any input size (docs/scaling.md).
+LEXICON_SHARD_PAIRS = 25_000
+
+
+def lexicon_shards(expected_rows: int, config: LexiconConfig) -> int:
+    """Shards of the lexicon table for a run of ``expected_rows`` input rows: ``lexicon.num_shards``, else one per
+    :data:`LEXICON_SHARD_PAIRS` input rows."""
+    return config.num_shards or max(1, -(-expected_rows // LEXICON_SHARD_PAIRS))
+
+
 class BuildLexicon(beam.PTransform):
     """Batches of pair records (Arrow tables in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout, as the
     pipeline has them) -> the lexicon files in ``out_dir``, the table in ``num_shards``

@@ -10,13 +10,13 @@ import pytest
 from paranmt.cli.paranmt_command import main
 
 
-def test_word_frequencies_and_the_old_name():
+def test_word_frequencies_is_the_one_name():
     from paranmt.cli.evaluate_command import build_parser
 
     parser = build_parser()
     assert parser.parse_args(["--glove", "--word-frequencies", "f"]).word_frequencies == Path("f")
-    assert parser.parse_args(["--glove", "--word-counts", "f"]).word_frequencies == Path("f")
-    assert "--word-counts" not in parser.format_help()
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--glove", "--word-counts", "f"])
 
 
 def test_nothing_to_evaluate_is_one_line(capsys):

@@ -3,12 +3,14 @@ tests/translate/test_evaluate.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from paranmt.cli.paranmt_command import main
 
 
-def test_the_sides_are_cs_and_en_and_the_old_names_still_work(capsys):
+def test_the_sides_are_cs_and_en(capsys):
     from paranmt.cli.evaluate_nmt_command import build_parser
 
     with pytest.raises(SystemExit):
@@ -17,5 +19,6 @@ def test_the_sides_are_cs_and_en_and_the_old_names_still_work(capsys):
     assert "--cs FILE" in usage and "--en FILE" in usage and "--src" not in usage and "--ref " not in usage
     parser = build_parser()
     new = parser.parse_args(["--model", "m", "--cs", "a.cs", "--en", "b.en"])
-    old = parser.parse_args(["--model", "m", "--src", "a.cs", "--ref", "b.en"])
-    assert (new.cs, new.en) == (old.cs, old.en)
+    assert (new.cs, new.en) == (Path("a.cs"), Path("b.en"))
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--model", "m", "--src", "a.cs", "--ref", "b.en"])

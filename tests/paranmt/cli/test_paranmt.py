@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import importlib
+import io
+import re
+
 import pytest
 
 from paranmt.cli.paranmt_command import SUBCOMMANDS, main
@@ -30,15 +36,14 @@ def test_each_subcommand_names_itself_and_spells_outputs_out(name, capsys):
     text = capsys.readouterr().out
     assert text.startswith(f"usage: paranmt {name}")
     assert "python -m" not in text.split("\n")[0]
-    assert "--output" not in text and "--data " not in text  # old spellings work but are not shown
+    assert "--output" not in text
     if name not in ("evaluate",):  # evaluate writes only --json
         assert "--out" in text
 
 
 @pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
 def test_one_flag_name_per_concept_across_commands(name, capsys):
-    """Issue 47: word-frequency files were --word-counts in sif and sick, --word-frequencies in score and evaluate;
-    evaluate-nmt's sides were --src/--ref where the others say --cs/--en. The old names work, hidden."""
+    """A word-frequency file is --word-frequencies and the sides are --cs/--en in every command."""
     with pytest.raises(SystemExit):
         main(help_args(name))
     text = capsys.readouterr().out
@@ -75,3 +80,35 @@ def test_every_command_module_is_a_subcommand():
     commands = {module for module, _ in SUBCOMMANDS.values()}
     assert (modules - {"paranmt.cli.paranmt_command"}) | set(LIBRARY_COMMANDS) == commands
 
+
+
+def _parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """A command's parser, or each of its sub-subcommands' (``lexicon build``, ``convert fairseq``, ...)."""
+    subs = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    return [p for action in subs for p in action.choices.values()] or [parser]
+
+
+def _refused_without(parser: argparse.ArgumentParser, flags: tuple[str, ...]) -> list[str]:
+    """The flags the command says it cannot run without: argparse's "required" line for no arguments, and each
+    required config flag (ConfigFlag.required, answered once the config is loaded)."""
+    stderr = io.StringIO()
+    with contextlib.suppress(SystemExit), contextlib.redirect_stderr(stderr):
+        parser.parse_args([])
+    line = stderr.getvalue()
+    named = line.split("required: ", 1)[1].split(" (see ")[0].split(", ") if "required: " in line else []
+    return named + list(flags)
+
+
+@pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
+def test_every_flag_a_command_needs_is_shown_as_required_in_its_usage(name):
+    module = importlib.import_module(SUBCOMMANDS[name][0])
+    required_config = tuple(item.flag for item in getattr(module, "CONFIG_FLAGS", ()) if item.required)
+    for parser in _parsers(module.build_parser()):
+        usage = " ".join(parser.format_usage().split())
+        optional = re.findall(r"\[([^\[\]]*)\]", usage)
+        shown = re.sub(r"\[[^\[\]]*\]", " ", usage).split()
+        for flag in _refused_without(parser, required_config):
+            assert flag in shown, f"{parser.prog}: {flag} is required but not shown so in: {usage}"
+            # a flag's group starts with it; a positional's "[words ...]" only says that it repeats
+            assert flag.startswith("-") is False or not any(group.split()[0] == flag for group in optional), \
+                f"{parser.prog}: {flag} shown as optional"

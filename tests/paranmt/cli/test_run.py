@@ -32,7 +32,7 @@ def test_an_unknown_config_key_is_one_line_with_the_valid_keys(tmp_path, capsys)
     assert main(["run", "--cs", "a", "--en", "b", "--out", str(tmp_path / "o"), "--set", "nonsense.key=1"]) == 2
     assert capsys.readouterr().err == (
         "error: invalid configuration (--set nonsense.key=1): nonsense: unknown key (the top-level keys: seed, "
-        "pipeline, prefilter, translate, score, filter, train, lexicon, base)\n")
+        "pipeline, prefilter, translate, score, filter, train, lexicon, card, base)\n")
     assert main(["run", "--cs", "a", "--en", "b", "--out", str(tmp_path / "o"), "--set", "translate.beem_size=4"]) == 2
     assert capsys.readouterr().err.endswith("; did you mean translate.beam_size?\n")
 
@@ -54,3 +54,25 @@ def test_the_progress_line_shows_a_started_translation():
     assert "translating:" not in progress_line({READ: 700}, 25, 700)  # not started: nothing claimed
     done = progress_line({READ: 700, STARTED_CHUNKS: 2, TRANSLATED: 500}, 30, 700, 20.0, "model m, beam 12")
     assert "translating:" not in done and "translated 500 (20.0/s" in done
+
+
+def test_backend_takes_a_name_or_an_import_path_checked_as_set_checks_it(tmp_path, capsys):
+    """``--backend`` offers what its help says (a built-in name or a backend's import path: the broken-backend run
+    in tests/pipeline/test_backend_failure_run.py gives one); a value the schema refuses is refused by the check
+    ``--set`` goes through, in one line naming the flag that gave it."""
+    from configs import load_config
+    from paranmt.core.command_line import config_values, flag_names
+    from pipeline.run import CONFIG_FLAGS, build_parser
+
+    for value in ("fairseq", "mypackage.backends:MyBackend"):
+        args = build_parser().parse_args(["--cs", "a", "--en", "b", "--out", "o", "--backend", value])
+        config = load_config(None, [], config_values(args, CONFIG_FLAGS), flags=flag_names(CONFIG_FLAGS))
+        assert config.translate.backend == value
+    out = str(tmp_path / "o")
+    assert main(["run", "--cs", "a", "--en", "b", "--out", out, "--backend", "marian"]) == 2
+    by_flag = capsys.readouterr().err
+    assert main(["run", "--cs", "a", "--en", "b", "--out", out, "--set", "translate.backend=marian"]) == 2
+    by_set = capsys.readouterr().err
+    check = "'marian' is none of auto, ctranslate2, fairseq and no import path like mypackage.backends:MyBackend"
+    assert by_flag.startswith("error: invalid --backend marian: ") and "(--set translate.backend=marian)" in by_set
+    assert check in by_flag and check in by_set and by_flag.count("\n") == by_set.count("\n") == 1

@@ -24,7 +24,7 @@ def test_cli_fits_saves_and_reuses_the_scorer(tmp_path, capsys):
     source = tmp_path / "pairs.parquet"
     pq.write_table(table, source, row_group_size=1000)
     out, fitted = tmp_path / "scored.parquet", tmp_path / "scorer.npz"
-    args = ["--input", str(source), "--output", str(out), "--batch-rows", "700", "--quiet"]
+    args = ["--input", str(source), "--out", str(out), "--batch-rows", "700", "--quiet"]
     vocabulary = tmp_path / "vectors.txt"  # the pairs' GloVe rows as a text file: fast to load
     vectors = pair_vectors()
     vocabulary.write_text("".join(f"{w} {' '.join(map(repr, row.tolist()))}\n"
@@ -44,7 +44,7 @@ def test_cli_fits_saves_and_reuses_the_scorer(tmp_path, capsys):
                                   score_pairs(table, loaded)[PARAPHRASE_SCORE].to_numpy())
     # a second run with the saved scorer reproduces the output exactly
     again = tmp_path / "again.parquet"
-    assert main(["--input", str(source), "--output", str(again), "--scorer", str(fitted), "--quiet",
+    assert main(["--input", str(source), "--out", str(again), "--scorer", str(fitted), "--quiet",
                  "--embeddings", str(vocabulary)]) == 0
     assert "--embeddings ignored" in capsys.readouterr().err
     assert pq.read_table(again).equals(first)
@@ -53,13 +53,13 @@ def test_cli_fits_saves_and_reuses_the_scorer(tmp_path, capsys):
 
 
 def test_cli_errors_are_one_line(tmp_path, capsys):
-    assert main(["--input", str(tmp_path / "absent.parquet"), "--output", str(tmp_path / "o.parquet")]) == 2
+    assert main(["--input", str(tmp_path / "absent.parquet"), "--out", str(tmp_path / "o.parquet")]) == 2
     assert "does not exist" in capsys.readouterr().err
     bad = tmp_path / "bad.parquet"
     pq.write_table(pa.table({"x": [1]}), bad)
-    assert main(["--input", str(bad), "--output", str(tmp_path / "o.parquet")]) == 2
+    assert main(["--input", str(bad), "--out", str(tmp_path / "o.parquet")]) == 2
     assert capsys.readouterr().err.startswith(f"error: {bad}: missing columns")  # names the file it read
-    assert main(["--input", str(bad), "--output", str(tmp_path / "o.parquet"), "--set", "score.sif_a=-1"]) == 2
+    assert main(["--input", str(bad), "--out", str(tmp_path / "o.parquet"), "--set", "score.sif_a=-1"]) == 2
     assert "score.sif_a" in capsys.readouterr().err
 
 
@@ -73,18 +73,18 @@ def test_cli_reads_a_directory_of_shards(tmp_path, capsys):
     fitted = tmp_path / "scorer.npz"
     scorer().save(fitted)
     out = tmp_path / "scored.parquet"
-    assert main(["--input", str(shards), "--output", str(out), "--scorer", str(fitted), "--quiet"]) == 0
+    assert main(["--input", str(shards), "--out", str(out), "--scorer", str(fitted), "--quiet"]) == 0
     scored = pq.read_table(out)
     assert scored[ID].to_pylist() == table[ID].to_pylist()  # every shard, in shard order
     np.testing.assert_array_equal(scored[PARAPHRASE_SCORE].to_numpy(),
                                   score_pairs(table, scorer())[PARAPHRASE_SCORE].to_numpy())
     capsys.readouterr()
-    assert main(["--input", str(tmp_path / "out"), "--output", str(tmp_path / "o.parquet")]) == 2
+    assert main(["--input", str(tmp_path / "out"), "--out", str(tmp_path / "o.parquet")]) == 2
     assert "does not exist" in capsys.readouterr().err
     (tmp_path / "none").mkdir()
-    assert main(["--input", str(tmp_path / "none"), "--output", str(tmp_path / "o.parquet")]) == 2
+    assert main(["--input", str(tmp_path / "none"), "--out", str(tmp_path / "o.parquet")]) == 2
     assert "without .parquet files" in capsys.readouterr().err
-    assert main(["--input", str(shards), "--output", str(shards / "scored.parquet"), "--scorer", str(fitted)]) == 2
+    assert main(["--input", str(shards), "--out", str(shards / "scored.parquet"), "--scorer", str(fitted)]) == 2
     assert "outside an --input directory" in capsys.readouterr().err
 
 
@@ -98,14 +98,14 @@ def test_score_checks_its_out_before_any_work(out, user_paths, capsys):
                     f"error: --out {d / out} cannot be written: {d / 'file'} is a file, not a folder\n")
 
 
-def test_the_config_flags_are_the_schemas_and_the_old_name_still_works(tmp_path, capsys):
-    """Issue 48: the flags were mapped to config keys by hand; issue 47: --word-counts (sif, sick) and
-    --word-frequencies (score, evaluate) named one file."""
+def test_the_config_flags_are_the_schemas(tmp_path, capsys):
+    """Each flag sets its schema key; the word-frequency file is --word-frequencies, as in sif, sick and evaluate."""
     from paranmt.cli.score_command import CONFIG_FLAGS, build_parser
     from paranmt.core.command_line import config_values
 
     parser = build_parser()
-    given = config_values(parser.parse_args(["--input", "i", "--out", "o", "--word-counts", "f.txt"]), CONFIG_FLAGS)
+    args = parser.parse_args(["--input", "i", "--out", "o", "--word-frequencies", "f.txt"])
+    given = config_values(args, CONFIG_FLAGS)
     assert given["score.word_frequencies"] == str((Path.cwd() / "f.txt").resolve())
     assert given["score.scorer"] is None
     url = config_values(parser.parse_args(["--input", "i", "--out", "o", "--scorer", "gs://b/s.npz"]), CONFIG_FLAGS)

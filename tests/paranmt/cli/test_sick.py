@@ -9,8 +9,7 @@ from paranmt.cli.paranmt_command import main
 
 
 def test_sick_says_quiet_and_word_frequencies_like_the_others(capsys):
-    """Issue 34: ``sick`` said ``--no-progress`` where every other command says ``--quiet``; issue 47: its
-    ``--word-counts`` is ``--word-frequencies`` as in score and evaluate (the old flags still work, hidden)."""
+    """``--quiet`` as every other command says it, ``--word-frequencies`` as score and evaluate say it."""
     from paranmt.cli.sick_command import build_parser
 
     with pytest.raises(SystemExit):
@@ -20,10 +19,12 @@ def test_sick_says_quiet_and_word_frequencies_like_the_others(capsys):
     assert "--word-frequencies" in text and "--word-counts" not in text
     parser = build_parser()
     base = ["--model", "glove", "--task", "relatedness"]
-    assert parser.parse_args([*base, "--no-progress"]).quiet is True
     assert parser.parse_args([*base, "--quiet"]).quiet is True
     assert parser.parse_args(base).quiet is False
-    assert str(parser.parse_args([*base, "--word-counts", "f.txt"]).word_frequencies) == "f.txt"
+    assert str(parser.parse_args([*base, "--word-frequencies", "f.txt"]).word_frequencies) == "f.txt"
+    for old in (["--no-progress"], ["--word-counts", "f.txt"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args([*base, *old])
 
 
 def test_the_defaults_shown_are_the_heads_settings():

@@ -62,7 +62,7 @@ def test_each_config_flag_is_a_described_schema_field_and_its_help_shows_the_sch
 def test_no_help_restates_a_default_the_schema_owns(name: str) -> None:
     """The old way wrote "(default 12)" beside --beam, a second home for the schema's default."""
     tables = CONFIG_FLAG_COMMANDS.get(name, ())
-    generated = {flag.flag for flag in tables} | {flag.old for flag in tables}
+    generated = {flag.flag for flag in tables}
     schema_names = {field for section in ParaNMTConfig.model_fields.values()
                     for field in getattr(section.annotation, "model_fields", ())}
     for action in importlib.import_module(name).build_parser()._actions:
@@ -87,17 +87,14 @@ def test_run_help_groups_claim_no_config_key_a_flag_does_not_set() -> None:
     assert not [title for title in titles if "<key>" in (title or "")]
 
 
-def test_a_renamed_config_flag_fills_the_same_key_and_is_not_shown(tmp_path, monkeypatch) -> None:
+def test_a_config_flag_fills_its_key(tmp_path, monkeypatch) -> None:
     from train_embeddings.train_command import CONFIG_FLAGS as TRAIN_FLAGS
     from train_embeddings.train_command import build_parser as train_parser
 
     monkeypatch.chdir(tmp_path)
-    parser = train_parser()
-    for spelling in ("--input", "--data"):
-        args = parser.parse_args([spelling, "pairs", "--out", "o", "--word-vectors", "NONE"])
-        values = config_values(args, TRAIN_FLAGS)
-        assert values["train.data"] == str(tmp_path / "pairs") and values["train.word_vectors"] == "none"
-    assert "--data" not in parser.format_help()
+    args = train_parser().parse_args(["--input", "pairs", "--out", "o", "--word-vectors", "NONE"])
+    values = config_values(args, TRAIN_FLAGS)
+    assert values["train.data"] == str(tmp_path / "pairs") and values["train.word_vectors"] == "none"
 
 
 def test_a_field_of_several_types_needs_the_flags_own_type() -> None:
@@ -151,16 +148,6 @@ def test_a_command_logs_in_the_one_format(capsys) -> None:
     logging.getLogger("train_embeddings.sif").info("not shown: the command logs from WARNING")
     logging.getLogger("train_embeddings.sif").warning("a warning")
     assert capsys.readouterr().err.splitlines()[-1] == "WARNING train_embeddings.sif: a warning"
-
-
-def test_old_spellings_still_work(tmp_path):
-    from paranmt.core.command_line import ArgumentParser
-
-    parser = ArgumentParser(prog="x")
-    parser.add_renamed("--out", "--output", required=True)
-    assert parser.parse_args(["--output", "a"]).out == parser.parse_args(["--out", "a"]).out == "a"
-    with pytest.raises(SystemExit):
-        parser.parse_args([])
 
 
 @pytest.mark.parametrize("target", ["folder", "file/x.txt"])

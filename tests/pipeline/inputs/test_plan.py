@@ -165,7 +165,7 @@ def test_over_long_lines_are_never_held_whole(tmp_path):
 
 def test_tsv_header_and_columns(tmp_path):
     path = write_file(tmp_path / "h.tsv", b"en\tcs\tmt\tscore\nHello.\tAhoj.\tHi.\t-0.5\nBad\n")
-    spec = InputSpec.tsv(path, cs=1, en=0, mt=2, mt_score=3)
+    spec = InputSpec.tsv(path, cs=1, en=0, mt=2, translation_score=3)
     plan = plan_reads([spec], PipelineConfig(tsv_header=True))
     decoded = [decode_record(r, spec, CAP, KEEP) for r in read_all(plan)]
     assert decoded[0] == ("row", {"id": "h:L000000000001", "source": "h", "cs": "Ahoj.", "en": "Hello.",

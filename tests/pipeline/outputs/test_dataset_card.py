@@ -20,9 +20,8 @@ from paranmt.cli.report_command import main as report_main
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from pipeline.outputs.dataset_card import card_configs, card_data, size_category
-from pipeline.outputs.run_folder import CARD_FILE, REPORT_DIR, RUN_FILE, SUCCESS_FILE, SUMMARY_FILE
+from pipeline.outputs.run_folder import CARD_FILE, REPORT_DIR, RUN_FILE, SUCCESS_FILE, SUMMARY_FILE, clear_staging
 from pipeline.run import main as run_main
-from pipeline.stages.write import clear_staging
 from tests.conftest import taste_pairs
 
 REPO = Path(__file__).resolve().parents[3]
@@ -44,7 +43,7 @@ def mt_lexicon_run(tmp_path_factory) -> Path:
         (root / f"taste.{side}").write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = root / "taste"
     args = ["--cs", str(root / "taste.cs"), "--en", str(root / "taste.en"), "--mt", str(root / "taste.mt"),
-            "--lexicon", "--set", "card.license=cc-by-2.0", "--output", str(out)]
+            "--lexicon", "--set", "card.license=cc-by-2.0", "--out", str(out)]
     assert run_main(args) == 0
     return out
 
@@ -145,7 +144,7 @@ def test_same_run_same_card_and_a_resumed_run_differs_in_its_cache_counts(sample
     definition = json.loads((mt_lexicon_run / RUN_FILE).read_text())
     args = ["--cs", definition["inputs"][0]["paths"][0], "--en", definition["inputs"][0]["paths"][1],
             "--mt", definition["inputs"][0]["paths"][2], "--lexicon", "--set", "card.license=cc-by-2.0",
-            "--output", str(mt_lexicon_run)]
+            "--out", str(mt_lexicon_run)]
     assert run_main(args) == 0
     assert (mt_lexicon_run / CARD_FILE).read_bytes() == before
     # The sample again: every translation now comes from the cache, the only lines that say it resumed.

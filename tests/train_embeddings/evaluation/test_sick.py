@@ -245,7 +245,7 @@ def test_cli_smoke(tmp_path: Path, word_model: Path, made_files, capsys) -> None
     train, dev = made_files["entailment"]
     out = tmp_path / "run"
     assert main(["--model", str(word_model), "--task", "entailment", "--train", str(train), "--dev", str(dev),
-                 "--limit", "300", "--epochs", "2", "--finetune", "--no-progress", "--output", str(out)]) == 0
+                 "--limit", "300", "--epochs", "2", "--finetune", "--quiet", "--out", str(out)]) == 0
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["task"] == "entailment" and metrics["mode"] == "finetune" and metrics["n_train"] == 300
     assert 0 <= metrics["best"]["accuracy"] <= 1 and len(metrics["epochs"]) == 2

@@ -200,13 +200,13 @@ def test_cli_builds_a_loadable_model(tmp_path: Path, vectors: WordVectors, count
                             for w, row in zip(WORDS, vectors.matrix.tolist(), strict=True)))
     fit = tmp_path / "pairs.tsv"
     fit.write_text("".join(f"{s}\t{t}\t3.0\n" for s, t in zip(SENTENCES[:3], SENTENCES[3:], strict=True)))
-    assert main(["--vectors", str(text), "--word-counts", str(counts_file), "--fit-sentences", str(fit),
-                 "--output", str(tmp_path / "out")]) == 0
+    assert main(["--vectors", str(text), "--word-frequencies", str(counts_file), "--fit-sentences", str(fit),
+                 "--out", str(tmp_path / "out")]) == 0
     model = load_model(tmp_path / "out")
     assert isinstance(model, SifModel) and model.pc == "reference" and model.info["fit_sentences"] == 6
     assert model.encode(["The man plays guitar."]).shape == (1, 6)  # Moses-tokenised: "guitar" "." split
-    assert main(["--vectors", str(tmp_path / "missing.txt"), "--output", str(tmp_path / "x"), "--pc", "none",
-                 "--word-counts", str(counts_file)]) == 2
+    assert main(["--vectors", str(tmp_path / "missing.txt"), "--out", str(tmp_path / "x"), "--pc", "none",
+                 "--word-frequencies", str(counts_file)]) == 2
     assert "missing.txt" in capsys.readouterr().err
 
 

@@ -302,7 +302,7 @@ def captions(tmp_path_factory):
 ])
 def test_cli_smoke_run_per_family(captions, tmp_path, capsys, model, extra):
     out = tmp_path / "run"
-    code = main(["--data", str(captions), "--model", model, "--out", str(out), "--megabatch", "2", "--batch-size",
+    code = main(["--input", str(captions), "--model", model, "--out", str(out), "--megabatch", "2", "--batch-size",
                  "20", "--max-steps", "3", "--no-eval", "--quiet", "--threads", "1", "--set", "train.word_dim=8",
                  "--set", "train.lstm_dim=6", "--set", "train.cse_maps=4", *extra])
     assert code == 0, capsys.readouterr().err

@@ -156,7 +156,7 @@ def test_default_evaluation_uses_sts2017_dev(captions, tmp_path, monkeypatch):
 
 def test_cli(captions, tmp_path, capsys):
     out = tmp_path / "run"
-    code = main(["--data", str(captions), "--model", "word,trigram", "--out", str(out), "--megabatch", "2",
+    code = main(["--input", str(captions), "--model", "word,trigram", "--out", str(out), "--megabatch", "2",
                  "--batch-size", "25", "--epochs", "1", "--lr", "0.002", "--seed", "3", "--no-eval", "--quiet",
                  "--set", "train.word_dim=8", "--set", "train.trigram_dim=8", "--threads", "1"])
     assert code == 0
@@ -165,11 +165,11 @@ def test_cli(captions, tmp_path, capsys):
     assert metrics["config"]["megabatch"] == 2 and metrics["config"]["lr"] == 0.002 and metrics["seed"] == 3
     assert load_model(out).dim == 16
     # --no-eval: these errors come before the dev evaluation's STS files would be looked for (no ../shared needed)
-    assert main(["--data", str(captions), "--model", "word,nope", "--out", str(tmp_path / "x"), "--no-eval"]) == 2
+    assert main(["--input", str(captions), "--model", "word,nope", "--out", str(tmp_path / "x"), "--no-eval"]) == 2
     assert "train.model" in capsys.readouterr().err
-    assert main(["--data", str(tmp_path / "missing"), "--out", str(tmp_path / "y"), "--no-eval"]) == 2
+    assert main(["--input", str(tmp_path / "missing"), "--out", str(tmp_path / "y"), "--no-eval"]) == 2
     assert "does not exist" in capsys.readouterr().err
-    assert main(["--data", str(captions), "--out", str(out), "--quiet", "--no-eval", "--resume", "--epochs",
+    assert main(["--input", str(captions), "--out", str(out), "--quiet", "--no-eval", "--resume", "--epochs",
                  "2", "--set", "train.word_dim=8", "--set", "train.trigram_dim=8", "--model", "word,trigram",
                  "--megabatch", "2", "--batch-size", "25", "--seed", "3"]) == 0
     assert json.loads((out / "metrics.json").read_text())["steps"] == 24

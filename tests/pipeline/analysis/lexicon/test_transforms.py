@@ -90,7 +90,7 @@ def test_cli_switch(tmp_path, capsys):
 
     tsv = _pairs_tsv(tmp_path, 120)
     out = tmp_path / "cli"
-    assert main(["--tsv", str(tsv), "--tsv-header", "--mt-column", "2", "--no-score", "--lexicon", "--output",
+    assert main(["--tsv", str(tsv), "--tsv-header", "--mt-column", "2", "--no-score", "--lexicon", "--out",
                  str(out), "--set", "lexicon.min_score=null", "--set", "pipeline.num_shards=2"]) == 0
     printed = capsys.readouterr().out
     assert "lexicon/" in printed and "pairs counted of" in printed
