@@ -19,13 +19,14 @@ from configs.schema import LexiconConfig, ParaNMTConfig
 from filters.decontaminate import ExcludedSentences
 from filters.plugins import Score, build_scores
 from filters.rules import check_select_columns
+from paranmt.core.run_layout import LEXICON_DIR, STAGING
 from pipeline.analysis.lexicon.transforms import BuildLexicon
 from pipeline.inputs.plan import InputSpec, ReadPlan
 from pipeline.launcher.disk_space import output_bytes, warn_if_short
 from pipeline.launcher.options import runner_of
 from pipeline.launcher.preflight import LOCAL_RUNNERS
 from pipeline.metrics import Step
-from pipeline.outputs.run_folder import LEXICON_DIR, STAGING, code_version
+from pipeline.outputs.run_folder import code_version
 from pipeline.records import REJECTED_TAG
 from pipeline.stages.backtranslate import BackTranslate
 from pipeline.stages.dedup import Dedup

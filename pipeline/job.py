@@ -48,6 +48,7 @@ from apache_beam.runners.runner import PipelineResult
 from configs.schema import ParaNMTConfig
 from paranmt.core.errors import ParanmtError
 from paranmt.core.import_path import OWN_PACKAGES
+from paranmt.core.run_layout import LEXICON_DIR, OUTPUTS, STAGING
 from pipeline.graph import CheckedRun, build_pipeline, check_run
 from pipeline.inputs.files import InputError, file_system_problem
 from pipeline.inputs.plan import InputSpec
@@ -65,9 +66,6 @@ from pipeline.metrics import (
     translation_window,
 )
 from pipeline.outputs.run_folder import (
-    LEXICON_DIR,
-    OUTPUTS,
-    STAGING,
     cache_root,
     cached_chunk_path,
     claim_output,

@@ -29,13 +29,13 @@ from apache_beam.io.filesystems import FileSystems
 from configs.schema import ParaNMTConfig, PipelineConfig, ScoreConfig
 from filters.paragram import ParagramScorer, estimated_scorer_bytes
 from paranmt.core.pair_schema import EN, EN_TOKENS
+from paranmt.core.run_layout import SCORER_FILE
 from paranmt.core.text import TextProcessor
 from pipeline.inputs.files import InputError
 from pipeline.inputs.plan import InputSpec, ReadPlan
 from pipeline.inputs.reading import read_task
 from pipeline.launcher.disk_space import room_for
 from pipeline.metrics import FITTED_PROGRESS, FITTING_PROGRESS, count_progress, record_size
-from pipeline.outputs.run_folder import SCORER_FILE
 from pipeline.records import FIT_SCHEMA, ROW
 from pipeline.stages.ingest import decode_record
 from pipeline.stages.score_transforms import load_scorer
