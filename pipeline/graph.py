@@ -7,6 +7,7 @@ and select -> Parquet shards, plus the optional lexicon branch) to a Beam pipeli
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -97,6 +98,14 @@ class CheckedRun:
     @property
     def plan(self) -> ReadPlan:
         return self.ingest.plan
+
+    def with_finished_scorer(self) -> CheckedRun:
+        """This run once its folder is claimed: a scorer it already fitted and saved there (a rerun after a kill or
+        a full disk) is reused, not fitted again (:meth:`ScorerChoice.finished`)."""
+        scorer = self.scorer.finished(self.config.score) if self.scorer is not None else None
+        if scorer is self.scorer:
+            return self
+        return dataclasses.replace(self, scorer=scorer, prefilter=PrefilterRows.for_run(self.config, 0))
 
     @property
     def scored(self) -> bool:

@@ -115,6 +115,7 @@ def run_job(
         # Input, model and output-folder errors are raised here, before anything is written.
         checked = check_run(p, config, specs, worker_output)
         claim_output(output, given_config, given_specs, overwrite=overwrite)  # everything checkable was checked
+        checked = checked.with_finished_scorer()  # the same run's scorer, fitted and saved before, is reused
         if checked.scorer is not None:
             checked.scorer.save()  # a scorer the launcher fitted
         # The stages were built with the workers' paths; the outputs' metadata describes the run as given.

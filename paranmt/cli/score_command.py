@@ -80,8 +80,9 @@ def main(args: argparse.Namespace) -> int:
     fitting = config.scorer is None  # the fit sample is drawn by id
     pairs = read_parquet_input(args.input, required=(EN_TOKENS, MT_TOKENS, *((ID,) if fitting else ())),
                                run_part=PAIRS)
-    out = str(args.out.resolve())
-    if out in pairs.files or any(out.startswith(Path(f).parent.as_posix() + "/") for f in pairs.files):
+    out = args.out.resolve()
+    folders = {Path(f).parent for f in pairs.files} if Path(args.input).is_dir() else set()  # a folder of shards
+    if str(out) in pairs.files or any(folder in out.parents for folder in folders):
         raise ConfigError("--out must differ from --input (and lie outside an --input directory)")
     if args.batch_rows < 1:
         raise ConfigError(f"--batch-rows must be positive (got {args.batch_rows})")

@@ -5,12 +5,10 @@ Every command that reads pairs (``paranmt score``, ``report``, ``lexicon``, ``tr
 same files:
 
 - a **file** is read as given;
-- a **folder** gives every ``*.parquet`` file under it (sub-folders included);
-- a **pattern** (``*``, ``?``, ``[``) gives the files it matches;
+- a **folder** gives every ``*.parquet`` file under it (sub-folders included), a **pattern** (``*``, ``?``, ``[``)
+  the ``*.parquet`` files it matches: a stray file beside the shards (``summary.json``, ``README.md``) is skipped;
 - names starting with ``_`` or ``.`` are never read, at any depth below the folder or the pattern's fixed part:
   a killed run's ``_staging/``, ``_SUCCESS``, a ``.part`` or ``.crc`` file;
-- any other file that does not end in ``.parquet`` is refused, naming it (never read as Parquet, never silently
-  left out);
 - files are read in the order of their paths (deterministic on every file system);
 - every file must have the first one's columns and types (metadata aside), and that schema is checked once
   against the pairs contract (:func:`paranmt.core.pair_schema.check_schema`);
@@ -22,6 +20,7 @@ same files:
 
 from __future__ import annotations
 
+import datetime
 import fnmatch
 import logging
 import os
@@ -45,6 +44,7 @@ log = logging.getLogger(__name__)
 PARQUET_SUFFIX = ".parquet"
 SKIPPED_PREFIXES = ("_", ".")  # staging folders, markers, hidden and partial files
 _GLOB_CHARACTERS = "*?["
+GCS_RETRY = datetime.timedelta(seconds=60)
 
 
 class ParquetInputError(ParanmtError, ValueError):
@@ -81,14 +81,12 @@ class ParquetInput:
         """The files as one ``pyarrow.dataset`` (for pushed-down filters and projections)."""
         return ds.dataset(list(self.files), schema=self.schema, format="parquet", filesystem=self.filesystem)
 
-    def open(self, file: str) -> pq.ParquetFile:
-        return pq.ParquetFile(self.filesystem.open_input_file(file))
-
     def batches(self, columns: Sequence[str] | None = None, batch_rows: int = 65536) -> Iterator[pa.RecordBatch]:
         """Every row, file after file in order, ``batch_rows`` at most a batch (``columns``: only those)."""
         for file in self.files:
-            yield from self.open(file).iter_batches(batch_size=batch_rows,
-                                                    columns=list(columns) if columns is not None else None)
+            with self.filesystem.open_input_file(file) as handle:
+                yield from pq.ParquetFile(handle).iter_batches(batch_size=batch_rows,
+                                                               columns=list(columns) if columns is not None else None)
 
 
 def _filesystem(text: str) -> tuple[pafs.FileSystem, str, str]:
@@ -100,7 +98,10 @@ def _filesystem(text: str) -> tuple[pafs.FileSystem, str, str]:
         return pafs.LocalFileSystem(), text.split("://", 1)[1], ""
     if scheme in ("gs", "gcs", "s3"):
         try:
-            filesystem, path = pafs.FileSystem.from_uri(text)
+            if scheme == "s3":
+                filesystem, path = pafs.FileSystem.from_uri(text)
+            else:  # a minute of retries, not pyarrow's quarter of an hour, before an unreachable store is an error
+                filesystem, path = pafs.GcsFileSystem(retry_time_limit=GCS_RETRY), text.split("://", 1)[1]
         except (pa.ArrowException, OSError) as error:
             raise ParquetInputError(f"{text}: cannot open its object store ({str(error).splitlines()[0]}): check "
                                     "the URL and the credentials") from None
@@ -158,7 +159,7 @@ def _run_part(filesystem: pafs.FileSystem, root: str, given: str, part: str | No
     if part is None:
         parts = ", ".join(posixpath.join(given.rstrip("/"), name) for name in OUTPUTS)
         raise ParquetInputError(f"{given} is a run folder: give one of its Parquet folders ({parts})")
-    log.info("%s is a run folder: reading its %s/", given, part)
+    log.warning("%s is a run folder: reading its %s/", given, part)
     return posixpath.join(root, part)
 
 
@@ -169,12 +170,21 @@ def read_parquet_input(path: str | os.PathLike[str], *, required: tuple[str, ...
     Every problem is one :class:`ParquetInputError` line that names ``what``, the path and the fix."""
     given = str(path)
     filesystem, root, prefix = _filesystem(given)
-    listed = True  # files found by a folder or a pattern, not named one by one
+    try:
+        return _resolve(given, filesystem, root, prefix, required, run_part, what)
+    except OSError as error:  # an unreachable object store, a folder it may not list
+        raise ParquetInputError(f"{what} {given}: {str(error).splitlines()[0]}: check the path, the network and "
+                                "the credentials") from None
+
+
+def _resolve(given: str, filesystem: pafs.FileSystem, root: str, prefix: str, required: tuple[str, ...],
+             run_part: str | None, what: str) -> ParquetInput:
     run_folder: str | None = None
     if any(c in root for c in _GLOB_CHARACTERS):
-        files = _matched(filesystem, root)
+        files = [f for f in _matched(filesystem, root) if f.endswith(PARQUET_SUFFIX)]
         if not files:
-            raise ParquetInputError(f"{what} {given} matches no file (names starting with _ or . are never read)")
+            raise ParquetInputError(f"{what} {given} matches no Parquet file (*{PARQUET_SUFFIX}; names starting "
+                                    "with _ or . are never read)")
     else:
         info = filesystem.get_file_info(root)
         if info.type == pafs.FileType.NotFound:
@@ -186,24 +196,20 @@ def read_parquet_input(path: str | os.PathLike[str], *, required: tuple[str, ...
                 run_folder = root
             elif posixpath.basename(root.rstrip("/")) in OUTPUTS and _is_run_folder(filesystem, parent):
                 run_folder = parent
-            files = _listed(filesystem, folder)
+            files = [f for f in _listed(filesystem, folder) if f.endswith(PARQUET_SUFFIX)]
             if not files:
                 shown = given if folder == root else prefix + folder
-                raise ParquetInputError(f"{what} {shown} holds no Parquet file: give a Parquet file, a folder of "
-                                        "shards such as runs/x/pairs, or a pattern")
+                raise ParquetInputError(f"{what} {shown} holds no Parquet file (*{PARQUET_SUFFIX}): give a Parquet "
+                                        "file, a folder of shards such as runs/x/pairs, or a pattern")
         else:
-            files, listed = [root], False
+            files = [root]  # a file named on its own is read whatever its name
     files.sort()
-    stray = [f for f in files if not f.endswith(PARQUET_SUFFIX)]
-    if stray and listed:
-        raise ParquetInputError(f"{what} {given}: {prefix + stray[0]} is not a Parquet file (no {PARQUET_SUFFIX} "
-                                "suffix): move it out of the folder, or name the shards with a pattern such as "
-                                f"{given.rstrip('/')}/*{PARQUET_SUFFIX}")
     schema: pa.Schema | None = None
     rows: list[int] = []
     for file in files:
         try:
-            metadata = pq.read_metadata(filesystem.open_input_file(file))
+            with filesystem.open_input_file(file) as handle:
+                metadata = pq.read_metadata(handle)
         except (pa.ArrowException, OSError) as error:
             raise ParquetInputError(f"{what} {prefix + file} is not a readable Parquet file "
                                     f"({str(error).splitlines()[0]}): replace it, or remove it from the input")\

@@ -14,6 +14,6 @@ def test_report_on_an_empty_folder_is_an_error(user_paths, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["report", "--input", str(d / "folder"), "--out", str(d / "report")])
     assert exit_.value.code == 2
-    assert capsys.readouterr().err == (f"error: --input {d / 'folder'} holds no pairs (no Parquet rows): give a "
-                                       "run's pairs/ or train/ (see paranmt report --help)\n")
+    assert capsys.readouterr().err == (f"error: --input {d / 'folder'} holds no Parquet file (*.parquet): give a "
+                                       "Parquet file, a folder of shards such as runs/x/pairs, or a pattern\n")
     assert not (d / "report").exists()

@@ -83,7 +83,7 @@ def test_cli_reads_a_directory_of_shards(tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
     (tmp_path / "none").mkdir()
     assert main(["--input", str(tmp_path / "none"), "--output", str(tmp_path / "o.parquet")]) == 2
-    assert "without .parquet files" in capsys.readouterr().err
+    assert "holds no Parquet file" in capsys.readouterr().err
     assert main(["--input", str(shards), "--output", str(shards / "scored.parquet"), "--scorer", str(fitted)]) == 2
     assert "outside an --input directory" in capsys.readouterr().err
 
