@@ -89,7 +89,7 @@ class ParquetInput:
                                                                columns=list(columns) if columns is not None else None)
 
 
-def _filesystem(text: str) -> tuple[pafs.FileSystem, str, str]:
+def _filesystem(text: str, what: str) -> tuple[pafs.FileSystem, str, str]:
     """(file system, path on it, URL prefix) of a local path or a URL."""
     if "://" not in text:
         return pafs.LocalFileSystem(), os.path.abspath(os.path.expanduser(text)), ""
@@ -103,17 +103,17 @@ def _filesystem(text: str) -> tuple[pafs.FileSystem, str, str]:
             else:  # a minute of retries, not pyarrow's quarter of an hour, before an unreachable store is an error
                 filesystem, path = pafs.GcsFileSystem(retry_time_limit=GCS_RETRY), text.split("://", 1)[1]
         except (pa.ArrowException, OSError) as error:
-            raise ParquetInputError(f"{text}: cannot open its object store ({str(error).splitlines()[0]}): check "
-                                    "the URL and the credentials") from None
+            raise ParquetInputError(f"{what} {text}: cannot open its object store ({str(error).splitlines()[0]}): "
+                                    "check the URL and the credentials") from None
         return filesystem, path, f"{scheme}://"
     try:
         import fsspec  # deferred: only other URL protocols need it, and it is not a declared dependency
     except ImportError:
-        raise ParquetInputError(f"{text}: the {scheme}:// protocol needs fsspec (pip install fsspec)") from None
+        raise ParquetInputError(f"{what} {text}: the {scheme}:// protocol needs fsspec (pip install fsspec)") from None
     try:
         spec_fs, path = fsspec.core.url_to_fs(text)
     except (ImportError, ValueError) as error:  # the protocol's package missing, or an unknown protocol
-        raise ParquetInputError(f"{text}: {error}") from None
+        raise ParquetInputError(f"{what} {text}: {error}") from None
     return pafs.PyFileSystem(pafs.FSSpecHandler(spec_fs)), path, f"{scheme}://"
 
 
@@ -169,7 +169,7 @@ def read_parquet_input(path: str | os.PathLike[str], *, required: tuple[str, ...
     of the module docstring, and check the schema once (``required`` columns present with the contract's types).
     Every problem is one :class:`ParquetInputError` line that names ``what``, the path and the fix."""
     given = str(path)
-    filesystem, root, prefix = _filesystem(given)
+    filesystem, root, prefix = _filesystem(given, what)
     try:
         return _resolve(given, filesystem, root, prefix, required, run_part, what)
     except OSError as error:  # an unreachable object store, a folder it may not list

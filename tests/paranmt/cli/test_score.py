@@ -39,7 +39,7 @@ def test_cli_fits_saves_and_reuses_the_scorer(tmp_path, capsys):
     assert set(first[SCORER_ID].to_pylist()) == {loaded.scorer_id}
     metadata = read_metadata(pq.read_schema(out))
     assert metadata["scorer_id"] == loaded.scorer_id and metadata["score"]["weighting"] == "sif"
-    assert loaded.params["fit_sentences"] == 4003  # both sides of all 2,003 rows, less 3 without a known word
+    assert loaded.params["fit_sentences"] == 2000  # the English side of all 2,003 rows, less 3 without a known word
     np.testing.assert_array_equal(first[PARAPHRASE_SCORE].to_numpy(),
                                   score_pairs(table, loaded)[PARAPHRASE_SCORE].to_numpy())
     # a second run with the saved scorer reproduces the output exactly
