@@ -4,14 +4,14 @@
 ``scorer_id`` (types from :data:`paranmt.core.pair_schema.PAIRS_SCHEMA`) on one Arrow table; every other column, the
 translation score included, is carried unchanged. :func:`score_parquet` does it for Parquet files, batch by
 batch, into one Parquet file whose schema metadata records the scorer id and parameters (``paranmt score`` is this
-function behind a command line). :func:`fit_sample_from_parquet` draws the sentences a scorer is fitted on.
+function behind a command line). :func:`fit_sample_from_parquet` draws the sentences a scorer is fitted on
+(:mod:`filters.fit_sample`).
 """
 from __future__ import annotations
 
-import math
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,11 +19,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from configs import ConfigError
+from filters.fit_sample import first_rows, fit_candidates, last_id, sample_sentences
 from filters.paragram import ParagramScorer
 from filters.trigram import trigram_overlap_encoded
 from paranmt.core.pair_schema import (
+    EN,
     EN_TOKENS,
+    ID,
     MT_TOKENS,
     NO_KNOWN_WORDS,
     PAIRS_SCHEMA,
@@ -33,10 +35,11 @@ from paranmt.core.pair_schema import (
     check_schema,
     with_metadata,
 )
+from paranmt.core.parquet_inputs import ParquetInput
+from paranmt.core.text import TextProcessor
 from paranmt.core.token_arrays import encode_tokens
 
-__all__ = ["SCORE_COLUMNS", "ScoredFile", "fit_sample_from_parquet", "input_files", "parquet_batches", "score_pairs",
-           "score_parquet", "scored_schema"]
+__all__ = ["SCORE_COLUMNS", "ScoredFile", "fit_sample_from_parquet", "score_pairs", "score_parquet", "scored_schema"]
 
 SCORE_COLUMNS = (TRIGRAM_OVERLAP, PARAPHRASE_SCORE, NO_KNOWN_WORDS, SCORER_ID)
 
@@ -73,48 +76,29 @@ def scored_schema(schema: pa.Schema) -> pa.Schema:
     return schema
 
 
-def input_files(path: Path) -> list[Path]:
-    """A Parquet file, or the shards of a directory (``*.parquet`` in name order, as the pipeline writes
-    ``pairs/``; hidden and ``_``-prefixed files skipped). Raises :class:`ConfigError` naming the problem."""
-    if path.is_file():
-        return [path]
-    if not path.is_dir():
-        raise ConfigError(f"--input {path} does not exist")
-    files = sorted(f for f in path.glob("*.parquet") if f.is_file() and not f.name.startswith((".", "_")))
-    if not files:
-        raise ConfigError(f"--input {path} is a directory without .parquet files: give a pairs file or a "
-                          "directory of shards such as runs/x/pairs")
-    first = pq.read_schema(files[0]).remove_metadata()
-    for other in files[1:]:
-        if not pq.read_schema(other).remove_metadata().equals(first):
-            raise ConfigError(f"--input {path}: {other.name} has a different schema from {files[0].name}; score "
-                              "shards of one table only")
-    return files
+def fit_sample_from_parquet(pairs: ParquetInput, sentences: int, *, rejected: ParquetInput | None = None,
+                            batch_rows: int = 65536) -> list[list[str]]:
+    """The fit sample (:mod:`filters.fit_sample`) of ``pairs``: token lists of the first ``sentences`` rows by id
+    with English tokens. ``rejected``: a run's ``rejected/`` (its English text, tokenised as the pre-filter does,
+    only where the row could still be in the sample), so a run's ``pairs/`` gives the sample the run fitted on."""
+    sample = first_rows((fit_candidates(batch, sentences)
+                         for batch in pairs.batches([ID, EN_TOKENS], batch_rows)), sentences)
+    if rejected is not None:
+        text = TextProcessor(("en",))
 
+        def tokenised() -> Iterator[pa.Table]:
+            for batch in rejected.batches([ID, EN], batch_rows):
+                limit = last_id(sample) if sample.num_rows >= sentences else None
+                ids, en = batch.column(0).to_pylist(), batch.column(1).to_pylist()
+                rows = [i for i, (row_id, line) in enumerate(zip(ids, en, strict=True))
+                        if line and (limit is None or row_id < limit)]
+                tokens = [text.tokenize(en[i], "en") for i in rows]
+                yield fit_candidates(pa.table({ID: [ids[i] for i in rows],
+                                               EN_TOKENS: pa.array(tokens, pa.list_(pa.string()))}), sentences)
 
-def parquet_batches(files: list[Path], batch_rows: int, columns: list[str] | None = None) -> Iterator[pa.RecordBatch]:
-    """The record batches of ``files`` in order, ``batch_rows`` at most each (``columns``: only those)."""
-    for file in files:
-        yield from pq.ParquetFile(file).iter_batches(batch_size=batch_rows, columns=columns)
-
-
-def fit_sample_from_parquet(path: Path | list[Path], sentences: int, batch_rows: int = 65536) -> pa.ChunkedArray:
-    """About ``sentences`` token lists (both sides of every k-th row, k spread over the whole input: a file, a
-    directory of shards, or a list of files)."""
-    files = path if isinstance(path, list) else input_files(Path(path))
-    rows_wanted = max(1, math.ceil(sentences / 2))
-    step = max(1, sum(pq.ParquetFile(f).metadata.num_rows for f in files) // rows_wanted)
-    chunks: list[pa.Array] = []
-    start = 0
-    for batch in parquet_batches(files, batch_rows, [EN_TOKENS, MT_TOKENS]):
-        first = (-start) % step  # the first multiple of step in this batch
-        take = pa.array(np.arange(first, batch.num_rows, step))
-        start += batch.num_rows
-        if len(take):
-            chunks += [batch.column(EN_TOKENS).take(take), batch.column(MT_TOKENS).take(take)]
-    return pa.chunked_array(chunks, type=pa.list_(pa.string())) if chunks else pa.chunked_array(
-        [], type=pa.list_(pa.string()))
-
+        for table in tokenised():
+            sample = first_rows([sample, table], sentences)
+    return sample_sentences(sample)
 
 
 @dataclass(frozen=True)
@@ -137,16 +121,14 @@ class ScoredFile:
         return self.paraphrase_score_sum / self.pairs if self.pairs else float("nan")
 
 
-def score_parquet(files: Sequence[Path], out: Path, scorer: ParagramScorer, *, batch_rows: int = 65536,
+def score_parquet(source: ParquetInput, out: Path, scorer: ParagramScorer, *, batch_rows: int = 65536,
                   progress: Callable[[int], object] | None = None) -> ScoredFile:
-    """Score the pairs of ``files`` (one table's shards, in order: :func:`input_files`) into the Parquet file
+    """Score the pairs of ``source`` (one table's shards, in order) into the Parquet file
     ``out``, ``batch_rows`` rows at a time; ``progress(rows)`` after each batch. ``out`` appears only when complete
     (written as a hidden ``.NAME.partial`` beside it, then renamed): a killed call leaves no half file under its
     name. The schema is the input's with the score columns (:func:`scored_schema`) and the scorer's id and
     parameters as metadata. A call that fails removes its partial file."""
-    if not files:
-        raise ValueError("score_parquet: no input files")
-    schema = with_metadata(scored_schema(pq.read_schema(files[0])), scorer_id=scorer.scorer_id, score=scorer.params)
+    schema = with_metadata(scored_schema(source.schema), scorer_id=scorer.scorer_id, score=scorer.params)
     started = time.perf_counter()
     pairs = no_known = 0
     overlap_sum = paraphrase_sum = 0.0
@@ -154,7 +136,7 @@ def score_parquet(files: Sequence[Path], out: Path, scorer: ParagramScorer, *, b
     partial = out.with_name(f".{out.name}.partial")
     try:
         with pq.ParquetWriter(partial, schema) as writer:
-            for batch in parquet_batches(list(files), batch_rows):
+            for batch in source.batches(batch_rows=batch_rows):
                 table = score_pairs(pa.Table.from_batches([batch]), scorer).replace_schema_metadata(schema.metadata)
                 writer.write_table(table)
                 pairs += table.num_rows

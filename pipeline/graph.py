@@ -7,6 +7,7 @@ and select -> Parquet shards, plus the optional lexicon branch) to a Beam pipeli
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,13 +20,14 @@ from configs.schema import ParaNMTConfig
 from filters.decontaminate import ExcludedSentences
 from filters.plugins import Score, build_scores
 from filters.rules import check_select_columns
+from paranmt.core.run_layout import LEXICON_DIR, STAGING
 from pipeline.analysis.lexicon.transforms import BuildLexicon, lexicon_shards
 from pipeline.inputs.plan import InputSpec, ReadPlan
 from pipeline.launcher.disk_space import output_bytes, warn_if_short
 from pipeline.launcher.options import runner_of
 from pipeline.launcher.preflight import LOCAL_RUNNERS
 from pipeline.metrics import Step
-from pipeline.outputs.run_folder import LEXICON_DIR, STAGING, code_version
+from pipeline.outputs.run_folder import code_version
 from pipeline.records import REJECTED_TAG
 from pipeline.stages.backtranslate import BackTranslate
 from pipeline.stages.dedup import Dedup, dedup_buckets
@@ -76,6 +78,14 @@ class CheckedRun:
     @property
     def plan(self) -> ReadPlan:
         return self.ingest.plan
+
+    def with_finished_scorer(self) -> CheckedRun:
+        """This run once its folder is claimed: a scorer it already fitted and saved there (a rerun after a kill or
+        a full disk) is reused, not fitted again (:meth:`ScorerChoice.finished`)."""
+        scorer = self.scorer.finished(self.config.score) if self.scorer is not None else None
+        if scorer is self.scorer:
+            return self
+        return dataclasses.replace(self, scorer=scorer, prefilter=PrefilterRows.for_run(self.config, 0))
 
     @property
     def scored(self) -> bool:

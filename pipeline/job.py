@@ -48,6 +48,7 @@ from apache_beam.runners.runner import PipelineResult
 from configs.schema import ParaNMTConfig
 from paranmt.core.errors import ParanmtError
 from paranmt.core.import_path import OWN_PACKAGES
+from paranmt.core.run_layout import LEXICON_DIR, OUTPUTS, STAGING
 from pipeline.graph import CheckedRun, build_pipeline, check_run
 from pipeline.inputs.files import InputError, file_system_problem
 from pipeline.inputs.plan import InputSpec
@@ -65,9 +66,6 @@ from pipeline.metrics import (
     translation_window,
 )
 from pipeline.outputs.run_folder import (
-    LEXICON_DIR,
-    OUTPUTS,
-    STAGING,
     cache_root,
     cached_chunk_path,
     claim_output,
@@ -119,6 +117,7 @@ def run_job(
         checked = check_run(p, config, specs, worker_output)
         claim_output(output, given_config, given_specs, overwrite=overwrite)  # everything checkable was checked
         clear_staging(output)  # a killed run's staging folder and success marker
+        checked = checked.with_finished_scorer()  # the same run's scorer, fitted and saved before, is reused
         if checked.scorer is not None:
             checked.scorer.save()  # a scorer the launcher fitted
         # The stages were built with the workers' paths; the outputs' metadata describes the run as given.

@@ -53,8 +53,6 @@ DEDUP_KEY = "dedup_key"
 PREFILTERED_SCHEMA = pa.schema([*DECODED_SCHEMA, pa.field(S.EN_TOKENS, pa.list_(pa.string())),
                                 pa.field(DEDUP_KEY, pa.binary(16))])
 
-#: Pre-filter -> the scorer fit: English tokens with their row number.
-FIT_SCHEMA = pa.schema([pa.field(ROW, pa.int64(), nullable=False), pa.field(S.EN_TOKENS, pa.list_(pa.string()))])
 
 
 def partition(table: pa.Table, parts: np.ndarray) -> list[tuple[int, pa.Table]]:

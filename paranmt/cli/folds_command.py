@@ -44,13 +44,11 @@ def main(args: argparse.Namespace) -> int:
     """Rank a pairs Parquet file into folds, write one Parquet file per fold, print sizes and boundaries."""
 
     # the work's modules load once the arguments parse: --help and a bad flag answer at once
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     from configs import ConfigError, load_config
     from filters.folds import select_training_pairs, write_fold_subsets
-    from filters.scores import input_files
-    from paranmt.core.pair_schema import ID, Reason, check_schema
+    from paranmt.core.pair_schema import ID, Reason
+    from paranmt.core.parquet_inputs import read_parquet_input
+    from paranmt.core.run_layout import PAIRS
 
     values = config_values(args, CONFIG_FLAGS)
     folds = values["filter.folds"]
@@ -60,8 +58,7 @@ def main(args: argparse.Namespace) -> int:
     criterion = config.filter.rank_by or "paraphrase_score"
     filter_config = config.filter.model_copy(update={"rank_by": criterion, "max_tokens": None, "sample": None})
     config = config.model_copy(update={"filter": filter_config})
-    table = pa.concat_tables(pq.read_table(f) for f in input_files(args.input))  # one-line error if none
-    check_schema(table.schema, required=(ID, criterion), source=args.input)
+    table = read_parquet_input(args.input, required=(ID, criterion), run_part=PAIRS).dataset().to_table()
     result = select_training_pairs(table, filter_config, config.seed)
     ranked = int((result.fold > 0).sum())
     excluded = {k: v for k, v in result.counts.items() if k not in (Reason.KEPT, Reason.NOT_IN_SELECTED_FOLDS)}

@@ -13,7 +13,8 @@ DEFAULT_MAX_PARSE = module_literal("pipeline.analysis.corpus_report:DEFAULT_MAX_
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="paranmt report",
                             description=module_doc("pipeline.analysis.corpus_report").splitlines()[0])
-    parser.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory of shards")
+    parser.add_argument("--input", required=True, type=Path,
+                        help="pairs Parquet file, folder of shards or pattern; a run folder: its pairs/")
     parser.add_argument("--out", type=Path,
                         help="output directory (required, but for a finished run folder: <run>/report, which its "
                         "dataset card then shows)")
@@ -28,8 +29,6 @@ def build_parser() -> argparse.ArgumentParser:
 @command(build_parser, pass_parser=True)
 def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``paranmt report``: print Tables 1 and 3 and write the report files."""
-    if not args.input.exists():
-        parser.error(f"--input {args.input} does not exist")
     from pipeline.analysis.corpus_report import build_report, read_pairs  # once the arguments parse
     from pipeline.outputs.dataset_card import report_of_run, write_dataset_card
 
@@ -38,10 +37,10 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if run is None:
             parser.error("--out is required unless --input is a finished run folder")
         args.out = run.report
-    table = read_pairs(run.pairs if run is not None else args.input, args.sample, args.seed)
+    table = read_pairs(args.input, args.sample, args.seed)  # a run folder: its pairs/
     if table.num_rows == 0:  # an empty folder or empty shards: a report of nothing would look like a result
         parser.error(f"--input {args.input} holds no pairs (no Parquet rows): give a run's pairs/ or train/")
-    name = args.name or (args.input.stem if args.input.is_file() else args.input.name)
+    name = args.name or (args.input.stem if args.input.suffix == ".parquet" else args.input.name)
     report = build_report(table, args.out, name=name, max_parse=args.max_parse, seed=args.seed)
     print("Table 1\n\n" + report["markdown"]["table1"] + "\n")
     for corpus_name, md in report["markdown"]["table3"].items():

@@ -5,8 +5,9 @@
         [--save-scorer fitted.npz] [--config NAME_OR_PATH] [--set score.sif_a=1e-4] [--batch-rows 65536]
 
 Adds (or overwrites) trigram_overlap, paraphrase_score, no_known_words and scorer_id; every other column, the
-translation score included, is carried unchanged. Without --scorer the scorer is fitted first on a systematic
-sample of the input's sentences (score.fit_sample sentences, both sides, spread over the whole file);
+translation score included, is carried unchanged. Without --scorer the scorer is fitted first on the input's
+first score.fit_sample English sentences by id, as a run fits its own (a run's pairs/ with its rejected/, so
+its paraphrase_score comes out the same);
 --save-scorer keeps it so later runs and other workers score identically. The output's schema metadata records the
 scorer id and parameters.
 """
@@ -14,6 +15,7 @@ scorer id and parameters.
 from __future__ import annotations
 
 import argparse
+import posixpath
 import sys
 from pathlib import Path
 
@@ -45,8 +47,9 @@ CONFIG_FLAGS = (
 
 def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="paranmt score", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--input", required=True, type=Path,
-                   help="pairs Parquet file or directory of shards (en_tokens, mt_tokens, ...)")
+    p.add_argument("--input", required=True,
+                   help="pairs Parquet file, folder of shards or pattern (id, en_tokens, mt_tokens, ...), local or a "
+                   "gs:// / s3:// URL; a run folder: its pairs/")
     p.add_argument("--out", required=True, type=Path, help="Parquet file to write")
     add_config_arguments(p, "score.sif_a=1e-4")  # the config's score section applies
     add_config_flags(p, ParaNMTConfig, CONFIG_FLAGS)
@@ -59,27 +62,30 @@ def build_parser() -> argparse.ArgumentParser:
 @command(build_parser)
 def main(args: argparse.Namespace) -> int:
     # the work's modules load once the arguments parse: --help and a bad flag answer at once
-    import pyarrow.parquet as pq
     from tqdm import tqdm
 
     from configs import ConfigError, load_config
     from configs.out_paths import out_file_problem
     from filters.paragram import ParagramScorer
-    from filters.scores import fit_sample_from_parquet, input_files, score_parquet
-    from paranmt.core.pair_schema import EN_TOKENS, MT_TOKENS, check_schema
+    from filters.scores import fit_sample_from_parquet, score_parquet
+    from paranmt.core.pair_schema import EN, EN_TOKENS, ID, MT_TOKENS
+    from paranmt.core.parquet_inputs import read_parquet_input
+    from paranmt.core.run_layout import PAIRS, REJECTED
 
     values = config_values(args, CONFIG_FLAGS)
     config = load_config(args.config, args.overrides, values, flags=flag_names(CONFIG_FLAGS)).score
     problem = out_file_problem("--out", args.out)
     if problem:
         raise ConfigError(problem)
-    files = input_files(args.input)
-    if args.out.resolve() in {f.resolve() for f in files} or args.out.resolve().parent == args.input.resolve():
+    fitting = config.scorer is None  # the fit sample is drawn by id
+    pairs = read_parquet_input(args.input, required=(EN_TOKENS, MT_TOKENS, *((ID,) if fitting else ())),
+                               run_part=PAIRS)
+    out = args.out.resolve()
+    folders = {Path(f).parent for f in pairs.files} if Path(args.input).is_dir() else set()  # a folder of shards
+    if str(out) in pairs.files or any(folder in out.parents for folder in folders):
         raise ConfigError("--out must differ from --input (and lie outside an --input directory)")
     if args.batch_rows < 1:
         raise ConfigError(f"--batch-rows must be positive (got {args.batch_rows})")
-    total_rows = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
-    check_schema(pq.read_schema(files[0]), required=(EN_TOKENS, MT_TOKENS), source=files[0])
     if config.scorer is not None:
         ignored = [item.flag for item in CONFIG_FLAGS if item.key != "score.scorer" and values[item.key]]
         if ignored:
@@ -87,14 +93,20 @@ def main(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         scorer = ParagramScorer.load(config.scorer)
     else:
-        sample = fit_sample_from_parquet(files, config.fit_sample, args.batch_rows)
+        rejected = None
+        if pairs.run_folder is not None:  # fit on every row the run read, as it did
+            rejected = read_parquet_input(pairs.prefix + posixpath.join(pairs.run_folder, REJECTED),
+                                          required=(ID, EN), what="the run's")
+            print(f"fitting the scorer as the run {pairs.prefix + pairs.run_folder} did: on its {PAIRS}/ and "
+                  f"{REJECTED}/", file=sys.stderr)
+        sample = fit_sample_from_parquet(pairs, config.fit_sample, rejected=rejected, batch_rows=args.batch_rows)
         scorer = ParagramScorer.from_config(config, sample)
         print(f"fitted {scorer} on {scorer.params['fit_sentences']:,} sentences", file=sys.stderr)
     if args.save_scorer:
         print(f"saved scorer to {scorer.save(args.save_scorer)}", file=sys.stderr)
 
-    with tqdm(total=total_rows, unit="pairs", disable=args.quiet, desc=f"score ({scorer.scorer_id})") as bar:
-        done = score_parquet(files, args.out, scorer, batch_rows=args.batch_rows, progress=bar.update)
+    with tqdm(total=pairs.num_rows, unit="pairs", disable=args.quiet, desc=f"score ({scorer.scorer_id})") as bar:
+        done = score_parquet(pairs, args.out, scorer, batch_rows=args.batch_rows, progress=bar.update)
     print(f"scored {done.pairs:,} pairs in {done.seconds:.1f} s ({done.pairs / max(done.seconds, 1e-9):,.0f} "
           f"pairs/s); no_known_words {done.no_known_words:,}; mean trigram_overlap {done.mean_trigram_overlap:.3f}; "
           f"mean paraphrase_score {done.mean_paraphrase_score:.3f}; scorer {scorer.scorer_id}", file=sys.stderr)

@@ -48,7 +48,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 
 from paranmt.core.errors import ParanmtError
 from paranmt.core.pair_schema import (
@@ -62,7 +61,9 @@ from paranmt.core.pair_schema import (
     check_schema,
     read_metadata,
 )
+from paranmt.core.parquet_inputs import read_parquet_input
 from paranmt.core.plotting import pyplot
+from paranmt.core.run_layout import PAIRS
 
 if TYPE_CHECKING:
     from spacy.tokens import Span  # spaCy, slow to load, loads on the first parse only
@@ -741,12 +742,13 @@ _READ_COLUMNS = (EN, MT, EN_TOKENS, MT_TOKENS, *SCORE_COLUMNS)
 
 
 def read_pairs(path: str | Path, sample: int | None = None, seed: int = 0) -> pa.Table:
-    """Read the report's columns from a Parquet file or a directory of shards (optionally a seeded row sample)."""
-    dataset = ds.dataset(str(path), format="parquet")
-    columns = [c for c in _READ_COLUMNS if c in dataset.schema.names]
-    check_schema(dataset.schema, required=tuple(c for c in columns if c not in (EN, MT)), source=path)
-    table = dataset.to_table(columns=columns)
-    table = table.replace_schema_metadata(dataset.schema.metadata)
+    """Read the report's columns from a Parquet file, a folder of shards, a pattern or a run folder's ``pairs/``
+    (:func:`paranmt.core.parquet_inputs.read_parquet_input`), optionally a seeded row sample."""
+    pairs = read_parquet_input(path, run_part=PAIRS)
+    columns = [c for c in _READ_COLUMNS if c in pairs.schema.names]
+    check_schema(pairs.schema, required=tuple(c for c in columns if c not in (EN, MT)), source=path)
+    table = pairs.dataset().to_table(columns=columns)
+    table = table.replace_schema_metadata(pairs.schema.metadata)
     if sample is not None and table.num_rows > sample:
         rows = np.sort(np.random.default_rng(seed).choice(table.num_rows, size=sample, replace=False))
         table = table.take(pa.array(rows))

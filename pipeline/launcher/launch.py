@@ -11,11 +11,12 @@ from collections.abc import Sequence
 from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import ParaNMTConfig
+from paranmt.core.run_layout import LEXICON_DIR, OUTPUTS, SUMMARY_FILE
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import AccountingError, run_job
 from pipeline.launcher import progress
 from pipeline.launcher.interrupts import exit_on_interrupt
-from pipeline.outputs.run_folder import LEXICON_DIR, OUTPUTS, SUMMARY_FILE, interrupted_line
+from pipeline.outputs.run_folder import interrupted_line
 from pipeline.outputs.summary import format_table
 
 

@@ -32,7 +32,7 @@ from apache_beam.io.filesystems import FileSystems
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from paranmt.core.pair_schema import CS, EN, ID, MT, PARAPHRASE_SCORE, read_metadata
-from pipeline.outputs.run_folder import (
+from paranmt.core.run_layout import (
     CARD_FILE,
     DEADLETTER,
     LEXICON_DIR,
@@ -43,8 +43,8 @@ from pipeline.outputs.run_folder import (
     SUCCESS_FILE,
     SUMMARY_FILE,
     TRAIN,
-    write_marker,
 )
+from pipeline.outputs.run_folder import write_marker
 from translate.card import ModelDir, ModelDirError, model_or_default
 
 __all__ = ["CITATION", "EXAMPLES", "REPORT_FILE", "card_configs", "card_data", "dataset_card", "example_pairs",

@@ -23,6 +23,19 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.out_paths import make_out_folder, out_folder_problem, remove_created
 from configs.schema import ParaNMTConfig, PipelineConfig
+from paranmt.core.run_layout import (  # the layout's one home
+    CACHE_DIR,
+    CARD_FILE,
+    LEXICON_DIR,
+    LOCK_FILE,
+    OUTPUTS,
+    REPORT_DIR,
+    RUN_FILE,
+    SCORER_DIR,
+    STAGING,
+    SUCCESS_FILE,
+    SUMMARY_FILE,
+)
 from pipeline.inputs.files import InputError
 from pipeline.inputs.plan import InputSpec
 from pipeline.launcher.disk_space import room_for
@@ -32,20 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# The run folder's layout, relative to ``<out>``: every name a run writes there.
-PAIRS, TRAIN, REJECTED, DEADLETTER = "pairs", "train", "rejected", "deadletter"
-OUTPUTS = (PAIRS, TRAIN, REJECTED, DEADLETTER)  # Parquet folders, staged and renamed into place
-LEXICON_DIR = "lexicon"  # the optional lexicon branch's tables, staged and renamed like OUTPUTS
-STAGING = "_staging"  # where the outputs are written before the job succeeds
-SCORER_DIR = "scorer"
-SCORER_FILE = f"{SCORER_DIR}/scorer.npz"  # the scorer a run fits
-CACHE_DIR = "cache"  # the translation cache, unless pipeline.cache_dir
-RUN_FILE = "_RUN"  # the run's definition: what makes two runs the same run
-LOCK_FILE = "_LOCK"
-SUMMARY_FILE = "summary.json"
-SUCCESS_FILE = "_SUCCESS"  # the outputs are in place and their checks hold
-CARD_FILE = "README.md"  # the dataset card, written when the run succeeds
-REPORT_DIR = "report"  # `paranmt report`'s statistics and plots of this run's pairs, shown by the card
 
 
 def code_version() -> str:

@@ -26,20 +26,12 @@ from apache_beam.io.filesystems import FileSystems
 
 from filters.decontaminate import ExcludedSentences
 from paranmt.core.pair_schema import EN_TOKENS, MT_TOKENS, REASON, STAGE, Reason, Stage
+from paranmt.core.run_layout import DEADLETTER, LEXICON_DIR, OUTPUTS, PAIRS, REJECTED, SUMMARY_FILE, TRAIN
 from pipeline.analysis.lexicon.shards import STATS_FILE
 from pipeline.inputs.plan import ReadPlan
 from pipeline.metrics import DROPPING_STAGES, READ_COUNTER, deadletter_counter, rejected_counter, written_counter
 from pipeline.outputs.dataset_card import write_dataset_card
-from pipeline.outputs.run_folder import (
-    DEADLETTER,
-    LEXICON_DIR,
-    OUTPUTS,
-    PAIRS,
-    REJECTED,
-    SUMMARY_FILE,
-    TRAIN,
-    write_marker,
-)
+from pipeline.outputs.run_folder import write_marker
 from pipeline.outputs.translator_check import translator_check
 
 

@@ -15,15 +15,15 @@ from typing import Any
 import apache_beam as beam
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from configs.schema import ParaNMTConfig
+from filters.fit_sample import fit_candidates
 from filters.plugins import CS_TOKENS, Rule
 from filters.rules import apply_rules, prefilter_rules
 from paranmt.core import pair_schema as S
 from paranmt.core.pair_schema import Stage
 from paranmt.core.text import TextProcessor
-from pipeline.records import FIT_SCHEMA, PREFILTERED_SCHEMA, ROW, RejectingDoFn, rejection
+from pipeline.records import PREFILTERED_SCHEMA, RejectingDoFn, rejection
 
 __all__ = ["FIT_TAG", "PrefilterRows", "dedup_keys", "tokenized_batch"]
 
@@ -50,8 +50,8 @@ class PrefilterRows(RejectingDoFn):
     ``en_tokens`` and ``dedup_key``) and rejections (``rejected``).
 
     With ``fit_sentences`` > 0 it also hands the English tokens it made to the scorer fit (``fit``;
-    :data:`~pipeline.records.FIT_SCHEMA`): those of every row with a non-empty English side, kept or not (the
-    first ``fit_sentences`` of each batch in input order), so the fit tokenises nothing again.
+    :data:`~filters.fit_sample.FIT_SAMPLE_SCHEMA`): those of every row with a non-empty English side, kept or not (the
+    first ``fit_sentences`` of each batch by id), so the fit tokenises nothing again.
 
     ``warm_modules`` are imported in ``setup``: the scorer needs torch (slow to import), and a worker that
     imports it while it pre-filters does not hold up the scorer fit and the scoring stage, which wait for each
@@ -97,7 +97,6 @@ class PrefilterRows(RejectingDoFn):
                 yield beam.pvalue.TaggedOutput(FIT_TAG, fit)
 
     def _fit_rows(self, table: pa.Table) -> pa.Table:
-        """The first ``fit_sentences`` rows with English tokens, kept or not: row number and tokens."""
-        lengths = np.asarray(pc.list_value_length(table.column(S.EN_TOKENS)).to_numpy(), dtype=np.int64)
-        first = np.flatnonzero(lengths > 0)[: self._fit_sentences]
-        return table.take(first).select([ROW, S.EN_TOKENS]).cast(FIT_SCHEMA)
+        """The rows of this batch that can be in the scorer's fit sample (:func:`filters.fit_sample.fit_candidates`:
+        the first ``fit_sentences`` by id with English tokens, kept or not)."""
+        return fit_candidates(table, self._fit_sentences)

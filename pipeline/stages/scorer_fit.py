@@ -1,8 +1,9 @@
 """Score and select, wired to filters/: fit (or load) the PARAGRAM-PHRASE scorer, then score and select in Beam
 with :class:`pipeline.stages.score_transforms.ScoreAndSelect`.
 
-The scorer is fitted on the English references of the first ``score.fit_sample`` rows of the input that have a
-decodable, non-empty English side (in input order, so reruns fit the same scorer) and saved to
+The scorer is fitted on its fit sample (:mod:`filters.fit_sample`: the English tokens of the first
+``score.fit_sample`` rows by id that have a decodable, non-empty English side, the same sample ``paranmt score``
+draws from the run's ``pairs/`` and ``rejected/``) and saved to
 ``<output>/scorer/scorer.npz``; every worker loads that one file, so all pairs are scored by the same fitted state.
 The fit runs inside the job (:class:`FitScorer`), on the tokens the pre-filter made anyway; only where a remote
 worker could not read a file the fit needs (``score.embeddings`` or ``score.word_frequencies`` on the launcher's
@@ -21,22 +22,22 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import apache_beam as beam
-import numpy as np
 import pyarrow as pa
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import ParaNMTConfig, PipelineConfig, ScoreConfig
+from filters.fit_sample import FIT_SAMPLE_SCHEMA, first_rows, fit_candidates, last_id, sample_sentences
 from filters.paragram import ParagramScorer, estimated_scorer_bytes
-from paranmt.core.pair_schema import EN, EN_TOKENS
+from paranmt.core.errors import ParanmtError
+from paranmt.core.pair_schema import EN, EN_TOKENS, ID
+from paranmt.core.run_layout import SCORER_FILE
 from paranmt.core.text import TextProcessor
 from pipeline.inputs.files import InputError
 from pipeline.inputs.plan import InputSpec, ReadPlan
-from pipeline.inputs.reading import read_task
+from pipeline.inputs.reading import make_id, read_task
 from pipeline.launcher.disk_space import room_for
 from pipeline.metrics import FITTED_PROGRESS, FITTING_PROGRESS, count_progress, record_size
-from pipeline.outputs.run_folder import SCORER_FILE
-from pipeline.records import FIT_SCHEMA, ROW
 from pipeline.stages.ingest import decode_record
 from pipeline.stages.score_transforms import load_scorer
 
@@ -46,22 +47,26 @@ log = logging.getLogger(__name__)
 
 def first_english_sentences(plan: ReadPlan, specs: Sequence[InputSpec], pipeline_config: PipelineConfig,
                             n: int) -> list[list[str]]:
-    """Moses tokens of the first ``n`` decodable, non-empty English references, in input order."""
+    """The fit sample read on the launcher: Moses tokens of the first ``n`` decodable, non-empty English references
+    by id (:mod:`filters.fit_sample`). Tasks are read in the order of their first id, until no later task can
+    change the sample."""
     text = TextProcessor(("en",))
-    sentences: list[list[str]] = []
-    for task in plan.tasks:
+    sample = FIT_SAMPLE_SCHEMA.empty_table()
+    for task in sorted(plan.tasks, key=lambda t: make_id(t["source"], t["first"])):
+        if sample.num_rows >= n and make_id(task["source"], task["first"]) > last_id(sample):
+            break
         spec = specs[task["input"]]
+        ids: list[str] = []
+        tokens: list[list[str]] = []
         for raw in read_task(task, pipeline_config.max_line_bytes, pipeline_config.deadletter_raw_bytes):
             kind, record = decode_record(raw, spec, pipeline_config.max_line_bytes,
                                          pipeline_config.deadletter_raw_bytes)
-            if kind != "row" or not record[EN]:
-                continue
-            tokens = text.tokenize(record[EN], "en")
-            if tokens:
-                sentences.append(tokens)
-                if len(sentences) >= n:
-                    return sentences
-    return sentences
+            if kind == "row" and record[EN]:
+                ids.append(record[ID])
+                tokens.append(text.tokenize(record[EN], "en"))
+        candidates = pa.table({ID: ids, EN_TOKENS: pa.array(tokens, pa.list_(pa.string()))})
+        sample = first_rows([sample, fit_candidates(candidates, n)], n)
+    return sample_sentences(sample)
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,31 @@ class ScorerChoice:
         """Write the scorer the launcher fitted (if any) to ``path``."""
         if self.fitted is not None:
             save_scorer(self.fitted, self.path)
+
+    def finished(self, config: ScoreConfig) -> ScorerChoice:
+        """After the run folder is claimed (it holds this run's definition, or was emptied for it): the scorer this
+        run fitted and saved at ``path`` before, when it is complete (it loads, and its recomputed id is the one
+        stored) and was fitted with these settings, as a saved scorer, so nothing is fitted or written again and a
+        rerun after a full disk needs no room for a second copy; else this choice unchanged. Fitting is
+        deterministic, so the outputs are the bytes a fresh fit gives."""
+        if (self.fit is None and self.fitted is None) or not FileSystems.exists(self.path):
+            return self
+        try:
+            scorer = load_scorer(self.path, refresh=True)
+        except (ParanmtError, OSError) as error:  # cut short or not a scorer: fitted and written again
+            log.warning("fitting the scorer again: %s", str(error).splitlines()[0])
+            return self
+        params = scorer.params
+        same = (params.get("sif_a") == config.sif_a and params.get("remove_components") == config.remove_components
+                and params.get("lowercase") == config.lowercase
+                and params.get("word_frequencies") == (config.word_frequencies.name if config.word_frequencies
+                                                       else None)
+                and params.get("fit_sentences", 0) <= config.fit_sample
+                and (self.fitted is None or self.fitted.scorer_id == scorer.scorer_id))
+        if not same:
+            return self
+        log.info("reusing the scorer %s this run fitted before (%s)", scorer.scorer_id, self.path)
+        return ScorerChoice(self.path, scorer.scorer_id)
 
 
 def _fits_in_job(score: ScoreConfig, *, local: bool) -> bool:
@@ -157,34 +187,21 @@ def _save(scorer: ParagramScorer, path: str) -> None:
                 handle.close()
 
 
-def _order_keys(table: pa.Table) -> np.ndarray:
-    """Each row's row number: the input order, whatever container held the rows."""
-    return table[ROW].to_numpy()
-
-
 class _FirstSentences(beam.CombineFn):
-    """The first ``n`` rows of :data:`~pipeline.records.FIT_SCHEMA` tables in input order. Once it holds ``n``
-    rows, a batch that starts after its last one (every batch past the first ``n`` rows of the input) is skipped
-    without sorting."""
+    """The fit sample (:func:`filters.fit_sample.first_rows`) of the pre-filter's candidate tables: each worker
+    keeps only its first ``n`` rows by id."""
 
     def __init__(self, n: int):
         self._n = n
 
     def create_accumulator(self) -> pa.Table:
-        return FIT_SCHEMA.empty_table()
-
-    def _first(self, tables: list[pa.Table]) -> pa.Table:
-        table = pa.concat_tables([t for t in tables if t.num_rows] or [FIT_SCHEMA.empty_table()])
-        order = np.argsort(_order_keys(table), kind="stable")[: self._n]
-        return table.take(order).combine_chunks()
+        return FIT_SAMPLE_SCHEMA.empty_table()
 
     def add_input(self, accumulator: pa.Table, table: pa.Table) -> pa.Table:
-        if accumulator.num_rows >= self._n and _order_keys(table).min() > _order_keys(accumulator)[-1]:
-            return accumulator
-        return self._first([accumulator, table])
+        return first_rows([accumulator, table], self._n)
 
     def merge_accumulators(self, accumulators: Iterable[pa.Table]) -> pa.Table:
-        return self._first(list(accumulators))
+        return first_rows(accumulators, self._n)
 
     def extract_output(self, accumulator: pa.Table) -> pa.Table:
         return accumulator
@@ -193,7 +210,7 @@ class _FirstSentences(beam.CombineFn):
 def _fit_from_table(table: pa.Table, score_config: ScoreConfig, path: str) -> str:
     record_size("fit_sample", table.num_rows, table.nbytes)
     count_progress(FITTING_PROGRESS)
-    scorer_id = fit_and_save(table.column(EN_TOKENS).to_pylist(), score_config, path)
+    scorer_id = fit_and_save(sample_sentences(table), score_config, path)
     count_progress(FITTED_PROGRESS)
     return scorer_id
 

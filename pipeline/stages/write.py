@@ -38,9 +38,9 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import PipelineConfig
 from paranmt.core import pair_schema as S
+from paranmt.core.run_layout import DEADLETTER, PAIRS, REJECTED, STAGING, TRAIN
 from pipeline.launcher.disk_space import room_for
 from pipeline.metrics import StageCounter, Step, record_size, written_counter
-from pipeline.outputs.run_folder import DEADLETTER, PAIRS, REJECTED, STAGING, TRAIN
 from pipeline.records import BATCH_ROWS, partition
 
 __all__ = [

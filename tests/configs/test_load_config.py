@@ -188,8 +188,9 @@ def test_an_unknown_key_is_one_line_with_its_sections_keys_and_the_closest(tmp_p
     permitted"), without the valid keys."""
     with pytest.raises(ConfigError) as error:
         load_config(None, ["nonsense.key=1"])
-    assert str(error.value) == ("invalid configuration (--set nonsense.key=1): nonsense: unknown key (the top-level "
-                                "keys: seed, pipeline, prefilter, translate, score, filter, train, lexicon, base)")
+    assert str(error.value) == ("invalid configuration (--set nonsense.key=1): nonsense: unknown key (the "
+                                "top-level keys: seed, pipeline, prefilter, translate, score, filter, train, lexicon, "
+                                "card, base)")
     with pytest.raises(ConfigError) as error:
         load_config(None, ["filter.score_ranges.paraphrase_score.mn=0.5"])
     assert str(error.value).endswith("unknown key (filter.score_ranges.paraphrase_score's keys: min, max); did you "

@@ -29,6 +29,7 @@ from paranmt.core.pair_schema import (
     SchemaMismatch,
     read_metadata,
 )
+from paranmt.core.parquet_inputs import read_parquet_input
 from pipeline.stages.score_transforms import check_scorer, load_scorer
 from tests.filters.test_paragram import pair_vectors
 from tests.filters.test_trigram import real_pairs
@@ -103,14 +104,14 @@ def test_stage_6_needs_a_saved_scorer(tmp_path):
 
 
 def test_score_parquet_writes_what_score_pairs_gives_batch_by_batch(tmp_path):
-    """The library form of ``paranmt score`` (issue 48: the loop lived in the command)."""
+    """The library form of ``paranmt score``."""
     table = pairs_table(600)
     shards = [tmp_path / f"pairs-{k}.parquet" for k in range(2)]
     pq.write_table(table.slice(0, 350), shards[0])
     pq.write_table(table.slice(350), shards[1])
     seen: list[int] = []
     out = tmp_path / "out" / "scored.parquet"
-    done = score_parquet(shards, out, scorer(), batch_rows=100, progress=seen.append)
+    done = score_parquet(read_parquet_input(tmp_path), out, scorer(), batch_rows=100, progress=seen.append)
     scored = pq.read_table(out)
     expected = score_pairs(table, scorer())
     assert scored.to_pydict() == expected.to_pydict()
@@ -126,5 +127,5 @@ def test_score_parquet_leaves_no_file_under_its_name_when_it_fails(tmp_path):
     source = tmp_path / "pairs.parquet"
     pq.write_table(pairs_table(50).drop_columns([MT_TOKENS]), source)
     with pytest.raises(SchemaMismatch):
-        score_parquet([source], tmp_path / "scored.parquet", scorer())
+        score_parquet(read_parquet_input(source), tmp_path / "scored.parquet", scorer())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pairs.parquet"]  # no scored file, no partial one

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.outputs.run_folder import LOCK_FILE, RunFolderBusy, own_output
+from paranmt.core.run_layout import LOCK_FILE
+from pipeline.outputs.run_folder import RunFolderBusy, own_output
 from tests.conftest import REPO_ROOT
 
 ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The sentence {i} is here.")

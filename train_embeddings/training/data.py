@@ -52,6 +52,8 @@ import pyarrow.parquet as pq
 from configs.schema import TrainConfig
 from paranmt.core import pair_schema as S
 from paranmt.core.errors import ParanmtError
+from paranmt.core.parquet_inputs import ParquetInputError, is_skipped, read_parquet_input
+from paranmt.core.run_layout import TRAIN
 from paranmt.core.text import TextProcessor
 
 __all__ = ["PairChunk", "PairSource", "TrainDataError", "parquet_to_tsv", "read_tsv_tables", "source_sentences",
@@ -99,33 +101,25 @@ def _is_tsv(name: str) -> bool:
 
 def _listable(name: str) -> bool:
     base = name.rstrip("/").rsplit("/", 1)[-1]
-    return not base.startswith((".", "_"))
+    return not is_skipped(base)
 
 
-def resolve_files(path: str | Path, data_format: str = "auto") -> tuple[pafs.FileSystem, list[str], str]:
-    """(filesystem, sorted file paths, format) for a file, a directory of shards, a glob, or a URL of either.
-
-    A directory contributes its ``*.parquet`` files (or, for TSV, its ``.tsv``/``.txt`` files), hidden and
-    ``_``-prefixed names excluded; a glob or a single file is taken as given.
-    """
-    text = str(path)
-    from_directory = False
+def _tsv_files(text: str) -> tuple[pafs.FileSystem, list[str]] | None:
+    """The released ParaNMT TSV files at ``text`` (a file, a glob, a folder of ``.tsv``/``.txt`` files, local or
+    a URL), or None when it holds anything else (Parquet is read by :func:`read_parquet_input`)."""
     if "://" in text:
         import fsspec  # deferred: only URLs need it, and it is not a declared dependency (comes with torch)
 
         try:
             fs, root = fsspec.core.url_to_fs(text)
-        except (ImportError, ValueError) as error:  # the protocol's package (gcsfs, s3fs) missing, or unknown
-            raise TrainDataError(f"training data {text}: {error}") from None
+        except (ImportError, ValueError):  # the protocol's package missing: the Parquet reader says so
+            return None
         if _is_glob(root):
             found = [f for f in sorted(fs.glob(root)) if not fs.isdir(f)]
         elif fs.isdir(root):
-            from_directory = True
             found = sorted(f for f in fs.find(root) if _listable(f))
-        elif fs.exists(root):
-            found = [root]
         else:
-            raise TrainDataError(f"training data {text} does not exist")
+            found = [root] if fs.exists(root) else []
         protocols = fs.protocol if isinstance(fs.protocol, tuple) else (fs.protocol,)
         filesystem: pafs.FileSystem = (pafs.LocalFileSystem() if {"file", "local"} & set(protocols)
                                        else pafs.PyFileSystem(pafs.FSSpecHandler(fs)))
@@ -134,24 +128,29 @@ def resolve_files(path: str | Path, data_format: str = "auto") -> tuple[pafs.Fil
         if _is_glob(text):
             found = sorted(p for p in globlib.glob(str(local), recursive=True) if Path(p).is_file())
         elif local.is_dir():
-            from_directory = True
             found = sorted(str(p) for p in local.rglob("*")
                            if p.is_file() and all(_listable(part) for part in p.relative_to(local).parts))
-        elif local.is_file():
-            found = [str(local)]
         else:
-            raise TrainDataError(f"training data {text} does not exist (a Parquet file, a directory of shards, a "
-                                 "glob, a URL, or a TSV file)")
+            found = [str(local)] if local.is_file() else []
         filesystem = pafs.LocalFileSystem()
-    if data_format == "auto":
-        data_format = "tsv" if found and all(_is_tsv(f) for f in found) else "parquet"
-    if from_directory:
-        keep = _is_tsv if data_format == "tsv" else (lambda name: name.endswith(".parquet"))
-        found = [f for f in found if keep(f)]
-    if not found:
-        kind = "TSV files" if data_format == "tsv" else "Parquet shards"
-        raise TrainDataError(f"no {kind} found at {text} (empty shard set)")
-    return filesystem, found, data_format
+    return (filesystem, found) if found and all(_is_tsv(f) for f in found) else None
+
+
+def resolve_files(path: str | Path, data_format: str = "auto") -> tuple[pafs.FileSystem, list[str], str]:
+    """(filesystem, sorted file paths, format) of the training data: TSV files (``data_format`` ``tsv``, or
+    ``auto`` and every file found is ``.tsv``/``.txt``), else Parquet, resolved by
+    :func:`paranmt.core.parquet_inputs.read_parquet_input` (a run folder is read at its ``train/``)."""
+    text = str(path)
+    tsv = _tsv_files(text) if data_format != "parquet" else None
+    if tsv is not None:
+        return tsv[0], tsv[1], "tsv"
+    if data_format == "tsv":
+        raise TrainDataError(f"no TSV files found at {text} (.tsv, .txt, .tsv.gz or .txt.gz)")
+    try:
+        parquet = read_parquet_input(text, run_part=TRAIN, what="training data")
+    except ParquetInputError as error:
+        raise TrainDataError(str(error)) from None
+    return parquet.filesystem, list(parquet.files), "parquet"
 
 
 # ------------------------------------------------------------------------------------------------- TSV
@@ -346,7 +345,7 @@ class PairSource:
 
     def _check_parquet(self) -> None:
         needs_score = self.min_score is not None or self.max_score is not None
-        for file in self.files:
+        for file in self.files[:1]:  # the reader made sure every file has the first one's schema
             try:
                 schema = pq.read_schema(file, filesystem=self.filesystem)
             except (pa.ArrowInvalid, OSError) as exc:

@@ -12,27 +12,26 @@ vocabulary of V words (``max_vocab``, ``min_count``, stop words).
 
 from __future__ import annotations
 
-import glob
 import math
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 from tqdm import tqdm
 
 from configs.schema import LexiconConfig
 from paranmt.core.errors import ParanmtError
-from paranmt.core.pair_schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE, check_schema
+from paranmt.core.pair_schema import EN_TOKENS, KEEP, MT_TOKENS, PARAPHRASE_SCORE
+from paranmt.core.parquet_inputs import read_parquet_input
+from paranmt.core.run_layout import PAIRS
 
 __all__ = ["ENGLISH_STOPWORDS", "SKIP_REASONS", "KeyCounts", "LexiconError", "Marginals", "PairCounts", "Vocabulary",
-           "build_from_parquet", "build_from_tables", "cartesian_chunks", "expand_inputs", "required_columns",
+           "build_from_parquet", "build_from_tables", "cartesian_chunks", "required_columns",
            "select_pairs", "sorted_unique"]
 
 # A short English function-word list: they co-occur with everything, fill the joint tables with uninformative
@@ -484,47 +483,22 @@ def _progress(tables: Iterable[pa.Table], enabled: bool, total: int, desc: str) 
             bar.update(table.num_rows)
 
 
-def expand_inputs(inputs: Sequence[str | os.PathLike]) -> list[str]:
-    """Parquet files from files, directories (``*.parquet`` inside) and globs; an error if none is found."""
-    files: list[str] = []
-    for item in inputs:
-        if "://" in str(item):
-            raise LexiconError(f"input {item}: lexicon build reads local files; copy the shards here, or build the "
-                               "lexicon inside the run (paranmt run --lexicon), which reads any Beam file system")
-        path = Path(item)
-        if path.is_dir():
-            found = sorted(str(p) for p in path.glob("*.parquet"))
-        elif any(c in str(item) for c in "*?["):
-            found = sorted(glob.glob(str(item)))
-        elif path.is_file():
-            found = [str(path)]
-        else:
-            raise LexiconError(f"input {item} does not exist")
-        if not found:
-            raise LexiconError(f"input {item} holds no Parquet file")
-        files += found
-    if not files:
-        raise LexiconError("no input given")
-    return files
-
-
 def build_from_parquet(inputs: Sequence[str | os.PathLike], config: LexiconConfig,
                        progress: bool = True) -> tuple[PairCounts, Vocabulary, Marginals]:
-    """Both passes, streaming record batches of ``batch_pairs`` rows from Parquet shards (memory: one batch plus
-    the count tables)."""
-    files = expand_inputs(inputs)
-    dataset = ds.dataset(files, format="parquet")
+    """Both passes, streaming record batches of ``batch_pairs`` rows from Parquet inputs, each a file, a folder of
+    shards, a pattern or a run folder's ``pairs/`` (:func:`paranmt.core.parquet_inputs.read_parquet_input`; memory:
+    one batch plus the count tables)."""
+    if not inputs:
+        raise LexiconError("no input given")
     columns = required_columns(config)
-    try:
-        check_schema(dataset.schema, required=columns)
-    except ValueError as error:
-        raise LexiconError(f"{files[0]}{' ...' if len(files) > 1 else ''}: {error}") from None
+    sources = [read_parquet_input(item, required=columns, run_part=PAIRS) for item in inputs]
 
     def batches() -> Iterator[pa.Table]:
-        for batch in dataset.to_batches(columns=list(columns), batch_size=config.batch_pairs):
-            yield pa.Table.from_batches([batch])
+        for source in sources:
+            for batch in source.batches(columns, config.batch_pairs):
+                yield pa.Table.from_batches([batch])
 
-    total = dataset.count_rows()
+    total = sum(source.num_rows for source in sources)
     marginals = Marginals()
     for table in _progress(batches(), progress, total, "word counts"):
         marginals.add_table(table, config)

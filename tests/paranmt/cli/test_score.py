@@ -39,7 +39,7 @@ def test_cli_fits_saves_and_reuses_the_scorer(tmp_path, capsys):
     assert set(first[SCORER_ID].to_pylist()) == {loaded.scorer_id}
     metadata = read_metadata(pq.read_schema(out))
     assert metadata["scorer_id"] == loaded.scorer_id and metadata["score"]["weighting"] == "sif"
-    assert loaded.params["fit_sentences"] == 4003  # both sides of all 2,003 rows, less 3 without a known word
+    assert loaded.params["fit_sentences"] == 2000  # the English side of all 2,003 rows, less 3 without a known word
     np.testing.assert_array_equal(first[PARAPHRASE_SCORE].to_numpy(),
                                   score_pairs(table, loaded)[PARAPHRASE_SCORE].to_numpy())
     # a second run with the saved scorer reproduces the output exactly
@@ -83,7 +83,7 @@ def test_cli_reads_a_directory_of_shards(tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
     (tmp_path / "none").mkdir()
     assert main(["--input", str(tmp_path / "none"), "--out", str(tmp_path / "o.parquet")]) == 2
-    assert "without .parquet files" in capsys.readouterr().err
+    assert "holds no Parquet file" in capsys.readouterr().err
     assert main(["--input", str(shards), "--out", str(shards / "scored.parquet"), "--scorer", str(fitted)]) == 2
     assert "outside an --input directory" in capsys.readouterr().err
 

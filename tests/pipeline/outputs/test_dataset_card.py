@@ -17,10 +17,11 @@ from huggingface_hub import DatasetCard
 
 from configs import load_config
 from paranmt.cli.report_command import main as report_main
+from paranmt.core.run_layout import CARD_FILE, REPORT_DIR, RUN_FILE, SUCCESS_FILE, SUMMARY_FILE
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from pipeline.outputs.dataset_card import card_configs, card_data, size_category
-from pipeline.outputs.run_folder import CARD_FILE, REPORT_DIR, RUN_FILE, SUCCESS_FILE, SUMMARY_FILE, clear_staging
+from pipeline.outputs.run_folder import clear_staging
 from pipeline.run import main as run_main
 from tests.conftest import taste_pairs
 

@@ -140,9 +140,9 @@ def test_real_pair_shards_read(tmp_path):
 
 def test_empty_shard_set_is_a_clear_error(tmp_path):
     (tmp_path / "empty").mkdir()
-    with pytest.raises(TrainDataError, match=r"no Parquet shards found .*\(empty shard set\)"):
+    with pytest.raises(TrainDataError, match=r"empty holds no Parquet file"):
         PairSource(tmp_path / "empty")
-    with pytest.raises(TrainDataError, match="no Parquet shards found"):
+    with pytest.raises(TrainDataError, match="matches no Parquet file"):
         PairSource(str(tmp_path / "nothing-*.parquet"))
     with pytest.raises(TrainDataError, match="does not exist"):
         PairSource(tmp_path / "missing")
@@ -160,5 +160,5 @@ def test_missing_column_and_wrong_types_are_clear_errors(tmp_path):
     with pytest.raises(TrainDataError, match="paraphrase_score has type string, expected a number"):
         PairSource(tmp_path / "score.parquet", min_score=0.1)
     (tmp_path / "junk.parquet").write_text("not parquet")
-    with pytest.raises(TrainDataError, match=r"junk\.parquet: not a Parquet file"):
+    with pytest.raises(TrainDataError, match=r"junk\.parquet is not a readable Parquet file"):
         PairSource(tmp_path / "junk.parquet")

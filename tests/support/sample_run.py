@@ -1,0 +1,25 @@
+"""The README's main job on the bundled sample (configs/sample), run in-process into a folder: a real run folder
+(``_RUN``, ``pairs/``, ``train/``, ``rejected/``, ``scorer/``, ``cache/``) for the tests of what reads one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from configs import load_config
+from pipeline.inputs.plan import InputSpec
+from pipeline.job import run_job
+from tests.conftest import REPO_ROOT
+
+SAMPLE = REPO_ROOT / "configs" / "sample"
+
+
+def run_sample(out: Path) -> dict[str, Any]:
+    """Run (or resume) the sample's job into ``out``; its summary."""
+    inputs = [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")]
+    return run_job(load_config("sample"), inputs, str(out))
+
+
+def folder_bytes(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by its relative path, with its bytes."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
