@@ -22,11 +22,13 @@ from translate.cpu_kernel import (
 )
 
 INTEL = CpuInfo("GenuineIntel", "Intel(R) Xeon(R) Processor",
-                frozenset("sse4_1 avx avx2 avx512f avx512bw avx512vl avx512dq avx512_vnni avx_vnni".split()), "x86_64")
-AMD_ZEN2 = CpuInfo("AuthenticAMD", "AMD EPYC 7B12", frozenset("sse4_1 avx avx2".split()), "x86_64")
+                frozenset(["sse4_1", "avx", "avx2", "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_vnni",
+                           "avx_vnni"]), "x86_64")
+AMD_ZEN2 = CpuInfo("AuthenticAMD", "AMD EPYC 7B12", frozenset(["sse4_1", "avx", "avx2"]), "x86_64")
 AMD_ZEN4 = CpuInfo("AuthenticAMD", "AMD EPYC 9B14",
-                   frozenset("sse4_1 avx avx2 avx512f avx512bw avx512vl avx512dq avx512_vnni".split()), "x86_64")
-ARM = CpuInfo("unknown", "Neoverse-N1", frozenset("fp asimd".split()), "aarch64")
+                   frozenset(["sse4_1", "avx", "avx2", "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_vnni"]),
+                   "x86_64")
+ARM = CpuInfo("unknown", "Neoverse-N1", frozenset(["fp", "asimd"]), "aarch64")
 
 
 def test_portable_sets_the_pin_and_fastest_unsets_it():
