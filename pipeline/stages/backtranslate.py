@@ -355,9 +355,8 @@ def checked_model_id(translate_config: TranslateConfig, *, local: bool) -> str:
     that does not exist here is accepted for a remote runner (it may exist only inside the worker image): its
     directory name is then the id."""
 
-    apply_cpu_kernel(translate_config.cpu_kernel)  # the launcher's CTranslate2 (a device check, an in-process
-    # runner's translator) loads with the run's kernel
     if local:  # a remote runner's workers may have the GPU its launcher lacks
+        apply_cpu_kernel(translate_config.cpu_kernel)  # a local runner's CTranslate2 loads with the run's kernel
         check_device(translate_config.device)
     path = model_or_default(translate_config.model)
     try:
