@@ -210,6 +210,13 @@ class TranslateConfig(_Section):
     device_index: int = Field(
         default=0, ge=0, description="Which GPU the CTranslate2 backend decodes on when the device is cuda (0: the "
         "first); the fairseq backend uses torch's current device.")
+    cpu_kernel: Literal["fastest", "portable"] = Field(
+        default="fastest",
+        description="CTranslate2's CPU kernels. fastest: the vendor's (Intel MKL on Intel, oneDNN elsewhere, at the "
+        "CPU's best instruction set), so a few translations differ between CPU types; portable: oneDNN capped at "
+        "AVX2 on every x86-64 CPU, the same translations on Intel and AMD, ~40% more CPU time on an Intel Xeon "
+        "(docs/translate-cpu.md). Set before CTranslate2 loads, one per process; no effect on a GPU.",
+    )
     compute_type: str = Field(
         default="auto",
         description="CTranslate2 compute type (auto, int8, int8_float32, int8_float16, float16, bfloat16, "

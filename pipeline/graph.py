@@ -37,6 +37,7 @@ from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
 from pipeline.stages.score_transforms import ScoreAndSelect
 from pipeline.stages.scorer_fit import ScorerChoice, choose_scorer
 from pipeline.stages.write import write_run_outputs
+from translate.cpu_kernel import run_kernel
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +139,8 @@ def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
         "inputs": [s.to_dict() for s in checked.specs],
         "mode": checked.mode,
         "scored": checked.scored,
+        # the same bytes from every x86 CPU with the portable kernel: it names the pin, not the machine
+        "translation_kernel": run_kernel(config.translate) if checked.translate is not None else None,
     }
 
     read = p | Step.INGEST >> checked.ingest

@@ -74,6 +74,7 @@ from pipeline.outputs.run_folder import (
     own_output,
 )
 from pipeline.outputs.summary import write_summary
+from translate.cpu_kernel import cpu_info, run_kernel
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +199,7 @@ def _summary(output: str, result: PipelineResult, metrics: dict[str, int], runne
     shards = finalize(output, (*OUTPUTS, LEXICON_DIR))
     summary = write_summary(output, metrics, shards, runner=runner, plan=checked.plan, mode=checked.mode,
                             nmt_model_id=checked.nmt_model_id, scored=checked.scored, excluded=checked.excluded,
-                            lexicon=config.lexicon.enabled)
+                            lexicon=config.lexicon.enabled, translation_kernel=_kernel(checked, config))
     summary["stage_seconds"] = stage_seconds(result)
     summary["step_seconds"] = stage_seconds(result, depth=2)
     summary["translation_seconds"] = translation_seconds(result)
@@ -207,6 +208,14 @@ def _summary(output: str, result: PipelineResult, metrics: dict[str, int], runne
     summary["translated_rows"] = metrics.get(TRANSLATED_COUNTER, 0) - metrics.get(CACHE_HIT_COUNTER, 0)
     summary["held"] = held_sizes(result)
     return summary
+
+def _kernel(checked: CheckedRun, config: ParaNMTConfig) -> dict[str, str] | None:
+    """summary.json's ``translation_kernel``: the run's kernel and the launcher's CPU (None: nothing translated)."""
+    if checked.translate is None:
+        return None
+    cpu = cpu_info()
+    return {**run_kernel(config.translate), "launcher_cpu": cpu.model, "launcher_cpu_vendor": cpu.vendor}
+
 
 def _worker_processes(options: PipelineOptions) -> bool:
     """The local runner starts worker processes of its own (they inherit the launcher's stderr)."""

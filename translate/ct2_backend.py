@@ -14,11 +14,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-
-import ctranslate2
+from typing import Any
 
 from configs.schema import TranslateConfig
 from translate.card import ModelDir, ModelDirError
+from translate.cpu_kernel import apply_cpu_kernel, import_ctranslate2
 from translate.cuda_libraries import CUBLAS_FIX
 from translate.translator import BackendUnavailable, RawHypothesis
 
@@ -27,7 +27,7 @@ VMAP_FILE = "vmap.txt"  # the name CTranslate2 looks up among a model's files fo
 
 def cuda_device_count() -> int:
     try:
-        return ctranslate2.get_cuda_device_count()
+        return import_ctranslate2().get_cuda_device_count()
     except Exception:
         return 0
 
@@ -39,7 +39,7 @@ def compute_type_for(requested: str, device: str) -> str:
     if requested != "auto" or device != "cuda":
         return requested
     try:
-        supported = ctranslate2.get_supported_compute_types("cuda")
+        supported = import_ctranslate2().get_supported_compute_types("cuda")
     except Exception:  # no usable CUDA here: CTranslate2 decides (and says why it cannot)
         return requested
     return "float16" if "float16" in supported else requested
@@ -102,14 +102,14 @@ def read_vmap(path: Path) -> bytes:
 class PendingBatch:
     """A batch submitted to CTranslate2's worker threads; :meth:`result` waits for it (the GIL is released)."""
 
-    def __init__(self, futures: list[ctranslate2.AsyncTranslationResult]):
+    def __init__(self, futures: list[Any]):  # ctranslate2.AsyncTranslationResult
         self._futures = futures
 
     def result(self) -> list[list[RawHypothesis]]:
         return [_hypotheses(f.result()) for f in self._futures]
 
 
-def _hypotheses(result: ctranslate2.TranslationResult) -> list[RawHypothesis]:
+def _hypotheses(result: Any) -> list[RawHypothesis]:  # a ctranslate2.TranslationResult
     return [RawHypothesis(list(h), float(s)) for h, s in zip(result.hypotheses, result.scores, strict=True)]
 
 
@@ -127,6 +127,8 @@ class CTranslate2Backend:
         # Batches the Translator keeps here at once: on a GPU one waiting per stream (after a device error at most
         # one more batch decodes); on the CPU two per thread, so that no thread idles while the oldest batch ends.
         self.queue_depth = 2 * self.threads.inter if device == "cpu" else self.threads.inter + 1
+        apply_cpu_kernel(config.cpu_kernel)  # before CTranslate2 loads: it reads its CPU kernels once
+        ctranslate2 = import_ctranslate2()
         files = None
         if config.vmap is not None:
             # The model directory stays read-only: CTranslate2 reads the model's files and the map from memory.

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from configs.schema import NO_CUDA_DEVICE, TranslateConfig
 from paranmt.core.import_path import load_class
 from translate.card import ModelDir, model_or_default
+from translate.cpu_kernel import apply_cpu_kernel
 from translate.ct2_backend import CTranslate2Backend, cuda_device_count
 from translate.cuda_libraries import cublas_hint, cublas_line, process_route
 from translate.text_chain import SourceEncoder
@@ -102,6 +103,7 @@ def load_backend(config: TranslateConfig) -> tuple[ModelDir, DecodeBackend]:
     checkpoint, it falls back to fairseq -- with one warning that says why, and only once fairseq has translated the
     probe batch (else one error naming both causes).
     """
+    apply_cpu_kernel(config.cpu_kernel)  # before anything loads CTranslate2 (a device check does)
     model_dir = ModelDir(model_or_default(config.model))
     check_device(config.device)
     device = decode_device(config.device)

@@ -39,6 +39,7 @@ from paranmt.core.run_layout import (  # the layout's one home
 from pipeline.inputs.files import InputError
 from pipeline.inputs.plan import InputSpec
 from pipeline.launcher.disk_space import room_for
+from translate.cpu_kernel import run_kernel
 
 if TYPE_CHECKING:
     from pydantic import JsonValue
@@ -73,7 +74,9 @@ def _run_definition(config: ParaNMTConfig, specs: Sequence[InputSpec]) -> dict[s
     settings = config.model_dump(mode="json")
     for section, key in _EXECUTION_ONLY:
         settings.get(section, {}).pop(key, None)
-    return {"inputs": [s.to_dict() for s in specs], "config": settings}
+    # The kernel that translates (the CPU's vendor with the fastest one): a resume on another is another run.
+    kernel = None if any(s.has_mt for s in specs) else run_kernel(config.translate)
+    return {"inputs": [s.to_dict() for s in specs], "config": settings, "translation_kernel": kernel}
 
 
 def _flat(value: JsonValue, prefix: str = "") -> dict[str, JsonValue]:

@@ -171,7 +171,7 @@ def build_summary(metrics: Mapping[str, int], files: Mapping[str, Any], *, outpu
 
 def write_summary(output: str, metrics: Mapping[str, int], shards: Mapping[str, list[str]], *, runner: str,
                   plan: ReadPlan, mode: str, nmt_model_id: str, scored: bool, excluded: ExcludedSentences | None,
-                  lexicon: bool) -> dict[str, Any]:
+                  lexicon: bool, translation_kernel: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The run's summary from its metrics and its written shards (``finalize``'s), with the checks that read the
     files back (translator, decontamination, lexicon), written to ``<output>/summary.json``; ``_SUCCESS`` follows
     when ``read = pairs + rejected + deadletter`` and every check holds. Returns the summary."""
@@ -181,7 +181,8 @@ def write_summary(output: str, metrics: Mapping[str, int], shards: Mapping[str, 
                             counters_may_drop=runner in RUNNERS_DROPPING_COUNTERS,
                             extra={"mode": mode, "nmt_model_id": nmt_model_id, "runner": runner,
                                    "sources": plan.sources, "notes": plan.notes,
-                                   **({"lexicon": lexicon_stats} if lexicon_stats else {})})
+                                   **({"lexicon": lexicon_stats} if lexicon_stats else {}),
+                                   **({"translation_kernel": dict(translation_kernel)} if translation_kernel else {})})
     clean = (decontamination_check(files["shards"][TRAIN], excluded, summary["pairs_by_decision"])
              if excluded is not None else None)
     if mode == "translate" and scored:  # read from pairs/: was the translator up to this input?

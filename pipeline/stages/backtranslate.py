@@ -10,12 +10,12 @@ forms depend only on the chunk's rows -- the same pairs give the same chunks, he
 pair file, a TSV, JSONL or Parquet file, one file or many. The moment a chunk is translated, in the same fused
 stage, its translations are written to ``<root>/translations/<model id>/<hash>.parquet`` (id, Czech text,
 translation fields; written under a temporary name, then renamed), the hash over the model id, the decoding
-settings and the chunk's Czech text. A kill loses only the chunks being translated at that moment (one per worker
-thread); a rerun finds every finished chunk by its hash and translates only the rest. Because a chunk translates
-identically wherever it runs, the resumed run writes exactly the shards an uninterrupted run writes (CTranslate2's
-output moves with a batch's composition -- scores and, with int8 weights, some hypotheses; docs/pipeline.md
-measures it -- so re-batching the remainder would not). Metrics: ``translation_cache_hit_rows``,
-``translation_cache_miss_rows``.
+settings, the CPU kernel (:func:`translate.cpu_kernel.translation_kernel`) and the chunk's Czech text. A kill loses
+only the chunks being translated at that moment (one per worker thread); a rerun finds every finished chunk by its
+hash and translates only the rest. Because a chunk translates identically wherever it runs, the resumed run writes
+exactly the shards an uninterrupted run writes (CTranslate2's output moves with a batch's composition -- scores and,
+with int8 weights, some hypotheses; docs/pipeline.md measures it -- so re-batching the remainder would not).
+Metrics: ``translation_cache_hit_rows``, ``translation_cache_miss_rows``.
 
 The device, hence the chunk size and the cache's key, is decided on the workers
 (:meth:`TranslationSettings.on_worker`, as the translator decides it there), not on the launcher: GPU workers
@@ -56,6 +56,7 @@ from pipeline.records import REJECTED_TAG, ROW, RejectedRecord, RejectingDoFn, p
 from pipeline.stages.nmt_inference import TranslateChunks, WorkerTranslator
 from pipeline.stages.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
+from translate.cpu_kernel import apply_cpu_kernel, translation_kernel
 from translate.ct2_backend import compute_type_for
 from translate.loading import check_device, check_libraries, decode_device
 from translate.translator import BackendUnavailable, Status, Translation
@@ -141,8 +142,13 @@ class TranslationCache:
             with FileSystems.open(str(t.vmap)) as handle:
                 vmap = hashlib.sha256(handle.read()).hexdigest()[:16]
         compute_type = t.compute_type if t.backend == "fairseq" else compute_type_for(t.compute_type, device)
+        # The CPU kernel as this worker runs it: the portable pin is one key on every x86 CPU, the vendor's fastest
+        # one per vendor and ISA, so chunks of two kernels never mix (docs/translate-cpu.md).
+        kernel = translation_kernel(t.cpu_kernel, device, t.backend, compute_type)
         settings = tuple(sorted({"beam_size": t.beam_size, "nbest": t.nbest, "backend": t.backend, "device": device,
-                                 "compute_type": compute_type, "max_source_tokens": t.max_source_tokens,
+                                 "compute_type": compute_type,
+                                 "kernel": ",".join(f"{k}={v}" for k, v in sorted(kernel.items())),
+                                 "max_source_tokens": t.max_source_tokens,
                                  "max_decoding_length": t.max_decoding_length,
                                  "max_batch_tokens": t.batch_tokens(device),
                                  "max_batch_sentences": t.batch_sentences(device), "intra_threads": t.intra_threads,
@@ -180,6 +186,7 @@ class TranslationSettings:
         """The plan of this machine: ``translate.device`` as the translator decides it here
         (:func:`translate.loading.decode_device`; ``gpu_visible`` stands in for its look at the machine), then
         ``pipeline.cache_chunk_lines`` and the cache's key for that device."""
+        apply_cpu_kernel(self.translate.cpu_kernel)  # before the device check loads CTranslate2
         device = decode_device(self.translate.device, gpu_visible)
         cache = None if self.cache_root is None else \
             TranslationCache.for_run(self.translate, self.cache_root, self.model_id, device)
@@ -349,6 +356,7 @@ def checked_model_id(translate_config: TranslateConfig, *, local: bool) -> str:
     directory name is then the id."""
 
     if local:  # a remote runner's workers may have the GPU its launcher lacks
+        apply_cpu_kernel(translate_config.cpu_kernel)  # a local runner's CTranslate2 loads with the run's kernel
         check_device(translate_config.device)
     path = model_or_default(translate_config.model)
     try:

@@ -113,6 +113,7 @@ def test_pipeline_excludes_evaluation_sentences_and_proves_it_in_the_summary(tmp
     out = tmp_path / "run"
     code = main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
                  "--out", str(out), "--set", f"filter.exclude_sentences=['{tmp_path}/eval/*.txt']",
+                 "--set", "translate.cpu_kernel=fastest",  # one kernel per process: the suite's default
                  "--runner", "FnApiRunner"])
     assert code == 0
     summary = json.loads((out / "summary.json").read_text())
@@ -135,7 +136,8 @@ def test_pipeline_names_a_missing_evaluation_file_before_any_work(tmp_path, caps
     sample = REPO_ROOT / "configs" / "sample"
     out = tmp_path / "run"
     code = main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
-                 "--out", str(out), "--set", f"filter.exclude_sentences={tmp_path}/missing.txt"])
+                 "--out", str(out), "--set", f"filter.exclude_sentences={tmp_path}/missing.txt",
+                 "--set", "translate.cpu_kernel=fastest"])  # one kernel per process: the suite's default
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"error: filter.exclude_sentences: {tmp_path}/missing.txt matches no file (give evaluation "

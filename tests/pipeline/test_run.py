@@ -332,8 +332,10 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, capsys):
 
     sample = REPO_ROOT / "configs" / "sample"
     out = tmp_path / "sample"
+    # translate.cpu_kernel: one per process, the suite's default here; the sample's own (portable) kernel and the
+    # README's exact output: tests/translate/test_sample_kernels.py, in a process of its own
     assert main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
-                 "--out", str(out)]) == 0
+                 "--out", str(out), "--set", "translate.cpu_kernel=fastest"]) == 0
     stdout = capsys.readouterr().out
     assert "read = pairs + rejected + deadletter: 400 = " in stdout and "-- holds" in stdout
     assert "translation: 400 rows in " in stdout  # the translation's span, first call to last
