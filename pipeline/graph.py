@@ -25,7 +25,7 @@ from pipeline.launcher.disk_space import output_bytes, warn_if_short
 from pipeline.launcher.options import runner_of
 from pipeline.launcher.preflight import LOCAL_RUNNERS
 from pipeline.metrics import Step
-from pipeline.outputs.run_folder import LEXICON_DIR, STAGING, code_version
+from pipeline.outputs.run_folder import LEXICON_DIR, STAGING, code_version, definition
 from pipeline.records import REJECTED_TAG
 from pipeline.stages.backtranslate import BackTranslate
 from pipeline.stages.dedup import Dedup, dedup_buckets
@@ -121,11 +121,14 @@ def check_run(
 def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
     """Add every stage of a checked run to ``p``, writing into ``<output>/_staging`` when it runs."""
     config, output, scorer = checked.config, checked.output, checked.scorer
+    # The outputs record the run's definition (its settings under "config", its inputs), so a setting a rerun may
+    # change (threads, the runner, ...) changes no output byte.
+    defined = definition(config, checked.specs)
     metadata = {
-        "config": config.model_dump(mode="json"),
+        "config": {key: value for key, value in defined.items() if key != "inputs"},
         "code_version": code_version(),
         "nmt_model_id": checked.nmt_model_id,
-        "inputs": [s.to_dict() for s in checked.specs],
+        "inputs": defined["inputs"],
         "mode": checked.mode,
         "scored": checked.scored,
     }
