@@ -675,7 +675,8 @@ class CardConfig(_Section):
 
 
 class ParaNMTConfig(_Section):
-    """Everything a run needs; echoed into the metadata of every output."""
+    """Everything a run needs; its definition (all but the fields marked ``MAY_CHANGE``) is echoed into the metadata
+    of every output."""
 
     seed: int = Field(default=1234, description="Seed of the selection's tie-breaks and samples, and of training "
                       "where train.seed is None.")
