@@ -165,9 +165,9 @@ def test_every_tool_refuses_another_run_in_the_same_words(tmp_path, capsys, monk
 
     with monkeypatch.context() as patch:
         patch.setattr(nmt_train, "_prepare_once", killed)
-        assert train_nmt_main([*nmt, "--set", "seed=1"]) == 130
+        assert train_nmt_main([*nmt, "--recipe", "seed=1"]) == 130
     assert (nmt_out / DEFINITION_FILE).is_file()
     capsys.readouterr()
-    refusals["train-nmt"] = _refusal(capsys, train_nmt_main([*nmt, "--set", "seed=2"]), nmt_out)
+    refusals["train-nmt"] = _refusal(capsys, train_nmt_main([*nmt, "--recipe", "seed=2"]), nmt_out)
 
     assert refusals == {"run": expected, "train": expected, "train-nmt": expected}
