@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from paranmt.core.run_definition import MAY_CHANGE
+
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
@@ -89,9 +91,10 @@ class PipelineConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     # Runner and Beam options (command-line Beam options override both).
-    runner: str = Field(default=DEFAULT_RUNNER, description="Beam runner when --runner is not given.")
+    runner: str = Field(
+        default=DEFAULT_RUNNER, json_schema_extra=MAY_CHANGE, description="Beam runner when --runner is not given.")
     beam_options: dict[str, BeamValue] = Field(
-        default_factory=dict,
+        default_factory=dict, json_schema_extra=MAY_CHANGE,
         description="Extra Beam pipeline options, e.g. {direct_num_workers: 2, project: my-project}; "
         "the same options on the command line win.",
     )
@@ -132,7 +135,8 @@ class PipelineConfig(BaseModel):
     translation_cache: bool = Field(
         default=True, description="Cache each translated chunk at once, so a rerun (after a kill) skips finished "
         "work.")
-    cache_dir: str | None = Field(default=None, description="Translation cache root; None: <output>/cache.")
+    cache_dir: str | None = Field(
+        default=None, json_schema_extra=MAY_CHANGE, description="Translation cache root; None: <output>/cache.")
     cache_chunk_lines: int | None = Field(
         default=None, ge=1,
         description="Translation chunk: this many consecutive input rows (by row number, whatever the input's "
@@ -208,8 +212,9 @@ class TranslateConfig(_Section):
         default="auto", description="Where the translator decodes; auto: CUDA when CTranslate2 or torch sees a GPU, "
         "else the CPU.")
     device_index: int = Field(
-        default=0, ge=0, description="Which GPU the CTranslate2 backend decodes on when the device is cuda (0: the "
-        "first); the fairseq backend uses torch's current device.")
+        default=0, ge=0, json_schema_extra=MAY_CHANGE,
+        description="Which GPU the CTranslate2 backend decodes on when the device is cuda (0: the first); the "
+        "fairseq backend uses torch's current device.")
     cpu_kernel: Literal["fastest", "portable"] = Field(
         default="fastest",
         description="CTranslate2's CPU kernels. fastest: the vendor's (Intel MKL on Intel, oneDNN elsewhere, at the "
@@ -241,7 +246,9 @@ class TranslateConfig(_Section):
         default=200, ge=1, description="Longer inputs (in model subword tokens) are not decoded: status too_long."
     )
     max_decoding_length: int = Field(default=256, ge=1, description="Cap on hypothesis length in tokens.")
-    threads: int = Field(default=0, ge=0, description="CPU cores per translator (0: every core the process may use).")
+    threads: int = Field(
+        default=0, ge=0, json_schema_extra=MAY_CHANGE,
+        description="CPU cores per translator (0: every core the process may use).")
     inter_threads: int = Field(
         default=0, ge=0,
         description="CTranslate2 on CPU: batches decoded at once, each on intra_threads cores (0: threads / "
@@ -255,7 +262,7 @@ class TranslateConfig(_Section):
         "set, else 1; docs/translate-cpu.md measures the split).",
     )
     text_processes: int = Field(
-        default=0, ge=0, exclude=True,  # how fast, not what: not in a run's identity nor its outputs' metadata
+        default=0, ge=0, json_schema_extra=MAY_CHANGE,
         description="Processes of its own for each translator's text chain (Moses, subwords, detokenisation), "
         "0: none, the translating process does it. The same text either way; on a GPU one process's text chain "
         "bounds how fast it feeds the card (docs/scaling.md).",
@@ -473,10 +480,12 @@ class TrainConfig(_Section):
         default=True, description="Pretrained words never seen in training stay in the vocabulary, frozen (Adam "
         "would never move them: their gradient is always zero).")
     unseen_words: Literal["pretrained", "mapped"] = Field(
-        default="mapped", description="Frozen pretrained words (never in training) in evaluated and saved models: "
+        default="mapped", json_schema_extra=MAY_CHANGE,
+        description="Frozen pretrained words (never in training) in evaluated and saved models: "
         "their pretrained vectors, or mapped by the ridge-regression map from the trained words' initial to "
         "trained vectors (train_embeddings/training/unseen_words.py).")
-    unseen_words_ridge: float = Field(default=10.0, ge=0, description="Ridge weight of the unseen-word map.")
+    unseen_words_ridge: float = Field(
+        default=10.0, ge=0, json_schema_extra=MAY_CHANGE, description="Ridge weight of the unseen-word map.")
     lowercase: bool = Field(default=True, description="Lower-case the text before it meets a vocabulary (words, "
                             "trigrams, SentencePiece); saved with the model, which lower-cases what it encodes.")
     min_count: int = Field(default=1, ge=1, description="Training words seen fewer times map to <unk>.")
@@ -511,14 +520,15 @@ class TrainConfig(_Section):
         default=None, description="static: where distillations and teacher vectors are cached (None: "
         "$PARANMT_CACHE/static, default ~/.cache/paranmt/static).")
     # -- optimisation
-    epochs: int = Field(default=5, ge=1, description="Passes over the training pairs.")
+    epochs: int = Field(default=5, ge=1, json_schema_extra=MAY_CHANGE, description="Passes over the training pairs.")
     batch_size: int = Field(default=100, ge=2, description="Pairs per mini-batch (one update).")
     megabatch: int = Field(default=40, ge=1, description="M: mini-batches whose sentences negatives come from.")
-    lr: float = Field(default=1e-3, gt=0, description="Learning rate of the optimizer.")
+    lr: float = Field(default=1e-3, gt=0, json_schema_extra=MAY_CHANGE, description="Learning rate of the optimizer.")
     margin: float = Field(default=0.4, ge=0, description="delta of the margin loss.")
     negatives: Literal["max", "mix"] = Field(default="max", description="mix: max with prob. 0.5, else random.")
     scramble: float = Field(default=0.3, ge=0, le=1, description="Word scrambling rate (recurrent models).")
-    grad_clip: float | None = Field(default=None, gt=0, description="Max global gradient norm (None: no clipping).")
+    grad_clip: float | None = Field(
+        default=None, gt=0, json_schema_extra=MAY_CHANGE, description="Max global gradient norm (None: no clipping).")
     optimizer: Literal["adam", "adagrad"] = Field(
         default="adam", description="adam (ParaNMT-50M) or adagrad (ICLR'16 tunes both; AdaGrad with lr 0.05).")
     paraphrase_weight: float = Field(
@@ -530,20 +540,27 @@ class TrainConfig(_Section):
     lambda_w: float = Field(
         default=0.0, ge=0, description="ICLR'16 eq. 11: lambda_w * ||W_w - W_w,initial||^2 pulling the trainable "
         "word embeddings toward their initial values. 0: none (ParaNMT-50M).")
-    max_steps: int | None = Field(default=None, ge=1, description="Stop after this many updates (a budget).")
+    max_steps: int | None = Field(
+        default=None, ge=1, json_schema_extra=MAY_CHANGE, description="Stop after this many updates (a budget).")
     seed: int | None = Field(
         default=None, description="Seed of the data order, initialisation, scrambling and negatives; None: the "
         "top-level seed.")
     device: Literal["auto", "cpu", "cuda"] = Field(
-        default="auto", description="Where the model trains; auto: CUDA when torch sees a GPU, else the CPU.")
+        default="auto", json_schema_extra=MAY_CHANGE,
+        description="Where the model trains; auto: CUDA when torch sees a GPU, else the CPU.")
     threads: int = Field(
-        default=0, ge=0, description="CPU threads for torch (0: torch's default). Small models (WORD, TRIGRAM) "
+        default=0, ge=0, json_schema_extra=MAY_CHANGE,
+        description="CPU threads for torch (0: torch's default). Small models (WORD, TRIGRAM) "
         "often train fastest on 1; more threads help the LSTMs.")
     # -- evaluation and logging
-    evals_per_epoch: int = Field(default=4, ge=0, description="Dev evaluations (and checkpoints) per epoch.")
-    select_metric: str = Field(default="dev", description="Key of the evaluation dict the best model is kept on.")
-    log_every: int = Field(default=50, ge=1, description="Updates per metrics entry.")
-    encode_batch_size: int = Field(default=2000, ge=1, description="Sentences per no-grad encoding chunk.")
+    evals_per_epoch: int = Field(
+        default=4, ge=0, json_schema_extra=MAY_CHANGE, description="Dev evaluations (and checkpoints) per epoch.")
+    select_metric: str = Field(
+        default="dev", json_schema_extra=MAY_CHANGE,
+        description="Key of the evaluation dict the best model is kept on.")
+    log_every: int = Field(default=50, ge=1, json_schema_extra=MAY_CHANGE, description="Updates per metrics entry.")
+    encode_batch_size: int = Field(
+        default=2000, ge=1, json_schema_extra=MAY_CHANGE, description="Sentences per no-grad encoding chunk.")
 
     @classmethod
     def parse_model(cls, text: str) -> tuple[list[str], Literal["concat", "sum"]]:
@@ -665,7 +682,8 @@ class CardConfig(_Section):
 
 
 class ParaNMTConfig(_Section):
-    """Everything a run needs; echoed into the metadata of every output."""
+    """Everything a run needs; its definition (all but the fields marked ``MAY_CHANGE``) is echoed into the metadata
+    of every output."""
 
     seed: int = Field(default=1234, description="Seed of the selection's tie-breaks and samples, and of training "
                       "where train.seed is None.")

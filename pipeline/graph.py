@@ -27,7 +27,7 @@ from pipeline.launcher.disk_space import output_bytes, warn_if_short
 from pipeline.launcher.options import runner_of
 from pipeline.launcher.preflight import LOCAL_RUNNERS
 from pipeline.metrics import Step
-from pipeline.outputs.run_folder import code_version
+from pipeline.outputs.run_folder import code_version, definition
 from pipeline.records import REJECTED_TAG
 from pipeline.stages.backtranslate import BackTranslate
 from pipeline.stages.dedup import Dedup, dedup_buckets
@@ -37,7 +37,6 @@ from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
 from pipeline.stages.score_transforms import ScoreAndSelect
 from pipeline.stages.scorer_fit import ScorerChoice, choose_scorer
 from pipeline.stages.write import write_run_outputs
-from translate.cpu_kernel import run_kernel
 
 log = logging.getLogger(__name__)
 
@@ -132,15 +131,18 @@ def check_run(
 def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
     """Add every stage of a checked run to ``p``, writing into ``<output>/_staging`` when it runs."""
     config, output, scorer = checked.config, checked.output, checked.scorer
+    # The outputs record the run's definition (its settings under "config", its inputs, the kernel that translates:
+    # the same bytes from every x86 CPU with the portable kernel, which names the pin, not the machine), so a
+    # setting a rerun may change (threads, the runner, ...) changes no output byte.
+    defined = definition(config, checked.specs)
     metadata = {
-        "config": config.model_dump(mode="json"),
+        "config": {key: value for key, value in defined.items() if key not in ("inputs", "translation_kernel")},
         "code_version": code_version(),
         "nmt_model_id": checked.nmt_model_id,
-        "inputs": [s.to_dict() for s in checked.specs],
+        "inputs": defined["inputs"],
         "mode": checked.mode,
         "scored": checked.scored,
-        # the same bytes from every x86 CPU with the portable kernel: it names the pin, not the machine
-        "translation_kernel": run_kernel(config.translate) if checked.translate is not None else None,
+        "translation_kernel": defined["translation_kernel"],
     }
 
     read = p | Step.INGEST >> checked.ingest

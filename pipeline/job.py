@@ -93,7 +93,7 @@ def run_job(
     overwrite: bool = False,
     shared_mounts: Sequence[str | os.PathLike] = (),
 ) -> dict[str, Any]:
-    """Check the run, then -- the one place that writes to the run folder -- claim it (locked, identity written,
+    """Check the run, then -- the one place that writes to the run folder -- claim it (locked, definition written,
     a launcher-fitted scorer saved), build and run the pipeline, move the outputs into place, write
     ``summary.json`` and (when its checks hold) ``_SUCCESS``.
 
@@ -102,7 +102,7 @@ def run_job(
     ``progress_every`` seconds (None: :data:`pipeline.launcher.progress.REMOTE_PROGRESS_SECONDS`).
     Every local path is made absolute for the workers, or refused where they cannot read this machine's disk
     (:func:`pipeline.launcher.preflight.paths_for_workers`; ``shared_mounts``: folders every worker mounts); the
-    outputs' metadata and the run's identity keep the paths as given, so the same command writes the same bytes.
+    outputs' metadata and the run's definition keep the paths as given, so the same command writes the same bytes.
     Returns the summary; raises :class:`AccountingError` if ``read = pairs + rejected + deadletter`` fails.
     """
     argv = beam_argv(config.pipeline, beam_args)

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from translate.train import RUN_FILE, TrainRecipe, train_model
+from paranmt.core.run_definition import DEFINITION_FILE
+from translate.train import TrainRecipe, train_model
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ def cached_model(
         if (target / "model_card.yaml").is_file():
             return target
         partial = target.with_name(target.name + ".partial")
-        if partial.exists() and not (partial / RUN_FILE).is_file():
+        if partial.exists() and not (partial / DEFINITION_FILE).is_file():
             shutil.rmtree(partial)  # left by an older version: not a run folder that can be resumed
         log.warning("training the %s model once (cached in %s); this takes about a minute on 2 cores", name, target)
         # an interrupted earlier attempt is resumed (same data and recipe), not restarted

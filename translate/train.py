@@ -41,23 +41,36 @@ from typing import Any
 
 import ctranslate2
 import pyarrow.parquet as pq
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from sacremoses import MosesPunctNormalizer, MosesTokenizer
 from subword_nmt.learn_bpe import learn_bpe
 from tqdm import tqdm
 
 from paranmt.core.errors import ParanmtError
 from paranmt.core.plotting import pyplot
-from translate.card import FairseqSpec, ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
+from paranmt.core.run_definition import (
+    DEFINITION_FILE,
+    MAY_CHANGE,
+    check_same_run,
+    definition_text,
+    read_definition,
+    run_definition,
+)
+from translate.card import (
+    FairseqSpec,
+    ModelCard,
+    ModelDir,
+    ModelDirError,
+    PostprocessSpec,
+    PreprocessSpec,
+    write_card,
+)
 from translate.convert import fairseq_to_ctranslate2
 from translate.text_chain import load_bpe, moses_words
 
 log = logging.getLogger(__name__)
 
-RUN_FILE = "run.json"
 CURVE_FILE = "training_curve.png"
-# Budget fields may change between a run and its resumption (to train longer, or stop sooner); the rest may not.
-BUDGET_FIELDS = frozenset({"max_epoch", "max_update", "max_hours", "patience", "threads"})
 
 
 class TrainError(ParanmtError, ValueError):
@@ -65,7 +78,9 @@ class TrainError(ParanmtError, ValueError):
 
 
 class TrainRecipe(BaseModel):
-    """Everything that decides what is trained. Presets: :data:`PRESETS`."""
+    """Everything that decides what is trained. Presets: :data:`PRESETS`. The budget (``max_epoch``,
+    ``max_update``, ``max_hours``, ``patience``) and ``threads`` may change between a run and its resumption (to
+    train longer, or stop sooner): they are no part of the run's definition."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -94,10 +109,12 @@ class TrainRecipe(BaseModel):
                             "several train)")
     update_freq: int = Field(default=1, gt=0, description="batches whose gradients are accumulated into one "
                              "update")
-    max_epoch: int = Field(default=20, ge=0, description="0: no epoch limit")
-    max_update: int = Field(default=0, ge=0, description="0: no update limit")
-    max_hours: float = Field(default=0.0, ge=0, description="training wall-clock budget, summed over resumptions")
-    patience: int = Field(default=0, ge=0, description="stop after this many validations without improvement")
+    max_epoch: int = Field(default=20, ge=0, json_schema_extra=MAY_CHANGE, description="0: no epoch limit")
+    max_update: int = Field(default=0, ge=0, json_schema_extra=MAY_CHANGE, description="0: no update limit")
+    max_hours: float = Field(default=0.0, ge=0, json_schema_extra=MAY_CHANGE,
+                             description="training wall-clock budget, summed over resumptions")
+    patience: int = Field(default=0, ge=0, json_schema_extra=MAY_CHANGE,
+                          description="stop after this many validations without improvement")
     average_last: int = Field(default=0, ge=0, description="average the last N epoch checkpoints (0: best)")
     save_interval_updates: int = Field(default=0, ge=0, description="also checkpoint (and validate) every N "
                                        "updates, so a killed run loses less")
@@ -108,10 +125,8 @@ class TrainRecipe(BaseModel):
     fp16: bool = Field(default=True, description="mixed precision on GPUs (ignored on CPU)")
     seed: int = Field(default=1, description="seed of the held-out split, the binarisation and fairseq's "
                       "training")
-    threads: int = Field(default=0, ge=0, description="CPU threads for fairseq (0: all cores)")
-
-    def identity(self) -> dict[str, Any]:
-        return {k: v for k, v in self.model_dump().items() if k not in BUDGET_FIELDS}
+    threads: int = Field(default=0, ge=0, json_schema_extra=MAY_CHANGE,
+                         description="CPU threads for fairseq (0: all cores)")
 
 
 # tiny: the demo model and the tests' models (seconds to a minute on 2 cores, no label smoothing so toy languages
@@ -213,14 +228,15 @@ def apply_bpe(codes: Path, lines: Sequence[str]) -> list[str]:
     return [bpe.process_line(line) for line in lines]
 
 
-def _digest(recipe: TrainRecipe, source: Sequence[str], target: Sequence[str],
-            valid: tuple[Sequence[str], Sequence[str]] | None) -> str:
-    digest = hashlib.sha256(json.dumps(recipe.identity(), sort_keys=True).encode())
+def _definition(recipe: TrainRecipe, source: Sequence[str], target: Sequence[str],
+                valid: tuple[Sequence[str], Sequence[str]] | None) -> dict[str, JsonValue]:
+    """What makes two training runs the same run: the recipe but its budget, and the data (its SHA-256)."""
+    digest = hashlib.sha256()
     for part in (source, target, *(valid or ())):
         for line in part:
             digest.update(line.encode("utf-8", "surrogateescape") + b"\n")
         digest.update(b"\x00")
-    return digest.hexdigest()
+    return run_definition(recipe, data=f"sha256:{digest.hexdigest()[:16]}")
 
 
 # ---- fairseq --------------------------------------------------------------------------------------------------
@@ -425,22 +441,25 @@ class _Echo:
                      values.get("wps", math.nan), minutes)
 
 
-def _check_run_folder(out: Path, identity: str, overwrite: bool) -> bool:
-    """True when ``out`` already holds this run, finished; raises when it holds something else."""
-    run_file = out / RUN_FILE
+def _check_run_folder(out: Path, definition: dict[str, JsonValue], overwrite: bool) -> bool:
+    """True when ``out`` already holds this run, finished (its model card, written last, reads as a complete model
+    directory); raises :class:`DifferentRun` when it holds another run, unless ``overwrite`` deletes it."""
     if not out.exists() or not any(out.iterdir()):
         return False
     if overwrite:
         shutil.rmtree(out)
         return False
-    if not run_file.is_file():
-        raise TrainError(f"{out} exists and is not a training run folder (no {RUN_FILE}); choose another --out "
-                         "or add --overwrite")
-    state = json.loads(run_file.read_text(encoding="utf-8"))
-    if state.get("identity") != identity:
-        raise TrainError(f"{out} holds a different training run (other data or recipe); choose another --out "
-                         "or add --overwrite to replace it")
-    return bool(state.get("finished")) and (out / "model_card.yaml").is_file()
+    definition_file = out / DEFINITION_FILE
+    if not definition_file.is_file():
+        raise TrainError(f"{out} exists and is not a training run folder (no {DEFINITION_FILE}): pass --overwrite "
+                         "to replace it, or choose another --out")
+    check_same_run(out, read_definition(definition_file.read_text(encoding="utf-8"), definition_file), definition,
+                   overwrite=False)
+    try:
+        ModelDir(out)
+    except ModelDirError:
+        return False
+    return True
 
 
 def train_model(
@@ -463,15 +482,14 @@ def train_model(
     if valid is not None and len(valid[0]) != len(valid[1]):
         raise TrainError(f"validation: {len(valid[0])} source lines but {len(valid[1])} target lines: misaligned")
     device = nmt_training_device(device)
-    identity = _digest(recipe, source, target, valid)
-    if _check_run_folder(out, identity, overwrite):
+    definition = _definition(recipe, source, target, valid)
+    if _check_run_folder(out, definition, overwrite):
         log.info("%s already holds this run, finished", out)
         return out
     created = not out.exists()
     work = out / "work"
     work.mkdir(parents=True, exist_ok=True)
-    run_state = {"identity": identity, "recipe": recipe.model_dump(), "finished": False}
-    (out / RUN_FILE).write_text(json.dumps(run_state, indent=1), encoding="utf-8")
+    (out / DEFINITION_FILE).write_text(definition_text(definition), encoding="utf-8")
     threads = recipe.threads or os.cpu_count() or 1
     log_file = work / "train.log"
     started = time.monotonic()
@@ -499,9 +517,8 @@ def train_model(
     card.metrics["training_hours"] = round(cumulative / 3600, 4)
     plot_curve(echo.points, out / CURVE_FILE, f"{card.name}: {updates} updates")
     shutil.copy(log_file, out / "train.log")
-    write_card(out, card)
-    ModelDir(out)  # what was written is complete
-    (out / RUN_FILE).write_text(json.dumps({**run_state, "finished": True}, indent=1), encoding="utf-8")
+    write_card(out, card)  # last: a folder whose card reads as a complete model directory is a finished run
+    ModelDir(out)
     if not keep_work:
         shutil.rmtree(work)
     log.info("model ready: %s (valid perplexity %.2f, %d updates, %.1f min this call)", out,

@@ -65,6 +65,14 @@ from configs.schema import TrainConfig
 from filters.folds import assign_folds, pair_keys
 from filters.rules import CRITERIA, MaxTokens, NotACopy
 from paranmt.core import pair_schema as S
+from paranmt.core.run_definition import (
+    DEFINITION_FILE,
+    DifferentRun,
+    check_same_run,
+    definition_text,
+    read_definition,
+    run_definition,
+)
 from paranmt.core.text import CachedTokenizer
 from pipeline.analysis.corpus_report import build_report
 from train_embeddings.evaluation import sts
@@ -114,23 +122,23 @@ QUICK = Scale(per_source=20, throughput_sentences=16, folds=2, table5_models=("w
 class Steps:
     """``<out>/steps/<name>.json``: a finished step's result; present means done (written atomically).
 
-    ``<out>/steps/_run.json`` holds the arguments that define the run (model, bitext, evaluation data, scale): the
-    project's rule for run folders applies — the same run resumes, a different one is refused unless
-    ``overwrite`` (which removes the folder first)."""
+    ``<out>/steps/definition.json`` holds the arguments that define the run (model, bitext, evaluation data,
+    scale): the project's rule for run folders (:mod:`paranmt.core.run_definition`) applies — the same run resumes,
+    a different one is refused unless ``overwrite`` (which removes the folder first)."""
 
-    def __init__(self, out: Path, identity: dict[str, Any], overwrite: bool = False) -> None:
+    def __init__(self, out: Path, definition: dict[str, Any], overwrite: bool = False) -> None:
         self.dir = out / "steps"
-        marker = self.dir / "_run.json"
-        if marker.is_file() and json.loads(marker.read_text(encoding="utf-8")) != identity:
-            if not overwrite:
-                stored = json.loads(marker.read_text(encoding="utf-8"))
-                changed = ", ".join(f"{k} {stored.get(k)!r} -> {v!r}" for k, v in identity.items()
-                                    if stored.get(k) != v)
-                raise SystemExit(f"error: {out} holds a different reproduction ({changed}): pass --overwrite to "
-                                 "replace it, or choose another --out")
-            shutil.rmtree(out)
+        marker = self.dir / DEFINITION_FILE
+        if marker.is_file():
+            try:
+                other = check_same_run(out, read_definition(marker.read_text(encoding="utf-8"), marker), definition,
+                                       overwrite=overwrite)
+            except DifferentRun as error:
+                raise SystemExit(f"error: {error}") from None
+            if other:
+                shutil.rmtree(out)
         self.dir.mkdir(parents=True, exist_ok=True)
-        write_json(marker, identity)
+        marker.write_text(definition_text(definition), encoding="utf-8")
 
     def run(self, name: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         path = self.dir / f"{name}.json"
@@ -797,9 +805,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     scale = QUICK if args.quick else FULL
     out = args.out
     out.mkdir(parents=True, exist_ok=True)
-    identity = {"model": str(args.model.resolve()), "bitext": str(args.bitext.resolve()),
-                "eval_data": str(args.eval_data.resolve()), "scale": dataclasses.asdict(scale)}
-    steps = Steps(out, json.loads(json.dumps(identity)), args.overwrite)
+    definition = run_definition(model=str(args.model.resolve()), bitext=str(args.bitext.resolve()),
+                                eval_data=str(args.eval_data.resolve()), scale=dataclasses.asdict(scale))
+    steps = Steps(out, json.loads(json.dumps(definition)), args.overwrite)
     files = prepare_input(args.bitext, out, scale.per_source)
     results = {
         "corpus": steps.run("corpus", lambda: build_corpus(files, args.model, args.eval_data, out)),

@@ -14,8 +14,9 @@ same files:
   against the pairs contract (:func:`paranmt.core.pair_schema.check_schema`);
 - local paths, ``file://``, and the object stores pyarrow opens itself (``gs://``, ``s3://``) are read with
   pyarrow's file systems; another fsspec protocol (``memory://``) goes through ``pyarrow.fs.FSSpecHandler``;
-- a **run folder** (it holds :data:`~paranmt.core.run_layout.RUN_FILE`) is read as the reader means it: the caller
-  names the part (``pairs/`` for scores, reports and lexicons, ``train/`` for training), and one log line says so.
+- a **run folder** (it holds :data:`~paranmt.core.run_definition.DEFINITION_FILE`) is read as the reader means
+  it: the caller names the part (``pairs/`` for scores, reports and lexicons, ``train/`` for training), and one log
+  line says so.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ import pyarrow.parquet as pq
 
 from paranmt.core.errors import ParanmtError
 from paranmt.core.pair_schema import check_schema
-from paranmt.core.run_layout import OUTPUTS, RUN_FILE
+from paranmt.core.run_definition import DEFINITION_FILE
+from paranmt.core.run_layout import OUTPUTS
 
 __all__ = ["PARQUET_SUFFIX", "ParquetInput", "ParquetInputError", "is_skipped", "read_parquet_input"]
 
@@ -149,7 +151,7 @@ def _glob_match(path: str, pattern: str) -> bool:
 
 
 def _is_run_folder(filesystem: pafs.FileSystem, folder: str) -> bool:
-    return filesystem.get_file_info(posixpath.join(folder, RUN_FILE)).type == pafs.FileType.File
+    return filesystem.get_file_info(posixpath.join(folder, DEFINITION_FILE)).type == pafs.FileType.File
 
 
 def _run_part(filesystem: pafs.FileSystem, root: str, given: str, part: str | None) -> str:

@@ -3,7 +3,8 @@
 
 * ``summary.json`` -- every count (read, per stage and reason, by decision), the translator check, the
   decontamination check, the lexicon's counts, the translation kernel, the bitext's files and rows;
-* ``_RUN`` -- the run's definition: model, beam, device, compute type, the rules with their values, the licence;
+* ``definition.json`` -- the run's definition: model, beam, device, compute type, the rules with their values,
+  the licence;
 * the Parquet metadata of ``pairs/`` -- the code version, the rules as applied, the scorer;
 * the translation model's ``model_card.yaml`` -- its name, scores and architecture;
 * ``report/report.json`` when ``paranmt report`` has been run on the folder -- Table 1, Table 3 and the plots;
@@ -32,6 +33,7 @@ from apache_beam.io.filesystems import FileSystems
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from paranmt.core.pair_schema import CS, EN, ID, MT, PARAPHRASE_SCORE, read_metadata
+from paranmt.core.run_definition import DEFINITION_FILE, read_definition
 from paranmt.core.run_layout import (
     CARD_FILE,
     DEADLETTER,
@@ -39,7 +41,6 @@ from paranmt.core.run_layout import (
     PAIRS,
     REJECTED,
     REPORT_DIR,
-    RUN_FILE,
     SUCCESS_FILE,
     SUMMARY_FILE,
     TRAIN,
@@ -108,7 +109,7 @@ def _selected(summary: Mapping[str, Any]) -> str:
 
 def card_data(summary: Mapping[str, Any], definition: Mapping[str, Any], *, name: str) -> DatasetCardData:
     """The card's YAML: languages, licence, task, size, title and the ``configs`` over the shards."""
-    card_config = definition["config"].get("card", {})
+    card_config = definition.get("card", {})
     default = _selected(summary)
     configs = [{"config_name": config, "data_files": [{"split": "train", "path": f"{config}/*.parquet"}],
                 **({"default": True} if config == default else {})}
@@ -277,7 +278,7 @@ def dataset_card(summary: Mapping[str, Any], definition: Mapping[str, Any], meta
                  examples: Sequence[Mapping[str, Any]], report: Mapping[str, Any] | None, *,
                  name: str) -> DatasetCard:
     """The card from the run's records (see the module docstring)."""
-    config = definition["config"]
+    config = definition  # the run's settings, less those a rerun may change
     data = card_data(summary, definition, name=name)
     default = _selected(summary)
     made = ("back-translating the Czech side of a Czech-English bitext into English" if summary.get("mode") ==
@@ -383,7 +384,8 @@ def report_of_run(path: Path) -> RunReport | None:
 def write_dataset_card(output: str) -> str:
     """Write ``<output>/README.md`` from the finished run's records there; returns its path."""
     summary = json.loads(_read_text(FileSystems.join(output, SUMMARY_FILE)))
-    definition = json.loads(_read_text(FileSystems.join(output, RUN_FILE)))
+    definition_path = FileSystems.join(output, DEFINITION_FILE)
+    definition = read_definition(_read_text(definition_path), definition_path)
     selected = _shards(output, summary, _selected(summary))
     report_path = FileSystems.join(output, REPORT_DIR, REPORT_FILE)
     report = json.loads(_read_text(report_path)) if _exists(report_path) else None

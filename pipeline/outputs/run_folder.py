@@ -1,7 +1,7 @@
 """One rule for every run folder: its layout (every path a run reads or writes under it), one run owning it at a time
-(``<out>/_LOCK``), what makes two runs the same run (its definition, ``<out>/_RUN``), resume or refuse, its markers
-(:func:`write_marker`), the outputs' staging (:func:`clear_staging`, then :func:`finalize` once the job succeeded) and
-the code version written into outputs' metadata."""
+(``<out>/_LOCK``), what makes two runs the same run (its definition, ``<out>/definition.json``), resume or refuse,
+its markers (:func:`write_marker`), the outputs' staging (:func:`clear_staging`, then :func:`finalize` once the job
+succeeded) and the code version written into outputs' metadata."""
 
 from __future__ import annotations
 
@@ -16,13 +16,20 @@ import subprocess
 from collections.abc import Iterator, Sequence
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from configs.out_paths import make_out_folder, out_folder_problem, remove_created
 from configs.schema import ParaNMTConfig, PipelineConfig
+from paranmt.core.run_definition import (
+    DEFINITION_FILE,
+    check_same_run,
+    definition_text,
+    read_definition,
+    run_definition,
+)
 from paranmt.core.run_layout import (  # the layout's one home
     CACHE_DIR,
     CARD_FILE,
@@ -30,7 +37,6 @@ from paranmt.core.run_layout import (  # the layout's one home
     LOCK_FILE,
     OUTPUTS,
     REPORT_DIR,
-    RUN_FILE,
     SCORER_DIR,
     STAGING,
     SUCCESS_FILE,
@@ -45,7 +51,6 @@ if TYPE_CHECKING:
     from pydantic import JsonValue
 
 log = logging.getLogger(__name__)
-
 
 
 def code_version() -> str:
@@ -64,49 +69,28 @@ def code_version() -> str:
         return base
 
 
-# Settings that change how a run executes, not what it writes: a rerun may change them and still be the same run.
-_EXECUTION_ONLY = {("pipeline", "runner"), ("pipeline", "beam_options"), ("pipeline", "cache_dir"),
-                   ("translate", "threads"), ("translate", "device_index")}
-
-
-def _run_definition(config: ParaNMTConfig, specs: Sequence[InputSpec]) -> dict[str, Any]:
-    """What makes two runs the same run: the inputs and every setting that can change the outputs."""
-    settings = config.model_dump(mode="json")
-    for section, key in _EXECUTION_ONLY:
-        settings.get(section, {}).pop(key, None)
-    # The kernel that translates (the CPU's vendor with the fastest one): a resume on another is another run.
+def definition(config: ParaNMTConfig, specs: Sequence[InputSpec]) -> dict[str, JsonValue]:
+    """What makes two runs the same run: every setting but those a rerun may change, the inputs, and the kernel that
+    translates (a resume on another kernel is another run; none when the inputs carry their translations)."""
     kernel = None if any(s.has_mt for s in specs) else run_kernel(config.translate)
-    return {"inputs": [s.to_dict() for s in specs], "config": settings, "translation_kernel": kernel}
-
-
-def _flat(value: JsonValue, prefix: str = "") -> dict[str, JsonValue]:
-    if isinstance(value, dict):
-        return {k: v for key, item in value.items() for k, v in _flat(item, f"{prefix}{key}.").items()}
-    return {prefix.rstrip("."): value}
+    return run_definition(config, inputs=[s.to_dict() for s in specs], translation_kernel=kernel)
 
 
 def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec], *, overwrite: bool) -> None:
-    """One rule for every run folder: a folder that holds this run (same inputs and settings) is resumed — finished
-    translations are reused and the outputs rewritten identically —, one that holds a different run is refused
-    unless ``overwrite`` (its outputs are then deleted; the content-addressed translation cache is kept). The
-    run's definition is written to ``<output>/_RUN`` before any work."""
-    definition = _run_definition(config, specs)
-    path = FileSystems.join(output, RUN_FILE)
+    """One rule for every run folder (:mod:`paranmt.core.run_definition`): a folder that holds this run is resumed
+    — finished translations are reused and the outputs rewritten identically —, one that holds a different run is
+    refused unless ``overwrite`` (its outputs are then deleted; the content-addressed translation cache is kept).
+    The run's definition is written to ``<output>/definition.json`` before any work."""
+    current = definition(config, specs)
+    path = FileSystems.join(output, DEFINITION_FILE)
     if FileSystems.exists(path):
         with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
-            stored = json.loads(handle.read().decode("utf-8"))
-        if stored != definition:
-            if not overwrite:
-                before, after = _flat(stored), _flat(definition)
-                changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
-                shown = ", ".join(f"{k} {before.get(k)!r} -> {after.get(k)!r}" for k in changed[:3])
-                more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
-                raise InputError(f"{output} holds a different run ({shown}{more}): pass --overwrite to replace it, "
-                                 "or choose another --out")
+            stored = read_definition(handle.read().decode("utf-8"), path)
+        if check_same_run(output, stored, current, overwrite=overwrite):
             stale = [FileSystems.join(output, name) for name in (*OUTPUTS, LEXICON_DIR, SCORER_DIR, SUMMARY_FILE,
                                                                  SUCCESS_FILE, CARD_FILE, REPORT_DIR)]
             FileSystems.delete([p for p in stale if FileSystems.exists(p)])
-    write_marker(output, RUN_FILE, json.dumps(definition, indent=1, sort_keys=True))  # FileSystems makes the folder
+    write_marker(output, DEFINITION_FILE, definition_text(current))  # FileSystems makes the folder
 
 
 def cached_chunk_path(root: str, model_folder: str, name: str) -> str:
@@ -134,8 +118,8 @@ def interrupted_line(pipeline_config: PipelineConfig, output: str) -> str:
 
 
 def write_marker(output: str, name: str = SUCCESS_FILE, text: str = "") -> str:
-    """``<output>/<name>`` holding ``text``: the run's definition (``_RUN``), its ``summary.json``, or ``_SUCCESS``
-    once its checks held."""
+    """``<output>/<name>`` holding ``text``: the run's definition (``definition.json``), its ``summary.json``, or
+    ``_SUCCESS`` once its checks held."""
     path = FileSystems.join(output, name)
     data = text.encode("utf-8")
     with room_for(path, name, lambda: len(data)):
@@ -193,7 +177,7 @@ def own_output(output: str) -> Iterator[None]:
     """Hold ``output`` for this run: a local folder is created (every ancestor too) and locked exclusively by
     ``<output>/_LOCK``, which names the holder (pid, host, start time) while the run lives; a second run into the
     same folder is refused at once with :class:`RunFolderBusy`. A folder this call created is removed again when
-    the run fails before it wrote its ``_RUN`` definition, so a bad argument leaves nothing behind.
+    the run fails before it wrote its definition, so a bad argument leaves nothing behind.
 
     Object stores (gs://, s3://) have no locks: nothing is held there and a warning says so."""
     if FileSystems.get_scheme(output) not in (None, "file"):
@@ -216,7 +200,7 @@ def own_output(output: str) -> Iterator[None]:
         os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": started}).encode(), 0)
         yield
     except BaseException:
-        if created and not (folder / RUN_FILE).exists():  # failed before any work: leave nothing behind
+        if created and not (folder / DEFINITION_FILE).exists():  # failed before any work: leave nothing behind
             with contextlib.suppress(OSError):
                 os.unlink(folder / LOCK_FILE)  # before the unlock: a waiting open then sees a replaced file
             remove_created(created)

@@ -14,7 +14,7 @@ import pytest
 
 from configs import load_config
 from paranmt.core import pair_schema as S
-from pipeline.inputs.files import InputError
+from paranmt.core.run_definition import DifferentRun
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from pipeline.run import main
@@ -275,8 +275,8 @@ def test_a_different_run_needs_overwrite_and_then_replaces_train(tmp_path):
     assert (out / "train").exists()
     # A different run (no selection stage) is refused in a folder that holds this one, unless overwrite: then the
     # stale train/ goes with the rest.
-    with pytest.raises(InputError, match=r"holds a different run \(config\.pipeline\.score True -> False\): pass "
-                                         r"--overwrite"):
+    with pytest.raises(DifferentRun, match=r"holds a different run \(pipeline\.score true -> false\): pass "
+                                           r"--overwrite"):
         run_job(_config("pipeline.tsv_header=true", "pipeline.score=false"), specs, out)
     assert (out / "train").exists()
     run_job(_config("pipeline.tsv_header=true", "pipeline.score=false"), specs, out, overwrite=True)

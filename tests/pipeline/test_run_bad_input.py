@@ -181,7 +181,7 @@ def test_empty_pair_files_and_empty_parquet_are_errors(tmp_path, capsys):
 
 def test_no_english_to_fit_on_leaves_no_claimed_folder(tmp_path, capsys):
     """The scorer is planned before the run folder is claimed: an input with no English sentence used to leave its
-    ``_RUN`` behind, and the rerun with the English side fixed was refused as "a different run"."""
+    definition behind, and the rerun with the English side fixed was refused as "a different run"."""
     cs, en, mt = tmp_path / "c.cs", tmp_path / "c.en", tmp_path / "c.mt"
     cs.write_bytes(_side(0))
     en.write_bytes(b"\n" * len(ROWS))
@@ -196,7 +196,7 @@ def test_no_english_to_fit_on_leaves_no_claimed_folder(tmp_path, capsys):
 
 
 def test_scorer_files_are_checked_before_the_claim_and_a_fit_error_is_one_line(tmp_path, capsys):
-    """A missing ``score.embeddings`` failed inside the job (after ``_RUN`` was written), and word vectors that
+    """A missing ``score.embeddings`` failed inside the job (after the definition was written), and word vectors that
     know no word of the input ended the job with Beam's traceback and a ValueError."""
     cs, en, mt = tmp_path / "c.cs", tmp_path / "c.en", tmp_path / "c.mt"
     for path, k in ((cs, 0), (en, 1), (mt, 2)):

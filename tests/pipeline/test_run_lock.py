@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from paranmt.core.run_definition import DEFINITION_FILE
 from paranmt.core.run_layout import LOCK_FILE
 from pipeline.outputs.run_folder import RunFolderBusy, own_output
 from tests.conftest import REPO_ROOT
@@ -83,7 +84,7 @@ def test_a_second_run_into_a_held_folder_is_refused_naming_the_holder(tmp_path, 
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     assert lines[0].startswith(f"error: {out} is in use by pid {holder.pid} on {socket.gethostname()}, started ")
     assert "choose another --out" in lines[0]
-    assert not (out / "_RUN").exists()  # refused before anything was written
+    assert not (out / DEFINITION_FILE).exists()  # refused before anything was written
     # The holder is gone: the same command now runs, and the finished folder names no holder.
     done = _run(inputs, out)
     assert done.returncode == 0, done.stderr

@@ -1,5 +1,6 @@
-"""The README's main job on the bundled sample (configs/sample), run in-process into a folder: a real run folder
-(``_RUN``, ``pairs/``, ``train/``, ``rejected/``, ``scorer/``, ``cache/``) for the tests of what reads one."""
+"""The README's main job on the bundled sample (configs/sample), run in-process into a folder: a real run
+folder (``definition.json``, ``pairs/``, ``train/``, ``rejected/``, ``scorer/``, ``cache/``) for the
+tests of what reads one."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from configs import load_config
+from configs.schema import ParaNMTConfig
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from tests.conftest import REPO_ROOT
@@ -14,10 +16,17 @@ from tests.conftest import REPO_ROOT
 SAMPLE = REPO_ROOT / "configs" / "sample"
 
 
+def sample_config(*overrides: str) -> ParaNMTConfig:
+    """The sample's config for a run in the test process: CTranslate2 reads its CPU kernel once per process, so
+    every in-process run of the suite keeps the default kernel (``fastest``); the sample's own (``portable``) runs
+    in a process of its own (tests/translate/test_sample_kernels.py)."""
+    return load_config("sample", ["translate.cpu_kernel=fastest", *overrides])
+
+
 def run_sample(out: Path) -> dict[str, Any]:
     """Run (or resume) the sample's job into ``out``; its summary."""
     inputs = [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")]
-    return run_job(load_config("sample"), inputs, str(out))
+    return run_job(sample_config(), inputs, str(out))
 
 
 def folder_bytes(folder: Path) -> dict[str, bytes]:

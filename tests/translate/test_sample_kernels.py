@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 
 from benchmarks.translate.sample_kernels import machine_key, sample_corpus
 from paranmt.core import pair_schema as S
+from paranmt.core.run_definition import DEFINITION_FILE
 from tests.conftest import REPO_ROOT
 from translate.cpu_kernel import PORTABLE
 
@@ -30,7 +31,7 @@ def test_the_portable_sample_is_the_same_corpus_on_every_x86_cpu(tmp_path):
     for run in (r for r in runs if r["cpu_kernel"] == PORTABLE and r["machine"] == machine_key()):
         assert (mine["pairs_digest"], mine["train_digest"]) == (run["pairs_digest"], run["train_digest"])
 
-    definition = json.loads((out / "_RUN").read_text(encoding="utf-8"))["translation_kernel"]
+    definition = json.loads((out / DEFINITION_FILE).read_text(encoding="utf-8"))["translation_kernel"]
     assert definition == {"setting": "portable", "device": "cpu", "backend": "ctranslate2", "compute_type": "auto",
                           "vendor": "any x86-64 with AVX2", "gemm": "oneDNN", "isa": "AVX2", "ct2_isa": "AVX2"}
     meta = S.read_metadata(pq.read_schema(sorted((out / "train").glob("*.parquet"))[0]))

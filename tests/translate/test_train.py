@@ -17,6 +17,7 @@ import torch
 from configs.schema import TranslateConfig
 from paranmt.cli.evaluate_nmt_command import main as evaluate_main
 from paranmt.cli.train_nmt_command import main as train_main
+from paranmt.core.run_definition import changed_keys, run_definition
 from tests.conftest import REPO_ROOT
 from tests.support.toy_corpus import make_toy_corpus
 from translate import Status, load_translator
@@ -117,7 +118,8 @@ def test_rerunning_a_finished_run_does_nothing_and_a_different_run_is_refused(tr
     capsys.readouterr()
     assert train_main([*base, "--recipe", "layers=3"]) == 2
     err = capsys.readouterr().err
-    assert "holds a different training run" in err and "--overwrite" in err and "Traceback" not in err
+    assert f"error: {trained} holds a different run (layers 2 -> 3): pass --overwrite" in err
+    assert "Traceback" not in err
 
 
 def _train_command(out: Path, files: dict[str, Path]) -> list[str]:
@@ -306,8 +308,9 @@ def test_fairseq_log_lines_are_parsed():
     assert parse_log_line("| INFO | fairseq_cli.train | done training") is None
 
 
-def test_recipe_budget_fields_do_not_change_a_runs_identity():
+def test_recipe_budget_fields_do_not_change_a_runs_definition():
     recipe = PRESETS["cpu-small"]
-    assert recipe.identity() == recipe.model_copy(update={"max_hours": 1.0, "max_update": 10}).identity()
-    assert recipe.identity() != recipe.model_copy(update={"lr": 0.001}).identity()
+    assert run_definition(recipe) == run_definition(recipe.model_copy(update={"max_hours": 1.0, "max_update": 10}))
+    assert changed_keys(run_definition(recipe), run_definition(recipe.model_copy(update={"lr": 0.001}))) == [
+        "lr 0.002 -> 0.001"]
     assert TrainRecipe() == PRESETS["tiny"]

@@ -1,12 +1,14 @@
 """Training checkpoints: ``checkpoint.pt`` in a run folder, the rule for reusing a run folder, exact resume.
 
-A checkpoint (format :data:`CHECKPOINT_FORMAT`, read with ``torch.load(weights_only=True)``) holds the settings'
-signature, the model spec and weights, the optimiser, the sampling generator, the torch / Python / CUDA RNG
-states, the data position, the number of pairs, the history, the negatives of the mega-batch in progress and the
-λ_w anchors: a resumed run continues bit-identically. It is written to a temporary sibling and moved into place.
+A checkpoint (format :data:`CHECKPOINT_FORMAT`, read with ``torch.load(weights_only=True)``) holds the run's
+definition (:mod:`paranmt.core.run_definition`), the model spec and weights, the optimiser, the sampling generator,
+the torch / Python / CUDA RNG states, the data position, the number of pairs, the history, the negatives of the
+mega-batch in progress and the λ_w anchors: a resumed run continues bit-identically. It is written to a temporary
+sibling and moved into place.
 
-One rule for a run folder (:meth:`Checkpointer.load_for_run`): the same run (same settings but those a resume may
-change) continues; a different one is refused unless ``overwrite`` deletes it.
+The rule every tool's run folder follows (:meth:`Checkpointer.load_for_run`): the same run (the same definition:
+the ``train.*`` settings but those a rerun may change, and the seed) continues; a different one is refused unless
+``overwrite`` deletes it.
 """
 
 from __future__ import annotations
@@ -21,25 +23,21 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from pydantic import JsonValue
 
 from configs.schema import TrainConfig
 from paranmt.core.errors import ParanmtError
+from paranmt.core.run_definition import check_same_run, definition_text, read_definition, run_definition
 from train_embeddings.losses.negative_mining import MinedNegatives
 from train_embeddings.training.reporting import TRAINER_LOG
 from train_embeddings.training.state import Position, TrainingState
 
-__all__ = ["CHECKPOINT", "CHECKPOINT_FORMAT", "RESUMABLE_CHANGES", "Checkpointer", "TrainingError", "changed_settings",
-           "run_signature"]
+__all__ = ["CHECKPOINT", "CHECKPOINT_FORMAT", "Checkpointer", "TrainingError", "training_definition"]
 
 log = logging.getLogger(TRAINER_LOG)
 
 CHECKPOINT = "checkpoint.pt"
-CHECKPOINT_FORMAT = 1
-
-# Settings a resumed run may change; every other train.* field must match the checkpoint's.
-RESUMABLE_CHANGES = frozenset({"epochs", "max_steps", "evals_per_epoch", "log_every", "device", "select_metric",
-                               "encode_batch_size", "lr", "grad_clip", "threads", "unseen_words",
-                               "unseen_words_ridge"})
+CHECKPOINT_FORMAT = 2
 
 
 class TrainingError(ParanmtError, RuntimeError):
@@ -61,32 +59,28 @@ def _set_rng_state(state: dict[str, Any]) -> None:
         torch.cuda.set_rng_state_all(state["cuda"])
 
 
-def run_signature(cfg: TrainConfig, seed: int) -> dict[str, Any]:
-    """The settings that identify a run (all but :data:`RESUMABLE_CHANGES`, plus the seed in effect)."""
-    data = cfg.model_dump(mode="json")
-    return {k: v for k, v in data.items() if k not in RESUMABLE_CHANGES} | {"seed": seed}
-
-
-def changed_settings(checkpoint: dict[str, Any], signature: dict[str, Any]) -> list[str]:
-    """``train.<key> <stored> -> <current>`` for every setting of ``signature`` that differs from the checkpoint's."""
-    stored = json.loads(checkpoint["signature"])
-    return [f"train.{k} {stored.get(k)!r} -> {signature.get(k)!r}"
-            for k in sorted(set(stored) | set(signature)) if stored.get(k) != signature.get(k)]
+def training_definition(cfg: TrainConfig, seed: int) -> dict[str, JsonValue]:
+    """What makes two training runs the same run: the ``train`` settings but those a rerun may change, and the
+    seed in effect as ``seed``, whether ``train.seed`` or the top-level seed set it (one key for one change)."""
+    settings = run_definition(cfg)
+    del settings["seed"]
+    return {"train": settings, "seed": seed}
 
 
 class Checkpointer:
-    """Reads and writes ``out/checkpoint.pt`` for a run whose settings have ``signature``; the seconds spent
-    writing are added to ``timing["checkpoint_s"]``."""
+    """Reads and writes ``out/checkpoint.pt`` for the run ``definition`` defines; the seconds spent writing are
+    added to ``timing["checkpoint_s"]``."""
 
-    def __init__(self, out: Path, signature: dict[str, Any], timing: dict[str, float] | None = None) -> None:
+    def __init__(self, out: Path, definition: dict[str, JsonValue], timing: dict[str, float] | None = None) -> None:
         self.out = out
         self.path = out / CHECKPOINT
-        self.signature = signature
+        self.definition = definition
         self.timing = timing if timing is not None else {"checkpoint_s": 0.0}
 
     def load_for_run(self, *, resume: bool, overwrite: bool) -> dict[str, Any] | None:
         """The checkpoint to continue from, or None for a fresh run (``overwrite`` first deletes ``out``).
-        Raises :class:`TrainingError` for a different run, ``resume`` without a checkpoint, or another format."""
+        Raises :class:`~paranmt.core.run_definition.DifferentRun` for a different run, :class:`TrainingError` for
+        ``resume`` without a checkpoint or another format."""
         checkpoint: dict[str, Any] | None = None
         if overwrite and self.out.exists():
             shutil.rmtree(self.out)
@@ -95,15 +89,10 @@ class Checkpointer:
             if checkpoint.get("format") != CHECKPOINT_FORMAT:
                 raise TrainingError(f"{self.path}: checkpoint format {checkpoint.get('format')}, this code "
                                     f"reads {CHECKPOINT_FORMAT}")
-            # One rule for every tool's run folder: the same run continues, a different one needs --overwrite.
-            changed = changed_settings(checkpoint, self.signature)
-            if changed and resume:
-                raise TrainingError("--resume with settings that differ from the checkpoint's: " + ", ".join(changed))
-            if changed:
-                raise TrainingError(f"{self.out} holds a different training run ({', '.join(changed)}); use "
-                                    "--overwrite to replace it, or choose another --out")
+            stored = read_definition(checkpoint["definition"], self.path)
+            check_same_run(self.out, stored, self.definition, overwrite=False)  # overwrite deleted it above
             if not resume:
-                log.info("%s holds this run (the settings that identify it match): continuing it", self.out)
+                log.info("%s holds this run (the same definition): continuing it", self.out)
             resume = True
         if resume and checkpoint is None:
             raise TrainingError(f"--resume: no {CHECKPOINT} in {self.out}")
@@ -115,7 +104,7 @@ class Checkpointer:
         t0 = time.perf_counter()
         payload = {
             "format": CHECKPOINT_FORMAT,
-            "signature": json.dumps(self.signature, sort_keys=True),
+            "definition": definition_text(self.definition),
             "spec": json.dumps(state.spec.to_json()),
             "model": {k: v.detach().cpu() for k, v in state.encoder.state_dict().items()},
             "optimizer": state.optimizer.state_dict(),

@@ -37,7 +37,7 @@ from train_embeddings.models.spec import ModelSpec
 from train_embeddings.static.pieces import StaticVocab
 from train_embeddings.static.teacher import STATIC, distill_teacher
 from train_embeddings.static.teacher_targets import TeacherTargets, teacher_targets
-from train_embeddings.training.checkpoint import Checkpointer, TrainingError, run_signature
+from train_embeddings.training.checkpoint import Checkpointer, TrainingError, training_definition
 from train_embeddings.training.data import PairSource, TrainDataError, source_sentences, tsv_to_parquet
 from train_embeddings.training.megabatches import MegaBatches
 from train_embeddings.training.reporting import TRAINER_LOG, MetricsWriter, ProgressLog
@@ -440,7 +440,7 @@ def prepare_training(config: ParaNMTConfig | TrainConfig, out_dir: str | Path, *
         raise TypeError(f"evaluate_fn must be callable, 'default' or None, got {evaluate_fn!r}")
     device = training_device(cfg.device)
     timing = {"data_s": 0.0, "mining_s": 0.0, "train_s": 0.0, "eval_s": 0.0, "checkpoint_s": 0.0}
-    checkpointer = Checkpointer(out, run_signature(cfg, seed), timing)
+    checkpointer = Checkpointer(out, training_definition(cfg, seed), timing)
     checkpoint = checkpointer.load_for_run(resume=resume, overwrite=overwrite)
     try:
         created = make_out_folder(out)

@@ -87,5 +87,5 @@ def test_the_shared_tokenizer_encodes_as_the_model_does(quick_run):
 def test_a_different_reproduction_in_the_same_folder_is_refused(quick_run):
     argv, _, _ = quick_run
     full_scale = [a for a in argv if a != "--quick"]
-    with pytest.raises(SystemExit, match=r"holds a different reproduction \(scale .*\): pass --overwrite"):
+    with pytest.raises(SystemExit, match=r"holds a different run \(scale\.\w+ .* -> .*\): pass --overwrite"):
         reproduce.main(full_scale)

@@ -15,7 +15,8 @@ from configs import load_config
 from paranmt.cli import folds_command, report_command, score_command
 from paranmt.core.pair_schema import EN_TOKENS, ID, PARAPHRASE_SCORE, SchemaMismatch
 from paranmt.core.parquet_inputs import ParquetInputError, read_parquet_input
-from paranmt.core.run_layout import PAIRS, RUN_FILE, STAGING, TRAIN
+from paranmt.core.run_definition import DEFINITION_FILE
+from paranmt.core.run_layout import PAIRS, STAGING, TRAIN
 from pipeline.analysis.corpus_report import read_pairs
 from pipeline.analysis.lexicon.counting import build_from_parquet
 from tests.support.sample_run import run_sample
@@ -73,7 +74,7 @@ def test_an_object_store_url_reads_like_a_folder(sample_run, tmp_path):
 
 
 def test_a_run_folder_is_read_at_the_part_each_command_means(sample_run, tmp_path, caplog, capsys):
-    assert (sample_run / RUN_FILE).is_file()
+    assert (sample_run / DEFINITION_FILE).is_file()
     pairs = sorted(str(p) for p in (sample_run / PAIRS).glob("*.parquet"))
     train = sorted(str(p) for p in (sample_run / TRAIN).glob("*.parquet"))
     with caplog.at_level(logging.WARNING):

@@ -15,15 +15,16 @@ import pyarrow.parquet as pq
 import pytest
 from huggingface_hub import DatasetCard
 
-from configs import load_config
 from paranmt.cli.report_command import main as report_main
-from paranmt.core.run_layout import CARD_FILE, REPORT_DIR, RUN_FILE, SUCCESS_FILE, SUMMARY_FILE
+from paranmt.core.run_definition import DEFINITION_FILE
+from paranmt.core.run_layout import CARD_FILE, REPORT_DIR, SUCCESS_FILE, SUMMARY_FILE
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from pipeline.outputs.dataset_card import card_configs, card_data, size_category
 from pipeline.outputs.run_folder import clear_staging
 from pipeline.run import main as run_main
 from tests.conftest import taste_pairs
+from tests.support.sample_run import sample_config
 
 REPO = Path(__file__).resolve().parents[3]
 SAMPLE = REPO / "configs" / "sample"
@@ -32,7 +33,7 @@ SAMPLE = REPO / "configs" / "sample"
 @pytest.fixture(scope="module")
 def sample_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("card") / "sample"
-    run_job(load_config("sample"), [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")], out)
+    run_job(sample_config(), [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")], out)
     return out
 
 
@@ -51,7 +52,7 @@ def mt_lexicon_run(tmp_path_factory) -> Path:
 
 def _records(run: Path) -> tuple[dict, dict, DatasetCard]:
     summary = json.loads((run / SUMMARY_FILE).read_text())
-    definition = json.loads((run / RUN_FILE).read_text())
+    definition = json.loads((run / DEFINITION_FILE).read_text())
     return summary, definition, DatasetCard.load(run / CARD_FILE)
 
 
@@ -74,7 +75,7 @@ def _check_card(run: Path) -> tuple[dict, str]:
     default = card_configs(summary)[0]
     assert card.data.size_categories == [size_category(summary[default])]
     assert [c["config_name"] for c in card.data.configs] == card_configs(summary)
-    assert card.data.license == definition["config"]["card"]["license"]
+    assert card.data.license == definition["card"]["license"]
     text = card.text
     # every count equals summary.json's
     assert _rows(text, "stage") == [[s["stage"], str(s["in"]), str(s["dropped"]), str(s["out"]),
@@ -142,7 +143,7 @@ def test_load_dataset_reads_the_shards_row_by_row(sample_run, tmp_path, config):
 
 def test_same_run_same_card_and_a_resumed_run_differs_in_its_cache_counts(sample_run, mt_lexicon_run, tmp_path):
     before = (mt_lexicon_run / CARD_FILE).read_bytes()
-    definition = json.loads((mt_lexicon_run / RUN_FILE).read_text())
+    definition = json.loads((mt_lexicon_run / DEFINITION_FILE).read_text())
     args = ["--cs", definition["inputs"][0]["paths"][0], "--en", definition["inputs"][0]["paths"][1],
             "--mt", definition["inputs"][0]["paths"][2], "--lexicon", "--set", "card.license=cc-by-2.0",
             "--out", str(mt_lexicon_run)]
@@ -150,7 +151,7 @@ def test_same_run_same_card_and_a_resumed_run_differs_in_its_cache_counts(sample
     assert (mt_lexicon_run / CARD_FILE).read_bytes() == before
     # The sample again: every translation now comes from the cache, the only lines that say it resumed.
     first = (sample_run / CARD_FILE).read_text().splitlines()
-    run_job(load_config("sample"), [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")], sample_run)
+    run_job(sample_config(), [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")], sample_run)
     second = (sample_run / CARD_FILE).read_text().splitlines()
     changed = [(a, b) for a, b in zip(first, second, strict=True) if a != b]
     assert changed == [("Translation cache: 0 rows reused, 400 translated in the run that finished.",

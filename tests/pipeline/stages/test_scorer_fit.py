@@ -11,7 +11,6 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from configs import load_config
 from filters.paragram import ParagramScorer
 from paranmt.cli import score_command
 from paranmt.core.pair_schema import ID, PARAPHRASE_SCORE, SCORER_ID
@@ -19,7 +18,7 @@ from paranmt.core.run_layout import DEADLETTER, PAIRS, REJECTED, SCORER_FILE, TR
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from tests.conftest import read_lines, taste_data
-from tests.support.sample_run import folder_bytes, run_sample
+from tests.support.sample_run import folder_bytes, run_sample, sample_config
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +47,7 @@ def test_paranmt_score_on_2000_bitext_pairs_gives_the_runs_paraphrase_score(tmp_
     for name, path in (("cs", cs), ("en", en)):
         path.write_text("\n".join(read_lines(taste_data(f"bitext/tatoeba.{name}", 2000))[:2000]) + "\n")
     run = tmp_path / "run"
-    run_job(load_config("sample"), [InputSpec.pair(cs, en)], str(run))
+    run_job(sample_config(), [InputSpec.pair(cs, en)], str(run))
     rescored_equals_the_run(run, tmp_path)
 
 

@@ -13,6 +13,7 @@ import torch
 
 from configs import ConfigError
 from configs.schema import TrainConfig
+from paranmt.core.run_definition import DifferentRun
 from tests.conftest import write_sts_dir
 from tests.support.training_pairs import pair_lines, pairs_parquet, pairs_table
 from train_embeddings import load_model
@@ -107,13 +108,13 @@ def test_a_run_folder_continues_the_same_run_and_refuses_another(captions, tmp_p
     first = train(config, tmp_path / "run", evaluate_fn=None, progress=False)
     again = train(config, tmp_path / "run", evaluate_fn=None, progress=False)  # the same run: nothing to redo
     assert again.steps == first.steps == 2 and again.losses == []
-    with pytest.raises(TrainingError, match=r"holds a different training run \(train\.batch_size 20 -> 10\); "
-                                            r"use --overwrite"):
+    with pytest.raises(DifferentRun, match=r"holds a different run \(train\.batch_size 20 -> 10\): pass "
+                                           r"--overwrite"):
         train(config.model_copy(update={"batch_size": 10}), tmp_path / "run", evaluate_fn=None, progress=False)
     replaced = train(config.model_copy(update={"batch_size": 10}), tmp_path / "run", evaluate_fn=None,
                      progress=False, overwrite=True)
     assert replaced.steps == 2 and len(replaced.losses) == 2
-    with pytest.raises(TrainingError, match=r"train\.batch_size 10 -> 20"):
+    with pytest.raises(DifferentRun, match=r"train\.batch_size 10 -> 20"):
         train(config, tmp_path / "run", resume=True, evaluate_fn=None)
     with pytest.raises(TrainingError, match=r"no checkpoint\.pt"):
         train(config, tmp_path / "other", resume=True, evaluate_fn=None)
