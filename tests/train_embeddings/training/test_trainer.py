@@ -15,8 +15,8 @@ from configs import ConfigError
 from configs.schema import TrainConfig
 from tests.conftest import write_sts_dir
 from tests.support.training_pairs import pair_lines, pairs_parquet, pairs_table
-from train_embeddings import load_model
 from train_embeddings.evaluation.sts.datasets import StsDataMissing
+from train_embeddings.models.model_io import load_model
 from train_embeddings.train_command import main
 from train_embeddings.training.data import TrainDataError
 from train_embeddings.training.preparation import prepare_training
