@@ -20,7 +20,7 @@ def test_a_flag_that_does_not_parse_is_one_line(capsys):
 
 
 def test_no_flags_say_what_they_turn_off(capsys):
-    """Issue 47: ``--no-dedup  Reject exact duplicates...`` read backwards: each says what giving it does."""
+    """Each --no-* flag says what giving it does (not ``--no-dedup  Reject exact duplicates...``)."""
     with pytest.raises(SystemExit):
         main(["run", "--help"])
     text = " ".join(capsys.readouterr().out.split())

@@ -147,9 +147,8 @@ def test_scores_pairs_as_a_filter_score(static_run) -> None:
 
 
 def test_train_static_shows_paranmt_lines_only(teacher, tmp_path, monkeypatch, capsys) -> None:
-    """Issue 41: ``train --model static`` printed about 25 INFO lines of skeletoken and model2vec and their
-    progress bars while distilling; a fresh cache distils again here, and stderr holds the trainer's lines (and
-    warnings) only."""
+    """``train --model static`` shows the trainer's lines (and warnings) only, not skeletoken's and model2vec's INFO
+    lines and progress bars while it distils (a fresh cache distils again here)."""
     monkeypatch.setenv("PARANMT_CACHE", str(tmp_path / "cache"))
     data = pairs_parquet(tmp_path / "captions", n=100)
     assert paranmt(["train", "--input", str(data), "--model", "static", "--teacher", str(teacher), "--pca-dims", "8",

@@ -239,8 +239,8 @@ def test_no_warning_when_paraphrases_are_nearest(tmp_path):
 
 
 def test_train_without_sts_data_stops_before_any_work(tmp_path, monkeypatch, capsys):
-    """Issue 34: without the STS files the dev evaluation reads, one line naming PARANMT_STS_DIR and --no-eval,
-    exit status 2, before anything is written (it used to train, then die at the first evaluation)."""
+    """Without the STS files the dev evaluation reads: one line naming PARANMT_STS_DIR and --no-eval, exit status
+    2, before anything is written (not a run that trains, then dies at its first evaluation)."""
     words = ["a man plays a guitar", "a dog runs in the park", "two women are talking", "a child eats an apple"]
     table = pairs_table(words, words[::-1], [w.split() for w in words], [w.split() for w in words[::-1]],
                         [f"p{i}" for i in range(4)], paraphrase_score=[0.5] * 4)
