@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pyarrow as pa
@@ -57,7 +57,6 @@ __all__ = [
     "build_rules",
     "build_scores",
     "check_unique_names",
-    "register_score",
     "step_of",
 ]
 
@@ -140,12 +139,9 @@ class Score(_Plugin):
         raise NotImplementedError
 
 
-ScoreT = TypeVar("ScoreT", bound=Score)
-
-# A built-in is a short key for a class: the same lookup as a user's own import path. This layer's own are named
-# by import path (loaded when a config names them: sentence-transformers only then); a score of a higher layer (a
-# trained model's cosine, train_embeddings.pair_score) registers its class itself with @register_score, imported
-# by the layer that runs the scores -- this layer never names it.
+# A built-in is a short key for a class's import path, loaded when a config names it (sentence-transformers only
+# then): the same lookup as a user's own import path. A score of a higher layer (a trained paranmt model's cosine)
+# is named by the layer that runs the scores, which passes its table to build_scores (pipeline.graph.RUN_SCORES).
 BUILTIN_RULES: dict[str, str] = {
     "garbage": "filters.prefilter_rules:Garbage",
     "empty_side": "filters.prefilter_rules:EmptySide",
@@ -159,34 +155,21 @@ BUILTIN_RULES: dict[str, str] = {
     "length_ratio": "filters.rules:LengthRatio",
     "too_many_tokens": "filters.rules:MaxTokens",
 }
-BUILTIN_SCORES: dict[str, str | type[Score]] = {
+BUILTIN_SCORES: dict[str, str] = {
     "sentence_transformer": "filters.st_score:SentenceTransformerCosine",
 }
 
 
-def register_score(cls: type[ScoreT]) -> type[ScoreT]:
-    """A class decorator: ``cls`` becomes a built-in score, named in a config by its ``key``."""
-    if not (isinstance(cls, type) and issubclass(cls, Score) and cls.key):
-        raise TypeError(f"{cls!r}: a built-in score is a Score subclass with a key")
-    known = BUILTIN_SCORES.get(cls.key)
-    if known is not None and known is not cls:
-        raise TypeError(f"score key {cls.key!r} is taken by {known!r}")
-    BUILTIN_SCORES[cls.key] = cls
-    return cls
-
-
-def _load_class(name: str, builtins: Mapping[str, str | type], where: str) -> type:
+def _load_class(name: str, builtins: Mapping[str, str], where: str) -> type:
     if name in builtins:
-        target = builtins[name]
-        return target if isinstance(target, type) else load_class(target, where, PluginError,
-                                                                   "mypackage.filters:LanguageId")
+        return load_class(builtins[name], where, PluginError, "mypackage.filters:LanguageId")
     if ":" not in name:
         raise PluginError(f"{where}: {name!r} is neither a built-in ({', '.join(sorted(builtins))}) nor an import "
                           "path like mypackage.filters:LanguageId")
     return load_class(name, where, PluginError, "mypackage.filters:LanguageId")
 
 
-def _build(step: PluginStep, kind: type[_Plugin], builtins: Mapping[str, str | type], where: str) -> _Plugin:
+def _build(step: PluginStep, kind: type[_Plugin], builtins: Mapping[str, str], where: str) -> _Plugin:
     name, params = (step, {}) if isinstance(step, str) else next(iter(step.items()))
     cls = _load_class(name, builtins, where)
     if not issubclass(cls, kind):
@@ -239,12 +222,14 @@ def check_unique_names(rules: Sequence[Rule], where: str) -> None:
         raise PluginError(f"{where}: {', '.join(twice)} appears twice; list each rule once")
 
 
-def build_scores(steps: Sequence[PluginStep], where: str = "filter.scores") -> list[Score]:
-    """The scores of config steps, in order; their columns must be new and distinct."""
+def build_scores(steps: Sequence[PluginStep], builtins: Mapping[str, str] = BUILTIN_SCORES,
+                 where: str = "filter.scores") -> list[Score]:
+    """The scores of config steps, in order; their columns must be new and distinct. ``builtins``: the keys a step
+    may name instead of an import path (the pipeline adds the scores of the layers above this one)."""
     scores: list[Score] = []
     taken = set(PAIRS_SCHEMA.names)
     for i, step in enumerate(steps):
-        score = _build(step, Score, BUILTIN_SCORES, f"{where}[{i}]")
+        score = _build(step, Score, builtins, f"{where}[{i}]")
         assert isinstance(score, Score)
         for field in score.fields:
             if field.name in taken:

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
-import train_embeddings.pair_score  # noqa: F401 -- registers the paranmt_model score (filters.plugins.register_score)
 from configs.schema import ParaNMTConfig
 from filters.decontaminate import ExcludedSentences
-from filters.plugins import Score, build_scores
+from filters.plugins import BUILTIN_SCORES, Score, build_scores
 from filters.rules import check_select_columns
 from paranmt.core.run_layout import LEXICON_DIR, STAGING
 from pipeline.analysis.lexicon.transforms import BuildLexicon, lexicon_shards
@@ -39,6 +38,10 @@ from pipeline.stages.scorer_fit import ScorerChoice, choose_scorer
 from pipeline.stages.write import write_run_outputs
 
 log = logging.getLogger(__name__)
+
+#: The scores a run's ``filter.scores`` names by key: the filters' built-ins and the cosine of a trained paranmt
+#: encoder (train_embeddings, a layer above filters/, which cannot name it). Loaded only when a config names it.
+RUN_SCORES: dict[str, str] = {**BUILTIN_SCORES, "paranmt_model": "train_embeddings.pair_score:ParanmtModelCosine"}
 
 
 #: Rows of one output shard above which the launcher warns: a shard is sorted and written by one worker.
@@ -114,7 +117,7 @@ def check_run(
     _check_sizes(ingest.plan, pipeline_config.num_shards)
     local = runner_of(p.options) in LOCAL_RUNNERS
     translate = None if ingest.plan.has_mt else BackTranslate.for_run(config, output, local=local)
-    scores = build_scores(config.filter.scores) if pipeline_config.score else []
+    scores = build_scores(config.filter.scores, RUN_SCORES) if pipeline_config.score else []
     excluded = None
     if pipeline_config.score:
         if config.filter.exclude_sentences:

@@ -9,14 +9,17 @@ from types import ModuleType
 
 import pytest
 
+from paranmt.core.data_dirs import data_dir
 from tests.support.toy_corpus import make_toy_corpus
 from translate.cached_models import TATOEBA_TRAIN_PAIRS, cached_model, tatoeba_model
 from translate.card import DEFAULT_MODEL_DIR
 from translate.train import TrainRecipe
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-# ../shared beside the repository; PARANMT_SHARED_DIR points elsewhere (a missing folder: how a clone without it runs).
-SHARED_DATA = Path(os.environ.get("PARANMT_SHARED_DIR") or REPO_ROOT.parent / "shared") / "data"
+# The data folder the product reads (paranmt.core.data_dirs: ../shared/data from the repository's root, where the
+# suite runs; PARANMT_DATA_DIR points elsewhere, a missing folder shows how a clone without it runs); the models
+# beside it (../shared/models).
+SHARED_DATA = data_dir()
 # Licensed excerpts of a few ../shared/data files (tests/data/shared-taste/README.md): enough for a test that reads
 # only their first lines, so it runs on any clone.
 TASTE_DATA = REPO_ROOT / "tests" / "data" / "shared-taste" / "data"

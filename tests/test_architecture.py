@@ -54,8 +54,8 @@ NOT_A_USER_ERROR: dict[str, str] = {
 # In-function imports of the project's own modules that are deliberate, each for a heavy optional dependency.
 DEFERRED_ON_PURPOSE: dict[tuple[str, str], str] = {
     ("translate.loading", "translate.fairseq_backend"): "fairseq (an optional extra) loads only for fairseq models",
-    ("train_embeddings", "train_embeddings.models.model_io"): "the package's load_model without torch up front",
-    ("train_embeddings", "train_embeddings.models.embedding_model"): "the EmbeddingModel without torch up front",
+    ("train_embeddings.pair_score", "train_embeddings.models.model_io"):
+        "the paranmt_model score loads torch on the worker, not on the launcher that checks its parameters",
     ("train_embeddings.export.model_export", "train_embeddings.export.st_export"): "the st extra, one format",
     ("pipeline.run", "pipeline.launcher.launch"):
         "run's help and argument checks answer before Beam loads (python -m too)",
@@ -237,10 +237,10 @@ def package_graph(graph: ImportGraph) -> ImportGraph:
 _MODULE_PATH = re.compile(r"([a-z_][a-z0-9_]*)((?:\.[A-Za-z_]\w*)*)(?::[A-Za-z_]\w*)?")
 
 
-def upward_strings(root: Path = REPO_ROOT) -> list[tuple[str, str, int]]:
-    """``(module, string, line)`` for each string constant that names a module of a higher layer (a built-in
-    looked up by its import path): the arrow points up although no import statement shows it. A module started as
-    a program in a subprocess (``[sys.executable, "-m", "paranmt", ...]``) is run, not imported."""
+def module_strings(root: Path = REPO_ROOT) -> list[tuple[str, str, str, int]]:
+    """``(module, string, named module, line)`` for each string constant that names a project module by its import
+    path (a built-in looked up by it): an import done later, which no import statement shows. A module started as a
+    program in a subprocess (``[sys.executable, "-m", "paranmt", ...]``) is run, not imported."""
     modules = project_modules(root)
     found = []
     for module, path in modules.items():
@@ -257,9 +257,16 @@ def upward_strings(root: Path = REPO_ROOT) -> list[tuple[str, str, int]]:
             if match is None or package_of(named) not in LAYERS or node.value in (match.group(1), package_of(named)):
                 continue  # not a path, not the project's, or a bare package name (a word in a message)
             target = _resolve(named, modules)
-            if target is not None and LAYERS[package_of(named)] > LAYERS[package_of(module)]:
-                found.append((module, node.value, node.lineno))
+            if target is not None:
+                found.append((module, node.value, target, node.lineno))
     return sorted(found)
+
+
+def upward_strings(root: Path = REPO_ROOT) -> list[tuple[str, str, int]]:
+    """``(module, string, line)`` for each string constant that names a module of a higher layer: the arrow points
+    up although no import statement shows it."""
+    return [(module, string, line) for module, string, target, line in module_strings(root)
+            if LAYERS[package_of(target)] > LAYERS[package_of(module)]]
 
 
 def upward_arrows(graph: ImportGraph) -> list[tuple[str, str]]:
@@ -307,8 +314,9 @@ def test_imports_only_point_down_the_layers() -> None:
 
 
 def test_no_module_path_string_points_up_the_layers() -> None:
-    """A lower layer may not reach a higher one by naming its module in a string (``importlib``, a registry of
-    import paths): the higher layer registers itself instead (``filters.plugins.register_score``)."""
+    """A lower layer may not reach a higher one by naming its module in a string (``importlib``, a table of import
+    paths): a layer above names it instead (``pipeline.graph.RUN_SCORES`` names the ``paranmt_model`` score of
+    ``train_embeddings``, which ``filters`` cannot)."""
     assert upward_strings() == []
 
 
@@ -452,11 +460,16 @@ def test_every_package_is_installed() -> None:
 
 
 def test_the_worker_image_copies_every_package_the_pipeline_imports() -> None:
+    """Imported by a statement or loaded by an import path a config names (``pipeline.graph.RUN_SCORES``): a worker
+    unpickles the scores."""
     graph = build_graph()
+    edges = {module: set(targets) for module, targets in graph.edges.items()}
+    for module, _, target, _ in module_strings():
+        edges[module].add(target)
     reached = {m for m in graph.modules if m.startswith("pipeline")}
     frontier = list(reached)
     while frontier:
-        for target in graph.edges[frontier.pop()] - reached:
+        for target in edges[frontier.pop()] - reached:
             reached.add(target)
             frontier.append(target)
     dockerfile = (REPO_ROOT / "Dockerfile").read_text()

@@ -1,10 +1,10 @@
 """Paraphrastic sentence embeddings trained on ParaNMT-style pairs (Wieting & Gimpel, ACL 2018, §4–5).
 
-    from train_embeddings import load_model
-    from train_embeddings.training.trainer import train    # train(config, out_dir) -> TrainResult
-    model = load_model("runs/emb/word")                  # a saved model directory or a training run
-    vectors = model.encode(["A man plays a guitar."])    # float32 n x dim
-    model.similarity(["a man plays"], ["someone plays"]) # cosine per pair
+    from train_embeddings.models.model_io import load_model
+    from train_embeddings.training.trainer import train     # train(config, out_dir) -> TrainResult
+    model = load_model("runs/emb/word")                   # a saved model directory or a training run
+    vectors = model.encode(["A man plays a guitar."])     # float32 n x dim
+    model.similarity(["a man plays"], ["someone plays"])  # cosine per pair
 
 Training: ``paranmt train --input DIR --model word|trigram|lstm|blstm|word,trigram|... --out RUN``.
 
@@ -27,21 +27,3 @@ Beside them: :mod:`~train_embeddings.vocab` (vocabularies and featurisation, wha
 :mod:`~train_embeddings.st_modules` (the sentence-transformers modules an exported directory names by this path,
 so it stays here) and :mod:`~train_embeddings.pair_score` (the ``paranmt_model`` pipeline score).
 """
-
-from __future__ import annotations
-
-from typing import Any
-
-__all__ = ["EmbeddingModel", "export_word_vectors", "load_model", "save_model"]
-
-
-def __getattr__(name: str) -> Any:  # lazy: importing the package (e.g. for evaluation.sts) must not load torch
-    if name in ("load_model", "save_model", "export_word_vectors"):
-        from train_embeddings.models import model_io
-
-        return getattr(model_io, name)
-    if name == "EmbeddingModel":
-        from train_embeddings.models.embedding_model import EmbeddingModel
-
-        return EmbeddingModel
-    raise AttributeError(f"module 'train_embeddings' has no attribute {name!r}")

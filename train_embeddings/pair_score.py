@@ -19,14 +19,12 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import Field, PrivateAttr, model_validator
 
-import train_embeddings
 from filters.pair_cosine import PairCosine
-from filters.plugins import register_score
+from train_embeddings.models.model_dir import model_directory
 
 __all__ = ["ParanmtModelCosine"]
 
 
-@register_score  # the paranmt_model built-in: filters, a layer below, cannot name this module
 class ParanmtModelCosine(PairCosine):
     """Cosine of a paranmt model's embeddings of ``en`` and ``mt`` (float32 in [-1, 1]; a null side: null; 0 where
     a sentence embeds to zero)."""
@@ -39,16 +37,14 @@ class ParanmtModelCosine(PairCosine):
 
     @model_validator(mode="after")
     def _exists(self) -> ParanmtModelCosine:
-        # Checked on the launcher, so a wrong path stops the run before any work, not on a worker.
-        path = Path(self.model)
-        if not ((path / "model.json").is_file() or (path / "best" / "model.json").is_file()
-                or (path / "model" / "model.json").is_file()):
-            raise ValueError(f"model {self.model} is not a saved paranmt model or training run (no model.json)")
+        model_directory(Path(self.model))  # on the launcher: a wrong path stops the run before any work
         return self
 
     def setup(self) -> None:
         if self._encoder is None:
-            self._encoder = train_embeddings.load_model(self.model)  # torch loads here, on the worker
+            from train_embeddings.models.model_io import load_model  # torch loads here, on the worker
+
+            self._encoder = load_model(self.model)
 
     def cosines(self, left: list[str], right: list[str]) -> np.ndarray:
         return self._encoder.similarity(left, right, self.batch_size)

@@ -97,8 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "without this flag when --out holds a run with the same settings)")
     p.add_argument("--overwrite", action="store_true", help="replace a different run already in --out")
     p.add_argument("--no-eval", action="store_true", help="no dev evaluation (no best/ model); without it, the STS "
-                   "Benchmark files STSB/sts-{dev,test}.csv must be in $PARANMT_STS_DIR (default: ../shared/data/sts "
-                   "beside the repository)")
+                   "Benchmark files STSB/sts-{dev,test}.csv must be in $PARANMT_STS_DIR (default: sts/ in "
+                   "$PARANMT_DATA_DIR, itself by default ../shared/data from the current folder)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 

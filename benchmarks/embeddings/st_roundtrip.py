@@ -23,10 +23,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from paranmt.core.hf_imports import import_sentence_transformers
-from train_embeddings import load_model
 from train_embeddings.evaluation import sts
 from train_embeddings.export.st_export import export_sentence_transformers
 from train_embeddings.models.embedding_model import EmbeddingModel
+from train_embeddings.models.model_io import load_model
 
 
 def round_trip(model_dir: Path, sentences: list[str], work: Path) -> dict:

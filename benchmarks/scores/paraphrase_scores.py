@@ -57,6 +57,7 @@ from filters.plugins import Score, build_scores
 from filters.scores import score_pairs
 from filters.trigram import trigram_overlap
 from paranmt.core.correlation import spearman
+from paranmt.core.data_dirs import sts_dir
 from paranmt.core.errors import ParanmtError
 from paranmt.core.pair_schema import (
     EN,
@@ -70,7 +71,7 @@ from paranmt.core.pair_schema import (
     TRIGRAM_OVERLAP,
 )
 from paranmt.core.text import TextProcessor
-from train_embeddings.evaluation.sts.datasets import STSB_SPLITS, StsDataset, default_sts_root, load_stsb
+from train_embeddings.evaluation.sts.datasets import STSB_SPLITS, StsDataset, load_stsb
 from train_embeddings.evaluation.thread_pools import pinned
 
 ST_COLUMN = "st_cosine"
@@ -240,7 +241,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sts-dir", type=Path, default=default_sts_root(), help="the folder holding STSB/")
+    parser.add_argument("--sts-dir", type=Path, default=sts_dir(), help="the folder holding STSB/")
     parser.add_argument("--splits", nargs="+", choices=STSB_SPLITS, default=["test", "dev"],
                         help="Spearman on each; speed on the first")
     parser.add_argument("--pairs", type=int, default=0, help="first N pairs of each split (0: all)")

@@ -15,7 +15,8 @@ PC_MODES = module_literal("train_embeddings.models.sif:PC_MODES")
 def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="paranmt sif",
                                 description="Build a SIF sentence-embedding model (Arora et al. 2017) and save it "
-                                            "as a model directory that train_embeddings.load_model reads.")
+                                            "as a model directory that train_embeddings.models.model_io.load_model "
+                                            "reads.")
     p.add_argument("--vectors", required=True,
                    help="'kumo' (GloVe 6B 50d), a vector file (text / .npy + vocab.txt) or a WORD model directory")
     p.add_argument("--word-frequencies", type=Path, metavar="FILE",

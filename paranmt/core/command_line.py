@@ -421,14 +421,22 @@ def _ours_or_a_warning(record: logging.LogRecord) -> bool:
     return record.levelno >= logging.WARNING or record.name.partition(".")[0] in OWN_PACKAGES
 
 
+def _not_beam_apitools_notice(record: logging.LogRecord) -> bool:
+    # Beam without its [gcp] extra logs this warning on the root logger when it is first imported; it says nothing
+    # about a paranmt command.
+    return not record.getMessage().startswith("apitools not found, and bigquery client libraries")
+
+
 def log_to_console(level: int) -> None:
     """stderr gets the project's records from ``level`` up and every other logger's from WARNING up, in
     :data:`LOG_FORMAT`: a user sees what paranmt does, not the INFO chatter of the libraries it calls (skeletoken's
     "Changing padding token", model2vec's PCA report, matplotlib's "generated new fontManager"), nor Beam's copies
-    of an error the command reports in one line (:func:`not_a_user_error_traceback`). Filters on the console
-    handler, not logger levels: the next command's ``basicConfig(force=True)`` replaces it, so nothing carries
-    over to another command run in the same process (a test session)."""
+    of an error the command reports in one line (:func:`not_a_user_error_traceback`), nor the "apitools not found"
+    warning Beam logs when a command first imports it. Filters on the console handler, not logger levels: the next
+    command's ``basicConfig(force=True)`` replaces it, so nothing carries over to another command run in the same
+    process (a test session)."""
     logging.basicConfig(level=level, format=LOG_FORMAT, force=True)
     for handler in logging.getLogger().handlers:
         handler.addFilter(_ours_or_a_warning)
         handler.addFilter(not_a_user_error_traceback)
+        handler.addFilter(_not_beam_apitools_notice)

@@ -32,7 +32,7 @@ from pipeline.metrics import (
     count_progress,
 )
 from translate.card import ModelDir, model_or_default
-from translate.loading import load_backend, load_translator
+from translate.loading import load_backend
 from translate.translator import RawHypothesis, Status, Translation, Translator
 
 log = logging.getLogger(__name__)
@@ -77,35 +77,31 @@ class ProxiedBackend:
         self._proxy.recover()
 
 
+#: Chunks between a worker's INFO lines of its translation rate (``--verbose``).
+RATE_LOG_EVERY_CHUNKS = 50
+
+
 class WorkerTranslator:
     """The Translator of a worker process, loaded once there (:meth:`load_model`), and the counts of what it
     translates (:meth:`record`).
 
-    One decoder per worker machine by default (``share_across_processes``): one worker process serves the model
-    (:class:`SharedDecoder`) and the others call it through a proxy with their token batches, while the text chain
-    runs in every worker.
+    One decoder per worker machine: one worker process serves the model (:class:`SharedDecoder`) and the others
+    call it through a proxy with their token batches, while the text chain runs in every worker.
     """
 
-    def __init__(self, config: TranslateConfig, *, share_across_processes: bool = True,
-                 log_every_batches: int = 50) -> None:
+    def __init__(self, config: TranslateConfig) -> None:
         self._config = config
-        self._shares_decoder = share_across_processes
         # One name per run, handed to every worker with this object: the workers of a run find the same decoder,
         # and a run never waits on an address an earlier run's (exited) server left behind.
         self._decoder_tag = f"paranmt_decoder_{uuid.uuid4().hex}"
-        self._log_every_batches = max(1, log_every_batches)
         self._reset_progress()
 
     @property
     def config(self) -> TranslateConfig:
         return self._config
 
-    @property
-    def shares_decoder(self) -> bool:
-        return self._shares_decoder
-
     def _reset_progress(self) -> None:
-        self._batches = 0
+        self._chunks = 0
         self._window_sentences = 0
         self._window_started = time.perf_counter()
 
@@ -115,21 +111,17 @@ class WorkerTranslator:
         self._reset_progress()
 
     def load_model(self) -> Translator:
-        if self._shares_decoder:
-            # The first worker process to get here serves the decoder from a thread of its own and calls it
-            # directly; the machine's other worker processes call it through a proxy.
-            config = self._config
-            shared = MultiProcessShared(lambda: SharedDecoder(config), self._decoder_tag)
-            backend = ProxiedBackend(shared.acquire())
-            translator = Translator(ModelDir(model_or_default(self._config.model)), backend, self._config)
-        else:
-            translator = load_translator(self._config)
+        # The first worker process to get here serves the decoder from a thread of its own and calls it directly;
+        # the machine's other worker processes call it through a proxy.
+        config = self._config
+        shared = MultiProcessShared(lambda: SharedDecoder(config), self._decoder_tag)
+        translator = Translator(ModelDir(model_or_default(config.model)), ProxiedBackend(shared.acquire()), config)
         log.info("loaded translator %s", translator.describe())
         return translator
 
     def record(self, translations: Sequence[Translation]) -> None:
         """Count a chunk's ``translations`` by status in the run's metrics, and log the rate every
-        ``log_every_batches`` chunks."""
+        :data:`RATE_LOG_EVERY_CHUNKS` chunks."""
         by_status = dict.fromkeys(Status, 0)
         capped = 0
         for t in translations:
@@ -141,11 +133,11 @@ class WorkerTranslator:
         if capped:
             Metrics.counter(TRANSLATE_NAMESPACE, "hit_length_cap").inc(capped)
         Metrics.distribution(TRANSLATE_NAMESPACE, "translate_batch_sentences").update(len(translations))
-        self._batches += 1
+        self._chunks += 1
         self._window_sentences += len(translations)
-        if self._batches % self._log_every_batches == 0:
+        if self._chunks % RATE_LOG_EVERY_CHUNKS == 0:
             elapsed = time.perf_counter() - self._window_started
-            log.info("translated %d chunks; last %d sentences at %.1f sentences/s", self._batches,
+            log.info("translated %d chunks; last %d sentences at %.1f sentences/s", self._chunks,
                      self._window_sentences, self._window_sentences / elapsed if elapsed > 0 else 0.0)
             self._window_sentences = 0
             self._window_started = time.perf_counter()

@@ -1,5 +1,5 @@
-"""Committed results and the scripts that write them name repository-relative paths only (issue 41): no folder of
-the machine that measured."""
+"""Committed results and the scripts that write them name repository-relative paths only: no folder of the machine
+that measured."""
 
 from __future__ import annotations
 

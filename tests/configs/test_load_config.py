@@ -167,7 +167,7 @@ def test_invalid_values_name_the_field_and_the_value(overrides, field, shown):
 
 
 def test_a_set_value_is_named_by_its_set_not_by_the_defaults(tmp_path):
-    """Issue 34: a bad value given with --set used to be reported as coming from "(defaults)" or the file."""
+    """A bad value given with --set is reported as coming from --set, not from "(defaults)" or the file."""
     with pytest.raises(ConfigError) as error:
         load_config(None, ["translate.beam_size=abc"])
     assert str(error.value) == ("invalid configuration (--set translate.beam_size=abc): translate.beam_size: Input "
@@ -184,8 +184,8 @@ def test_a_set_value_is_named_by_its_set_not_by_the_defaults(tmp_path):
 
 
 def test_an_unknown_key_is_one_line_with_its_sections_keys_and_the_closest(tmp_path):
-    """Issue 47: ``--set nonsense.key=1`` answered in the validation library's words ("Extra inputs are not
-    permitted"), without the valid keys."""
+    """``--set nonsense.key=1`` is answered with the valid keys, not in the validation library's words ("Extra
+    inputs are not permitted")."""
     with pytest.raises(ConfigError) as error:
         load_config(None, ["nonsense.key=1"])
     assert str(error.value) == ("invalid configuration (--set nonsense.key=1): nonsense: unknown key (the "
@@ -276,7 +276,7 @@ def test_override_into_a_value_that_is_not_a_section():
         load_config("sample", ["seed.x=1"])
 
 
-# ---- base: a config on top of another (issue 34) ------------------------------------------------------------
+# ---- base: a config on top of another -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", ["sample", "czeng", "iclr16-zoo", "cse"])

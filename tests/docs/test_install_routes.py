@@ -2,7 +2,7 @@
 route docs/dataflow.md gives (``--setup_file ./pyproject.toml``): Beam builds an sdist on the launcher with
 ``python -m build --no-isolation --sdist`` and each worker pip-installs it, base dependencies only. Here: the same
 sdist, installed with the project's constraints into a fresh environment, runs the sample job, with no torchaudio
-beside torch and ``pip check`` clean (issue 34: an install other than the README's command must work too). That one
+beside torch and ``pip check`` clean (an install other than the README's command works too). That one
 is slow (a fresh environment: minutes, and the package index), so ``-m slow``."""
 
 from __future__ import annotations

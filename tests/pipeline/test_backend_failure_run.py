@@ -1,4 +1,4 @@
-"""``paranmt run`` with a backend that cannot translate (issue 42): one ``error:`` line naming the cause, exit status
+"""``paranmt run`` with a backend that cannot translate: one ``error:`` line naming the cause, exit status
 2, and nothing written as final -- whether the backend fails its probe batch at load or starts failing mid-run. The
 failing backend is injected into the in-process runner (the shared decoder serves from a thread of this process)."""
 

@@ -99,7 +99,7 @@ def test_external_rules_and_score_in_a_real_run_on_both_local_runners(tmp_path):
     (f"prefilter.rules=[{{{EXAMPLES}:LongEnglish: {{max_chars: 0}}}}]",
      r"prefilter\.rules\[0\] \(tests\.support\.plugin_examples:LongEnglish\): max_chars: Input should be greater"
      r" than or equal to 1 \(got 0\)"),
-    (f"prefilter.rules=[{{{EXAMPLES}:LongEnglish: {{max_chars: lots}}}}]",  # issue 34: the value given is echoed
+    (f"prefilter.rules=[{{{EXAMPLES}:LongEnglish: {{max_chars: lots}}}}]",  # the value given is echoed
      r"\(tests\.support\.plugin_examples:LongEnglish\): max_chars: Input should be a valid integer, unable to parse "
      r"string as an integer \(got 'lots'\)"),
     (f"prefilter.rules=[{EXAMPLES}:LongEnglish]", r"LongEnglish\): max_chars: Field required$"),
@@ -150,8 +150,8 @@ def test_the_docs_example_plugs_in_as_written(monkeypatch):
 
 
 def test_a_user_module_named_like_a_package_is_one_line(tmp_path):
-    """Issue 34: a plug-in module named ``filters.py`` first on the Python path hid paranmt's ``filters`` package
-    and the run died with a 25-line traceback; now one line names the file and the fix."""
+    """A plug-in module named ``filters.py`` first on the Python path hides paranmt's ``filters`` package: one line
+    names the file and the fix, not a 25-line traceback."""
     import os
     import subprocess
     import sys

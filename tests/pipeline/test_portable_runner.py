@@ -1,7 +1,7 @@
 """The whole pipeline, back-translation included, on Beam's portable engine: a job service and an SDK worker pool in
 processes of their own, the Fn API path that Flink, Spark and Dataflow runner v2 use. The job must write the same
 shards (byte for byte) as the in-process run, count its rows from Beam metrics, do its work outside the launcher,
-and outlive several progress intervals (issue 41: the second interval's wait killed every job over a minute)."""
+and outlive several progress intervals (a second timed wait on a job kills it)."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def _shard_bytes(out: Path) -> dict[str, bytes]:
 def test_pipeline_on_the_portable_engine_matches_the_in_process_run(tmp_path, portable_engine, capsys,
                                                                     monkeypatch):
     """Launched from a folder of its own with relative input and output paths, which the launcher gives the workers
-    as absolute paths (issue 47); its progress lines show the workers' live counts."""
+    as absolute paths; its progress lines show the workers' live counts."""
     cs, en = _sample(tmp_path)
     monkeypatch.chdir(tmp_path)
     # the default model translates, in chunks of 50 rows: each chunk is in the translation cache once translated

@@ -1,6 +1,6 @@
-"""``python -m pipeline.run`` is ``paranmt run`` (issue 41: with the library's ``__main__`` blocks gone it printed
-nothing and exited 0, the worst answer a pipeline can give): the same help, checks, exit statuses and output bytes,
-each run as a user runs it, in a process of its own. The help and the checks of the arguments answer before Beam
+"""``python -m pipeline.run`` is ``paranmt run`` (not a module that prints nothing and exits 0, the worst answer a
+pipeline can give): the same help, checks, exit statuses and output bytes, each run as a user runs it, in a process
+of its own. The help and the checks of the arguments answer before Beam
 (or torch) is imported."""
 
 from __future__ import annotations

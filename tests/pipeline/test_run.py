@@ -70,7 +70,7 @@ def _toy_bitext(tmp_path: Path, toy_corpus) -> tuple[Path, Path, dict[int, str]]
     long_en = " ".join(["dog sees cat"] * 14)
     injected = [  # (cs bytes, en bytes, expected)
         (b"Dobr\xfd den.", b"Good day.", "invalid_utf8"),
-        (b"Pes.", b"x" * 100_000, "line_too_long"),  # over pipeline.max_line_bytes (issue 34: was unparseable)
+        (b"Pes.", b"x" * 100_000, "line_too_long"),  # over pipeline.max_line_bytes, not unparseable
         ("Pes vidí\x07 kočka.".encode(), b"Dog sees cat.", "garbage"),
         (cs[3].encode(), en[3].encode(), "duplicate"),
         (b"Pes vid\xc3\xad.", b"", "empty_side"),

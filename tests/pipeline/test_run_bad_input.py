@@ -308,7 +308,7 @@ def test_no_decodable_english_for_the_scorer_is_an_error(tmp_path, capsys):
     assert "--no-score" in line and "score.scorer" in line
 
 
-# ------------------------------------------------- folders, the output folder and flag values (issue 22, item 4)
+# ------------------------------------------------------------------ folders, the output folder and flag values
 
 
 @pytest.mark.parametrize("flag", ["--cs", "--en", "--tsv", "--jsonl", "--parquet"])
@@ -408,7 +408,7 @@ def test_a_flag_that_does_not_parse_is_one_line_without_the_usage(tmp_path, caps
 
 
 def test_missing_dataflow_options_are_one_line_with_no_warning_before_it(tmp_path, capsys):
-    """Issue 41: Beam's "Unable to create default GCS bucket." warning came before the error line."""
+    """Beam's "Unable to create default GCS bucket." warning does not come before the error line."""
     sample = REPO_ROOT / "configs" / "sample"
     code = _run("--config", "sample", "--cs", sample / "sample.cs", "--en", sample / "sample.en",
                 "--out", tmp_path / "out", "--runner", "DataflowRunner")
@@ -417,9 +417,9 @@ def test_missing_dataflow_options_are_one_line_with_no_warning_before_it(tmp_pat
 
 
 def test_checks_before_work_answer_before_beam_and_torch_load(tmp_path):
-    """Issue 47: DataflowRunner without its options, ``--device cuda`` on a machine without a GPU and a missing
-    ``--model`` took 11-33 s on a loaded machine; each is now one line from a process that imported neither Beam
-    nor torch (what is imported, not seconds: the machine's load does not decide it)."""
+    """DataflowRunner without its options, ``--device cuda`` on a machine without a GPU and a missing ``--model``:
+    each is one line from a process that imported neither Beam nor torch (what is imported, not seconds: the
+    machine's load does not decide it)."""
     probe = """
 import json, sys
 from pipeline.run import main

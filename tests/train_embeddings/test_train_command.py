@@ -1,6 +1,6 @@
-"""``python -m train_embeddings`` is ``paranmt train`` (issue 41: it ended with "No module named
-train_embeddings.__main__"): the same help and the same one-line errors, each in a process of its own, given before
-torch is imported (a clone without ``../shared`` heard of its missing STS files after 20-27 s of imports)."""
+"""``python -m train_embeddings`` is ``paranmt train``: the same help and the same one-line errors, each in a
+process of its own, given before torch is imported (a clone without ``../shared`` hears of its missing STS files at
+once, not after 20-27 s of imports)."""
 
 from __future__ import annotations
 

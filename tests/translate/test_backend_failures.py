@@ -22,7 +22,8 @@ from translate.text_chain import SourceEncoder
 from translate.translator import PROBE_SENTENCES, RawHypothesis, Translator, backend_fault
 
 CUBLAS_MISSING = RuntimeError("Library libcublas.so.12 is not found or cannot be loaded")
-# fairseq on a GPU before issue 42 (sample["id"] left on the CPU), raised by every batch whatever its sentences
+# fairseq's error when a batch's sample["id"] is left on the CPU beside a GPU model: every batch, whatever its
+# sentences
 WRONG_DEVICE = RuntimeError("indices should be either on cpu or on the same device as the indexed tensor (cpu)")
 
 
@@ -217,7 +218,7 @@ DEVICE_ERROR = RuntimeError("CUDA failed with error an illegal memory access was
 
 @pytest.mark.parametrize("backend_class", [FailingBackend, QueuingBackend])
 def test_a_failed_backend_gets_no_more_batches_from_the_translator(czech, backend_class):
-    """Issue 47: after a device error no further batch goes to the backend in that process -- not the call's queued
+    """After a device error no further batch goes to the backend in that process -- not the call's queued
     batches, not a later call's, not those of calls in flight in other threads (a worker's chunks) -- and every
     later call raises the same one line without calling the backend."""
     backend = backend_class(DEVICE_ERROR)

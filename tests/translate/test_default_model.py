@@ -1,5 +1,5 @@
 """The bundled default model (translate/models/small-cs-en): a valid CTranslate2-only model directory within the
-size budget, with the card the issue asks for, shipped by the package data, and chosen when no model is given."""
+size budget, with its card, shipped by the package data, and chosen when no model is given."""
 
 from __future__ import annotations
 

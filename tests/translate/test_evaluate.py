@@ -34,7 +34,7 @@ def test_misaligned_or_empty_test_sets_and_missing_models(tmp_path, capsys):
 
 
 def test_the_model_card_is_written_only_when_asked(tmp_path, capsys):
-    """Issue 34: evaluating a model used to write into its card unless told not to; now ``--update-card`` opts in."""
+    """Evaluating a model leaves its card as it is unless ``--update-card`` is given."""
     import shutil
 
     from translate.card import CARD_FILE, DEFAULT_MODEL_DIR

@@ -29,7 +29,8 @@ improvement. Reported dev figures are
 those of the selected epoch (SICK's test set is not shipped here, so they are selection-biased: compare modes
 with that in mind). Deterministic for a seed on CPU.
 
-**Data** (``../shared/data/sick`` or ``$PARANMT_SICK_DIR``): ``sicktrain.tsv`` / ``sickdev.tsv`` (relatedness)
+**Data** (the folder :func:`paranmt.core.data_dirs.sick_dir` names, ``$PARANMT_SICK_DIR``, by default ``sick/`` in
+the data folder): ``sicktrain.tsv`` / ``sickdev.tsv`` (relatedness)
 and ``sicktrain-ent.tsv`` / ``sickdev-ent.tsv`` (entailment), ``sentence1<TAB>sentence2<TAB>label`` with no
 header (a header line whose label is not a value is skipped); sentences are stripped of surrounding spaces.
 Anything else raises :class:`SickFormatError` naming the file and line.
@@ -44,7 +45,6 @@ from __future__ import annotations
 import copy
 import logging
 import math
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -58,6 +58,7 @@ from torch.nn import functional as F
 from tqdm import tqdm
 
 from paranmt.core.correlation import pearson, spearman
+from paranmt.core.data_dirs import SICK_DIR_VARIABLE, sick_dir, word_counts_file
 from paranmt.core.errors import ParanmtError
 from train_embeddings.evaluation.sts.datasets import read_utf8_lines
 from train_embeddings.models.embedding_model import EmbeddingModel
@@ -65,7 +66,7 @@ from train_embeddings.models.model_io import load_model
 from train_embeddings.models.sif import SifModel, build_sif, glove_average
 
 __all__ = ["ENTAILMENT_LABELS", "PairHead", "SickConfig", "SickData", "SickFormatError", "SickResult", "Task",
-           "default_sick_dir", "evaluate_predictions", "load_encoder", "load_sick", "pair_features",
+           "evaluate_predictions", "load_encoder", "load_sick", "pair_features",
            "predicted_scores", "regulariser", "relatedness_target", "sick_files", "task_loss", "train_sick"]
 
 log = logging.getLogger(__name__)
@@ -82,17 +83,11 @@ class SickFormatError(ParanmtError, ValueError):
     """A SICK file cannot be read; the message names the file and the line."""
 
 
-def default_sick_dir() -> Path:
-    """``$PARANMT_SICK_DIR`` if set, else ``../shared/data/sick`` beside the repository."""
-    env = os.environ.get("PARANMT_SICK_DIR")
-    return Path(env) if env else Path(__file__).resolve().parents[3] / "shared" / "data" / "sick"
-
-
 def sick_files(task: Task, root: str | Path | None = None) -> tuple[Path, Path]:
-    """(train, dev) files of ``task`` under ``root`` (default :func:`default_sick_dir`)."""
+    """(train, dev) files of ``task`` under ``root`` (default :func:`~paranmt.core.data_dirs.sick_dir`)."""
     if task not in TASKS:
         raise ValueError(f"task must be one of {TASKS}, got {task!r}")
-    base = Path(root) if root is not None else default_sick_dir()
+    base = Path(root) if root is not None else sick_dir()
     train, dev = FILES[task]
     return base / train, base / dev
 
@@ -148,7 +143,7 @@ def load_sick(path: str | Path, task: Task) -> SickData:
         raise ValueError(f"task must be one of {TASKS}, got {task!r}")
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"SICK file {path} not found")
+        raise FileNotFoundError(f"SICK file {path} not found (the SICK folder: --sick-dir, else {SICK_DIR_VARIABLE})")
     left: list[str] = []
     right: list[str] = []
     targets: list[float | int] = []
@@ -502,14 +497,15 @@ def train_sick(model: SickModel, train: SickData, dev: SickData, config: SickCon
 
 def load_encoder(spec: str, fit_sentences: Sequence[str] | None = None,
                  word_counts: str | Path | None = None) -> EmbeddingModel | SifModel:
-    """``glove`` (GloVe 6B 50d average), ``sif`` (SIF GloVe: ``word_counts`` — default the shared
-    ``enwiki_vocab_min200.txt`` when present — and the reference PC of ``fit_sentences``), or a model directory
-    (:func:`train_embeddings.models.model_io.load_model`: neural, SIF or average)."""
+    """``glove`` (GloVe 6B 50d average), ``sif`` (SIF GloVe: ``word_counts`` — default the data folder's
+    ``enwiki_vocab_min200.txt`` (:func:`~paranmt.core.data_dirs.word_counts_file`) when present — and the reference
+    PC of ``fit_sentences``), or a model directory (:func:`train_embeddings.models.model_io.load_model`: neural, SIF
+    or average)."""
     if spec == "glove":
         return glove_average("kumo", name="GloVe avg")
     if spec == "sif":
         if word_counts is None:
-            default = Path(__file__).resolve().parents[3] / "shared" / "data" / "wordfreq" / "enwiki_vocab_min200.txt"
+            default = word_counts_file()
             word_counts = default if default.is_file() else None
         if fit_sentences is None:
             raise ValueError("--model sif needs sentences to fit its principal component on")

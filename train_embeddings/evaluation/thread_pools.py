@@ -44,7 +44,7 @@ def pinned_environment(threads: int = 1) -> dict[str, str]:
 def pinned(threads: int = 1) -> Iterator[None]:
     """Torch's intra-op threads, every native BLAS / OpenMP pool and (for one thread) the tokenizers' batches
     limited to ``threads`` inside the block; everything restored after."""
-    import torch  # deferred: `from train_embeddings import sts` (which times encoders) stays torch-free
+    import torch  # deferred: importing train_embeddings.evaluation.sts (which times encoders) stays torch-free
 
     before_torch, before_env = torch.get_num_threads(), os.environ.get(_TOKENIZERS)
     torch.set_num_threads(threads)

@@ -1,6 +1,6 @@
 """Saved models: self-contained directories that load on CPU, and word-vector exports of WORD models.
 
-    from train_embeddings import load_model
+    from train_embeddings.models.model_io import export_word_vectors, load_model
     model = load_model("runs/word")               # a model directory, or a training run (its best/ else model/)
     model.encode(["A man is playing a guitar."])  # float32 n x dim, tokenised with the saved settings
     export_word_vectors(model, "vectors.txt")     # paragram/GloVe text: word v1 ... vn

@@ -10,15 +10,13 @@ import numpy as np
 import pytest
 
 from benchmarks.reproduction import reproduce
-from tests.conftest import REPO_ROOT, shared_data
+from tests.conftest import shared_data, shared_path
 
 
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory):
-    model = REPO_ROOT.parent / "shared" / "models" / "small-cs-en"
+    model = shared_path("models/small-cs-en")  # skips (or fails under CI=true) with the path in the message
     bitext = shared_data("bitext")
-    if not model.exists():
-        shared_data("../models/small-cs-en")  # skips (or fails under CI=true) with the path in the message
     out = tmp_path_factory.mktemp("repro")
     docs = out / "docs" / "reproduction.md"
     argv = ["--model", str(model), "--bitext", str(bitext), "--out", str(out / "run"), "--quick", "--docs", str(docs)]

@@ -22,7 +22,8 @@ def test_a_subcommand_in_a_fresh_process_prints_one_error_line(tmp_path):
 
 
 def test_the_flags_set_the_config_and_show_its_defaults(capsys):
-    """Issue 48: folds restated the defaults ("(10)", "1234") and built its own --config/--set (``args.set``)."""
+    """folds takes its defaults from the schema (no restated "(10)", "1234") and its --config/--set from the one
+    shared definition."""
     import pytest
 
     from paranmt.cli.folds_command import CONFIG_FLAGS, build_parser

@@ -1,7 +1,6 @@
-"""Issue 47: every ``--help`` and every argument error answers before the work's modules load. ``evaluate --help``,
-``export-vectors --help`` and ``sick --help`` imported torch and sacremoses before parsing (10-15 s on a loaded
-machine). Nothing here is timed: a fresh process runs each subcommand's help and two argument errors through
-``paranmt``'s entry and reports which heavy modules were loaded after each (none may be)."""
+"""Every ``--help`` and every argument error answers before the work's modules load (torch and sacremoses take
+10-15 s on a loaded machine). Nothing here is timed: a fresh process runs each subcommand's help and two argument
+errors through ``paranmt``'s entry and reports which heavy modules were loaded after each (none may be)."""
 
 from __future__ import annotations
 

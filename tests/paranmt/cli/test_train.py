@@ -21,7 +21,7 @@ def test_train_flag_errors_are_one_line_and_a_failed_train_leaves_no_out(tmp_pat
 
 
 def test_input_is_shown_as_required_and_may_come_from_the_config(tmp_path, capsys):
-    """Issue 47: the usage showed ``[--input INPUT]``; a run without training data then failed later."""
+    """The usage shows ``--input INPUT`` as required, not ``[--input INPUT]``."""
     with pytest.raises(SystemExit):
         main(["train", "--help"])
     usage = " ".join(capsys.readouterr().out.split("\n\n")[0].split())

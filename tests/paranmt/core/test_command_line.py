@@ -1,4 +1,4 @@
-"""Issue 39 item 5: a flag that sets a config value is defined once (its spelling and its key; help and default
+"""A flag that sets a config value is defined once (its spelling and its key; help and default
 from the schema), and every command starts through the one ``@command`` (parsing and the console log)."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_each_config_flag_is_a_described_schema_field_and_its_help_shows_the_sch
     [action] = [a for a in importlib.import_module(name).build_parser()._actions if flag.flag in a.option_strings]
     assert action.dest == flag.key and action.default is None  # not given: the config file's value stands
     assert field.description in action.help and flag.key in action.help
-    if default is True:  # a --no-* flag (issue 47): what it turns off first, then what the setting does when on
+    if default is True:  # a --no-* flag: what it turns off first, then what the setting does when on
         assert action.help.endswith(f"on by default: {field.description})")
         assert not action.help.startswith(field.description) and flag.off is not None
     elif default is not None:
@@ -201,8 +201,8 @@ def test_a_project_error_is_one_line_and_its_exit_status_in_one_place(capsys):
 
 
 def test_a_command_logs_its_own_info_and_only_warnings_of_the_libraries(capsys):
-    """Issue 41: WORD training printed matplotlib's "generated new fontManager", static training skeletoken's and
-    model2vec's INFO lines."""
+    """The console shows no library's INFO lines: matplotlib's "generated new fontManager" (WORD training),
+    skeletoken's and model2vec's (static training)."""
     import logging
 
     from paranmt.core.command_line import log_to_console

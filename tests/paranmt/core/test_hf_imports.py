@@ -1,4 +1,4 @@
-"""The guard for fairseq-fixed's CUDA torchaudio beside the CPU torch (issue 34): found from the installed
+"""The guard for fairseq-fixed's CUDA torchaudio beside the CPU torch: found from the installed
 packages' versions without importing anything, hidden from transformers, and named with its one-line fix."""
 
 from __future__ import annotations

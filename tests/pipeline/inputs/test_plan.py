@@ -158,7 +158,7 @@ def test_over_long_lines_are_never_held_whole(tmp_path):
     records = read_all(plan)
     assert [r["line"] for r in records] == [b"a\tb", long[:KEEP], b"c\td"]
     tag, dead = decode_record(records[1], InputSpec.tsv(path), CAP, KEEP)
-    assert tag == "deadletter" and dead["reason"] == Reason.LINE_TOO_LONG  # issue 34: was unparseable
+    assert tag == "deadletter" and dead["reason"] == Reason.LINE_TOO_LONG  # too long, not unparseable
     assert dead["raw_bytes"] == 100_002 and dead["raw_truncated"] and "max_line_bytes" in dead["error"]
     assert dead["error"].startswith("the line is 100002 bytes")  # not "line line is"
 
@@ -189,7 +189,7 @@ def test_parquet_input_by_row_group(tmp_path):
 
 
 def test_an_over_long_parquet_value_is_line_too_long(tmp_path):
-    """Issue 34: a 100,000-character value was dead-lettered as ``unparseable``, though it is only too long."""
+    """A 100,000-character value is dead-lettered as too long, not as ``unparseable``."""
     path = tmp_path / "long.parquet"
     pq.write_table(pa.table({"cs": ["a", "č" * 50_000], "en": ["x", "y"]}), path)
     spec = InputSpec.parquet(path)

@@ -1,4 +1,4 @@
-"""A full disk (issue 41): one line naming the folder, what was being written and what it needs, exit status 1,
+"""A full disk: one line naming the folder, what was being written and what it needs, exit status 1,
 nothing left as final, and the same command resumes once there is room; the launcher warns before any work when
 the free space is below what the run will write. No file system is filled: a write raises ENOSPC (or the free
 space is faked), so the tests need no mount privileges and take seconds."""

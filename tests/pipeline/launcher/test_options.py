@@ -80,7 +80,7 @@ def test_beams_own_warnings_wait_for_its_checks(caplog):
     assert [r.getMessage() for r in caplog.records] == ["a warning worth reading"]
 
 
-# ------------------------------------------------------------------------- paths the workers can read (issue 47)
+# ------------------------------------------------------------------------------------ paths the workers can read
 
 PORTABLE_HERE = ["--runner", "PortableRunner", "--job_endpoint", "localhost:8099", "--environment_type", "EXTERNAL",
                  "--environment_config", "localhost:50000"]

@@ -83,8 +83,8 @@ def _steady_run(seed: int = 0, polls: int = 1200, chunk: int = 500, every: float
 
 
 def test_the_rate_is_steady_on_a_steady_run():
-    """The issue's run: 500-line chunks every ~30 s (16.7 lines/s). The old 30-s window showed 16.8/s, then 33.8/s;
-    the rate from the first step stays within 10% of the truth once a few chunks are in, for one or two workers."""
+    """500-line chunks every ~30 s (16.7 lines/s), where a 30-s window would show 16.8/s, then 33.8/s: the rate
+    from the first step stays within 10% of the truth once a few chunks are in, for one or two workers."""
     for workers in (1, 2):
         rate = progress.TranslationRate()
         seen = [(now, rate.update(now, n), n) for now, n in _steady_run(workers=workers)]
@@ -120,8 +120,8 @@ def test_count_is_a_no_op_without_a_launcher():
 
 
 def test_the_last_line_carries_the_finished_jobs_counts():
-    """Issue 34: the live line's last update stayed below the final count and read ``pairs written 0`` (the
-    writers count only in a job's last seconds): the block now ends with a line of the job's own final counts."""
+    """The live line's last update can stay below the final count and read ``pairs written 0`` (the writers count
+    only in a job's last seconds): the block ends with a line of the job's own final counts."""
     stream = io.StringIO()
     final = {progress.READ: 400, progress.TRANSLATED: 400, progress.WRITTEN: 400}
     with progress.LocalProgress(400, stream=stream, interval=0.05, log_every=1000.0) as display:
@@ -190,10 +190,10 @@ class _Counters:
 
 
 def test_a_remote_job_is_waited_for_once_and_shows_its_counts_every_interval():
-    """Issue 41: a portable job longer than one progress interval died at the second interval (``Internal gRPC
-    call error 8``) with its shards left in _staging/. The job is now waited for by one call without a duration,
-    its counts are shown every interval as they grow, and the result's own metrics stay those of the finished
-    job (the launcher's summary reads them next)."""
+    """A portable job longer than one progress interval (a second timed wait would die with ``Internal gRPC call
+    error 8`` and leave its shards in _staging/): the job is waited for by one call without a duration, its counts
+    are shown every interval as they grow, and the result's own metrics stay those of the finished job (the
+    launcher's summary reads them next)."""
     job, stream = _RemoteJob(polls=4, rows=400), io.StringIO()
     progress.wait_showing_progress(job, 400, every=0.001, stream=stream)
     lines = stream.getvalue().splitlines()
@@ -218,8 +218,8 @@ def test_a_failed_remote_job_raises_its_own_error_after_its_last_line():
 
 
 def test_a_chunk_shows_its_batches_and_a_rate_before_it_is_done():
-    """Issue 41: a one-chunk run showed "translating: 0 of 500 rows" with no rate until the chunk was done; the
-    model's decoded batches now move the line and give a rate within the chunk (a synthetic clock)."""
+    """A one-chunk run: the model's decoded batches move the line and give a rate within the chunk, not
+    "translating: 0 of 500 rows" until the chunk is done (a synthetic clock)."""
     display = progress.LocalProgress(500, enabled=False, translating="model m, beam 12")
     started = Counter({progress.READ: 500, progress.STARTED_CHUNKS: 1})
     assert "translating: 0 of 500 rows (model m, beam 12)" in display.update(started, 30.0, 30.0)
@@ -235,7 +235,7 @@ def test_a_chunk_shows_its_batches_and_a_rate_before_it_is_done():
 
 
 def test_the_line_names_the_stage_at_work():
-    """Issue 41: 80 s of MiniLM scoring read "pairs written 0" with nothing naming the stage."""
+    """The line names the stage that runs (fitting the scorer, scoring), not only "pairs written 0"."""
     done = Counter({progress.READ: 500, progress.TRANSLATED: 500})
     fitting = progress.progress_line(done + Counter({FITTING_PROGRESS: 1}), 61.0, 500)
     assert fitting == "read 500/500 · translated 500 · fitting the scorer · pairs written 0 · 1 min 01 s"
@@ -303,9 +303,9 @@ def _chunk(path, rows: int) -> None:
 
 
 def test_a_job_without_live_metrics_shows_the_rows_its_workers_have_written(tmp_path):
-    """Issue 47: a PortableRunner job read ``RUNNING: read 0/1,600 · pairs written 0`` for four minutes (its job
-    service reports metrics only at the end). The lines now count the rows of the translation cache's chunks written
-    since the job started, and of the staged shards; a chunk an earlier run cached is not counted."""
+    """A PortableRunner job's service reports metrics only at the end: its lines count the rows of the translation
+    cache's chunks written since the job started, and of the staged shards, so they do not read ``read 0/1,600 ·
+    pairs written 0`` for minutes; a chunk an earlier run cached is not counted."""
     cache = tmp_path / "cache" / "translations" / "m"
     old = cache / "old.parquet"
     _chunk(old, 70)
@@ -336,9 +336,8 @@ def test_a_job_without_live_metrics_shows_the_rows_its_workers_have_written(tmp_
 
 
 def test_the_first_line_comes_at_once_when_stderr_is_not_a_terminal():
-    """Issue 47: with stderr a file or a pipe the first line came after 30 s; it now comes after
-    :data:`pipeline.launcher.progress.FIRST_LINE_SECONDS`, then every ``log_every`` seconds (here 1,000: no second
-    line)."""
+    """With stderr a file or a pipe the first line comes after :data:`pipeline.launcher.progress.FIRST_LINE_SECONDS`,
+    then every ``log_every`` seconds (here 1,000: no second line)."""
     stream = io.StringIO()
     with progress.LocalProgress(10, stream=stream, interval=0.05, log_every=1000.0):
         _wait_for(lambda: stream.getvalue())

@@ -1,4 +1,4 @@
-"""The summary's verdict on the translator (issues 34, 41): from the run's own numbers, a weak translator on text
+"""The summary's verdict on the translator: from the run's own numbers, a weak translator on text
 unlike its training data is named, with the way out; the sample's run says nothing; the limits are the calibrated
 ones (benchmarks/results/translator_check_calibration.json)."""
 

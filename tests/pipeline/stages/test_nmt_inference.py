@@ -17,7 +17,7 @@ import cloudpickle
 
 from configs.schema import TranslateConfig
 from pipeline.metrics import TRANSLATE_NAMESPACE
-from pipeline.stages.nmt_inference import ProxiedBackend, TranslateChunks, WorkerTranslator
+from pipeline.stages.nmt_inference import RATE_LOG_EVERY_CHUNKS, ProxiedBackend, TranslateChunks, WorkerTranslator
 from translate.loading import load_translator
 from translate.translator import Status, Translation
 
@@ -46,14 +46,15 @@ def test_chunks_translate_as_the_standalone_translator(toy_model, toy_corpus, tm
     held_cs, held_en = cs[-500:-300], en[-500:-300]  # the last 500 pairs are held out from training
     inputs = [" ".join(["pes"] * 60), *held_cs, ""]
     config = _config(toy_model, max_source_tokens=30)
-    chunks = [(k, inputs[k * 50:(k + 1) * 50]) for k in range((len(inputs) + 49) // 50)]
+    size = len(inputs) // RATE_LOG_EVERY_CHUNKS  # enough chunks for one line of the translation rate
+    chunks = [(k, inputs[k * size:(k + 1) * size]) for k in range((len(inputs) + size - 1) // size)]
     out = tmp_path / "out"
     out.mkdir()
     pipeline = beam.Pipeline(runner="BundleBasedDirectRunner")
     _ = (
         pipeline
         | beam.Create(chunks)
-        | beam.ParDo(TranslateChunks(WorkerTranslator(config, share_across_processes=False, log_every_batches=2)))
+        | beam.ParDo(TranslateChunks(WorkerTranslator(config)))
         | beam.ParDo(_Collect(str(out)))
     )
     result = pipeline.run()
@@ -74,23 +75,22 @@ def test_chunks_translate_as_the_standalone_translator(toy_model, toy_corpus, tm
     statuses = [t.status for t in expected]
     assert counters["translate_ok"] == statuses.count(Status.OK)
     assert counters["translate_empty"] == 1 and counters["translate_too_long"] == 1
-    assert any("sentences/s" in r.getMessage() for r in caplog.records), "a throughput line every 2 chunks"
+    assert sum("sentences/s" in r.getMessage() for r in caplog.records) == 1, "one line of the translation rate"
 
 
 def test_the_worker_translator_pickles_and_shares_its_decoder(toy_model):
     config = _config(toy_model)
     worker = WorkerTranslator(config)
-    assert worker.shares_decoder
-    for dumps, loads in ((pickle.dumps, pickle.loads), (cloudpickle.dumps, cloudpickle.loads)):
-        copy = loads(dumps(worker))
-        assert copy.config == config and copy.shares_decoder
+    copies = [loads(dumps(worker)) for dumps, loads in ((pickle.dumps, pickle.loads),
+                                                         (cloudpickle.dumps, cloudpickle.loads))]
+    assert all(copy.config == config for copy in copies)
     # Shared across processes, only the decoder is: it runs in a process of its own, the text chain here, and the
     # translations are the local translator's, byte for byte.
-    translator = worker.load_model()
+    translator = copies[-1].load_model()  # a worker's copy, loaded as a worker loads it
     assert isinstance(translator.backend, ProxiedBackend)
     assert translator.backend.name == "ctranslate2" and translator.backend.device == "cpu"
     inputs = ["Velký pes vidí dům.", "Muž jede na kole po ulici.", "Dvě děti si hrají v parku.", ""]
-    local_translator = WorkerTranslator(config, share_across_processes=False).load_model()
+    local_translator = load_translator(config)
     assert not isinstance(local_translator.backend, ProxiedBackend)
     assert translator.translate(inputs) == local_translator.translate(inputs)
     assert [t.status for t in translator.translate(inputs)] == [Status.OK] * 3 + [Status.EMPTY]

@@ -19,7 +19,7 @@ import pytest
 from paranmt.cli.paranmt_command import main as paranmt
 from tests.conftest import REPO_ROOT
 from tests.support.training_pairs import pairs_parquet, tiny
-from train_embeddings import load_model
+from train_embeddings.models.model_io import load_model
 from train_embeddings.training.trainer import train
 
 if importlib.util.find_spec("sentence_transformers") is None:  # the st extra is optional; CI installs .[all]

@@ -15,8 +15,8 @@ from paranmt.cli.paranmt_command import main as paranmt
 from paranmt.core.hf_imports import import_sentence_transformers
 from tests.conftest import write_sts_dir
 from tests.support.training_pairs import pair_lines, pairs_parquet, tiny
-from train_embeddings import load_model
 from train_embeddings.evaluation import sts
+from train_embeddings.models.model_io import load_model
 from train_embeddings.training.trainer import train
 
 try:

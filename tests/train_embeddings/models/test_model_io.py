@@ -14,10 +14,9 @@ from filters.paragram import ParagramScorer
 from paranmt.core.text import MOSES_EN
 from paranmt.core.word_vectors import load_word_vectors
 from tests.support.training_pairs import pair_lines, pair_tokens, pairs_parquet, tiny
-from train_embeddings import export_word_vectors, load_model, save_model
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.encoder import SentenceEncoder
-from train_embeddings.models.model_io import ModelLoadError
+from train_embeddings.models.model_io import ModelLoadError, export_word_vectors, load_model, save_model
 from train_embeddings.models.spec import ModelSpec
 from train_embeddings.training.trainer import train
 from train_embeddings.vocab import TrigramVocab

@@ -13,8 +13,8 @@ import pytest
 import torch
 
 from tests.support.training_pairs import pair_lines, pairs_parquet, tiny
-from train_embeddings import load_model, save_model
 from train_embeddings.models.bag_average import BagAverage
+from train_embeddings.models.model_io import load_model, save_model
 from train_embeddings.training.trainer import train
 from train_embeddings.vocab import Featurizer, SentencePieceVocab, sentence_strings
 

@@ -14,12 +14,11 @@ import torch
 
 from configs.schema import TrainConfig
 from tests.support.training_pairs import pairs_parquet
-from train_embeddings import load_model
 from train_embeddings.models.cse import ConvSentenceEncoder
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.encoder import SentenceEncoder, build_encoder
 from train_embeddings.models.iclr16 import ElmanRNN, PeepholeLSTM
-from train_embeddings.models.model_io import save_model
+from train_embeddings.models.model_io import load_model, save_model
 from train_embeddings.models.spec import COMPONENTS, RECURRENT, ModelSpec
 from train_embeddings.models.word_table import WordTable
 from train_embeddings.train_command import main

@@ -18,7 +18,7 @@ pytest.importorskip("model2vec.distill", reason="the static extra (model2vec, sk
 pytest.importorskip("sentence_transformers", reason="the st extra is not installed")
 
 from paranmt.cli.paranmt_command import main as paranmt  # noqa: E402
-from train_embeddings import load_model  # noqa: E402
+from train_embeddings.models.model_io import load_model  # noqa: E402
 from train_embeddings.static.teacher import STATIC, distill_teacher  # noqa: E402
 from train_embeddings.training.trainer import train  # noqa: E402
 
@@ -135,11 +135,10 @@ def test_static_only_exports_to_model2vec_and_sentence_transformers(static_run, 
 def test_scores_pairs_as_a_filter_score(static_run) -> None:
     import pyarrow as pa
 
-    import train_embeddings.pair_score  # noqa: F401 -- registers the paranmt_model score
-    from filters.plugins import BUILTIN_SCORES, _load_class
+    from filters.plugins import build_scores
+    from pipeline.graph import RUN_SCORES
 
-    score_class = _load_class("paranmt_model", BUILTIN_SCORES, "filter.scores[0]")
-    score = score_class(model=str(static_run), column="static_cosine")
+    [score] = build_scores([{"paranmt_model": {"model": str(static_run), "column": "static_cosine"}}], RUN_SCORES)
     table = pa.table({"en": [*PROBE, None], "mt": [PROBE[0], PROBE[0], PROBE[2], "x"]})
     values = score.score(table)["static_cosine"]
     expected = load_model(static_run).similarity(PROBE, [PROBE[0], PROBE[0], PROBE[2]])
@@ -148,9 +147,8 @@ def test_scores_pairs_as_a_filter_score(static_run) -> None:
 
 
 def test_train_static_shows_paranmt_lines_only(teacher, tmp_path, monkeypatch, capsys) -> None:
-    """Issue 41: ``train --model static`` printed about 25 INFO lines of skeletoken and model2vec and their
-    progress bars while distilling; a fresh cache distils again here, and stderr holds the trainer's lines (and
-    warnings) only."""
+    """``train --model static`` shows the trainer's lines (and warnings) only, not skeletoken's and model2vec's INFO
+    lines and progress bars while it distils (a fresh cache distils again here)."""
     monkeypatch.setenv("PARANMT_CACHE", str(tmp_path / "cache"))
     data = pairs_parquet(tmp_path / "captions", n=100)
     assert paranmt(["train", "--input", str(data), "--model", "static", "--teacher", str(teacher), "--pca-dims", "8",

@@ -46,9 +46,9 @@ from configs.schema import TrainConfig
 from filters.paragram import ParagramScorer
 from paranmt.core.word_vectors import load_kumo
 from tests.conftest import shared_data
-from train_embeddings import load_model
 from train_embeddings.losses.margin_loss import MARGIN_STATISTICS, margin_statistics
 from train_embeddings.losses.negative_mining import MegaBatchMiner
+from train_embeddings.models.model_io import load_model
 from train_embeddings.training.data import PairSource
 from train_embeddings.training.trainer import default_evaluate_fn, train
 

@@ -16,8 +16,8 @@ from configs.schema import TrainConfig
 from paranmt.core.run_definition import DifferentRun
 from tests.conftest import write_sts_dir
 from tests.support.training_pairs import pair_lines, pairs_parquet, pairs_table
-from train_embeddings import load_model
 from train_embeddings.evaluation.sts.datasets import StsDataMissing
+from train_embeddings.models.model_io import load_model
 from train_embeddings.train_command import main
 from train_embeddings.training.data import TrainDataError
 from train_embeddings.training.preparation import prepare_training
@@ -240,8 +240,8 @@ def test_no_warning_when_paraphrases_are_nearest(tmp_path):
 
 
 def test_train_without_sts_data_stops_before_any_work(tmp_path, monkeypatch, capsys):
-    """Issue 34: without the STS files the dev evaluation reads, one line naming PARANMT_STS_DIR and --no-eval,
-    exit status 2, before anything is written (it used to train, then die at the first evaluation)."""
+    """Without the STS files the dev evaluation reads: one line naming PARANMT_STS_DIR and --no-eval, exit status
+    2, before anything is written (not a run that trains, then dies at its first evaluation)."""
     words = ["a man plays a guitar", "a dog runs in the park", "two women are talking", "a child eats an apple"]
     table = pairs_table(words, words[::-1], [w.split() for w in words], [w.split() for w in words[::-1]],
                         [f"p{i}" for i in range(4)], paraphrase_score=[0.5] * 4)

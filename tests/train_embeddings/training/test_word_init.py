@@ -14,7 +14,7 @@ import torch
 from configs import load_config
 from paranmt.core.word_vectors import load_word_vectors
 from tests.support.training_pairs import pairs_parquet, tiny
-from train_embeddings import load_model
+from train_embeddings.models.model_io import load_model
 from train_embeddings.training.preparation import initial_word_vectors
 from train_embeddings.training.trainer import default_word_vectors, train
 from train_embeddings.training.unseen_words import ANCHORS, UnseenWordMap, fit_word_map

@@ -4,7 +4,8 @@
     data = load_benchmarks()                         # StsBenchmarks: the years present and the STS-B sets
     dev = sts2017_dev()                              # the 250 track5.en-en pairs
 
-**Data layout** (``../shared/data/sts``; another root via ``root=`` or ``$PARANMT_STS_DIR``):
+**Data layout** (the folder :func:`paranmt.core.data_dirs.sts_dir` names, ``$PARANMT_STS_DIR``, by default
+``sts/`` in the data folder; another root via ``root=``):
 
 * ``STS12`` … ``STS16``: ``STS.input.<name>.txt`` (``sentence1<TAB>sentence2``) and ``STS.gs.<name>.txt`` (one gold
   score per line) per sub-dataset. The SemEval 2016 release as distributed (``sts2016-english-with-gs-v1.0/``:
@@ -34,7 +35,6 @@ from __future__ import annotations
 import functools
 import logging
 import math
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from paranmt.core.data_dirs import STS_DIR_VARIABLE, sts_dir
 from paranmt.core.errors import ParanmtError
 
 __all__ = [
@@ -55,7 +56,6 @@ __all__ = [
     "StsYear",
     "cached_sts2017_dev",
     "check_dev_data",
-    "default_sts_root",
     "is_sts2017",
     "load_benchmarks",
     "load_sts_dataset",
@@ -79,29 +79,21 @@ class StsFormatError(ParanmtError, ValueError):
     """An STS file cannot be read; the message names the file (and the line where there is one)."""
 
 
-def default_sts_root() -> Path:
-    """``$PARANMT_STS_DIR`` if set, else ``../shared/data/sts`` beside the repository."""
-    env = os.environ.get("PARANMT_STS_DIR")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[4] / "shared" / "data" / "sts"
-
-
 class StsDataMissing(ParanmtError, FileNotFoundError):
     """The STS files an evaluation needs are not there; the message names the file, the variable and the way out."""
 
 
 def check_dev_data(root: Path | None = None) -> Path:
-    """The STS folder the trainer's default dev evaluation reads (:func:`default_sts_root`); raises
+    """The STS folder the trainer's default dev evaluation reads (:func:`~paranmt.core.data_dirs.sts_dir`); raises
     :class:`StsDataMissing` naming the variable and ``--no-eval`` when its STS-B dev/test files are missing, so a
     run without them stops before any work (``paranmt train``: before torch loads) instead of at its first
     evaluation."""
-    root = Path(root if root is not None else default_sts_root())
+    root = Path(root if root is not None else sts_dir())
     missing = [path for path in (root / "STSB" / f"sts-{split}.csv" for split in ("dev", "test"))
                if not path.is_file()]
     if missing:
         raise StsDataMissing(f"the dev evaluation needs the STS Benchmark files ({missing[0]} not found): set "
-                             "PARANMT_STS_DIR to the folder holding STSB/sts-dev.csv and STSB/sts-test.csv, or "
+                             f"{STS_DIR_VARIABLE} to the folder holding STSB/sts-dev.csv and STSB/sts-test.csv, or "
                              "train without evaluation (--no-eval; no best/ model)")
     return root
 
@@ -109,7 +101,7 @@ def check_dev_data(root: Path | None = None) -> Path:
 def year_directory(year: int, root: str | Path | None = None) -> Path:
     """``<root>/STS12`` for 2012, …, ``<root>/STS16`` for 2016; where that is absent, the first existing of
     ``<root>/STS2016`` and the SemEval release folder ``<root>/sts2016-english-with-gs-v1.0`` (any year)."""
-    base = Path(root if root is not None else default_sts_root())
+    base = Path(root if root is not None else sts_dir())
     short = base / f"STS{year % 100:02d}"
     if short.is_dir():
         return short
@@ -341,7 +333,7 @@ def load_stsb(split: str = "test", root: str | Path | None = None, *, path: str 
     if path is None:
         if split not in STSB_SPLITS:
             raise ValueError(f"STS-B split must be one of {', '.join(STSB_SPLITS)}, got {split!r}")
-        path = Path(root if root is not None else default_sts_root()) / "STSB" / f"sts-{split}.csv"
+        path = Path(root if root is not None else sts_dir()) / "STSB" / f"sts-{split}.csv"
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"STS-B file {path} not found")
@@ -438,7 +430,7 @@ def load_benchmarks(root: str | Path | None = None, years: Iterable[int] = STS_Y
     ``stsb``, STS-B dev/test and STS2017. ``year_dirs``: a directory for a year wherever it lies (e.g. ``{2016:
     "sts2016-english-with-gs-v1.0"}``, the SemEval release). ``cache``: reuse an earlier load of the same
     arguments (the trainer evaluates many times)."""
-    root = Path(root if root is not None else default_sts_root()).resolve()
+    root = Path(root if root is not None else sts_dir()).resolve()
     explicit = tuple(sorted((int(y), str(Path(d).resolve())) for y, d in (year_dirs or {}).items()))
     key = (str(root), tuple(int(y) for y in years), bool(stsb), explicit)
     return _load_benchmarks_cached(*key) if cache else _load_benchmarks(*key)
@@ -449,7 +441,7 @@ def _load_benchmarks(root_text: str, years: tuple[int, ...], stsb: bool,
     root = Path(root_text)
     explicit = dict(year_dirs)
     if not root.is_dir() and (stsb or set(years) - set(explicit)):
-        raise FileNotFoundError(f"STS data directory {root} not found (set PARANMT_STS_DIR, or give the root: "
+        raise FileNotFoundError(f"STS data directory {root} not found (set {STS_DIR_VARIABLE}, or give the root: "
                                 "--sts-dir on the command line)")
     loaded: list[StsYear] = []
     missing: list[int] = []

@@ -24,12 +24,12 @@ import numpy as np
 import numpy.typing as npt
 
 from paranmt.core.correlation import pearson, spearman
+from paranmt.core.data_dirs import sts_dir
 from train_embeddings.evaluation.sts.datasets import (
     STS_YEARS,
     StsBenchmarks,
     StsDataset,
     cached_sts2017_dev,
-    default_sts_root,
     is_sts2017,
     load_benchmarks,
 )
@@ -156,5 +156,5 @@ def dev_score(encode: Encoder, *, root: str | Path | None = None, dataset: StsDa
     the model-selection score. Reads only the 250 ``track5.en-en`` pairs — no STS 2012–2016 or other STS-B
     pair. NaN if the similarities are constant."""
     if dataset is None:
-        dataset = cached_sts2017_dev(str(Path(root if root is not None else default_sts_root()).resolve()))
+        dataset = cached_sts2017_dev(str(Path(root if root is not None else sts_dir()).resolve()))
     return evaluate_dataset(encode, dataset, batch_size=batch_size).pearson

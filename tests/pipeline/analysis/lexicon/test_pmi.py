@@ -100,7 +100,7 @@ def test_paper_definition_on_a_hand_computed_corpus():
 
 
 def test_additive_estimate_finds_rare_pairs_associated_and_the_prior_does_not():
-    """The diagnosis of issue 27 in one corpus: two words in 2 of 1,000 sentences per side that never share one,
+    """Why the adjusted PMI exists, in one corpus: two words in 2 of 1,000 sentences per side that never share one,
     always paraphrases of each other: #(lorry, truck) = 4, #(lorry) = #(truck) = 4, PMI_cross = log(4*2000/16) =
     log 500. Expected together in one sentence E = 2*2/1000 = 0.004 times per side. The additive estimate's PMI
     is log(1*1000/(3*3)) = log(111): strongly associated, so their adjusted PMI is pushed down by 4.7 nats; the
