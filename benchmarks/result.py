@@ -18,9 +18,12 @@ __all__ = ["command", "machine", "write_json", "write_result"]
 
 
 def _shown_argument(argument: str) -> str:
-    """An argument with an absolute path (alone or after ``NAME=``) shown as :func:`benchmarks.paths.shown` does."""
+    """An argument with an absolute path (alone or after ``NAME=``) in the repository or ``../shared`` shown as
+    :func:`benchmarks.paths.shown` does; a path elsewhere (a scratch folder) is left for the caller to name."""
     name, equals, value = argument.rpartition("=")
-    return f"{name}{equals}{shown(value)}" if os.path.isabs(value) else argument
+    relative = shown(value) if os.path.isabs(value) else ""
+    inside = relative and (not relative.startswith("..") or relative.startswith("../shared"))
+    return f"{name}{equals}{relative}" if inside else argument
 
 
 def command(script: str, argv: Sequence[str] | None = None) -> str:
@@ -47,6 +50,16 @@ def write_result(path: Path | None, result: dict[str, Any], script: str,
 
 
 def write_json(path: Path, value: Any) -> None:
-    """``value`` as the result files hold it: indented, UTF-8, one trailing newline (folders made)."""
+    """``value`` as the result files hold it: indented, UTF-8, one trailing newline (folders made); written whole
+    or not at all (a temporary file renamed), so a killed run leaves the last complete one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(value, indent=1, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(value, indent=1, ensure_ascii=False, default=_plain) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _plain(value: Any) -> Any:
+    """What JSON cannot hold as it is: a NumPy scalar as its number, a path as a result shows it, else its text."""
+    if hasattr(value, "item"):
+        return value.item()
+    return shown(value) if isinstance(value, Path) else str(value)

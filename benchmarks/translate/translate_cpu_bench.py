@@ -52,6 +52,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import SHARED, shown
+from benchmarks.result import write_result
 from configs.schema import TranslateConfig
 from translate.batching import token_buckets
 from translate.card import ModelDir
@@ -588,8 +589,7 @@ def main(argv: list[str] | None = None) -> int:
         report["vmap"] = vmap_part(args, threads, translators.get("new", "int8"))
     report["load_end"] = os.getloadavg()
     print(f"\nload average at end {os.getloadavg()[0]:.2f} (1 min)")
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    write_result(args.json, report, __file__, argv)
     return 0
 
 
