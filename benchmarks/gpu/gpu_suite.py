@@ -5,7 +5,8 @@ pipeline with ``--device cuda``, broken backends, and training the back-translat
     .venv/bin/python benchmarks/gpu/gpu_suite.py --smoke                        # the same code on the CPU, in a minute
     python3 benchmarks/gpu/gpu_suite.py --bundle DIR --json gpu_suite.json      # an offline GPU image (gpu_bundle.py)
 
-The parts (``--parts``, run in the order given; the backend check always first):
+The parts (``--parts``, run in the order given; the backend check always first; the cases, the budget and the
+translation part are ``gpu_cases.py``, the pipeline and fail fast ``gpu_pipeline.py``, its JSON ``gpu_report.py``):
 
 * **backend check**: every (backend, compute type, device) any planned case uses, and the CPU reference, translates
   the first 64 sentences, all at once, each in its own process stopped after ``--check-seconds``. The cases of a
