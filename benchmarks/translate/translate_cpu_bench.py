@@ -53,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.paths import SHARED, shown
 from benchmarks.result import write_result
+from benchmarks.timing import Times, median_ratio
 from configs.schema import TranslateConfig
 from translate.batching import token_buckets
 from translate.card import ModelDir
@@ -138,16 +139,13 @@ def gemm_peak(threads_list: list[int], seconds: float = 0.6) -> list[dict[str, A
             for name, fn in kernels.items():
                 with torch.inference_mode():
                     fn()
-                    best, best_cpu, started, calls = float("inf"), float("inf"), time.perf_counter(), 0
+                    times, started = Times(), time.perf_counter()
                     while time.perf_counter() - started < seconds:
-                        c0, t0 = time.process_time(), time.perf_counter()
-                        fn()
-                        best = min(best, time.perf_counter() - t0)
-                        best_cpu = min(best_cpu, time.process_time() - c0)
-                        calls += 1
+                        times.run(fn)
                 # per CPU second: what one core does while it runs, whatever share of it a loaded machine gives
-                rows.append({"threads": threads, "shape": shape_name, "kernel": name, "calls": calls,
-                             "gmacs": m * k * n / best / 1e9, "gmacs_per_cpu_s": m * k * n / best_cpu / 1e9})
+                macs = m * k * n
+                rows.append({"threads": threads, "shape": shape_name, "kernel": name, "calls": len(times.wall),
+                             "gmacs": macs / times.best / 1e9, "gmacs_per_cpu_s": macs / min(times.cpu) / 1e9})
     return rows
 
 
@@ -487,7 +485,7 @@ def _paired(case: SpeedCase, base: SpeedCase | None, attr: str) -> float | None:
     """The median over rounds of ``base``'s time / ``case``'s: the speed-up, round by round."""
     if base is None:
         return None
-    return statistics.median(b / a for a, b in zip(getattr(case, attr), getattr(base, attr), strict=True))
+    return median_ratio(getattr(base, attr), getattr(case, attr))
 
 
 def speed_rows(cases: list[SpeedCase]) -> list[dict[str, Any]]:
