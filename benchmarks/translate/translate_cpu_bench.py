@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.paths import SHARED, shown
 from benchmarks.result import write_result
-from benchmarks.timing import Times, median_ratio
+from benchmarks.timing import Times, interleaved, median_ratio
 from configs.schema import TranslateConfig
 from translate.batching import token_buckets
 from translate.card import ModelDir
@@ -351,24 +351,20 @@ def vmap_part(args: argparse.Namespace, threads: int, full: Translator) -> list[
     for name in ("multi30k-val", "newstest2015"):
         src = (args.bitext / f"{name}.cs").read_text(encoding="utf-8").splitlines()[: args.vmap_sentences]
         ref = (args.bitext / f"{name}.en").read_text(encoding="utf-8").splitlines()[: args.vmap_sentences]
-        timing: dict[str, list[tuple[float, float]]] = {"full": [], "vmap": []}
         outputs: dict[str, list[str]] = {}
-        for _ in range(2):
-            for label, tr in (("full", full), ("vmap", shortlist)):
-                c0, t0 = time.process_time(), time.perf_counter()
-                outputs[label] = [t.hypothesis for t in tr.translate(src)]
-                timing[label].append((time.perf_counter() - t0, time.process_time() - c0))
+        timing = interleaved({label: lambda label=label, tr=tr, src=src, out=outputs: out.__setitem__(
+            label, [t.hypothesis for t in tr.translate(src)]) for label, tr in (("full", full), ("vmap", shortlist))},
+            rounds=2)
         agree = sum(a == b for a, b in zip(outputs["full"], outputs["vmap"], strict=True)) / len(src)
         for label in ("full", "vmap"):
             bleu = sacrebleu.metrics.BLEU().corpus_score(outputs[label], [ref]).score
             chrf = sacrebleu.metrics.CHRF().corpus_score(outputs[label], [ref]).score
-            wall = min(w for w, _ in timing[label])
-            cpu = min(c for _, c in timing[label])
-            speedup = min(w for w, _ in timing["full"]) / wall
+            wall, cpu = timing[label].best, min(timing[label].cpu)
+            speedup = timing["full"].best / wall
             row = {"test_set": name, "vocabulary": label, "sentences": len(src), "bleu": bleu, "chrf": chrf,
                    "top1_equal_full": agree if label == "vmap" else 1.0, "sent_per_s": len(src) / wall,
                    "sent_per_cpu_s": len(src) / cpu, "speedup_wall": speedup,
-                   "speedup_cpu": min(c for _, c in timing["full"]) / cpu}
+                   "speedup_cpu": min(timing["full"].cpu) / cpu}
             rows.append(row)
             print(f"| {name} | {label} | {bleu:.1f} | {chrf:.1f} | {row['top1_equal_full']:.1%} | "
                   f"{row['sent_per_s']:.1f} | {row['sent_per_cpu_s']:.1f} | {speedup:.2f}x wall, "
