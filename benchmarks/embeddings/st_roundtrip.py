@@ -22,6 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
+from benchmarks.result import write_result
 from paranmt.core.hf_imports import import_sentence_transformers
 from train_embeddings.evaluation import sts
 from train_embeddings.export.st_export import export_sentence_transformers
@@ -81,8 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print(markdown(rows))
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+    write_result(args.json, {"rows": rows}, __file__, argv)
     return 0
 
 

@@ -40,9 +40,7 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import hashlib  # noqa: E402
-import json  # noqa: E402
 import math  # noqa: E402
-import platform  # noqa: E402
 import time  # noqa: E402
 from dataclasses import asdict, dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -55,6 +53,7 @@ import torch  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import SHARED  # noqa: E402
+from benchmarks.result import write_result  # noqa: E402
 from paranmt.core.text import TextProcessor  # noqa: E402
 from train_embeddings.losses.margin_loss import MarginLoss  # noqa: E402
 from train_embeddings.losses.negative_mining import MegaBatchMiner, MinedNegatives  # noqa: E402
@@ -371,8 +370,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{row['same_negatives']}", file=sys.stderr)
     word_40 = [c for c in cases if c.model == "word" and c.megabatch == 40]
     result = {
-        "threads": torch.get_num_threads(), "torch": torch.__version__, "machine": platform.machine(),
-        "cpu_count": os.cpu_count(), "cuda": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
+        "threads": torch.get_num_threads(), "torch": torch.__version__,
+        "cuda": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
         "pairs_loaded": len(left), "words": len(words), "extra_words": args.extra_words, "trigrams": len(trigrams),
         "dim": args.dim,
         "cases": [asdict(c) for c in cases], "miner": miners,
@@ -386,8 +385,7 @@ def main(argv: list[str] | None = None) -> int:
               f"({status} the < {100 * MINING_GOAL:.0f}% goal; the full (2M·100)² product alone would be "
               f"{100 * case.full_product_fraction:.1f}%, half of it {100 * half:.1f}%); 5M pairs/epoch would take "
               f"{5e6 / case.pairs_per_second / 60:.1f} min", file=sys.stderr)
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    write_result(args.json, result, __file__, argv)
     all_same = all(row["same_negatives"] for comparison in miners.values() for row in comparison.values())
     return 0 if all_same else 1
 

@@ -36,7 +36,6 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ.setdefault(_var, _threads)  # before torch loads
 
 import argparse  # noqa: E402
-import json  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -49,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.embeddings.train_bench import tokenised  # noqa: E402
 from benchmarks.paths import SHARED  # noqa: E402
+from benchmarks.result import write_result  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from paranmt.core.text import CachedTokenizer  # noqa: E402
 from train_embeddings.evaluation import sts  # noqa: E402
@@ -152,9 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     for label, s in speed.items():
         print(f"| {label} | {s['dim']} | {s['parameters']} | {s['pairs_per_s']} | {s['mining_s']} | {s['train_s']} | "
               f"{s['final_loss']} |")
-    if args.json:
-        args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "speed": speed,
-                                         "sts": {k: r.to_dict() for k, r in reports.items()}}, indent=2) + "\n")
+    write_result(args.json, {"speed": speed, "sts": {k: r.to_dict() for k, r in reports.items()}}, __file__, argv)
     return 0
 
 

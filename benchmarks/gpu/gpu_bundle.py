@@ -267,7 +267,7 @@ def glove_subset(texts: list[Path], out: Path) -> int:
 
 def small_model(out: Path) -> None:
     """small-cs-en's card, BPE codes, fairseq dictionaries and checkpoint, its matrices stored as int8 with one
-    float32 scale per row (the way CTranslate2's int8 model stores them; :func:`gpu_suite.unpack_small_model`
+    float32 scale per row (the way CTranslate2's int8 model stores them; :func:`gpu_cases.unpack_small_model`
     restores float16), so the archive stays small; its CTranslate2 model is the repository's own."""
     source = SHARED / "models" / "small-cs-en"
     shutil.copytree(source, out, ignore=shutil.ignore_patterns("checkpoint_best.pt", "ct2"))

@@ -30,10 +30,10 @@ above what the cores can feed measures the cores, not the pipeline: pick one the
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -50,9 +50,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from benchmarks.gpu.pipeline_driver import DRIVER, shards_digest
+from benchmarks.baseline import checkout
+from benchmarks.gpu.pipeline_driver import run_driver, shards_digest
 from benchmarks.paths import REPO
 from benchmarks.paths import SHARED as SHARED_BESIDE_REPO
+from benchmarks.result import write_json, write_result
 from configs.schema import TranslateConfig
 from translate.batching import token_buckets
 from translate.card import DEFAULT_MODEL_DIR, ModelDir
@@ -284,16 +286,12 @@ def pipeline_run(code: Path, cs: Path, en: Path, out: Path, sets: list[str], wor
     if workers > 1:
         beam_args += ["--direct_running_mode=multi_processing", f"--direct_num_workers={workers}"]
     Path(settings.log).write_text("")
-    env = {**os.environ, SETTINGS_ENV: json.dumps(settings.__dict__),
-           "PYTHONPATH": os.pathsep.join([str(code), os.environ.get("PYTHONPATH", "")]),
-           "PARANMT_CODE_VERSION": "gpu-standin"}
     payload = {"cs": str(cs), "en": str(en), "out": str(out), "sets": sets, "beam_args": beam_args}
-    done = subprocess.run([sys.executable, "-c", DRIVER, json.dumps(payload)], env=env, cwd=code,
-                          capture_output=True, text=True)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("SUMMARY ")]
-    if done.returncode or not lines:
-        return {"workers": workers, "error": f"exit {done.returncode}: {done.stderr.strip().splitlines()[-3:]}"}
-    summary = json.loads(lines[-1].removeprefix("SUMMARY "))
+    done = run_driver(code, payload, {SETTINGS_ENV: json.dumps(settings.__dict__),
+                                      "PARANMT_CODE_VERSION": "gpu-standin"})
+    summary = done.summary
+    if done.exit_code or summary is None:
+        return {"workers": workers, "error": f"exit {done.exit_code}: {done.tail(3)}"}
     first, last = log_span(Path(settings.log))
     span = last - first
     return {"workers": workers, "rows": summary["read"], "wall_seconds": summary["wall_seconds"],
@@ -368,21 +366,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.standalone_only:
         print("STANDALONE " + json.dumps(standalone_cases(czech, str(table), mean_tokens, args, work)), flush=True)
         return 0
-    result: dict[str, Any] = {
-        "command": "python benchmarks/gpu/gpu_standin.py " + " ".join(_without_scratch(argv or sys.argv[1:])),
-        "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(), "rate": args.rate,
-        "mean_target_tokens": round(mean_tokens, 2), "batch_seconds": BATCH_SECONDS}
+    result: dict[str, Any] = {"cores": os.cpu_count(), "rate": args.rate, "mean_target_tokens": round(mean_tokens, 2),
+                              "batch_seconds": BATCH_SECONDS}
     codes = [("this code", REPO)]
-    if args.baseline:
-        baseline = work / "baseline"
-        subprocess.run(["git", "worktree", "add", "--detach", "-f", str(baseline), args.baseline], cwd=REPO,
-                       check=True, capture_output=True)
-        # The same stand-in for both codes: this file's, and the driver it imports.
-        (baseline / HERE.parent).mkdir(parents=True, exist_ok=True)
-        for path in (HERE, HERE.parent / "pipeline_driver.py"):
-            (baseline / path).write_bytes((REPO / path).read_bytes())
-        codes.append((f"baseline {args.baseline}", baseline))
-    try:
+    with contextlib.ExitStack() as stack:
+        if args.baseline:
+            baseline = stack.enter_context(checkout(args.baseline, work / "baseline"))
+            # The same stand-in for both codes: this file's, and the driver it imports.
+            (baseline / HERE.parent).mkdir(parents=True, exist_ok=True)
+            for path in (HERE, HERE.parent / "pipeline_driver.py"):
+                (baseline / path).write_bytes((REPO / path).read_bytes())
+            codes.append((f"baseline {args.baseline}", baseline))
         if args.standalone_rates:
             host_argv = ["--answers", str(table), "--standalone-rates", ",".join(map(str, args.standalone_rates)),
                          "--text-processes", ",".join(map(str, args.text_processes)), "--bucket", str(args.bucket),
@@ -390,15 +384,12 @@ def main(argv: list[str] | None = None) -> int:
             result["host_side"] = {label: standalone_in(code, sizes[-1], host_argv) for label, code in codes}
         if not args.no_pipeline:
             result.update(pipeline_cases(czech, english, sizes, codes, args, str(table), mean_tokens, work))
-    finally:
-        if args.baseline:
-            subprocess.run(["git", "worktree", "remove", "--force", str(work / "baseline")], cwd=REPO,
-                           capture_output=True)
-    print(json.dumps(result, indent=1))
+    record = write_result(None, result, __file__, _without_scratch(sys.argv[1:] if argv is None else argv))
+    if args.no_pipeline and args.json and args.json.exists():  # beside a full run's results, its command with it
+        record = {**json.loads(args.json.read_text(encoding="utf-8")), "host_side": record}
+    print(json.dumps(record, indent=1))
     if args.json:
-        if args.no_pipeline and args.json.exists():  # beside a full run's results, its own command with it
-            result = {**json.loads(args.json.read_text(encoding="utf-8")), "host_side": result}
-        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        write_json(args.json, record)
     return 0
 
 

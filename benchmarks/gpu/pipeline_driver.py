@@ -7,9 +7,17 @@ teardown, where a native library's thread pool can abort a finished run (docs/sc
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 
@@ -34,3 +42,36 @@ def shards_digest(folder: Path) -> str:
     for path in sorted(folder.glob("*.parquet")):
         digest.update(json.dumps(pq.read_table(path).to_pydict(), default=str).encode())
     return digest.hexdigest()[:16]
+
+
+@dataclass
+class Driven:
+    """How a :data:`DRIVER` run ended: its exit code, output, whether it was stopped, and its summary (if printed)."""
+
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    stopped: bool
+    summary: dict[str, Any] | None
+
+    def tail(self, lines: int) -> list[str]:
+        return self.stderr.strip().splitlines()[-lines:]
+
+
+def run_driver(code: Path, payload: dict[str, Any], env: dict[str, str], end: float | None = None) -> Driven:
+    """:data:`DRIVER` with the packages of the checkout ``code`` first on the path, in its own process and session
+    (a run stopped at ``end``, monotonic, takes its worker processes with it); ``env`` added to this environment."""
+    env = {**os.environ, **env, "PYTHONPATH": os.pathsep.join([str(code), os.environ.get("PYTHONPATH", "")])}
+    process = subprocess.Popen([sys.executable, "-c", DRIVER, json.dumps(payload)], env=env, cwd=code,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=None if end is None else max(0.0, end - time.monotonic()))
+        stopped = False
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
+            os.killpg(process.pid, signal.SIGKILL)
+        stdout, stderr = process.communicate()
+        stopped = True
+    lines = [line for line in stdout.splitlines() if line.startswith("SUMMARY ")]
+    summary = json.loads(lines[-1].removeprefix("SUMMARY ")) if lines else None
+    return Driven(process.returncode, stdout, stderr, stopped, summary)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
 import sys
 import time
@@ -36,6 +35,7 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import SHARED
+from benchmarks.result import write_result
 from configs.schema import LexiconConfig
 from paranmt.core.text import TextProcessor
 from pipeline.analysis.lexicon.counting import ENGLISH_STOPWORDS, PairCounts, build_from_tables
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                    "vocabulary": len(vocab), "stopwords": len(ENGLISH_STOPWORDS), "build_seconds": build_s,
                    "results": [r.as_dict() for r in results], "control": [r.as_dict() for r in control],
                    "throughput": throughput, "examples": examples, "config": config.model_dump(mode="json")}
-        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+        write_result(args.json, figures, __file__, argv)
     return 0
 
 

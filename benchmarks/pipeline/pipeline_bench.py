@@ -32,6 +32,7 @@ Measured in one run, pinned to ``--cores`` CPUs (default 2):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -65,7 +66,9 @@ from pipeline.stages.write import shard_name, shards_of, sorted_shard_table, wri
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
+from benchmarks.baseline import checkout
 from benchmarks.paths import REPO, SHARED, code_commit
+from benchmarks.result import write_result
 
 DATA = SHARED / "data"
 NEWSTEST = [f"newstest{y}" for y in range(2009, 2016)]
@@ -244,14 +247,6 @@ def run_measured(code: Path, inputs: tuple[Path, Path, Path], out: Path, beam_ar
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def baseline_checkout(ref: str, tmp: Path) -> Path:
-    """``ref`` of this repository as a detached worktree under ``tmp`` (removed with it)."""
-    folder = tmp / f"baseline-{ref}"
-    subprocess.run(["git", "worktree", "add", "--detach", str(folder), ref], cwd=REPO, check=True,
-                   capture_output=True)
-    return folder
-
-
 def compare_code_paths(codes: dict[str, Path], full: tuple[Path, Path, Path], half: tuple[Path, Path, Path],
                        n_full: int, n_half: int, tmp: Path, cores: list[int],
                        runner_names: tuple[str, ...] = ("in-process", "multi")) -> dict[str, dict[str, object]]:
@@ -299,14 +294,16 @@ def main(argv: list[str] | None = None) -> int:
     cores = available[: args.cores]
     os.sched_setaffinity(0, cores)  # worker processes inherit it
     tmp = Path(tempfile.mkdtemp(prefix="pipeline-bench-"))
-    codes = {"this code": REPO}
+    stack = contextlib.ExitStack()  # the baseline's worktree, removed at the end
     try:
         full = build_inputs(tmp, args.rows)
         n = full[3]
         half = build_inputs(tmp / "half", n // 2)
         print(f"{n:,} pairs (Multi30k train + Tatoeba + newstest 2009-2015), pinned to CPUs {cores}", flush=True)
+        codes = {"this code": REPO}
         if args.baseline:
-            codes = {f"baseline {args.baseline}": baseline_checkout(args.baseline, tmp), "this code": REPO}
+            codes = {f"baseline {args.baseline}": stack.enter_context(checkout(args.baseline, tmp / "baseline")),
+                     "this code": REPO}
         figures: dict[str, object] = {"pairs": n, "cores": len(cores), "half_pairs": half[3]}
         runs = compare_code_paths(codes, full[:3], half[:3], n, half[3], tmp, cores,
                                   tuple(args.runners.split(",")))
@@ -348,12 +345,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nbest: {best['pairs_per_s']:,} pairs/s end to end, {best['marginal_pairs_per_s'] or 0:,} pairs/s "
               f"marginal ({best_name}); stock sacremoses tokenises {stock_ceiling:,} pairs/s on {len(cores)} "
               "core(s); goal 5,000")
-        if args.json:
-            args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        write_result(args.json, figures, __file__, argv)
     finally:
-        if args.baseline and len(codes) > 1:
-            subprocess.run(["git", "worktree", "remove", "--force", str(codes[next(iter(codes))])], cwd=REPO,
-                           capture_output=True, check=False)
+        stack.close()
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)
     return 0

@@ -48,6 +48,7 @@ from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO, SHARED
+from benchmarks.result import write_result
 from configs import load_config
 from configs.schema import PipelineConfig, ScoreConfig, TranslateConfig
 from filters.folds import key_hash, pair_keys
@@ -507,8 +508,7 @@ def measure_missing(results: list[dict[str, Any]], args: argparse.Namespace) -> 
             print(f"  {figures['wall_s']:.1f} s, {figures['read'] / figures['wall_s']:,.0f} pairs/s, "
                   f"peak RSS {figures['peak_rss_bytes'] / 1e6:,.0f} MB", flush=True)
             results.append(figures)
-            args.results.parent.mkdir(parents=True, exist_ok=True)
-            args.results.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+            write_result(args.results, {"runs": results}, __file__)
 
 
 def projection_anchors(anchors_file: Path, results_file: Path, quantile_keys: int = 3_000_000,
@@ -518,8 +518,7 @@ def projection_anchors(anchors_file: Path, results_file: Path, quantile_keys: in
     anchors = json.loads(anchors_file.read_text(encoding="utf-8")) if anchors_file.exists() else {}
     cap_file = results_file.with_name(results_file.stem + "_quantile_cap.json")
     if not cap_file.exists() or fresh:
-        cap_file.parent.mkdir(parents=True, exist_ok=True)
-        cap_file.write_text(json.dumps(quantile_accumulator_cap(quantile_keys)) + "\n", encoding="utf-8")
+        write_result(cap_file, quantile_accumulator_cap(quantile_keys), __file__)
     anchors["quantile_cap"] = json.loads(cap_file.read_text(encoding="utf-8"))
     return anchors
 
@@ -536,7 +535,7 @@ def main(argv: list[str] | None = None) -> int:
 
     results: list[dict[str, Any]] = []
     if args.results.exists() and not args.fresh:
-        results = json.loads(args.results.read_text(encoding="utf-8"))
+        results = json.loads(args.results.read_text(encoding="utf-8"))["runs"]
     if not args.report_only:
         measure_missing(results, args)
     block = render_tables(results, projection_anchors(args.anchors, args.results, args.quantile_keys, args.fresh))

@@ -29,7 +29,6 @@ import copy
 import gc
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -168,11 +167,6 @@ def time_encoders(encoders: Sequence[dict[str, Any]], sentences: Sequence[str], 
     result["protocol"] = PROTOCOL.format(warmup=len(warmup), n=len(sentences), min_seconds=min_seconds,
                                          rounds=rounds)
     return result
-
-
-def spread(values: Sequence[float]) -> float:
-    """Round-to-round spread: (max − min) / median."""
-    return (max(values) - min(values)) / statistics.median(values)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

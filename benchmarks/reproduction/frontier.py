@@ -24,7 +24,6 @@ ratios to MiniLM and the round-to-round spread. Quality is evaluated after the t
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import statistics
 import sys
@@ -37,7 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.doc_sections import replace_section
 from benchmarks.paths import SHARED, shown
-from benchmarks.reproduction.encoder_timing import make_encoder, spread, time_encoders
+from benchmarks.reproduction.encoder_timing import make_encoder, time_encoders
+from benchmarks.result import write_result
+from benchmarks.timing import median_ratio, spread
 from train_embeddings.evaluation import sts
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.model_io import load_model
@@ -106,7 +107,7 @@ def summarise(quality: dict[str, dict[str, float]], timing: dict[str, Any],
             row[f"{prefix}spread"] = spread(speeds)
             if MINILM in timing["rounds"]:
                 base = [r[key] for r in timing["rounds"][MINILM]]
-                row[f"{prefix}x_minilm"] = statistics.median(a / b for a, b in zip(speeds, base, strict=True))
+                row[f"{prefix}x_minilm"] = median_ratio(speeds, base)
         rows.append(row)
     return rows
 
@@ -224,9 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     meta = {"command": command, "speed": args.speed, "rounds": args.rounds, "min_seconds": args.min_seconds,
             "cpu": timing["cpu"], "pinning": timing["pinning"], "protocol": timing["protocol"],
             "notes": [f"- {note}" for note in args.note]}
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n", encoding="utf-8")
+    write_result(args.json, {"meta": meta, "rows": rows}, __file__, argv)
     print(markdown(rows, {**meta, "figure": "frontier.png"}))
     if args.docs:
         figure = args.docs.parent / args.docs.stem / "frontier.png"

@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 
 from benchmarks.doc_sections import replace_section
+from benchmarks.result import write_result
 from configs.schema import TrainConfig
 from paranmt.core.text import CachedTokenizer
 from paranmt.core.word_vectors import load_word_vectors
@@ -71,7 +72,8 @@ COLUMNS = ["id", "en_tokens", "mt_tokens", "paraphrase_score"]
 # ------------------------------------------------------------------------------------------------- data
 
 
-def _ranked(run: Path) -> Any:
+def ranked_pairs(run: Path) -> Any:
+    """A pipeline run's ranked pairs (in a fold), both sides at most 30 tokens: what the training sets draw from."""
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
@@ -89,7 +91,7 @@ def prepare(corpus: Path, software: Path, out: Path, seed: int = 1) -> dict[str,
     import pyarrow.parquet as pq
 
     out.mkdir(parents=True, exist_ok=True)
-    bitext = _ranked(corpus)
+    bitext = ranked_pairs(corpus)
     sources = np.array([Path(s).stem for s in bitext["source"].to_pylist()])
     score = bitext["paraphrase_score"].to_numpy()
     keep = pc.fill_null(bitext["keep"], False).to_numpy(zero_copy_only=False)
@@ -101,7 +103,7 @@ def prepare(corpus: Path, software: Path, out: Path, seed: int = 1) -> dict[str,
         for n in [*(s for s in SIZES if s < len(pool) and not (name == "top2" and s > 0.9 * len(pool))), len(pool)]:
             pq.write_table(bitext.select(COLUMNS).take(pa.array(np.sort(order[:n]))), out / f"lc-{name}-{n}.parquet")
             info["sets"][f"lc-{name}-{n}"] = n
-    lo = _ranked(software)
+    lo = ranked_pairs(software)
     domains = {"captions": np.flatnonzero(np.char.startswith(sources, "multi30k")),
                "tatoeba": np.flatnonzero(sources == "tatoeba"),
                "news": np.flatnonzero(np.char.startswith(sources, "newstest"))}
@@ -226,7 +228,7 @@ def run_grid(data: Path, out: Path, workers: int, gpu_workers: int, word_vectors
             print(f"  {len(results)}/{len(results) + len(futures) - len(results)} {job['name']}: STS 12-15 "
                   f"{row['eval']['mean']:.1f}, STS2017 {row['eval']['sts2017']:.1f} ({row['train_s']:.0f} s)",
                   flush=True)
-            path.write_text(json.dumps({"results": results, "failed": failed}, indent=1), encoding="utf-8")
+            write_result(path, {"results": results, "failed": failed}, __file__)
     return {"results": results, "failed": failed}
 
 

@@ -47,10 +47,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import REPO
+from benchmarks.paths import REPO, shown
 from benchmarks.reproduction.frontier import MINILM, evaluate
 from benchmarks.reproduction.frontier import main as frontier_main
+from benchmarks.reproduction.learning_curve import ranked_pairs
 from benchmarks.reproduction.static_report import SEED, write_section
+from benchmarks.result import write_result
 from configs.schema import TrainConfig
 from paranmt.core.hf_imports import minilm_directory
 from train_embeddings.evaluation import sts
@@ -80,17 +82,6 @@ LABEL = {"static": "STATIC", "word": "WORD", "trigram": "TRIGRAM", "sp": "SP", "
 
 
 # ------------------------------------------------------------------------------------------------- data
-
-
-def _ranked(run: Path) -> Any:
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
-    table = pq.read_table(run / "pairs")
-    table = table.filter(pc.greater(pc.fill_null(table["fold"], 0), 0))
-    short = pc.and_(pc.less_equal(pc.list_value_length(table["en_tokens"]), 30),
-                    pc.less_equal(pc.list_value_length(table["mt_tokens"]), 30))
-    return table.filter(short).select(COLUMNS)
 
 
 def corpus_dir(corpora: Path, name: str) -> Path:
@@ -128,7 +119,7 @@ def prepare(corpora: Path, data: Path, seed: int = 1) -> dict[str, int]:
     if "all" in sizes and ("lo" in sizes or not (software / "_SUCCESS").exists()):
         return sizes
     data.mkdir(parents=True, exist_ok=True)
-    bitext = _ranked(corpus_dir(corpora, "bitext"))
+    bitext = ranked_pairs(corpus_dir(corpora, "bitext")).select(COLUMNS)
     sizes["all"] = bitext.num_rows
     pq.write_table(bitext, data / "all.parquet")
     train = pq.read_table(corpus_dir(corpora, "bitext") / "train").select(COLUMNS)
@@ -136,7 +127,7 @@ def prepare(corpora: Path, data: Path, seed: int = 1) -> dict[str, int]:
     sizes["train"] = train.num_rows
     sizes.update(derive_sets(data, seed))
     if (software / "_SUCCESS").exists():  # the LibreOffice sets join when that corpus is built
-        lo = _ranked(software)
+        lo = ranked_pairs(software).select(COLUMNS)
         pq.write_table(lo, data / "lo.parquet")
         (data / "all+lo").mkdir(exist_ok=True)
         pq.write_table(bitext, data / "all+lo" / "a.parquet")
@@ -196,7 +187,7 @@ def run_job(job: dict[str, Any], data: Path, runs: Path) -> dict[str, Any]:
         save_model(model, out / "model")
         trained = time.perf_counter()
         return {**job, "train_s": 0.0, "eval": scores(job["name"], model.encode),
-                "eval_s": time.perf_counter() - trained, "model_dir": _shown(out / "model")}
+                "eval_s": time.perf_counter() - trained, "model_dir": shown(out / "model")}
     on_dev = job.get("select") == "dev"  # keep the checkpoint best on STS2017 (4 per epoch), else the final model
     config = {"data": str(data_path(data, job["data"])), "model": job["model"], "seed": job.get("seed", 1),
               "epochs": job.get("epochs", 5), "megabatch": job.get("megabatch", 20), "lr": job["lr"], "threads": 1,
@@ -208,7 +199,7 @@ def run_job(job: dict[str, Any], data: Path, runs: Path) -> dict[str, Any]:
     kept = Path(result.best_dir if on_dev and result.best_dir is not None else result.model_dir)
     model = load_model(kept)
     return {**job, "train_s": trained - started, "steps": result.steps, "eval": scores(job["name"], model.encode),
-            "eval_s": time.perf_counter() - trained, "model_dir": _shown(kept),
+            "eval_s": time.perf_counter() - trained, "model_dir": shown(kept),
             **({"best_step": result.best.get("step")} if on_dev and result.best else {})}
 
 
@@ -230,10 +221,8 @@ class Results:
         return self.data["rows"]
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.data, indent=1, default=str) + "\n", encoding="utf-8")
-        os.replace(tmp, self.path)
+        self.data = write_result(self.path, {k: v for k, v in self.data.items() if k not in ("command", "machine")},
+                                 __file__)
 
 
 def run_jobs(jobs: list[dict[str, Any]], results: Results, data: Path, runs: Path, workers: int) -> None:
@@ -426,11 +415,11 @@ def speed(results: Results, frontier_json: Path) -> None:
     (``benchmarks.reproduction.frontier``: one pinned thread, MiniLM in the same run), so every page shows one
     measurement."""
     if not frontier_json.is_file():
-        raise SystemExit(f"error: {_shown(frontier_json)} is missing: run the frontier phase first")
+        raise SystemExit(f"error: {shown(frontier_json)} is missing: run the frontier phase first")
     timed = json.loads(frontier_json.read_text(encoding="utf-8"))
     rows = {row["encoder"]: row for row in timed["rows"]}
     picks = {label: name for label, name in frontier_picks(results).items()
-             if label in rows and _shown(model_path(results.rows[name])) in timed["meta"]["command"]}
+             if label in rows and shown(model_path(results.rows[name])) in timed["meta"]["command"]}
     out = {}
     for label, name in [*picks.items(), (MINILM, MINILM)]:
         row = rows[label]
@@ -441,7 +430,7 @@ def speed(results: Results, frontier_json: Path) -> None:
     if "minilm" not in results.data:
         results.data["minilm"] = {"eval": scores(MINILM, sts.minilm_encoder())}
     meta = timed["meta"]
-    results.data["speed"] = {"source": _shown(frontier_json), "encoders": out,
+    results.data["speed"] = {"source": shown(frontier_json), "encoders": out,
                              **{k: meta[k] for k in ("command", "speed", "rounds", "min_seconds", "cpu", "protocol",
                                                      "pinning")}}
     results.save()
@@ -458,7 +447,7 @@ def local_models(results: Results, names: Sequence[str], data: Path, runs: Path,
                and not model_path(results.rows[n]).is_dir()]
     for name in list(missing):  # trained here earlier (e.g. by an interrupted call)
         if (runs / name / "model" / "model.json").is_file():
-            results.rows[name]["model_dir"] = _shown(runs / name / "model")
+            results.rows[name]["model_dir"] = shown(runs / name / "model")
             missing.remove(name)
     if not missing:
         results.save()
@@ -490,7 +479,7 @@ def frontier(results: Results, docs: Path | None, n: int, rounds: int, min_secon
     frontier section of ``docs``, its PNG and ``out`` (``benchmarks/results/frontier.json``), every speed timed once."""
     picks = frontier_picks(results)
     argv = [a for label, name in picks.items()
-            for a in ("--model", f"{label}={_shown(model_path(results.rows[name]))}")]
+            for a in ("--model", f"{label}={shown(model_path(results.rows[name]))}")]
     argv += ["--speed", str(n), "--rounds", str(rounds), "--min-seconds", str(min_seconds), "--json", str(out),
              "--note", f"STATIC is {picks['STATIC']} of benchmarks/results/static_table.json (the best static row on "
              "STS2017); every model here was trained by `python -m benchmarks.reproduction.static_table` on all the "
@@ -511,13 +500,6 @@ def frontier(results: Results, docs: Path | None, n: int, rounds: int, min_secon
 def model_path(row: dict[str, Any]) -> Path:
     """A row's saved model (stored relative to the repository; rows run on another machine have none)."""
     return REPO / row["model_dir"] if "model_dir" in row else Path("/nonexistent")
-
-
-def _shown(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(REPO))
-    except ValueError:
-        return str(path)
 
 
 # ------------------------------------------------------------------------------------------------- main

@@ -34,10 +34,8 @@ Needs ../shared/data/sts (or ``--sts-dir``) and the ``st`` extra (sentence-trans
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
-import platform
 import statistics
 import sys
 import time
@@ -50,7 +48,7 @@ import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-
+from benchmarks.result import write_result
 from configs.schema import ScoreConfig
 from filters.paragram import ParagramScorer
 from filters.plugins import Score, build_scores
@@ -207,7 +205,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                       "holding STSB/ (../shared/data/sts)")
     settings = sorted(set(args.threads or [1, all_cores()]))
     report: dict[str, Any] = {"splits": list(args.splits), "timed_split": args.splits[0], "repeats": args.repeats,
-                              "thread_settings": settings, "cores": all_cores(), "machine": platform.node(),
+                              "thread_settings": settings, "cores": all_cores(),
                               "load_average": {"start": os.getloadavg()}, "pairs": {}, "spearman": {},
                               "fit_on": "both sentences of each pair of the split (STS-B itself)"}
     print(f"load average at start {os.getloadavg()[0]:.2f} (1 min) on {all_cores()} cores", flush=True)
@@ -261,8 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     table = markdown(report)
     print("\n" + table + f"\nload average at end {os.getloadavg()[0]:.2f} (1 min)")
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    write_result(args.json, report, __file__, argv)
     if args.markdown:
         args.markdown.write_text(table)
     return 0

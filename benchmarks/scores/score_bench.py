@@ -30,7 +30,6 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUME
 import argparse  # noqa: E402
 import hashlib  # noqa: E402
 import importlib.metadata  # noqa: E402
-import json  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -44,6 +43,8 @@ import pyarrow.parquet as pq  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import SHARED  # noqa: E402
+from benchmarks.result import write_result  # noqa: E402
+from benchmarks.timing import repeat  # noqa: E402
 from configs.schema import ScoreConfig  # noqa: E402
 from filters.paragram import ParagramScorer  # noqa: E402
 from filters.scores import score_pairs  # noqa: E402
@@ -189,17 +190,6 @@ class Result:
     versions: dict[str, str] = field(default_factory=dict)
 
 
-def _best_time(function, repeats: int) -> tuple[float, list[float], float]:
-    """(best wall seconds, all of them, CPU seconds / wall seconds over the repeats: ~1.0 means one core)."""
-    times = []
-    cpu_started = time.process_time()
-    for _ in range(repeats):
-        started = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - started)
-    return min(times), times, (time.process_time() - cpu_started) / max(sum(times), 1e-9)
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pairs", type=int, default=116_000, help="caption pairs (at most 116,000)")
@@ -231,10 +221,11 @@ def time_fast_path(batches: list[pa.Table], scorer: ParagramScorer, repeats: int
         scored.clear()
         scored.extend(score_pairs(batch, scorer) for batch in batches)
 
-    result.seconds, result.seconds_all_repeats, result.cpu_per_wall = _best_time(run_all, repeats)
+    times = repeat(run_all, repeats)
+    result.seconds, result.seconds_all_repeats, result.cpu_per_wall = times.best, times.wall, times.cpu_per_wall
     result.pairs_per_second = n / result.seconds
-    tri_seconds, _, _ = _best_time(lambda: [trigram_overlap(b[EN_TOKENS], b[MT_TOKENS]) for b in batches], repeats)
-    para_seconds, _, _ = _best_time(lambda: [scorer.score(b[EN_TOKENS], b[MT_TOKENS]) for b in batches], repeats)
+    tri_seconds = repeat(lambda: [trigram_overlap(b[EN_TOKENS], b[MT_TOKENS]) for b in batches], repeats).best
+    para_seconds = repeat(lambda: [scorer.score(b[EN_TOKENS], b[MT_TOKENS]) for b in batches], repeats).best
     result.trigram_only_pairs_per_second = n / tri_seconds
     result.paragram_only_pairs_per_second = n / para_seconds
     out = pa.concat_tables(scored)
@@ -299,8 +290,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{result.median_paraphrase_score:.3f}, mean trigram overlap {result.mean_trigram_overlap:.3f}; "
           f"repeats {', '.join(f'{s:.3f}' for s in result.seconds_all_repeats)} s "
           f"(median {statistics.median(result.seconds_all_repeats):.3f})", flush=True)
-    if args.json:
-        args.json.write_text(json.dumps(asdict(result), indent=2) + "\n", encoding="utf-8")
+    write_result(args.json, asdict(result), __file__, argv)
     return 0
 
 

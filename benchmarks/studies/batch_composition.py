@@ -13,7 +13,6 @@ chunks keep out of the corpus (docs/pipeline.md); it prints a table and writes `
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO, SHARED, shown
+from benchmarks.result import write_result
 from configs.schema import TranslateConfig
 from translate.loading import load_translator
 
@@ -84,9 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r['compute_type']:>12} {r['hypotheses_differ']:>18,} {r['scores_differ']:>14,} "
               f"{r['max_score_diff']:>13.2e} {r['median_score_diff']:>16.2e} "
               f"{'yes' if r['same_chunks_repeat_identical'] else 'NO':>23}")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"model": shown(args.model), "threads": args.threads, "rows": rows}, indent=2)
-                         + "\n")
+    write_result(args.json, {"model": shown(args.model), "threads": args.threads, "rows": rows}, __file__, argv)
     return 0
 
 

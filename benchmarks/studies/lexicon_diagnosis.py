@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import sys
 import time
 from pathlib import Path
@@ -41,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 
 from benchmarks.lexicon.lexicon_eval import WORDSIM, batches, caption_pairs
+from benchmarks.result import write_result
 from configs.schema import LexiconConfig
 from paranmt.core.correlation import spearman
 from paranmt.core.pair_schema import EN_TOKENS, MT_TOKENS, PARAPHRASE_SCORE
@@ -325,8 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         print(text[-1], flush=True)
     if args.markdown:
         args.markdown.write_text("\n".join(text))
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2, default=float) + "\n")
+    write_result(args.json, {"corpora": results}, __file__, argv)
     return 0
 
 

@@ -42,6 +42,7 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO
+from benchmarks.result import write_result
 from benchmarks.studies.weak_translator_selection import CRITERIA, LABELS, read_labels, wilson
 from pipeline.outputs.translator_check import FLOOR, MAX_BELOW_FLOOR, MAX_NO_TRIGRAM, MIN_PAIRS
 
@@ -169,8 +170,7 @@ def sample(work: Path, out: Path, per_set: int, seed: int) -> None:
         writer.writerow(["item", "english", "back_translation", "label"])
         for n, (english, mt) in enumerate(items, start=1):
             writer.writerow([n, english, mt, ""])
-    (out / "drawn.json").write_text(json.dumps({"seed": seed, "per_set": per_set, "drawn": drawn}, indent=1,
-                                               ensure_ascii=False) + "\n", encoding="utf-8")
+    write_result(out / "drawn.json", {"seed": seed, "per_set": per_set, "drawn": drawn}, __file__)
     print(f"{len(items)} pairs to judge in {out / 'judge.tsv'} ({sum(map(len, drawn.values())) - len(items)} "
           "drawn pairs were judged before or drawn twice)")
 
@@ -231,7 +231,7 @@ def tally(work: Path, judging: Path, result: Path) -> dict[str, Any]:
         "choice": CHOICE,
         "sets": sets, "reported": reported,
     }
-    result.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_result(result, record, __file__)
     for name, entry in {**sets, **reported}.items():
         judged = entry.get("judged", {})
         print(f"{name:<24} {entry['domain']:<6} below {entry['below_floor']:>4.0%}  no trigram "

@@ -32,6 +32,7 @@ import pyarrow.parquet as pq
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
+from benchmarks.result import write_result
 from configs.schema import FilterConfig
 from filters.folds import select_training_pairs
 
@@ -86,7 +87,7 @@ def sample(pairs: Path, out: Path, per_selection: int, seed: int) -> dict[str, A
     key = {"criteria": CRITERIA, "pairs": table.num_rows, "kept": kept,
            "items": {str(n): {"id": pair_id, "selections": [s for s, chosen in drawn.items() if pair_id in chosen]}
                      for n, pair_id in enumerate(items, start=1)}}
-    (out / "key.json").write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_result(out / "key.json", key, __file__)
     print(f"{table.num_rows:,} pairs; {len(items)} distinct pairs to judge in {out / 'judge.tsv'}")
     for name, n in kept.items():
         print(f"  {name}: keeps {n:,}")
@@ -129,7 +130,7 @@ def tally(out: Path) -> dict[str, Any]:
         lines.append(f"| {name} | {r['kept']:,} | {r['kept_share']:.1%} | {r['judged']} | "
                      f"{r['paraphrase']} ({r['paraphrase_share']:.0%}) | {r['partial']} | {r['not']} | "
                      f"{r['ci95'][0]:.0%}-{r['ci95'][1]:.0%} |")
-    (out / "tally.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    write_result(out / "tally.json", results, __file__)
     (out / "tally.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
     return results

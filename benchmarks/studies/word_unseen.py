@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 
 from benchmarks.paths import shown
+from benchmarks.result import write_result
 from configs.schema import TrainConfig
 from paranmt.core.text import CachedTokenizer
 from train_embeddings.evaluation import sts
@@ -83,9 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         table.frozen.copy_(pretrained)
     out = {"data": shown(args.data), "pairs": int(json.loads((args.out / "metrics.json").read_text())["n_pairs"]),
            "coverage": coverage, "results": results}
-    print(json.dumps(out, indent=1))
-    if args.json:
-        args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(write_result(args.json, out, __file__, argv), indent=1))
     return 0
 
 

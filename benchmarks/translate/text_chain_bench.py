@@ -21,7 +21,6 @@ Each figure is the median over the rounds of µs per sentence; the ratios are st
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -39,6 +38,7 @@ from benchmarks.paths import (
     SHARED,
     code_commit,
 )
+from benchmarks.result import write_result
 from paranmt.core.text import fast_moses
 from translate.card import DEFAULT_MODEL_DIR, ModelDir
 from translate.text_chain import SourceEncoder, TargetDecoder, load_bpe, moses_words
@@ -114,7 +114,6 @@ def main(argv: list[str] | None = None) -> int:
               "translator": cache_mb(lambda: [fresh_encoder._subwords(w) for w in our_words])}
     medians = {k: round(statistics.median(v), 1) for k, v in rounds.items()}
     result: dict[str, Any] = {
-        "command": " ".join(["python", "benchmarks/translate/text_chain_bench.py", *(argv or sys.argv[1:])]),
         "code": code_commit(REPO), "sentences": n, "rounds": args.rounds, "moses_words_differ": differ,
         "us_per_sentence": medians, "rounds_us": {k: [round(x, 1) for x in v] for k, v in rounds.items()},
         "bpe_pieces_differ": pieces_differ, "cache_mb_after_one_pass": memory,
@@ -128,8 +127,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{differ}")
     print(f"BPE: stock / translator's = {result['bpe_stock_over_translator']}; lines whose pieces differ: "
           f"{pieces_differ}; MB its caches hold after one pass: {memory}")
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    write_result(args.json, result, __file__, argv)
     return 0
 
 

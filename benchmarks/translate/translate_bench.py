@@ -14,16 +14,16 @@ the last 2,000 Czech lines of ../shared/data/bitext/tatoeba.cs (1,824 of them un
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import SHARED
+from benchmarks.paths import SHARED, shown
+from benchmarks.result import write_result
+from benchmarks.timing import Times
 from configs.schema import TranslateConfig
 from translate.cached_models import tatoeba_model
 from translate.loading import load_translator
@@ -57,12 +57,10 @@ def run_case(case: Case, model: Path, sentences: list[str], beam: int, max_len: 
     translator = load_translator(config)
     case.ran_backend, case.ran_compute_type = translator.backend.name, str(translator.backend.compute_type)
     translator.translate(sentences[:32])  # warm-up: lazy initialisation, caches, CUDA kernels
-    timings = []
+    timings = Times()
     for _ in range(repeats):  # best of N: the least disturbed run on a shared machine
-        started = time.perf_counter()
-        results = translator.translate(sentences)
-        timings.append(time.perf_counter() - started)
-    case.seconds = min(timings)
+        results = timings.run(lambda: translator.translate(sentences))
+    case.seconds = timings.best
     tokens = sum(len(t.tokens) for t in results)
     case.sentences_per_second = len(sentences) / case.seconds
     case.target_tokens_per_second = tokens / case.seconds
@@ -135,9 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{c.ran_backend:12s} {c.ran_compute_type:14s} {c.threads:3d} {c.sentences_per_second:9.1f} "
               f"{c.target_tokens_per_second:9.0f} {c.mean_output_tokens:7.1f} {c.hit_length_cap:6d} "
               f"{c.speedup_vs_fairseq or 0:9.2f}x  {c.note}")
-    if args.json:
-        args.json.write_text(json.dumps({"model": str(args.model), "sentences": len(sentences), "beam": args.beam,
-                                         "cases": [asdict(c) for c in cases]}, indent=2) + "\n")
+    write_result(args.json, {"model": shown(args.model), "sentences": len(sentences), "beam": args.beam,
+                             "cases": [asdict(c) for c in cases]}, __file__, argv)
     return 0
 
 

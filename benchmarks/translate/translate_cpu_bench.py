@@ -52,6 +52,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import SHARED, shown
+from benchmarks.result import write_result
+from benchmarks.timing import Times, interleaved, median_ratio
 from configs.schema import TranslateConfig
 from translate.batching import token_buckets
 from translate.card import ModelDir
@@ -137,16 +139,13 @@ def gemm_peak(threads_list: list[int], seconds: float = 0.6) -> list[dict[str, A
             for name, fn in kernels.items():
                 with torch.inference_mode():
                     fn()
-                    best, best_cpu, started, calls = float("inf"), float("inf"), time.perf_counter(), 0
+                    times, started = Times(), time.perf_counter()
                     while time.perf_counter() - started < seconds:
-                        c0, t0 = time.process_time(), time.perf_counter()
-                        fn()
-                        best = min(best, time.perf_counter() - t0)
-                        best_cpu = min(best_cpu, time.process_time() - c0)
-                        calls += 1
+                        times.run(fn)
                 # per CPU second: what one core does while it runs, whatever share of it a loaded machine gives
-                rows.append({"threads": threads, "shape": shape_name, "kernel": name, "calls": calls,
-                             "gmacs": m * k * n / best / 1e9, "gmacs_per_cpu_s": m * k * n / best_cpu / 1e9})
+                macs = m * k * n
+                rows.append({"threads": threads, "shape": shape_name, "kernel": name, "calls": len(times.wall),
+                             "gmacs": macs / times.best / 1e9, "gmacs_per_cpu_s": macs / min(times.cpu) / 1e9})
     return rows
 
 
@@ -352,24 +351,20 @@ def vmap_part(args: argparse.Namespace, threads: int, full: Translator) -> list[
     for name in ("multi30k-val", "newstest2015"):
         src = (args.bitext / f"{name}.cs").read_text(encoding="utf-8").splitlines()[: args.vmap_sentences]
         ref = (args.bitext / f"{name}.en").read_text(encoding="utf-8").splitlines()[: args.vmap_sentences]
-        timing: dict[str, list[tuple[float, float]]] = {"full": [], "vmap": []}
         outputs: dict[str, list[str]] = {}
-        for _ in range(2):
-            for label, tr in (("full", full), ("vmap", shortlist)):
-                c0, t0 = time.process_time(), time.perf_counter()
-                outputs[label] = [t.hypothesis for t in tr.translate(src)]
-                timing[label].append((time.perf_counter() - t0, time.process_time() - c0))
+        timing = interleaved({label: lambda label=label, tr=tr, src=src, out=outputs: out.__setitem__(
+            label, [t.hypothesis for t in tr.translate(src)]) for label, tr in (("full", full), ("vmap", shortlist))},
+            rounds=2)
         agree = sum(a == b for a, b in zip(outputs["full"], outputs["vmap"], strict=True)) / len(src)
         for label in ("full", "vmap"):
             bleu = sacrebleu.metrics.BLEU().corpus_score(outputs[label], [ref]).score
             chrf = sacrebleu.metrics.CHRF().corpus_score(outputs[label], [ref]).score
-            wall = min(w for w, _ in timing[label])
-            cpu = min(c for _, c in timing[label])
-            speedup = min(w for w, _ in timing["full"]) / wall
+            wall, cpu = timing[label].best, min(timing[label].cpu)
+            speedup = timing["full"].best / wall
             row = {"test_set": name, "vocabulary": label, "sentences": len(src), "bleu": bleu, "chrf": chrf,
                    "top1_equal_full": agree if label == "vmap" else 1.0, "sent_per_s": len(src) / wall,
                    "sent_per_cpu_s": len(src) / cpu, "speedup_wall": speedup,
-                   "speedup_cpu": min(c for _, c in timing["full"]) / cpu}
+                   "speedup_cpu": min(timing["full"].cpu) / cpu}
             rows.append(row)
             print(f"| {name} | {label} | {bleu:.1f} | {chrf:.1f} | {row['top1_equal_full']:.1%} | "
                   f"{row['sent_per_s']:.1f} | {row['sent_per_cpu_s']:.1f} | {speedup:.2f}x wall, "
@@ -486,7 +481,7 @@ def _paired(case: SpeedCase, base: SpeedCase | None, attr: str) -> float | None:
     """The median over rounds of ``base``'s time / ``case``'s: the speed-up, round by round."""
     if base is None:
         return None
-    return statistics.median(b / a for a, b in zip(getattr(case, attr), getattr(base, attr), strict=True))
+    return median_ratio(getattr(base, attr), getattr(case, attr))
 
 
 def speed_rows(cases: list[SpeedCase]) -> list[dict[str, Any]]:
@@ -588,8 +583,7 @@ def main(argv: list[str] | None = None) -> int:
         report["vmap"] = vmap_part(args, threads, translators.get("new", "int8"))
     report["load_end"] = os.getloadavg()
     print(f"\nload average at end {os.getloadavg()[0]:.2f} (1 min)")
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    write_result(args.json, report, __file__, argv)
     return 0
 
 

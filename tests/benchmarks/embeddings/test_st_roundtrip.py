@@ -24,7 +24,7 @@ def test_round_trip_table(tmp_path, capsys) -> None:
     out = tmp_path / "rows.json"
     args = ["--sts-dir", str(sts_dir), "--sentences", "400", "--json", str(out)]
     assert load_benchmark("embeddings/st_roundtrip").main([a for m in models for a in ("--model", str(m))] + args) == 0
-    rows = json.loads(out.read_text())
+    rows = json.loads(out.read_text())["rows"]
     assert [r["model"] for r in rows] == ["word", "blstm"]
     assert rows[0]["modules"] == ["WordEmbeddings", "Pooling"] and rows[1]["modules"] == ["ParanmtEncoder"]
     assert all(r["max_abs_diff"] <= 1e-5 and r["sentences"] == 400 and r["st_sentences_per_s"] > 0 for r in rows)

@@ -27,11 +27,11 @@ def steady_cases(translation: dict[str, dict]) -> list[dict]:
     return [c for c in translation.values() if c["measure"] == "steady" and c["status"] == "ok"]
 
 
-def check_translation(result: dict, suite, parts: tuple[str, ...]) -> dict[str, dict]:
+def check_translation(result: dict, cases, parts: tuple[str, ...]) -> dict[str, dict]:
     translation = {c["name"]: c for c in result["translation"]}
-    rows = [suite.REFERENCE_ROW, *(row for part in parts for row in suite.CASES["cpu"][part])]
+    rows = [cases.REFERENCE_ROW, *(row for part in parts for row in cases.CASES["cpu"][part])]
     assert list(translation) == [row.name for row in rows]  # the table, in order, every row recorded
-    reference = translation[suite.REFERENCE_ROW.name]
+    reference = translation[cases.REFERENCE_ROW.name]
     assert reference["identical_to_cpu_int8"] == 1.0 and reference["compared"] == reference["sentences"] == 8
     for case in translation.values():
         if case["status"] != "ok":
@@ -98,24 +98,24 @@ def run_smoke(suite, tmp_path, parts: str) -> tuple[dict, str]:
 
 
 def test_gpu_suite_smoke_translation_fail_fast_and_pipeline_on_cpu(tmp_path, monkeypatch, capsys):
-    suite = load_benchmark("gpu/gpu_suite")
+    suite, cases = load_benchmark("gpu/gpu_suite"), load_benchmark("gpu/gpu_cases")
     # One compute type breaks the way CTranslate2 did on a CUDA 13 machine: it loads, then every batch fails.
-    monkeypatch.setattr(suite, "load_translator", suite_loaders.int8_float32_without_cublas)
+    monkeypatch.setattr(cases, "load_translator", suite_loaders.int8_float32_without_cublas)
     result, _ = run_smoke(suite, tmp_path, "translate,failfast,pipeline")
-    assert [p["case"] for p in result["plan"]][:2] == ["backend check", suite.REFERENCE_ROW.name]
+    assert [p["case"] for p in result["plan"]][:2] == ["backend check", cases.REFERENCE_ROW.name]
     checks = {(c["backend"], c["compute_type"]): c for c in result["backend_check"]["checks"]}
     assert set(checks) == {("ctranslate2", "int8"), ("ctranslate2", "float32"), ("ctranslate2", "int8_float32")}
     broken = checks.pop(("ctranslate2", "int8_float32"))
     assert not broken["ok"] and suite_loaders.CUBLAS_MISSING in broken["error"], broken
     assert all(c["ok"] and c["error"] is None for c in checks.values()), checks
-    translation = check_translation(result, suite, ("translate",))
+    translation = check_translation(result, cases, ("translate",))
     skipped = translation.pop("int8_float32, 96-token buckets")
     assert skipped["status"] == "skipped" and suite_loaders.CUBLAS_MISSING in skipped["error"], skipped
     assert skipped["sentences_per_second"] is None and skipped["target_tokens_per_second"] is None
     assert all(case["status"] == "ok" for case in translation.values()), translation
     out = capsys.readouterr().out
     assert "int8_float32  cpu" in out and "FAILED" in out and "skipped: its backend check failed" in out
-    check_pipeline(result["pipeline"], translation[suite.REFERENCE_ROW.name]["sentences_per_second"])
+    check_pipeline(result["pipeline"], translation[cases.REFERENCE_ROW.name]["sentences_per_second"])
     (fault,) = result["fail_fast"]
     assert fault["ok"] and fault["exit_code"] == 2 and fault["stderr_lines"] == 1, fault
     assert "illegal memory access" in fault["stderr_tail"][-1] and "train" not in fault["written"], fault
@@ -126,7 +126,7 @@ def test_gpu_suite_smoke_training_base_model_and_sweep_on_cpu(tmp_path):
     suite = load_benchmark("gpu/gpu_suite")
     result, _ = run_smoke(suite, tmp_path, "nmt-train,base,sweep,encoders")
     assert all(c["ok"] for c in result["backend_check"]["checks"]), result["backend_check"]
-    translation = check_translation(result, suite, ("base", "sweep"))
+    translation = check_translation(result, load_benchmark("gpu/gpu_cases"), ("base", "sweep"))
     assert all(case["status"] == "ok" for case in translation.values()), translation
     base = translation["base: float32, 96-token buckets"]
     # random weights never stop early: every sentence runs to the cap set from small-cs-en's mean output length
@@ -143,7 +143,7 @@ def test_gpu_suite_smoke_training_base_model_and_sweep_on_cpu(tmp_path):
     (suite_loaders.hangs, "stopped: no progress for 3 s", 3),
 ])
 def test_a_case_that_fails_records_its_error_and_no_rate(tmp_path, monkeypatch, loader, error, stall_seconds):
-    suite = load_benchmark("gpu/gpu_suite")
+    suite = load_benchmark("gpu/gpu_cases")
     monkeypatch.setattr(suite, "load_translator", loader)
     sentences = tmp_path / "sentences.json"
     sentences.write_text(json.dumps(["Dobrý den.", "Kde je nádraží?", "Děkuji."]), encoding="utf-8")
@@ -191,7 +191,7 @@ def walk_gpu_plan(suite, tmp_path, monkeypatch, broken: str, budget_seconds: flo
 def test_every_case_of_a_gpu_run_is_covered_by_the_backend_check(tmp_path, monkeypatch):
     """Every case the GPU table starts is one the check covered, and the cases of a backend that failed its check
     are skipped with its error; every steady case holds at least 40,000 sentences and 12 batches of its bucket."""
-    suite = load_benchmark("gpu/gpu_suite")
+    suite = load_benchmark("gpu/gpu_cases")
     part, started = walk_gpu_plan(suite, tmp_path, monkeypatch, "bfloat16", 3600)
     plan = part.backend_plan(list(suite.TRANSLATION_PARTS))
     assert started and set(started) <= set(plan) and ("ctranslate2", "int8", "cpu") in plan
@@ -210,7 +210,7 @@ def test_every_case_of_a_gpu_run_is_covered_by_the_backend_check(tmp_path, monke
 
 
 def test_a_case_that_does_not_fit_the_budget_is_skipped_with_no_rate(tmp_path, monkeypatch):
-    suite = load_benchmark("gpu/gpu_suite")
+    suite = load_benchmark("gpu/gpu_cases")
     part, started = walk_gpu_plan(suite, tmp_path, monkeypatch, "none", 0)
     assert started == []
     assert all(c.status == "skipped" and c.error.startswith("out of time: needs ~") and c.sentences_per_second
@@ -218,7 +218,7 @@ def test_a_case_that_does_not_fit_the_budget_is_skipped_with_no_rate(tmp_path, m
 
 
 def test_scrub_leaves_no_absolute_path(tmp_path):
-    suite = load_benchmark("gpu/gpu_suite")
+    suite = load_benchmark("gpu/gpu_report")
     work, home = tmp_path / "work", Path("/home/someone")
     roots = suite.placeholders({"work": work, "repo": suite.REPO, "home": home})
     tail = [f'  File "{suite.REPO}/pipeline/run.py", line 3, in <module>',

@@ -18,7 +18,7 @@ def test_scale_bench_smoke(tmp_path, capsys):
     args = ["--sizes", "300,600", "--modes", "mt", "--results", str(results), "--work", str(tmp_path / "work"),
             "--doc", str(doc), "--plot", str(plot), "--quantile-keys", "250000"]
     assert bench.main(args) == 0
-    runs = json.loads(results.read_text())
+    runs = json.loads(results.read_text())["runs"]
     assert [(r["mode"], r["size"]) for r in runs] == [("mt", 300), ("mt", 600)]
     for r in runs:
         assert r["read"] == r["size"] == r["pairs"] + r["rejected"] + r["deadletter"]
@@ -36,13 +36,13 @@ def test_scale_bench_smoke(tmp_path, capsys):
     assert plot.stat().st_size > 10_000
     capsys.readouterr()
     assert bench.main(args) == 0  # resumed: both sizes are in the results already
-    assert "mt 300 pairs ..." not in capsys.readouterr().out and len(json.loads(results.read_text())) == 2
+    assert "mt 300 pairs ..." not in capsys.readouterr().out and len(json.loads(results.read_text())["runs"]) == 2
 
 
 def test_the_generated_block_of_scaling_md_is_the_render_of_the_committed_results():
     """docs/scaling.md's tables are what the script renders from benchmarks/results/ and its anchors (rerun with
     ``--report-only --doc docs/scaling.md`` after a change to either, or to the script)."""
     bench = load_benchmark("pipeline/scale_bench")
-    results = json.loads(bench.RESULTS.read_text(encoding="utf-8"))
+    results = json.loads(bench.RESULTS.read_text(encoding="utf-8"))["runs"]
     block = bench.render_tables(results, bench.projection_anchors(bench.ANCHORS, bench.RESULTS))
     assert block == bench.generated_block(REPO_ROOT / "docs" / "scaling.md")

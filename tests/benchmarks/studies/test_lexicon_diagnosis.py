@@ -16,7 +16,7 @@ def test_lexicon_diagnosis_smoke(tmp_path):
     out, tables = tmp_path / "diagnosis.json", tmp_path / "diagnosis.md"
     assert load_benchmark("studies/lexicon_diagnosis").main(
         ["--images", "300", "--fractions", "0.5", "--priors", "1", "--json", str(out), "--markdown", str(tables)]) == 0
-    (figures,) = json.loads(out.read_text())
+    (figures,) = json.loads(out.read_text())["corpora"]
     assert set(figures["sizes"]) == {"0.5", "1"}
     full = figures["sizes"]["1"]
     assert set(full["scores"]) == {"before", "after", "prior=1"} and len(full["scores"]["after"]) == 8

@@ -20,4 +20,5 @@ def test_text_chain_bench_smoke(tmp_path):
     assert set(result["cache_mb_after_one_pass"]) == {"bpe_stock", "translator"}
     assert all(mb > 0 for mb in result["cache_mb_after_one_pass"].values())
     assert all(v > 0 for v in result["us_per_sentence"].values())
-    assert result["command"].startswith("python benchmarks/translate/text_chain_bench.py")
+    assert result["command"].startswith("python -m benchmarks.translate.text_chain_bench --limit 60")
+    assert set(result["machine"]) == {"cpu", "machine", "cpu_cores", "python"}
