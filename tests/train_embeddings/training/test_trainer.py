@@ -137,7 +137,7 @@ def test_nan_loss_names_the_step(captions, tmp_path):
 
 def test_bad_data_errors_reach_the_trainer(tmp_path):
     (tmp_path / "empty").mkdir()
-    with pytest.raises(TrainDataError, match="empty shard set"):
+    with pytest.raises(TrainDataError, match="holds no Parquet file"):
         train(tiny(tmp_path / "empty"), tmp_path / "run1", evaluate_fn=None)
     pq.write_table(pa.table({"id": ["a"], "en_tokens": [["x"]], "mt_tokens": [["y"]],
                              "paraphrase_score": pa.array([0.1], pa.float32())}), tmp_path / "one.parquet")
