@@ -32,6 +32,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from huggingface_hub import DatasetCard, DatasetCardData
 
+from paranmt.core.corpus_card import corpus_summary
 from paranmt.core.pair_schema import CS, EN, ID, MT, PARAPHRASE_SCORE, read_metadata
 from paranmt.core.run_definition import DEFINITION_FILE, read_definition
 from paranmt.core.run_layout import (
@@ -281,8 +282,6 @@ def dataset_card(summary: Mapping[str, Any], definition: Mapping[str, Any], meta
     config = definition  # the run's settings, less those a rerun may change
     data = card_data(summary, definition, name=name)
     default = _selected(summary)
-    made = ("back-translating the Czech side of a Czech-English bitext into English" if summary.get("mode") ==
-            "translate" else "pairing the English side of a bitext with the English translations it carries")
     named = card_configs(summary)
     configs = _table(["config", "folder", "rows", "what it holds"],
                      [[(c + (" (default)" if c == default else "")) if c in named else "- (no rows: no config)",
@@ -296,8 +295,8 @@ def dataset_card(summary: Mapping[str, Any], definition: Mapping[str, Any], meta
                             if e[PARAPHRASE_SCORE] is not None else "-"] for e in examples])
     body = f"""# {data.pretty_name}
 
-English paraphrase pairs made the way of ParaNMT-50M (Wieting & Gimpel, 2018), by {made}: each pair is an English
-reference sentence (`{EN}`) and its back-translation (`{MT}`), scored and selected. Made with paranmt
+{corpus_summary(summary)} Each pair is an English reference sentence (`{EN}`) and its back-translation (`{MT}`),
+scored and selected as in ParaNMT-50M (Wieting & Gimpel, 2018). Made with paranmt
 {metadata.get('code_version', 'of an unknown version')}.
 
 ## Load it
