@@ -21,6 +21,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", type=Path, help="sentence-transformers / model2vec: a saved model directory or "
                         "training run")
     parser.add_argument("--input", help="paranmt-tsv: Parquet shards (a run's train/, a file, a glob or a URL)")
+    parser.add_argument("--evaluation", type=Path, metavar="FILE",
+                        help="sentence-transformers / model2vec: the `paranmt evaluate --model DIR --json FILE` "
+                        "file whose STS figures the model card gives")
     parser.add_argument("--out", required=True, type=Path, help="output directory (model) or file (TSV)")
     parser.add_argument("--tokenized", action="store_true",
                         help="paranmt-tsv: write the Moses tokens joined by spaces instead of the raw sentences")
@@ -43,7 +46,7 @@ def main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     try:
         if args.format in ("sentence-transformers", "model2vec"):
-            message = export_model(args.model, args.out, args.format)
+            message = export_model(args.model, args.out, args.format, args.evaluation)
         else:
             message = f"wrote {parquet_to_tsv(args.input, args.out, tokenized=args.tokenized)} pairs to {args.out}"
     except (ValueError, FileNotFoundError, ImportError) as error:  # a library's own (ParanmtError: run_main)

@@ -19,8 +19,22 @@ from huggingface_hub import DatasetCard
 from paranmt.core.pair_schema import MT
 from paranmt.core.run_layout import CARD_FILE, RUN_FILE, SUMMARY_FILE, TRAIN
 
-__all__ = ["RunCorpus", "corpus_summary", "run_corpus"]
+__all__ = ["CITATION", "RunCorpus", "corpus_summary", "run_corpus"]
 
+# How to cite the method: the dataset card and an exported encoder's card give it.
+CITATION = """@inproceedings{wieting-gimpel-2018-paranmt,
+    title = "{P}ara{NMT}-50{M}: Pushing the Limits of Paraphrastic Sentence Embeddings
+             with Millions of Machine Translations",
+    author = "Wieting, John and Gimpel, Kevin",
+    booktitle = "Proceedings of the 56th Annual Meeting of the Association for Computational Linguistics
+                 (Volume 1: Long Papers)",
+    year = "2018",
+    address = "Melbourne, Australia",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/P18-1042",
+    doi = "10.18653/v1/P18-1042",
+    pages = "451--462"
+}"""
 
 
 def corpus_summary(summary: Mapping[str, Any]) -> str:

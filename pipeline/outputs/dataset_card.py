@@ -32,7 +32,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from paranmt.core.corpus_card import corpus_summary
+from paranmt.core.corpus_card import CITATION, corpus_summary
 from paranmt.core.pair_schema import CS, EN, ID, MT, PARAPHRASE_SCORE, read_metadata
 from paranmt.core.run_definition import DEFINITION_FILE, read_definition
 from paranmt.core.run_layout import (
@@ -49,7 +49,7 @@ from paranmt.core.run_layout import (
 from pipeline.outputs.run_folder import write_marker
 from translate.card import ModelDir, ModelDirError, model_or_default
 
-__all__ = ["CITATION", "EXAMPLES", "REPORT_FILE", "card_configs", "card_data", "dataset_card", "example_pairs",
+__all__ = ["EXAMPLES", "REPORT_FILE", "card_configs", "card_data", "dataset_card", "example_pairs",
            "report_of_run", "size_category", "write_dataset_card"]
 
 EXAMPLES = 5  # example pairs shown
@@ -63,21 +63,6 @@ _CONFIGS = {TRAIN: "the selected pairs (keep = true): the training corpus",
 # The Hub's size categories, by their upper bound.
 _SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"),
           (10_000_000, "1M<n<10M"), (100_000_000, "10M<n<100M"), (1_000_000_000, "100M<n<1B"))
-CITATION = """@inproceedings{wieting-gimpel-2018-paranmt,
-    title = "{P}ara{NMT}-50{M}: Pushing the Limits of Paraphrastic Sentence Embeddings
-             with Millions of Machine Translations",
-    author = "Wieting, John and Gimpel, Kevin",
-    booktitle = "Proceedings of the 56th Annual Meeting of the Association for Computational Linguistics
-                 (Volume 1: Long Papers)",
-    year = "2018",
-    address = "Melbourne, Australia",
-    publisher = "Association for Computational Linguistics",
-    url = "https://aclanthology.org/P18-1042",
-    doi = "10.18653/v1/P18-1042",
-    pages = "451--462"
-}"""
-
-
 def _read_text(path: str) -> str:
     with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
         return handle.read().decode("utf-8")

@@ -26,17 +26,19 @@ from train_embeddings.models.model_io import load_model
 FORMATS = ("sentence-transformers", "model2vec", "paranmt-tsv")
 
 
-def export_model(model_path: Path, out: Path, format: str = "sentence-transformers") -> str:
-    """Export the model at ``model_path`` for sentence-transformers (or model2vec); returns what was written."""
+def export_model(model_path: Path, out: Path, format: str = "sentence-transformers",
+                 evaluation: Path | None = None) -> str:
+    """Export the model at ``model_path`` for sentence-transformers (or model2vec) with its card; returns what was
+    written. ``evaluation``: the ``paranmt evaluate --json`` file whose STS figures the card gives."""
     model = load_model(model_path)
     if not isinstance(model, EmbeddingModel):
         raise ValueError(f"{model_path} is a {model!r}: only trained paranmt encoders export to sentence-transformers")
     if format == "model2vec":
-        export_model2vec(model, out)
+        export_model2vec(model, out, model_path, evaluation)
         return f"wrote the {model.dim}-d static table as a model2vec model to {out}"
     # deferred: optional extra (sentence-transformers), and the TSV export must work without it
     from train_embeddings.export.st_export import export_sentence_transformers
 
-    export_sentence_transformers(model, out)
+    export_sentence_transformers(model, out, model_path, evaluation)
     return f"wrote {'+'.join(model.spec.components)} ({model.dim}-d) as a sentence-transformers model to {out}"
 

@@ -17,9 +17,10 @@ from pathlib import Path
 
 from paranmt.core.errors import ParanmtError
 
-__all__ = ["MODEL_JSON", "ModelLoadError", "model_directory", "staged_directory"]
+__all__ = ["METRICS_JSON", "MODEL_JSON", "ModelLoadError", "model_directory", "staged_directory"]
 
 MODEL_JSON = "model.json"
+METRICS_JSON = "metrics.json"  # a training run's record, beside its best/ and model/
 
 
 class ModelLoadError(ParanmtError, ValueError):

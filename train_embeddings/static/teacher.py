@@ -36,6 +36,7 @@ def import_model2vec() -> ModuleType:
     try:
         import model2vec
         import model2vec.distill
+        import model2vec.modelcards  # its card: the model2vec export writes one
     except ImportError as error:
         raise ImportError(f"the static encoder's distillation and export need model2vec and skeletoken ({error}): "
                           f"{INSTALL_HINT}") from None

@@ -18,6 +18,7 @@ from tqdm import tqdm
 from configs.schema import TrainConfig
 from paranmt.core.plotting import pyplot
 from train_embeddings.losses.margin_loss import MARGIN_STATISTICS
+from train_embeddings.models.model_dir import METRICS_JSON
 from train_embeddings.training.state import Schedule, TrainingState
 
 __all__ = ["TRAINER_LOG", "MetricsWriter", "ProgressLog", "epochs_done", "plot_curves"]
@@ -125,7 +126,7 @@ class MetricsWriter:
                    "warnings": history.get("warnings", []), "log": history["log"],
                    "evaluations": history["evaluations"], "best": state.best,
                    "timing_this_call": {k: round(v, 3) for k, v in timing.items()}}
-        metrics_path = self.out / "metrics.json"
+        metrics_path = self.out / METRICS_JSON
         metrics_path.write_text(json.dumps(metrics, indent=2) + "\n", encoding="utf-8")
         return metrics_path, plot_curves(history, self.out / "curves.png", title=f"{cfg.model} (M={cfg.megabatch})")
 
