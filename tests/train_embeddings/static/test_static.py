@@ -5,13 +5,12 @@ there exactly as docs/embeddings.md shows. Needs the ``static`` and ``st`` extra
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
 from paranmt.core.hf_imports import hide_broken_torchaudio
-from tests.support.training_pairs import pair_lines, pairs_parquet, tiny
+from tests.support.static_teacher import tiny_teacher
+from tests.support.training_pairs import pairs_parquet, tiny
 
 hide_broken_torchaudio()
 pytest.importorskip("model2vec.distill", reason="the static extra (model2vec, skeletoken) is not installed")
@@ -29,34 +28,7 @@ PROBE = ["A man is playing a guitar.", "Two dogs run in the snow.", "A woman is 
 
 @pytest.fixture(scope="module")
 def teacher(tmp_path_factory):
-    """A tiny sentence-transformers model: BertModel (1 layer, 32-d) + mean pooling, saved with .save()."""
-    import torch
-    from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.modules import Pooling, Transformer
-    from tokenizers import Tokenizer
-    from tokenizers.models import WordPiece
-    from tokenizers.normalizers import BertNormalizer
-    from tokenizers.pre_tokenizers import BertPreTokenizer
-    from transformers import BertConfig, BertModel, BertTokenizerFast
-
-    root = tmp_path_factory.mktemp("teacher")
-    words = sorted({w for line in pair_lines("en", 300) + pair_lines("mt", 300) + tuple(PROBE)
-                    for w in re.findall(r"[a-z]+", line.lower())})
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *".,!?'-\"", *words, "##s", "##ing"]
-    wordpiece = Tokenizer(WordPiece({w: i for i, w in enumerate(vocab)}, unk_token="[UNK]"))
-    wordpiece.normalizer = BertNormalizer(lowercase=True)
-    wordpiece.pre_tokenizer = BertPreTokenizer()
-    tokenizer = BertTokenizerFast(tokenizer_object=wordpiece, unk_token="[UNK]", pad_token="[PAD]",
-                                  cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
-    torch.manual_seed(0)
-    bert = BertModel(BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
-                                intermediate_size=64, max_position_embeddings=64))
-    hf = root / "hf"
-    bert.save_pretrained(hf)
-    tokenizer.save_pretrained(hf)
-    model = SentenceTransformer(modules=[Transformer(str(hf)), Pooling(32, pooling_mode="mean")], device="cpu")
-    model.save(str(root / "st"))
-    return root / "st"
+    return tiny_teacher(tmp_path_factory.mktemp("teacher"), PROBE)
 
 
 @pytest.fixture(scope="module")
