@@ -6,8 +6,9 @@
   its dataset card's name and licence and the corpus in one sentence (:func:`paranmt.core.corpus_card.run_corpus`);
 * the STS figures of ``paranmt evaluate --json FILE`` for this model (``--evaluation FILE``): both protocols of
   :mod:`train_embeddings.evaluation.sts.results`, with the sets and pairs, exactly the JSON's numbers;
-* sentences per CPU-second on one core: ``paranmt evaluate --speed``'s figure when the evaluation JSON holds one,
-  else measured here on the bundled sample's English side with every thread pool pinned to one thread.
+* the speed on one core: ``paranmt evaluate --speed``'s figure (sentences per second, one pinned thread) when the
+  evaluation JSON holds one, else sentences per CPU-second measured here on the bundled sample's English side with
+  every thread pool pinned to one thread.
 
 :func:`model_facts` gathers them; :func:`card_section` is the Markdown section both exports add to the card their
 library renders (:func:`with_section`); each export fills its library's own card data from the same facts
@@ -118,8 +119,9 @@ def _measured_speed(model: EmbeddingModel) -> tuple[float, str]:
     sentences = [line for line in SPEED_SENTENCES.read_text(encoding="utf-8").splitlines() if line.strip()]
     with pinned(1):
         n, _, cpu = timed_pass(model.encode, sentences, warmup=SPEED_WARMUP)
-    return n / cpu, (f"measured by `paranmt export`: {n} English sentences of paranmt's bundled sample "
-                     f"(`configs/sample/sample.en`, after {SPEED_WARMUP} to warm up) encoded from raw text, "
+    return n / cpu, (f"sentences per CPU-second on one core, measured by `paranmt export`: {n} English sentences "
+                     f"of paranmt's bundled sample (`configs/sample/sample.en`, after {SPEED_WARMUP} to warm up) "
+                     "encoded from raw text, "
                      f"tokenisation included, every thread pool pinned to one thread, on {cpu_model()}")
 
 
@@ -134,8 +136,8 @@ def model_facts(model: EmbeddingModel, source: Path | None = None, evaluation: P
     model_json = json.loads((directory / MODEL_JSON).read_text(encoding="utf-8")) if directory is not None else {}
     sts, speed = _report(evaluation, name) if evaluation is not None else (None, None)
     if speed is not None:
-        speed_how = (f"as `paranmt evaluate --speed` recorded it in `{evaluation.name}` (wall clock with every "
-                     "thread pool pinned to one thread, tokenisation included)")
+        speed_how = ("sentences per second on one core (wall clock, every thread pool pinned to one thread, "
+                     f"tokenisation included), as `paranmt evaluate --speed` recorded it in `{evaluation.name}`")
     else:
         speed, speed_how = _measured_speed(model)
     state = model.encoder.state_dict()
@@ -235,7 +237,7 @@ A paraphrastic sentence encoder trained by paranmt the way of
 
 ### Speed
 
-{facts.speed:,.0f} sentences per CPU-second on one core, {facts.speed_how}.
+{facts.speed:,.0f} {facts.speed_how}.
 
 ### STS evaluation
 

@@ -110,7 +110,8 @@ def test_sentence_transformers_card(sample_run, sts_dir, tmp_path) -> None:
     payload = json.loads(evaluation.read_text(encoding="utf-8"))
     check_card(card, payload["reports"]["word"], sample_run, run)
     speed = payload["sentences_per_second"]["word"]
-    assert f"{speed:,.0f} sentences per CPU-second on one core, as `paranmt evaluate --speed` recorded it" in card.text
+    assert (f"{speed:,.0f} sentences per second on one core (wall clock, every thread pool pinned to one thread, "
+            "tokenisation included), as `paranmt evaluate --speed` recorded it") in card.text
     assert card.data.library_name == "sentence-transformers" and "Training Dataset:**\n    - " in card.text
     assert 'SentenceTransformer("path/to/this/folder", trust_remote_code=True)' in card.text
     program = (f"import numpy\nfrom sentence_transformers import SentenceTransformer\n"
