@@ -17,7 +17,8 @@ from typing import Any
 from huggingface_hub import DatasetCard
 
 from paranmt.core.pair_schema import MT
-from paranmt.core.run_layout import CARD_FILE, RUN_FILE, SUMMARY_FILE, TRAIN
+from paranmt.core.run_definition import DEFINITION_FILE
+from paranmt.core.run_layout import CARD_FILE, SUMMARY_FILE, TRAIN
 
 __all__ = ["CITATION", "RunCorpus", "corpus_summary", "run_corpus"]
 
@@ -83,7 +84,7 @@ def run_corpus(data: str | Path) -> RunCorpus | None:
     if "://" in str(data):
         return None
     path = Path(data).resolve()
-    if (path / RUN_FILE).is_file():  # a run folder given whole: the trainer reads its train/
+    if (path / DEFINITION_FILE).is_file():  # a run folder given whole: the trainer reads its train/
         path = path / TRAIN
     output = path if path.is_dir() else path.parent
     folder = output.parent
