@@ -21,8 +21,8 @@ from filters.plugins import BUILTIN_SCORES, Score, build_scores
 from filters.rules import check_select_columns
 from paranmt.core.run_layout import LEXICON_DIR, STAGING
 from pipeline.analysis.lexicon.transforms import BuildLexicon, lexicon_shards
+from pipeline.disk_space import output_bytes, warn_if_short
 from pipeline.inputs.plan import InputSpec, ReadPlan
-from pipeline.launcher.disk_space import output_bytes, warn_if_short
 from pipeline.launcher.options import runner_of
 from pipeline.launcher.preflight import LOCAL_RUNNERS
 from pipeline.metrics import Step

@@ -10,6 +10,10 @@ descriptor 2 -- inherited by every worker process -- there too, keeping Python's
 line, the summary, the error line) on the terminal. Records below ERROR reach the terminal as before, so a
 multi-process run shows what an in-process run shows. The file is kept when the job fails, and the error line
 names it.
+
+The log sits on the run's disk, so it is the first file to meet a full one: a record that cannot be written to it is
+dropped without Python's ``--- Logging error ---`` report (the error the job then raises is one line of its own,
+:mod:`pipeline.disk_space`), and the log's own flush and close cannot fail the run.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+from pipeline.disk_space import room_for
 
 __all__ = ["JOB_LOG_FILE", "JobLog", "job_log"]
 
@@ -45,6 +51,15 @@ class JobLog:
     def cite(self, message: str) -> str:
         """``message`` with the log named, where the log holds something."""
         return f"{message} (the job's full log: {self.path})" if self.written else message
+
+
+class _LogFileHandler(logging.StreamHandler):
+    """The job log's handler: a record the file cannot take (a full disk, an I/O error) is dropped, not reported
+    on stderr with a traceback for every record."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handleError(record)
 
 
 class _BelowError(logging.Filter):
@@ -73,10 +88,13 @@ def job_log(output: str, *, worker_processes: bool = False) -> Iterator[JobLog]:
     process's stderr) so does file descriptor 2, while ``sys.stderr`` stays on the terminal. The log is kept only
     when the block fails and something was written to it: it holds the full text of a failure."""
     log = JobLog(_log_path(output))
-    log.path.parent.mkdir(parents=True, exist_ok=True)
     sys.stderr.flush()
-    with open(log.path, "w", encoding="utf-8") as file:
-        file_handler = logging.StreamHandler(file)
+    with room_for(str(log.path), "the job's log", lambda: None):
+        log.path.parent.mkdir(parents=True, exist_ok=True)
+        file = open(log.path, "w", encoding="utf-8")  # noqa: SIM115 -- closed below, where a full disk cannot fail it
+    failed = True
+    try:
+        file_handler = _LogFileHandler(file)
         file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         root = logging.getLogger()
         handlers = list(root.handlers)
@@ -99,7 +117,6 @@ def job_log(output: str, *, worker_processes: bool = False) -> Iterator[JobLog]:
         for handler in handlers:
             handler.addFilter(below_error)
         root.addHandler(file_handler)
-        failed = True
         try:
             yield log
             failed = False
@@ -117,6 +134,8 @@ def job_log(output: str, *, worker_processes: bool = False) -> Iterator[JobLog]:
                 for handler in restreamed:
                     handler.setStream(previous_stderr)
                 console.close()
-            file.flush()
-            if not (failed and log.written):
-                log.path.unlink(missing_ok=True)
+    finally:
+        with contextlib.suppress(OSError):  # a full disk: what the file holds is kept, the run's error stands
+            file.close()
+        if not (failed and log.written):
+            log.path.unlink(missing_ok=True)

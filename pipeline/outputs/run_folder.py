@@ -42,9 +42,9 @@ from paranmt.core.run_layout import (  # the layout's one home
     SUCCESS_FILE,
     SUMMARY_FILE,
 )
+from pipeline.disk_space import room_for
 from pipeline.inputs.files import InputError
 from pipeline.inputs.plan import InputSpec
-from pipeline.launcher.disk_space import room_for
 from translate.cpu_kernel import run_kernel
 
 if TYPE_CHECKING:
@@ -119,15 +119,23 @@ def interrupted_line(pipeline_config: PipelineConfig, output: str) -> str:
 
 def write_marker(output: str, name: str = SUCCESS_FILE, text: str = "") -> str:
     """``<output>/<name>`` holding ``text``: the run's definition (``definition.json``), its ``summary.json``, or
-    ``_SUCCESS`` once its checks held."""
+    ``_SUCCESS`` once its checks held. Written under a temporary name and renamed, so a full disk leaves no
+    half-written marker."""
     path = FileSystems.join(output, name)
+    partial = f"{path}.partial"
     data = text.encode("utf-8")
     with room_for(path, name, lambda: len(data)):
-        handle = FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED)
         try:
-            handle.write(data)
-        finally:
-            handle.close()
+            handle = FileSystems.create(partial, compression_type=CompressionTypes.UNCOMPRESSED)
+            try:
+                handle.write(data)
+            finally:
+                handle.close()
+        except OSError:
+            with contextlib.suppress(Exception):
+                FileSystems.delete([partial])
+            raise
+        FileSystems.rename([partial], [path])  # replaces: os.rename locally, copy-and-delete on an object store
     return path
 
 

@@ -49,7 +49,7 @@ from configs.schema import BUILTIN_BACKENDS, ParaNMTConfig, PipelineConfig, Tran
 from paranmt.core import pair_schema as S
 from paranmt.core.import_path import load_class
 from paranmt.core.pair_schema import Reason, Stage
-from pipeline.launcher.disk_space import OutOfSpaceError
+from pipeline.disk_space import OutOfSpaceError
 from pipeline.metrics import CACHE_HIT_COUNTER, METRICS_NAMESPACE, TRANSLATED_COUNTER, StageCounter
 from pipeline.outputs.run_folder import cache_root, cached_chunk_path
 from pipeline.records import REJECTED_TAG, ROW, RejectedRecord, RejectingDoFn, partition, rejection
@@ -268,7 +268,7 @@ class _StoreChunk(beam.DoFn):
     ``(rows, translations)``. A chunk with a failed translation is not cached: a failure may be the moment's (out
     of memory on a loaded machine), and a rerun must not keep it where an uninterrupted run would have translated
     the sentence. A failed cache write is a warning: the translations go on; but a full disk ends the run at once
-    (:class:`~pipeline.launcher.disk_space.OutOfSpaceError`), before more translating for outputs that could not be
+    (:class:`~pipeline.disk_space.OutOfSpaceError`), before more translating for outputs that could not be
     written."""
 
     def setup(self) -> None:

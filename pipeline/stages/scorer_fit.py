@@ -33,10 +33,10 @@ from paranmt.core.errors import ParanmtError
 from paranmt.core.pair_schema import EN, EN_TOKENS, ID
 from paranmt.core.run_layout import SCORER_FILE
 from paranmt.core.text import TextProcessor
+from pipeline.disk_space import room_for
 from pipeline.inputs.files import InputError
 from pipeline.inputs.plan import InputSpec, ReadPlan
 from pipeline.inputs.reading import make_id, read_task
-from pipeline.launcher.disk_space import room_for
 from pipeline.metrics import FITTED_PROGRESS, FITTING_PROGRESS, count_progress, record_size
 from pipeline.stages.ingest import decode_record
 from pipeline.stages.score_transforms import load_scorer

@@ -39,7 +39,7 @@ from apache_beam.io.filesystems import FileSystems
 from configs.schema import PipelineConfig
 from paranmt.core import pair_schema as S
 from paranmt.core.run_layout import DEADLETTER, PAIRS, REJECTED, STAGING, TRAIN
-from pipeline.launcher.disk_space import room_for
+from pipeline.disk_space import room_for
 from pipeline.metrics import StageCounter, Step, record_size, written_counter
 from pipeline.records import BATCH_ROWS, partition
 
@@ -92,7 +92,7 @@ class RecordTables(beam.PTransform):
 def write_table(table: pa.Table, path: str, *, row_group_rows: int, compression: str,
                 compression_level: int | None = None, what: str | None = None) -> None:
     """Write one Parquet file through Beam's FileSystems (local, gs://, s3://, ...); a full disk is
-    :class:`~pipeline.launcher.disk_space.OutOfSpaceError` naming ``what`` (default: the file's name) and the file's
+    :class:`~pipeline.disk_space.OutOfSpaceError` naming ``what`` (default: the file's name) and the file's
     size."""
     options: dict[str, Any] = {"row_group_size": row_group_rows,
                                "compression": None if compression == "none" else compression,

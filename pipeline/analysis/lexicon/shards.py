@@ -22,7 +22,7 @@ from configs.schema import LexiconConfig
 from paranmt.core.pair_schema import read_metadata, with_metadata
 from pipeline.analysis.lexicon.counting import KeyCounts, LexiconError, Marginals, PairCounts, Vocabulary
 from pipeline.analysis.lexicon.pmi import LEXICON_SCHEMA, compute_lexicon, top_k_table
-from pipeline.launcher.disk_space import room_for
+from pipeline.disk_space import room_for
 
 __all__ = ["LEXICON_SHARD_FILE", "LEXICON_SHARD_GLOB", "STATS_FILE", "TOP_K_FILE", "VOCABULARY_FILE", "LexiconShard",
            "lexicon_files", "lexicon_metadata", "shard_file", "write_lexicon_shard", "write_lexicon_summary",

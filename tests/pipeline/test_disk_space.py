@@ -1,13 +1,22 @@
+<<<<<<< HEAD:tests/pipeline/launcher/test_disk_space.py
 """A full disk: one line naming the folder, what was being written and what it needs, exit status 1,
 nothing left as final, and the same command resumes once there is room; the launcher warns before any work when
 the free space is below what the run will write. No file system is filled: a write raises ENOSPC (or the free
 space is faked), so the tests need no mount privileges and take seconds."""
+=======
+"""A full disk: one line naming the folder, what was being written and what it needs, exit status 1, nothing left as
+final, and the same command resumes once there is room; the launcher warns before any work when the free space is
+below what the run will write. One test fills a real file system (a small tmpfs; skipped where mounting is not
+permitted); the others need no privileges: a write raises ENOSPC, the job's log is /dev/full (a real ENOSPC on
+every write), or the free space is faked."""
+>>>>>>> 1af4e26 (A full disk is one line whatever file fills it: the job's log drops a record the disk cannot take instead of printing logging's error report, and its close cannot fail the run; markers (_RUN, summary.json, _SUCCESS) are written under a temporary name and renamed; disk_space.py moves from launcher/ to pipeline/, beside the stages, outputs and analysis that use it):tests/pipeline/test_disk_space.py
 
 from __future__ import annotations
 
 import errno
 import logging
 import shutil
+import subprocess
 from collections import namedtuple
 from pathlib import Path
 
@@ -19,8 +28,11 @@ import pytest
 from configs.schema import ScoreConfig
 from filters.paragram import ParagramScorer, estimated_scorer_bytes
 from paranmt.core.word_vectors import vectors_shape
-from pipeline.launcher import disk_space
-from pipeline.launcher.disk_space import OutOfSpaceError, output_bytes, size_text, warn_if_short
+from pipeline import disk_space
+from pipeline.disk_space import OutOfSpaceError, output_bytes, size_text, warn_if_short
+from pipeline.launcher.job_log import JOB_LOG_FILE
+from pipeline.outputs import run_folder
+from pipeline.outputs.run_folder import write_marker
 from pipeline.run import main
 from pipeline.stages.scorer_fit import save_scorer
 
@@ -66,6 +78,92 @@ def test_a_full_disk_is_one_line_and_the_same_command_resumes(tmp_path, capsys, 
     monkeypatch.setattr(pq, "write_table", real)  # room again
     assert _run(tsv, out) == 0
     assert pq.read_table(out / "pairs").num_rows == len(ROWS) and (out / "_SUCCESS").exists()
+
+
+def _one_line(err: str, out: Path) -> str:
+    """The one ``error:`` line of a full disk under ``out``, with nothing from the logging module's error report
+    (beside it only the progress line and the launcher's warning that the disk is short)."""
+    lines = [line for line in err.splitlines()
+             if line.strip() and not line.startswith(("read ", "WARNING pipeline.disk_space: "))]
+    assert "Traceback" not in err and "Logging error" not in err and len(lines) == 1, err
+    assert lines[0].startswith(f"error: no space left in {out}/"), lines[0]
+    return lines[0]
+
+
+def _nothing_final(out: Path) -> None:
+    for name in ("_SUCCESS", "summary.json", "pairs", "rejected", "deadletter"):
+        assert not (out / name).exists(), name
+    assert not list(out.rglob("*.partial"))
+    for staged in (out / "_staging").rglob("*.parquet"):  # only whole shards are left staged; none is final
+        pq.read_metadata(staged)
+
+
+def test_a_full_disk_under_the_jobs_own_log_is_still_one_line(tmp_path, capsys, monkeypatch):
+    # The job's log is on the run's disk: Beam's ERROR records of the failing write go there first. /dev/full
+    # answers every write with ENOSPC, as a full disk does.
+    tsv, out = _tsv(tmp_path), tmp_path / "run"
+    out.mkdir()
+    (out / JOB_LOG_FILE).symlink_to("/dev/full")
+    real = pq.write_table
+
+    def full(table: pa.Table, where: object, **kwargs: object) -> None:
+        if isinstance(where, pa.MockOutputStream):
+            return real(table, where, **kwargs)
+        _no_space()
+
+    monkeypatch.setattr(pq, "write_table", full)
+    assert _run(tsv, out) == 1
+    _one_line(capsys.readouterr().err, out)
+    _nothing_final(out)
+    monkeypatch.setattr(pq, "write_table", real)
+    assert _run(tsv, out) == 0 and (out / "_SUCCESS").exists()
+
+
+def _mount_tmpfs(where: Path, size: str, *options: str) -> None:
+    where.mkdir(exist_ok=True)
+    try:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", ",".join((*options, f"size={size}")), "tmpfs",
+                               str(where)], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        pytest.skip(f"no tmpfs to fill: mount could not run ({error})")
+    if done.returncode:
+        pytest.skip(f"no tmpfs to fill: mounting is not permitted here ({done.stderr.strip()})")
+
+
+def test_a_disk_that_really_fills_mid_run_is_one_line_and_resumes_after_making_room(tmp_path, capsys):
+    # 60 KiB holds the run's definition and the first shards, not all of them: the disk fills while the job
+    # writes, with Beam logging the failure into the job's log on that same full disk.
+    tsv, disk = _tsv(tmp_path), tmp_path / "disk"
+    _mount_tmpfs(disk, "60k")
+    try:
+        out = disk / "run"
+        assert _run(tsv, out) == 1
+        line = _one_line(capsys.readouterr().err, out)
+        assert " needed" in line and "run the same command again" in line and (out / "_RUN").exists()
+        _nothing_final(out)
+        _mount_tmpfs(disk, "2m", "remount")  # room again
+        assert _run(tsv, out) == 0
+        assert pq.read_table(out / "pairs").num_rows == len(ROWS) and (out / "_SUCCESS").exists()
+    finally:
+        subprocess.run(["umount", str(disk)], capture_output=True, timeout=30)
+
+
+def test_a_marker_that_meets_a_full_disk_leaves_nothing_half_written(tmp_path, monkeypatch):
+    (tmp_path / "summary.json").write_text("{}")  # an earlier one stays whole
+    written: list[bytes] = []
+
+    class Full:
+        def write(self, data: bytes) -> None:
+            written.append(data)
+            _no_space()
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(run_folder.FileSystems, "create", lambda path, **kwargs: Path(path).touch() or Full())
+    with pytest.raises(OutOfSpaceError, match=r"^no space left in .* for summary\.json \(6 bytes needed"):
+        write_marker(str(tmp_path), "summary.json", '{"a":1}'[:6])
+    assert written and (tmp_path / "summary.json").read_text() == "{}" and not list(tmp_path.glob("*.partial"))
 
 
 def _small_scorer(tmp_path: Path) -> tuple[ParagramScorer, Path, ScoreConfig]:
@@ -130,5 +228,5 @@ def test_the_launcher_warns_before_work_when_the_folder_is_short(tmp_path, monke
 def test_a_run_on_a_short_folder_warns_first_and_goes_on(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(shutil, "disk_usage", lambda path: _Usage(10**9, 0, 4096))
     assert _run(_tsv(tmp_path), tmp_path / "run") == 0
-    warnings = [line for line in capsys.readouterr().err.splitlines() if "pipeline.launcher.disk_space" in line]
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "pipeline.disk_space" in line]
     assert len(warnings) == 1 and "has 4.0 KiB free but this run writes about" in warnings[0]
