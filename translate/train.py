@@ -635,7 +635,7 @@ def _prepare(source: Sequence[str], target: Sequence[str], valid: tuple[Sequence
     """Tokenise, split, learn and apply BPE; write work/{train,valid}.{cs,en}. Returns the pair counts."""
 
     total = len(source) + len(target) + (len(valid[0]) + len(valid[1]) if valid else 0)
-    with tqdm(total=total, desc="Moses tokenisation", unit=" lines", disable=total < 20000,
+    with tqdm(total=total, desc="Moses tokenisation", unit=" lines", disable=total < 20000 or None,
               file=sys.stderr) as bar:
         src_tok, tgt_tok = moses_lines(source, "cs", bar.update), moses_lines(target, "en", bar.update)
         valid_tok = None

@@ -73,9 +73,11 @@ def main(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     invalid = 0
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    with open_text_file(args.out, "wt") as out, tqdm(total=count_lines(args.input), unit="sent", disable=args.quiet,
-                                                 desc=f"translate ({translator.backend.name}, "
-                                                      f"{translator.backend.device})") as bar:
+    # disable None: tqdm's, off where stderr is not a terminal (no carriage-return bars in a log)
+    with open_text_file(args.out, "wt") as out, tqdm(total=count_lines(args.input), unit="sent",
+                                                     disable=args.quiet or None,
+                                                     desc=f"translate ({translator.backend.name}, "
+                                                          f"{translator.backend.device})") as bar:
         out.write("\t".join(COLUMNS) + "\n")
         for chunk in read_chunks(args.input, args.chunk_size):
             valid = [(n, text) for n, text, _ in chunk if text is not None]

@@ -46,10 +46,11 @@ if TYPE_CHECKING:  # the config schema's classes, passed in by the commands (con
     from pydantic import BaseModel
     from pydantic.fields import FieldInfo
 
-__all__ = ["LOG_FORMAT", "ArgumentParser", "ConfigFlag", "UsageError", "add_config_arguments", "add_config_flags",
-           "check_required", "command", "config_values", "exit_process", "flag_names", "install_warning",
-           "log_to_console", "module_doc", "module_literal", "not_a_user_error_traceback", "os_error_line",
-           "plain_text", "run_main", "run_program", "schema_field", "shadowing_line"]
+__all__ = ["BAR_SWITCHES", "LOG_FORMAT", "ArgumentParser", "ConfigFlag", "UsageError", "add_config_arguments",
+           "add_config_flags", "bars_only_on_a_terminal", "check_required", "command", "config_values",
+           "exit_process", "flag_names", "install_warning", "log_to_console", "module_doc", "module_literal",
+           "not_a_user_error_traceback", "os_error_line", "plain_text", "run_main", "run_program", "schema_field",
+           "shadowing_line"]
 
 #: The console log of every command: the level first (a test or a user greps ``WARNING``), then the logger.
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
@@ -375,6 +376,7 @@ def command(build_parser: Callable[[], argparse.ArgumentParser], *, log_level: i
                 args, rest = parser.parse_known_args(argv)
                 setattr(args, passthrough, rest)
             log_to_console(logging.INFO if getattr(args, "verbose", False) else log_level)
+            bars_only_on_a_terminal()
             return main(args, parser) if pass_parser else main(args)
 
         @functools.wraps(main)
@@ -384,6 +386,24 @@ def command(build_parser: Callable[[], argparse.ArgumentParser], *, log_level: i
         return wrapped
 
     return decorate
+
+
+#: The switches of the progress bars of the libraries a command loads (tqdm's own, huggingface_hub's and through
+#: it transformers' and sentence-transformers'), read when each library is imported.
+BAR_SWITCHES = ("TQDM_DISABLE", "HF_HUB_DISABLE_PROGRESS_BARS")
+
+
+def bars_only_on_a_terminal() -> None:
+    """Where stderr is not a terminal (a log file, a pipe, CI), no progress bar redraws itself with carriage
+    returns: the libraries' bars are switched off before they load (a switch the user set stands), and the
+    project's own tqdm bars pass ``disable=None`` (tqdm's: off where the stream is not a terminal)."""
+    try:
+        terminal = sys.stderr.isatty()
+    except (AttributeError, ValueError):  # a closed or replaced stderr
+        terminal = False
+    if not terminal:
+        for switch in BAR_SWITCHES:
+            os.environ.setdefault(switch, "1")
 
 
 def install_warning() -> None:

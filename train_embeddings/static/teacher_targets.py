@@ -75,7 +75,9 @@ def teacher_targets(sentences: Iterable[str], teacher: str | Path | None = None,
         started = time.perf_counter()
         for start in range(0, len(missing), save_every):
             block = missing[start:start + save_every]
-            encoded = model.encode(block, batch_size=batch_size, convert_to_numpy=True).astype(np.float32)
+            # the log line below is the progress: sentence-transformers' own bar would draw into a log file too
+            encoded = model.encode(block, batch_size=batch_size, convert_to_numpy=True,
+                                   show_progress_bar=False).astype(np.float32)
             vectors = encoded if not len(texts) else np.concatenate([vectors, encoded])
             texts += block
             _save(folder, texts, vectors)

@@ -477,7 +477,7 @@ def _progress(tables: Iterable[pa.Table], enabled: bool, total: int, desc: str) 
         yield from tables
         return
 
-    with tqdm(total=total, unit="pair", desc=desc, file=sys.stderr, dynamic_ncols=True) as bar:
+    with tqdm(total=total, unit="pair", desc=desc, file=sys.stderr, dynamic_ncols=True, disable=None) as bar:
         for table in tables:
             yield table
             bar.update(table.num_rows)

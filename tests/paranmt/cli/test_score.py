@@ -17,6 +17,7 @@ from paranmt.cli.score_command import main
 from paranmt.core.pair_schema import ID, PARAPHRASE_SCORE, SCORER_ID, TRIGRAM_OVERLAP, read_metadata
 from tests.filters.test_paragram import pair_vectors
 from tests.filters.test_scores import pairs_table, scorer
+from tests.support.commands import run_paranmt
 
 
 def test_cli_fits_saves_and_reuses_the_scorer(tmp_path, capsys):
@@ -112,3 +113,15 @@ def test_the_config_flags_are_the_schemas(tmp_path, capsys):
     assert url["score.scorer"] == "gs://b/s.npz"
     text = " ".join(parser.format_help().split())
     assert "(score.embeddings_format; default auto)" in text and "--word-counts" not in text
+
+
+def test_no_carriage_return_bar_where_stderr_is_not_a_terminal(tmp_path):
+    source, vocabulary = tmp_path / "pairs.parquet", tmp_path / "vectors.txt"
+    pq.write_table(pairs_table(2000), source, row_group_size=500)
+    vectors = pair_vectors()
+    vocabulary.write_text("".join(f"{w} {' '.join(map(repr, row.tolist()))}\n"
+                                  for w, row in zip(vectors.words.to_pylist(), vectors.matrix, strict=True)))
+    done = run_paranmt("score", "--input", str(source), "--out", str(tmp_path / "scored.parquet"),
+                       "--embeddings", str(vocabulary), "--batch-rows", "500")
+    assert done.returncode == 0, done.stderr
+    assert "\r" not in done.stderr and "scored 2,003 pairs" in done.stderr, done.stderr

@@ -17,6 +17,7 @@ pytest.importorskip("model2vec.distill", reason="the static extra (model2vec, sk
 pytest.importorskip("sentence_transformers", reason="the st extra is not installed")
 
 from paranmt.cli.paranmt_command import main as paranmt  # noqa: E402
+from tests.support.commands import run_paranmt  # noqa: E402
 from train_embeddings.models.model_io import load_model  # noqa: E402
 from train_embeddings.static.teacher import STATIC, distill_teacher  # noqa: E402
 from train_embeddings.training.trainer import train  # noqa: E402
@@ -129,3 +130,14 @@ def test_train_static_shows_paranmt_lines_only(teacher, tmp_path, monkeypatch, c
     assert any("distilling" in line for line in lines), lines  # it did distil
     others = [line for line in lines[:-1] if not line.startswith(("INFO train_embeddings.", "WARNING "))]
     assert not others and lines[-1].startswith("2 updates") and "%|" not in "".join(lines), "\n".join(lines)
+
+
+def test_train_static_draws_no_carriage_return_bar_where_stderr_is_not_a_terminal(teacher, tmp_path) -> None:
+    """Loading the teacher (transformers' "Loading weights"), encoding its targets, distilling it (model2vec) and
+    training draw tqdm bars on a terminal; into a pipe or a log file, stderr holds lines only."""
+    data = pairs_parquet(tmp_path / "captions", n=100)
+    done = run_paranmt("train", "--input", str(data), "--model", "static", "--teacher", str(teacher), "--pca-dims",
+                       "8", "--out", str(tmp_path / "run"), "--no-eval", "--max-steps", "2",
+                       "--set", f"train.static_cache={tmp_path / 'cache'}", "--set", "train.static_teacher_loss=0.5")
+    assert done.returncode == 0, done.stderr
+    assert "\r" not in done.stderr and "distilling" in done.stderr, done.stderr

@@ -1,0 +1,18 @@
+"""A ``paranmt`` command run as a user's shell runs it: a separate process whose stderr is a pipe, not a terminal
+(what a log file, CI or ``2> log`` gives)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from paranmt.core.command_line import BAR_SWITCHES
+from tests.conftest import REPO_ROOT
+
+
+def run_paranmt(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    """``python -m paranmt ARGS`` in the repository, stdout and stderr captured as text."""
+    env = {key: value for key, value in os.environ.items() if key not in BAR_SWITCHES}  # the command decides
+    return subprocess.run([sys.executable, "-m", "paranmt", *args], cwd=REPO_ROOT, capture_output=True, text=True,
+                          timeout=timeout, env={**env, "PYTHONPATH": str(REPO_ROOT)})
