@@ -8,6 +8,7 @@ and redraws one line on a terminal (or logs a line every 30 s when stderr is not
 
     read 48,210/64,505 · translated 12,000 (41.3/s, ETA ≈ 20 min) · pairs written 0 · 5 min 02 s
     read 500/500 · translated 500 · scoring: 0 scored · pairs written 0 · 2 min 41 s
+    read 500/500 · reused 500 · pairs written 500 · 9 s
 
 On a distributed runner (Dataflow, Flink, Spark, portable: ``run()`` returns at once) :func:`wait_showing_progress`
 waits for the job and writes the same counts from its Beam metrics once a minute (``--progress-every``). Counters
@@ -74,32 +75,38 @@ def _duration(seconds: float) -> str:
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min {secs:02d} s" if minutes else f"{secs} s"
 
 
-def translated_rows(counts: Counter[str] | Mapping[str, int]) -> int:
-    """Rows with a translation so far: whole chunks (the stage's counter), or, finer while a chunk decodes, the
-    rows reused from the cache plus those the model has decoded batch by batch."""
-    return max(counts.get(TRANSLATED, 0), counts.get(CACHE_HIT_COUNTER, 0) + counts.get(DECODED_PROGRESS, 0))
+def translation_rows(counts: Counter[str] | Mapping[str, int]) -> tuple[int, int]:
+    """Rows with a translation so far, in the summary's words: ``(reused, translated)`` -- reused from the
+    translation cache, and translated by the model (whole chunks, or, finer while a chunk decodes, the rows decoded
+    batch by batch)."""
+    reused = counts.get(CACHE_HIT_COUNTER, 0)
+    return reused, max(counts.get(TRANSLATED, 0) - reused, counts.get(DECODED_PROGRESS, 0))
 
 
 def progress_line(counts: Counter[str] | Mapping[str, int], elapsed: float, expected: int | None,
                   rate: float | None = None, translating: str = "") -> str:
-    """One line: rows read (of the known total), translated (rate, ETA), the scorer's fit and the scoring while
-    they work, pairs written, time so far. ``rate``: translations per second (:class:`TranslationRate`); the ETA
-    assumes every row still to read is translated. Until the model's first batch is decoded, a started
-    translation shows as ``translating: 0 of N rows (<translating>)``, ``translating`` naming the model and beam;
-    a stage at work without rows to show is named (``fitting the scorer``, ``scoring: 0 scored``), so a line that
-    does not move still says what runs."""
-    read, written, translated = counts.get(READ, 0), counts.get(WRITTEN, 0), translated_rows(counts)
+    """One line: rows read (of the known total), reused from the translation cache and translated (rate, ETA), as
+    the summary counts them, the scorer's fit and the scoring while they work, pairs written, time so far.
+    ``rate``: translations per second (:class:`TranslationRate`); the ETA assumes every row still to read is
+    translated. Until the model's first batch is decoded, a started translation shows as ``translating: 0 of N rows
+    (<translating>)``, ``translating`` naming the model and beam; a stage at work without rows to show is named
+    (``fitting the scorer``, ``scoring: 0 scored``), so a line that does not move still says what runs."""
+    read, written = counts.get(READ, 0), counts.get(WRITTEN, 0)
+    reused, translated = translation_rows(counts)
     parts = [f"read {read:,}" + (f"/{expected:,}" if expected else "")]
-    if counts.get(STARTED_CHUNKS, 0) and not translated and not rate:  # decoding, no batch finished yet
+    if counts.get(STARTED_CHUNKS, 0) and not (translated or reused or rate):  # decoding, no batch finished yet
         parts.append(f"translating: 0 of {expected:,} rows" if expected else "translating: 0 rows")
         if translating:
             parts[-1] += f" ({translating})"
+    if reused:
+        parts.append(f"reused {reused:,}")
     if translated or rate:
         text = f"translated {translated:,}"
-        if rate and not (expected and translated >= expected):  # once all is translated a rate would only decay
+        left = expected - reused - translated if expected else None
+        if rate and not (left is not None and left <= 0):  # once all is translated a rate would only decay
             text += f" ({rate:.1f}/s"
-            if expected:
-                text += f", ETA ≈ {_duration((expected - translated) / rate)}"
+            if left is not None:
+                text += f", ETA ≈ {_duration(left / rate)}"
             text += ")"
         parts.append(text)
     if counts.get(FITTING_PROGRESS, 0) > counts.get(FITTED_PROGRESS, 0):

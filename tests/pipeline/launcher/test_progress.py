@@ -231,7 +231,10 @@ def test_a_chunk_shows_its_batches_and_a_rate_before_it_is_done():
         "read 500/500 · translated 500 · pairs written 0")  # all translated: no rate left to decay
     reused = progress.progress_line(Counter({progress.READ: 500, CACHE_HIT_COUNTER: 200, DECODED_PROGRESS: 50,
                                              progress.TRANSLATED: 200}), 5.0, 500)
-    assert reused.startswith("read 500/500 · translated 250 · ")  # the cache's rows, then the model's
+    assert reused.startswith("read 500/500 · reused 200 · translated 50 · ")  # the summary's words and counts
+    from_the_cache = progress.progress_line(Counter({progress.READ: 400, CACHE_HIT_COUNTER: 400,
+                                                     progress.TRANSLATED: 400, progress.WRITTEN: 400}), 9.0, 400)
+    assert from_the_cache == "read 400/400 · reused 400 · pairs written 400 · 9 s"  # the summary: 400 reused, 0 …
 
 
 def test_the_line_names_the_stage_at_work():
