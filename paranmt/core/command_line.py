@@ -410,8 +410,9 @@ def install_warning() -> None:
     """An install other than the README's command (a torchaudio built for another torch): the one-line fix on
     stderr, once per command, whichever way the command was started."""
     problem = torchaudio_mismatch()
-    if problem is not None:
-        print(f"warning: {problem}", file=sys.stderr)
+    if problem is not None:  # in the console log's format, as every other warning (the command sets it up again)
+        log_to_console(logging.WARNING)
+        logging.getLogger(__name__).warning("%s", problem)
 
 
 def run_program(main: Callable[[], int]) -> NoReturn:

@@ -5,6 +5,7 @@ command imports it only after its checks."""
 from __future__ import annotations
 
 import functools
+import logging
 import sys
 from collections.abc import Sequence
 
@@ -19,6 +20,7 @@ from pipeline.launcher.interrupts import exit_on_interrupt
 from pipeline.outputs.run_folder import interrupted_line
 from pipeline.outputs.summary import format_table
 
+log = logging.getLogger(__name__)
 
 def run_and_report(config: ParaNMTConfig, specs: Sequence[InputSpec], out: str, beam_args: Sequence[str], *,
                    quiet: bool = False, progress_every: float | None = None, overwrite: bool = False,
@@ -41,9 +43,11 @@ def run_and_report(config: ParaNMTConfig, specs: Sequence[InputSpec], out: str, 
         return 0
     if not quiet:
         print(format_table(summary))
+    for warning in summary["identity"].get("warnings", []):  # warnings on stderr in the log's style, --quiet too
+        log.warning("%s", warning)
     hint = (summary.get("translator_check") or {}).get("hint")
-    if hint:  # even with --quiet: train/ is likely not paraphrases
-        print(f"warning: {hint}")
+    if hint:  # train/ is likely not paraphrases
+        log.warning("%s", hint)
     rate = summary["read"] / summary["wall_seconds"] if summary["wall_seconds"] else 0.0
     print(f"{summary['read']} rows in {summary['wall_seconds']:.1f}s ({rate:.0f} rows/s) on {summary['runner']}")
     busiest = [item for item in sorted(summary.get("stage_seconds", {}).items(), key=lambda item: -item[1])

@@ -251,7 +251,6 @@ def format_table(summary: Mapping[str, Any]) -> str:
     verdict = "holds" if identity["holds"] else "FAILS: " + "; ".join(identity["problems"])
     lines.append(f"read = pairs + rejected + deadletter: {identity['read']} = {identity['pairs']} + "
                  f"{identity['rejected']} + {identity['deadletter']} -- {verdict}")
-    lines.extend(f"warning: {w}" for w in identity.get("warnings", []))
     return "\n".join(lines)
 
 

@@ -75,4 +75,4 @@ def test_the_setup_file_route_installs_a_worker_that_runs_the_sample(tmp_path):
     done = _run([str(worker / "bin" / "paranmt"), "run", "--config", "sample", "--cs", str(sample / "sample.cs"),
                  "--en", str(sample / "sample.en"), "--out", str(work / "run")], cwd=work, env=env)
     assert "read = pairs + rejected + deadletter: 400 = " in done.stdout and "-- holds" in done.stdout
-    assert "warning: torchaudio" not in done.stderr
+    assert "WARNING paranmt.core.command_line: torchaudio" not in done.stderr

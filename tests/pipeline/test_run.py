@@ -336,7 +336,8 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, capsys):
     # README's exact output: tests/translate/test_sample_kernels.py, in a process of its own
     assert main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
                  "--out", str(out), "--set", "translate.cpu_kernel=fastest"]) == 0
-    stdout = capsys.readouterr().out
+    shown = capsys.readouterr()
+    stdout = shown.out
     assert "read = pairs + rejected + deadletter: 400 = " in stdout and "-- holds" in stdout
     assert "translation: 400 rows in " in stdout  # the translation's span, first call to last
     assert f"pairs/       {out / 'pairs'}/ (4 shards)" in stdout and f"summary     {out / 'summary.json'}" in stdout
@@ -353,7 +354,7 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, capsys):
     assert statistics.mean(row["paraphrase_score"] for row in train) >= 0.8
     assert sum(map(same, train)) <= 0.1 * len(train) and sum(map(same, pairs)) <= 0.2 * len(pairs)
     check = json.loads((out / "summary.json").read_text())["translator_check"]  # in its domain: no warning
-    assert check["weak"] is False and check["hint"] is None and "warning: the translator" not in stdout
+    assert check["weak"] is False and check["hint"] is None and "the translator" not in shown.err
 
 
 def test_scorer_fitted_in_the_job_equals_the_launchers_fit(tmp_path, monkeypatch):

@@ -66,7 +66,7 @@ def test_every_command_starts_with_the_warning_where_torchaudio_is_broken(monkey
     monkeypatch.setattr(command_line, "torchaudio_mismatch", lambda: "torchaudio 2.11.0 is built for ...")
     with pytest.raises(SystemExit):
         paranmt_command.main(["export", "--help"])
-    assert capsys.readouterr().err == "warning: torchaudio 2.11.0 is built for ...\n"
+    assert capsys.readouterr().err == "WARNING paranmt.core.command_line: torchaudio 2.11.0 is built for ...\n"
     monkeypatch.setattr(command_line, "torchaudio_mismatch", lambda: None)
     with pytest.raises(SystemExit):
         paranmt_command.main(["export", "--help"])

@@ -50,10 +50,10 @@ def test_a_weak_translator_on_held_out_software_text_is_named(tmp_path, capsys):
     out = tmp_path / "run"
     assert main(["--cs", str(TASTE / "bitext-software" / "libreoffice-help.cs"),
                  "--en", str(TASTE / "bitext-software" / "libreoffice-help.en"), "--out", str(out), "--quiet"]) == 0
-    stdout = capsys.readouterr().out
+    err = capsys.readouterr().err
     check = json.loads((out / "summary.json").read_text())["translator_check"]
     assert check["weak"] is True and check["scored"] >= 250
-    assert f"warning: {check['hint']}" in stdout.splitlines()
+    assert f"WARNING pipeline.launcher.launch: {check['hint']}" in err.splitlines()
 
 
 def test_the_limits_are_the_calibrated_ones():
