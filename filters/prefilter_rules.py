@@ -28,8 +28,9 @@ from paranmt.core.pair_schema import CS, EN, EN_TOKENS, Reason
 
 __all__ = ["EmptySide", "Garbage", "SourceTargetRatio", "SourceTooLong", "Untranslated", "token_counts"]
 
-# C0 and C1 control characters (tab and newline included: a sentence has none), U+FFFD, line/paragraph
-# separators, BOM/zero-width no-break space inside text. RE2 (Arrow) and Python spellings of one class.
+# C0 and C1 control characters (a sentence has none: a newline ends its line, and ingest made a tab inside it a
+# space, paranmt.core.text.sentence_text), U+FFFD, line/paragraph separators, BOM/zero-width no-break space
+# inside text. RE2 (Arrow) and Python spellings of one class.
 _CONTROL_RE2 = r"[\x{00}-\x{1f}\x{7f}-\x{9f}\x{fffd}\x{2028}\x{2029}\x{feff}]"
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ufffd\u2028\u2029\ufeff]")
 # Python's str.isalnum() letters and numbers; once control characters are ruled out, the whitespace str.split()

@@ -1,5 +1,6 @@
 """Text normalisation and tokenisation shared by the pipeline, the scorers and the trainer (no Beam, no torch).
 
+* :func:`sentence_text` -- a sentence as read from an input: a tab inside it is whitespace, one space.
 * :class:`TextProcessor` -- sacremoses ``MosesPunctNormalizer(lang)`` then ``MosesTokenizer(lang)`` with
   ``escape=False``; the sacremoses objects are built lazily and never pickled (build once per worker).
 * :class:`CachedTokenizer` -- raw sentences -> token lists with a model's saved tokeniser settings, with a bounded
@@ -22,6 +23,13 @@ from sacremoses import MosesPunctNormalizer, MosesTokenizer
 # sacremoses.
 
 _DIGIT_START = re.compile(r"[0-9]")
+
+
+def sentence_text(text: str) -> str:
+    """A sentence as the pipeline keeps it: a tab inside it (a pair file's line, a JSONL or Parquet value; in TSV
+    it separates the columns) is whitespace, made one space as Moses' normaliser makes runs of spaces one, so it
+    is text to the rules and not a control character; real control characters stay for the rules to see."""
+    return text.replace("\t", " ")
 
 
 _BACKREF = re.compile(r"\\(?:([1-9])|g<([0-9]+)>)")

@@ -75,6 +75,7 @@ from paranmt.core.pair_schema import (
     Reason,
     Stage,
 )
+from paranmt.core.text import sentence_text
 from pipeline.inputs.plan import InputSpec, plan_reads
 from pipeline.inputs.reading import read_task
 from pipeline.metrics import METRICS_NAMESPACE, READ_COUNTER, StageCounter, deadletter_counter
@@ -227,7 +228,8 @@ def decode_record(raw: dict[str, Any], spec: InputSpec, max_line_bytes: int,
     except _Dead as dead:
         data = dead.raw if dead.raw is not None else _first_bytes(raw)
         return DEADLETTER_TAG, dead_letter(raw, dead.reason, dead.error, data, keep_bytes)
-    return "row", {ID: raw[ID], SOURCE: raw[SOURCE], CS: cs, EN: en, MT: mt, TRANSLATION_SCORE: score}
+    return "row", {ID: raw[ID], SOURCE: raw[SOURCE], CS: sentence_text(cs), EN: sentence_text(en),
+                   MT: None if mt is None else sentence_text(mt), TRANSLATION_SCORE: score}
 
 
 # ------------------------------------------------------------------------------------------------------ Beam

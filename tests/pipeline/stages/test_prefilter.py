@@ -3,8 +3,11 @@ checked against the row-at-a-time reference in tests/support/prefilter_reference
 
 from __future__ import annotations
 
+import json
+
 import apache_beam as beam
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from configs.schema import ParaNMTConfig
@@ -13,6 +16,7 @@ from paranmt.core import pair_schema as S
 from paranmt.core.pair_schema import Reason
 from paranmt.core.text import TextProcessor
 from pipeline.records import DECODED_SCHEMA, PREFILTERED_SCHEMA
+from pipeline.run import main as run_main
 from pipeline.stages.backtranslate import TRANSLATION_SCHEMA, apply_translations
 from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
 from pipeline.stages.write import records_to_table
@@ -169,3 +173,36 @@ def test_column_wise_pair_records_equal_pair_record_on_real_pairs():
         assert got.equals(pa.Table.from_pylist([p for p, _ in expected if p is not None], schema=S.PAIRS_SCHEMA))
         assert rejected == [r for _, r in expected if r is not None] and 5 <= len(rejected) < 20
     assert set(got.column(S.NMT_MODEL_ID).to_pylist()) == {"model-x"}
+
+
+@pytest.mark.parametrize("kind", ["pair files", "jsonl", "parquet"])
+def test_a_tab_inside_a_sentence_is_a_space_and_a_control_character_is_still_garbage(kind, tmp_path, capsys):
+    """Real pairs (the bundled Tatoeba excerpt) where two sentences share a line separated by a tab, as rows of
+    WMT test sets do: kept, the tab read as a space; a real control character (BEL) is still ``garbage``."""
+    cs, en = (read_lines(TASTE_DATA / "bitext" / f"tatoeba.{side}")[:40] for side in ("cs", "en"))
+    rows = [(cs[i], en[i]) for i in range(0, 30)]
+    rows[3] = (f"{cs[30]}\t{cs[31]}", f"{en[30]}\t{en[31]}")
+    rows[7] = (f"{cs[32]}\t{cs[33]}", en[32])
+    rows[9] = (cs[34], f"{en[34]}\x07")
+    mt = [english for _, english in rows]  # given, so nothing is translated
+    if kind == "pair files":
+        for side, texts in (("cs", [c for c, _ in rows]), ("en", [e for _, e in rows]), ("mt", mt)):
+            (tmp_path / f"p.{side}").write_text("".join(f"{t}\n" for t in texts), encoding="utf-8")
+        inputs = ["--cs", tmp_path / "p.cs", "--en", tmp_path / "p.en", "--mt", tmp_path / "p.mt"]
+    elif kind == "jsonl":
+        (tmp_path / "p.jsonl").write_text("".join(json.dumps({"cs": c, "en": e, "mt": m}) + "\n"
+                                                  for (c, e), m in zip(rows, mt, strict=True)), encoding="utf-8")
+        inputs = ["--jsonl", tmp_path / "p.jsonl", "--mt-column", "mt"]
+    else:
+        pq.write_table(pa.table({"cs": [c for c, _ in rows], "en": [e for _, e in rows], "mt": mt}),
+                       tmp_path / "p.parquet")
+        inputs = ["--parquet", tmp_path / "p.parquet", "--mt-column", "mt"]
+    out = tmp_path / "run"
+    assert run_main([str(a) for a in (*inputs, "--no-score", "--no-dedup", "--out", out, "--quiet",
+                                      "--runner", "BundleBasedDirectRunner")]) == 0, capsys.readouterr().err
+    pairs = {row["id"][-3:]: row for row in pq.read_table(out / "pairs").to_pylist()}
+    assert pairs[f"{4:03d}"]["cs"] == f"{cs[30]} {cs[31]}" and pairs[f"{4:03d}"]["en"] == f"{en[30]} {en[31]}"
+    assert pairs[f"{8:03d}"]["cs"] == f"{cs[32]} {cs[33]}"
+    [rejected] = pq.read_table(out / "rejected").to_pylist()
+    assert rejected["reason"] == Reason.GARBAGE and "control character U+0007" in rejected["detail"], rejected
+    assert len(pairs) == len(rows) - 1
