@@ -27,6 +27,7 @@ from paranmt.core.command_line import (
     run_program,
 )
 from pipeline.launcher.preflight import check_before_beam
+from pipeline.outputs.run_lock import refuse_if_busy
 
 __all__ = ["CONFIG_FLAGS", "build_parser", "main"]
 
@@ -127,6 +128,7 @@ def main(args: argparse.Namespace) -> int:
     _check_input_flags(args)
     config = load_config(args.config, args.overrides, config_values(args, CONFIG_FLAGS),
                          flags=flag_names(CONFIG_FLAGS))
+    refuse_if_busy(args.out)  # at once: Beam and the model check take seconds
     named = [(f"--{flag}", path) for flag in _PATH_FLAGS for path in getattr(args, flag)]
     check_before_beam(config, args.beam_args, named, args.out, args.shared_mount)
     # Beam loads here, once the arguments and the config are checked

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import fcntl
 import json
 import logging
 import os
@@ -45,6 +44,7 @@ from paranmt.core.run_layout import (  # the layout's one home
 from pipeline.disk_space import room_for
 from pipeline.inputs.files import InputError
 from pipeline.inputs.plan import InputSpec
+from pipeline.outputs.run_lock import RunFolderBusy, take_lock
 from translate.cpu_kernel import run_kernel
 
 if TYPE_CHECKING:
@@ -142,44 +142,6 @@ def write_marker(output: str, name: str = SUCCESS_FILE, text: str = "") -> str:
 # ------------------------------------------------------------------------------------------------ ownership
 
 
-class RunFolderBusy(InputError):
-    """Another live run holds the run folder's lock."""
-
-
-def _holder(fd: int) -> str:
-    try:
-        info = json.loads(os.pread(fd, 4096, 0).decode("utf-8") or "{}")
-    except (OSError, ValueError):
-        info = {}
-    if not info:
-        return "another run (starting up)"
-    return f"pid {info.get('pid')} on {info.get('host')}, started {info.get('started')}"
-
-
-def _take_lock(path: str) -> int:
-    """An exclusive ``flock`` on ``path`` (created if absent), without waiting; the lock dies with the process
-    (kill -9 included), so a killed run never blocks its resume."""
-    while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = _holder(fd)
-            os.close(fd)
-            raise RunFolderBusy(f"{Path(path).parent} is in use by {holder}: wait for that run to end (or stop it), "
-                                "or choose another --out") from None
-        except BaseException:
-            os.close(fd)
-            raise
-        try:
-            same = os.stat(path).st_ino == os.fstat(fd).st_ino
-        except FileNotFoundError:
-            same = False
-        if same:
-            return fd
-        os.close(fd)  # the file was replaced or removed between open and lock (a failed run cleaning up): again
-
-
 @contextlib.contextmanager
 def own_output(output: str) -> Iterator[None]:
     """Hold ``output`` for this run: a local folder is created (every ancestor too) and locked exclusively by
@@ -196,7 +158,7 @@ def own_output(output: str) -> Iterator[None]:
     created: list[Path] = []
     try:
         created = make_out_folder(folder)
-        fd = _take_lock(str(folder / LOCK_FILE))
+        fd = take_lock(str(folder / LOCK_FILE))
     except RunFolderBusy:
         raise
     except OSError as error:

@@ -1,6 +1,6 @@
-"""A run folder has one owner: a second ``paranmt run`` into a folder another live process holds is
-refused at once (one line naming the holder, exit 2); a holder killed with SIGKILL leaves a lock that blocks
-nothing, so the rerun resumes. The holder is a separate process that takes the lock and says so in a file; every
+"""A run folder has one owner: a second ``paranmt run`` into a folder another live process holds is refused at
+once, before Beam loads (one line naming the holder, exit 2); a holder killed with SIGKILL leaves a lock that
+blocks nothing, so the rerun resumes. The holder is a separate process that takes the lock and says so in a file; every
 step waits on a file or a process, never on a sleep. Inputs carry their translation (--mt) and runs use --no-score,
 so no model is needed."""
 
@@ -19,7 +19,8 @@ import pytest
 
 from paranmt.core.run_definition import DEFINITION_FILE
 from paranmt.core.run_layout import LOCK_FILE
-from pipeline.outputs.run_folder import RunFolderBusy, own_output
+from pipeline.outputs.run_folder import own_output
+from pipeline.outputs.run_lock import RunFolderBusy
 from tests.conftest import REPO_ROOT
 
 ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The sentence {i} is here.")
@@ -90,6 +91,29 @@ def test_a_second_run_into_a_held_folder_is_refused_naming_the_holder(tmp_path, 
     assert done.returncode == 0, done.stderr
     assert json.loads((out / "summary.json").read_text())["pairs"] == len(ROWS)
     assert (out / LOCK_FILE).read_text() == ""
+
+
+REFUSED_BEFORE_BEAM = """
+import sys
+from pipeline.run import main
+status = main(sys.argv[1:])
+print(status, "apache_beam" in sys.modules)
+"""
+
+
+def test_a_held_folder_is_refused_before_beam_loads(tmp_path, inputs):
+    """Loading Beam takes seconds; the refusal comes first (no Beam module loaded in the refused process)."""
+    out = tmp_path / "run"
+    holder = _hold(out)
+    try:
+        done = subprocess.run([sys.executable, "-c", REFUSED_BEFORE_BEAM, *inputs, "--no-score", "--out", str(out)],
+                              cwd=REPO_ROOT, capture_output=True, text=True, timeout=240,
+                              env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    finally:
+        holder.communicate(b"")
+    assert done.stdout.split() == ["2", "False"], done.stderr
+    assert f"error: {out} is in use by pid {holder.pid}" in done.stderr
+    assert (out / LOCK_FILE).exists()  # the holder's folder is left as it was
 
 
 def test_a_killed_holder_does_not_block_the_resume(tmp_path, inputs):
