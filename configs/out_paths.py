@@ -5,10 +5,13 @@ folders it created."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
+
+from paranmt.core.command_line import read_only_line
 
 __all__ = ["make_out_folder", "out_file_problem", "out_folder_problem", "remove_created"]
 
@@ -21,9 +24,11 @@ def out_folder_problem(output: str | os.PathLike, error: OSError) -> str:
     if isinstance(error, NotADirectoryError):
         parent = next((a for a in path.parents if a.exists()), path)
         return f"--out {output} cannot be created: {parent} is a file, not a folder"
+    if error.errno == errno.EROFS:
+        return read_only_line(f"--out {output}")
     if isinstance(error, PermissionError):
         return f"--out {output}: permission denied on {error.filename or output}: choose a folder you can write"
-    return f"--out {output} cannot be written: {error.strerror or error}"
+    return f"--out {output} cannot be written: {error.strerror or error}: choose a folder you can write"
 
 
 def make_out_folder(output: str | os.PathLike) -> list[Path]:
@@ -55,5 +60,7 @@ def out_file_problem(flag: str, path: str | os.PathLike) -> str | None:
     if not parent.is_dir():
         return f"{flag} {path} cannot be written: {parent} is a file, not a folder"
     if not os.access(parent, os.W_OK | os.X_OK):
+        if os.statvfs(parent).f_flag & os.ST_RDONLY:  # os.access says no for a read-only disk as well
+            return read_only_line(f"{flag} {path}")
         return f"{flag} {path}: permission denied on {parent}: choose a path you can write"
     return None

@@ -24,6 +24,7 @@ import argparse
 import ast
 import atexit
 import contextlib
+import errno
 import functools
 import importlib.util
 import logging
@@ -49,8 +50,8 @@ if TYPE_CHECKING:  # the config schema's classes, passed in by the commands (con
 __all__ = ["BAR_SWITCHES", "LOG_FORMAT", "ArgumentParser", "ConfigFlag", "UsageError", "add_config_arguments",
            "add_config_flags", "bars_only_on_a_terminal", "check_required", "command", "config_values",
            "exit_process", "flag_names", "install_warning", "log_to_console", "module_doc", "module_literal",
-           "not_a_user_error_traceback", "os_error_line", "plain_text", "run_main", "run_program", "schema_field",
-           "shadowing_line"]
+           "not_a_user_error_traceback", "os_error_line", "plain_text", "read_only_line", "run_main", "run_program",
+           "schema_field", "shadowing_line"]
 
 #: The console log of every command: the level first (a test or a user greps ``WARNING``), then the logger.
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
@@ -275,6 +276,11 @@ def _flag_naming(path: str, argv: Sequence[str]) -> tuple[str, str] | None:
     return None
 
 
+def read_only_line(who: str) -> str:
+    """An output (``--out PATH``) on a read-only file system: the cause and the fix, in one line."""
+    return f"{who} is on a read-only file system: choose a path on a disk you can write"
+
+
 def os_error_line(error: OSError, argv: Sequence[str]) -> str:
     """A failed open/mkdir/rename on a path the user gave, as one line naming the flag, the path and the fix."""
     path = str(error.filename2 if error.filename2 is not None and isinstance(error, IsADirectoryError)
@@ -289,6 +295,8 @@ def os_error_line(error: OSError, argv: Sequence[str]) -> str:
         if blocker is not None:
             return f"{who} cannot be written: {blocker} is a file, not a folder"
         return f"{who} already exists: choose another path"
+    if error.errno == errno.EROFS:
+        return read_only_line(who)
     if isinstance(error, PermissionError):
         return f"{who}: permission denied on {path}: choose a path you can write (or read)"
     if isinstance(error, FileNotFoundError):
