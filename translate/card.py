@@ -104,6 +104,9 @@ class ModelCard(_Strict):
         return self
 
 
+_BACKENDS = ("ctranslate2", "fairseq")
+
+
 class ModelDir:
     """A validated model directory: every file its card names exists."""
 
@@ -125,31 +128,68 @@ class ModelDir:
             self.card = ModelCard.model_validate(raw)
         except (yaml.YAMLError, ValidationError) as exc:
             raise ModelDirError(f"{card_path} is malformed: {exc}") from None
-        missing = [f"{role} ({path})" for role, path in self._named_files() if not path.exists()]
-        if missing:
-            raise ModelDirError(f"model directory {self.root} is incomplete; missing: {', '.join(missing)}")
+        self._missing: dict[str, list[str]] = {
+            part: [f"{role} ({path})" for role, path in files if not path.exists()]
+            for part, files in self._named_files().items()}
+        # A directory serves when its shared files and at least one backend's are there: a model folder without
+        # ct2/ still decodes with fairseq (its backend is then chosen by backend_problem / auto_backend).
+        broken = [part for part in (*_BACKENDS, "") if self._missing.get(part)]
+        if self._missing[""] or (broken and not any(self.complete(b) for b in _BACKENDS)):
+            missing = [item for part in broken for item in self._missing[part]]
+            raise ModelDirError(f"model directory {self.root} is incomplete; missing: {', '.join(missing)}: restore "
+                                f"{'it' if len(missing) == 1 else 'them'}, or give --model a complete model directory")
 
     def path(self, relative: str) -> Path:
         return self.root / relative
 
-    def _named_files(self) -> list[tuple[str, Path]]:
-        card, files = self.card, []
+    def _named_files(self) -> dict[str, list[tuple[str, Path]]]:
+        """The files the card names, by the backend that needs them ("" for the text chain's, which every backend
+        needs)."""
+        card, files = self.card, {"": [], "ctranslate2": [], "fairseq": []}
         if card.preprocess.subword == "bpe":
-            files.append(("preprocess.bpe_codes", self.path(card.preprocess.bpe_codes or "")))
+            files[""].append(("preprocess.bpe_codes", self.path(card.preprocess.bpe_codes or "")))
         if card.preprocess.subword == "sentencepiece":
-            files.append(("preprocess.sentencepiece_model", self.path(card.preprocess.sentencepiece_model or "")))
+            files[""].append(("preprocess.sentencepiece_model", self.path(card.preprocess.sentencepiece_model or "")))
         if card.postprocess.subword == "sentencepiece":
-            files.append(("postprocess.sentencepiece_model", self.path(card.postprocess.sentencepiece_model or "")))
+            files[""].append(("postprocess.sentencepiece_model",
+                              self.path(card.postprocess.sentencepiece_model or "")))
         if card.ctranslate2 is not None:
-            files.append(("ctranslate2 model.bin", self.path(card.ctranslate2) / "model.bin"))
+            files["ctranslate2"].append(("ctranslate2 model.bin", self.path(card.ctranslate2) / "model.bin"))
         if card.fairseq is not None:
             data = self.path(card.fairseq.data)
-            files += [
+            files["fairseq"] += [
                 ("fairseq.checkpoint", self.path(card.fairseq.checkpoint)),
                 ("fairseq source dictionary", data / f"dict.{card.source_lang}.txt"),
                 ("fairseq target dictionary", data / f"dict.{card.target_lang}.txt"),
             ]
         return files
+
+    def complete(self, backend: str) -> bool:
+        """The card names a model for the built-in ``backend`` ("ctranslate2", "fairseq") and its files are here."""
+        named = self.card.ctranslate2 if backend == "ctranslate2" else self.card.fairseq
+        return named is not None and not self._missing[backend]
+
+    @property
+    def auto_backend(self) -> str:
+        """The built-in backend ``auto`` starts with: CTranslate2 where its model is here, else fairseq."""
+        return "ctranslate2" if self.complete("ctranslate2") else "fairseq"
+
+    def backend_problem(self, backend: str) -> str | None:
+        """Why the built-in ``backend`` cannot decode from this directory, as one line naming the fix (None: it
+        can)."""
+        if self.complete(backend):
+            return None
+        other = "fairseq" if backend == "ctranslate2" else "ctranslate2"
+        instead = f"use --backend {other} (its files are here)" if self.complete(other) else ""
+        if backend == "ctranslate2" and self.card.ctranslate2 is None:
+            fix = "convert one with paranmt convert" + (f", or {instead}" if instead else "")
+            return f"--backend ctranslate2: the card of {self.root} names no CTranslate2 model: {fix}"
+        if backend == "fairseq" and self.card.fairseq is None:
+            fix = instead or "name one in its model card (fairseq: checkpoint, data)"
+            return f"--backend fairseq: the card of {self.root} names no fairseq checkpoint: {fix}"
+        missing = self._missing[backend]
+        fix = f"restore {'it' if len(missing) == 1 else 'them'}" + (f", or {instead}" if instead else "")
+        return f"--backend {backend}: model directory {self.root} lacks {', '.join(missing)}: {fix}"
 
     @property
     def ct2_dir(self) -> Path | None:

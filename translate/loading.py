@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from configs.schema import NO_CUDA_DEVICE, TranslateConfig
+from configs.schema import BUILTIN_BACKENDS, NO_CUDA_DEVICE, TranslateConfig
 from paranmt.core.import_path import load_class
-from translate.card import ModelDir, model_or_default
+from translate.card import ModelDir, ModelDirError, model_or_default
 from translate.cpu_kernel import apply_cpu_kernel
 from translate.ct2_backend import CTranslate2Backend, cuda_device_count
 from translate.cuda_libraries import cublas_hint, cublas_line, process_route
@@ -59,9 +59,8 @@ def check_ctranslate2_cuda() -> None:
 def check_libraries(config: TranslateConfig, model_dir: ModelDir) -> None:
     """Before any work, on the machine that decodes: ``device: cuda`` with CTranslate2 and nothing to fall back to
     (backend ``ctranslate2``, or ``auto`` where the card has no fairseq checkpoint): :func:`check_ctranslate2_cuda`."""
-    card = model_dir.card
-    ctranslate2 = config.backend == "ctranslate2" or (config.backend == "auto" and card.fairseq is None)
-    if config.device == "cuda" and ctranslate2 and card.ctranslate2 is not None:
+    ctranslate2 = config.backend == "ctranslate2" or (config.backend == "auto" and not model_dir.complete("fairseq"))
+    if config.device == "cuda" and ctranslate2 and model_dir.complete("ctranslate2"):
         check_ctranslate2_cuda()
 
 
@@ -107,14 +106,14 @@ def load_backend(config: TranslateConfig) -> tuple[ModelDir, DecodeBackend]:
     model_dir = ModelDir(model_or_default(config.model))
     check_device(config.device)
     device = decode_device(config.device)
-    card = model_dir.card
-    name = config.backend
-    if name == "auto":
-        name = "ctranslate2" if card.ctranslate2 is not None else "fairseq"
+    name = model_dir.auto_backend if config.backend == "auto" else config.backend
+    problem = model_dir.backend_problem(name) if name in BUILTIN_BACKENDS else None
+    if problem is not None:
+        raise ModelDirError(problem)
     try:
         return model_dir, _probed_backend(name, model_dir, config, device)
     except BackendUnavailable as error:
-        if config.backend != "auto" or name != "ctranslate2" or card.fairseq is None:
+        if config.backend != "auto" or name != "ctranslate2" or not model_dir.complete("fairseq"):
             raise
         cause = error
     try:

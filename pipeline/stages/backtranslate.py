@@ -374,12 +374,10 @@ def checked_model_id(translate_config: TranslateConfig, *, local: bool) -> str:
             if local:
                 raise
             log.warning("%s (a remote runner's workers may have it)", error)
-    if backend == "ctranslate2" and model.card.ctranslate2 is None:
-        raise ModelDirError(f"--backend ctranslate2: the card of {model.root} names no CTranslate2 model "
-                            "(convert one with paranmt convert, or use --backend fairseq)")
-    if backend == "fairseq" and model.card.fairseq is None:
-        raise ModelDirError(f"--backend fairseq: the card of {model.root} names no fairseq checkpoint "
-                            "(use --backend ctranslate2)")
+    problem = model.backend_problem(model.auto_backend if backend == "auto" else backend) \
+        if backend in BUILTIN_BACKENDS else None
+    if problem is not None:
+        raise ModelDirError(problem)
     if local:
         check_libraries(translate_config, model)
     return model.model_id

@@ -57,3 +57,31 @@ def test_cuda_where_there_is_none_fails_on_the_launcher(monkeypatch):
         checked_model_id(TranslateConfig(device="cuda"), local=True)
     assert checked_model_id(TranslateConfig(device="cuda"), local=False) == "small-cs-en"
     assert checked_model_id(TranslateConfig(device="auto"), local=True) == "small-cs-en"
+
+
+def test_a_model_folder_without_ct2_decodes_with_fairseq_and_each_refusal_names_the_fix(toy_model, tmp_path):
+    """The card lists both backends; the folder has lost ct2/: fairseq (asked for, or auto) still serves, and
+    CTranslate2 is refused in one line naming the fix. Without any complete backend the folder is refused."""
+    import shutil
+
+    from translate.card import ModelDir
+
+    folder = tmp_path / "no-ct2"
+    shutil.copytree(toy_model, folder)
+    card = ModelDir(folder).card
+    assert card.ctranslate2 is not None and card.fairseq is not None
+    shutil.rmtree(folder / card.ctranslate2)
+    model = ModelDir(folder)
+    assert model.auto_backend == "fairseq" and model.backend_problem("fairseq") is None
+    assert model.backend_problem("ctranslate2") == (
+        f"--backend ctranslate2: model directory {folder} lacks ctranslate2 model.bin "
+        f"({folder / card.ctranslate2 / 'model.bin'}): restore it, or use --backend fairseq (its files are here)")
+    for backend in ("fairseq", "auto"):
+        assert checked_model_id(TranslateConfig(model=folder, backend=backend), local=True) == card.name
+    with pytest.raises(ModelDirError) as refused:
+        checked_model_id(TranslateConfig(model=folder, backend="ctranslate2"), local=True)
+    assert str(refused.value) == model.backend_problem("ctranslate2")
+    (folder / card.fairseq.checkpoint).unlink()
+    with pytest.raises(ModelDirError, match=r"is incomplete; missing: ctranslate2 model\.bin .*, fairseq\.checkpoint "
+                                            r".*: restore them, or give --model a complete model directory$"):
+        ModelDir(folder)
