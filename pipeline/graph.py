@@ -137,7 +137,7 @@ def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
     # The outputs record the run's definition (its settings under "config", its inputs, the kernel that translates:
     # the same bytes from every x86 CPU with the portable kernel, which names the pin, not the machine), so a
     # setting a rerun may change (threads, the runner, ...) changes no output byte.
-    defined = definition(config, checked.specs)
+    defined = definition(config, checked.specs, checked.plan)
     metadata = {
         "config": {key: value for key, value in defined.items() if key not in ("inputs", "translation_kernel")},
         "code_version": code_version(),

@@ -102,7 +102,9 @@ def run_job(
     ``progress_every`` seconds (None: :data:`pipeline.launcher.progress.REMOTE_PROGRESS_SECONDS`).
     Every local path is made absolute for the workers, or refused where they cannot read this machine's disk
     (:func:`pipeline.launcher.preflight.paths_for_workers`; ``shared_mounts``: folders every worker mounts); the
-    outputs' metadata and the run's definition keep the paths as given, so the same command writes the same bytes.
+    outputs' metadata and the run's definition keep the settings as given and name the input files by name, size
+    and content digest (:func:`pipeline.inputs.plan.recorded_inputs`), so the same files typed another way write
+    the same bytes.
     Returns the summary; raises :class:`AccountingError` if ``read = pairs + rejected + deadletter`` fails.
     """
     argv = beam_argv(config.pipeline, beam_args)
@@ -116,7 +118,8 @@ def run_job(
     with own_output(output):  # one run per folder; created (and locked) before the checks below
         # Input, model and output-folder errors are raised here, before anything is written.
         checked = check_run(p, config, specs, worker_output)
-        claim_output(output, given_config, given_specs, overwrite=overwrite)  # everything checkable was checked
+        # everything checkable was checked
+        claim_output(output, given_config, checked.specs, checked.plan, overwrite=overwrite)
         clear_staging(output)  # a killed run's staging folder and success marker
         checked = checked.with_finished_scorer()  # the same run's scorer, fitted and saved before, is reused
         if checked.scorer is not None:

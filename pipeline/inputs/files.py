@@ -8,6 +8,7 @@ over a pair, TSV or JSONL file (line count and seek offsets).
 from __future__ import annotations
 
 import bz2
+import hashlib
 import io
 import lzma
 import os
@@ -39,6 +40,7 @@ class LineIndex:
     offsets: tuple[int, ...]  # offsets[k] = byte offset of line k * every + 1 (1-based lines); empty if compressed
     compressed: bool
     size: int  # bytes read (decompressed size for compressed files)
+    digest: str  # SHA-256 of those bytes, hex: what the file holds, whatever its path (plan.recorded_inputs)
 
 
 def compression_of(path: str) -> str:
@@ -214,11 +216,13 @@ def index_lines(path: str, every: int) -> LineIndex:
     newlines = 0
     size = 0
     last = b""
+    content = hashlib.sha256()  # in the same pass: an input is read once on the launcher
     with open_input(path, compressed) as handle:
         while True:
             block = handle.read(READ_BLOCK)
             if not block:
                 break
+            content.update(block)
             positions = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
             if not compressed and len(positions):
                 # The line after newline number n (1-based, counted over the file) is line n + 1.
@@ -231,4 +235,4 @@ def index_lines(path: str, every: int) -> LineIndex:
     lines = newlines + (1 if size and last != b"\n" else 0)
     # Drop an offset that points at the end of the file (no line starts there).
     kept = tuple(o for i, o in enumerate(offsets) if i * every < lines) if not compressed else ()
-    return LineIndex(path, lines, every, kept, compressed, size)
+    return LineIndex(path, lines, every, kept, compressed, size, content.hexdigest())

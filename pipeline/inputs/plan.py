@@ -9,6 +9,7 @@ name the file and the fix (see :mod:`pipeline.stages.ingest` for the whole contr
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 from collections.abc import Iterator, Sequence
@@ -116,8 +117,6 @@ class InputSpec:
     def has_mt(self) -> bool:
         return len(self.paths) == 3 if self.kind == "pair" else self.mt_column is not None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items() if v is not None}
 
 
 @dataclass
@@ -128,6 +127,8 @@ class ReadPlan:
     sequential: bool  # some task reads a whole compressed file: reshuffle after reading
     has_mt: bool
     notes: list[str] = field(default_factory=list)
+    #: Per input (in the order given), each file it reads: name, size and content digest (:func:`file_record`).
+    files: list[list[dict[str, Any]]] = field(default_factory=list)
 
     def take(self, rows: int, limit: int | None) -> int:
         """How many of the next ``rows`` input rows the plan reads under ``limit``; counts them as planned."""
@@ -138,6 +139,23 @@ class ReadPlan:
 
 _FORMAT_SUFFIXES: dict[str, tuple[str, ...]] = {"pair": (".cs",), "tsv": (".tsv", ".txt"), "jsonl": (".jsonl", ".json"),
                                                "parquet": (".parquet", ".pq")}
+
+
+def file_record(path: str, size: int, digest: str, *, footer: bool = False) -> dict[str, Any]:
+    """One input file as the outputs' metadata and the run's definition name it: its file name, its size and a
+    digest of its content (SHA-256 of the bytes the planner's counting pass read; of a Parquet file, of its
+    footer -- schema, row groups with their sizes and statistics --, which the planner reads anyway, so a
+    multi-GB Parquet input is not downloaded to the launcher for it). Not the path as typed: the same files give
+    the same record whether typed relative, with ``./`` or absolute, on any machine."""
+    return {"name": path.rstrip("/").rsplit("/", 1)[-1], "bytes": size,
+            ("footer_sha256" if footer else "sha256"): digest}
+
+
+def recorded_inputs(specs: Sequence[InputSpec], plan: ReadPlan) -> list[dict[str, Any]]:
+    """What a run records of its inputs, in the Parquet metadata of every output and in its definition
+    (``_RUN``): each input's kind and columns, and the files it read (:func:`file_record`)."""
+    return [{**{k: v for k, v in asdict(spec).items() if k != "paths" and v is not None}, "files": files}
+            for spec, files in zip(specs, plan.files, strict=True)]
 
 
 def source_name(path: str, kind: Kind) -> str:
@@ -199,6 +217,7 @@ def _plan_pair(spec: InputSpec, input_index: int, config: PipelineConfig, plan: 
                                "compressed": [False] * len(indexes)})
     plan.sources.append({"source": name, "kind": "pair", "paths": list(spec.paths), "lines": counts,
                          "rows": rows})
+    plan.files.append([file_record(i.path, i.size, i.digest) for i in indexes])
 
 
 def _match(pattern: str) -> list[tuple[str, int]]:
@@ -260,9 +279,11 @@ def _plan_lines(spec: InputSpec, input_index: int, config: PipelineConfig, plan:
     header = int(config.tsv_header and spec.kind == "tsv")
     files = _match(spec.paths[0])
     empty: list[str] = []
+    plan.files.append([])
     for path, _ in files:
         name = source_name(path, spec.kind)
         index = index_lines(path, every)
+        plan.files[-1].append(file_record(path, index.size, index.digest))
         total = max(0, index.lines - header)
         if not total:
             empty.append(path)
@@ -335,9 +356,14 @@ def _plan_parquet(spec: InputSpec, input_index: int, limit: int | None, plan: Re
     columns = [getattr(spec, f"{role}_column") for role in _ROLES if getattr(spec, f"{role}_column") is not None]
     files = _match(spec.paths[0])
     empty: list[str] = []
-    for path, _ in files:
+    plan.files.append([])
+    for path, size in files:
         name = source_name(path, "parquet")
         meta = _parquet_schema(path)
+        footer = pa.BufferOutputStream()
+        meta.write_metadata_file(footer)
+        digest = hashlib.sha256(footer.getvalue().to_pybytes()).hexdigest()
+        plan.files[-1].append(file_record(path, size, digest, footer=True))
         schema = meta.schema.to_arrow_schema()
         names = schema.names
         missing = [c for c in columns if c not in names]

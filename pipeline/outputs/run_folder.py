@@ -43,7 +43,7 @@ from paranmt.core.run_layout import (  # the layout's one home
 )
 from pipeline.disk_space import room_for
 from pipeline.inputs.files import InputError
-from pipeline.inputs.plan import InputSpec
+from pipeline.inputs.plan import InputSpec, ReadPlan, recorded_inputs
 from pipeline.outputs.run_lock import RunFolderBusy, take_lock
 from translate.cpu_kernel import run_kernel
 
@@ -69,19 +69,22 @@ def code_version() -> str:
         return base
 
 
-def definition(config: ParaNMTConfig, specs: Sequence[InputSpec]) -> dict[str, JsonValue]:
-    """What makes two runs the same run: every setting but those a rerun may change, the inputs, and the kernel that
-    translates (a resume on another kernel is another run; none when the inputs carry their translations)."""
-    kernel = None if any(s.has_mt for s in specs) else run_kernel(config.translate)
-    return run_definition(config, inputs=[s.to_dict() for s in specs], translation_kernel=kernel)
+def definition(config: ParaNMTConfig, specs: Sequence[InputSpec], plan: ReadPlan) -> dict[str, JsonValue]:
+    """What makes two runs the same run: every setting but those a rerun may change, the inputs
+    (:func:`pipeline.inputs.plan.recorded_inputs`: the files' names, sizes and content digests, so a path typed
+    another way is the same run), and the kernel that translates (a resume on another kernel is another run; none
+    when the inputs carry their translations)."""
+    kernel = None if plan.has_mt else run_kernel(config.translate)
+    return run_definition(config, inputs=recorded_inputs(specs, plan), translation_kernel=kernel)
 
 
-def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec], *, overwrite: bool) -> None:
+def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec], plan: ReadPlan, *,
+                 overwrite: bool) -> None:
     """One rule for every run folder (:mod:`paranmt.core.run_definition`): a folder that holds this run is resumed
     — finished translations are reused and the outputs rewritten identically —, one that holds a different run is
     refused unless ``overwrite`` (its outputs are then deleted; the content-addressed translation cache is kept).
     The run's definition is written to ``<output>/definition.json`` before any work."""
-    current = definition(config, specs)
+    current = definition(config, specs, plan)
     path = FileSystems.join(output, DEFINITION_FILE)
     if FileSystems.exists(path):
         with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:

@@ -25,7 +25,7 @@ import pytest
 from configs import load_config
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
-from tests.conftest import TASTE_DATA, read_lines, small_cs_en
+from tests.conftest import REPO_ROOT, TASTE_DATA, read_lines, small_cs_en
 
 N = 200  # real LibreOffice help pairs, in 4 chunks of 64 rows (the last one short)
 SETTINGS = ["translate.backend=ctranslate2", "translate.device=cpu", "translate.threads=1", "translate.beam_size=12",
@@ -130,3 +130,40 @@ def test_the_same_pairs_give_the_same_corpus_in_every_container(tmp_path):
 @pytest.mark.slow
 def test_the_same_pairs_give_the_same_corpus_in_more_containers(tmp_path):
     _check_containers(tmp_path, small_cs_en(), {**CONTAINERS, **MORE_CONTAINERS})
+
+
+def test_the_sample_typed_three_ways_gives_the_same_bytes_and_resumes_retyped(tmp_path, monkeypatch, capsys):
+    """The outputs' metadata and the run's definition name each input file by name, size and content digest, not
+    by the path as typed: ``configs/sample/sample.cs``, ``./configs/sample/sample.cs`` and the absolute path give
+    byte-identical shards, and a folder made with one spelling resumes with another. (One translation cache, so
+    the sample is translated once.)"""
+    from pipeline.run import main
+
+    monkeypatch.chdir(REPO_ROOT)
+    sample = Path("configs") / "sample"
+    typings = {"relative": [str(sample / "sample.cs"), str(sample / "sample.en")],
+               "dotted": [f"./{sample / 'sample.cs'}", f"./{sample / 'sample.en'}"],
+               "absolute": [str(REPO_ROOT / sample / "sample.cs"), str(REPO_ROOT / sample / "sample.en")]}
+    cache = tmp_path / "cache"
+
+    def run(cs: str, en: str, out: Path) -> None:
+        assert main(["--config", "sample", "--cs", cs, "--en", en, "--out", str(out), "--quiet",
+                     "--set", f"pipeline.cache_dir={cache}"]) == 0, capsys.readouterr().err
+
+    def shards(out: Path) -> dict[str, bytes]:
+        return {f"{folder}/{path.name}": path.read_bytes() for folder in ("pairs", "train", "rejected", "deadletter")
+                for path in sorted((out / folder).glob("*.parquet"))}
+
+    for name, (cs, en) in typings.items():
+        run(cs, en, tmp_path / name)
+    first = shards(tmp_path / "relative")
+    assert any(name.startswith("train/") for name in first) and any(name.startswith("deadletter/") for name in first)
+    for name in ("dotted", "absolute"):
+        assert shards(tmp_path / name) == first, name
+        assert (tmp_path / name / "_RUN").read_bytes() == (tmp_path / "relative" / "_RUN").read_bytes()
+    inputs = json.loads(pq.read_schema(tmp_path / "relative" / "pairs" / "pairs-00000-of-00004.parquet")
+                        .metadata[b"paranmt.inputs"])
+    assert [f["name"] for f in inputs[0]["files"]] == ["sample.cs", "sample.en"]  # still says which files were read
+    assert inputs[0]["files"][0]["bytes"] == (REPO_ROOT / sample / "sample.cs").stat().st_size
+    run(*typings["absolute"], tmp_path / "relative")  # retyped: the same run, resumed (no "holds a different run")
+    assert shards(tmp_path / "relative") == first

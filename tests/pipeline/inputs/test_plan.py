@@ -198,3 +198,48 @@ def test_an_over_long_parquet_value_is_line_too_long(tmp_path):
     tag, dead = decoded[1]
     assert tag == "deadletter" and dead["reason"] == "line_too_long" and "max_line_bytes" in dead["error"]
     assert dead["raw_bytes"] == 100_000 and dead["raw_truncated"]
+
+
+def test_inputs_are_recorded_by_name_size_and_content_not_by_path(tmp_path, monkeypatch):
+    """The counting pass digests what it reads (no second read); a file typed relative or absolute, plain or
+    gzip-compressed, gives the same record; a Parquet file is named by its footer's digest (read by the planner
+    anyway), the same for a copy elsewhere and different for other rows."""
+    import hashlib
+    import shutil
+
+    from pipeline.inputs.plan import recorded_inputs
+
+    data = "".join(f"věta {i}\n" for i in range(1, 300)).encode()
+    (tmp_path / "a").mkdir()
+    cs = write_file(tmp_path / "a" / "p.cs", data)
+    write_file(tmp_path / "a" / "p.en", data.replace("věta".encode(), b"sentence"))
+    index = index_lines(str(cs), 10)
+    assert index.digest == hashlib.sha256(data).hexdigest() and index.size == len(data)
+    (tmp_path / "gz").mkdir()
+    (tmp_path / "gz" / "p.cs.gz").write_bytes(gzip.compress(data))
+    assert index_lines(str(tmp_path / "gz" / "p.cs.gz"), 10).digest == index.digest  # the content, decompressed
+
+    config = PipelineConfig()
+    monkeypatch.chdir(tmp_path)
+    recorded = [recorded_inputs([spec], plan_reads([spec], config))
+                for spec in (InputSpec.pair("a/p.cs", "a/p.en"), InputSpec.pair("./a/p.cs", "./a/p.en"),
+                             InputSpec.pair(tmp_path / "a" / "p.cs", tmp_path / "a" / "p.en"))]
+    assert recorded[0] == recorded[1] == recorded[2]
+    assert recorded[0] == [{"kind": "pair", "files": [
+        {"name": "p.cs", "bytes": len(data), "sha256": index.digest},
+        {"name": "p.en", "bytes": (tmp_path / "a" / "p.en").stat().st_size,
+         "sha256": index_lines(str(tmp_path / "a" / "p.en"), 10).digest}]}]
+
+    pq.write_table(pa.table({"cs": ["a", "b"], "en": ["c", "d"]}), tmp_path / "a" / "t.parquet")
+    (tmp_path / "b").mkdir()
+    shutil.copy(tmp_path / "a" / "t.parquet", tmp_path / "b" / "t.parquet")
+    pq.write_table(pa.table({"cs": ["a", "x"], "en": ["c", "d"]}), tmp_path / "c.parquet")
+
+    def parquet(pattern: str) -> dict:
+        spec = InputSpec.parquet(pattern)
+        [record] = recorded_inputs([spec], plan_reads([spec], config))
+        return record["files"][0]
+
+    first = parquet("a/t.parquet")
+    assert first == parquet(str(tmp_path / "b" / "*.parquet")) and first["name"] == "t.parquet"
+    assert first["footer_sha256"] != parquet("c.parquet")["footer_sha256"]
