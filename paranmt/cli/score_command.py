@@ -105,7 +105,9 @@ def main(args: argparse.Namespace) -> int:
     if args.save_scorer:
         print(f"saved scorer to {scorer.save(args.save_scorer)}", file=sys.stderr)
 
-    with tqdm(total=pairs.num_rows, unit="pairs", disable=args.quiet or None, desc=f"score ({scorer.scorer_id})") as bar:
+    # disable None: tqdm's, off where stderr is not a terminal (no carriage-return bars in a log)
+    with tqdm(total=pairs.num_rows, unit="pairs", disable=args.quiet or None,
+              desc=f"score ({scorer.scorer_id})") as bar:
         done = score_parquet(pairs, args.out, scorer, batch_rows=args.batch_rows, progress=bar.update)
     print(f"scored {done.pairs:,} pairs in {done.seconds:.1f} s ({done.pairs / max(done.seconds, 1e-9):,.0f} "
           f"pairs/s); no_known_words {done.no_known_words:,}; mean trigram_overlap {done.mean_trigram_overlap:.3f}; "
