@@ -153,7 +153,7 @@ def file_record(path: str, size: int, digest: str, *, footer: bool = False) -> d
 
 def recorded_inputs(specs: Sequence[InputSpec], plan: ReadPlan) -> list[dict[str, Any]]:
     """What a run records of its inputs, in the Parquet metadata of every output and in its definition
-    (``_RUN``): each input's kind and columns, and the files it read (:func:`file_record`)."""
+    (``definition.json``): each input's kind and columns, and the files it read (:func:`file_record`)."""
     return [{**{k: v for k, v in asdict(spec).items() if k != "paths" and v is not None}, "files": files}
             for spec, files in zip(specs, plan.files, strict=True)]
 

@@ -1,15 +1,8 @@
-<<<<<<< HEAD:tests/pipeline/launcher/test_disk_space.py
-"""A full disk: one line naming the folder, what was being written and what it needs, exit status 1,
-nothing left as final, and the same command resumes once there is room; the launcher warns before any work when
-the free space is below what the run will write. No file system is filled: a write raises ENOSPC (or the free
-space is faked), so the tests need no mount privileges and take seconds."""
-=======
 """A full disk: one line naming the folder, what was being written and what it needs, exit status 1, nothing left as
 final, and the same command resumes once there is room; the launcher warns before any work when the free space is
 below what the run will write. One test fills a real file system (a small tmpfs; skipped where mounting is not
 permitted); the others need no privileges: a write raises ENOSPC, the job's log is /dev/full (a real ENOSPC on
 every write), or the free space is faked."""
->>>>>>> 1af4e26 (A full disk is one line whatever file fills it: the job's log drops a record the disk cannot take instead of printing logging's error report, and its close cannot fail the run; markers (_RUN, summary.json, _SUCCESS) are written under a temporary name and renamed; disk_space.py moves from launcher/ to pipeline/, beside the stages, outputs and analysis that use it):tests/pipeline/test_disk_space.py
 
 from __future__ import annotations
 
@@ -27,6 +20,7 @@ import pytest
 
 from configs.schema import ScoreConfig
 from filters.paragram import ParagramScorer, estimated_scorer_bytes
+from paranmt.core.run_definition import DEFINITION_FILE
 from paranmt.core.word_vectors import vectors_shape
 from pipeline import disk_space
 from pipeline.disk_space import OutOfSpaceError, output_bytes, size_text, warn_if_short
@@ -138,7 +132,7 @@ def test_a_disk_that_really_fills_mid_run_is_one_line_and_resumes_after_making_r
         out = disk / "run"
         assert _run(tsv, out) == 1
         line = _one_line(capsys.readouterr().err, out)
-        assert " needed" in line and "run the same command again" in line and (out / "_RUN").exists()
+        assert " needed" in line and "run the same command again" in line and (out / DEFINITION_FILE).exists()
         _nothing_final(out)
         _mount_tmpfs(disk, "2m", "remount")  # room again
         assert _run(tsv, out) == 0

@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from configs import load_config
+from paranmt.core.run_definition import DEFINITION_FILE
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from tests.conftest import REPO_ROOT, TASTE_DATA, read_lines, small_cs_en
@@ -161,7 +162,8 @@ def test_the_sample_typed_three_ways_gives_the_same_bytes_and_resumes_retyped(tm
     assert any(name.startswith("train/") for name in first) and any(name.startswith("deadletter/") for name in first)
     for name in ("dotted", "absolute"):
         assert shards(tmp_path / name) == first, name
-        assert (tmp_path / name / "_RUN").read_bytes() == (tmp_path / "relative" / "_RUN").read_bytes()
+        same = (tmp_path / "relative" / DEFINITION_FILE).read_bytes()
+        assert (tmp_path / name / DEFINITION_FILE).read_bytes() == same
     inputs = json.loads(pq.read_schema(tmp_path / "relative" / "pairs" / "pairs-00000-of-00004.parquet")
                         .metadata[b"paranmt.inputs"])
     assert [f["name"] for f in inputs[0]["files"]] == ["sample.cs", "sample.en"]  # still says which files were read
