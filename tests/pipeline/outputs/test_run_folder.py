@@ -4,6 +4,7 @@ bytes."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 from configs import load_config
 from paranmt.core.run_definition import DEFINITION_FILE, DifferentRun, read_definition
-from pipeline.inputs.plan import InputSpec
+from pipeline.inputs.plan import InputSpec, plan_reads
 from pipeline.job import run_job
 from pipeline.outputs.run_folder import CACHE_DIR, OUTPUTS, SUCCESS_FILE, SUMMARY_FILE, claim_output, definition
 
@@ -30,28 +31,34 @@ def given_translations(tmp_path_factory) -> list[InputSpec]:
 
 def test_the_definition_is_written_and_a_different_run_refused_or_replaced(tmp_path):
     out = str(tmp_path / "out")
-    specs = [InputSpec.pair("a.cs", "a.en")]
+    for side in ("cs", "en"):
+        (tmp_path / f"a.{side}").write_bytes((SAMPLE / f"sample.{side}").read_bytes())
+    specs = [InputSpec.pair(tmp_path / "a.cs", tmp_path / "a.en")]
     config = load_config("sample")
-    claim_output(out, config, specs, overwrite=False)
+    plan = plan_reads(specs, config.pipeline)
+    claim_output(out, config, specs, plan, overwrite=False)
     written = read_definition((tmp_path / "out" / DEFINITION_FILE).read_text(encoding="utf-8"), "x")
-    assert written == json.loads(json.dumps(definition(config, specs)))
-    assert written["inputs"] == [{"kind": "pair", "paths": ["a.cs", "a.en"]}] and "threads" not in written["translate"]
+    assert written == json.loads(json.dumps(definition(config, specs, plan)))
+    assert written["inputs"] == [{"kind": "pair", "files": [  # named by file name, size and content, not by path
+        {"name": f"a.{side}", "bytes": (SAMPLE / f"sample.{side}").stat().st_size,
+         "sha256": hashlib.sha256((SAMPLE / f"sample.{side}").read_bytes()).hexdigest()} for side in ("cs", "en")]}]
+    assert "threads" not in written["translate"]
     for name in (*OUTPUTS, CACHE_DIR):
         (tmp_path / "out" / name).mkdir()
     (tmp_path / "out" / SUMMARY_FILE).write_text("{}")
     (tmp_path / "out" / SUCCESS_FILE).write_text("")
 
-    claim_output(out, load_config("sample", ["translate.threads=3"]), specs, overwrite=False)  # the same run
+    claim_output(out, load_config("sample", ["translate.threads=3"]), specs, plan, overwrite=False)  # the same run
     assert all((tmp_path / "out" / name).exists() for name in (*OUTPUTS, SUMMARY_FILE, SUCCESS_FILE))
     other = load_config("sample", ["translate.beam_size=4"])
     with pytest.raises(DifferentRun, match=r"out holds a different run \(translate\.beam_size 12 -> 4\): pass "
                                            r"--overwrite to replace it, or choose another --out$"):
-        claim_output(out, other, specs, overwrite=False)
+        claim_output(out, other, specs, plan, overwrite=False)
     assert (tmp_path / "out" / "pairs").exists()
-    claim_output(out, other, specs, overwrite=True)  # the outputs go, the content-addressed cache stays
+    claim_output(out, other, specs, plan, overwrite=True)  # the outputs go, the content-addressed cache stays
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [CACHE_DIR, DEFINITION_FILE]
     assert read_definition((tmp_path / "out" / DEFINITION_FILE).read_text(encoding="utf-8"), "x") == \
-        json.loads(json.dumps(definition(other, specs)))
+        json.loads(json.dumps(definition(other, specs, plan)))
 
 
 def test_a_rerun_that_changes_only_how_it_runs_resumes_to_the_same_bytes(given_translations, tmp_path):
