@@ -3,9 +3,6 @@
 both encode the same real sentences (the 5,385 distinct sentences of STS-B dev + test); the table gives the
 largest absolute difference of any embedding coordinate, and both encoders' sentences/s on one CPU thread.
 
-    python benchmarks/embeddings/st_roundtrip.py --model runs/ecosystem/word30 --model runs/ecosystem/wordtri10 \
-        [--sentences 3000] [--json out.json]
-
 Needs the ``st`` extra and ../shared/data/sts (or ``--sts-dir``).
 """
 

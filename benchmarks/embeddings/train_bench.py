@@ -1,9 +1,6 @@
 """Training throughput of the sentence-embedding trainer: pairs/s for WORD, TRIGRAM and LSTM at M = 1 and M = 40,
 absolute step and mining times, and the vectorised mega-batch miner against naive loops, in one run.
 
-    .venv/bin/python benchmarks/embeddings/train_bench.py               # CPU, 1 thread; CUDA too when present
-    .venv/bin/python benchmarks/embeddings/train_bench.py --threads 2 --models word --json bench.json
-
 What is timed, per model and M, over whole mega-batches of ``M x 100`` real caption pairs (after one warm-up
 mega-batch): featurisation (vocabulary and trigram look-ups, moving ids to the device), **mining** (encoding the ``2 x M
 x 100`` sentences without gradients and one :class:`~train_embeddings.losses.negative_mining.MegaBatchMiner` call) and

@@ -2,9 +2,6 @@
 of updates through the trainer (``train_embeddings.training.trainer.train``, i.e. the CLI's code path), then evaluated
 on STS 2012–2016 and the STS Benchmark (``train_embeddings.evaluation.sts.evaluate_all``), with training pairs/s.
 
-    .venv/bin/python benchmarks/embeddings/train_zoo.py                                  # CPU, 1 thread, defaults below
-    .venv/bin/python benchmarks/embeddings/train_zoo.py --steps 400 --pairs 40000 --models word,proj,cse --json zoo.json
-
 Setup (the same for every model): Multi30k caption pairs (caption k and k+1 of an image; the image is the group,
 so two captions of one image are never each other's negatives; ``--pairs`` pairs of the first images,
 Moses-tokenised once and cached under ``$PARANMT_CACHE/train_zoo``), GloVe 6B 50d initial word vectors

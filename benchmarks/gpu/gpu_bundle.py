@@ -1,7 +1,5 @@
 """Pack what ``benchmarks/gpu/gpu_suite.py`` needs on a GPU machine that has no network and no ``../shared``.
 
-    .venv/bin/python benchmarks/gpu/gpu_bundle.py --python /path/to/python3.12 [--out .gpu]
-
 A GPU machine with network access and ``../shared`` beside the repository needs none of this: install paranmt
 there and run ``benchmarks/gpu/gpu_suite.py`` directly. This script is for an offline machine whose image already has
 Python with a CUDA PyTorch (:data:`IMAGE_PACKAGES`) but none of paranmt's other dependencies. It runs in paranmt's

@@ -1,8 +1,5 @@
 """The pipeline's own ceiling with a GPU-fast translator, measured on the CPU between device runs.
 
-    .venv/bin/python benchmarks/gpu/gpu_standin.py [--rows 3000,6000] [--rate 1500] [--workers 2] [--baseline REF]
-        [--standalone-rates 6000,10000 [--text-processes 0,2] [--bucket 8192] [--no-pipeline]] [--json out.json]
-
 :class:`StandInBackend` (``translate.backend=benchmarks.gpu.gpu_standin:StandInBackend``) stands in for one GPU: it
 answers each batch with real translations of its sentences (small-cs-en's, made once by CTranslate2 on the CPU and
 cached), after holding one lock -- the GPU -- for the time the batch would take at ``--rate`` sentences/s (a fixed

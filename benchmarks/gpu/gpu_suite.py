@@ -1,10 +1,6 @@
 """The GPU worker, measured in one run of at most a few minutes: back-translation at beam 12 in steady state, the
 pipeline with ``--device cuda``, broken backends, and training the back-translation model.
 
-    .venv/bin/python benchmarks/gpu/gpu_suite.py --json gpu_suite.json          # a CUDA machine with ../shared
-    .venv/bin/python benchmarks/gpu/gpu_suite.py --smoke                        # the same code on the CPU, in a minute
-    python3 benchmarks/gpu/gpu_suite.py --bundle DIR --json gpu_suite.json      # an offline GPU image (gpu_bundle.py)
-
 The parts (``--parts``, run in the order given; the backend check always first; the cases, the budget and the
 translation part are ``gpu_cases.py``, the pipeline and fail fast ``gpu_pipeline.py``, its JSON ``gpu_report.py``):
 
@@ -37,7 +33,6 @@ whose estimate no longer fits what is left is recorded as skipped (``out of time
 case is stopped :data:`GRACE_SECONDS` past the budget. Results are written to ``--json`` after every case, with no
 machine's absolute path in them (:func:`scrub`). A case that fails records its error and no rate.
 """
-
 
 from __future__ import annotations
 

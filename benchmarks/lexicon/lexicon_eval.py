@@ -1,8 +1,5 @@
 """Figures for the PMI paraphrase lexicon (ParaNMT-50M Appendix A.1) on real English caption pairs.
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/lexicon/lexicon_eval.py [--pairing all|consecutive] [--images N]
-        [--reference-pairs 20000] [--seed 0] [--json figures.json]
-
 Pairs: Multi30k (Flickr30k) training captions, five independent English captions per image (line i of
 ``train.1.en`` ... ``train.5.en`` describes image i). ``--pairing all`` (default) uses all 10 caption pairs of each
 image (the lower-numbered file is the "reference" side), ``consecutive`` the 5 pairs (1,2) (2,3) (3,4) (4,5) (5,1).

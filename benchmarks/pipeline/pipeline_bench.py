@@ -1,8 +1,6 @@
 """Throughput of the corpus pipeline without the NMT: every stage but back-translation, translations given
 (MT-column mode), scoring and the training selection included.
 
-    .venv/bin/python benchmarks/pipeline/pipeline_bench.py [--cores 2] [--rows N] [--baseline GIT_REF] [--json out.json]
-
 Input: every real Czech-English pair under ../shared/data/bitext that has a natural stand-in for a machine
 translation -- Multi30k train (29,000; "mt" = another English caption of the same image from
 paraphrase/multi30k-captions, the first of train.1-5.en that differs from the reference: a real paraphrase),

@@ -1,8 +1,5 @@
 """How the corpus pipeline's time and memory grow with input size, and what a CzEng-sized run would cost.
 
-    .venv/bin/python benchmarks/pipeline/scale_bench.py [--sizes 2000,8000,32000,all] [--modes mt,nmt]
-        [--results benchmarks/results/scale.json] [--doc docs/scaling.md] [--plot docs/scaling.png] [--fresh]
-
 Input: every pair of ``../shared/data/bitext`` (all files), shuffled with a fixed seed, so that every prefix has
 the same mix of captions, short everyday sentences and news. Two modes:
 

@@ -1,8 +1,5 @@
 """Rebuild, from ``../shared``, every back-translated corpus the benchmarks and ``docs/reproduction.md`` need.
 
-    python -m benchmarks.reproduction.corpora [--out runs/corpora] [--only bitext,software] [--figures]
-        [--translations DIR]      # translations made elsewhere: DIR/<source>.tsv[.gz] of `paranmt translate`
-
 Each corpus is one ``paranmt run`` over a bitext folder of ``../shared/data`` with
 ``benchmarks.reproduction.reproduce``'s settings (the real model ``../shared/models/small-cs-en``, CTranslate2 int8 on
 the CPU, beam 12, every STS / STS-B / SICK sentence excluded from training):

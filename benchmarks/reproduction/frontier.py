@@ -4,10 +4,6 @@ Pearson), STS-B test and STS2017, beside its encoding speed on one pinned thread
 for all); a table and a quality-vs-speed plot (log speed axis) written into ``docs/reproduction.md`` (its ``frontier``
 section) and ``docs/reproduction/frontier.png``, every number with the command, the CPU and the pinning in ``--json``.
 
-    python -m benchmarks.reproduction.frontier --model WORD=runs/word --model TRIGRAM=runs/trigram --model SP=runs/sp \\
-        --model LSTM=runs/lstm --model "TRIGRAM,SP"=runs/trigram-sp [--speed 1000] [--rounds 5] [--min-seconds 2] \\
-        [--docs docs/reproduction.md] [--json benchmarks/results/frontier.json] [--no-minilm] [--quick]
-
 Encoders: GloVe 6B 50d average and SIF-GloVe (enwiki p(w), first component removed; the project's
 ``evaluate --glove --sif``), each ``--model`` (any saved paranmt model), for every SentencePiece-only model also
 the same model fed whitespace tokens instead of Moses tokens ("no Moses": what SP costs without the Moses

@@ -1,12 +1,5 @@
-"""How quality grows with the number of back-translated pairs, which pairs to keep, and which domain to translate
-(issue 25): a learning curve, the selection rule as a variable, and Table 4 of ParaNMT-50M in miniature.
-
-    python -m benchmarks.reproduction.corpora               # both corpora from ../shared (translations cached)
-    python -m benchmarks.reproduction.learning_curve --corpus runs/corpora/bitext/corpus \\
-        --software runs/corpora/software/corpus --out runs/learning-curve \\
-        [--workers 2] [--gpu-workers 3] [--docs docs/reproduction.md]
-    python -m benchmarks.reproduction.learning_curve --results runs/learning-curve/results.json \\
-        --docs docs/reproduction.md
+"""How quality grows with the number of back-translated pairs, which pairs to keep, and which domain to translate:
+a learning curve, the selection rule as a variable, and Table 4 of ParaNMT-50M in miniature.
 
 ``--corpus`` is a ``pipeline.run`` output over the bitext of ``../shared/data/bitext``
 (``benchmarks.reproduction.reproduce``'s corpus); ``--software`` the same over ``../shared/data/bitext-software``

@@ -1,9 +1,6 @@
 """A reproducible mini ParaNMT: a real Czech→English model back-translates a real bitext, and the paper's claims
 are tested on the result (ParaNMT-50M §3 Tables 1/3, §5.4 Table 5, §5.5 Table 6, and STS against baselines).
 
-    .venv/bin/python -m benchmarks.reproduction.reproduce --model ../shared/models/small-cs-en \\
-        --bitext ../shared/data/bitext --out runs/repro [--docs docs/reproduction.md] [--quick]
-
 Steps (each writes ``<out>/steps/<step>.json``; a rerun skips finished steps, and inside the training steps every
 finished run, so a killed reproduction loses at most the run it was in):
 

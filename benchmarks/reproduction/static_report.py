@@ -1,8 +1,5 @@
 """The ``static`` section of docs/reproduction.md from ``benchmarks.reproduction.static_table``'s results JSON.
 
-    python -m benchmarks.reproduction.static_report [--json benchmarks/results/static_table.json] \\
-        [--docs docs/reproduction.md]
-
 With ``--docs``, also draws the learning curves into ``reproduction/static_curve.png`` beside the page.
 """
 

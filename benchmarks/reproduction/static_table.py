@@ -1,11 +1,5 @@
-"""What the corpus adds to a distilled teacher (issue 32): the ``static`` encoder (all-MiniLM-L6-v2's model2vec
+"""What the corpus adds to a distilled teacher: the ``static`` encoder (all-MiniLM-L6-v2's model2vec
 distillation, then paraphrase training) row by row, beside TRIGRAM, SP and all-MiniLM-L6-v2.
-
-    python -m benchmarks.reproduction.corpora              # the corpora, from ../shared (translations cached)
-    python -m benchmarks.reproduction.static_table [--corpora runs/corpora] [--out runs/static-table] \\
-        [--json benchmarks/results/static_table.json] [--workers 2] [--phases a,b,c,e,f,d,g,frontier,speed] \\
-        [--speed 1000] [--rounds 5] [--min-seconds 2] [--docs docs/reproduction.md]
-    python -m benchmarks.reproduction.static_table --phases frontier,speed --docs docs/reproduction.md  # every speed
 
 Training sets (from ``benchmarks.reproduction.corpora``'s bitext corpus; both sides ≤ 30 tokens, no evaluation sentence,
 no copy): ``all`` — every ranked pair (53,517); ``train`` — the pipeline's ``train/`` (the paper's top-two-decile

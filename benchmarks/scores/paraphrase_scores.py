@@ -1,9 +1,5 @@
 """How each built-in paraphrase score ranks STS-B pairs (Spearman with the gold, x100), and its pairs/s.
 
-    python benchmarks/scores/paraphrase_scores.py                              # STS-B test (timed) and dev
-    python benchmarks/scores/paraphrase_scores.py --pairs 50 --repeats 1       # seconds: a smoke run
-    python benchmarks/scores/paraphrase_scores.py --json out.json --markdown out.md
-
 The scores, as score and select computes them on the pairs layout (``en``, ``mt``, ``en_tokens``, ``mt_tokens``;
 sentence 1 in ``en``, sentence 2 in ``mt``, both Moses-tokenised as the pipeline does,
 ``TextProcessor.tokenize(s, "en")``):

@@ -1,8 +1,5 @@
 """Pair-scoring throughput, one core: the vectorised scores vs a plain per-pair Python reference, same pairs.
 
-    .venv/bin/python benchmarks/scores/score_bench.py                     # 116,000 real caption pairs
-    .venv/bin/python benchmarks/scores/score_bench.py --pairs 20000 --json bench.json
-
 What is timed: all three pair scores of ``filters.scores.score_pairs`` — trigram overlap and the PARAGRAM-PHRASE
 score (SIF-weighted GloVe 6B 50d, first principal component removed: the default scorer); the translation score
 is a given column and is only carried — on Arrow token lists, record batch by record batch. Dictionary encoding,

@@ -1,7 +1,5 @@
 """How much a CTranslate2 translation depends on the batch it is decoded in, per compute type, on a real model.
 
-    .venv/bin/python benchmarks/studies/batch_composition.py [--model ../shared/models/small-cs-en] [--sentences 1000]
-
 The same real Czech sentences (a seeded sample of every ``*.cs`` file in ../shared/data/bitext) are translated at
 beam 12 through the project's ``Translator`` twice per compute type: once in chunks of 500 consecutive rows (the
 pipeline's default chunk) and once as the same sentences in another order cut into chunks of 64 (what a different

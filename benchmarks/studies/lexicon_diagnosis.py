@@ -1,8 +1,4 @@
-"""Why adjusted PMI fell below cross-sentence PMI (issue 27), and the within-sentence estimate that fixes it.
-
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/studies/lexicon_diagnosis.py \
-        [--corpus captions] [--corpus bitext=/path/to/run/pairs] [--fractions 0.1,0.3,1] \
-        [--priors 0.1,0.3,1,3,10] [--images N] [--markdown tables.md] [--json figures.json]
+"""Why adjusted PMI fell below cross-sentence PMI, and the within-sentence estimate that fixes it.
 
 Corpora: ``captions`` is the Multi30k caption-pair corpus of ``benchmarks/lexicon/lexicon_eval.py`` (all 10 pairs of the
 five captions of each image; ``min_score`` off); ``NAME=PATH`` is a folder of pair shards (a ``pipeline.run``

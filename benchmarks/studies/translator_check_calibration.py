@@ -18,10 +18,6 @@ Step 3 (``tally``): with the labels filled in, per set: the check's shares and v
 ``--result`` (default ``benchmarks/results/translator_check_calibration.json``) with the commands that made it;
 the judged pairs stay in ``--judging`` (default ``benchmarks/results/translator_check_calibration/``:
 ``judge.tsv`` with its labels, ``drawn.json`` the pairs each set drew).
-
-    python -m benchmarks.studies.translator_check_calibration run --work runs/translator-check
-    python -m benchmarks.studies.translator_check_calibration sample --work runs/translator-check
-    python -m benchmarks.studies.translator_check_calibration tally --work runs/translator-check   # after labelling
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Which training selection keeps real paraphrases when the translator is weak (issue 23; docs/filters.md).
+"""Which training selection keeps real paraphrases when the translator is weak (docs/filters.md).
 
 Step 1 (``sample``): over a run's ``pairs/`` (scored with ``filter.scores: [sentence_transformer]``, so every pair has
 ``paraphrase_score``, ``trigram_overlap``, ``translation_score`` and ``st_cosine``), apply each selection of
@@ -10,10 +10,6 @@ back-translation, label) for a reader; ``key.json`` remembers which selections d
 Step 2 (``tally``): with the ``label`` column filled (``paraphrase``, ``partial`` or ``not``; criteria in
 :data:`CRITERIA`), print per selection: pairs kept, share of the corpus, and the share of its drawn pairs judged
 real paraphrases, with a 95% Wilson interval; write ``tally.json`` and ``tally.md``.
-
-    python -m benchmarks.studies.weak_translator_selection sample --pairs runs/software/pairs \
-        --out runs/software/judging
-    python -m benchmarks.studies.weak_translator_selection tally --out runs/software/judging
 """
 
 from __future__ import annotations

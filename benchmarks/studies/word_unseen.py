@@ -1,4 +1,4 @@
-"""Why WORD lags (issue 25): train WORD as ``benchmarks.reproduction.reproduce`` does (GloVe 6B 50d, M = 20, lr 0.01, 5
+"""Why WORD lags: train WORD as ``benchmarks.reproduction.reproduce`` does (GloVe 6B 50d, M = 20, lr 0.01, 5
 epochs, seed 1) on a pipeline ``train/`` and measure the frozen-vocabulary effect on STS 2012–2015, STS-B test, STS2017:
 
 * coverage — the share of STS 2012–2015 + STS-B tokens (and word types) whose vector training moved, that are
@@ -7,11 +7,7 @@ epochs, seed 1) on a pipeline ``train/`` and measure the frozen-vocabulary effec
   trained words count), and carried by the ridge map of ``train_embeddings/training/unseen_words.py`` at ridge 1, 10,
   100.
 
-    python -m benchmarks.studies.word_unseen --data runs/corpora/bitext/corpus/train --out runs/word-unseen \
-        [--json FILE]
-
-(``runs/corpora/bitext/corpus``: the bitext corpus ``python -m benchmarks.reproduction.corpora`` builds, whose
-``train/`` is the paper's selection.)
+``--data``: the ``train/`` (the paper's selection) of the bitext corpus ``benchmarks.reproduction.corpora`` builds.
 """
 
 from __future__ import annotations

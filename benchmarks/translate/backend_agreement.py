@@ -1,8 +1,5 @@
 """Do CTranslate2 and fairseq agree on a real model? Top-1 hypotheses and their scores, per decoding setting.
 
-    python benchmarks/translate/backend_agreement.py [--model ../shared/models/small-cs-en] [--sentences 150] \
-        [--beam 12]
-
 Decodes the first N sentences of ``../shared/data/bitext/multi30k-val.cs`` with both backends and prints, for each
 way of running CTranslate2 (the model directory's own CT2 model as a new user runs it — compute type ``auto``, int8
 on CPU —, the same model at float32, and a float32 CT2 conversion of the fairseq checkpoint made here), how many

@@ -1,8 +1,6 @@
 """CPU cost of each ``translate.cpu_kernel`` on real news sentences: the vendor's fastest kernel against the portable
 pin (and candidate pins), CPU seconds, interleaved rounds.
 
-    .venv/bin/python benchmarks/translate/cpu_kernel_bench.py --json benchmarks/results/translate_cpu_kernels.json
-
 CTranslate2 reads its kernel settings once per process, so each case runs in a process of its own, one after the
 other, round after round (A B C A B C ...: a shared machine's drifts hit every case alike): the bundled model
 (translate/models/small-cs-en) at beam 12 on the first ``--sentences`` Czech lines of newstest2015

@@ -3,8 +3,6 @@ shows (the counts by decision, the first five pairs of ``train/``) and a digest 
 ``train/`` (:func:`benchmarks.gpu.pipeline_driver.shards_digest`), added to a results file that keeps one entry per
 CPU (vendor, model, ISA) and kernel.
 
-    .venv/bin/python benchmarks/translate/sample_kernels.py --json benchmarks/results/sample_kernels.json
-
 Each kernel runs ``paranmt run --config sample`` in a process of its own (CTranslate2 reads its kernel once per
 process). tests/translate/test_sample_kernels.py runs the portable kernel again and compares with this file.
 """

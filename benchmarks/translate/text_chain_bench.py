@@ -1,8 +1,5 @@
 """The translator's text chain per sentence: what one process's Python costs around every decoded sentence.
 
-    .venv/bin/python benchmarks/translate/text_chain_bench.py --json benchmarks/results/text_chain.json
-    .venv/bin/python benchmarks/translate/text_chain_bench.py --limit 200          # a smoke run
-
 On a GPU the decoder waits for this (docs/scaling.md, "GPU workers"). Over the Czech side of every file of
 ``../shared/data/bitext`` and ``../shared/data/bitext-software``, in one run:
 

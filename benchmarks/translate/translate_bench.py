@@ -1,8 +1,5 @@
 """Back-translation throughput: fairseq vs CTranslate2 (float32, int8) on the same model and the same sentences.
 
-    .venv/bin/python benchmarks/translate/translate_bench.py                       # CPU, 2,000 real Czech sentences
-    .venv/bin/python benchmarks/translate/translate_bench.py --model models/opus-mt-cs-en --device cuda --threads 0
-
 Every case decodes the same sentences at the same beam (12), length cap and token-bucket size through the same
 ``Translator`` (so preprocessing and batching are identical); fairseq runs its batched ``SequenceGenerator``
 under ``torch.inference_mode()`` with the same thread count. Reported: sentences/s, target tokens/s, mean output

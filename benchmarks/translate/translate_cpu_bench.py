@@ -1,8 +1,5 @@
 """Back-translation on CPU workers: today's code path beside the new one, interleaved, on the real model.
 
-    .venv/bin/python benchmarks/translate/translate_cpu_bench.py            # all parts, ~15 min on 2 loaded cores
-    .venv/bin/python benchmarks/translate/translate_cpu_bench.py --parts speed --sentences 500 --repeats 5
-
 Parts (``--parts``, default all):
 
 * ``profile``: one chunk at beam 12 through the Translator's steps, timed one by one, for today's path and the
