@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-__all__ = ["Times", "interleaved", "median_ratio", "repeat", "spread", "timed"]
+__all__ = ["Times", "interleaved", "marginal_rate", "median_ratio", "repeat", "spread", "timed"]
 
 T = TypeVar("T")
 
@@ -79,6 +79,13 @@ def interleaved(cases: Mapping[str, Callable[[], object]], rounds: int) -> dict[
 def median_ratio(numerators: Sequence[float], denominators: Sequence[float]) -> float:
     """The median of the per-round ratios: a speed-up that a round's load, shared by both, cancels out of."""
     return statistics.median(a / b for a, b in zip(numerators, denominators, strict=True))
+
+
+def marginal_rate(small: tuple[float, float], large: tuple[float, float]) -> float | None:
+    """Items per second between two runs at two sizes, each ``(items, seconds)``: what an item more costs once a
+    fixed start-up is paid; None unless the larger run took longer."""
+    extra = large[1] - small[1]
+    return (large[0] - small[0]) / extra if extra > 0 else None
 
 
 def spread(values: Sequence[float]) -> float:

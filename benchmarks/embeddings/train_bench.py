@@ -60,6 +60,7 @@ from train_embeddings.models.word_sequences import scramble_mask  # noqa: E402
 from train_embeddings.vocab import (  # noqa: E402
     Featurizer,
     SentenceBatch,
+    SentencePieceVocab,
     TrigramVocab,
     WordVocab,
     count_trigrams,
@@ -105,6 +106,15 @@ def caption_pairs(captions: Path, n_pairs: int) -> tuple[pa.Array, pa.Array, np.
     group_all = np.tile(np.arange(images), 4)
     order = np.random.default_rng(0).permutation(len(group_all))[:n_pairs]
     return left_all.take(pa.array(order)), right_all.take(pa.array(order)), group_all[order]
+
+
+def vocabularies(left: pa.Array, right: pa.Array, sentencepiece: int = 0) -> tuple:
+    """The pairs' word and trigram vocabularies, and a SentencePiece one of ``sentencepiece`` pieces if given."""
+    both = pa.chunked_array([left, right])
+    vocab = (WordVocab.build(count_words(both)), TrigramVocab.build(count_trigrams(sentence_strings(both))))
+    if sentencepiece:
+        vocab += (SentencePieceVocab.train(sentence_strings(both).to_pylist(), vocab_size=sentencepiece),)
+    return vocab
 
 
 # ---------------------------------------------------------------------------------------------- references
@@ -335,9 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     t0 = time.perf_counter()
     left, right, groups = caption_pairs(args.captions, args.pairs)
-    words_count = count_words(pa.chunked_array([left, right]))
-    words = WordVocab.build(words_count)
-    trigrams = TrigramVocab.build(count_trigrams(sentence_strings(pa.chunked_array([left, right]))))
+    words, trigrams = vocabularies(left, right)
     print(f"{len(left)} caption pairs, {len(words)} words, {len(trigrams)} trigrams "
           f"(prepared in {time.perf_counter() - t0:.1f} s); torch threads {torch.get_num_threads()}",
           file=sys.stderr)

@@ -16,8 +16,9 @@ import numpy as np
 
 from benchmarks.gpu.gpu_cases import PIPELINE_PRIOR, Budget, Data, GpuSampler
 from benchmarks.gpu.gpu_nmt_train import read_pairs
-from benchmarks.gpu.pipeline_driver import run_driver, shards_digest
+from benchmarks.gpu.pipeline_driver import run_driver, shards_digest, write_pair
 from benchmarks.paths import REPO, shown
+from benchmarks.timing import marginal_rate
 from paranmt.core.pair_schema import Reason
 from translate.card import DEFAULT_MODEL_DIR
 
@@ -35,29 +36,19 @@ def bitext_inputs(bitexts: tuple[Path, ...], work: Path, sizes: list[int]) -> li
     has the same mix of sources; the first ``n`` pairs of that order as one pair of files per size (0: all)."""
     cs, en = read_pairs(bitexts)
     order = np.random.default_rng(0).permutation(len(cs))
-    inputs = []
-    for size in sizes:
-        n = min(size or len(order), len(order))
-        paths = []
-        for side, lines in (("cs", cs), ("en", en)):
-            path = work / f"bitext-{n}.{side}"
-            path.write_text("".join(lines[i] + "\n" for i in order[:n]), encoding="utf-8")
-            paths.append(path)
-        inputs.append((paths[0], paths[1], n))
-    return inputs
+    counts = [min(size or len(order), len(order)) for size in sizes]
+    return [(*write_pair(work, f"bitext-{n}", [cs[i] for i in order[:n]], [en[i] for i in order[:n]]), n)
+            for n in counts]
 
 
 def pipeline_run(label: str, code: Path, inputs: tuple[Path, Path], out: Path, sets: list[str], workers: int,
                  sampler: GpuSampler, end: float) -> dict[str, Any]:
     """One run of the pipeline in its own process; rows/s only when it finished and every row's translation
     succeeded, else ``status: failed`` with its error and stderr's last lines. Stopped at ``end`` (monotonic)."""
-    beam_args = ["--runner=FnApiRunner"]
-    if workers > 1:
-        beam_args += ["--direct_running_mode=multi_processing", f"--direct_num_workers={workers}"]
-    payload = {"cs": str(inputs[0]), "en": str(inputs[1]), "out": str(out), "sets": sets, "beam_args": beam_args}
     start = time.monotonic()
     # PYTHONFAULTHANDLER: a run that dies of a signal leaves every thread's Python stack in its stderr tail.
-    done = run_driver(code, payload, {"PARANMT_CODE_VERSION": "gpu-suite", "PYTHONFAULTHANDLER": "1"}, end)
+    done = run_driver(code, inputs, out, sets, workers, {"PARANMT_CODE_VERSION": "gpu-suite",
+                                                         "PYTHONFAULTHANDLER": "1"}, end)
     finish = time.monotonic()
     row: dict[str, Any] = {"label": label, "code": "this" if code == REPO else str(code), "workers": workers,
                            "sets": [shown_setting(s) for s in sets], "status": "failed",
@@ -101,10 +92,9 @@ def marginal(small: dict[str, Any], large: dict[str, Any]) -> dict[str, Any] | N
     (as benchmarks/pipeline_bench.py measures it); None unless both finished."""
     if small.get("status") != "ok" or large.get("status") != "ok" or large["read"] <= small["read"]:
         return None
-    seconds = large["wall_seconds"] - small["wall_seconds"]
-    rows = large["read"] - small["read"]
-    return {"rows": rows, "seconds": round(seconds, 3),
-            "rows_per_second": round(rows / seconds, 1) if seconds > 0 else None}
+    rate = marginal_rate((small["read"], small["wall_seconds"]), (large["read"], large["wall_seconds"]))
+    return {"rows": large["read"] - small["read"], "seconds": round(large["wall_seconds"] - small["wall_seconds"], 3),
+            "rows_per_second": None if rate is None else round(rate, 1)}
 
 
 def standin_predictions(path: Path = STANDIN) -> dict[str, Any]:

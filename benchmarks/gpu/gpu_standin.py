@@ -48,10 +48,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from benchmarks.baseline import checkout
-from benchmarks.gpu.pipeline_driver import run_driver, shards_digest
+from benchmarks.gpu.pipeline_driver import run_driver, shards_digest, write_pair
 from benchmarks.paths import REPO
 from benchmarks.paths import SHARED as SHARED_BESIDE_REPO
 from benchmarks.result import write_json, write_result
+from benchmarks.timing import marginal_rate
 from configs.schema import TranslateConfig
 from translate.batching import token_buckets
 from translate.card import DEFAULT_MODEL_DIR, ModelDir
@@ -279,13 +280,9 @@ def standalone_in(code: Path, rows: int, argv: list[str]) -> dict[str, Any]:
 
 def pipeline_run(code: Path, cs: Path, en: Path, out: Path, sets: list[str], workers: int,
                  settings: StandInSettings) -> dict[str, Any]:
-    beam_args = ["--runner=FnApiRunner"]
-    if workers > 1:
-        beam_args += ["--direct_running_mode=multi_processing", f"--direct_num_workers={workers}"]
     Path(settings.log).write_text("")
-    payload = {"cs": str(cs), "en": str(en), "out": str(out), "sets": sets, "beam_args": beam_args}
-    done = run_driver(code, payload, {SETTINGS_ENV: json.dumps(settings.__dict__),
-                                      "PARANMT_CODE_VERSION": "gpu-standin"})
+    done = run_driver(code, (cs, en), out, sets, workers, {SETTINGS_ENV: json.dumps(settings.__dict__),
+                                                           "PARANMT_CODE_VERSION": "gpu-standin"})
     summary = done.summary
     if done.exit_code or summary is None:
         return {"workers": workers, "error": f"exit {done.exit_code}: {done.tail(3)}"}
@@ -304,9 +301,9 @@ def marginal_fields(small: dict[str, Any], large: dict[str, Any], sizes: list[in
     where the machine's noise outweighs the difference (the larger input not slower, or faster than the ceiling)."""
     if "error" in small or "error" in large:
         return {}
-    extra = large["wall_seconds"] - small["wall_seconds"]
-    marginal = (sizes[-1] - sizes[0]) / extra if extra > 0 else None
+    marginal = marginal_rate((sizes[0], small["wall_seconds"]), (sizes[-1], large["wall_seconds"]))
     if marginal is None or marginal > 1.05 * ceiling:
+        extra = large["wall_seconds"] - small["wall_seconds"]
         return {"marginal_rows_per_second": None, "marginal_over_standalone": None,
                 "note": f"noise: {sizes[-1]} rows took {extra:+.1f} s over {sizes[0]} (start-up varied more than "
                         "the work); make the sizes further apart or the machine quieter"}
@@ -402,12 +399,7 @@ def pipeline_cases(czech: list[str], english: list[str], sizes: list[int], codes
     print(f"standalone: {out['standalone']}", flush=True)
     sets = ["translate.backend=benchmarks.gpu.gpu_standin:StandInBackend", "translate.device=cpu",
             "translate.max_batch_tokens=4096", "pipeline.translation_cache=false", "lexicon.enabled=false"]
-    inputs: dict[int, list[Path]] = {}
-    for n in sizes:
-        for side, lines in (("cs", czech[:n]), ("en", english[:n])):
-            path = work / f"in-{n}.{side}"
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            inputs.setdefault(n, []).append(path)
+    inputs = {n: write_pair(work, f"in-{n}", czech[:n], english[:n]) for n in sizes}
     runs = []
     for workers in sorted({1, args.workers}):
         by_size: dict[tuple[str, int], dict[str, Any]] = {}

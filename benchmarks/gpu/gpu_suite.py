@@ -48,42 +48,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-import pyarrow as pa
 import torch
 
-from benchmarks.embeddings.train_bench import caption_pairs
+from benchmarks.embeddings.train_bench import caption_pairs, vocabularies
 from benchmarks.embeddings.train_bench import run_case as run_train_case
-from benchmarks.gpu.gpu_cases import (
-    BEAM,
-    CASES,
-    CHECK_PRIOR,
-    ENCODERS_SECONDS,
-    GRACE_SECONDS,
-    NMT_TRAIN_OVERHEAD,
-    PIPELINE_PRIOR,
-    REFERENCE_ROW,
-    SENTENCES,
-    STEADY_BATCHES,
-    TRANSLATION_PARTS,
-    Budget,
-    Data,
-    GpuSampler,
-    Limits,
-    TranslationPart,
-)
+from benchmarks.gpu import gpu_cases as cases
 from benchmarks.gpu.gpu_nmt_train import read_pairs, start_preparation
 from benchmarks.gpu.gpu_nmt_train import train_part as nmt_train_part
 from benchmarks.gpu.gpu_pipeline import FAIL_FAST_PRIOR, fail_fast_part, fail_fast_scenarios, pipeline_part
 from benchmarks.gpu.gpu_report import environment, scrub, suite_roots, write_report
 from benchmarks.paths import REPO, SHARED, code_commit
-from train_embeddings.vocab import (
-    SentencePieceVocab,
-    TrigramVocab,
-    WordVocab,
-    count_trigrams,
-    count_words,
-    sentence_strings,
-)
 from translate.card import DEFAULT_MODEL_DIR
 
 EPOCH_PAIRS = 5_000_000
@@ -92,33 +66,32 @@ EPOCH_PAIRS = 5_000_000
 # ------------------------------------------------------------------------------------------------- training
 
 
-def encoders_part(data: Data, device: torch.device, smoke: bool, budget: Budget, record: Any) -> dict[str, Any]:
+def encoders_part(data: cases.Data, device: torch.device, smoke: bool, budget: cases.Budget,
+                  record: Any) -> dict[str, Any]:
     """WORD, TRIGRAM and SP pairs/s at two mega-batch sizes on caption pairs, and a 5M-pair WORD epoch from them."""
     n_pairs, min_pairs, dim, megabatches = (1_200, 400, 32, (1, 4)) if smoke else (60_000, 40_000, 300, (1, 40))
     left, right, groups = caption_pairs(data.captions, n_pairs)
-    both = pa.chunked_array([left, right])
-    pieces = SentencePieceVocab.train(sentence_strings(both).to_pylist(), vocab_size=2_000 if smoke else 16_000)
-    vocab = (WordVocab.build(count_words(both)), TrigramVocab.build(count_trigrams(sentence_strings(both))), pieces)
-    cases: list[dict[str, Any]] = []
-    per_case = ENCODERS_SECONDS["cpu" if smoke else "cuda"] / 6
+    vocab = vocabularies(left, right, sentencepiece=2_000 if smoke else 16_000)
+    rows: list[dict[str, Any]] = []
+    per_case = cases.ENCODERS_SECONDS["cpu" if smoke else "cuda"] / 6
     for model in ("word", "trigram", "sp"):
         for m in megabatches:
             refused = budget.refuse(per_case)
             if refused:
-                cases.append({"model": model, "megabatch": m, "status": "skipped", "error": refused})
+                rows.append({"model": model, "megabatch": m, "status": "skipped", "error": refused})
                 continue
             case = run_train_case(model, m, device, (left, right, groups), vocab, min_pairs, 0, dim)
-            cases.append({**asdict(case), "status": "ok"})
+            rows.append({**asdict(case), "status": "ok"})
             print(f"  {model:8s} M={m:<3d} {case.pairs_per_second:10.0f} pairs/s  mining "
                   f"{100 * case.mining_fraction:5.1f}%", flush=True)
-            record({"cases": cases})
-    word = [c for c in cases if c["model"] == "word" and c["status"] == "ok"]
+            record({"cases": rows})
+    word = [c for c in rows if c["model"] == "word" and c["status"] == "ok"]
     epoch = None
     if word:
         top = max(word, key=lambda c: c["megabatch"])
         epoch = {"pairs": EPOCH_PAIRS, "megabatch": top["megabatch"],
                  "minutes": round(EPOCH_PAIRS / top["pairs_per_second"] / 60, 2)}
-    return {"pairs": n_pairs, "dim": dim, "cases": cases, "word_epoch": epoch}
+    return {"pairs": n_pairs, "dim": dim, "cases": rows, "word_epoch": epoch}
 
 
 # ------------------------------------------------------------------------------------------------- main
@@ -136,7 +109,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help=f"comma-separated, run in the order given (the backend check first): {', '.join(PARTS)}")
     parser.add_argument("--sentences", type=int,
                         help="sentences of a steady translation case, at least (default 40,000; --smoke 24); a case "
-                             f"also translates {STEADY_BATCHES} batches of its bucket")
+                             f"also translates {cases.STEADY_BATCHES} batches of its bucket")
     parser.add_argument("--pipeline-sizes", default=None,
                         help="the pipeline's two input sizes in pairs (0: every pair of the bitext and the "
                              "LibreOffice corpus; default 27000,0; --smoke 60,120)")
@@ -145,7 +118,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="the back-translation model's training box (default 60; --smoke 20)")
     parser.add_argument("--minutes", type=float, default=7.0,
                         help="the run's budget: a case whose estimate no longer fits is skipped, a running one is "
-                             f"stopped {GRACE_SECONDS:.0f} s past it")
+                             f"stopped {cases.GRACE_SECONDS:.0f} s past it")
     parser.add_argument("--stall-seconds", type=float, default=60.0,
                         help="stop a translation case that reports no progress (a loaded model, a decoded batch) "
                              "for this long")
@@ -170,18 +143,18 @@ class Suite:
         self.work = args.work or Path(tempfile.mkdtemp(prefix="gpu-suite-"))
         self.work.mkdir(parents=True, exist_ok=True)
         self.roots = suite_roots(self.work, args.bundle)
-        self.budget = Budget(self.started, args.minutes * 60)
-        self.limits = Limits(args.stall_seconds, args.check_seconds, self.budget.end)
+        self.budget = cases.Budget(self.started, args.minutes * 60)
+        self.limits = cases.Limits(args.stall_seconds, args.check_seconds, self.budget.end)
         self.argv = argv
-        self.result: dict[str, Any] = {"code": code_commit(REPO), "device": self.device, "beam": BEAM,
+        self.result: dict[str, Any] = {"code": code_commit(REPO), "device": self.device, "beam": cases.BEAM,
                                        "minutes": args.minutes, "parts": args.parts}
-        self.sampler = GpuSampler()
-        self.data = Data.locate(args.bundle, self.work)
+        self.sampler = cases.GpuSampler()
+        self.data = cases.Data.locate(args.bundle, self.work)
         self.preparation = None
         if "nmt-train" in args.parts:  # CPU work: it overlaps the GPU cases
             self.preparation = start_preparation(self.data.bitexts, self.work / "nmt-train", args.smoke,
                                                  DEFAULT_MODEL_DIR / "bpe.codes")
-        self.translation = TranslationPart(self.data, self.work, self.device, args.sentences or SENTENCES[
+        self.translation = cases.TranslationPart(self.data, self.work, self.device, args.sentences or cases.SENTENCES[
             self.device]["steady"], self.sampler, self.budget, self.limits, self.record)
 
     def record(self, key: str) -> Any:
@@ -200,23 +173,23 @@ class Suite:
         """Print and record every planned case with its estimate (the priors), in order, against the budget."""
         parts, device = self.args.parts, self.device
         planned: list[tuple[str, float]] = []
-        if set(parts) & {*TRANSLATION_PARTS, "pipeline"}:
-            planned.append(("backend check", min(CHECK_PRIOR[device], self.args.check_seconds)))
-        reference = [REFERENCE_ROW]  # planned once, with the first translation part
+        if set(parts) & {*cases.TRANSLATION_PARTS, "pipeline"}:
+            planned.append(("backend check", min(cases.CHECK_PRIOR[device], self.args.check_seconds)))
+        reference = [cases.REFERENCE_ROW]  # planned once, with the first translation part
         for part in parts:
-            if part in TRANSLATION_PARTS:
-                planned += self.translation.plan([*reference, *CASES[device].get(part, ())])
+            if part in cases.TRANSLATION_PARTS:
+                planned += self.translation.plan([*reference, *cases.CASES[device].get(part, ())])
                 reference = []
             elif part == "failfast":
                 planned.append(("fail fast", FAIL_FAST_PRIOR * len(fail_fast_scenarios(device))))
             elif part == "pipeline":
-                start_seconds, rate = PIPELINE_PRIOR[device]
+                start_seconds, rate = cases.PIPELINE_PRIOR[device]
                 planned += [(f"pipeline, {mode}, {n} pairs", start_seconds + n / rate)
                             for mode in ("in-process", "workers") for n in self.pipeline_sizes()[::-1]]
             elif part == "nmt-train":
-                planned.append(("nmt-train", self.train_seconds() + NMT_TRAIN_OVERHEAD[device]))
+                planned.append(("nmt-train", self.train_seconds() + cases.NMT_TRAIN_OVERHEAD[device]))
             elif part == "encoders":
-                planned.append(("encoders", ENCODERS_SECONDS[device]))
+                planned.append(("encoders", cases.ENCODERS_SECONDS[device]))
         total, budget = 0.0, self.budget.seconds
         print(f"plan ({budget:.0f} s budget; estimates from priors, a case that no longer fits is skipped):")
         for name, seconds in planned:
@@ -234,7 +207,7 @@ class Suite:
 
     def nmt_train(self) -> None:
         seconds = self.train_seconds()
-        estimate = seconds + NMT_TRAIN_OVERHEAD[self.device]
+        estimate = seconds + cases.NMT_TRAIN_OVERHEAD[self.device]
         refused = self.budget.refuse(estimate)
         if refused:
             if self.preparation is not None:
@@ -255,7 +228,7 @@ class Suite:
             print(f"  FAILED: {row.get('error')}", flush=True)
 
     def run_part(self, part: str) -> None:
-        if part in TRANSLATION_PARTS:
+        if part in cases.TRANSLATION_PARTS:
             print(f"{part}:", flush=True)
             self.translation.part(part)
         elif part == "failfast":
@@ -280,8 +253,8 @@ class Suite:
         self.plan()
         self.write()
         try:
-            if set(self.args.parts) & {*TRANSLATION_PARTS, "pipeline"}:
-                self.translation.check([p for p in self.args.parts if p in TRANSLATION_PARTS])
+            if set(self.args.parts) & {*cases.TRANSLATION_PARTS, "pipeline"}:
+                self.translation.check([p for p in self.args.parts if p in cases.TRANSLATION_PARTS])
             for part in self.args.parts:
                 self.run_part(part)
         finally:

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,9 +59,23 @@ class Driven:
         return self.stderr.strip().splitlines()[-lines:]
 
 
-def run_driver(code: Path, payload: dict[str, Any], env: dict[str, str], end: float | None = None) -> Driven:
-    """:data:`DRIVER` with the packages of the checkout ``code`` first on the path, in its own process and session
-    (a run stopped at ``end``, monotonic, takes its worker processes with it); ``env`` added to this environment."""
+def write_pair(folder: Path, name: str, cs: Sequence[str], en: Sequence[str]) -> tuple[Path, Path]:
+    """``cs`` and ``en`` as the line-aligned pair files ``name.cs`` and ``name.en`` in ``folder``."""
+    paths = (folder / f"{name}.cs", folder / f"{name}.en")
+    for path, lines in zip(paths, (cs, en), strict=True):
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return paths
+
+
+def run_driver(code: Path, inputs: tuple[Path, Path], out: Path, sets: list[str], workers: int,
+               env: dict[str, str], end: float | None = None) -> Driven:
+    """:data:`DRIVER` on the pair files ``inputs`` with the packages of the checkout ``code`` first on the path, on
+    the local runner in-process or with ``workers`` worker processes, in its own process and session (a run stopped
+    at ``end``, monotonic, takes its worker processes with it); ``env`` added to this environment."""
+    beam_args = ["--runner=FnApiRunner"]
+    if workers > 1:
+        beam_args += ["--direct_running_mode=multi_processing", f"--direct_num_workers={workers}"]
+    payload = {"cs": str(inputs[0]), "en": str(inputs[1]), "out": str(out), "sets": sets, "beam_args": beam_args}
     env = {**os.environ, **env, "PYTHONPATH": os.pathsep.join([str(code), os.environ.get("PYTHONPATH", "")])}
     process = subprocess.Popen([sys.executable, "-c", DRIVER, json.dumps(payload)], env=env, cwd=code,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)

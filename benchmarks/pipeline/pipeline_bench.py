@@ -67,40 +67,44 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 from benchmarks.baseline import checkout
 from benchmarks.paths import REPO, SHARED, code_commit
 from benchmarks.result import write_result
+from benchmarks.timing import marginal_rate
 
-DATA = SHARED / "data"
+BITEXT = SHARED / "data" / "bitext"
+CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"
 NEWSTEST = [f"newstest{y}" for y in range(2009, 2016)]
 
 
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def standin_pairs(cs_path: Path) -> list[tuple[str, str, str]]:
+    """(cs, en, stand-in mt) of one bitext file: for Multi30k the first other English caption of the same image
+    that differs from the reference (a real paraphrase), elsewhere the English of the next line of the file."""
+    cs, en = _lines(cs_path), _lines(cs_path.with_suffix(".en"))
+    split = {"multi30k-train": "train", "multi30k-val": "val"}.get(cs_path.stem)
+    if split is None:
+        return list(zip(cs, en, en[1:] + en[:1], strict=True))
+    alternatives = [_lines(CAPTIONS / f"{split}.{k}.en") for k in range(1, 6)]
+    mt = [next((alt[i] for alt in alternatives if alt[i].strip() != e.strip()), alternatives[0][i])
+          for i, e in enumerate(en)]
+    return list(zip(cs, en, mt, strict=True))
+
+
+def write_inputs(rows: list[tuple[str, str, str]], folder: Path) -> tuple[Path, Path, Path]:
+    """``rows`` as the three line-aligned pair files ``input.cs``, ``input.en``, ``input.mt`` in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = tuple(folder / f"input.{side}" for side in ("cs", "en", "mt"))
+    for index, path in enumerate(paths):
+        path.write_text("".join(row[index] + "\n" for row in rows), encoding="utf-8")
+    return paths  # type: ignore[return-value]
+
+
 def build_inputs(out_dir: Path, rows: int | None) -> tuple[Path, Path, Path, int]:
-    bitext, captions = DATA / "bitext", DATA / "paraphrase" / "multi30k-captions"
-    if not bitext.is_dir():
-        raise SystemExit(f"{bitext} is absent: the benchmark needs ../shared/data")
-
-    def lines(path: Path) -> list[str]:
-        return path.read_text(encoding="utf-8").splitlines()
-
-    cs, en, mt = [], [], []
-    m_cs, m_en = lines(bitext / "multi30k-train.cs"), lines(bitext / "multi30k-train.en")
-    alternatives = [lines(captions / f"train.{k}.en") for k in range(1, 6)]
-    for i, (c, e) in enumerate(zip(m_cs, m_en, strict=True)):
-        cs.append(c)
-        en.append(e)
-        mt.append(next((alt[i] for alt in alternatives if alt[i].strip() != e.strip()), alternatives[0][i]))
-    for name in ["tatoeba", *NEWSTEST]:
-        c, e = lines(bitext / f"{name}.cs"), lines(bitext / f"{name}.en")
-        cs += c
-        en += e
-        mt += e[1:] + e[:1]
-    if rows is not None:
-        cs, en, mt = cs[:rows], en[:rows], mt[:rows]
-    paths = []
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for side, data in (("cs", cs), ("en", en), ("mt", mt)):
-        path = out_dir / f"bench.{side}"
-        path.write_text("\n".join(data) + "\n", encoding="utf-8")
-        paths.append(path)
-    return paths[0], paths[1], paths[2], len(cs)
+    if not BITEXT.is_dir():
+        raise SystemExit(f"{BITEXT} is absent: the benchmark needs ../shared/data")
+    pairs = [p for name in ["multi30k-train", "tatoeba", *NEWSTEST] for p in standin_pairs(BITEXT / f"{name}.cs")]
+    return (*write_inputs(pairs[:rows], out_dir), len(pairs[:rows]))
 
 
 # -------------------------------------------------------------------------------------------- ceilings
@@ -260,16 +264,15 @@ def compare_code_paths(codes: dict[str, Path], full: tuple[Path, Path, Path], ha
         for name, code in codes.items():
             half_run = run_measured(code, half, tmp / f"out-{name}-half", beam_args, cores)
             full_run = run_measured(code, full, tmp / f"out-{name}-full", beam_args, cores)
-            extra = full_run["wall_s"] - half_run["wall_s"]
+            marginal = marginal_rate((n_half, half_run["wall_s"]), (n_full, full_run["wall_s"]))
             table[f"{name}, {runner}"] = {
                 "wall_s": round(full_run["wall_s"], 2), "pairs_per_s": round(n_full / full_run["wall_s"]),
                 "half_wall_s": round(half_run["wall_s"], 2),
-                "marginal_pairs_per_s": round((n_full - n_half) / extra) if extra > 0 else None,
+                "marginal_pairs_per_s": None if marginal is None else round(marginal),
                 "pairs": full_run["pairs"], "train": full_run["train"], "rejected": full_run["rejected"],
                 "code": code_commit(str(full_run["code"]))}  # the commit measured, not the folder it ran from
-            marginal = table[f"{name}, {runner}"]["marginal_pairs_per_s"] or 0
             print(f"{name}, {runner}: {full_run['wall_s']:.1f} s for {n_full:,} pairs = "
-                  f"{n_full / full_run['wall_s']:,.0f} pairs/s; marginal {marginal:,} pairs/s "
+                  f"{n_full / full_run['wall_s']:,.0f} pairs/s; marginal {round(marginal or 0):,} pairs/s "
                   f"({n_half:,} pairs: {half_run['wall_s']:.1f} s)", flush=True)
     return table
 

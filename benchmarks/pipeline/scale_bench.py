@@ -45,6 +45,7 @@ from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO, SHARED
+from benchmarks.pipeline.pipeline_bench import BITEXT, standin_pairs, write_inputs
 from benchmarks.result import write_result
 from configs import load_config
 from configs.schema import PipelineConfig, ScoreConfig, TranslateConfig
@@ -55,8 +56,6 @@ from pipeline.job import run_job
 from pipeline.metrics import Step
 from pipeline.stages.dedup import DEDUP_BUCKET_ROWS
 
-BITEXT = SHARED / "data" / "bitext"
-CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"
 MODEL = SHARED / "models" / "small-cs-en"
 SEED = 20261125
 MARKER_BEGIN, MARKER_END = "<!-- scale_bench:begin -->", "<!-- scale_bench:end -->"
@@ -66,35 +65,13 @@ ANCHORS = Path(__file__).with_name("scale_anchors.json")  # figures this project
 
 # ---------------------------------------------------------------------------------------------------- input
 
-def _lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").splitlines()
-
-
 def all_pairs() -> list[tuple[str, str, str]]:
     """(cs, en, stand-in mt) of every bitext pair, in a fixed shuffled order."""
     if not BITEXT.is_dir():
         raise SystemExit(f"{BITEXT} is absent: the benchmark needs ../shared/data")
-    rows: list[tuple[str, str, str]] = []
-    for cs_path in sorted(BITEXT.glob("*.cs")):
-        cs, en = _lines(cs_path), _lines(cs_path.with_suffix(".en"))
-        split = {"multi30k-train": "train", "multi30k-val": "val"}.get(cs_path.stem)
-        if split is not None:
-            alternatives = [_lines(CAPTIONS / f"{split}.{k}.en") for k in range(1, 6)]
-            mt = [next((alt[i] for alt in alternatives if alt[i].strip() != e.strip()), alternatives[0][i])
-                  for i, e in enumerate(en)]
-        else:
-            mt = en[1:] + en[:1]
-        rows += zip(cs, en, mt, strict=True)
+    rows = [row for cs_path in sorted(BITEXT.glob("*.cs")) for row in standin_pairs(cs_path)]
     random.Random(SEED).shuffle(rows)
     return rows
-
-
-def write_inputs(rows: list[tuple[str, str, str]], folder: Path) -> tuple[Path, Path, Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = tuple(folder / f"input.{side}" for side in ("cs", "en", "mt"))
-    for index, path in enumerate(paths):
-        path.write_text("".join(row[index] + "\n" for row in rows), encoding="utf-8")
-    return paths  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------------------------------- one measured run
