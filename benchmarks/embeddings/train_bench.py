@@ -117,9 +117,6 @@ def vocabularies(left: pa.Array, right: pa.Array, sentencepiece: int = 0) -> tup
     return vocab
 
 
-# ---------------------------------------------------------------------------------------------- references
-
-
 def naive_python_negatives(left: np.ndarray, right: np.ndarray, groups: np.ndarray) -> list[int]:
     """The test suite's reference: a Python double loop over all 2N sentences."""
     n = len(left)
@@ -150,9 +147,6 @@ def numpy_row_loop_negatives(left: np.ndarray, right: np.ndarray, groups: np.nda
         row[group == group[i]] = -np.inf
         out.append(int(np.argmax(row)))
     return out
-
-
-# ---------------------------------------------------------------------------------------------- timing
 
 
 @dataclass

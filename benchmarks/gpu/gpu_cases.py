@@ -96,11 +96,6 @@ def build_base_model(vocabulary: Path, out: Path, smoke: bool) -> Path:
                            name="random-transformer-base" if not smoke else "random-transformer-tiny")
 
 
-
-
-# ------------------------------------------------------------------------------------------------- GPU sampling
-
-
 class GpuSampler:
     """``nvidia-smi`` sampled every 100 ms in the background: utilisation (%) and memory used (MiB) over time."""
 
@@ -134,9 +129,6 @@ class GpuSampler:
     def stop(self) -> None:
         if self._process is not None:
             self._process.terminate()
-
-
-# ------------------------------------------------------------------------------------------------- the cases
 
 
 @dataclass(frozen=True)
@@ -207,8 +199,6 @@ CHECK_SENTENCES = {"cuda": 64, "cpu": 8}
 IDENTICAL_BAR = 0.85
 
 
-# ------------------------------------------------------------------------------------------------- the budget
-
 GRACE_SECONDS = 30.0  # a case still running this long past the budget is stopped
 # What a case costs before it has measured anything: its process and model load, and sentences/s by (model,
 # backend); rows/s of the pipeline, seconds of the training parts. A case measured in the run replaces its prior.
@@ -240,9 +230,6 @@ class Budget:
         """Why a case of ``estimate`` seconds must not start now, or None."""
         left = self.left()
         return None if estimate <= left else f"out of time: needs ~{estimate:.0f} s, {max(left, 0):.0f} s left"
-
-
-# ------------------------------------------------------------------------------------------------- translation
 
 
 @dataclass

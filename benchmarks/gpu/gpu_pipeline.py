@@ -29,8 +29,6 @@ FAIL_FAST_LIMIT = {"cuda": 30.0, "cpu": 300.0}
 FAIL_FAST_GOAL = 10.0
 
 
-# ------------------------------------------------------------------------------------------------- pipeline
-
 def bitext_inputs(bitexts: tuple[Path, ...], work: Path, sizes: list[int]) -> list[tuple[Path, Path, int]]:
     """Every pair of the bitexts' files (by folder, then by name) in one seeded random order, so that every size
     has the same mix of sources; the first ``n`` pairs of that order as one pair of files per size (0: all)."""
@@ -195,9 +193,6 @@ def pipeline_part(data: Data, work: Path, device: str, before: Path | None, size
                   same_train_in_every_mode=same_train(rows, modes, (small[2], large[2])))
     record(result)
     return result
-
-
-# ------------------------------------------------------------------------------------------------- fail fast
 
 
 def fail_fast_scenarios(device: str) -> list[tuple[str, list[str], dict[str, str], str]]:

@@ -24,8 +24,6 @@ from translate.cuda_libraries import cublas_line, process_route
 SUITE = Path(__file__).with_name("gpu_suite.py")
 
 
-# ------------------------------------------------------------------------------------------------- no machine's paths
-
 # An absolute path of two or more parts that no placeholder covered: after a letter, a dot, "~", ">" or "/" it is
 # part of a relative path, a placeholder's tail or a URL, not the start of one.
 ABSOLUTE_PATH = re.compile(r"(?<![\w.~>/-])(?:/[\w.@+-]+){2,}")

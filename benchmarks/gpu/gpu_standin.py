@@ -120,9 +120,6 @@ class StandInBackend:
         """Nothing to free."""
 
 
-# ------------------------------------------------------------------------------------------------- inputs
-
-
 def bitext_rows(limit: int) -> tuple[list[str], list[str]]:
     """The first ``limit`` pairs of the bitext's files (sorted by name)."""
     cs: list[str] = []
@@ -152,9 +149,6 @@ def answer_table(czech: list[str], cache: Path) -> Path:
     pq.write_table(pa.table({"source": sources, "target": [list(t.tokens) for t in translations],
                              "score": [t.score for t in translations]}), path)
     return path
-
-
-# ------------------------------------------------------------------------------------------------- runs
 
 
 def busy_share(log: Path, start: float, end: float) -> float | None:

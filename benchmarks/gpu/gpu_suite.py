@@ -63,9 +63,6 @@ from translate.card import DEFAULT_MODEL_DIR
 EPOCH_PAIRS = 5_000_000
 
 
-# ------------------------------------------------------------------------------------------------- training
-
-
 def encoders_part(data: cases.Data, device: torch.device, smoke: bool, budget: cases.Budget,
                   record: Any) -> dict[str, Any]:
     """WORD, TRIGRAM and SP pairs/s at two mega-batch sizes on caption pairs, and a 5M-pair WORD epoch from them."""
@@ -93,8 +90,6 @@ def encoders_part(data: cases.Data, device: torch.device, smoke: bool, budget: c
                  "minutes": round(EPOCH_PAIRS / top["pairs_per_second"] / 60, 2)}
     return {"pairs": n_pairs, "dim": dim, "cases": rows, "word_epoch": epoch}
 
-
-# ------------------------------------------------------------------------------------------------- main
 
 # The default order is the priority: a part the budget reaches late is the one cut (a second call runs the rest).
 PARTS = ("translate", "failfast", "pipeline", "nmt-train", "base", "sweep", "encoders")

@@ -107,9 +107,6 @@ def build_inputs(out_dir: Path, rows: int | None) -> tuple[Path, Path, Path, int
     return (*write_inputs(pairs[:rows], out_dir), len(pairs[:rows]))
 
 
-# -------------------------------------------------------------------------------------------- ceilings
-
-
 def _tokenise_stock(chunk: list[tuple[str, str, str]]) -> int:
     from sacremoses import MosesPunctNormalizer, MosesTokenizer
 
@@ -143,8 +140,6 @@ def ceiling(rows: list[tuple[str, str, str]], processes: int, fast: bool) -> flo
             sum(pool.map(fn, [rows[i:i + step] for i in range(0, len(rows), step)]))
     return len(rows) / (time.perf_counter() - started)
 
-
-# ----------------------------------------------------------------------------------- per-stage breakdown
 
 def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]:
     """Seconds per stage of the Beam-free functions the pipeline's stages apply, one after the other, in this
@@ -212,8 +207,6 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
     seconds["8 recount from files"] = time.perf_counter() - t
     return seconds
 
-
-# ------------------------------------------------------------------------------------------------ pipeline
 
 #: One timed run of ``pipeline.job.run_job`` with the code of the folder given as the first argument: a program of its
 #: own (``python -c``), so that it imports nothing of this file and runs another commit's pipeline (one with this

@@ -63,8 +63,6 @@ RESULTS = REPO / "benchmarks" / "results" / "scale.json"
 ANCHORS = Path(__file__).with_name("scale_anchors.json")  # figures this project cannot measure, with sources
 
 
-# ---------------------------------------------------------------------------------------------------- input
-
 def all_pairs() -> list[tuple[str, str, str]]:
     """(cs, en, stand-in mt) of every bitext pair, in a fixed shuffled order."""
     if not BITEXT.is_dir():
@@ -73,8 +71,6 @@ def all_pairs() -> list[tuple[str, str, str]]:
     random.Random(SEED).shuffle(rows)
     return rows
 
-
-# ---------------------------------------------------------------------------------------- one measured run
 
 def _quantile_accumulator(pairs_dir: Path, config: Any) -> dict[str, float]:
     """Pickled bytes of Beam's approximate-quantile accumulator after the run's ranked keys (``fold > 0``)."""
@@ -145,8 +141,6 @@ def run_subprocess(mode: str, size: int, folder: Path, log: Path) -> dict[str, A
         raise SystemExit(f"{mode} at {size} pairs failed (exit {done.returncode}); see {log}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
-
-# -------------------------------------------------------------------------------------------------- analysis
 
 STAGES_MT = [Step.INGEST, Step.PREFILTER, Step.DEDUP, Step.FIT_SCORER, Step.PAIR_RECORDS, Step.SELECT, Step.LEXICON,
              Step.WRITE_PAIRS, Step.WRITE_TRAIN, Step.WRITE_REJECTED]
@@ -254,8 +248,6 @@ def render_tables(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str
     lines += ["", projection(results, anchors)]
     return "\n".join(lines) + "\n"
 
-
-# ------------------------------------------------------------------------------------------------ projection
 
 def czeng_memory(results: list[dict[str, Any]], anchors: dict[str, Any]) -> list[str]:
     """What one worker holds in each global step at CzEng size, from the measured bytes per row (and, for the
@@ -384,8 +376,6 @@ def cpu_workers(anchors: dict[str, Any], pairs: int, workers: int, cpu_core_hour
     return lines
 
 
-# --------------------------------------------------------------------------------------------------------- plot
-
 def plot(results: list[dict[str, Any]], path: Path) -> None:
     import matplotlib
 
@@ -445,8 +435,6 @@ def update_doc(doc: Path, block: str) -> None:
     text = doc.read_text(encoding="utf-8")
     doc.write_text(BLOCK.sub(lambda _: f"{MARKER_BEGIN}\n{block}{MARKER_END}", text), encoding="utf-8")
 
-
-# --------------------------------------------------------------------------------------------------------- main
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -62,9 +62,6 @@ PAPER_TABLE4 = {"word": 83.6, "trigram": 81.5, "lstm": 82.5}
 COLUMNS = ["id", "en_tokens", "mt_tokens", "paraphrase_score"]
 
 
-# ------------------------------------------------------------------------------------------------- data
-
-
 def ranked_pairs(run: Path) -> Any:
     """A pipeline run's ranked pairs (in a fold), both sides at most 30 tokens: what the training sets draw from."""
     import pyarrow.compute as pc
@@ -142,8 +139,6 @@ def job_list(sets: dict[str, Any]) -> list[dict[str, Any]]:
     return jobs
 
 
-# ------------------------------------------------------------------------------------------------- runs
-
 _CACHE: dict[str, Any] = {}
 
 
@@ -151,7 +146,6 @@ def run_job(job: dict[str, Any], data: Path, runs: Path, device: str, word_vecto
     """Train one run (one thread) and evaluate its final model, also with its unseen words at GloVe."""
     import pyarrow as pa
     import torch
-
 
     torch.set_num_threads(1)
     started = time.perf_counter()
@@ -223,9 +217,6 @@ def run_grid(data: Path, out: Path, workers: int, gpu_workers: int, word_vectors
                   flush=True)
             write_result(path, {"results": results, "failed": failed}, __file__)
     return {"results": results, "failed": failed}
-
-
-# ------------------------------------------------------------------------------------------------- analysis
 
 
 def fit_log_linear(sizes: Sequence[float], values: Sequence[float], at: Sequence[float]) -> dict[str, Any]:

@@ -111,9 +111,6 @@ QUICK = Scale(per_source=20, throughput_sentences=16, folds=2, table5_models=("w
               compare_models=("word",), caption_images=200, report_parse=50, workers=1)
 
 
-# ------------------------------------------------------------------------------------------------- steps
-
-
 class Steps:
     """``<out>/steps/<name>.json``: a finished step's result; present means done (written atomically).
 
@@ -147,9 +144,6 @@ class Steps:
         write_json(path, result)
         print(f"[{name}] finished in {result['seconds']:.0f} s", flush=True)
         return result
-
-
-# ------------------------------------------------------------------------------------------- 1. corpus
 
 
 def bitext_sources(bitext: Path) -> list[str]:
@@ -216,9 +210,6 @@ def build_corpus(files: Sequence[tuple[Path, Path]], model: Path, eval_data: Pat
                                                 "identity", "decontamination", "nmt_model_id")}}
 
 
-# --------------------------------------------------------------------------------------- 2. throughput
-
-
 def throughput(files: Sequence[tuple[Path, Path]], model: Path, n: int, seed: int = 0) -> dict[str, Any]:
     """CTranslate2 int8 / float32 and fairseq at beam 12 on one seeded sample (same batching, same run)."""
 
@@ -240,9 +231,6 @@ def throughput(files: Sequence[tuple[Path, Path]], model: Path, n: int, seed: in
         rows.append({**dataclasses.asdict(case), "speedup_vs_fairseq": round(case.sentences_per_second / base, 2),
                      "top1_equal_to_fairseq": round(same / len(sample), 3)})
     return {"sentences": len(sample), "beam": 12, "threads": threads, "cases": rows}
-
-
-# ------------------------------------------------------------------------------------- 3. corpus stats
 
 
 def read_pairs_table(corpus: Path) -> pa.Table:
@@ -308,14 +296,10 @@ def corpus_stats(out: Path, parse: int) -> dict[str, Any]:
             "examples": pairs_per_range(table)}
 
 
-# ------------------------------------------------------------------------------------------- training
-
-
 def train_and_evaluate(run_dir: str, config: dict[str, Any]) -> dict[str, Any]:
     """One training run (in a worker process, one thread) and its evaluation, cached as ``result.json``: the
     final model's STS2017 and STS 2012–2015 (per-year mean Pearson) and the last ``positive_nearer``."""
     import torch
-
 
     directory = Path(run_dir)
     done = directory / "result.json"
@@ -389,9 +373,6 @@ def run_all(jobs: Sequence[tuple[Path, dict[str, Any]]], workers: int) -> list[d
         return results
 
 
-# ------------------------------------------------------------------------------------ 4. learning rates
-
-
 def select_lr(out: Path, scale: Scale) -> dict[str, Any]:
     """Each model's Adam learning rate, chosen on STS2017 only: M = 1, the pipeline's train/, ``table6_epochs``
     epochs, seed 1, from ``scale.lrs`` (the paper's 1e-3 is tuned for 5M pairs — ~250k updates; a corpus of ~10k
@@ -405,9 +386,6 @@ def select_lr(out: Path, scale: Scale) -> dict[str, Any]:
     for (_, config), result in zip(jobs, results, strict=True):
         scores.setdefault(config["model"], {})[f"{config['lr']:g}"] = result["sts2017"]
     return {"sts2017": scores, "lr": {m: float(max(v, key=v.get)) for m, v in scores.items()}}
-
-
-# ----------------------------------------------------------------------------------------------- 5. table 5
 
 
 def fold_data(out: Path, folds: int, seed: int = 1) -> dict[str, Any]:
@@ -458,9 +436,6 @@ def table5(out: Path, scale: Scale, lrs: dict[str, float]) -> dict[str, Any]:
             "epochs": scale.table5_epochs, "megabatch": 1, "lr": lrs, "table": table, "best_fold": best}
 
 
-# ----------------------------------------------------------------------------------------------- 6. table 6
-
-
 def table6(out: Path, scale: Scale, lrs: dict[str, float]) -> dict[str, Any]:
     data = out / "corpus" / "train"
     jobs = [(out / "runs" / "table6" / f"M{m}-{model.replace(',', '+')}-s{seed}-lr{lrs[model]:g}",
@@ -481,9 +456,6 @@ def table6(out: Path, scale: Scale, lrs: dict[str, float]) -> dict[str, Any]:
     return {"pairs": sum(pq.read_metadata(p).num_rows for p in sorted(data.glob("*.parquet"))),
             "epochs": scale.table6_epochs, "seeds": list(scale.table6_seeds), "lr": lrs, "table": rows,
             "best_megabatch": best_m}
-
-
-# ---------------------------------------------------------------------------------------------- 7. compare
 
 
 def caption_pairs(out: Path, images: int) -> Path:
@@ -518,9 +490,6 @@ def compare(out: Path, scale: Scale, table6_result: dict[str, Any], lrs: dict[st
         rows[f"{MODEL_LABELS[config['model']]}, back-translated train/ (M={config['megabatch']}, "
              f"lr {config['lr']:g})"] = result
     return {"rows": rows, "captions": json.loads((out / "captions" / "done.json").read_text(encoding="utf-8"))}
-
-
-# ------------------------------------------------------------------------------------------------------ CLI
 
 
 def build_parser() -> argparse.ArgumentParser:

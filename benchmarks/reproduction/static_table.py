@@ -75,9 +75,6 @@ LABEL = {"static": "STATIC", "word": "WORD", "trigram": "TRIGRAM", "sp": "SP", "
          "static,trigram": "STATIC,TRIGRAM", "static,sp": "STATIC,SP"}
 
 
-# ------------------------------------------------------------------------------------------------- data
-
-
 def corpus_dir(corpora: Path, name: str) -> Path:
     """``benchmarks.reproduction.corpora``'s pipeline output for corpus ``name``."""
     return corpora / name / "corpus"
@@ -135,8 +132,6 @@ def data_path(data: Path, name: str) -> Path:
     return data / name if (data / name).is_dir() else data / f"{name}.parquet"
 
 
-# ------------------------------------------------------------------------------------------------- runs
-
 _CACHE: dict[str, Any] = {}
 
 
@@ -158,7 +153,6 @@ def distilled_model(pca_dims: int | None = 256, vocabulary: Sequence[str] | None
     """The distillation alone, as a paranmt model (no training)."""
     import torch
 
-
     vocab = distill_teacher(None, pca_dims, vocabulary)
     assert vocab.initial is not None
     spec = ModelSpec(components=[STATIC], static_dim=int(vocab.initial.shape[1]), n_static_tokens=len(vocab))
@@ -171,7 +165,6 @@ def distilled_model(pca_dims: int | None = 256, vocabulary: Sequence[str] | None
 def run_job(job: dict[str, Any], data: Path, runs: Path) -> dict[str, Any]:
     """Train one row (one thread) and evaluate its final model; ``job["train"]`` False: the distillation alone."""
     import torch
-
 
     torch.set_num_threads(1)
     started = time.perf_counter()
@@ -246,16 +239,12 @@ def teacher_vectors(data: Path, sets: dict[str, int]) -> None:
     (one thread), so the teacher-loss rows only read them."""
     import torch
 
-
     torch.set_num_threads(1)
     for name in ("all", "all+lo"):
         if name in sets:
             source = PairSource(data_path(data, name), text_columns=("en", "mt"))
             targets = teacher_targets(source_sentences(source))
             print(f"  teacher vectors: {len(targets.texts):,} sentences cached ({name})", flush=True)
-
-
-# ------------------------------------------------------------------------------------------------- the grid
 
 
 def _dev(results: Results, name: str) -> float:
@@ -397,9 +386,6 @@ def phase_d(results: Results, sets: dict[str, int], run: Any) -> None:
              for n in CURVE])
 
 
-# ------------------------------------------------------------------------------------------------- speed
-
-
 def disk_size(directory: Path) -> int:
     return sum(p.stat().st_size for p in Path(directory).rglob("*") if p.is_file())
 
@@ -494,9 +480,6 @@ def frontier(results: Results, docs: Path | None, n: int, rounds: int, min_secon
 def model_path(row: dict[str, Any]) -> Path:
     """A row's saved model (stored relative to the repository; rows run on another machine have none)."""
     return REPO / row["model_dir"] if "model_dir" in row else Path("/nonexistent")
-
-
-# ------------------------------------------------------------------------------------------------- main
 
 
 def build_parser() -> argparse.ArgumentParser:

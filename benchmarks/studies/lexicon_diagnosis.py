@@ -216,9 +216,6 @@ def diagnose(name: str, table: pa.Table, base: LexiconConfig, gold: Gold, fracti
     return figures
 
 
-# ---------------------------------------------------------------------------------------------- Markdown
-
-
 def markdown(figures: dict[str, Any], default_prior: float) -> str:
     name = figures["corpus"]
     full = figures["sizes"]["1"]

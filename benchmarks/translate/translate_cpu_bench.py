@@ -115,8 +115,6 @@ def fingerprint(translations: list[Translation]) -> list[tuple[tuple[str, ...], 
     return [(t.tokens, t.score) for t in translations]
 
 
-# --------------------------------------------------------------------------------------------------- GEMM peak
-
 def gemm_peak(threads_list: list[int], seconds: float = 0.6) -> list[dict[str, Any]]:
     """Multiply-adds per second of float32 and int8 matrix products (best of a few timed loops each)."""
     import torch
@@ -152,8 +150,6 @@ def peak_per_core(rows: list[dict[str, Any]], dtype: str) -> float:
     return max(r["gmacs_per_cpu_s"] for r in rows if r["kernel"].startswith(dtype) and r["threads"] == 1)
 
 
-# ------------------------------------------------------------------------------------------ multiply-add count
-
 @dataclass(frozen=True)
 class Architecture:
     layers_enc: int
@@ -187,8 +183,6 @@ class Architecture:
         memory = self.layers_dec * 2 * d * d * s
         return encoder + beam * (t * per_step + attention + memory)
 
-
-# ------------------------------------------------------------------------------------------------------ profile
 
 @dataclass
 class Profile:
@@ -244,8 +238,6 @@ def profile_chunk(translator: Translator, sentences: list[str], arch: Architectu
     prof.gmacs = sum(arch.macs(int(s) + 1, int(t) + 1, beam) for s, t in zip(lengths, out_len, strict=True)) / 1e9
     return prof
 
-
-# -------------------------------------------------------------------------------------------------------- speed
 
 @dataclass
 class SpeedCase:
