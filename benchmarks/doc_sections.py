@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["kept_sections", "replace_section"]
+__all__ = ["kept_sections", "read_section", "replace_section"]
 
 
 def _pattern(name: str = r"[\w-]+") -> re.Pattern[str]:
@@ -25,6 +25,14 @@ def replace_section(path: Path, name: str, body: str) -> None:
         text = text.rstrip() + ("\n\n" if text.strip() else "") + block
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+def read_section(path: Path, name: str) -> str:
+    """The body of section ``name`` of ``path`` as :func:`replace_section` wrote it; a missing one is a SystemExit."""
+    found = _pattern(re.escape(name)).search(path.read_text(encoding="utf-8"))
+    if found is None:
+        raise SystemExit(f"{path} has no section {name}")
+    return found.group(0).split("\n", 1)[1].rsplit("<!-- /section:", 1)[0].rstrip()
 
 
 def kept_sections(path: Path) -> str:

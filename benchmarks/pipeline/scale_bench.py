@@ -17,8 +17,8 @@ and traced memory) and the approximate-quantile accumulator of the fold boundari
 ranked keys). Figures go to ``--results`` after every run, so an interrupted bench resumes where it stopped
 (``--fresh`` starts over).
 
-Then it fits time = fixed + per-pair cost for each stage, renders the tables of ``docs/scaling.md`` (between its
-``scale_bench`` markers) with the CzEng 1.6 projection (anchored figures marked as such, with sources) and draws
+Then it fits time = fixed + per-pair cost for each stage, renders the tables of ``docs/scaling.md`` (its
+``scale_bench`` section) with the CzEng 1.6 projection (anchored figures marked as such, with sources) and draws
 ``--plot``.
 """
 
@@ -29,7 +29,6 @@ import json
 import os
 import pickle
 import random
-import re
 import resource
 import subprocess
 import sys
@@ -44,6 +43,7 @@ from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
+from benchmarks.doc_sections import read_section, replace_section
 from benchmarks.paths import REPO, SHARED
 from benchmarks.pipeline.pipeline_bench import BITEXT, standin_pairs, write_inputs
 from benchmarks.result import write_result
@@ -58,7 +58,6 @@ from pipeline.stages.dedup import DEDUP_BUCKET_ROWS
 
 MODEL = SHARED / "models" / "small-cs-en"
 SEED = 20261125
-MARKER_BEGIN, MARKER_END = "<!-- scale_bench:begin -->", "<!-- scale_bench:end -->"
 RESULTS = REPO / "benchmarks" / "results" / "scale.json"
 ANCHORS = Path(__file__).with_name("scale_anchors.json")  # figures this project cannot measure, with sources
 
@@ -360,8 +359,9 @@ def cpu_workers(anchors: dict[str, Any], pairs: int, workers: int, cpu_core_hour
              "|---|---|---:|---:|---:|---:|---|"]
     for model, slowdown, basis in [
         ("small-cs-en (3+3 layers of 256)", 1.0,
-         f"**measured here**: {per_core:.1f} sentences per CPU second ({bench['threads']} cores, the default split, "
-         f"median of {len(row['seconds'])} rounds, docs/translate-cpu.md) × {cores} cores (**assumed** linear: one "
+         f"**measured here**: {per_core:.1f} sentences per CPU second ({bench['threads']} cores of "
+         f"{cpu['measured_on']}, the default split, median of {len(row['seconds'])} rounds, docs/translate-cpu.md) "
+         f"× {cores} cores (**assumed** linear: one "
          "independent batch per core)"),
         ("transformer-base-sized (derived)", cpu["base_macs_ratio"],
          f"the measured rate / {cpu['base_macs_ratio']} ({cpu['base_macs_ratio_source']}): **anchored**, as the GPU "
@@ -417,23 +417,6 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     axis.legend(fontsize=7)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
-
-
-BLOCK = re.compile(re.escape(MARKER_BEGIN) + "\n(.*?)" + re.escape(MARKER_END), re.S)
-
-
-def generated_block(doc: Path) -> str:
-    """The text between the page's ``scale_bench`` markers: what :func:`render_tables` wrote there."""
-    found = BLOCK.search(doc.read_text(encoding="utf-8"))
-    if found is None:
-        raise SystemExit(f"{doc} has no {MARKER_BEGIN} ... {MARKER_END} block")
-    return found.group(1)
-
-
-def update_doc(doc: Path, block: str) -> None:
-    generated_block(doc)  # the markers are there
-    text = doc.read_text(encoding="utf-8")
-    doc.write_text(BLOCK.sub(lambda _: f"{MARKER_BEGIN}\n{block}{MARKER_END}", text), encoding="utf-8")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -503,7 +486,8 @@ def main(argv: list[str] | None = None) -> int:
     block = render_tables(results, projection_anchors(args.anchors, args.results, args.quantile_keys, args.fresh))
     print(block)
     if args.doc:
-        update_doc(args.doc, block)
+        read_section(args.doc, "scale_bench")  # the page has the section: a new one is not appended
+        replace_section(args.doc, "scale_bench", block)
     if args.plot:
         plot(results, args.plot)
     return 0
