@@ -16,7 +16,7 @@ import tomllib
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 PROJECT = ["pyproject.toml", "README.md", "constraints.txt", "paranmt", "configs", "filters", "pipeline",
            "translate", "train_embeddings"]

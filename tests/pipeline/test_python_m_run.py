@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
 # The two ways in: `paranmt` (pyproject's console script, paranmt.cli.paranmt_command:console) and the design's form.

@@ -13,7 +13,7 @@ import sys
 
 import pyarrow.parquet as pq
 
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 
 def readme_python_block() -> str:

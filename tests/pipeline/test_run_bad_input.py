@@ -20,7 +20,7 @@ import pytest
 from pipeline.inputs.files import CorruptInputError, index_lines
 from pipeline.inputs.reading import read_task
 from pipeline.run import main
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The sentence {i} is here.")
         for i in range(100)]

@@ -20,7 +20,7 @@ import pytest
 from paranmt.core.run_definition import DEFINITION_FILE
 from paranmt.core.run_layout import LOCK_FILE
 from pipeline.outputs.run_folder import RunFolderBusy, own_output
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The sentence {i} is here.")
         for i in range(60)]

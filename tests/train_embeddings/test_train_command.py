@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 PARANMT_TRAIN = ("-m", "paranmt", "train")  # what the paranmt console script runs
 PYTHON_M = ("-m", "train_embeddings")

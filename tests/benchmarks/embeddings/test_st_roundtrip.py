@@ -8,7 +8,8 @@ import json
 import pytest
 
 from paranmt.core.hf_imports import import_sentence_transformers
-from tests.conftest import load_benchmark, write_sts_dir
+from tests.support.repo import load_benchmark
+from tests.support.sts_layout import write_sts_dir
 from tests.support.training_pairs import pairs_parquet, tiny
 from train_embeddings.training.trainer import train
 

@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 from benchmarks.doc_sections import kept_sections, replace_section
-from tests.conftest import SHARED_DATA, TASTE_PAIRS, load_benchmark, taste_pairs, write_sts_dir
+from tests.support.repo import load_benchmark
+from tests.support.shared_data import SHARED_DATA
+from tests.support.sts_layout import write_sts_dir
+from tests.support.taste_data import TASTE_PAIRS, taste_pairs
 from tests.support.training_pairs import pairs_parquet, tiny
 from train_embeddings.training.trainer import train
 

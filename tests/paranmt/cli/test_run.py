@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from paranmt.cli.paranmt_command import main
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 
 def test_a_flag_that_does_not_parse_is_one_line(capsys):

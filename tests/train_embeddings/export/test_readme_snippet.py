@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from paranmt.cli.paranmt_command import main as paranmt
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 from tests.support.training_pairs import pairs_parquet, tiny
 from train_embeddings.models.model_io import load_model
 from train_embeddings.training.trainer import train

@@ -13,7 +13,7 @@ import pytest
 
 from paranmt.cli.paranmt_command import main as paranmt
 from paranmt.core.hf_imports import import_sentence_transformers
-from tests.conftest import write_sts_dir
+from tests.support.sts_layout import write_sts_dir
 from tests.support.training_pairs import pair_lines, pairs_parquet, tiny
 from train_embeddings.evaluation import sts
 from train_embeddings.models.model_io import load_model
@@ -105,7 +105,7 @@ def pooled(year: sts.StsYear) -> tuple[list[str], list[str], np.ndarray]:
 
 
 def test_sts_numbers_equal_the_sentence_transformers_evaluator(captions, tmp_path) -> None:
-    # STS13 and STS-B in their layout, made of the bundled pairs (tests/conftest.py:write_sts_dir): the two
+    # STS13 and STS-B in their layout, made of the bundled pairs (tests/support/sts_layout.py:write_sts_dir): the two
     # evaluators read the same files
     bench = sts.load_benchmarks(write_sts_dir(tmp_path / "sts"), years=(2013,), stsb=True)
     run = train(tiny("word,trigram", captions, max_steps=10), tmp_path / "run", evaluate_fn=None, progress=False)
@@ -126,7 +126,7 @@ def test_minilm_baseline_unzips_once_and_matches_the_evaluator(tmp_path) -> None
     assert (directory / "modules.json").is_file() and directory.name.startswith("all-MiniLM-L6-v2-")
     assert sts.minilm_directory(tmp_path / "cache") == directory  # the second use finds the unzipped copy
     encoder = sts.MiniLMEncoder(directory)
-    # An STS13 sub-dataset in its layout, made of the bundled pairs (tests/conftest.py:write_sts_dir)
+    # An STS13 sub-dataset in its layout, made of the bundled pairs (tests/support/sts_layout.py:write_sts_dir)
     dataset = sts.load_sts_year(write_sts_dir(tmp_path / "sts") / "STS13")["tatoeba"]
     ours = sts.evaluate_dataset(encoder, dataset)
     pearson, spearman = library_metrics(encoder.model, dataset.sentences1, dataset.sentences2, dataset.scores)

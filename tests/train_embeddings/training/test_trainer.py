@@ -14,7 +14,7 @@ import torch
 from configs import ConfigError
 from configs.schema import TrainConfig
 from paranmt.core.run_definition import DifferentRun
-from tests.conftest import write_sts_dir
+from tests.support.sts_layout import write_sts_dir
 from tests.support.training_pairs import pair_lines, pairs_parquet, pairs_table
 from train_embeddings.evaluation.sts.datasets import StsDataMissing
 from train_embeddings.models.model_io import load_model
