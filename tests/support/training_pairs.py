@@ -46,7 +46,7 @@ def pairs_table(en: Sequence[str], mt: Sequence[str], en_tokens: Sequence[Sequen
     return table_from_columns(columns, with_metadata(PAIRS_SCHEMA))
 
 
-def pairs_parquet(directory: Path, n: int = 300, shards: int = 2, offset: int = 0) -> Path:
+def tatoeba_pairs_parquet(directory: Path, n: int = 300, shards: int = 2, offset: int = 0) -> Path:
     """``n`` real pairs (pairs offset..offset+n-1 of :func:`pair_lines`), Moses-tokenised, as ``shards`` Parquet
     files in the core.pair_schema layout; the id names the line."""
     en, mt = pair_lines("en", offset + n)[offset:], pair_lines("mt", offset + n)[offset:]

@@ -11,7 +11,7 @@ from tests.support import built_lexicons
 
 @pytest.fixture(scope="package")
 def caption_lexicon(tmp_path_factory) -> Path:
-    return built_lexicons.caption_lexicon(tmp_path_factory.mktemp("captions"))
+    return built_lexicons.caption_lexicon(tmp_path_factory.mktemp("tatoeba-pairs"))
 
 
 @pytest.fixture(scope="package")
