@@ -502,5 +502,69 @@ def test_the_pipeline_folders_hold_modules_and_re_export_nothing() -> None:
         assert len(body) == 1, f"{init.relative_to(REPO_ROOT)}: a docstring only"
 
 
+# Product modules with logic (a function or a class) that have no tests/<same path>/test_<module>.py yet: tested
+# through other modules' files or not at all. The list can only shrink (test_every_module_has_its_mirrored_test).
+UNMIRRORED = frozenset({
+    "pipeline/inputs/files.py", "pipeline/inputs/reading.py", "pipeline/launcher/interrupts.py",
+    "pipeline/launcher/job_log.py", "pipeline/launcher/launch.py", "pipeline/launcher/preflight.py",
+    "pipeline/metrics.py", "pipeline/records.py", "pipeline/stages/dedup.py", "pipeline/stages/pair_records.py",
+    "translate/cached_models.py", "translate/fairseq_backend.py", "translate/vmap.py", "filters/prefilter_rules.py",
+    "filters/st_score.py", "train_embeddings/evaluation/dev_evaluation.py",
+    "train_embeddings/evaluation/sts/baselines.py", "train_embeddings/evaluation/sts/datasets.py",
+    "train_embeddings/evaluation/sts/evaluator.py", "train_embeddings/evaluation/sts/results.py",
+    "train_embeddings/export/static_export.py", "train_embeddings/losses/margin_loss.py",
+    "train_embeddings/losses/negative_mining.py", "train_embeddings/models/bag_average.py",
+    "train_embeddings/models/cse.py", "train_embeddings/models/embedding_model.py",
+    "train_embeddings/models/iclr16.py", "train_embeddings/models/lstm.py", "train_embeddings/models/model_dir.py",
+    "train_embeddings/models/pairing.py", "train_embeddings/models/spec.py",
+    "train_embeddings/models/static_average.py", "train_embeddings/models/word_average.py",
+    "train_embeddings/models/word_sequences.py", "train_embeddings/models/word_table.py",
+    "train_embeddings/pair_score.py", "train_embeddings/st_modules.py", "train_embeddings/static/teacher.py",
+    "train_embeddings/static/teacher_targets.py", "train_embeddings/training/checkpoint.py",
+    "train_embeddings/training/megabatches.py", "train_embeddings/training/reporting.py",
+    "train_embeddings/training/state.py", "train_embeddings/training/unseen_words.py", "train_embeddings/vocab.py",
+    "configs/schema.py", "paranmt/cli/convert_command.py",
+    "paranmt/cli/export_vectors_command.py", "paranmt/cli/lexicon_command.py", "paranmt/cli/train_nmt_command.py",
+    "paranmt/cli/vmap_command.py", "paranmt/core/chunking.py", "paranmt/core/corpus_card.py", "paranmt/core/errors.py",
+    "paranmt/core/import_path.py", "paranmt/core/pair_schema.py", "paranmt/core/plotting.py",
+    "paranmt/core/sif_weighting.py", "paranmt/core/token_arrays.py", "paranmt/core/word_vectors.py",
+})
+
+
+def _modules_with_logic(root: Path) -> list[str]:
+    """Every product module (not a package's __init__ or __main__) that defines a function or a class."""
+    found = []
+    for package in ("configs", "filters", "paranmt", "pipeline", "train_embeddings", "translate"):
+        for path in sorted((root / package).rglob("*.py")):
+            if path.name in ("__init__.py", "__main__.py"):
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            if any(isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) for node in ast.walk(tree)):
+                found.append(path.relative_to(root).as_posix())
+    return found
+
+
+def test_every_module_has_its_mirrored_test() -> None:
+    """``pkg/sub/module.py`` is tested in ``tests/pkg/sub/test_module.py``; the modules without one are named in
+    :data:`UNMIRRORED`, which may only shrink: a new module comes with its test file, and a module that gets one
+    leaves the list."""
+    modules = _modules_with_logic(REPO_ROOT)
+    unmirrored = {m for m in modules if not (REPO_ROOT / "tests" / Path(m).parent / f"test_{Path(m).name}").is_file()}
+    assert sorted(unmirrored - UNMIRRORED) == [], "add their tests/<same path>/test_<module>.py"
+    assert sorted(UNMIRRORED - unmirrored) == [], "tested or gone now: remove them from UNMIRRORED"
+
+
+def test_conftest_files_hold_only_fixtures_and_hooks() -> None:
+    """What tests share lives in tests/support/; a conftest.py holds pytest fixtures (thin wrappers over it) and
+    hooks, nothing a test would import."""
+    for conftest in sorted((REPO_ROOT / "tests").rglob("conftest.py")):
+        for node in ast.parse(conftest.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef):
+                fixture = any("fixture" in ast.unparse(d) for d in node.decorator_list)
+                assert fixture or node.name.startswith("pytest_"), f"{conftest}: {node.name} belongs in tests/support/"
+            else:
+                assert isinstance(node, ast.Import | ast.ImportFrom | ast.Expr), f"{conftest}:{node.lineno}"
+
+
 if __name__ == "__main__":
     print(json.dumps(measure(Path(sys.argv[1]) if len(sys.argv) > 1 else REPO_ROOT), indent=2))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 BENCHMARKS = REPO_ROOT / "benchmarks"
 README = BENCHMARKS / "README.md"

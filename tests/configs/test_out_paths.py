@@ -13,7 +13,7 @@ import pytest
 from configs.out_paths import out_folder_problem
 from paranmt.core.command_line import os_error_line
 from pipeline.run import main as run
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
 FIX = "is on a read-only file system: choose a path on a disk you can write"

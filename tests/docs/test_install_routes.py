@@ -7,25 +7,17 @@ is slow (a fresh environment: minutes, and the package index), so ``-m slow``.""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 import tomllib
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.support.processes import run_command, run_python
+from tests.support.repo import REPO_ROOT
 
 PROJECT = ["pyproject.toml", "README.md", "constraints.txt", "paranmt", "configs", "filters", "pipeline",
            "translate", "train_embeddings"]
-
-
-def _run(args: list[str], **kwargs) -> subprocess.CompletedProcess:
-    done = subprocess.run(args, capture_output=True, text=True, timeout=1800, **kwargs)
-    assert done.returncode == 0, f"{args}: {done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    return done
 
 
 def test_install_sh_builds_the_pinned_fairseq_and_installs_the_rest_of_dev():
@@ -41,9 +33,10 @@ def test_install_sh_builds_the_pinned_fairseq_and_installs_the_rest_of_dev():
     names = re.findall(r"\$\(pin ([\w-]+)\)", script)  # install.sh reads these pins from pyproject.toml
     assert set(names) == {"fairseq-fixed", "filelock"}, names
     (pin,) = [line for line in script.splitlines() if line.startswith("pin() ")]
-    found = _run(["bash", "-c", pin + "\n" + "".join(f"pin {n}\n" for n in names)], cwd=REPO_ROOT).stdout.split()
+    calls = "".join(f"pin {n}\n" for n in names)
+    found = run_command(["bash", "-c", f"{pin}\n{calls}"], expect_ok=True).stdout.split()
     assert [f.partition("==")[0] for f in found] == names and all(re.fullmatch(r"[\w-]+==[\w.]+", f) for f in found)
-    subprocess.run(["bash", "-n", str(REPO_ROOT / "install.sh")], check=True)
+    run_command(["bash", "-n", REPO_ROOT / "install.sh"], expect_ok=True)
 
 
 @pytest.mark.slow
@@ -57,22 +50,23 @@ def test_the_setup_file_route_installs_a_worker_that_runs_the_sample(tmp_path):
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO_ROOT / name, target)
     # What `python -m build --no-isolation --sdist` does: the backend's own hook, in this environment.
-    _run([sys.executable, "-c", "import sys; from setuptools import build_meta; build_meta.build_sdist(sys.argv[1])",
-          str(tmp_path / "dist")], cwd=source)
+    build_sdist = "import sys; from setuptools import build_meta; build_meta.build_sdist(sys.argv[1])"
+    run_python("-c", build_sdist, tmp_path / "dist", cwd=source, timeout=1800, expect_ok=True)
     (sdist,) = (tmp_path / "dist").glob("paranmt-*.tar.gz")
     worker = tmp_path / "worker"
-    _run([sys.executable, "-m", "venv", str(worker)])
+    run_python("-m", "venv", worker, timeout=1800, expect_ok=True)
     python = worker / "bin" / "python"
-    env = {**os.environ, "PIP_CONSTRAINT": str(REPO_ROOT / "constraints.txt"), "PYTHONPATH": ""}
-    _run([str(python), "-m", "pip", "install", str(sdist)], env=env)
-    _run([str(python), "-m", "pip", "check"], env=env)
-    versions = _run([str(python), "-c", "import importlib.metadata as m, importlib.util as u; "
-                     "print(m.version('torch'), u.find_spec('torchaudio'))"], env=env).stdout.split()
+    env = {"PIP_CONSTRAINT": str(REPO_ROOT / "constraints.txt"), "PYTHONPATH": ""}  # the installed package runs
+    run_command([python, "-m", "pip", "install", sdist], env=env, timeout=1800, expect_ok=True)
+    run_command([python, "-m", "pip", "check"], env=env, timeout=1800, expect_ok=True)
+    probe = "import importlib.metadata as m, importlib.util as u; print(m.version('torch'), u.find_spec('torchaudio'))"
+    versions = run_command([python, "-c", probe], env=env, expect_ok=True).stdout.split()
     assert versions == ["2.13.0+cpu", "None"], versions  # the constrained CPU torch, and no torchaudio beside it
     work = tmp_path / "work"  # away from the source tree: the installed package runs
     work.mkdir()
     sample = source / "configs" / "sample"
-    done = _run([str(worker / "bin" / "paranmt"), "run", "--config", "sample", "--cs", str(sample / "sample.cs"),
-                 "--en", str(sample / "sample.en"), "--out", str(work / "run")], cwd=work, env=env)
+    done = run_command([worker / "bin" / "paranmt", "run", "--config", "sample", "--cs", sample / "sample.cs",
+                        "--en", sample / "sample.en", "--out", work / "run"], cwd=work, env=env, timeout=1800,
+                       expect_ok=True)
     assert "read = pairs + rejected + deadletter: 400 = " in done.stdout and "-- holds" in done.stdout
     assert "WARNING paranmt.core.command_line: torchaudio" not in done.stderr

@@ -19,8 +19,10 @@ from filters.rules import rules_from_config
 from paranmt.core.pair_schema import EN_TOKENS, MT_TOKENS, PAIRS_SCHEMA, Reason
 from paranmt.core.text import TextProcessor
 from pipeline.run import main
-from tests.conftest import REPO_ROOT, read_lines, taste_pairs
 from tests.support.pair_tables import table_from_columns
+from tests.support.repo import REPO_ROOT
+from tests.support.taste_data import taste_pairs
+from tests.support.text_files import read_lines
 
 TEXT = TextProcessor(("en",))
 
@@ -58,7 +60,7 @@ def test_a_pattern_that_matches_nothing_is_an_error_naming_it(tmp_path):
 
 def test_rule_matches_the_python_reference_on_real_sentences_in_an_sts_file(tmp_path):
     """An evaluation file in the STS input layout (``sentence1<TAB>sentence2``) of real sentences: the bundled
-    pairs (tests/conftest.py:taste_pairs), Tatoeba English and the translations of its Czech."""
+    pairs (support/taste_data.py:taste_pairs), Tatoeba English and the translations of its Czech."""
     _, en_lines, mt_lines = taste_pairs(400)
     path = tmp_path / "STS.input.tatoeba.txt"
     path.write_text("".join(f"{a}\t{b}\n" for a, b in zip(en_lines, mt_lines, strict=True)), encoding="utf-8")

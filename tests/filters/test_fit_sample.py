@@ -8,7 +8,8 @@ import pyarrow as pa
 
 from filters.fit_sample import first_rows, fit_candidates, sample_sentences
 from paranmt.core.pair_schema import EN_TOKENS, ID
-from tests.conftest import read_lines, taste_data
+from tests.support.taste_data import taste_data
+from tests.support.text_files import read_lines
 
 
 def reference(ids: list[str], tokens: list[list[str] | None], n: int) -> list[list[str]]:

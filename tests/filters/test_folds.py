@@ -30,9 +30,10 @@ from filters.folds import (
 )
 from filters.rules import MaxTokens
 from paranmt.core.pair_schema import Reason, check_schema, read_metadata
-from tests.conftest import REPO_ROOT, taste_pairs
 from tests.support.fold_reference import fold_of_key
 from tests.support.pair_tables import table_from_columns
+from tests.support.repo import REPO_ROOT
+from tests.support.taste_data import taste_pairs
 
 # ------------------------------------------------------------------------------------------ slow references
 

@@ -28,8 +28,8 @@ from paranmt.core.word_vectors import (
     load_word_model,
     load_word_vectors,
 )
-from tests.conftest import shared_data
 from tests.filters.test_trigram import real_pairs
+from tests.support.shared_data import shared_data
 
 ENWIKI = "wordfreq/enwiki_vocab_min200.txt"
 

@@ -1,5 +1,5 @@
 """score_pairs on Arrow tables, score_parquet on Parquet files, and the scorer the pipeline's workers load
-(``paranmt score``: tests/paranmt/cli/test_score.py; score and select itself:
+(``paranmt score``: tests/paranmt/cli/test_score_command.py; score and select itself:
 tests/pipeline/stages/test_score_transforms.py)."""
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import pytest
 import filters.trigram as trigram_module
 from filters.trigram import trigram_overlap
 from paranmt.core.token_arrays import encode_tokens
-from tests.conftest import TASTE_PAIRS, taste_pairs
+from tests.support.taste_data import TASTE_PAIRS, taste_pairs
 
 
 @functools.lru_cache(maxsize=1)
@@ -30,7 +30,7 @@ def _real_pairs() -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], .
 
 
 def real_pairs(n: int = TASTE_PAIRS) -> tuple[list[list[str]], list[list[str]]]:
-    """The first n of the 2,000 bundled back-translation pairs (tests/conftest.py:taste_pairs: a Tatoeba English
+    """The first n of the 2,000 bundled back-translation pairs (support/taste_data.py:taste_pairs: a Tatoeba English
     sentence and the default model's translation of its Czech side), Moses-tokenised; the same on every clone."""
     en, mt = _real_pairs()
     return [list(s) for s in en[:n]], [list(s) for s in mt[:n]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 
 def test_a_run_names_the_paranmt_model_score_by_key_and_checks_it_without_torch(tmp_path):

@@ -18,7 +18,8 @@ from paranmt.core.run_definition import DifferentRun
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from pipeline.run import main
-from tests.conftest import read_lines, taste_data
+from tests.support.taste_data import taste_data
+from tests.support.text_files import read_lines
 
 TOY_TRANSLATE = ["translate.backend=ctranslate2", "translate.device=cpu", "translate.threads=1",
                  "translate.beam_size=4", "translate.max_source_tokens=30", "prefilter.max_source_tokens=100",
@@ -328,7 +329,7 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, capsys):
     import re
     import statistics
 
-    from tests.conftest import REPO_ROOT
+    from tests.support.repo import REPO_ROOT
 
     sample = REPO_ROOT / "configs" / "sample"
     out = tmp_path / "sample"

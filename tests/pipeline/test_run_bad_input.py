@@ -19,8 +19,8 @@ import pytest
 
 from pipeline.inputs.files import CorruptInputError, index_lines
 from pipeline.inputs.reading import read_task
-from pipeline.run import main
-from tests.conftest import REPO_ROOT
+from tests.support.processes import paranmt_run
+from tests.support.repo import REPO_ROOT
 
 ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The sentence {i} is here.")
         for i in range(100)]
@@ -47,10 +47,6 @@ def _one_line_error(capsys, code: int, *names: Path | str) -> str:
     return lines[0]
 
 
-def _run(*args: str | Path) -> int:
-    return main([str(a) for a in args])
-
-
 def _summary(out: Path) -> dict:
     return json.loads((out / "summary.json").read_text())
 
@@ -64,7 +60,7 @@ def test_truncated_tsv_gz_is_an_error_before_any_work(tmp_path, capsys):
     path = tmp_path / "corpus.tsv.gz"
     path.write_bytes(data[: len(data) // 2])
     out = tmp_path / "out"
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out", out, *RUNNER),
+    line = _one_line_error(capsys, paranmt_run("--tsv", path, "--mt-column", "2", "--no-score", "--out", out, *RUNNER),
                            path)
     assert "truncated or corrupt" in line and f"ends at byte {len(data) // 2}" in line and "gzip -t" in line
     assert not out.exists()
@@ -80,7 +76,7 @@ def test_truncated_cs_gz_is_not_misaligned_and_never_pairs_a_half_line(tmp_path,
     mt.write_bytes(_side(2))
     out = tmp_path / "out"
     args = ["--cs", cs, "--en", en, "--mt", mt, "--no-score", "--out", out, *RUNNER]
-    line = _one_line_error(capsys, _run(*args, *(["--allow-misaligned"] if misaligned else [])), cs)
+    line = _one_line_error(capsys, paranmt_run(*args, *(["--allow-misaligned"] if misaligned else [])), cs)
     assert "truncated or corrupt" in line and "misaligned" not in line
     assert not out.exists()
 
@@ -91,16 +87,16 @@ def test_corrupt_gz_names_the_file(tmp_path, capsys):
     data[len(data) // 2] ^= 0xFF
     path = tmp_path / "corpus.tsv.gz"
     path.write_bytes(bytes(data))
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out",
-                                        tmp_path / "out", *RUNNER), path)
+    line = _one_line_error(capsys, paranmt_run("--tsv", path, "--mt-column", "2", "--no-score", "--out",
+                                               tmp_path / "out", *RUNNER), path)
     assert "truncated or corrupt" in line and "data error" in line
 
 
 def test_plain_text_named_gz_says_to_rename_it(tmp_path, capsys):
     path = tmp_path / "corpus.tsv.gz"
     path.write_bytes(_tsv())
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out",
-                                        tmp_path / "out", *RUNNER), path)
+    line = _one_line_error(capsys, paranmt_run("--tsv", path, "--mt-column", "2", "--no-score", "--out",
+                                               tmp_path / "out", *RUNNER), path)
     assert "not gzip-compressed" in line and "rename it without its .gz suffix" in line
 
 
@@ -162,8 +158,8 @@ def test_empty_tsv_is_an_error(tmp_path, capsys, score):
     """With scoring it used to be a ValueError traceback from the scorer fit."""
     path = tmp_path / "empty.tsv"
     path.write_bytes(b"")
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "1", "--out", tmp_path / "out", *RUNNER,
-                                        *([] if score else ["--no-score"])), path)
+    line = _one_line_error(capsys, paranmt_run("--tsv", path, "--mt-column", "1", "--out", tmp_path / "out", *RUNNER,
+                                               *([] if score else ["--no-score"])), path)
     assert "is empty" in line
 
 
@@ -171,11 +167,11 @@ def test_empty_pair_files_and_empty_parquet_are_errors(tmp_path, capsys):
     cs, en = tmp_path / "e.cs", tmp_path / "e.en"
     cs.write_bytes(b"")
     en.write_bytes(b"")
-    _one_line_error(capsys, _run("--cs", cs, "--en", en, "--out", tmp_path / "out", *RUNNER), cs, en)
+    _one_line_error(capsys, paranmt_run("--cs", cs, "--en", en, "--out", tmp_path / "out", *RUNNER), cs, en)
     empty = tmp_path / "e.parquet"
     pq.write_table(pa.table({"cs": pa.array([], pa.string()), "en": pa.array([], pa.string()),
                              "mt": pa.array([], pa.string())}), empty)
-    _one_line_error(capsys, _run("--parquet", empty, "--mt-column", "mt", "--out", tmp_path / "out", *RUNNER),
+    _one_line_error(capsys, paranmt_run("--parquet", empty, "--mt-column", "mt", "--out", tmp_path / "out", *RUNNER),
                     empty)
 
 
@@ -187,11 +183,11 @@ def test_no_english_to_fit_on_leaves_no_claimed_folder(tmp_path, capsys):
     en.write_bytes(b"\n" * len(ROWS))
     mt.write_bytes(_side(2))
     out = tmp_path / "out"
-    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--out", out, *RUNNER), en)
+    line = _one_line_error(capsys, paranmt_run("--cs", cs, "--en", en, "--mt", mt, "--out", out, *RUNNER), en)
     assert "no English sentence" in line
     assert not out.exists()
     en.write_bytes(_side(1))
-    assert _run("--cs", cs, "--en", en, "--mt", mt, "--out", out, "--quiet", *RUNNER) == 0
+    assert paranmt_run("--cs", cs, "--en", en, "--mt", mt, "--out", out, "--quiet", *RUNNER) == 0
     assert _summary(out)["read"] == len(ROWS)
 
 
@@ -203,13 +199,13 @@ def test_scorer_files_are_checked_before_the_claim_and_a_fit_error_is_one_line(t
         path.write_bytes(_side(k))
     out = tmp_path / "out"
     missing = tmp_path / "nowhere.txt"
-    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--out", out, "--set",
-                                        f"score.embeddings={missing}", *RUNNER), missing)
+    line = _one_line_error(capsys, paranmt_run("--cs", cs, "--en", en, "--mt", mt, "--out", out, "--set",
+                                               f"score.embeddings={missing}", *RUNNER), missing)
     assert line.startswith("error: score.embeddings:") and not out.exists()
     foreign = tmp_path / "foreign.txt"
     foreign.write_text("žluťoučký 0.1 0.2\nkůň 0.3 0.4\n", encoding="utf-8")
-    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--out", out, "--set",
-                                        f"score.embeddings={foreign}", *RUNNER), "foreign.txt")
+    line = _one_line_error(capsys, paranmt_run("--cs", cs, "--en", en, "--mt", mt, "--out", out, "--set",
+                                               f"score.embeddings={foreign}", *RUNNER), "foreign.txt")
     assert "only 0 of the 100 fitting sentences" in line
 
 
@@ -221,16 +217,16 @@ def test_a_missing_file_system_and_bad_beam_options_are_one_line_before_any_work
     for path, k in ((cs, 0), (en, 1), (mt, 2)):
         path.write_bytes(_side(k))
     out = tmp_path / "out"
-    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--out", out, "--runner",
-                                        "DirectRuner"), "DirectRuner")
+    line = _one_line_error(capsys, paranmt_run("--cs", cs, "--en", en, "--mt", mt, "--out", out, "--runner",
+                                               "DirectRuner"), "DirectRuner")
     assert "Unexpected pipeline runner" in line and not out.exists()
     if file_system_problem("gs://bucket/x") is None:
         pytest.skip("the gcp extra is installed: gs:// has a file system")
-    _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--out", "gs://bucket/x", *RUNNER),
+    _one_line_error(capsys, paranmt_run("--cs", cs, "--en", en, "--mt", mt, "--out", "gs://bucket/x", *RUNNER),
                     "--out gs://bucket/x", "pip install -e '.[gcp]'")
-    _one_line_error(capsys, _run("--cs", "gs://bucket/c.cs", "--en", en, "--mt", mt, "--out", out, *RUNNER),
+    _one_line_error(capsys, paranmt_run("--cs", "gs://bucket/c.cs", "--en", en, "--mt", mt, "--out", out, *RUNNER),
                     "gs://bucket/c.cs", "pip install -e '.[gcp]'")
-    _one_line_error(capsys, _run("--tsv", "gs://bucket/*.tsv", "--mt-column", "2", "--out", out, *RUNNER),
+    _one_line_error(capsys, paranmt_run("--tsv", "gs://bucket/*.tsv", "--mt-column", "2", "--out", out, *RUNNER),
                     "gs://bucket/*.tsv", "pip install -e '.[gcp]'")
     assert not out.exists()
 
@@ -239,7 +235,7 @@ def test_one_column_tsv_is_an_error(tmp_path, capsys):
     """With scoring it used to be a traceback from the scorer fit; with --no-score every row a dead letter."""
     path = tmp_path / "one.tsv"
     path.write_bytes(_side(1))
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "1", "--out", tmp_path / "out", *RUNNER),
+    line = _one_line_error(capsys, paranmt_run("--tsv", path, "--mt-column", "1", "--out", tmp_path / "out", *RUNNER),
                            path)
     assert "tab-separated" in line and "--cs-column" in line
 
@@ -249,7 +245,7 @@ def test_short_tsv_lines_in_a_good_file_are_dead_letters(tmp_path, capsys):
     path = tmp_path / "mixed.tsv"
     path.write_bytes(_tsv() + b"only one field\n" + b"two\tfields\n")
     out = tmp_path / "out"
-    assert _run("--tsv", path, "--mt-column", "2", "--no-score", "--out", out, *RUNNER) == 0
+    assert paranmt_run("--tsv", path, "--mt-column", "2", "--no-score", "--out", out, *RUNNER) == 0
     summary = _summary(out)
     assert summary["read"] == 102 == summary["pairs"] + summary["rejected"] + summary["deadletter"]
     reasons = pq.read_table(out / "deadletter").column("reason").to_pylist()
@@ -261,8 +257,8 @@ def test_parquet_integer_text_column_is_an_error_naming_the_column(tmp_path, cap
     path = tmp_path / "ints.parquet"
     pq.write_table(pa.table({"cs": list(range(10)), "en": [r[1] for r in ROWS[:10]],
                              "mt": [r[2] for r in ROWS[:10]]}), path)
-    line = _one_line_error(capsys, _run("--parquet", path, "--mt-column", "mt", "--no-score", "--out",
-                                        tmp_path / "out", *RUNNER), path)
+    line = _one_line_error(capsys, paranmt_run("--parquet", path, "--mt-column", "mt", "--no-score", "--out",
+                                               tmp_path / "out", *RUNNER), path)
     assert "'cs'" in line and "int64" in line and "--cs-column" in line and "en, mt" in line
 
 
@@ -273,7 +269,7 @@ def test_jsonl_integer_field_is_a_dead_letter(tmp_path, capsys):
     lines.append(json.dumps({"cs": 7, "en": "Seven.", "mt": "Seven."}))
     path.write_text("\n".join(lines) + "\n")
     out = tmp_path / "out"
-    assert _run("--jsonl", path, "--mt-column", "mt", "--no-score", "--out", out, *RUNNER) == 0
+    assert paranmt_run("--jsonl", path, "--mt-column", "mt", "--no-score", "--out", out, *RUNNER) == 0
     summary = _summary(out)
     assert summary["read"] == 11 == summary["pairs"] + summary["rejected"] + summary["deadletter"]
     dead = pq.read_table(out / "deadletter").to_pylist()
@@ -286,15 +282,15 @@ def test_parquet_dictionary_strings_are_read(tmp_path, capsys):
     pq.write_table(pa.table({"cs": pa.array([r[0] for r in ROWS[:10]]).dictionary_encode(),
                              "en": [r[1] for r in ROWS[:10]], "mt": [r[2] for r in ROWS[:10]]}), path)
     out = tmp_path / "out"
-    assert _run("--parquet", path, "--mt-column", "mt", "--no-score", "--out", out, *RUNNER) == 0
+    assert paranmt_run("--parquet", path, "--mt-column", "mt", "--no-score", "--out", out, *RUNNER) == 0
     assert _summary(out)["pairs"] == 10
 
 
 def test_not_parquet_is_an_error_naming_the_file(tmp_path, capsys):
     path = tmp_path / "pairs.parquet"
     path.write_bytes(_tsv())
-    line = _one_line_error(capsys, _run("--parquet", path, "--mt-column", "mt", "--no-score", "--out",
-                                        tmp_path / "out", *RUNNER), path)
+    line = _one_line_error(capsys, paranmt_run("--parquet", path, "--mt-column", "mt", "--no-score", "--out",
+                                               tmp_path / "out", *RUNNER), path)
     assert "not a readable Parquet file" in line and "--tsv" in line
 
 
@@ -303,8 +299,8 @@ def test_no_decodable_english_for_the_scorer_is_an_error(tmp_path, capsys):
     cs, en, mt = (tmp_path / f"bad.{side}" for side in ("cs", "en", "mt"))
     for path in (cs, en, mt):
         path.write_bytes(b"\xff\xfe bad\n" * 3)
-    line = _one_line_error(capsys, _run("--cs", cs, "--en", en, "--mt", mt, "--out", tmp_path / "out",
-                                        *RUNNER), en)
+    line = _one_line_error(capsys, paranmt_run("--cs", cs, "--en", en, "--mt", mt, "--out", tmp_path / "out",
+                                               *RUNNER), en)
     assert "--no-score" in line and "score.scorer" in line
 
 
@@ -321,7 +317,7 @@ def test_a_folder_given_as_an_input_file(tmp_path, capsys, flag):
     args = {"--cs": ["--cs", folder, "--en", tmp_path / "c.en"], "--en": ["--cs", tmp_path / "c.cs", "--en", folder]
             }.get(flag, [flag, folder, "--mt-column", "2" if flag == "--tsv" else "mt"])
     out = tmp_path / "out"
-    line = _one_line_error(capsys, _run(*args, "--no-score", "--out", out, *RUNNER), folder)
+    line = _one_line_error(capsys, paranmt_run(*args, "--no-score", "--out", out, *RUNNER), folder)
     hint = f"a pattern such as '{folder}/*.{flag[2:]}'" if flag in ("--tsv", "--jsonl", "--parquet") \
         else "a text file, one sentence per line"
     assert line == f"error: {flag} {folder} is a folder, not a file: give {hint}"
@@ -334,7 +330,7 @@ def test_out_naming_an_existing_file(tmp_path, capsys):
     path.write_bytes(_tsv())
     out = tmp_path / "results.txt"
     out.write_text("keep me")
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out", out, *RUNNER))
+    line = _one_line_error(capsys, paranmt_run("--tsv", path, "--mt-column", "2", "--no-score", "--out", out, *RUNNER))
     assert line == f"error: --out {out} is a file, not a folder: choose a new folder (or an earlier run's)"
     assert out.read_text() == "keep me"
 
@@ -344,7 +340,7 @@ def test_out_under_a_file(tmp_path, capsys):
     path = tmp_path / "c.tsv"
     path.write_bytes(_tsv())
     out = tmp_path / "c.tsv" / "run"
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out", out, *RUNNER))
+    line = _one_line_error(capsys, paranmt_run("--tsv", path, "--mt-column", "2", "--no-score", "--out", out, *RUNNER))
     assert line == f"error: --out {out} cannot be created: {path} is a file, not a folder"
 
 
@@ -392,8 +388,8 @@ def test_a_bad_flag_value_is_one_line_naming_the_flag(tmp_path, capsys, flag, va
     """It used to be two lines: ``invalid configuration (defaults):`` and the field."""
     path = tmp_path / "c.tsv"
     path.write_bytes(_tsv())
-    line = _one_line_error(capsys, _run("--tsv", path, "--mt-column", "2", "--no-score", "--out", tmp_path / "out",
-                                        flag, value, *RUNNER))
+    line = _one_line_error(capsys, paranmt_run("--tsv", path, "--mt-column", "2", "--no-score", "--out",
+                                               tmp_path / "out", flag, value, *RUNNER))
     assert line == f"error: invalid {flag} {value}: Input should be greater than or equal to 1 ({field})"
     assert not (tmp_path / "out").exists()
 
@@ -401,7 +397,7 @@ def test_a_bad_flag_value_is_one_line_naming_the_flag(tmp_path, capsys, flag, va
 def test_a_flag_that_does_not_parse_is_one_line_without_the_usage(tmp_path, capsys):
     """``--beam abc`` used to print the whole 17-line usage before the error."""
     with pytest.raises(SystemExit) as exit_:
-        _run("--tsv", tmp_path / "c.tsv", "--out", tmp_path / "out", "--beam", "abc")
+        paranmt_run("--tsv", tmp_path / "c.tsv", "--out", tmp_path / "out", "--beam", "abc")
     err = capsys.readouterr().err
     assert exit_.value.code == 2
     assert err == "error: argument --beam: invalid int value: 'abc' (see paranmt run --help)\n"
@@ -410,8 +406,8 @@ def test_a_flag_that_does_not_parse_is_one_line_without_the_usage(tmp_path, caps
 def test_missing_dataflow_options_are_one_line_with_no_warning_before_it(tmp_path, capsys):
     """Beam's "Unable to create default GCS bucket." warning does not come before the error line."""
     sample = REPO_ROOT / "configs" / "sample"
-    code = _run("--config", "sample", "--cs", sample / "sample.cs", "--en", sample / "sample.en",
-                "--out", tmp_path / "out", "--runner", "DataflowRunner")
+    code = paranmt_run("--config", "sample", "--cs", sample / "sample.cs", "--en", sample / "sample.en",
+                       "--out", tmp_path / "out", "--runner", "DataflowRunner")
     line = _one_line_error(capsys, code, "DataflowRunner", "Missing required option: project")
     assert line.startswith("error: Beam options for DataflowRunner: ") and not (tmp_path / "out").exists()
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 CHUNK_LINES = 100
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from paranmt.core.command_line import BAR_SWITCHES
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 
 def run_paranmt(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:

@@ -11,7 +11,7 @@ from configs import load_config
 from configs.schema import ParaNMTConfig
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
 

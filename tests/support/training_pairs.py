@@ -15,14 +15,15 @@ import pyarrow.parquet as pq
 from benchmarks.reproduction.caption_pairs import tokenize
 from configs.schema import TrainConfig
 from paranmt.core.pair_schema import PAIRS_SCHEMA, with_metadata
-from tests.conftest import TASTE_DATA, read_lines, taste_pairs
 from tests.support.pair_tables import table_from_columns
+from tests.support.taste_data import TASTE_DATA, taste_pairs
+from tests.support.text_files import read_lines
 
 
 @functools.cache
 def pair_lines(side: str, n: int) -> tuple[str, ...]:
-    """The first ``n`` lines of one side: ``en`` and ``mt`` of :func:`tests.conftest.taste_pairs` (line i of both is
-    pair i), or ``other``, more real English text (the bundled LibreOffice help excerpt, 300 lines)."""
+    """The first ``n`` lines of one side: ``en`` and ``mt`` of :func:`~tests.support.taste_data.taste_pairs` (line i
+    of both is pair i), or ``other``, more real English text (the bundled LibreOffice help excerpt, 300 lines)."""
     if side == "other":
         lines = read_lines(TASTE_DATA / "bitext-software" / "libreoffice-help.en")
         assert len(lines) >= n
@@ -45,7 +46,7 @@ def pairs_table(en: Sequence[str], mt: Sequence[str], en_tokens: Sequence[Sequen
     return table_from_columns(columns, with_metadata(PAIRS_SCHEMA))
 
 
-def pairs_parquet(directory: Path, n: int = 300, shards: int = 2, offset: int = 0) -> Path:
+def tatoeba_pairs_parquet(directory: Path, n: int = 300, shards: int = 2, offset: int = 0) -> Path:
     """``n`` real pairs (pairs offset..offset+n-1 of :func:`pair_lines`), Moses-tokenised, as ``shards`` Parquet
     files in the core.pair_schema layout; the id names the line."""
     en, mt = pair_lines("en", offset + n)[offset:], pair_lines("mt", offset + n)[offset:]

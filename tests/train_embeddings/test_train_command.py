@@ -4,33 +4,18 @@ once, not after 20-27 s of imports)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.support.processes import run_python_imports
 
 PARANMT_TRAIN = ("-m", "paranmt", "train")  # what the paranmt console script runs
 PYTHON_M = ("-m", "train_embeddings")
 
 
-def _run(entry: tuple[str, ...], *args: str, cwd: Path, env: dict[str, str]) -> tuple[subprocess.CompletedProcess,
-                                                                                       set[str]]:
-    """The command's result (stderr without the import timings) and the top-level packages it imported."""
-    done = subprocess.run([sys.executable, "-X", "importtime", *entry, *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=600, check=False,
-                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT), **env})
-    timings = [line for line in done.stderr.splitlines() if line.startswith("import time:")]
-    done.stderr = "".join(line + "\n" for line in done.stderr.splitlines() if not line.startswith("import time:"))
-    return done, {line.rsplit("|", 1)[-1].strip().split(".")[0] for line in timings}
-
 
 def test_the_same_help_before_torch_loads(tmp_path):
-    (paranmt, _), (python_m, imported) = (_run(PARANMT_TRAIN, "--help", cwd=tmp_path, env={}),
-                                          _run(PYTHON_M, "--help", cwd=tmp_path, env={}))
+    (paranmt, _), (python_m, imported) = (run_python_imports(*PARANMT_TRAIN, "--help", cwd=tmp_path),
+                                          run_python_imports(*PYTHON_M, "--help", cwd=tmp_path))
     assert python_m.returncode == paranmt.returncode == 0
     assert python_m.stdout == paranmt.stdout and python_m.stdout.startswith("usage: paranmt train ")
     assert "One update step" in python_m.stdout  # the description: what a run does and writes
@@ -48,8 +33,8 @@ def test_the_same_one_line_errors_before_torch_loads(args, line, tmp_path):
     pairs.write_text("A man plays.\tSomeone plays.\t0.9\n", encoding="utf-8")
     command = ["--input", str(pairs), "--model", "word", "--out", str(tmp_path / "run"), *args]
     env = {"PARANMT_STS_DIR": str(tmp_path / "no-sts")}
-    (paranmt, _), (python_m, imported) = (_run(PARANMT_TRAIN, *command, cwd=tmp_path, env=env),
-                                          _run(PYTHON_M, *command, cwd=tmp_path, env=env))
+    (paranmt, _), (python_m, imported) = (run_python_imports(*PARANMT_TRAIN, *command, cwd=tmp_path, env=env),
+                                          run_python_imports(*PYTHON_M, *command, cwd=tmp_path, env=env))
     assert python_m.returncode == paranmt.returncode == 2
     assert python_m.stderr == paranmt.stderr and python_m.stderr.startswith(line)
     assert python_m.stderr.count("\n") == 1 and python_m.stdout == ""

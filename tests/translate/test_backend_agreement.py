@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from configs.schema import TranslateConfig
-from tests.conftest import load_benchmark, read_lines, shared_data, shared_path
+from tests.support.repo import load_benchmark
+from tests.support.shared_data import shared_data, shared_path
+from tests.support.text_files import read_lines
 from translate import load_translator
 
 SENTENCES, BEAM = 150, 12

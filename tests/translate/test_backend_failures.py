@@ -11,7 +11,8 @@ import pytest
 import torch
 
 from configs.schema import TranslateConfig
-from tests.conftest import small_cs_en, taste_pairs
+from tests.support.shared_data import small_cs_en
+from tests.support.taste_data import taste_pairs
 from translate import BackendFailed, BackendUnavailable, Status, load_translator
 from translate.card import ModelDir
 from translate.ct2_backend import CTranslate2Backend
@@ -253,7 +254,7 @@ def test_the_device_fault_stand_in_gets_one_batch_after_its_probe(czech, monkeyp
     """benchmarks/broken_backend.DeviceFault (CTranslate2 for the load-time probe, then a CUDA error on every batch)
     through load_translator, as the GPU suite's third failure scenario runs it: one batch reaches it after the
     probe, and none after the failure."""
-    from tests.conftest import load_benchmark
+    from tests.support.repo import load_benchmark
 
     fault = load_benchmark("gpu/broken_backend").DeviceFault
     calls: list[int] = []

@@ -13,7 +13,7 @@ import sentencepiece as spm
 
 from configs.schema import TranslateConfig
 from paranmt.cli.convert_command import CONVERTERS, build_parser, main
-from tests.conftest import TOY_TRAIN_PAIRS
+from tests.support.nmt_models import TOY_TRAIN_PAIRS
 from translate import Status, load_translator
 from translate.card import ModelDir
 

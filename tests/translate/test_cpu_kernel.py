@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from configs.schema import TranslateConfig
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 from translate.cpu_kernel import (
     FASTEST,
     PORTABLE,

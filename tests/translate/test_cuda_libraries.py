@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from configs.schema import TranslateConfig
-from tests.conftest import REPO_ROOT, small_cs_en
+from tests.support.repo import REPO_ROOT
+from tests.support.shared_data import small_cs_en
 from translate import BackendUnavailable
 from translate.card import ModelDir
 from translate.cuda_libraries import (

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from paranmt.cli.translate_command import main
-from tests.conftest import REPO_ROOT, TOY_TRAIN_PAIRS
+from tests.support.nmt_models import TOY_TRAIN_PAIRS
+from tests.support.repo import REPO_ROOT
 from translate.file_translator import COLUMNS
 
 INVALID_BYTES = b"\xff\xfe Velk\xfd pes \xe8te.\n"  # Latin-2 bytes: not UTF-8

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 from benchmarks.translate.sample_kernels import machine_key, sample_corpus
 from paranmt.core import pair_schema as S
 from paranmt.core.run_definition import DEFINITION_FILE
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 from translate.cpu_kernel import PORTABLE
 
 RESULTS = REPO_ROOT / "benchmarks" / "results" / "sample_kernels.json"

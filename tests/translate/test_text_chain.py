@@ -14,7 +14,8 @@ import sentencepiece as spm
 from sacremoses import MosesDetokenizer, MosesPunctNormalizer, MosesTokenizer
 from subword_nmt.learn_bpe import learn_bpe
 
-from tests.conftest import read_lines, taste_data
+from tests.support.taste_data import taste_data
+from tests.support.text_files import read_lines
 from translate import text_chain
 from translate.card import ModelCard, ModelDir, PostprocessSpec, PreprocessSpec, write_card
 from translate.text_chain import SourceEncoder, TargetDecoder, moses_words
@@ -213,7 +214,7 @@ def test_prefix_tokens_are_prepended_but_not_to_empty_inputs(tmp_path, english_s
 def test_the_shipped_models_source_words_are_stock_sacremoses_on_real_czech():
     """The encoder's Moses steps are core.text's precompiled ones: the words the shipped model sees are stock
     sacremoses' (the slow, obvious reference) on every bundled Czech sentence."""
-    from tests.conftest import TASTE_DATA
+    from tests.support.taste_data import TASTE_DATA
     from translate.card import DEFAULT_MODEL_DIR
     from translate.text_chain import moses_words
 

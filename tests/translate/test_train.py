@@ -18,7 +18,7 @@ from configs.schema import TranslateConfig
 from paranmt.cli.evaluate_nmt_command import main as evaluate_main
 from paranmt.cli.train_nmt_command import main as train_main
 from paranmt.core.run_definition import changed_keys, run_definition
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 from tests.support.toy_corpus import make_toy_corpus
 from translate import Status, load_translator
 from translate.card import ModelDir

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from configs.schema import TranslateConfig
-from tests.conftest import TOY_TRAIN_PAIRS
+from tests.support.nmt_models import TOY_TRAIN_PAIRS
 from translate import BackendUnavailable, ModelDirError, Status, load_translator
 from translate.card import ModelDir
 from translate.ct2_backend import CTranslate2Backend

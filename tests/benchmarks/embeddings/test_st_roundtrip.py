@@ -8,8 +8,9 @@ import json
 import pytest
 
 from paranmt.core.hf_imports import import_sentence_transformers
-from tests.conftest import load_benchmark, write_sts_dir
-from tests.support.training_pairs import pairs_parquet, tiny
+from tests.support.repo import load_benchmark
+from tests.support.sts_layout import write_sts_dir
+from tests.support.training_pairs import tatoeba_pairs_parquet, tiny
 from train_embeddings.training.trainer import train
 
 try:
@@ -18,7 +19,7 @@ except ImportError as error:  # the st extra is optional; CI installs .[all]
     pytest.skip(f"{error}", allow_module_level=True)
 def test_round_trip_table(tmp_path, capsys) -> None:
     sts_dir = write_sts_dir(tmp_path / "sts")  # STS-B's layout, the bundled real sentences
-    data = pairs_parquet(tmp_path / "captions", n=300)
+    data = tatoeba_pairs_parquet(tmp_path / "tatoeba-pairs", n=300)
     models = [train(tiny(name, data), tmp_path / name, evaluate_fn=None, progress=False).model_dir
               for name in ("word", "blstm")]
     out = tmp_path / "rows.json"

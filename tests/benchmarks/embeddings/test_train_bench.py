@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from tests.conftest import load_benchmark, shared_data
+from tests.support.repo import load_benchmark
+from tests.support.shared_data import shared_data
 
 
 def test_train_bench_smoke(tmp_path):

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from packaging.utils import canonicalize_name
 
-from tests.conftest import REPO_ROOT, load_benchmark, shared_data
+from tests.support.repo import REPO_ROOT, load_benchmark
+from tests.support.shared_data import shared_data
 
 
 @pytest.mark.parametrize("python", ["3.12", "3.11"])

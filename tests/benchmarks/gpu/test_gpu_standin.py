@@ -11,7 +11,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from configs.schema import TranslateConfig
-from tests.conftest import load_benchmark, shared_data
+from tests.support.repo import load_benchmark
+from tests.support.shared_data import shared_data
 from translate.card import DEFAULT_MODEL_DIR, ModelDir
 
 

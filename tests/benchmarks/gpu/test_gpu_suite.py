@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.benchmarks.gpu import suite_loaders
-from tests.conftest import REPO_ROOT, load_benchmark, shared_data
+from tests.support.repo import REPO_ROOT, load_benchmark
+from tests.support.shared_data import shared_data
 from translate.card import DEFAULT_MODEL_DIR
 
 # What the suite's scrub leaves of an absolute path is a placeholder ("<work>/...", "<path>/name"); this finds one

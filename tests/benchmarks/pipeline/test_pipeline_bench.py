@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from tests.conftest import load_benchmark, shared_data
+from tests.support.repo import load_benchmark
+from tests.support.shared_data import shared_data
 
 
 def run_bench(tmp_path, rows: int, *options: str) -> dict:
@@ -29,7 +30,7 @@ def test_pipeline_bench_runs_a_baseline_commit_beside_this_code(tmp_path):
     both code paths must write the same pairs. The worktree is gone afterwards."""
     import subprocess
 
-    from tests.conftest import REPO_ROOT as ROOT
+    from tests.support.repo import REPO_ROOT as ROOT
 
     if not (ROOT / ".git").exists():
         pytest.skip("not a git checkout: --baseline needs git")

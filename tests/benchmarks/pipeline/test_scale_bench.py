@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 
 from benchmarks.doc_sections import read_section
-from tests.conftest import REPO_ROOT, load_benchmark, shared_data
+from tests.support.repo import REPO_ROOT, load_benchmark
+from tests.support.shared_data import shared_data
 
 
 def test_scale_bench_smoke(tmp_path, capsys):

@@ -12,8 +12,11 @@ from pathlib import Path
 import pytest
 
 from benchmarks.doc_sections import kept_sections, replace_section
-from tests.conftest import SHARED_DATA, TASTE_PAIRS, load_benchmark, taste_pairs, write_sts_dir
-from tests.support.training_pairs import pairs_parquet, tiny
+from tests.support.repo import load_benchmark
+from tests.support.shared_data import SHARED_DATA
+from tests.support.sts_layout import write_sts_dir
+from tests.support.taste_data import TASTE_PAIRS, taste_pairs
+from tests.support.training_pairs import tatoeba_pairs_parquet, tiny
 from train_embeddings.training.trainer import train
 
 
@@ -44,7 +47,7 @@ def _data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, bool]:
 
 def test_frontier_smoke(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     counts, real = _data(tmp_path, monkeypatch)
-    data = pairs_parquet(tmp_path / "captions", n=300)
+    data = tatoeba_pairs_parquet(tmp_path / "tatoeba-pairs", n=300)
     run = train(tiny("sp", data, max_steps=6), tmp_path / "sp", evaluate_fn=None, progress=False)
     docs, out = tmp_path / "docs" / "reproduction.md", tmp_path / "frontier.json"
     assert load_benchmark("reproduction/frontier").main(["--quick", "--model", f"SP={run.model_dir}",

@@ -7,7 +7,7 @@ import json
 import math
 from pathlib import Path
 
-from tests.conftest import REPO_ROOT, load_benchmark
+from tests.support.repo import REPO_ROOT, load_benchmark
 
 RESULTS = REPO_ROOT / "benchmarks" / "results" / "learning_curve.json"
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from benchmarks.reproduction import reproduce
-from tests.conftest import shared_data, shared_path
+from tests.support.shared_data import shared_data, shared_path
 
 
 @pytest.fixture(scope="module")

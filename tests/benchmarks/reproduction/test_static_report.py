@@ -3,7 +3,7 @@ learning curves."""
 
 from __future__ import annotations
 
-from tests.conftest import load_benchmark
+from tests.support.repo import load_benchmark
 
 
 def _row(name: str, mean: float, data: str = "all", **extra) -> dict:

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from paranmt.core.hf_imports import import_sentence_transformers
-from tests.conftest import load_benchmark, shared_data
+from tests.support.repo import load_benchmark
+from tests.support.shared_data import shared_data
 
 try:
     import_sentence_transformers()

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tests.conftest import load_benchmark, shared_data
+from tests.support.repo import load_benchmark
+from tests.support.shared_data import shared_data
 
 
 def test_score_bench_smoke(tmp_path):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import math
 
-from tests.conftest import load_benchmark, shared_data
+from tests.support.repo import load_benchmark
+from tests.support.shared_data import shared_data
 
 
 def test_lexicon_diagnosis_smoke(tmp_path):

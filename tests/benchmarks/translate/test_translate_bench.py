@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import load_benchmark
+from tests.support.repo import load_benchmark
 
 
 def test_translate_bench_smoke(real_model, tmp_path: Path):

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from paranmt.cli.paranmt_command import SUBCOMMANDS
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 HEAVY = ("torch", "sacremoses", "apache_beam", "ctranslate2", "spacy", "fairseq")
 # subcommand -> arguments per case: the help (of a sub-subcommand too), an unknown flag, no arguments at all

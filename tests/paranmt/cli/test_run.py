@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from paranmt.cli.paranmt_command import main
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 
 def test_a_flag_that_does_not_parse_is_one_line(capsys):
@@ -65,7 +65,7 @@ def test_the_progress_line_shows_a_started_translation():
 
 def test_backend_takes_a_name_or_an_import_path_checked_as_set_checks_it(tmp_path, capsys):
     """``--backend`` offers what its help says (a built-in name or a backend's import path: the broken-backend run
-    in tests/pipeline/test_backend_failure_run.py gives one); a value the schema refuses is refused by the check
+    in tests/pipeline/test_run_backend_failure.py gives one); a value the schema refuses is refused by the check
     ``--set`` goes through, in one line naming the flag that gave it."""
     from configs import load_config
     from paranmt.core.command_line import config_values, flag_names

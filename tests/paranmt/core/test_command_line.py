@@ -15,7 +15,7 @@ from configs.schema import ParaNMTConfig
 from paranmt.cli.paranmt_command import SUBCOMMANDS
 from paranmt.core.command_line import ConfigFlag, add_config_flags, config_values, schema_field
 from pipeline.run import CONFIG_FLAGS, build_parser
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 LIBRARY = ("configs", "paranmt", "filters", "translate", "train_embeddings", "pipeline")
 

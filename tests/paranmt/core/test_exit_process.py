@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 SCRIPT = """
 import atexit, sys, time

@@ -23,7 +23,7 @@ from paranmt.core.run_definition import (
     run_definition,
 )
 from pipeline.run import main as run_main
-from tests.support.training_pairs import pairs_parquet
+from tests.support.training_pairs import tatoeba_pairs_parquet
 from train_embeddings.train_command import main as train_main
 from translate import train as nmt_train
 from translate.train import TrainRecipe
@@ -149,7 +149,8 @@ def test_every_tool_refuses_another_run_in_the_same_words(tmp_path, capsys, monk
     refusals["run"] = _refusal(capsys, run_main([*run, "--set", "seed=2"]), run_out)
 
     train_out = tmp_path / "train"
-    train = ["--input", str(pairs_parquet(tmp_path / "pairs", n=40)), "--out", str(train_out), "--model", "word",
+    pairs = tatoeba_pairs_parquet(tmp_path / "pairs", n=40)
+    train = ["--input", str(pairs), "--out", str(train_out), "--model", "word",
              "--max-steps", "1", "--threads", "1", "--no-eval", "--quiet", "--set", "train.word_dim=8",
              "--set", "train.batch_size=10", "--set", "train.megabatch=1"]
     assert train_main([*train, "--seed", "1"]) == 0

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from paranmt.core.text import TextProcessor
-from tests.conftest import TASTE_DATA, read_lines
+from tests.support.taste_data import TASTE_DATA
+from tests.support.text_files import read_lines
 
 
 def test_fast_tokeniser_matches_stock_sacremoses_on_real_text():

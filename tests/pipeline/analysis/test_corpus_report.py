@@ -44,7 +44,8 @@ from pipeline.analysis.corpus_report import (
     template_entropy,
     vocabulary_entropy,
 )
-from tests.conftest import TASTE_DATA, read_lines, taste_pairs
+from tests.support.taste_data import TASTE_DATA, taste_pairs
+from tests.support.text_files import read_lines
 
 TOKENS = pa.list_(pa.string())
 REAL_LINES = 2000  # per corpus

@@ -23,8 +23,8 @@ from pipeline.job import run_job
 from pipeline.outputs.dataset_card import card_configs, card_data, size_category
 from pipeline.outputs.run_folder import clear_staging
 from pipeline.run import main as run_main
-from tests.conftest import taste_pairs
 from tests.support.sample_run import sample_config
+from tests.support.taste_data import taste_pairs
 
 REPO = Path(__file__).resolve().parents[3]
 SAMPLE = REPO / "configs" / "sample"

@@ -12,7 +12,7 @@ import pytest
 
 from pipeline.outputs.translator_check import FLOOR, MAX_BELOW_FLOOR, MAX_NO_TRIGRAM, MIN_PAIRS, translator_check
 from pipeline.run import main
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 TASTE = REPO_ROOT / "tests" / "data" / "shared-taste" / "data"
 

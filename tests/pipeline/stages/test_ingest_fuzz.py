@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 
 from pipeline.inputs.plan import InputSpec
 from pipeline.run import main
-from tests.conftest import read_lines, taste_data
+from tests.support.taste_data import taste_data
+from tests.support.text_files import read_lines
 
 MAX_LINE_BYTES = 300
 FORMATS = ("pairs", "tsv", "jsonl", "parquet")

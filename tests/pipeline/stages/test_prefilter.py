@@ -20,8 +20,9 @@ from pipeline.run import main as run_main
 from pipeline.stages.backtranslate import TRANSLATION_SCHEMA, apply_translations
 from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
 from pipeline.stages.write import records_to_table
-from tests.conftest import TASTE_DATA, read_lines
 from tests.support.prefilter_reference import pair_record, pick_duplicates, prefilter_row
+from tests.support.taste_data import TASTE_DATA
+from tests.support.text_files import read_lines
 
 SOFTWARE = TASTE_DATA / "bitext-software"  # the bundled licensed excerpt (300 pairs)
 

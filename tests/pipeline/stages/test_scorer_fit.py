@@ -17,8 +17,9 @@ from paranmt.core.pair_schema import ID, PARAPHRASE_SCORE, SCORER_ID
 from paranmt.core.run_layout import DEADLETTER, PAIRS, REJECTED, SCORER_FILE, TRAIN
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
-from tests.conftest import read_lines, taste_data
 from tests.support.sample_run import folder_bytes, run_sample, sample_config
+from tests.support.taste_data import taste_data
+from tests.support.text_files import read_lines
 
 
 @pytest.fixture(scope="module")

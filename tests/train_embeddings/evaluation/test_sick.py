@@ -14,7 +14,8 @@ import pytest
 import torch
 
 from paranmt.cli.sick_command import main
-from tests.conftest import TASTE_PAIRS, shared_data, taste_pairs
+from tests.support.shared_data import shared_data
+from tests.support.taste_data import TASTE_PAIRS, taste_pairs
 from train_embeddings.evaluation.sick import (
     ENTAILMENT_LABELS,
     PairHead,
@@ -135,7 +136,7 @@ def sick_slice() -> dict[str, tuple[SickData, SickData]]:
 
 @pytest.fixture(scope="module")
 def made_files(tmp_path_factory) -> dict[str, tuple[Path, Path]]:
-    """SICK-layout files made of the bundled pairs (tests/conftest.py:taste_pairs), lower-cased as SICK is: for the
+    """SICK-layout files made of the bundled pairs (support/taste_data.py:taste_pairs), lower-cased as SICK is: for the
     tests of the training mechanics, which need SICK's format, not its judgements. Every other pair is a real pair
     (a Tatoeba sentence, the translation of its Czech side), the rest a sentence with another pair's translation;
     relatedness is 1 + 4 x the Jaccard overlap of their word sets, entailment ENTAILMENT for a real pair and

@@ -27,7 +27,7 @@ import pytest
 from paranmt.cli import evaluate_command
 from paranmt.core.correlation import pearson, spearman
 from paranmt.core.text import CachedTokenizer
-from tests.conftest import shared_data
+from tests.support.shared_data import shared_data
 from train_embeddings.evaluation import sts
 from train_embeddings.models import model_io  # evaluate loads models through it (replaced in the CLI tests)
 

@@ -23,7 +23,8 @@ from paranmt.cli.paranmt_command import main as paranmt
 from paranmt.core.corpus_card import corpus_summary
 from paranmt.core.hf_imports import hide_broken_torchaudio
 from paranmt.core.run_layout import CARD_FILE, SUMMARY_FILE
-from tests.conftest import REPO_ROOT, shared_data
+from tests.support.repo import REPO_ROOT
+from tests.support.shared_data import shared_data
 from tests.support.static_teacher import tiny_teacher
 from tests.support.training_pairs import tiny
 from train_embeddings.export.model_card import sts_sets

@@ -17,7 +17,7 @@ import pytest
 from paranmt.cli import export_command as export
 from paranmt.core.hf_imports import hide_broken_torchaudio
 from paranmt.core.pair_schema import PAIRS_SCHEMA
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 from train_embeddings.training.data import read_tsv_tables
 
 

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from paranmt.cli.paranmt_command import main as paranmt
-from tests.conftest import REPO_ROOT
-from tests.support.training_pairs import pairs_parquet, tiny
+from tests.support.repo import REPO_ROOT
+from tests.support.training_pairs import tatoeba_pairs_parquet, tiny
 from train_embeddings.models.model_io import load_model
 from train_embeddings.training.trainer import train
 
@@ -44,8 +44,8 @@ def test_the_readme_block_runs_as_written(tmp_path):
     snippet = readme_snippet()
     paths = re.findall(r'SentenceTransformer\("([^"]+)"', snippet)
     assert paths and all(f'"{s}"' in snippet for s in SENTENCES), snippet  # it encodes these
-    run = train(tiny("word", pairs_parquet(tmp_path / "captions", n=300)), tmp_path / "runs" / "emb" / "wt",
-                evaluate_fn=None, progress=False)
+    pairs = tatoeba_pairs_parquet(tmp_path / "tatoeba-pairs", n=300)
+    run = train(tiny("word", pairs), tmp_path / "runs" / "emb" / "wt", evaluate_fn=None, progress=False)
     assert paranmt(["export", "--format", "sentence-transformers", "--model", str(run.out_dir),
                     "--out", str(tmp_path / paths[0])]) == 0
     # The block exactly as written, then (after it) one line that saves what it computed for the comparison.

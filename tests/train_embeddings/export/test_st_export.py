@@ -13,8 +13,8 @@ import pytest
 
 from paranmt.cli.paranmt_command import main as paranmt
 from paranmt.core.hf_imports import import_sentence_transformers
-from tests.conftest import write_sts_dir
-from tests.support.training_pairs import pair_lines, pairs_parquet, tiny
+from tests.support.sts_layout import write_sts_dir
+from tests.support.training_pairs import pair_lines, tiny
 from train_embeddings.evaluation import sts
 from train_embeddings.models.model_io import load_model
 from train_embeddings.training.trainer import train
@@ -34,18 +34,13 @@ RAW = ["A man in a blue shirt is playing the guitar.", "Two dogs run through the
 
 
 @pytest.fixture(scope="module")
-def captions(tmp_path_factory):
-    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=300)
-
-
-@pytest.fixture(scope="module")
 def sentences() -> list[str]:
     return [*RAW, *pair_lines("other", 200)]
 
 
 @pytest.mark.parametrize("components", ["word", "trigram", "lstm", "blstm", "word,trigram", "sp", "sp,word"])
-def test_sentence_transformers_encode_equals_paranmt(components, captions, sentences, tmp_path) -> None:
-    run = train(tiny(components, captions, max_steps=6), tmp_path / "run", evaluate_fn=None, progress=False)
+def test_sentence_transformers_encode_equals_paranmt(components, tatoeba_pairs, sentences, tmp_path) -> None:
+    run = train(tiny(components, tatoeba_pairs, max_steps=6), tmp_path / "run", evaluate_fn=None, progress=False)
     model = load_model(run.model_dir)
     expected = model.encode(sentences)
     out = export_sentence_transformers(model, tmp_path / "st")
@@ -64,11 +59,11 @@ def test_sentence_transformers_encode_equals_paranmt(components, captions, sente
     assert loaded.get_embedding_dimension() == model.dim
 
 
-def test_exported_folders_name_the_st_modules_path(captions, tmp_path) -> None:
+def test_exported_folders_name_the_st_modules_path(tatoeba_pairs, tmp_path) -> None:
     """The one saved artefact that names a module: an exported folder (``modules.json``; a WORD export's
     ``tokenizer_class``), from which sentence-transformers imports the class. Every folder exported so far names
     ``train_embeddings.st_modules``, so the classes stay in that module, whatever else moves."""
-    run = train(tiny("word", captions, max_steps=2), tmp_path / "run", evaluate_fn=None, progress=False)
+    run = train(tiny("word", tatoeba_pairs, max_steps=2), tmp_path / "run", evaluate_fn=None, progress=False)
     out = export_sentence_transformers(load_model(run.model_dir), tmp_path / "st")
     config = json.loads((out / "wordembedding_config.json").read_text())
     assert config["tokenizer_class"] == "train_embeddings.st_modules.MosesWordTokenizer"
@@ -80,8 +75,8 @@ def test_export_refuses_what_is_not_an_encoder(tmp_path) -> None:
         export_sentence_transformers(object(), tmp_path / "st")  # type: ignore[arg-type]
 
 
-def test_paranmt_export_command(captions, tmp_path, capsys) -> None:
-    run = train(tiny("word", captions), tmp_path / "run", evaluate_fn=None, progress=False)
+def test_paranmt_export_command(tatoeba_pairs, tmp_path, capsys) -> None:
+    run = train(tiny("word", tatoeba_pairs), tmp_path / "run", evaluate_fn=None, progress=False)
     assert paranmt(["export", "--format", "sentence-transformers", "--model", str(run.out_dir), "--out",
                     str(tmp_path / "st")]) == 0
     assert "as a sentence-transformers model" in capsys.readouterr().err
@@ -104,11 +99,11 @@ def pooled(year: sts.StsYear) -> tuple[list[str], list[str], np.ndarray]:
             np.concatenate([d.scores for d in year.values()]))
 
 
-def test_sts_numbers_equal_the_sentence_transformers_evaluator(captions, tmp_path) -> None:
-    # STS13 and STS-B in their layout, made of the bundled pairs (tests/conftest.py:write_sts_dir): the two
+def test_sts_numbers_equal_the_sentence_transformers_evaluator(tatoeba_pairs, tmp_path) -> None:
+    # STS13 and STS-B in their layout, made of the bundled pairs (tests/support/sts_layout.py:write_sts_dir): the two
     # evaluators read the same files
     bench = sts.load_benchmarks(write_sts_dir(tmp_path / "sts"), years=(2013,), stsb=True)
-    run = train(tiny("word,trigram", captions, max_steps=10), tmp_path / "run", evaluate_fn=None, progress=False)
+    run = train(tiny("word,trigram", tatoeba_pairs, max_steps=10), tmp_path / "run", evaluate_fn=None, progress=False)
     export_sentence_transformers(load_model(run.model_dir), tmp_path / "st")
     loaded = sentence_transformers.SentenceTransformer(str(tmp_path / "st"), device="cpu", trust_remote_code=True)
     report = sts.evaluate_all(load_model(run.model_dir).encode, data=bench)
@@ -126,7 +121,7 @@ def test_minilm_baseline_unzips_once_and_matches_the_evaluator(tmp_path) -> None
     assert (directory / "modules.json").is_file() and directory.name.startswith("all-MiniLM-L6-v2-")
     assert sts.minilm_directory(tmp_path / "cache") == directory  # the second use finds the unzipped copy
     encoder = sts.MiniLMEncoder(directory)
-    # An STS13 sub-dataset in its layout, made of the bundled pairs (tests/conftest.py:write_sts_dir)
+    # An STS13 sub-dataset in its layout, made of the bundled pairs (tests/support/sts_layout.py:write_sts_dir)
     dataset = sts.load_sts_year(write_sts_dir(tmp_path / "sts") / "STS13")["tatoeba"]
     ours = sts.evaluate_dataset(encoder, dataset)
     pearson, spearman = library_metrics(encoder.model, dataset.sentences1, dataset.sentences2, dataset.scores)

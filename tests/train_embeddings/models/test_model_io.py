@@ -13,7 +13,7 @@ import torch
 from filters.paragram import ParagramScorer
 from paranmt.core.text import MOSES_EN
 from paranmt.core.word_vectors import load_word_vectors
-from tests.support.training_pairs import pair_lines, pair_tokens, pairs_parquet, tiny
+from tests.support.training_pairs import pair_lines, pair_tokens, tiny
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.encoder import SentenceEncoder
 from train_embeddings.models.model_io import ModelLoadError, export_word_vectors, load_model, save_model
@@ -25,19 +25,14 @@ RAW = ["A man in a blue shirt is playing the guitar.", "Two dogs run through the
 
 
 @pytest.fixture(scope="module")
-def captions(tmp_path_factory):
-    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=300)
-
-
-@pytest.fixture(scope="module")
-def combined_run(captions, tmp_path_factory):
-    return train(tiny("word,trigram,blstm-max", captions), tmp_path_factory.mktemp("run"), evaluate_fn=None,
+def combined_run(tatoeba_pairs, tmp_path_factory):
+    return train(tiny("word,trigram,blstm-max", tatoeba_pairs), tmp_path_factory.mktemp("run"), evaluate_fn=None,
                  progress=False)
 
 
 @pytest.fixture(scope="module")
-def word_run(captions, tmp_path_factory):
-    config = tiny("word", captions, word_vectors="kumo", keep_pretrained_vocab=False, max_steps=6)
+def word_run(tatoeba_pairs, tmp_path_factory):
+    config = tiny("word", tatoeba_pairs, word_vectors="kumo", keep_pretrained_vocab=False, max_steps=6)
     return train(config, tmp_path_factory.mktemp("word"), evaluate_fn=None, progress=False)
 
 
@@ -78,7 +73,7 @@ def test_weights_are_plain_tensors_loaded_weights_only(combined_run):
         load_model(combined_run.model_dir.parent / "vocab")
 
 
-def test_word_model_directory_is_a_paragram_word_model(word_run, captions):
+def test_word_model_directory_is_a_paragram_word_model(word_run, tatoeba_pairs):
     model = load_model(word_run.model_dir)
     vectors = load_word_vectors(word_run.model_dir)  # auto: a directory -> word_model (word_vectors.npy + vocab.txt)
     assert vectors.source.startswith("word_model:") and len(vectors) == len(model.words) - 1 and vectors.dim == 50

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 import torch
 
-from tests.support.training_pairs import pair_lines, pairs_parquet, tiny
+from tests.support.training_pairs import pair_lines, tiny
 from train_embeddings.models.bag_average import BagAverage
 from train_embeddings.models.model_io import load_model, save_model
 from train_embeddings.training.trainer import train
@@ -22,13 +22,8 @@ RAW = ["A man in a blue shirt is playing the guitar.", "", "Zyzzyvas quixoticall
 
 
 @pytest.fixture(scope="module")
-def captions(tmp_path_factory):
-    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=300)
-
-
-@pytest.fixture(scope="module")
-def sp_run(captions, tmp_path_factory):
-    return train(tiny("sp", captions, sp_vocab_size=400, sp_dim=16), tmp_path_factory.mktemp("sp"),
+def sp_run(tatoeba_pairs, tmp_path_factory):
+    return train(tiny("sp", tatoeba_pairs, sp_vocab_size=400, sp_dim=16), tmp_path_factory.mktemp("sp"),
                  evaluate_fn=None, progress=False)
 
 
@@ -49,14 +44,14 @@ def test_sp_model_round_trip_and_no_unknown_words(sp_run, tmp_path) -> None:
     assert meta["spec"]["n_pieces"] == 400
 
 
-def test_sp_combines_with_word_and_trigram(captions, tmp_path) -> None:
-    run = train(tiny("sp,word,trigram", captions, sp_vocab_size=400, sp_dim=8), tmp_path / "run",
+def test_sp_combines_with_word_and_trigram(tatoeba_pairs, tmp_path) -> None:
+    run = train(tiny("sp,word,trigram", tatoeba_pairs, sp_vocab_size=400, sp_dim=8), tmp_path / "run",
                 evaluate_fn=None, progress=False)
     model = load_model(run.model_dir)
     assert model.dim == 8 + 16 + 16
     full = model.encode(RAW)
     assert np.array_equal(full[:, :8], _part(model, "sp", RAW))
-    summed = train(tiny("sp+trigram", captions, sp_vocab_size=400, sp_dim=16), tmp_path / "sum",
+    summed = train(tiny("sp+trigram", tatoeba_pairs, sp_vocab_size=400, sp_dim=16), tmp_path / "sum",
                    evaluate_fn=None, progress=False)
     assert load_model(summed.model_dir).dim == 16
 

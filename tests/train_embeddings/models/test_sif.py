@@ -15,7 +15,7 @@ from paranmt.cli.sif_command import main
 from paranmt.core.correlation import pearson
 from paranmt.core.text import CachedTokenizer
 from paranmt.core.word_vectors import WordVectors, WordVectorsError
-from tests.conftest import shared_data
+from tests.support.shared_data import shared_data
 from train_embeddings.evaluation import sts
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.encoder import build_encoder

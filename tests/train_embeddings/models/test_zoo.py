@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from configs.schema import TrainConfig
-from tests.support.training_pairs import pairs_parquet
+from tests.support.training_pairs import tatoeba_pairs_parquet
 from train_embeddings.models.cse import ConvSentenceEncoder
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.encoder import SentenceEncoder, build_encoder
@@ -285,8 +285,9 @@ def test_old_specs_still_load():
 
 
 @pytest.fixture(scope="module")
-def captions(tmp_path_factory):
-    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=120)
+def tatoeba_120_pairs(tmp_path_factory):
+    """Six batches of 20: an epoch of the resume test."""
+    return tatoeba_pairs_parquet(tmp_path_factory.mktemp("tatoeba-pairs"), n=120)
 
 
 @pytest.mark.parametrize("model,extra", [
@@ -299,11 +300,11 @@ def captions(tmp_path_factory):
     ("cse", ["--negatives", "mix"]),
     ("word,cse,irnn", ["--lambda-w", "1e-4"]),
 ])
-def test_cli_smoke_run_per_family(captions, tmp_path, capsys, model, extra):
+def test_cli_smoke_run_per_family(tatoeba_120_pairs, tmp_path, capsys, model, extra):
     out = tmp_path / "run"
-    code = main(["--input", str(captions), "--model", model, "--out", str(out), "--megabatch", "2", "--batch-size",
-                 "20", "--max-steps", "3", "--no-eval", "--quiet", "--threads", "1", "--set", "train.word_dim=8",
-                 "--set", "train.lstm_dim=6", "--set", "train.cse_maps=4", *extra])
+    code = main(["--input", str(tatoeba_120_pairs), "--model", model, "--out", str(out), "--megabatch", "2",
+                 "--batch-size", "20", "--max-steps", "3", "--no-eval", "--quiet", "--threads", "1",
+                 "--set", "train.word_dim=8", "--set", "train.lstm_dim=6", "--set", "train.cse_maps=4", *extra])
     assert code == 0, capsys.readouterr().err
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["steps"] == 3 and all(math.isfinite(e["loss"]) for e in metrics["log"])
@@ -315,8 +316,8 @@ def test_cli_smoke_run_per_family(captions, tmp_path, capsys, model, extra):
     assert vectors.shape[0] == 3 and np.isfinite(vectors).all()
 
 
-def test_regularised_run_resumes_exactly(captions, tmp_path):
-    config = TrainConfig(data=str(captions), model="irnn", batch_size=20, megabatch=2, word_dim=8, threads=1,
+def test_regularised_run_resumes_exactly(tatoeba_120_pairs, tmp_path):
+    config = TrainConfig(data=str(tatoeba_120_pairs), model="irnn", batch_size=20, megabatch=2, word_dim=8, threads=1,
                          shuffle_buffer=100, read_batch_rows=64, evals_per_epoch=2, epochs=1, lambda_c=0.1,
                          lambda_w=0.01, optimizer="adagrad", lr=0.05)
     full = train(config, tmp_path / "full", evaluate_fn=None, progress=False)

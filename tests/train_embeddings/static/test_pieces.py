@@ -21,7 +21,7 @@ pytest.importorskip("tokenizers")
 pytest.importorskip("all_minilm_l6_v2", reason="the st extra (the packaged all-MiniLM-L6-v2) is not installed")
 
 from paranmt.core.hf_imports import minilm_directory
-from tests.conftest import shared_data
+from tests.support.shared_data import shared_data
 from train_embeddings.evaluation import sts
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.encoder import build_encoder

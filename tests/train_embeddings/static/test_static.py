@@ -10,7 +10,7 @@ import pytest
 
 from paranmt.core.hf_imports import hide_broken_torchaudio
 from tests.support.static_teacher import tiny_teacher
-from tests.support.training_pairs import pairs_parquet, tiny
+from tests.support.training_pairs import tatoeba_pairs_parquet, tiny
 
 hide_broken_torchaudio()
 pytest.importorskip("model2vec.distill", reason="the static extra (model2vec, skeletoken) is not installed")
@@ -34,7 +34,7 @@ def teacher(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def trained(teacher, tmp_path_factory):
-    data = pairs_parquet(tmp_path_factory.mktemp("captions"), n=200)
+    data = tatoeba_pairs_parquet(tmp_path_factory.mktemp("tatoeba-pairs"), n=200)
     cache = tmp_path_factory.mktemp("cache")
     out = tmp_path_factory.mktemp("run") / "static"
     cfg = tiny("static,trigram", data, teacher=str(teacher), static_pca_dims=8, static_cache=str(cache),
@@ -83,7 +83,7 @@ def test_a_combination_exports_to_sentence_transformers(trained, tmp_path) -> No
 @pytest.fixture(scope="module")
 def static_run(teacher, tmp_path_factory):
     root = tmp_path_factory.mktemp("static-only")
-    data = pairs_parquet(root / "captions", n=120)
+    data = tatoeba_pairs_parquet(root / "tatoeba-pairs", n=120)
     cfg = tiny(STATIC, data, teacher=str(teacher), static_pca_dims=8, static_cache=str(root / "cache"), lr=0.05)
     train(cfg, root / "run", evaluate_fn=None, progress=False)
     return root / "run"
@@ -123,7 +123,7 @@ def test_train_static_shows_paranmt_lines_only(teacher, tmp_path, monkeypatch, c
     """``train --model static`` shows the trainer's lines (and warnings) only, not skeletoken's and model2vec's INFO
     lines and progress bars while it distils (a fresh cache distils again here)."""
     monkeypatch.setenv("PARANMT_CACHE", str(tmp_path / "cache"))
-    data = pairs_parquet(tmp_path / "captions", n=100)
+    data = tatoeba_pairs_parquet(tmp_path / "tatoeba-pairs", n=100)
     assert paranmt(["train", "--input", str(data), "--model", "static", "--teacher", str(teacher), "--pca-dims", "8",
                     "--out", str(tmp_path / "run"), "--no-eval", "--quiet", "--max-steps", "2"]) == 0
     lines = capsys.readouterr().err.strip().splitlines()
@@ -135,7 +135,7 @@ def test_train_static_shows_paranmt_lines_only(teacher, tmp_path, monkeypatch, c
 def test_train_static_draws_no_carriage_return_bar_where_stderr_is_not_a_terminal(teacher, tmp_path) -> None:
     """Loading the teacher (transformers' "Loading weights"), encoding its targets, distilling it (model2vec) and
     training draw tqdm bars on a terminal; into a pipe or a log file, stderr holds lines only."""
-    data = pairs_parquet(tmp_path / "captions", n=100)
+    data = tatoeba_pairs_parquet(tmp_path / "tatoeba-pairs", n=100)
     done = run_paranmt("train", "--input", str(data), "--model", "static", "--teacher", str(teacher), "--pca-dims",
                        "8", "--out", str(tmp_path / "run"), "--no-eval", "--max-steps", "2",
                        "--set", f"train.static_cache={tmp_path / 'cache'}", "--set", "train.static_teacher_loss=0.5")

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.support.training_pairs import pairs_parquet, pairs_table
+from tests.support.training_pairs import pairs_table, tatoeba_pairs_parquet
 from train_embeddings.training.data import PairSource, TrainDataError, tsv_to_parquet
 
 
@@ -129,7 +129,7 @@ def test_released_tsv_format(tmp_path):
 
 
 def test_real_pair_shards_read(tmp_path):
-    source = PairSource(pairs_parquet(tmp_path / "pairs", n=120, shards=3))
+    source = PairSource(tatoeba_pairs_parquet(tmp_path / "pairs", n=120, shards=3))
     assert source.count() == 120 and len(source.files) == 3
     chunk = next(source.chunks(200, 0, 0))
     assert len(chunk) == 120 and all(isinstance(t, str) for t in chunk.left.to_pylist()[0])

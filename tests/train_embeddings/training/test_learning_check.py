@@ -45,7 +45,7 @@ from benchmarks.reproduction.caption_pairs import build_caption_pairs, cache_roo
 from configs.schema import TrainConfig
 from filters.paragram import ParagramScorer
 from paranmt.core.word_vectors import load_kumo
-from tests.conftest import shared_data
+from tests.support.shared_data import shared_data
 from train_embeddings.losses.margin_loss import MARGIN_STATISTICS, margin_statistics
 from train_embeddings.losses.negative_mining import MegaBatchMiner
 from train_embeddings.models.model_io import load_model

@@ -9,7 +9,7 @@ import itertools
 import pytest
 import torch
 
-from tests.support.training_pairs import pairs_parquet, tiny
+from tests.support.training_pairs import tatoeba_pairs_parquet, tiny
 from train_embeddings.training.data import PairSource
 from train_embeddings.training.megabatches import MegaBatches
 from train_embeddings.training.preparation import Vocabularies, build_vocabularies, prepare_training
@@ -17,8 +17,9 @@ from train_embeddings.training.trainer import Trainer, train
 
 
 @pytest.fixture(scope="module")
-def captions(tmp_path_factory):
-    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=129, shards=2)
+def tatoeba_129_pairs(tmp_path_factory):
+    """Two megabatches of 64 and a lone pair."""
+    return tatoeba_pairs_parquet(tmp_path_factory.mktemp("tatoeba-pairs"), n=129, shards=2)
 
 
 def _word_rows(batch) -> list[list[int]]:
@@ -27,8 +28,8 @@ def _word_rows(batch) -> list[list[int]]:
     return [ids[a:b] for a, b in itertools.pairwise(offsets)]
 
 
-def test_megabatches_skip_continues_the_epoch_and_a_lone_pair_is_only_counted(captions):
-    config = tiny("word", captions)
+def test_megabatches_skip_continues_the_epoch_and_a_lone_pair_is_only_counted(tatoeba_129_pairs):
+    config = tiny("word", tatoeba_129_pairs)
     source = PairSource.from_config(config)
     vocabularies = build_vocabularies(source, config, seed=1)
     loader = MegaBatches(source, vocabularies.featurizer(lowercase=True), 64, seed=1, shuffle_buffer=100,
@@ -42,8 +43,8 @@ def test_megabatches_skip_continues_the_epoch_and_a_lone_pair_is_only_counted(ca
     assert _word_rows(next(loader.epoch(1))) != _word_rows(full[0])  # each epoch is shuffled anew
 
 
-def test_vocabularies_round_trip_through_the_run_folder(captions, tmp_path):
-    config = tiny("word,trigram", captions)
+def test_vocabularies_round_trip_through_the_run_folder(tatoeba_129_pairs, tmp_path):
+    config = tiny("word,trigram", tatoeba_129_pairs)
     built = build_vocabularies(PairSource.from_config(config), config, seed=1)
     built.save(tmp_path / "vocab")
     loaded = Vocabularies.load(tmp_path / "vocab", ["word", "trigram"])
@@ -52,8 +53,8 @@ def test_vocabularies_round_trip_through_the_run_folder(captions, tmp_path):
     assert built.sizes()["words"] > 100 and built.sizes()["trigrams"] > built.sizes()["words"]
 
 
-def test_a_run_folder_is_restored_into_the_trainers_state(captions, tmp_path):
-    config = tiny("word", captions, max_steps=3)
+def test_a_run_folder_is_restored_into_the_trainers_state(tatoeba_129_pairs, tmp_path):
+    config = tiny("word", tatoeba_129_pairs, max_steps=3)
     first = train(config, tmp_path / "run", evaluate_fn=None, progress=False)
     setup = prepare_training(config.model_copy(update={"max_steps": 5}), tmp_path / "run", evaluate_fn=None,
                              progress=False)

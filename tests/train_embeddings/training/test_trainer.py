@@ -14,8 +14,8 @@ import torch
 from configs import ConfigError
 from configs.schema import TrainConfig
 from paranmt.core.run_definition import DifferentRun
-from tests.conftest import write_sts_dir
-from tests.support.training_pairs import pair_lines, pairs_parquet, pairs_table
+from tests.support.sts_layout import write_sts_dir
+from tests.support.training_pairs import pair_lines, pairs_table
 from train_embeddings.evaluation.sts.datasets import StsDataMissing
 from train_embeddings.models.model_io import load_model
 from train_embeddings.train_command import main
@@ -33,33 +33,27 @@ def tiny(data, model="word", **overrides) -> TrainConfig:
     return TrainConfig(**values)
 
 
-@pytest.fixture(scope="module")
-def captions(tmp_path_factory):
-    """300 real pairs (Tatoeba English and the back-translation of its Czech side), two shards."""
-    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=300)
-
-
 @pytest.mark.parametrize("model", ["word", "trigram", "lstm", "blstm", "blstm-cat", "blstm-max", "word,trigram",
                                    "word+trigram", "word,trigram,lstm", "word+trigram+lstm"])
-def test_smoke_train_every_model_type(captions, tmp_path, model):
-    result = train(tiny(captions, model, max_steps=4), tmp_path / "run", evaluate_fn=None, progress=False)
+def test_smoke_train_every_model_type(tatoeba_pairs, tmp_path, model):
+    result = train(tiny(tatoeba_pairs, model, max_steps=4), tmp_path / "run", evaluate_fn=None, progress=False)
     assert result.steps == 4 and len(result.losses) == 4 and np.isfinite(result.losses).all()
     assert not result.finished and result.best is None
     vectors = load_model(result.model_dir).encode(PROBE)
     assert vectors.shape[0] == 3 and np.isfinite(vectors).all()
 
 
-def test_a_run_folder_names_no_module_path(captions, tmp_path):
+def test_a_run_folder_names_no_module_path(tatoeba_pairs, tmp_path):
     """Saved models, checkpoints, vocabularies and metrics hold data, never a Python module path (``model.json`` a
     spec, ``weights.pt`` and ``checkpoint.pt`` plain tensors), so the package's modules can move without an old run
     or model failing to load."""
-    train(tiny(captions, "word,trigram,lstm", max_steps=2), tmp_path / "run", evaluate_fn=None, progress=False)
+    train(tiny(tatoeba_pairs, "word,trigram,lstm", max_steps=2), tmp_path / "run", evaluate_fn=None, progress=False)
     files = [p for p in (tmp_path / "run").rglob("*") if p.is_file()]
     assert any(p.name == CHECKPOINT for p in files) and any(p.name == "model.json" for p in files)
     assert [p.name for p in files if b"train_embeddings" in p.read_bytes()] == []
 
 
-def test_loss_goes_down_and_outputs_are_written(captions, tmp_path):
+def test_loss_goes_down_and_outputs_are_written(tatoeba_pairs, tmp_path):
     calls = []
 
     def evaluate(model):
@@ -67,7 +61,7 @@ def test_loss_goes_down_and_outputs_are_written(captions, tmp_path):
         sims = model.similarity(PROBE[:2], PROBE[1:])
         return {"dev": float(-len(calls)), "probe": float(sims.mean())}  # best at the first evaluation
 
-    config = tiny(captions, "word", epochs=3, evals_per_epoch=2, log_every=5, lr=0.01)
+    config = tiny(tatoeba_pairs, "word", epochs=3, evals_per_epoch=2, log_every=5, lr=0.01)
     result = train(config, tmp_path / "run", evaluate_fn=evaluate, progress=False)
     steps_per_epoch = 15  # 300 pairs: 5 mega-batches of 60 = 3 mini-batches of 20 each
     assert result.finished and result.steps == 3 * steps_per_epoch
@@ -86,9 +80,9 @@ def test_loss_goes_down_and_outputs_are_written(captions, tmp_path):
 
 
 @pytest.mark.parametrize("model,negatives", [("word", "mix"), ("lstm", "max"), ("word,trigram", "max")])
-def test_resume_gives_identical_subsequent_losses(captions, tmp_path, model, negatives):
+def test_resume_gives_identical_subsequent_losses(tatoeba_pairs, tmp_path, model, negatives):
     evaluate = lambda m: {"dev": float(m.similarity(PROBE[:2], PROBE[1:]).mean())}  # noqa: E731
-    config = tiny(captions, model, epochs=2, negatives=negatives, evals_per_epoch=3, scramble=0.5)
+    config = tiny(tatoeba_pairs, model, epochs=2, negatives=negatives, evals_per_epoch=3, scramble=0.5)
     full = train(config, tmp_path / "full", evaluate_fn=evaluate, progress=False)
     assert full.steps == 30
     # Stop inside a mega-batch (step 17 = 5 mega-batches of 3 updates + 2) and at an epoch boundary (15).
@@ -103,8 +97,8 @@ def test_resume_gives_identical_subsequent_losses(captions, tmp_path, model, neg
         assert np.array_equal(load_model(out / "model").encode(PROBE), load_model(full.model_dir).encode(PROBE))
 
 
-def test_a_run_folder_continues_the_same_run_and_refuses_another(captions, tmp_path):
-    config = tiny(captions, "word", max_steps=2)
+def test_a_run_folder_continues_the_same_run_and_refuses_another(tatoeba_pairs, tmp_path):
+    config = tiny(tatoeba_pairs, "word", max_steps=2)
     first = train(config, tmp_path / "run", evaluate_fn=None, progress=False)
     again = train(config, tmp_path / "run", evaluate_fn=None, progress=False)  # the same run: nothing to redo
     assert again.steps == first.steps == 2 and again.losses == []
@@ -120,8 +114,8 @@ def test_a_run_folder_continues_the_same_run_and_refuses_another(captions, tmp_p
         train(config, tmp_path / "other", resume=True, evaluate_fn=None)
 
 
-def test_nan_loss_names_the_step(captions, tmp_path):
-    trainer = Trainer(prepare_training(tiny(captions, "word"), tmp_path / "run", evaluate_fn=None,
+def test_nan_loss_names_the_step(tatoeba_pairs, tmp_path):
+    trainer = Trainer(prepare_training(tiny(tatoeba_pairs, "word"), tmp_path / "run", evaluate_fn=None,
                                        progress=False))
     real, calls = trainer.loss_fn, []
 
@@ -145,19 +139,19 @@ def test_bad_data_errors_reach_the_trainer(tmp_path):
         train(tiny(tmp_path / "one.parquet", min_score=0.5), tmp_path / "run2", evaluate_fn=None)
 
 
-def test_default_evaluation_uses_sts2017_dev(captions, tmp_path, monkeypatch):
+def test_default_evaluation_uses_sts2017_dev(tatoeba_pairs, tmp_path, monkeypatch):
     monkeypatch.setenv("PARANMT_STS_DIR", str(write_sts_dir(tmp_path / "sts")))  # the STS layout, bundled pairs
     evaluate = default_evaluate_fn()
     if evaluate is None:
         pytest.skip("train_embeddings.evaluation.sts.dev_score is not available yet")
-    result = train(tiny(captions, "word", max_steps=3), tmp_path / "run", evaluate_fn=None, progress=False)
+    result = train(tiny(tatoeba_pairs, "word", max_steps=3), tmp_path / "run", evaluate_fn=None, progress=False)
     scores = evaluate(load_model(result.model_dir))
     assert set(scores) == {"dev"} and -1 <= scores["dev"] <= 1
 
 
-def test_cli(captions, tmp_path, capsys):
+def test_cli(tatoeba_pairs, tmp_path, capsys):
     out = tmp_path / "run"
-    code = main(["--input", str(captions), "--model", "word,trigram", "--out", str(out), "--megabatch", "2",
+    code = main(["--input", str(tatoeba_pairs), "--model", "word,trigram", "--out", str(out), "--megabatch", "2",
                  "--batch-size", "25", "--epochs", "1", "--lr", "0.002", "--seed", "3", "--no-eval", "--quiet",
                  "--set", "train.word_dim=8", "--set", "train.trigram_dim=8", "--threads", "1"])
     assert code == 0
@@ -166,23 +160,23 @@ def test_cli(captions, tmp_path, capsys):
     assert metrics["config"]["megabatch"] == 2 and metrics["config"]["lr"] == 0.002 and metrics["seed"] == 3
     assert load_model(out).dim == 16
     # --no-eval: these errors come before the dev evaluation's STS files would be looked for (no ../shared needed)
-    assert main(["--input", str(captions), "--model", "word,nope", "--out", str(tmp_path / "x"), "--no-eval"]) == 2
+    assert main(["--input", str(tatoeba_pairs), "--model", "word,nope", "--out", str(tmp_path / "x"), "--no-eval"]) == 2
     assert "train.model" in capsys.readouterr().err
     assert main(["--input", str(tmp_path / "missing"), "--out", str(tmp_path / "y"), "--no-eval"]) == 2
     assert "does not exist" in capsys.readouterr().err
-    assert main(["--input", str(captions), "--out", str(out), "--quiet", "--no-eval", "--resume", "--epochs",
+    assert main(["--input", str(tatoeba_pairs), "--out", str(out), "--quiet", "--no-eval", "--resume", "--epochs",
                  "2", "--set", "train.word_dim=8", "--set", "train.trigram_dim=8", "--model", "word,trigram",
                  "--megabatch", "2", "--batch-size", "25", "--seed", "3"]) == 0
     assert json.loads((out / "metrics.json").read_text())["steps"] == 24
 
 
-def test_checkpoints_without_evaluation_and_threads_restored(captions, tmp_path):
+def test_checkpoints_without_evaluation_and_threads_restored(tatoeba_pairs, tmp_path):
     threads = torch.get_num_threads()
     saved = []
     original = torch.save
     try:
         torch.save = lambda obj, path, *a, **k: (saved.append(str(path)), original(obj, path, *a, **k))[1]
-        result = train(tiny(captions, "word", evals_per_epoch=3, threads=1), tmp_path / "run", evaluate_fn=None,
+        result = train(tiny(tatoeba_pairs, "word", evals_per_epoch=3, threads=1), tmp_path / "run", evaluate_fn=None,
                        progress=False)
     finally:
         torch.save = original

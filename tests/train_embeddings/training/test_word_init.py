@@ -13,16 +13,11 @@ import torch
 
 from configs import load_config
 from paranmt.core.word_vectors import load_word_vectors
-from tests.support.training_pairs import pairs_parquet, tiny
+from tests.support.training_pairs import tiny
 from train_embeddings.models.model_io import load_model
 from train_embeddings.training.preparation import initial_word_vectors
 from train_embeddings.training.trainer import default_word_vectors, train
 from train_embeddings.training.unseen_words import ANCHORS, UnseenWordMap, fit_word_map
-
-
-@pytest.fixture(scope="module")
-def captions(tmp_path_factory):
-    return pairs_parquet(tmp_path_factory.mktemp("captions"), n=300)
 
 
 def test_command_line_default_is_glove_for_word_models() -> None:
@@ -38,13 +33,13 @@ def test_command_line_default_is_glove_for_word_models() -> None:
     assert default_word_vectors(sized, None).train.word_vectors is None  # a word size of the user's: random
 
 
-def test_random_words_are_announced(captions, tmp_path, caplog) -> None:
+def test_random_words_are_announced(tatoeba_pairs, tmp_path, caplog) -> None:
     with caplog.at_level(logging.WARNING, logger="train_embeddings.trainer"):
-        assert initial_word_vectors(tiny("word", captions)) is None
+        assert initial_word_vectors(tiny("word", tatoeba_pairs)) is None
     assert "random 16-d word vectors" in caplog.text and "--word-vectors kumo" in caplog.text
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="train_embeddings.trainer"):
-        initial_word_vectors(tiny("trigram", captions))
+        initial_word_vectors(tiny("trigram", tatoeba_pairs))
     assert caplog.text == ""
 
 
@@ -59,8 +54,8 @@ def test_word_map_recovers_a_linear_change() -> None:
 
 
 @pytest.mark.parametrize("mode", ["mapped", "pretrained"])
-def test_saved_model_carries_unseen_words(captions, tmp_path, mode) -> None:
-    config = tiny("word", captions, word_vectors="kumo", max_steps=6, unseen_words=mode, lr=0.05)
+def test_saved_model_carries_unseen_words(tatoeba_pairs, tmp_path, mode) -> None:
+    config = tiny("word", tatoeba_pairs, word_vectors="kumo", max_steps=6, unseen_words=mode, lr=0.05)
     run = train(config, tmp_path / "run", evaluate_fn=None, progress=False)
     model = load_model(run.model_dir)
     table = model.encoder.parts["word"].table

@@ -18,8 +18,8 @@ from paranmt.cli.lexicon_command import main
 from pipeline.analysis.lexicon.counting import LexiconError, PairCounts, build_from_tables, select_pairs
 from pipeline.analysis.lexicon.evaluation import load_wordsim
 from pipeline.analysis.lexicon.pmi import compute_lexicon
-from tests.conftest import taste_pairs
 from tests.support.lexicon_pairs import PLAIN, rows_by_pair, token_pairs
+from tests.support.taste_data import taste_pairs
 
 
 def _reference(en, mt, lowercase=True):

@@ -15,8 +15,9 @@ from paranmt.cli.lexicon_command import main
 from pipeline.analysis.lexicon.counting import build_from_tables
 from pipeline.analysis.lexicon.evaluation import evaluate_wordsim, load_wordsim
 from pipeline.analysis.lexicon.pmi import compute_lexicon
-from tests.conftest import read_lines, shared_data
 from tests.support.lexicon_pairs import token_pairs
+from tests.support.shared_data import shared_data
+from tests.support.text_files import read_lines
 
 
 def test_wordsim_spearman_with_unseen_pairs_as_zero(tmp_path):
@@ -70,7 +71,7 @@ def test_real_caption_lexicon_beats_the_shuffled_control():
 def test_benchmark_figures_on_all_caption_pairs(tmp_path):
     """benchmarks/lexicon/lexicon_eval.py on all 290,000 caption pairs (about a minute): cross-sentence PMI correlates
     with MEN and WS-353, the shuffled control collapses, and the vectorised counts equal the slow reference's."""
-    from tests.conftest import load_benchmark
+    from tests.support.repo import load_benchmark
 
     shared_data("paraphrase/multi30k-captions/train.5.en")
     out = tmp_path / "figures.json"

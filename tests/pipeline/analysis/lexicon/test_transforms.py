@@ -19,12 +19,12 @@ from pipeline.analysis.lexicon.transforms import BuildLexicon
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from pipeline.outputs.summary import format_table
-from tests.conftest import taste_pairs
+from tests.support.taste_data import taste_pairs
 
 
 def _pairs_tsv(tmp_path: Path, n: int = 400) -> Path:
     """Real text: Tatoeba Czech sentence i, its English sentence, and the default model's translation of the Czech
-    as the given translation (mt-column mode: no NMT stage; bundled, tests/conftest.py:taste_pairs); a few bad lines
+    as the given translation (mt-column mode: no NMT stage; bundled, support/taste_data.py:taste_pairs); a few bad lines
     the pipeline rejects or dead-letters."""
     cs, en, mt = taste_pairs(n)
     lines = ["cs\ten\tmt"] + [f"{c}\t{e}\t{m}" for c, e, m in zip(cs, en, mt, strict=True)]

@@ -6,15 +6,13 @@ of its own. The help and the checks of the arguments answer before Beam
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.support.processes import run_python, run_python_imports
+from tests.support.repo import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
 # The two ways in: `paranmt` (pyproject's console script, paranmt.cli.paranmt_command:console) and the design's form.
@@ -22,17 +20,10 @@ PARANMT_RUN = ("-m", "paranmt", "run")
 PYTHON_M = ("-m", "pipeline.run")
 
 
-def _run(entry: tuple[str, ...], *args: str, cwd: Path = REPO_ROOT) -> tuple[subprocess.CompletedProcess, set[str]]:
-    """The command's result (stderr without the import timings) and the top-level packages it imported."""
-    done = subprocess.run([sys.executable, "-X", "importtime", *entry, *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=600, check=False, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
-    timings = [line for line in done.stderr.splitlines() if line.startswith("import time:")]
-    done.stderr = "".join(line + "\n" for line in done.stderr.splitlines() if not line.startswith("import time:"))
-    return done, {line.rsplit("|", 1)[-1].strip().split(".")[0] for line in timings}
-
 
 def test_the_same_help_before_beam_loads():
-    (paranmt, _), (python_m, imported) = _run(PARANMT_RUN, "--help"), _run(PYTHON_M, "--help")
+    (paranmt, _), (python_m, imported) = (run_python_imports(*PARANMT_RUN, "--help"),
+                                          run_python_imports(*PYTHON_M, "--help"))
     assert python_m.returncode == paranmt.returncode == 0
     assert python_m.stdout == paranmt.stdout and python_m.stdout.startswith("usage: paranmt run ")
     assert "--progress-every SECONDS" in python_m.stdout
@@ -48,8 +39,8 @@ def test_the_same_help_before_beam_loads():
      "error: --progress-every 0: give a number of seconds above 0"),
 ])
 def test_the_same_one_line_errors_before_beam_loads(args, line, tmp_path):
-    (paranmt, _), (python_m, imported) = (_run(PARANMT_RUN, *args, cwd=tmp_path),
-                                          _run(PYTHON_M, *args, cwd=tmp_path))
+    (paranmt, _), (python_m, imported) = (run_python_imports(*PARANMT_RUN, *args, cwd=tmp_path),
+                                          run_python_imports(*PYTHON_M, *args, cwd=tmp_path))
     assert python_m.returncode == paranmt.returncode == 2
     assert python_m.stderr == paranmt.stderr and python_m.stderr.startswith(line)
     assert python_m.stderr.count("\n") == 1 and python_m.stdout == ""
@@ -60,7 +51,7 @@ def test_the_same_one_line_errors_before_beam_loads(args, line, tmp_path):
 def test_a_dataflow_job_without_its_options_is_the_same_error(tmp_path):
     args = ["--config", "sample", "--cs", str(SAMPLE / "sample.cs"), "--en", str(SAMPLE / "sample.en"),
             "--out", "out", "--runner", "DataflowRunner"]
-    (paranmt, _), (python_m, _) = _run(PARANMT_RUN, *args, cwd=tmp_path), _run(PYTHON_M, *args, cwd=tmp_path)
+    paranmt, python_m = run_python(*PARANMT_RUN, *args, cwd=tmp_path), run_python(*PYTHON_M, *args, cwd=tmp_path)
     assert python_m.returncode == paranmt.returncode == 2
     assert python_m.stderr == paranmt.stderr
     last = python_m.stderr.splitlines()[-1]
@@ -87,7 +78,7 @@ def test_the_bundled_sample_gives_the_same_bytes(tmp_path):
     runs = {}
     for name, entry in (("paranmt", PARANMT_RUN), ("python-m", PYTHON_M)):
         (tmp_path / name).mkdir()
-        runs[name], _ = _run(entry, *args, cwd=tmp_path / name)
+        runs[name] = run_python(*entry, *args, cwd=tmp_path / name)
         assert runs[name].returncode == 0, runs[name].stderr
     assert _without_timings(runs["python-m"].stdout) == _without_timings(runs["paranmt"].stdout)
     assert "read = pairs + rejected + deadletter: 100 = " in runs["python-m"].stdout

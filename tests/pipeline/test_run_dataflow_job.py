@@ -20,7 +20,7 @@ from pipeline.inputs.plan import InputSpec
 from pipeline.launcher.preflight import beam_argv
 from pipeline.metrics import Step
 from pipeline.run import main
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 IMAGE = "europe-west4-docker.pkg.dev/my-project/paranmt/paranmt-gpu:0.1.0"
 ACCELERATOR = "worker_accelerator=type:nvidia-l4;count:1;install-nvidia-driver"

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 
 def test_a_subcommand_in_a_fresh_process_prints_one_error_line(tmp_path):

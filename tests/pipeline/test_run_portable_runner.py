@@ -20,7 +20,7 @@ import pytest
 
 from pipeline.launcher import progress
 from pipeline.run import main
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
 PAIRS = 300  # a few hundred pairs of the bundled sample, translated by the default model (small-cs-en)

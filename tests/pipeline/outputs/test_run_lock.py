@@ -21,7 +21,10 @@ from paranmt.core.run_definition import DEFINITION_FILE
 from paranmt.core.run_layout import LOCK_FILE
 from pipeline.outputs.run_folder import own_output
 from pipeline.outputs.run_lock import RunFolderBusy
-from tests.conftest import REPO_ROOT
+from tests.support.processes import run_python
+from tests.support.repo import REPO_ROOT
+
+PARANMT_RUN = ("-m", "paranmt", "run", "--no-score", "--quiet", "--runner", "BundleBasedDirectRunner")
 
 ROWS = [(f"Věta číslo {i} je tady.", f"Sentence number {i} is here.", f"The sentence {i} is here.")
         for i in range(60)]
@@ -49,13 +52,6 @@ def inputs(tmp_path: Path) -> list[str]:
     return paths
 
 
-def _run(inputs: list[str], out: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "paranmt", "run", *inputs, "--no-score", "--quiet",
-                           "--out", str(out), "--runner", "BundleBasedDirectRunner"], cwd=REPO_ROOT,
-                          capture_output=True, text=True,
-                          timeout=240, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
-
-
 def _hold(out: Path) -> subprocess.Popen:
     """Start the holder and return once it holds the lock (it has written ``<out>.held``)."""
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(out)], cwd=REPO_ROOT, stdin=subprocess.PIPE,
@@ -77,7 +73,7 @@ def test_a_second_run_into_a_held_folder_is_refused_naming_the_holder(tmp_path, 
     out = tmp_path / "run"
     holder = _hold(out)
     try:
-        done = _run(inputs, out)
+        done = run_python(*PARANMT_RUN, *inputs, "--out", out, timeout=240)
     finally:
         holder.communicate(b"")  # closes its stdin: it releases the lock and ends
     lines = _error_lines(done)
@@ -87,7 +83,7 @@ def test_a_second_run_into_a_held_folder_is_refused_naming_the_holder(tmp_path, 
     assert "choose another --out" in lines[0]
     assert not (out / DEFINITION_FILE).exists()  # refused before anything was written
     # The holder is gone: the same command now runs, and the finished folder names no holder.
-    done = _run(inputs, out)
+    done = run_python(*PARANMT_RUN, *inputs, "--out", out, timeout=240)
     assert done.returncode == 0, done.stderr
     assert json.loads((out / "summary.json").read_text())["pairs"] == len(ROWS)
     assert (out / LOCK_FILE).read_text() == ""
@@ -124,7 +120,7 @@ def test_a_killed_holder_does_not_block_the_resume(tmp_path, inputs):
     os.kill(holder.pid, signal.SIGKILL)
     holder.wait()
     assert json.loads((out / LOCK_FILE).read_text())["pid"] == holder.pid  # stale content, no lock
-    done = _run(inputs, out)
+    done = run_python(*PARANMT_RUN, *inputs, "--out", out, timeout=240)
     assert done.returncode == 0, done.stderr
     assert json.loads((out / "summary.json").read_text())["read"] == len(ROWS)
 

@@ -11,7 +11,9 @@ from pydantic import ValidationError
 
 from configs.schema import TranslateConfig
 from paranmt.cli.vmap_command import main as vmap_main
-from tests.conftest import TASTE_DATA, read_lines, small_cs_en, taste_data
+from tests.support.shared_data import small_cs_en
+from tests.support.taste_data import TASTE_DATA, taste_data
+from tests.support.text_files import read_lines
 from translate import ModelDirError, Status, load_translator
 from translate.ct2_backend import ThreadPlan, plan_threads, read_vmap
 from translate.translator import Translator
@@ -255,7 +257,7 @@ def test_auto_compute_type_on_cuda_is_float16_in_the_backend_and_the_cache_key(t
 
 def test_translate_cpu_bench_smoke(small_model, tmp_path):
     """The side-by-side benchmark end to end in seconds (the measured run is in docs/translate-cpu.md)."""
-    from tests.conftest import load_benchmark
+    from tests.support.repo import load_benchmark
 
     out = tmp_path / "bench.json"
     bitext = tmp_path / "bitext"  # the bundled real Czech, two domains, as a bitext folder (the bench reads *.cs)

@@ -9,12 +9,10 @@ from pathlib import Path
 import pytest
 
 from benchmarks.gpu.broken_backend import DEVICE_ERROR
-from pipeline.job import raised_in_a_worker
 from pipeline.launcher.job_log import JOB_LOG_FILE
 from pipeline.run import main
 from translate.ct2_backend import CTranslate2Backend
 from translate.cuda_libraries import CUBLAS_FIX
-from translate.translator import BackendFailed
 
 CUBLAS_MISSING = RuntimeError("Library libcublas.so.12 is not found or cannot be loaded")  # CTranslate2's words
 CAUSE = f"RuntimeError: {CUBLAS_MISSING} -- {CUBLAS_FIX}"
@@ -132,13 +130,3 @@ def test_a_device_that_fails_mid_run_ends_the_run_in_one_line(tmp_path, capfd, b
                                 f"device error): RuntimeError: {DEVICE_ERROR}"), lines[-1]
     assert DEVICE_ERROR in log
 
-
-def test_only_paranmts_own_errors_are_rebuilt_from_a_workers_traceback():
-    worker = "Traceback (most recent call last):\n  File \"x.py\", line 1\n"
-    rebuilt = raised_in_a_worker(RuntimeError(worker + "translate.translator.BackendFailed: cuBLAS is missing"))
-    assert isinstance(rebuilt, BackendFailed) and str(rebuilt) == "cuBLAS is missing"
-    for text in (worker + "ValueError: not ours", worker + "json.decoder.JSONDecodeError: x",
-                 worker + "translate.translator.Translation: not an error", "translate.translator.BackendFailed: x",
-                 worker + "pipeline.job.AccountingError: needs a summary",
-                 worker + "pipeline.no_such_module.SomeError: a module paranmt does not have"):
-        assert raised_in_a_worker(RuntimeError(text)) is None, text

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from paranmt.cli.paranmt_command import SUBCOMMANDS, main
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 
 def help_args(name: str) -> list[str]:

@@ -17,7 +17,7 @@ from filters.plugins import PluginError
 from paranmt.core import pair_schema as S
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
 EXAMPLES = "tests.support.plugin_examples"

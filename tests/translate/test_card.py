@@ -10,7 +10,7 @@ import pytest
 
 from configs.schema import TranslateConfig
 from pipeline.stages.backtranslate import checked_model_id
-from tests.conftest import REPO_ROOT
+from tests.support.repo import REPO_ROOT
 from translate.card import DEFAULT_MODEL_DIR, ModelDir, ModelDirError, model_or_default
 
 

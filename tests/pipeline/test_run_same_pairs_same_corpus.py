@@ -26,7 +26,10 @@ from configs import load_config
 from paranmt.core.run_definition import DEFINITION_FILE
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
-from tests.conftest import REPO_ROOT, TASTE_DATA, read_lines, small_cs_en
+from tests.support.repo import REPO_ROOT
+from tests.support.shared_data import small_cs_en
+from tests.support.taste_data import TASTE_DATA
+from tests.support.text_files import read_lines
 
 N = 200  # real LibreOffice help pairs, in 4 chunks of 64 rows (the last one short)
 SETTINGS = ["translate.backend=ctranslate2", "translate.device=cpu", "translate.threads=1", "translate.beam_size=12",
