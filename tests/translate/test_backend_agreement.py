@@ -16,7 +16,7 @@ import pytest
 
 from configs.schema import TranslateConfig
 from tests.conftest import load_benchmark, read_lines, shared_data, shared_path
-from translate import load_translator
+from translate.loading import load_translator
 
 SENTENCES, BEAM = 150, 12
 

@@ -20,8 +20,8 @@ from paranmt.cli.train_nmt_command import main as train_main
 from paranmt.core.run_definition import changed_keys, run_definition
 from tests.conftest import REPO_ROOT
 from tests.support.toy_corpus import make_toy_corpus
-from translate import Status, load_translator
 from translate.card import ModelDir
+from translate.loading import load_translator
 from translate.train import (
     PRESETS,
     TrainRecipe,
@@ -29,6 +29,7 @@ from translate.train import (
     fairseq_train_args,
     parse_log_line,
 )
+from translate.translator import Status
 
 # Seconds on one thread: 2+2 layers of 64 on a few hundred toy pairs.
 FAST = ["--preset", "tiny", "--recipe", "bpe_merges=300", "--recipe", "max_tokens=1024", "--threads", "1"]
