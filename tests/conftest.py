@@ -13,7 +13,7 @@ from paranmt.core.data_dirs import data_dir
 from tests.support.toy_corpus import make_toy_corpus
 from translate.cached_models import TATOEBA_TRAIN_PAIRS, cached_model, tatoeba_model
 from translate.card import DEFAULT_MODEL_DIR
-from translate.train import TrainRecipe
+from translate.train_recipe import TrainRecipe
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # The data folder the product reads (paranmt.core.data_dirs: ../shared/data from the repository's root, where the

@@ -23,12 +23,11 @@ from tests.support.toy_corpus import make_toy_corpus
 from translate.card import ModelDir
 from translate.loading import load_translator
 from translate.train import (
-    PRESETS,
-    TrainRecipe,
     average_checkpoints,
     fairseq_train_args,
     parse_log_line,
 )
+from translate.train_recipe import PRESETS, TrainRecipe
 from translate.translator import Status
 
 # Seconds on one thread: 2+2 layers of 64 on a few hundred toy pairs.
