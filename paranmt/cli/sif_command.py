@@ -6,9 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from configs.schema import ScoreConfig
 from paranmt.core.command_line import ArgumentParser, command
-from paranmt.core.sif_weighting import PC_MODES
+from paranmt.core.sif_settings import PC_MODES, SIF_A
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="reference: PC of the fit sentences, saved (default); batch: PC of each encode() call; "
                         "none: weighted average only")
     p.add_argument("--components", type=int, default=1, help="principal components to remove (default %(default)s)")
-    p.add_argument("--a", type=float, default=ScoreConfig.model_fields["sif_a"].default,
+    p.add_argument("--a", type=float, default=SIF_A,
                    help="SIF weight parameter a (default %(default)s)")
     p.add_argument("--fit-sample", type=int, default=100_000, help="at most this many reference sentences")
     p.add_argument("--seed", type=int, default=0, help="seed of the reference-sentence sample")

@@ -3,14 +3,7 @@ matrix, and their projections removed from sentence vectors."""
 
 from __future__ import annotations
 
-from typing import Literal, get_args
-
 import numpy as np
-
-# Whose components are removed: the reference set's, saved with the model (reference); each batch's own (batch);
-# none.
-PcMode = Literal["reference", "batch", "none"]
-PC_MODES: tuple[str, ...] = get_args(PcMode)
 
 
 def _canonical_sign(components: np.ndarray) -> np.ndarray:

@@ -53,7 +53,8 @@ import numpy as np
 
 from configs.schema import ScoreConfig
 from filters.paragram import ParagramScorer
-from paranmt.core.sif_weighting import PC_MODES, PcMode, remove_projections, uncentred_components
+from paranmt.core.sif_settings import PC_MODES, SIF_A, PcMode
+from paranmt.core.sif_weighting import remove_projections, uncentred_components
 from paranmt.core.text import MOSES_EN, CachedTokenizer
 from paranmt.core.token_arrays import as_token_lists, encode_tokens
 from paranmt.core.word_vectors import WordVectors, WordVectorsError, load_kumo, load_word_model, load_word_vectors
@@ -224,7 +225,7 @@ def resolve_vectors(vectors: str | Path | WordVectors) -> tuple[WordVectors, dic
 
 def build_sif(vectors: str | Path | WordVectors, *, word_counts: str | Path | None = None,
               fit_sentences: Sequence[str] | None = None, pc: PcMode = "reference", n_components: int = 1,
-              a: float = ScoreConfig.model_fields["sif_a"].default, fit_sample: int = 100_000, seed: int = 0,
+              a: float = SIF_A, fit_sample: int = 100_000, seed: int = 0,
               tokenizer: dict[str, Any] | None = None, name: str = "", tokenize: TokenizeFn | None = None) -> SifModel:
     """Fit a SIF model (see the module docstring).
 
