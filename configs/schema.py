@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from paranmt.core.run_definition import MAY_CHANGE
+from paranmt.core.sif_settings import SIF_A
 
 
 class _Section(BaseModel):
@@ -343,7 +344,7 @@ class ScoreConfig(_Section):
         description="'word count' lines for SIF weights (e.g. enwiki_vocab_min200.txt); None: counts from the "
         "fitting sample itself.",
     )
-    sif_a: float = Field(default=1e-3, gt=0, description="SIF weight a / (a + p(w)).")
+    sif_a: float = Field(default=SIF_A, gt=0, description="SIF weight a / (a + p(w)).")
     remove_components: int = Field(default=1, ge=0, description="Principal components removed (0: plain SIF).")
     fit_sample: int = Field(default=20_000, ge=100, description="Sentences the components are fitted on.")
     scorer: Path | str | None = Field(

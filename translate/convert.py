@@ -20,12 +20,15 @@ from types import ModuleType
 
 from paranmt.core.hf_imports import hide_broken_torchaudio
 from translate.card import FairseqSpec, ModelCard, PostprocessSpec, PreprocessSpec, write_card
+from translate.cpu_kernel import import_ctranslate2
 
 QUANTIZATIONS = ["int8", "int8_float16", "int8_float32", "float16", "bfloat16"]
 
 
 def ct2_converters() -> ModuleType:
-    """``ctranslate2.converters``, on first use: it loads torch (seconds), which only a conversion needs."""
+    """``ctranslate2.converters``, on first use: it loads torch (seconds), which only a conversion needs. A conversion
+    translates nothing: any CPU kernel serves."""
+    import_ctranslate2(None)  # the package first, as every import of it: where it finds cuBLAS, the kernel
     import ctranslate2.converters
 
     return ctranslate2.converters

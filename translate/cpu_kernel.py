@@ -1,5 +1,5 @@
-"""Which CPU kernels CTranslate2 translates with (``translate.cpu_kernel``), set before it loads, and the kernel's
-identity as a run records it.
+"""Which CPU kernels CTranslate2 translates with (``translate.cpu_kernel``), set before it loads, the kernel's
+identity as a run records it, and the one import of ``ctranslate2`` (:func:`import_ctranslate2`).
 
 CTranslate2's int8 GEMM runs through Intel MKL on an Intel CPU and through oneDNN elsewhere, each at the best
 instruction set the CPU has, and the kernels round differently: the bundled sample gives 22 copies on an AVX-512
@@ -10,9 +10,10 @@ Intel Xeon where an AVX2 AMD EPYC gives 24 (docs/translate-cpu.md). Two settings
   (:data:`PORTABLE_ENVIRONMENT`): the same hypotheses on every x86-64 CPU with AVX2, Intel or AMD.
 
 CTranslate2 and oneDNN read these variables once, when ``ctranslate2`` is imported (measured: a variable set after
-the import changes nothing), so :func:`apply_cpu_kernel` sets them before the first import, in every process that
-translates (the launcher, each Beam worker, ``paranmt translate``, ``paranmt evaluate-nmt``), and refuses, in one
-line, a kernel other than the one this process has already loaded. On a GPU the setting does not apply.
+the import changes nothing), so :func:`import_ctranslate2`, the one import of ``ctranslate2``, sets them before it
+(:func:`apply_cpu_kernel`), in every process that translates (the launcher, each Beam worker, ``paranmt
+translate``, ``paranmt evaluate-nmt``), and refuses, in one line, a kernel other than the one this process has
+already loaded. On a GPU the setting does not apply.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from types import ModuleType
 
 from configs.schema import TranslateConfig
 from paranmt.core.errors import ParanmtError
+from translate.cuda_libraries import process_route
 
 __all__ = ["FASTEST", "PORTABLE", "PORTABLE_ENVIRONMENT", "CpuInfo", "KernelMismatch", "apply_cpu_kernel",
            "cpu_info", "import_ctranslate2", "run_kernel", "translation_kernel"]
@@ -133,9 +135,15 @@ def _say_no_pin(machine: str) -> None:
                 "its own here, so translations can differ from x86's", machine)
 
 
-def import_ctranslate2() -> ModuleType:
-    """``ctranslate2``, imported on first use: it reads the kernel variables when it loads, so every caller has
-    applied ``translate.cpu_kernel`` first (:func:`apply_cpu_kernel`); a later, different kernel is refused."""
+def import_ctranslate2(kernel: str | None) -> ModuleType:
+    """``ctranslate2``: the project's one import of it. CTranslate2 loads once per process and reads then what it
+    will use, so this does first, in order, where it finds cuBLAS on a GPU (:func:`process_route`) and the CPU kernel
+    ``kernel`` (:func:`apply_cpu_kernel`: set before the first import; a different one refused after it), then the
+    import. ``kernel`` None for a caller that translates nothing a run keeps (a conversion, a validation
+    perplexity): the kernel already loaded, or the environment's, serves."""
+    process_route()
+    if kernel is not None:
+        apply_cpu_kernel(kernel)
     import ctranslate2
 
     return ctranslate2

@@ -18,28 +18,32 @@ from typing import Any
 
 from configs.schema import TranslateConfig
 from translate.card import ModelDir, ModelDirError
-from translate.cpu_kernel import apply_cpu_kernel, import_ctranslate2
+from translate.cpu_kernel import import_ctranslate2
 from translate.cuda_libraries import CUBLAS_FIX
 from translate.translator import BackendUnavailable, RawHypothesis
 
 VMAP_FILE = "vmap.txt"  # the name CTranslate2 looks up among a model's files for `use_vmap`
 
 
-def cuda_device_count() -> int:
+def cuda_device_count(kernel: str) -> int:
+    """The GPUs CTranslate2 sees; asking loads it, with the CPU kernel ``kernel`` (:func:`import_ctranslate2`)."""
+    ctranslate2 = import_ctranslate2(kernel)  # outside the guard: a refused kernel is an error, not "no GPU"
     try:
-        return import_ctranslate2().get_cuda_device_count()
+        return ctranslate2.get_cuda_device_count()
     except Exception:
         return 0
 
 
-def compute_type_for(requested: str, device: str) -> str:
+def compute_type_for(requested: str, device: str, kernel: str) -> str:
     """The compute type CTranslate2 is given: ``auto`` on a CUDA device is float16 where the card supports it --
     CTranslate2's own auto picks int8_float16 there, slower than float16 at the same hypotheses on an H200
-    (docs/scaling.md, benchmarks/results/gpu_suite_h200.json); anything else, and auto on the CPU, as given."""
+    (docs/scaling.md, benchmarks/results/gpu_suite_h200.json); anything else, and auto on the CPU, as given. Asking
+    the card loads CTranslate2, with the CPU kernel ``kernel``."""
     if requested != "auto" or device != "cuda":
         return requested
+    ctranslate2 = import_ctranslate2(kernel)
     try:
-        supported = import_ctranslate2().get_supported_compute_types("cuda")
+        supported = ctranslate2.get_supported_compute_types("cuda")
     except Exception:  # no usable CUDA here: CTranslate2 decides (and says why it cannot)
         return requested
     return "float16" if "float16" in supported else requested
@@ -127,8 +131,7 @@ class CTranslate2Backend:
         # Batches the Translator keeps here at once: on a GPU one waiting per stream (after a device error at most
         # one more batch decodes); on the CPU two per thread, so that no thread idles while the oldest batch ends.
         self.queue_depth = 2 * self.threads.inter if device == "cpu" else self.threads.inter + 1
-        apply_cpu_kernel(config.cpu_kernel)  # before CTranslate2 loads: it reads its CPU kernels once
-        ctranslate2 = import_ctranslate2()
+        ctranslate2 = import_ctranslate2(config.cpu_kernel)
         files = None
         if config.vmap is not None:
             # The model directory stays read-only: CTranslate2 reads the model's files and the map from memory.
@@ -137,8 +140,8 @@ class CTranslate2Backend:
         try:
             self.translator = ctranslate2.Translator(
                 str(ct2_dir), device=device, device_index=config.device_index,
-                compute_type=compute_type_for(config.compute_type, device), inter_threads=self.threads.inter,
-                intra_threads=self.threads.intra, files=files,
+                compute_type=compute_type_for(config.compute_type, device, config.cpu_kernel),
+                inter_threads=self.threads.inter, intra_threads=self.threads.intra, files=files,
             )
         except (RuntimeError, ValueError) as error:
             message = str(error)

@@ -8,12 +8,15 @@ glibc reads ``LD_LIBRARY_PATH`` once, at process start, so setting it in-process
 later ``dlopen``: a library opened by a name without a slash is searched first in the ``DT_RPATH`` of the library
 that calls ``dlopen``, and the wheel's ``libctranslate2-*.so`` has ``DT_RPATH=$ORIGIN``, where ``$ORIGIN`` is the
 folder of the path it was loaded *by* (symbolic links are not resolved). So :func:`prepare_ctranslate2`, run before
-``ctranslate2`` is first imported (``translate/__init__.py``), makes a folder of links under the cache -- the
+``ctranslate2`` is first imported (:func:`translate.cpu_kernel.import_ctranslate2`, the project's one import of
+it, calls :func:`process_route` first), makes a folder of links under the cache -- the
 wheel's own libraries beside ``libcublas.so.12`` / ``libcublasLt.so.12`` pointing at the cuBLAS found -- and loads
 ``libctranslate2`` from there; the extension module then binds to that copy by its soname, and CTranslate2's
 ``dlopen("libcublas.so.12")`` finds the link. Nothing is installed, no environment variable is set, every process
-(Beam's workers included) does it for itself when it imports ``translate``, and a ``libcublas.so.12`` already on the
-library path (the Dockerfile's ``nvidia-cublas-cu12`` on ``LD_LIBRARY_PATH``) is left alone.
+(Beam's workers included) does it for itself when it first imports ``ctranslate2``, and a ``libcublas.so.12``
+already on the library path (the Dockerfile's ``nvidia-cublas-cu12`` on ``LD_LIBRARY_PATH``) is left alone. A
+``ctranslate2`` imported some other way first (a user's own code in the same process) bound to the wheel's own copy:
+the route then says so (its ``problem``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ CT2_CUBLAS = "libcublas.so.12"  # the name CTranslate2 4.x's wheel asks the load
 CUBLAS_FIX = "pip install nvidia-cublas-cu12 and put its nvidia/cublas/lib folder on LD_LIBRARY_PATH"
 # A decode error that names a missing cuBLAS (CTranslate2: "Library libcublas.so.12 is not found or cannot be loaded").
 _CUBLAS_MESSAGE = "libcublas"
+# Why a cuBLAS found cannot serve: libctranslate2 is loaded already, from the wheel's folder, not the links folder.
+IMPORTED_ELSEWHERE = "ctranslate2 was imported in this process before paranmt's import_ctranslate2 could prepare it"
 _NAMES = {12: ("libcublas.so.12", "libcublasLt.so.12"), 13: ("libcublas.so.13", "libcublasLt.so.13")}
 # The CUDA toolkit's library folders under a root (/usr/local/cuda-13.0, $CUDA_HOME); CTranslate2's CUDA wheels are
 # x86_64 only.
@@ -152,7 +157,7 @@ def prepare_ctranslate2(environ: Mapping[str, str] = os.environ, paths: Sequence
     if wheel_libs is None:
         return CublasRoute(cublas, problem="this CTranslate2 is not the PyPI wheel (no ctranslate2.libs folder)")
     if "ctranslate2" in sys.modules:
-        return CublasRoute(cublas, problem="ctranslate2 was imported before paranmt's translate package")
+        return CublasRoute(cublas, problem=IMPORTED_ELSEWHERE)
     cache = cache or _cache_dir(environ)
     try:
         folder = link_folder(cublas, wheel_libs, cache)
@@ -164,8 +169,8 @@ def prepare_ctranslate2(environ: Mapping[str, str] = os.environ, paths: Sequence
 
 @functools.cache
 def process_route() -> CublasRoute:
-    """This process's route: prepared by the first call, which ``translate/__init__.py`` makes before any module of
-    the package imports ``ctranslate2``."""
+    """This process's route: prepared by the first call, which :func:`translate.cpu_kernel.import_ctranslate2` makes
+    before it imports ``ctranslate2`` (or a check of the cuBLAS CTranslate2 will open makes before that)."""
     return prepare_ctranslate2()
 
 

@@ -1,10 +1,6 @@
-"""Score a model directory on a test set: ``paranmt evaluate-nmt --model DIR --cs test.cs --en test.en``.
-
-Translates the raw source file with the pipeline's translator (same text chain, backend and beam as a corpus run),
-scores the detokenised output against the raw references with sacrebleu (BLEU and chrF; the signatures are
-printed) and measures the speed. With ``--update-card`` it also records ``bleu_<name>`` / ``chrf_<name>`` (and the
-speed) in the model card, with the signature and settings in its provenance; by default the model is left alone.
-"""
+"""A model directory scored on a test set, for ``paranmt evaluate-nmt`` (whose help,
+paranmt/cli/evaluate_nmt_command.py, says what it measures and records): the pipeline's translator,
+sacrebleu's BLEU and chrF, the speed, and the card's scores."""
 
 from __future__ import annotations
 

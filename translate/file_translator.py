@@ -1,12 +1,6 @@
-"""Stand-alone translator: ``paranmt translate --model DIR --input cs.txt --out en.tsv``.
-
-Reads raw source sentences (one per line, UTF-8, plain or .gz) in chunks, decodes each chunk with token-bucketed
-beam search, and writes a TSV with one row per input line (``nbest`` rows with ``--nbest``), in input order:
-
-    line  rank  status  score  hypothesis  source_tokens  target_tokens  hit_length_cap  error
-
-Lines that are not valid UTF-8 are reported with status ``invalid_utf8`` instead of stopping the run.
-"""
+"""The stand-alone translator behind ``paranmt translate`` (whose help, paranmt/cli/translate_command.py, says
+what it reads and writes): raw source lines read in chunks, each decoded by the pipeline's translator, the
+TSV written in input order, undecodable lines reported by status."""
 
 from __future__ import annotations
 

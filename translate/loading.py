@@ -13,7 +13,6 @@ from collections.abc import Callable
 from configs.schema import BUILTIN_BACKENDS, NO_CUDA_DEVICE, TranslateConfig
 from paranmt.core.import_path import load_class
 from translate.card import ModelDir, ModelDirError, model_or_default
-from translate.cpu_kernel import apply_cpu_kernel
 from translate.ct2_backend import CTranslate2Backend, cuda_device_count
 from translate.cuda_libraries import cublas_hint, cublas_line, process_route
 from translate.text_chain import SourceEncoder
@@ -28,23 +27,26 @@ def _torch_has_cuda() -> bool:
     return torch.cuda.is_available()
 
 
-def _gpu_visible() -> bool:
-    """CTranslate2 or torch sees a GPU (either backend may decode)."""
-    return cuda_device_count() > 0 or _torch_has_cuda()
+def _gpu_visible(kernel: str) -> bool:
+    """CTranslate2 or torch sees a GPU (either backend may decode); CTranslate2 loads with the CPU kernel
+    ``kernel``."""
+    return cuda_device_count(kernel) > 0 or _torch_has_cuda()
 
 
-def check_device(requested: str) -> None:
-    """``cuda`` asked for where neither CTranslate2 nor torch sees a GPU: :class:`BackendUnavailable`, one line."""
-    if requested == "cuda" and not _gpu_visible():
+def check_device(requested: str, kernel: str) -> None:
+    """``cuda`` asked for where neither CTranslate2 nor torch sees a GPU: :class:`BackendUnavailable`, one line
+    (CTranslate2, asked, loads with the CPU kernel ``kernel``)."""
+    if requested == "cuda" and not _gpu_visible(kernel):
         raise BackendUnavailable(NO_CUDA_DEVICE.format(why="CTranslate2 and torch see none"))
 
 
-def decode_device(requested: str, gpu_visible: Callable[[], bool] | None = None) -> str:
-    """``auto``: CUDA when a GPU is visible (``gpu_visible``, default :func:`_gpu_visible`: asked only for auto),
-    else the CPU; anything else as given."""
+def decode_device(requested: str, kernel: str, gpu_visible: Callable[[], bool] | None = None) -> str:
+    """``auto``: CUDA when a GPU is visible (``gpu_visible``, default :func:`_gpu_visible` with the CPU kernel
+    ``kernel``: asked only for auto), else the CPU; anything else as given."""
     if requested != "auto":
         return requested
-    return "cuda" if (gpu_visible or _gpu_visible)() else "cpu"
+    visible = gpu_visible() if gpu_visible is not None else _gpu_visible(kernel)
+    return "cuda" if visible else "cpu"
 
 
 def check_ctranslate2_cuda() -> None:
@@ -102,10 +104,9 @@ def load_backend(config: TranslateConfig) -> tuple[ModelDir, DecodeBackend]:
     checkpoint, it falls back to fairseq -- with one warning that says why, and only once fairseq has translated the
     probe batch (else one error naming both causes).
     """
-    apply_cpu_kernel(config.cpu_kernel)  # before anything loads CTranslate2 (a device check does)
     model_dir = ModelDir(model_or_default(config.model))
-    check_device(config.device)
-    device = decode_device(config.device)
+    check_device(config.device, config.cpu_kernel)
+    device = decode_device(config.device, config.cpu_kernel)
     name = model_dir.auto_backend if config.backend == "auto" else config.backend
     problem = model_dir.backend_problem(name) if name in BUILTIN_BACKENDS else None
     if problem is not None:

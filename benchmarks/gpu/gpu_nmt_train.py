@@ -1,7 +1,7 @@
 """The back-translation model trained on the card: ``gpu_suite.py``'s ``nmt-train`` part.
 
 A user with a large bitext trains a base-sized model (``paranmt train-nmt --preset base``) before anything else.
-This part runs that preset's recipe (:data:`translate.train.PRESETS`, ``--smoke``: ``tiny`` on the CPU) through
+This part runs that preset's recipe (:data:`translate.train_recipe.PRESETS`, ``--smoke``: ``tiny`` on the CPU) through
 ``translate.train``'s own steps on the bitext and the LibreOffice corpus, time-boxed:
 
 1. **preparation** (CPU only, started in a background process at the suite's start so the GPU cases overlap it):
@@ -45,8 +45,6 @@ from configs.schema import TranslateConfig
 from translate.convert import convert_fairseq
 from translate.loading import load_translator
 from translate.train import (
-    PRESETS,
-    TrainRecipe,
     _binarise,
     apply_bpe,
     fairseq_train_args,
@@ -55,6 +53,7 @@ from translate.train import (
     run_fairseq,
     strip_optimizer,
 )
+from translate.train_recipe import PRESETS, TrainRecipe
 from translate.translator import Status
 
 ANCHORS = REPO / "benchmarks" / "pipeline" / "scale_anchors.json"

@@ -19,6 +19,7 @@ import torch
 
 from benchmarks.paths import REPO, SHARED
 from benchmarks.result import write_json, write_result
+from translate.cpu_kernel import FASTEST, import_ctranslate2
 from translate.cuda_libraries import cublas_line, process_route
 
 SUITE = Path(__file__).with_name("gpu_suite.py")
@@ -67,13 +68,14 @@ def environment(device: str) -> dict[str, Any]:
     if device == "cuda":
         info["gpu"] = torch.cuda.get_device_name(0)
         info["torch_cuda"] = torch.version.cuda
-    for name in ("ctranslate2", "fairseq"):
-        try:
-            info[name] = __import__(name).__version__
-        except Exception as error:
-            info[name] = f"unavailable: {error}"
+    ctranslate2 = import_ctranslate2(FASTEST)  # the CPU kernel the suite translates with (the default)
+    info["ctranslate2"] = ctranslate2.__version__
+    try:
+        info["fairseq"] = __import__("fairseq").__version__
+    except Exception as error:
+        info["fairseq"] = f"unavailable: {error}"
     with contextlib.suppress(Exception):
-        info["ctranslate2_cuda_devices"] = __import__("ctranslate2").get_cuda_device_count()
+        info["ctranslate2_cuda_devices"] = ctranslate2.get_cuda_device_count()
     if shutil.which("nvidia-smi"):
         query = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"],
                                capture_output=True, text=True)

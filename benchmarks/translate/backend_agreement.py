@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.paths import SHARED
 from configs.schema import TranslateConfig
-from translate import load_translator
 from translate.card import ModelCard, ModelDir, write_card
 from translate.convert import fairseq_to_ctranslate2
+from translate.loading import load_translator
 from translate.translator import Translation
 
 DEFAULT_MODEL = SHARED / "models" / "small-cs-en"

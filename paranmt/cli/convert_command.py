@@ -7,13 +7,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from paranmt.core.command_line import ArgumentParser, command, module_doc, module_literal
-
-QUANTIZATIONS = module_literal("translate.convert:QUANTIZATIONS")
+from paranmt.core.command_line import ArgumentParser, command
+from translate import convert
+from translate.card import ModelDir
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = ArgumentParser(prog="paranmt convert", description=module_doc("translate.convert"),
+    parser = ArgumentParser(prog="paranmt convert", description=convert.__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="format", required=True)
 
@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--spm", type=Path, help="SentencePiece model the model was trained with (instead of --bpe-codes)")
     p.add_argument("--moses", action=argparse.BooleanOptionalAction, default=None,
                    help="Moses (de)tokenisation around the subwords (default: on with --bpe-codes, off with --spm)")
-    p.add_argument("--quantization", choices=QUANTIZATIONS)
+    p.add_argument("--quantization", choices=convert.QUANTIZATIONS)
     p.add_argument("--keep-checkpoint", action=argparse.BooleanOptionalAction, default=True,
                    help="copy the checkpoint and dictionaries into the model directory for the fairseq backend "
                    "(--no-keep-checkpoint: a CTranslate2-only directory, a third of the size for a small model)")
@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         common(p)
         p.add_argument("--input", required=True, type=model_type, metavar="MODEL", help="the model to convert")
         p.add_argument("--prefix", nargs="*", help="target-language token for multi-target models, e.g. '>>eng<<'")
-        p.add_argument("--quantization", choices=QUANTIZATIONS)
+        p.add_argument("--quantization", choices=convert.QUANTIZATIONS)
 
     p = sub.add_parser("argos", help="Argos Translate .argosmodel package -> model directory")
     common(p)
@@ -63,37 +63,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _fairseq(args: argparse.Namespace) -> Path:
-    from translate.convert import convert_fairseq
-
-    return convert_fairseq(args.input, args.dicts, args.out, bpe_codes=args.bpe_codes, spm=args.spm,
-                           moses=args.moses, quantization=args.quantization, keep_checkpoint=args.keep_checkpoint,
-                           **_naming(args))
+    return convert.convert_fairseq(args.input, args.dicts, args.out, bpe_codes=args.bpe_codes, spm=args.spm,
+                                   moses=args.moses, quantization=args.quantization,
+                                   keep_checkpoint=args.keep_checkpoint, **_naming(args))
 
 
 def _marian(args: argparse.Namespace) -> Path:
-    from translate.convert import convert_marian
-
-    return convert_marian(args.input, args.out, quantization=args.quantization, prefix=args.prefix, **_naming(args))
+    return convert.convert_marian(args.input, args.out, quantization=args.quantization, prefix=args.prefix,
+                                  **_naming(args))
 
 
 def _hf_marian(args: argparse.Namespace) -> Path:
-    from translate.convert import convert_hf_marian
-
-    return convert_hf_marian(args.input, args.out, quantization=args.quantization, prefix=args.prefix,
-                             **_naming(args))
+    return convert.convert_hf_marian(args.input, args.out, quantization=args.quantization, prefix=args.prefix,
+                                     **_naming(args))
 
 
 def _argos(args: argparse.Namespace) -> Path:
-    from translate.convert import convert_argos
-
-    return convert_argos(args.input, args.out, **_naming(args))
+    return convert.convert_argos(args.input, args.out, **_naming(args))
 
 
 def _card(args: argparse.Namespace) -> Path:
-    from translate.convert import write_card_only
-
-    return write_card_only(args.input, args.out, spm=args.spm, target_spm=args.target_spm, bpe_codes=args.bpe_codes,
-                           **_naming(args))
+    return convert.write_card_only(args.input, args.out, spm=args.spm, target_spm=args.target_spm,
+                                   bpe_codes=args.bpe_codes, **_naming(args))
 
 
 def _naming(args: argparse.Namespace) -> dict[str, str | None]:
@@ -102,7 +93,7 @@ def _naming(args: argparse.Namespace) -> dict[str, str | None]:
 
 
 #: ``paranmt convert FORMAT`` -> the function that runs it (each one calls its converter of
-#: :mod:`translate.convert`; the modules load once the arguments parse: --help and a bad flag answer at once).
+#: :mod:`translate.convert`, which loads CTranslate2's converters and torch only when one runs).
 CONVERTERS: dict[str, Callable[[argparse.Namespace], Path]] = {
     "fairseq": _fairseq, "marian": _marian, "hf-marian": _hf_marian, "argos": _argos, "card": _card,
 }
@@ -110,8 +101,6 @@ CONVERTERS: dict[str, Callable[[argparse.Namespace], Path]] = {
 
 @command(build_parser)
 def main(args: argparse.Namespace) -> int:
-    from translate.card import ModelDir
-
     try:
         out = CONVERTERS[args.format](args)
         ModelDir(out)  # validates what was written

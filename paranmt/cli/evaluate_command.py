@@ -49,14 +49,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paranmt.core.command_line import ArgumentParser, command, module_literal
+from paranmt.core.command_line import ArgumentParser, command
+from paranmt.core.sif_settings import SIF_A
+from train_embeddings.evaluation.sts_defaults import DEFAULT_BATCH_SIZE, STS_YEARS
 
 if TYPE_CHECKING:  # the library loads once the arguments parse (torch): --help and a bad flag answer at once
     from train_embeddings.evaluation import sts
 
-DEFAULT_A = module_literal("train_embeddings.models.sif:DEFAULT_A")
-STS_YEARS = module_literal("train_embeddings.evaluation.sts.datasets:STS_YEARS")
-DEFAULT_BATCH_SIZE = module_literal("train_embeddings.evaluation.sts.evaluator:DEFAULT_BATCH_SIZE")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sif-fit", type=Path, metavar="FILE",
                         help="sentences to fit SIF on (one per line, or tab-separated pairs: both sides); "
                              "default: the evaluation sentences")
-    parser.add_argument("--sif-a", type=float, default=DEFAULT_A, help="SIF weight parameter a (default %(default)s)")
+    parser.add_argument("--sif-a", type=float, default=SIF_A,
+                        help="SIF weight parameter a (default %(default)s)")
     parser.add_argument("--sif-pc", choices=["reference", "batch"], default="reference",
                         help="SIF component: of the fitting sentences (reference, default) or of each dataset "
                              "(batch)")

@@ -1,4 +1,12 @@
-"""``paranmt evaluate-nmt``: BLEU / chrF of a model directory."""
+"""``paranmt evaluate-nmt``: BLEU / chrF of a model directory.
+
+Score a model directory on a test set: ``paranmt evaluate-nmt --model DIR --cs test.cs --en test.en``.
+
+Translates the raw source file with the pipeline's translator (same text chain, backend and beam as a corpus run),
+scores the detokenised output against the raw references with sacrebleu (BLEU and chrF; the signatures are
+printed) and measures the speed. With ``--update-card`` it also records ``bleu_<name>`` / ``chrf_<name>`` (and the
+speed) in the model card, with the signature and settings in its provenance; by default the model is left alone.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +24,6 @@ from paranmt.core.command_line import (
     command,
     config_values,
     flag_names,
-    module_doc,
 )
 
 # The flags that set config values, as run and translate spell them; each one's type, help and default are its
@@ -30,7 +37,7 @@ CONFIG_FLAGS = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="paranmt evaluate-nmt", description=module_doc("translate.evaluate"),
+    p = ArgumentParser(prog="paranmt evaluate-nmt", description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", type=Path, required=True, help="model directory (with model_card.yaml)")
     # --cs/--en as in run, translate and train-nmt: the model's source side and the reference translations

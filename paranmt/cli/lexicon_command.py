@@ -7,12 +7,13 @@ import json
 import time
 from pathlib import Path
 
-from paranmt.core.command_line import ArgumentParser, add_config_arguments, command, module_doc
+from paranmt.core.command_line import ArgumentParser, add_config_arguments, command
+from pipeline.analysis import lexicon as lexicon_package
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="paranmt lexicon",
-                            description=module_doc("pipeline.analysis.lexicon").split("\n\n")[0],
+                            description=(lexicon_package.__doc__ or "").split("\n\n")[0],
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="count and write a lexicon from Parquet pair shards")

@@ -8,16 +8,15 @@ import logging
 import sys
 from pathlib import Path
 
-from paranmt.core.command_line import ArgumentParser, command, module_literal
+from paranmt.core.command_line import ArgumentParser, command
+from train_embeddings.evaluation.sick_config import TASKS, SickConfig
 
-TASKS = module_literal("train_embeddings.evaluation.sick:TASKS")
-# SickConfig's fields: the defaults the help shows, read without loading torch
+# SickConfig's fields the command sets; the help shows their defaults
 SETTINGS = ("hidden", "epochs", "batch_size", "lr", "encoder_lr", "lambda_c", "lambda_w", "patience", "seed", "threads")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    d = argparse.Namespace(**{name: module_literal(f"train_embeddings.evaluation.sick:SickConfig.{name}")
-                              for name in SETTINGS})
+    d = SickConfig()
     p = ArgumentParser(prog="paranmt sick",
                                 description="Train a SICK relatedness / entailment head (Tai et al. 2015) on "
                                             "sentence embeddings, frozen or fine-tuned.")
@@ -53,7 +52,7 @@ def main(args: argparse.Namespace) -> int:
     # the library (torch) loads once the arguments parse: --help and a bad flag answer at once
     import torch
 
-    from train_embeddings.evaluation.sick import SickConfig, load_encoder, load_sick, sick_files, train_sick
+    from train_embeddings.evaluation.sick import load_encoder, load_sick, sick_files, train_sick
     from train_embeddings.models.model_io import save_model
 
     try:

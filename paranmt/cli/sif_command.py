@@ -6,10 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from paranmt.core.command_line import ArgumentParser, command, module_literal
-
-DEFAULT_A = module_literal("train_embeddings.models.sif:DEFAULT_A")
-PC_MODES = module_literal("train_embeddings.models.sif:PC_MODES")
+from paranmt.core.command_line import ArgumentParser, command
+from paranmt.core.sif_settings import PC_MODES, SIF_A
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,7 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="reference: PC of the fit sentences, saved (default); batch: PC of each encode() call; "
                         "none: weighted average only")
     p.add_argument("--components", type=int, default=1, help="principal components to remove (default %(default)s)")
-    p.add_argument("--a", type=float, default=DEFAULT_A, help="SIF weight parameter a (default %(default)s)")
+    p.add_argument("--a", type=float, default=SIF_A,
+                   help="SIF weight parameter a (default %(default)s)")
     p.add_argument("--fit-sample", type=int, default=100_000, help="at most this many reference sentences")
     p.add_argument("--seed", type=int, default=0, help="seed of the reference-sentence sample")
     p.add_argument("--average", action="store_true", help="plain average instead (ignores the SIF options)")

@@ -5,18 +5,15 @@ from __future__ import annotations
 import argparse
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from paranmt.core.command_line import ArgumentParser, command, module_doc, module_literal
-
-if TYPE_CHECKING:  # the library (CTranslate2, sacremoses) loads once the arguments parse
-    from translate.train import TrainRecipe
-
-PRESETS = module_literal("translate.train:PRESETS", keys=True)
+from paranmt.core.command_line import ArgumentParser, command
+from translate import train_recipe
+from translate.train_recipe import PRESETS, TrainRecipe
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="paranmt train-nmt", description=module_doc("translate.train"),
+    p = ArgumentParser(prog="paranmt train-nmt", description=train_recipe.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     i = p.add_argument_group("training pairs (one of the three forms)")
     i.add_argument("--cs", dest="bitext_cs", nargs="+", action="extend", default=[], type=Path,
@@ -53,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
 def recipe_from_args(args: argparse.Namespace) -> TrainRecipe:
     from pydantic import ValidationError
 
-    from translate.train import PRESETS, TrainError, TrainRecipe
+    from translate.train import TrainError
 
     if args.preset not in PRESETS:
         raise TrainError(f"--preset {args.preset!r} is unknown; choose one of {', '.join(PRESETS)}")

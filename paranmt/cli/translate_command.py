@@ -1,4 +1,14 @@
-"""``paranmt translate``: back-translate a text file with a model directory."""
+"""``paranmt translate``: back-translate a text file with a model directory.
+
+Stand-alone translator: ``paranmt translate --model DIR --input cs.txt --out en.tsv``.
+
+Reads raw source sentences (one per line, UTF-8, plain or .gz) in chunks, decodes each chunk with token-bucketed
+beam search, and writes a TSV with one row per input line (``nbest`` rows with ``--nbest``), in input order:
+
+    line  rank  status  score  hypothesis  source_tokens  target_tokens  hit_length_cap  error
+
+Lines that are not valid UTF-8 are reported with status ``invalid_utf8`` instead of stopping the run.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +27,6 @@ from paranmt.core.command_line import (
     command,
     config_values,
     flag_names,
-    module_doc,
 )
 from pipeline.run import TRANSLATE_FLAGS
 
@@ -26,7 +35,7 @@ CONFIG_FLAGS = (*TRANSLATE_FLAGS, ConfigFlag("--nbest", "translate.nbest"))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="paranmt translate", description=module_doc("translate.file_translator"),
+    p = ArgumentParser(prog="paranmt translate", description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", required=True, type=Path, help="source sentences, one per line (.gz ok)")
     p.add_argument("--out", required=True, type=Path, help="TSV to write (.gz ok)")

@@ -1,4 +1,21 @@
-"""``paranmt vmap``: a CTranslate2 vocabulary map from bitext."""
+"""``paranmt vmap``: a CTranslate2 vocabulary map from bitext.
+
+Build a CTranslate2 vocabulary shortlist (``translate.vmap``) from a model's training bitext.
+
+    paranmt vmap --model DIR --cs train.cs [more.cs ...] --en train.en [...] --out vmap.txt
+
+Both sides go through the model card's own text chain (Moses normalisation and tokenisation, then the model's
+BPE; :class:`translate.text_chain.SourceEncoder`), so the keys are the model's source tokens and the candidates its
+target tokens. A target token is a candidate of a source token when they co-occur in pairs more than chance says,
+ranked by local mutual information ``c(s,t) * log(N c(s,t) / (c(s) c(t)))`` (counts of pairs holding both, each,
+and all pairs); the ``always`` most frequent target tokens (and EOS, UNK) are candidates of every batch. The file is
+CTranslate2's format: ``source token<TAB>candidates`` lines, the always-on list on a line with an empty key.
+
+CTranslate2 restricts each batch's output layer and softmax to the union of its source tokens' candidates, so a
+sentence's translation then depends on its batch-mates (still only on its chunk, as the token buckets already make
+it) and differs from the full-vocabulary one where the model's choice falls outside the union:
+docs/translate-cpu.md measures by how much.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +25,11 @@ import logging
 import sys
 from pathlib import Path
 
-from paranmt.core.command_line import ArgumentParser, command, module_doc
+from paranmt.core.command_line import ArgumentParser, command
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = ArgumentParser(prog="paranmt vmap", description=module_doc("translate.vmap"),
+    parser = ArgumentParser(prog="paranmt vmap", description=__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, required=True)
     parser.add_argument("--cs", required=True, type=Path, nargs="+", dest="bitext_cs", metavar="FILE",

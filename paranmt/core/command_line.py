@@ -21,7 +21,6 @@ two layers: ``paranmt/cli/`` (``paranmt`` and most subcommands) and the two pack
 from __future__ import annotations
 
 import argparse
-import ast
 import atexit
 import contextlib
 import errno
@@ -49,9 +48,9 @@ if TYPE_CHECKING:  # the config schema's classes, passed in by the commands (con
 
 __all__ = ["BAR_SWITCHES", "LOG_FORMAT", "ArgumentParser", "ConfigFlag", "UsageError", "add_config_arguments",
            "add_config_flags", "bars_only_on_a_terminal", "check_required", "command", "config_values",
-           "exit_process", "flag_names", "install_warning", "log_to_console", "module_doc", "module_literal",
-           "not_a_user_error_traceback", "os_error_line", "plain_text", "read_only_line", "run_main", "run_program",
-           "schema_field", "shadowing_line"]
+           "exit_process", "flag_names", "install_warning", "log_to_console", "not_a_user_error_traceback",
+           "os_error_line", "plain_text", "read_only_line", "run_main", "run_program", "schema_field",
+           "shadowing_line"]
 
 #: The console log of every command: the level first (a test or a user greps ``WARNING``), then the logger.
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
@@ -67,51 +66,6 @@ def plain_text(text: str) -> str:
     """Help text without reST markup (roles, literals, bold)."""
     text = _ROLE.sub(lambda m: m.group(2).rsplit(".", 1)[-1] if m.group(1) else m.group(2), text)
     return _BOLD.sub(r"\1", _LITERAL.sub(r"\1", text))
-
-
-def _module_tree(name: str) -> ast.Module:
-    """Module ``name``'s syntax tree, read from its file without importing it or its packages (finding a
-    submodule with importlib would run its packages' ``__init__``, which may load torch or CTranslate2)."""
-    top, *parts = name.split(".")
-    spec = importlib.util.find_spec(top)  # a top-level name: found without running anything
-    if spec is None or (parts and not spec.submodule_search_locations):
-        raise ModuleNotFoundError(f"no module named {name!r}", name=name)
-    if not parts:
-        return ast.parse(Path(spec.origin or "").read_text(encoding="utf-8"))
-    folder = Path(next(iter(spec.submodule_search_locations or [])), *parts[:-1])
-    path = folder / f"{parts[-1]}.py"
-    return ast.parse((path if path.is_file() else folder / parts[-1] / "__init__.py").read_text(encoding="utf-8"))
-
-
-def module_doc(name: str) -> str:
-    """The docstring of module ``name``, without importing it: a command's help may quote the library module it
-    runs without loading that module's dependencies before its arguments parse."""
-    return ast.get_docstring(_module_tree(name)) or ""
-
-
-def module_literal(path: str, *, keys: bool = False) -> Any:  # Any: the literal's value
-    """The literal a library module assigns to a name (``"translate.convert:QUANTIZATIONS"``, a class attribute as
-    ``"train_embeddings.evaluation.sick:SickConfig.hidden"``), read from its file without importing it: a command's
-    choices and defaults at parse time, each kept in one place, the library's. ``keys``: the keys of a dict
-    whose values are not literals (``"translate.train:PRESETS"``). A ``LookupError`` when there is no such
-    literal (a test reads each one a command uses)."""
-    module, _, qualified = path.partition(":")
-    *classes, name = qualified.split(".")
-    body: list[ast.stmt] = _module_tree(module).body
-    for cls in classes:
-        found = next((node.body for node in body if isinstance(node, ast.ClassDef) and node.name == cls), None)
-        if found is None:
-            raise LookupError(f"{path}: no class {cls}")
-        body = found
-    for node in body:
-        target, value = ((node.targets[0] if len(node.targets) == 1 else None, node.value)
-                         if isinstance(node, ast.Assign) else (node.target, node.value)
-                         if isinstance(node, ast.AnnAssign) else (None, None))
-        if isinstance(target, ast.Name) and target.id == name and value is not None:
-            if keys and isinstance(value, ast.Dict):
-                return tuple(ast.literal_eval(key) for key in value.keys if key is not None)
-            return ast.literal_eval(value)
-    raise LookupError(f"{path}: no literal assignment")
 
 
 def add_config_arguments(parser: argparse.ArgumentParser, example: str) -> None:

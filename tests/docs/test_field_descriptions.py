@@ -1,7 +1,7 @@
 """Every setting a user can give is described where it is defined: each field of the run configuration
 (``configs/schema.py``, whose descriptions are the flags' help and the YAML keys' documentation) and each field of
-``train-nmt``'s recipe (``translate/train.py``'s ``TrainRecipe``, set with ``--set field=value``). A section of the
-configuration is described by its class's docstring."""
+``train-nmt``'s recipe (``translate/train_recipe.py``'s ``TrainRecipe``, set with ``--set field=value``). A section
+of the configuration is described by its class's docstring."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from pydantic import BaseModel
 
 from configs.schema import ParaNMTConfig
-from translate.train import TrainRecipe
+from translate.train_recipe import TrainRecipe
 
 
 def _models(annotation: object) -> list[type[BaseModel]]:
@@ -53,4 +53,4 @@ def test_each_config_field_is_described(name: str, section: type[BaseModel] | No
 @pytest.mark.parametrize("name", list(TrainRecipe.model_fields))
 def test_each_train_recipe_field_is_described(name: str) -> None:
     description = TrainRecipe.model_fields[name].description
-    assert description and description.strip(), f"translate/train.py: TrainRecipe.{name} has no description"
+    assert description and description.strip(), f"translate/train_recipe.py: TrainRecipe.{name} has no description"

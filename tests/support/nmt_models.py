@@ -10,7 +10,7 @@ from tests.support.shared_data import shared_data
 from tests.support.text_files import read_lines
 from tests.support.toy_corpus import make_toy_corpus
 from translate.cached_models import TATOEBA_TRAIN_PAIRS, cached_model, tatoeba_model
-from translate.train import TrainRecipe
+from translate.train_recipe import TrainRecipe
 
 # The toy language: 3,000 training pairs, held-out pairs come from the same generator after them.
 TOY_TRAIN_PAIRS = 3000

@@ -18,7 +18,7 @@ from configs.schema import TranslateConfig
 from tests.support.repo import load_benchmark
 from tests.support.shared_data import shared_data, shared_path
 from tests.support.text_files import read_lines
-from translate import load_translator
+from translate.loading import load_translator
 
 SENTENCES, BEAM = 150, 12
 

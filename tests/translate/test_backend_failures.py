@@ -13,14 +13,21 @@ import torch
 from configs.schema import TranslateConfig
 from tests.support.shared_data import small_cs_en
 from tests.support.taste_data import taste_pairs
-from translate import BackendFailed, BackendUnavailable, Status, load_translator
 from translate.card import ModelDir
 from translate.ct2_backend import CTranslate2Backend
 from translate.cuda_libraries import CUBLAS_FIX
 from translate.fairseq_backend import FairseqBackend
-from translate.loading import load_backend
+from translate.loading import load_backend, load_translator
 from translate.text_chain import SourceEncoder
-from translate.translator import PROBE_SENTENCES, RawHypothesis, Translator, backend_fault
+from translate.translator import (
+    PROBE_SENTENCES,
+    BackendFailed,
+    BackendUnavailable,
+    RawHypothesis,
+    Status,
+    Translator,
+    backend_fault,
+)
 
 CUBLAS_MISSING = RuntimeError("Library libcublas.so.12 is not found or cannot be loaded")
 # fairseq's error when a batch's sample["id"] is left on the CPU beside a GPU model: every batch, whatever its

@@ -51,7 +51,7 @@ def test_cuda_where_there_is_none_fails_on_the_launcher(monkeypatch):
     import translate.loading
     from translate.ct2_backend import BackendUnavailable
 
-    monkeypatch.setattr(translate.loading, "cuda_device_count", lambda: 0)
+    monkeypatch.setattr(translate.loading, "cuda_device_count", lambda kernel: 0)
     monkeypatch.setattr(translate.loading, "_torch_has_cuda", lambda: False)
     with pytest.raises(BackendUnavailable, match="--device cuda: no CUDA device is visible here"):
         checked_model_id(TranslateConfig(device="cuda"), local=True)

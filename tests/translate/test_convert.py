@@ -14,8 +14,9 @@ import sentencepiece as spm
 from configs.schema import TranslateConfig
 from paranmt.cli.convert_command import CONVERTERS, build_parser, main
 from tests.support.nmt_models import TOY_TRAIN_PAIRS
-from translate import Status, load_translator
 from translate.card import ModelDir
+from translate.loading import load_translator
+from translate.translator import Status
 
 
 def config(model: Path, backend: str = "ctranslate2", **overrides) -> TranslateConfig:

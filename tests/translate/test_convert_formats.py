@@ -27,10 +27,11 @@ import yaml
 from configs.schema import TranslateConfig
 from paranmt.cli.convert_command import main as convert_main
 from tests.support.toy_corpus import make_toy_corpus
-from translate import Status, load_translator
 from translate.card import ModelDir
 from translate.convert import import_transformers
-from translate.translator import Translation
+from translate.cpu_kernel import FASTEST, import_ctranslate2
+from translate.loading import load_translator
+from translate.translator import Status, Translation
 
 BEAM, MAX_LEN = 4, 40
 D_MODEL, LAYERS, HEADS, FFN = 32, 2, 2, 64
@@ -251,7 +252,7 @@ def test_marian_opus_mt_release(tmp_path, hf_model, sentences):
 
 
 def test_argos_package(tmp_path, hf_model, spm_model, sentences):
-    import ctranslate2
+    ctranslate2 = import_ctranslate2(FASTEST)
 
     folder, _, _ = hf_model
     ct2 = tmp_path / "ct2"

@@ -3,6 +3,7 @@ others, and the kernel's identity (the portable pin names no vendor; the fastest
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -17,6 +18,7 @@ from translate.cpu_kernel import (
     CpuInfo,
     KernelMismatch,
     apply_cpu_kernel,
+    cpu_info,
     run_kernel,
     translation_kernel,
 )
@@ -92,7 +94,7 @@ def test_on_a_gpu_or_another_backend_the_setting_does_not_apply():
 def test_a_translator_refuses_a_second_kernel_in_one_process():
     """Two translators of two kernels in one process: the second is refused in one line, before it loads (a process
     of its own: CTranslate2 reads its kernels once)."""
-    script = ("from configs.schema import TranslateConfig\nfrom translate import load_translator\n"
+    script = ("from configs.schema import TranslateConfig\nfrom translate.loading import load_translator\n"
               "from translate.cpu_kernel import KernelMismatch\n"
               "print(load_translator(TranslateConfig(device='cpu', cpu_kernel='portable')).translate(['Ahoj.'])[0]"
               ".status.value)\n"
@@ -103,3 +105,24 @@ def test_a_translator_refuses_a_second_kernel_in_one_process():
     assert done.returncode == 0 and lines[0] == "ok", done.stderr[-2000:]
     assert lines[1].startswith("translate.cpu_kernel fastest: CTranslate2 is already loaded in this process")
     assert "CT2_USE_MKL=0" in lines[1]
+
+
+def test_importing_translate_loads_no_ctranslate2_and_its_one_import_prepares_it_first():
+    """Every module of ``translate`` imports without loading CTranslate2 or preparing anything for it; the one import,
+    :func:`import_ctranslate2`, prepares where it finds cuBLAS and sets the kernel asked for, then loads it (a process
+    of its own)."""
+    script = ("import pkgutil, importlib, os, sys, translate\n"
+              "from translate.cuda_libraries import process_route\n"
+              "for info in pkgutil.iter_modules(translate.__path__):\n"
+              "    importlib.import_module(f'translate.{info.name}')\n"
+              "print('ctranslate2' in sys.modules, process_route.cache_info().currsize)\n"
+              "from translate.cpu_kernel import import_ctranslate2\n"
+              "ctranslate2 = import_ctranslate2('portable')\n"
+              "print('ctranslate2' in sys.modules, process_route.cache_info().currsize,\n"
+              "      os.environ.get('CT2_USE_MKL'))\n")
+    environ = {k: v for k, v in os.environ.items() if k not in PORTABLE_ENVIRONMENT}
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300,
+                          env={**environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    pinned = "0" if cpu_info().x86_avx2 else "None"
+    assert done.stdout.splitlines()[-2:] == ["False 0", f"True 1 {pinned}"]

@@ -14,9 +14,10 @@ from paranmt.cli.vmap_command import main as vmap_main
 from tests.support.shared_data import small_cs_en
 from tests.support.taste_data import TASTE_DATA, taste_data
 from tests.support.text_files import read_lines
-from translate import ModelDirError, Status, load_translator
+from translate.card import ModelDirError
 from translate.ct2_backend import ThreadPlan, plan_threads, read_vmap
-from translate.translator import Translator
+from translate.loading import load_translator
+from translate.translator import Status, Translator
 from translate.vmap import build_vmap, write_vmap
 
 
@@ -234,16 +235,18 @@ def test_auto_compute_type_on_cuda_is_float16_in_the_backend_and_the_cache_key(t
     """compute_type auto on a CUDA card that has float16 means float16 (faster than CTranslate2's own int8_float16
     there at the same hypotheses: docs/scaling.md), resolved before the cache key is made; the CPU's auto, an
     explicit type and a card without float16 are left as they are."""
-    import ctranslate2
-
     from configs.schema import TranslateConfig
     from pipeline.stages.backtranslate import TranslationCache
+    from translate.cpu_kernel import FASTEST, import_ctranslate2
     from translate.ct2_backend import compute_type_for
+
+    ctranslate2 = import_ctranslate2(FASTEST)
 
     monkeypatch.setattr(ctranslate2, "get_supported_compute_types",
                         lambda device: {"float32", "int8_float16", "float16", "int8"})
-    assert compute_type_for("auto", "cuda") == "float16"
-    assert compute_type_for("auto", "cpu") == "auto" and compute_type_for("int8_float16", "cuda") == "int8_float16"
+    assert compute_type_for("auto", "cuda", FASTEST) == "float16"
+    assert compute_type_for("auto", "cpu", FASTEST) == "auto"
+    assert compute_type_for("int8_float16", "cuda", FASTEST) == "int8_float16"
 
     def key(**translate) -> dict:
         return dict(TranslationCache.for_run(TranslateConfig.model_validate(translate), str(tmp_path), "m",
@@ -252,7 +255,7 @@ def test_auto_compute_type_on_cuda_is_float16_in_the_backend_and_the_cache_key(t
     assert key()["compute_type"] == "float16" and key() == key(compute_type="float16")
     assert key(backend="fairseq")["compute_type"] == "auto", "fairseq's auto is float32, not CTranslate2's"
     monkeypatch.setattr(ctranslate2, "get_supported_compute_types", lambda device: {"float32", "int8"})
-    assert compute_type_for("auto", "cuda") == "auto"
+    assert compute_type_for("auto", "cuda", FASTEST) == "auto"
 
 
 def test_translate_cpu_bench_smoke(small_model, tmp_path):

@@ -17,11 +17,12 @@ import pytest
 from configs.schema import TranslateConfig
 from tests.support.repo import REPO_ROOT
 from tests.support.shared_data import small_cs_en
-from translate import BackendUnavailable
 from translate.card import ModelDir
+from translate.cpu_kernel import FASTEST, import_ctranslate2
 from translate.cuda_libraries import (
     CT2_CUBLAS,
     CUBLAS_FIX,
+    IMPORTED_ELSEWHERE,
     Cublas,
     CublasRoute,
     ctranslate2_libs,
@@ -34,6 +35,7 @@ from translate.cuda_libraries import (
     prepare_ctranslate2,
 )
 from translate.loading import check_libraries
+from translate.translator import BackendUnavailable
 
 TOOLKIT_LIB = "targets/x86_64-linux/lib"
 
@@ -109,9 +111,8 @@ def test_where_cublas_comes_from_is_one_line(tmp_path):
                                f"(links in {tmp_path / 'links'})")
     assert cublas_line(CublasRoute(cublas, on_library_path=True)) == \
         (True, "CTranslate2 opens libcublas.so.12 from the library path")
-    usable, line = cublas_line(CublasRoute(cublas, problem="ctranslate2 was imported before paranmt's translate "
-                                                           "package"))
-    assert not usable and "imported before" in line and line.endswith(CUBLAS_FIX)
+    usable, line = cublas_line(CublasRoute(cublas, problem=IMPORTED_ELSEWHERE))
+    assert not usable and IMPORTED_ELSEWHERE in line and line.endswith(CUBLAS_FIX)
     assert "\n" not in line
 
 
@@ -138,11 +139,12 @@ def test_no_cublas_anywhere_is_one_error_line_before_any_work(tmp_path, monkeypa
 def test_a_cublas_that_cannot_be_linked_is_one_error_line_naming_why(tmp_path, monkeypatch):
     environ = {"CUDA_HOME": str(tmp_path / "cuda")}
     fake_cublas(tmp_path / "cuda" / TOOLKIT_LIB, 13)
-    route = prepare_ctranslate2(environ, [], tmp_path / "cache")  # this process imported ctranslate2 long ago
+    import_ctranslate2(FASTEST)  # this process has CTranslate2 loaded (from the wheel's folder: no cuBLAS here)
+    route = prepare_ctranslate2(environ, [], tmp_path / "cache")
     assert route.cublas is not None and route.folder is None and not (tmp_path / "cache").exists()
     usable, line = cublas_line(route)
-    assert not usable and line == (f"CTranslate2 cannot open the CUDA 13 cuBLAS {route.cublas.cublas}: ctranslate2 "
-                                   f"was imported before paranmt's translate package; {CUBLAS_FIX}")
+    assert not usable and line == (f"CTranslate2 cannot open the CUDA 13 cuBLAS {route.cublas.cublas}: "
+                                   f"{IMPORTED_ELSEWHERE}; {CUBLAS_FIX}")
     monkeypatch.delitem(sys.modules, "ctranslate2")  # as if it had not been
     (tmp_path / "a-file").write_text("")
     route = prepare_ctranslate2(environ, [], tmp_path / "a-file")
@@ -188,23 +190,24 @@ def test_a_cuda_12_cublas_on_the_library_path_is_used_as_it_is(tmp_path):
 
 @pytest.mark.skipif(ctranslate2_libs() is None, reason="needs the ctranslate2 wheel's ctranslate2.libs folder")
 def test_ctranslate2_opens_bare_names_from_the_links_folder(tmp_path):
-    """End to end in a fresh process: a fake CUDA 13 toolkit ($CUDA_HOME), ``import translate`` links and loads
-    libctranslate2 from the links folder, and a library that libctranslate2 itself opens by bare name at run time is
-    looked up, and opened, there first. On the CPU the one such name it opens is the driver's (``libcuda.so.1``, by
-    the CUDA runtime linked into it, when CUDA devices are counted), so the test adds that link -- to a real library,
-    a copy of Python's _ctypes -- beside the cuBLAS ones; cuBLAS itself is opened the same way, by the same library,
-    at the first GPU translation. The loader's own trace (LD_DEBUG) shows where it searched and what it opened."""
+    """End to end in a fresh process: a fake CUDA 13 toolkit ($CUDA_HOME), the project's one import of CTranslate2
+    (``import_ctranslate2``) links and loads libctranslate2 from the links folder, and a library that libctranslate2
+    itself opens by bare name at run time is looked up, and opened, there first. On the CPU the one such name it
+    opens is the driver's (``libcuda.so.1``, by the CUDA runtime linked into it, when CUDA devices are counted), so
+    the test adds that link -- to a real library, a copy of Python's _ctypes -- beside the cuBLAS ones; cuBLAS itself
+    is opened the same way, by the same library, at the first GPU translation. The loader's own trace (LD_DEBUG)
+    shows where it searched and what it opened."""
     toolkit = fake_cublas(tmp_path / "cuda-13.0" / TOOLKIT_LIB, 13)
     driver = shutil.copy(_ctypes.__file__, tmp_path / "not-a-driver.so")
     done = _run_python(f"""
         import os
-        import translate
+        from translate.cpu_kernel import import_ctranslate2
         from translate.cuda_libraries import process_route, cublas_line
+        ctranslate2 = import_ctranslate2("fastest")
         route = process_route()
         print(route.folder)
         print(cublas_line(route)[1])
-        os.symlink({str(driver)!r}, route.folder / "libcuda.so.1")
-        import ctranslate2
+        os.symlink({str(driver)!r}, route.folder / "libcuda.so.1")  # opened at run time, not at the import
         ctranslate2.get_cuda_device_count()
     """, {"CUDA_HOME": str(tmp_path / "cuda-13.0"), "PARANMT_CACHE": str(tmp_path / "cache"), "LD_DEBUG": "libs"})
     folder_line, info = done.stdout.splitlines()[-2:]
@@ -220,3 +223,19 @@ def test_ctranslate2_opens_bare_names_from_the_links_folder(tmp_path):
     assert f"search path={folder}\t\t(RPATH from file {folder}/{library})" in trace  # $ORIGIN: the links folder
     assert f"trying file={folder}/libcuda.so.1" in trace
     assert f"calling init: {folder}/libcuda.so.1" in trace  # found and opened through the link
+
+
+@pytest.mark.skipif(ctranslate2_libs() is None or opens(CT2_CUBLAS), reason="needs the wheel and no CUDA 12 cuBLAS")
+def test_ctranslate2_imported_around_the_one_import_is_named_as_the_problem(tmp_path):
+    """A process that imports ``ctranslate2`` itself before the project's one import (a user's script): libctranslate2
+    is bound to the wheel's folder, so the cuBLAS found cannot serve, and the route says why instead of linking."""
+    fake_cublas(tmp_path / "cuda-13.0" / TOOLKIT_LIB, 13)
+    done = _run_python("""
+        import ctranslate2
+        from translate.cpu_kernel import import_ctranslate2
+        from translate.cuda_libraries import process_route
+        assert import_ctranslate2("fastest") is ctranslate2
+        print(process_route().problem)
+    """, {"CUDA_HOME": str(tmp_path / "cuda-13.0"), "PARANMT_CACHE": str(tmp_path / "cache")})
+    assert done.stdout.splitlines()[-1] == IMPORTED_ELSEWHERE
+    assert not (tmp_path / "cache").exists()

@@ -17,18 +17,17 @@ import torch
 from configs.schema import TranslateConfig
 from paranmt.cli.evaluate_nmt_command import main as evaluate_main
 from paranmt.cli.train_nmt_command import main as train_main
-from paranmt.core.run_definition import changed_keys, run_definition
 from tests.support.repo import REPO_ROOT
 from tests.support.toy_corpus import make_toy_corpus
-from translate import Status, load_translator
 from translate.card import ModelDir
+from translate.loading import load_translator
 from translate.train import (
-    PRESETS,
-    TrainRecipe,
     average_checkpoints,
     fairseq_train_args,
     parse_log_line,
 )
+from translate.train_recipe import PRESETS
+from translate.translator import Status
 
 # Seconds on one thread: 2+2 layers of 64 on a few hundred toy pairs.
 FAST = ["--preset", "tiny", "--recipe", "bpe_merges=300", "--recipe", "max_tokens=1024", "--threads", "1"]
@@ -306,11 +305,3 @@ def test_fairseq_log_lines_are_parsed():
     kind, values = parse_log_line(valid)
     assert kind == "valid" and values["loss"] == 7.25 and values["bleu"] == 3.2 and values["num_updates"] == 300
     assert parse_log_line("| INFO | fairseq_cli.train | done training") is None
-
-
-def test_recipe_budget_fields_do_not_change_a_runs_definition():
-    recipe = PRESETS["cpu-small"]
-    assert run_definition(recipe) == run_definition(recipe.model_copy(update={"max_hours": 1.0, "max_update": 10}))
-    assert changed_keys(run_definition(recipe), run_definition(recipe.model_copy(update={"lr": 0.001}))) == [
-        "lr 0.002 -> 0.001"]
-    assert TrainRecipe() == PRESETS["tiny"]

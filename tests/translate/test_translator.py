@@ -10,10 +10,10 @@ import pytest
 
 from configs.schema import TranslateConfig
 from tests.support.nmt_models import TOY_TRAIN_PAIRS
-from translate import BackendUnavailable, ModelDirError, Status, load_translator
-from translate.card import ModelDir
+from translate.card import ModelDir, ModelDirError
 from translate.ct2_backend import CTranslate2Backend
-from translate.translator import Translator, is_out_of_memory
+from translate.loading import load_translator
+from translate.translator import BackendUnavailable, Status, Translator, is_out_of_memory
 
 
 def config(model: Path, backend: str, **overrides) -> TranslateConfig:

@@ -49,7 +49,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import torch
@@ -60,19 +60,18 @@ from tqdm import tqdm
 from paranmt.core.correlation import pearson, spearman
 from paranmt.core.data_dirs import SICK_DIR_VARIABLE, sick_dir, word_counts_file
 from paranmt.core.errors import ParanmtError
+from train_embeddings.evaluation.sick_config import TASKS, SickConfig, Task
 from train_embeddings.evaluation.sts.datasets import read_utf8_lines
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.model_io import load_model
 from train_embeddings.models.sif import SifModel, build_sif, glove_average
 
-__all__ = ["ENTAILMENT_LABELS", "PairHead", "SickConfig", "SickData", "SickFormatError", "SickResult", "Task",
+__all__ = ["ENTAILMENT_LABELS", "PairHead", "SickData", "SickFormatError", "SickResult",
            "evaluate_predictions", "load_encoder", "load_sick", "pair_features",
            "predicted_scores", "regulariser", "relatedness_target", "sick_files", "task_loss", "train_sick"]
 
 log = logging.getLogger(__name__)
 
-Task = Literal["relatedness", "entailment"]
-TASKS: tuple[str, ...] = ("relatedness", "entailment")
 ENTAILMENT_LABELS: tuple[str, ...] = ("CONTRADICTION", "ENTAILMENT", "NEUTRAL")
 N_CLASSES = 5  # relatedness classes 1..5
 FILES: dict[str, tuple[str, str]] = {"relatedness": ("sicktrain.tsv", "sickdev.tsv"),
@@ -243,34 +242,6 @@ def evaluate_predictions(task: Task, log_probs: np.ndarray | torch.Tensor, targe
 
 
 # ---------------------------------------------------------------------------------------------------- training
-
-
-@dataclass
-class SickConfig:
-    """Head and training settings. Defaults: Tai et al.'s hidden size 50; the ICLR'16 paper's batch 25 and Adam
-    (1e-3 for the encoder; 5e-3 for the head, which gets there in fewer epochs: docs/embeddings.md, "SICK heads",
-    has the measurement); ``lambda_w`` is the paper's regularisation toward the universal
-    parameters (searched there over 1e-3 … 1e-8); at most 30 epochs with patience 5."""
-
-    hidden: int = 50
-    epochs: int = 30
-    batch_size: int = 25
-    lr: float = 5e-3  # the head's learning rate
-    encoder_lr: float = 1e-3  # fine-tuning: the encoder's learning rate
-    lambda_c: float = 1e-5  # head L2
-    lambda_w: float = 1e-5  # fine-tuning: toward the initial encoder parameters
-    patience: int = 5
-    seed: int = 0
-    threads: int | None = 1
-    encode_batch: int = 1000
-
-    def validate(self) -> None:
-        for name in ("hidden", "epochs", "batch_size", "patience", "encode_batch"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
-        for name in ("lr", "encoder_lr", "lambda_c", "lambda_w"):
-            if not getattr(self, name) >= 0 or not math.isfinite(getattr(self, name)):
-                raise ValueError(f"{name} must be a finite number >= 0, got {getattr(self, name)}")
 
 
 @dataclass

@@ -47,12 +47,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from configs.schema import ScoreConfig
 from filters.paragram import ParagramScorer
+from paranmt.core.sif_settings import PC_MODES, SIF_A, PcMode
 from paranmt.core.sif_weighting import remove_projections, uncentred_components
 from paranmt.core.text import MOSES_EN, CachedTokenizer
 from paranmt.core.token_arrays import as_token_lists, encode_tokens
@@ -60,17 +61,14 @@ from paranmt.core.word_vectors import WordVectors, WordVectorsError, load_kumo, 
 from train_embeddings.models.model_dir import MODEL_JSON, ModelLoadError, model_directory, staged_directory
 from train_embeddings.models.pairing import paired_cosine, sentence_sides
 
-__all__ = ["MODEL_TYPE", "SCORER_FILE", "SIF_FORMAT", "PcMode", "SifModel", "build_sif",
+__all__ = ["MODEL_TYPE", "SCORER_FILE", "SIF_FORMAT", "SifModel", "build_sif",
            "glove_average", "load_sif", "resolve_vectors"]
 
 
 MODEL_TYPE = "sif"
 SIF_FORMAT = 1
 SCORER_FILE = "scorer.npz"
-DEFAULT_A = 1e-3
-PcMode = Literal["reference", "batch", "none"]
 TokenizeFn = Callable[[Sequence[str]], list[list[str]]]
-PC_MODES: tuple[str, ...] = ("reference", "batch", "none")
 
 
 class SifModel:
@@ -227,8 +225,8 @@ def resolve_vectors(vectors: str | Path | WordVectors) -> tuple[WordVectors, dic
 
 def build_sif(vectors: str | Path | WordVectors, *, word_counts: str | Path | None = None,
               fit_sentences: Sequence[str] | None = None, pc: PcMode = "reference", n_components: int = 1,
-              a: float = DEFAULT_A, fit_sample: int = 100_000, seed: int = 0, tokenizer: dict[str, Any] | None = None,
-              name: str = "", tokenize: TokenizeFn | None = None) -> SifModel:
+              a: float = SIF_A, fit_sample: int = 100_000, seed: int = 0,
+              tokenizer: dict[str, Any] | None = None, name: str = "", tokenize: TokenizeFn | None = None) -> SifModel:
     """Fit a SIF model (see the module docstring).
 
     Inputs: ``vectors`` (see :func:`resolve_vectors`); ``word_counts`` — a ``word count`` file for ``p(w)``;

@@ -32,7 +32,7 @@ def test_the_defaults_shown_are_the_heads_settings():
     from dataclasses import asdict
 
     from paranmt.cli.sick_command import SETTINGS, build_parser
-    from train_embeddings.evaluation.sick import SickConfig
+    from train_embeddings.evaluation.sick_config import SickConfig
 
     args = build_parser().parse_args(["--model", "glove", "--task", "relatedness"])
     defaults = asdict(SickConfig())

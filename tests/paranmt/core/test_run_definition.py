@@ -26,7 +26,7 @@ from pipeline.run import main as run_main
 from tests.support.training_pairs import tatoeba_pairs_parquet
 from train_embeddings.train_command import main as train_main
 from translate import train as nmt_train
-from translate.train import TrainRecipe
+from translate.train_recipe import TrainRecipe
 
 # The settings a rerun may change and still be the same run, as the schemas mark them.
 CONFIG_MAY_CHANGE = {"pipeline.runner", "pipeline.beam_options", "pipeline.cache_dir", "translate.device_index",

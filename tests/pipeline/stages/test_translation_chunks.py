@@ -35,11 +35,11 @@ def test_the_worker_decides_device_chunk_and_cache_key(tmp_path, device, gpu, pl
 def test_a_cpu_launcher_leaves_auto_to_gpu_workers(tmp_path, monkeypatch):
     """The launcher sees no GPU; its settings, pickled to a worker that sees one, give that worker the GPU's
     chunk and key: the DoFns decide in setup(), on the worker."""
-    monkeypatch.setattr(translate.loading, "cuda_device_count", lambda: 0)
+    monkeypatch.setattr(translate.loading, "cuda_device_count", lambda kernel: 0)
     monkeypatch.setattr(translate.loading, "_torch_has_cuda", lambda: False)
     settings = _settings(tmp_path)  # translate.device auto, built by a launcher without a GPU
     assert settings.on_worker().device == "cpu"
-    monkeypatch.setattr(translate.loading, "cuda_device_count", lambda: 1)  # now a GPU worker
+    monkeypatch.setattr(translate.loading, "cuda_device_count", lambda kernel: 1)  # now a GPU worker
     keyer, lookup = _KeyByChunk(settings), _LookupChunk(settings)
     keyer.setup()
     lookup.setup()

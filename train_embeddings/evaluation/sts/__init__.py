@@ -36,7 +36,6 @@ from train_embeddings.evaluation.sts.baselines import (
 )
 from train_embeddings.evaluation.sts.datasets import (
     STS2017_FILE,
-    STS_YEARS,
     STSB_SPLITS,
     StsBenchmarks,
     StsDataMissing,
@@ -54,7 +53,6 @@ from train_embeddings.evaluation.sts.datasets import (
     year_directory,
 )
 from train_embeddings.evaluation.sts.evaluator import (
-    DEFAULT_BATCH_SIZE,
     Encoder,
     cosine_similarity,
     dev_score,
@@ -73,6 +71,7 @@ from train_embeddings.evaluation.sts.results import (
     markdown_comparison,
     markdown_protocols,
 )
+from train_embeddings.evaluation.sts_defaults import DEFAULT_BATCH_SIZE, STS_YEARS
 
 __all__ = [
     "CAPTION_SETS",

@@ -44,11 +44,11 @@ import numpy as np
 
 from paranmt.core.data_dirs import STS_DIR_VARIABLE, sts_dir
 from paranmt.core.errors import ParanmtError
+from train_embeddings.evaluation.sts_defaults import STS_YEARS
 
 __all__ = [
     "STS2017_FILE",
     "STSB_SPLITS",
-    "STS_YEARS",
     "StsBenchmarks",
     "StsDataMissing",
     "StsDataset",
@@ -69,7 +69,6 @@ __all__ = [
 
 logger = logging.getLogger(__package__)
 
-STS_YEARS: tuple[int, ...] = (2012, 2013, 2014, 2015, 2016)
 STSB_SPLITS: tuple[str, ...] = ("train", "dev", "test")
 STSB_COLUMNS: tuple[str, ...] = ("genre", "file", "year", "id")  # metadata kept per pair (score, sentences apart)
 STS2017_FILE = "track5.en-en"

@@ -26,7 +26,6 @@ import numpy.typing as npt
 from paranmt.core.correlation import pearson, spearman
 from paranmt.core.data_dirs import sts_dir
 from train_embeddings.evaluation.sts.datasets import (
-    STS_YEARS,
     StsBenchmarks,
     StsDataset,
     cached_sts2017_dev,
@@ -34,17 +33,16 @@ from train_embeddings.evaluation.sts.datasets import (
     load_benchmarks,
 )
 from train_embeddings.evaluation.sts.results import DatasetResult, StsReport, YearResult
+from train_embeddings.evaluation.sts_defaults import DEFAULT_BATCH_SIZE, STS_YEARS
 
 if TYPE_CHECKING:  # an encoder may return a tensor; the evaluator itself runs without torch
     import torch
 
-__all__ = ["DEFAULT_BATCH_SIZE", "Encoder", "cosine_similarity", "dataset_result", "dev_score", "encode_sentences",
+__all__ = ["Encoder", "cosine_similarity", "dataset_result", "dev_score", "encode_sentences",
            "evaluate_all", "evaluate_dataset", "pair_similarities"]
 
 Encoder = Callable[[list[str]], np.ndarray]
 """Raw sentences in, one row per sentence out."""
-
-DEFAULT_BATCH_SIZE = 4096
 
 
 def cosine_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from configs.schema import TranslateConfig
-from translate import load_translator
+from translate.loading import load_translator
 
 HERE = Path(__file__).resolve().parent
 
