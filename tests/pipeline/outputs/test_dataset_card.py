@@ -143,10 +143,9 @@ def test_load_dataset_reads_the_shards_row_by_row(sample_run, tmp_path, config):
 
 def test_same_run_same_card_and_a_resumed_run_differs_in_its_cache_counts(sample_run, mt_lexicon_run, tmp_path):
     before = (mt_lexicon_run / CARD_FILE).read_bytes()
-    definition = json.loads((mt_lexicon_run / DEFINITION_FILE).read_text())
-    args = ["--cs", definition["inputs"][0]["paths"][0], "--en", definition["inputs"][0]["paths"][1],
-            "--mt", definition["inputs"][0]["paths"][2], "--lexicon", "--set", "card.license=cc-by-2.0",
-            "--out", str(mt_lexicon_run)]
+    root = mt_lexicon_run.parent  # the fixture's inputs, beside its run folder
+    args = ["--cs", str(root / "taste.cs"), "--en", str(root / "taste.en"), "--mt", str(root / "taste.mt"),
+            "--lexicon", "--set", "card.license=cc-by-2.0", "--out", str(mt_lexicon_run)]
     assert run_main(args) == 0
     assert (mt_lexicon_run / CARD_FILE).read_bytes() == before
     # The sample again: every translation now comes from the cache, the only lines that say it resumed.
