@@ -20,6 +20,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from paranmt.core.run_layout import CARD_FILE as CARD
 from tests.support.repo import REPO_ROOT
 
 CHUNK_LINES = 100
@@ -38,9 +39,16 @@ def _parts(out: Path) -> list[Path]:
 
 
 def _outputs(out: Path) -> dict[str, bytes]:
-    """Every output file but the cache and the summary (whose cache metrics differ by design)."""
+    """Every output file but the cache, the summary and the dataset card (whose cache counts differ by design)."""
     return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*"))
-            if p.is_file() and "cache" not in p.relative_to(out).parts and p.name != "summary.json"}
+            if p.is_file() and "cache" not in p.relative_to(out).parts and p.name not in ("summary.json", CARD)}
+
+
+def _card_but_cache_counts(out: Path) -> list[str]:
+    """The dataset card's lines but the one that says how much of the run came from the translation cache and the
+    title (by default the run folder's name)."""
+    return [line for line in (out / CARD).read_text(encoding="utf-8").splitlines()
+            if not line.startswith(("Translation cache:", "pretty_name:", "# "))]
 
 
 def _differences(out: Path, expected: Path, files: dict[str, bytes], expected_files: dict[str, bytes]) -> str:
@@ -116,6 +124,7 @@ def _kill_and_resume(tmp_path: Path, bitext, toy_model, reference, parts_at_kill
     assert not (out / "_staging").exists() and (out / "_SUCCESS").exists()
     assert files == reference[0], ("the resumed run's shards differ from the uninterrupted run's: "
                                    + _differences(out, reference[2], files, reference[0]))
+    assert _card_but_cache_counts(out) == _card_but_cache_counts(reference[2])  # it differs in what says it resumed
     assert {k: summary[k] for k in ("read", "pairs", "rejected", "deadletter", "train")} == \
         {k: expected_summary[k] for k in ("read", "pairs", "rejected", "deadletter", "train")}
     translated_total = expected_summary["metrics"]["translation_cache_miss_rows"]
