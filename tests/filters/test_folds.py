@@ -344,7 +344,7 @@ def test_cli_writes_folds_and_prints_sizes(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     capsys.readouterr()
     assert folds_command.main(["--input", str(tmp_path / "empty"), "--out", str(tmp_path / "x")]) == 2
-    assert "is a directory without .parquet files" in capsys.readouterr().err
+    assert "holds no Parquet file" in capsys.readouterr().err
     shards = tmp_path / "shards"  # a pairs/ folder: its shards together, as one file
     shards.mkdir()
     pq.write_table(table.slice(0, 400), shards / "pairs-00000-of-00002.parquet")
