@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO, SHARED, code_commit, shown
+from benchmarks.result import command, write_json
 from configs.schema import TranslateConfig
 from translate.cpu_kernel import cpu_info, translation_kernel
 from translate.loading import load_translator
@@ -109,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
               f"differ {result['differ_from']}")
     if args.json:
         record = {
-            "command": " ".join(["python", shown(__file__), *(argv if argv is not None else sys.argv[1:])]),
+            "command": command(__file__, argv),
             "code": code_commit(REPO),
             "machine": {"cpu": cpu.model, "vendor": cpu.vendor, "isa": cpu.best_isa(), "cores": os.cpu_count(),
                         "python": platform.python_version(), "load_average_start_end": load},
@@ -117,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             "model": "translate/models/small-cs-en",
             "rounds": args.rounds, "cases": results,
         }
-        args.json.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        write_json(args.json, record)
     return 0
 
 

@@ -22,7 +22,8 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.gpu.pipeline_driver import shards_digest
-from benchmarks.paths import REPO, code_commit, shown
+from benchmarks.paths import REPO, code_commit
+from benchmarks.result import command, write_json
 from translate.cpu_kernel import FASTEST, PORTABLE, cpu_info, translation_kernel
 
 SAMPLE = REPO / "configs" / "sample"
@@ -58,13 +59,13 @@ def main(argv: list[str] | None = None) -> int:
             result = sample_corpus(kernel, Path(scratch) / kernel)
             entry = {"machine": machine, "cpu_kernel": kernel,
                      "kernel": translation_kernel(kernel, "cpu", "ctranslate2", "auto"), **result,
-                     "command": " ".join(["python", shown(__file__), *(argv if argv is not None else sys.argv[1:])]),
+                     "command": command(__file__, argv),
                      "code": code_commit(REPO)}
             record["runs"] = [r for r in record["runs"] if (r["machine"], r["cpu_kernel"]) != (machine, kernel)]
             record["runs"].append(entry)
             print(f"{machine['vendor']} {machine['isa']} {kernel}: {result['pairs_by_decision']} "
                   f"pairs {result['pairs_digest']} train {result['train_digest']}", flush=True)
-    args.json.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_json(args.json, record)
     return 0
 
 
