@@ -101,7 +101,8 @@ class PipelineConfig(BaseModel):
     )
     score: bool = Field(
         default=True,
-        description="Score and select (filters/ scores, the filter section's rules and rank rule, train/). "
+        description="Fit the scorer, score the pairs and run the selection (the select section: its scores, rules "
+        "and rank rule; train/). "
         "false: pairs/ without scores or decisions (e.g. to score later with paranmt score).",
     )
     # Reading and splitting.
@@ -153,7 +154,7 @@ class PipelineConfig(BaseModel):
             return self.cache_chunk_lines
         return CPU_CHUNK_LINES if device == "cpu" else GPU_CHUNK_LINES
 
-    # Output (score and select, write).
+    # Output (the selection, write).
     num_shards: int = Field(default=4, ge=1, le=100_000, description="Shards of pairs/, train/ and rejected/.")
     deadletter_shards: int = Field(default=1, ge=1, le=100_000, description="Shards of deadletter/.")
     row_group_rows: int = Field(default=100_000, ge=1, description="Most rows per Parquet row group.")
@@ -321,7 +322,7 @@ class TranslateConfig(_Section):
         return self
 
 
-#: A score column: paraphrase_score, trigram_overlap, translation_score, or the column of a score in filter.scores.
+#: A score column: paraphrase_score, trigram_overlap, translation_score, or the column of a score in select.scores.
 Criterion = Annotated[str, Field(min_length=1)]
 
 
@@ -367,9 +368,10 @@ class ScoreBounds(_Section):
         return self
 
 
-class FilterConfig(_Section):
-    """Which scored pairs become training data (``filters/``). Defaults: the paper's rank rule (§5.4) — the top
-    two deciles of the paraphrase score, both sides at most 30 tokens, then optionally a random sample."""
+class SelectConfig(_Section):
+    """The selection: which scored pairs become training data (``filters/``). Defaults: the paper's rank rule
+    (§5.4) — the top two deciles of the paraphrase score, both sides at most 30 tokens, then optionally a random
+    sample."""
 
     score_ranges: dict[Criterion, ScoreBounds] = Field(
         default_factory=dict, description="Threshold rules: keep pairs whose score lies in [min, max]."
@@ -410,7 +412,7 @@ class FilterConfig(_Section):
     _resolve_exclusions = field_validator("exclude_sentences", mode="before")(resolve_path_list)
 
     @model_validator(mode="after")
-    def _folds_exist(self) -> FilterConfig:
+    def _folds_exist(self) -> SelectConfig:
         bad = [f for f in self.select_folds if not 1 <= f <= self.folds]
         if bad:
             raise ValueError(f"select_folds {bad} outside 1..{self.folds}")
@@ -692,7 +694,7 @@ class ParaNMTConfig(_Section):
     prefilter: PrefilterConfig = Field(default_factory=PrefilterConfig)
     translate: TranslateConfig = Field(default_factory=TranslateConfig)
     score: ScoreConfig = Field(default_factory=ScoreConfig)
-    filter: FilterConfig = Field(default_factory=FilterConfig)
+    select: SelectConfig = Field(default_factory=SelectConfig)
     train: TrainConfig = Field(default_factory=TrainConfig)
     lexicon: LexiconConfig = Field(default_factory=LexiconConfig)
     card: CardConfig = Field(default_factory=CardConfig)

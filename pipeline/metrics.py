@@ -46,7 +46,7 @@ class Step(StrEnum):
     DEDUP = "Dedup"
     TRANSLATE = "BackTranslate"
     PAIR_RECORDS = "PairRecords"
-    SELECT = "ScoreAndSelect"
+    SELECT = "Select"
     LEXICON = "Lexicon"
     WRITE_PAIRS = "WritePairs"
     WRITE_TRAIN = "WriteTrain"
