@@ -73,7 +73,7 @@ class CheckedRun:
     output: str
     ingest: Ingest
     prefilter: PrefilterRows
-    translate: BackTranslate | None  # None: the input carries its translations
+    back_translate: BackTranslate | None  # None: the input carries its translations
     scorer: ScorerChoice | None  # None: the run does not score
     scores: list[Score]
     excluded: ExcludedSentences | None = None  # the evaluation sentences kept out of train/, if any
@@ -96,11 +96,11 @@ class CheckedRun:
 
     @property
     def mode(self) -> str:
-        return "translate" if self.translate is not None else "mt_column"
+        return "translate" if self.back_translate is not None else "mt_column"
 
     @property
     def nmt_model_id(self) -> str:
-        return self.translate.model_id if self.translate is not None else self.config.pipeline.mt_model_id
+        return self.back_translate.model_id if self.back_translate is not None else self.config.pipeline.mt_model_id
 
 
 def check_run(
@@ -116,7 +116,7 @@ def check_run(
     ingest = Ingest(specs, pipeline_config)  # plans the reads: misaligned pair files fail here
     _check_sizes(ingest.plan, pipeline_config.num_shards)
     local = runner_of(p.options) in LOCAL_RUNNERS
-    translate = None if ingest.plan.has_mt else BackTranslate.for_run(config, output, local=local)
+    back_translate = None if ingest.plan.has_mt else BackTranslate.for_run(config, output, local=local)
     scores = build_scores(config.select.scores, RUN_SCORES) if pipeline_config.score else []
     excluded = None
     if pipeline_config.score:
@@ -128,7 +128,7 @@ def check_run(
     warn_if_short(output, output_bytes(ingest.plan.expected_rows,
                                        3 * pipeline_config.num_shards + pipeline_config.deadletter_shards,
                                        scorer.file_bytes if scorer is not None else 0))
-    return CheckedRun(config, specs, output, ingest, prefilter, translate, scorer, scores, excluded)
+    return CheckedRun(config, specs, output, ingest, prefilter, back_translate, scorer, scores, excluded)
 
 
 def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
@@ -159,8 +159,8 @@ def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
     unique = kept.rows | Step.DEDUP >> Dedup(config.prefilter.dedup, dedup_buckets(checked.plan.expected_rows))
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
-    if checked.translate is not None:
-        translated = unique["rows"] | Step.TRANSLATE >> checked.translate
+    if checked.back_translate is not None:
+        translated = unique["rows"] | Step.BACK_TRANSLATE >> checked.back_translate
         rows = translated["rows"]
         rejected.append(translated[REJECTED_TAG])
     else:

@@ -11,7 +11,7 @@ Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.stages.i
   a user's own included) and global dedup on the normalised pair (:mod:`pipeline.stages.prefilter`,
   :mod:`pipeline.stages.dedup`); rejections with stage and reason;
 - back-translation -- the Czech side (:mod:`pipeline.stages.backtranslate`: chunks of fixed input ranges through
-  :class:`pipeline.stages.nmt_inference.TranslateChunks`, each cached the moment it is translated, so a killed run
+  :class:`pipeline.stages.worker_translator.TranslateChunks`, each cached the moment it is translated, so a killed run
   resumes without decoding again what it had finished; skipped when the input carries an MT column);
 - pair records -- tokenise the MT output -> pair records in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout
   (:mod:`pipeline.stages.pair_records`);
@@ -214,7 +214,7 @@ def _summary(output: str, result: PipelineResult, metrics: dict[str, int], runne
 
 def _kernel(checked: CheckedRun, config: ParaNMTConfig) -> dict[str, str] | None:
     """summary.json's ``translation_kernel``: the run's kernel and the launcher's CPU (None: nothing translated)."""
-    if checked.translate is None:
+    if checked.back_translate is None:
         return None
     cpu = cpu_info()
     return {**run_kernel(config.translate), "launcher_cpu": cpu.model, "launcher_cpu_vendor": cpu.vendor}

@@ -143,7 +143,7 @@ def run_subprocess(mode: str, size: int, folder: Path, log: Path) -> dict[str, A
 
 STAGES_MT = [Step.INGEST, Step.PREFILTER, Step.DEDUP, Step.FIT_SCORER, Step.PAIR_RECORDS, Step.SELECT, Step.LEXICON,
              Step.WRITE_PAIRS, Step.WRITE_TRAIN, Step.WRITE_REJECTED]
-STAGES_NMT = [Step.INGEST, Step.PREFILTER, Step.DEDUP, Step.FIT_SCORER, Step.TRANSLATE, Step.PAIR_RECORDS,
+STAGES_NMT = [Step.INGEST, Step.PREFILTER, Step.DEDUP, Step.FIT_SCORER, Step.BACK_TRANSLATE, Step.PAIR_RECORDS,
               Step.SELECT, Step.WRITE_PAIRS, Step.WRITE_TRAIN, Step.WRITE_REJECTED]
 
 

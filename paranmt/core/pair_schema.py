@@ -64,7 +64,7 @@ class Stage(StrEnum):
     INGEST = "ingest"  # decode: its drops are dead letters
     PREFILTER = "prefilter"
     DEDUP = "dedup"
-    TRANSLATE = "translate"
+    TRANSLATE = "translate"  # the back-translation (BackTranslate and PairRecords)
     SELECT = "select"  # the selection: its rejections stay in pairs/ (``reason``), out of train/
 
 

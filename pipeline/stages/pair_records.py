@@ -1,7 +1,7 @@
 """Pair records: translated rows -> rows of ``pairs/`` in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout,
 with the back-translation Moses-tokenised (``mt_tokens``); a translation with no tokens is rejected
-(``translation_empty``). The step ends the translate stage, whether the run translated or the input carried its
-translations, so its rejections are that stage's (:class:`pipeline.metrics.Step`)."""
+(``translation_empty``). The step ends the back-translation (stage ``translate``), whether the run translated or the
+input carried its translations, so its rejections are that stage's (:class:`pipeline.metrics.Step`)."""
 
 from __future__ import annotations
 

@@ -189,7 +189,7 @@ def test_an_unknown_key_is_one_line_with_its_sections_keys_and_the_closest(tmp_p
     with pytest.raises(ConfigError) as error:
         load_config(None, ["nonsense.key=1"])
     assert str(error.value) == ("invalid configuration (--set nonsense.key=1): nonsense: unknown key (the "
-                                "top-level keys: seed, pipeline, prefilter, translate, score, filter, train, lexicon, "
+                                "top-level keys: seed, pipeline, prefilter, translate, score, select, train, lexicon, "
                                 "card, base)")
     with pytest.raises(ConfigError) as error:
         load_config(None, ["select.score_ranges.paraphrase_score.mn=0.5"])
