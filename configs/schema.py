@@ -105,17 +105,18 @@ class PipelineConfig(BaseModel):
         "and rank rule; train/). "
         "false: pairs/ without scores or decisions (e.g. to score later with paranmt score).",
     )
-    # Reading and splitting.
-    chunk_lines: int = Field(default=100_000, ge=1, description="Most lines per read task (pair files, TSV, JSONL).")
-    min_splits: int = Field(
+    # Reading: the inputs are cut into read tasks (row ranges; a translation chunk is another thing, below).
+    read_task_lines: int = Field(
+        default=100_000, ge=1, description="Most lines per read task (pair files, TSV, JSONL).")
+    min_read_tasks: int = Field(
         default=16, ge=1,
-        description="Split inputs into at least this many read tasks when large enough (tasks of at least "
+        description="Cut inputs into at least this many read tasks when large enough (tasks of at least "
         "index_every lines), so small inputs still spread over workers.",
     )
     index_every: int = Field(
         default=1000, ge=1,
         description="The counting pre-pass over pair, TSV and JSONL files records a byte offset every this many "
-        "lines; read tasks start on these offsets (chunk sizes are rounded to a multiple of it).",
+        "lines; read tasks start on these offsets (their sizes are rounded to a multiple of it).",
     )
     allow_misaligned: bool = Field(
         default=False,
