@@ -1,6 +1,6 @@
 """score_pairs on Arrow tables, score_parquet on Parquet files, and the scorer the pipeline's workers load
 (``paranmt score``: tests/paranmt/cli/test_score_command.py; the selection itself:
-tests/pipeline/stages/test_score_transforms.py)."""
+tests/pipeline/stages/test_selection.py)."""
 
 from __future__ import annotations
 
