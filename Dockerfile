@@ -39,7 +39,7 @@ COPY paranmt/cli/ paranmt/cli/
 COPY constraints.txt /tmp/constraints.full.txt
 RUN grep -v '^torch==' /tmp/constraints.full.txt > /tmp/constraints.txt \
  && PIP_CONSTRAINT=/tmp/constraints.txt pip install ".[gcp]" \
- && python -c "import ctranslate2, pipeline.launcher.launch, pipeline.stages.nmt_inference; print('CUDA devices visible at build:', ctranslate2.get_cuda_device_count())"
+ && python -c "import ctranslate2, pipeline.launcher.launch, pipeline.stages.worker_translator; print('CUDA devices visible at build:', ctranslate2.get_cuda_device_count())"
 COPY models/ /opt/paranmt/models/
 
 # Provenance recorded in every Parquet file's metadata (there is no .git in the image).

@@ -101,20 +101,22 @@ class PipelineConfig(BaseModel):
     )
     score: bool = Field(
         default=True,
-        description="Score and select (filters/ scores, the filter section's rules and rank rule, train/). "
+        description="Fit the scorer, score the pairs and run the selection (the select section: its scores, rules "
+        "and rank rule; train/). "
         "false: pairs/ without scores or decisions (e.g. to score later with paranmt score).",
     )
-    # Reading and splitting.
-    chunk_lines: int = Field(default=100_000, ge=1, description="Most lines per read task (pair files, TSV, JSONL).")
-    min_splits: int = Field(
+    # Reading: the inputs are cut into read tasks (row ranges; a translation chunk is another thing, below).
+    read_task_lines: int = Field(
+        default=100_000, ge=1, description="Most lines per read task (pair files, TSV, JSONL).")
+    min_read_tasks: int = Field(
         default=16, ge=1,
-        description="Split inputs into at least this many read tasks when large enough (tasks of at least "
+        description="Cut inputs into at least this many read tasks when large enough (tasks of at least "
         "index_every lines), so small inputs still spread over workers.",
     )
     index_every: int = Field(
         default=1000, ge=1,
         description="The counting pre-pass over pair, TSV and JSONL files records a byte offset every this many "
-        "lines; read tasks start on these offsets (chunk sizes are rounded to a multiple of it).",
+        "lines; read tasks start on these offsets (their sizes are rounded to a multiple of it).",
     )
     allow_misaligned: bool = Field(
         default=False,
@@ -153,7 +155,7 @@ class PipelineConfig(BaseModel):
             return self.cache_chunk_lines
         return CPU_CHUNK_LINES if device == "cpu" else GPU_CHUNK_LINES
 
-    # Output (score and select, write).
+    # Output (the selection, write).
     num_shards: int = Field(default=4, ge=1, le=100_000, description="Shards of pairs/, train/ and rejected/.")
     deadletter_shards: int = Field(default=1, ge=1, le=100_000, description="Shards of deadletter/.")
     row_group_rows: int = Field(default=100_000, ge=1, description="Most rows per Parquet row group.")
@@ -321,7 +323,7 @@ class TranslateConfig(_Section):
         return self
 
 
-#: A score column: paraphrase_score, trigram_overlap, translation_score, or the column of a score in filter.scores.
+#: A score column: paraphrase_score, trigram_overlap, translation_score, or the column of a score in select.scores.
 Criterion = Annotated[str, Field(min_length=1)]
 
 
@@ -367,9 +369,10 @@ class ScoreBounds(_Section):
         return self
 
 
-class FilterConfig(_Section):
-    """Which scored pairs become training data (``filters/``). Defaults: the paper's rank rule (§5.4) — the top
-    two deciles of the paraphrase score, both sides at most 30 tokens, then optionally a random sample."""
+class SelectConfig(_Section):
+    """The selection: which scored pairs become training data (``filters/``). Defaults: the paper's rank rule
+    (§5.4) — the top two deciles of the paraphrase score, both sides at most 30 tokens, then optionally a random
+    sample."""
 
     score_ranges: dict[Criterion, ScoreBounds] = Field(
         default_factory=dict, description="Threshold rules: keep pairs whose score lies in [min, max]."
@@ -410,7 +413,7 @@ class FilterConfig(_Section):
     _resolve_exclusions = field_validator("exclude_sentences", mode="before")(resolve_path_list)
 
     @model_validator(mode="after")
-    def _folds_exist(self) -> FilterConfig:
+    def _folds_exist(self) -> SelectConfig:
         bad = [f for f in self.select_folds if not 1 <= f <= self.folds]
         if bad:
             raise ValueError(f"select_folds {bad} outside 1..{self.folds}")
@@ -692,7 +695,7 @@ class ParaNMTConfig(_Section):
     prefilter: PrefilterConfig = Field(default_factory=PrefilterConfig)
     translate: TranslateConfig = Field(default_factory=TranslateConfig)
     score: ScoreConfig = Field(default_factory=ScoreConfig)
-    filter: FilterConfig = Field(default_factory=FilterConfig)
+    select: SelectConfig = Field(default_factory=SelectConfig)
     train: TrainConfig = Field(default_factory=TrainConfig)
     lexicon: LexiconConfig = Field(default_factory=LexiconConfig)
     card: CardConfig = Field(default_factory=CardConfig)

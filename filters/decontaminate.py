@@ -1,4 +1,4 @@
-"""Evaluation decontamination: keep the sentences of evaluation sets out of ``train/`` (``filter.exclude_sentences``).
+"""Evaluation decontamination: keep the sentences of evaluation sets out of ``train/`` (``select.exclude_sentences``).
 
 A user who trains embeddings on the corpus and reports STS or SICK numbers must be able to say that no training
 sentence is an evaluation sentence. :class:`ExcludedSentences` reads evaluation files (paths or globs):
@@ -55,7 +55,7 @@ def expand_patterns(patterns: Iterable[str | Path]) -> list[Path]:
         matched = sorted(glob.glob(text, recursive=True)) if glob.has_magic(text) else [text]
         found = [Path(p) for p in matched if Path(p).is_file()]
         if not found:
-            raise ExclusionError(f"filter.exclude_sentences: {text} matches no file (give evaluation files or "
+            raise ExclusionError(f"select.exclude_sentences: {text} matches no file (give evaluation files or "
                                  "globs, e.g. ../shared/data/sts/*/*.txt)")
         files.update(dict.fromkeys(found))
     return list(files)
@@ -66,10 +66,10 @@ def read_sentences(path: Path) -> list[str]:
     try:
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise ExclusionError(f"filter.exclude_sentences: {path} is not UTF-8 text ({error.reason} at byte "
+        raise ExclusionError(f"select.exclude_sentences: {path} is not UTF-8 text ({error.reason} at byte "
                              f"{error.start}); give evaluation files as UTF-8 text") from None
     except OSError as error:
-        raise ExclusionError(f"filter.exclude_sentences: cannot read {path}: {error.strerror}") from None
+        raise ExclusionError(f"select.exclude_sentences: cannot read {path}: {error.strerror}") from None
     sentences = []
     for line in text.splitlines():
         for value in line.split("\t"):
@@ -135,7 +135,7 @@ def _load_cached(stamps: tuple[tuple[str, int, int], ...]) -> ExcludedSentences:
 
 class ExcludeSentences(Rule):
     """Filter rule: neither side of a pair may equal an evaluation sentence (reason ``eval_overlap``). Built from
-    ``filter.exclude_sentences`` (the sentences are read once, on the launcher), not named in ``filter.rules``."""
+    ``select.exclude_sentences`` (the sentences are read once, on the launcher), not named in ``select.rules``."""
 
     key: ClassVar[str] = "exclude_sentences"
     reason: ClassVar[str] = Reason.EVAL_OVERLAP

@@ -13,7 +13,7 @@ Arrow tables in the :mod:`paranmt.core.pair_schema` layout:
 - :func:`write_fold_subsets` / :func:`sample_from_folds` — one Parquet file per fold and N random pairs from
   chosen folds, for the Table 5 experiments.
 - :func:`interior_boundaries` — fold boundaries from ``ApproximateQuantiles`` keys, with which
-  :class:`pipeline.stages.score_transforms.ScoreAndSelect` gives the same ranking at corpus scale in Apache Beam (fold
+  :class:`pipeline.stages.selection.Select` gives the same ranking at corpus scale in Apache Beam (fold
   sizes are then ε-bounded, not exact).
 - ``paranmt folds --input pairs.parquet --out DIR`` — write the folds and print their sizes and
   boundaries.
@@ -53,7 +53,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from pydantic import BaseModel
 
-from configs.schema import FilterConfig
+from configs.schema import SelectConfig
 from filters.rules import MaxTokens, apply_rules, count_reasons, rules_from_config, score_values
 from paranmt.core.pair_schema import CS, EN, EN_TOKENS, ID, MT, MT_TOKENS, Reason, check_schema, with_metadata
 
@@ -328,7 +328,7 @@ class SelectionResult:
         return len(self.keep)
 
 
-def select_training_pairs(table: pa.Table, config: FilterConfig, seed: int) -> SelectionResult:
+def select_training_pairs(table: pa.Table, config: SelectConfig, seed: int) -> SelectionResult:
     """Which pairs become training data, and why every other pair does not.
 
     With ``config.rank_by`` set (the default rank rule, §5.4), in this order:
@@ -465,7 +465,7 @@ def interior_boundaries(quantiles: Sequence[Any], folds: int) -> list[Any]:
     return [quantiles[-(-j * n // folds) - 1] if -(-j * n // folds) >= 1 else below_all for j in range(1, folds)]
 
 
-#: The private column :class:`pipeline.stages.score_transforms.ScoreAndSelect` carries each row's key hash in between
+#: The private column :class:`pipeline.stages.selection.Select` carries each row's key hash in between
 #: its ranking steps.
 KEY_HASH_COLUMN = "_key_hash"
 

@@ -21,7 +21,7 @@ Stages and the columns a batch has there (:data:`STAGE_COLUMNS`):
 * ``prefilter`` -- after Moses tokenisation, before dedup and translation (config ``prefilter.rules``): ``id``,
   ``source``, ``cs``, ``en``, ``cs_tokens``, ``en_tokens``.
 * ``select`` -- after back-translation and the paraphrase scores, before ranking into folds (config
-  ``filter.rules``; scores: ``filter.scores``): every :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` column, plus the
+  ``select.rules``; scores: ``select.scores``): every :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` column, plus the
   columns of the configured scores.
 
 The first rule a row fails names its reason, and rejected rows are counted per reason like the built-in ones (a
@@ -122,7 +122,7 @@ class Score(_Plugin):
     """A vectorised score: :meth:`score` returns new columns for a batch, one value per row.
 
     Subclasses declare ``fields`` (the columns they add, with their Arrow types) and implement :meth:`score`. The
-    columns are written to ``pairs/`` and ``train/``, and rules, ``filter.score_ranges`` and ``filter.rank_by``
+    columns are written to ``pairs/`` and ``train/``, and rules, ``select.score_ranges`` and ``select.rank_by``
     can use them.
     """
 
@@ -191,14 +191,14 @@ def _given(error: Mapping[str, Any]) -> str:
 
 def build_rules(steps: Sequence[PluginStep], stage: Stage, where: str) -> list[Rule]:
     """The rules of config steps (``["garbage", {"score_range": {"column": "st_cosine", "min": 0.5}}, ...]``), in
-    order; ``where`` names the config key in errors (``filter.rules``)."""
+    order; ``where`` names the config key in errors (``select.rules``)."""
     rules: list[Rule] = []
     for i, step in enumerate(steps):
         rule = _build(step, Rule, BUILTIN_RULES, f"{where}[{i}]")
         assert isinstance(rule, Rule)
         if rule.stage != stage:
             raise PluginError(f"{where}[{i}]: {rule.name} is a {rule.stage} rule; list it under "
-                              f"{'prefilter.rules' if rule.stage == Stage.PREFILTER else 'filter.rules'}")
+                              f"{'prefilter.rules' if rule.stage == Stage.PREFILTER else 'select.rules'}")
         reason = getattr(type(rule), "reason", None)
         if not isinstance(reason, str) or not _REASON_CODE.fullmatch(str(reason)):
             raise PluginError(f"{where}[{i}]: {rule.name}.reason must be a Reason or a lower-case code like "
@@ -223,7 +223,7 @@ def check_unique_names(rules: Sequence[Rule], where: str) -> None:
 
 
 def build_scores(steps: Sequence[PluginStep], builtins: Mapping[str, str] = BUILTIN_SCORES,
-                 where: str = "filter.scores") -> list[Score]:
+                 where: str = "select.scores") -> list[Score]:
     """The scores of config steps, in order; their columns must be new and distinct. ``builtins``: the keys a step
     may name instead of an import path (the pipeline adds the scores of the layers above this one)."""
     scores: list[Score] = []

@@ -4,8 +4,8 @@ Each rule is a :class:`filters.plugins.Rule` (stage ``select``): its parameters 
 ``check(table) -> np.ndarray[bool]`` says which rows pass. :func:`apply_rules` runs an ordered list of rules over a
 table in the :mod:`paranmt.core.pair_schema` layout, like a datatrove filter chain: every row ends either kept
 (``Reason.KEPT``) or with the reason of the *first* rule it fails, and per-reason and per-rule counts come for
-free. :func:`rules_from_config` builds the chain a :class:`~configs.schema.FilterConfig` asks for, a user's own
-rules (``filter.rules``) included; :func:`prefilter_rules` builds the pre-filter's (``prefilter.rules``).
+free. :func:`rules_from_config` builds the chain a :class:`~configs.schema.SelectConfig` asks for, a user's own
+rules (``select.rules``) included; :func:`prefilter_rules` builds the pre-filter's (``prefilter.rules``).
 
 Missing values are never silently kept: a null or NaN score fails its ``missing_score`` rule, and a null token list
 fails the token rules. A built-in rule's key is the reason code it gives (``score_range``, which gives
@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import Field, model_validator
 
-from configs.schema import FilterConfig, ParaNMTConfig, check_ordered
+from configs.schema import ParaNMTConfig, SelectConfig, check_ordered
 from filters.decontaminate import ExcludedSentences, ExcludeSentences, sentence_keys
 from filters.plugins import STAGE_COLUMNS, PluginError, Rule, Score, Stage, build_rules, check_unique_names
 from filters.prefilter_rules import SourceTooLong
@@ -213,9 +213,9 @@ class NotACopy(Rule):
 # ------------------------------------------------------------------------------------------ building rule lists
 
 
-def rules_from_config(config: FilterConfig, *, max_tokens: bool = True,
+def rules_from_config(config: SelectConfig, *, max_tokens: bool = True,
                       excluded: ExcludedSentences | None = None) -> list[Rule]:
-    """The threshold rules a :class:`FilterConfig` asks for, in the order they are checked.
+    """The threshold rules a :class:`SelectConfig` asks for, in the order they are checked.
 
     Order (the first failing rule names the reason, so the most specific comes first):
 
@@ -249,8 +249,8 @@ def rules_from_config(config: FilterConfig, *, max_tokens: bool = True,
                  if r.min is not None or r.max is not None)
     if config.max_length_ratio is not None:
         rules.append(LengthRatio(config.max_length_ratio))
-    rules.extend(build_rules(config.rules, Stage.SELECT, "filter.rules"))
-    check_unique_names(rules, "filter.rules (with the rules score_ranges, max_length_ratio and rank_by imply)")
+    rules.extend(build_rules(config.rules, Stage.SELECT, "select.rules"))
+    check_unique_names(rules, "select.rules (with the rules score_ranges, max_length_ratio and rank_by imply)")
     if max_tokens and config.max_tokens is not None:
         rules.append(MaxTokens(config.max_tokens))
     return rules
@@ -266,7 +266,7 @@ def prefilter_rules(config: ParaNMTConfig) -> list[Rule]:
             for r in rules]
 
 
-def check_select_columns(config: FilterConfig, scores: Sequence[Score],
+def check_select_columns(config: SelectConfig, scores: Sequence[Score],
                          excluded: ExcludedSentences | None = None) -> None:
     """Every column the selection reads exists: those of the rules (built-in and the config's own), of
     ``score_ranges`` and of ``rank_by``, among the pairs' columns and those the configured scores add. Raises
@@ -274,14 +274,14 @@ def check_select_columns(config: FilterConfig, scores: Sequence[Score],
     available = set(STAGE_COLUMNS[Stage.SELECT]) | {f.name for score in scores for f in score.fields}
     numeric = set(CRITERIA) | {f.name for score in scores for f in score.fields
                                if pa.types.is_floating(f.type) or pa.types.is_integer(f.type)}
-    for name, key in [*((c, "filter.score_ranges") for c in config.score_ranges), (config.rank_by, "filter.rank_by")]:
+    for name, key in [*((c, "select.score_ranges") for c in config.score_ranges), (config.rank_by, "select.rank_by")]:
         if name is not None and name not in numeric:
             raise PluginError(f"{key}: {name!r} is not a score column; choose from {', '.join(sorted(numeric))} "
-                              "(a score in filter.scores adds its own)")
+                              "(a score in select.scores adds its own)")
     for rule in rules_from_config(config, excluded=excluded):
         missing = [c for c in rule.columns if c not in available]
         if missing:
-            raise PluginError(f"filter.rules: {rule.name} reads {missing}, which no stage or score makes; the pairs "
+            raise PluginError(f"select.rules: {rule.name} reads {missing}, which no stage or score makes; the pairs "
                               f"have {', '.join(sorted(available))}")
 
 

@@ -1,6 +1,6 @@
 """A sentence-transformers model's cosine between the English side and its back-translation, as a paraphrase score.
 
-    filter:
+    select:
       scores:
         - sentence_transformer: {column: st_cosine}            # all-MiniLM-L6-v2, shipped in a pip package
       rank_by: st_cosine                                        # rank by it instead of paraphrase_score

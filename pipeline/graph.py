@@ -33,13 +33,13 @@ from pipeline.stages.dedup import Dedup, dedup_buckets
 from pipeline.stages.ingest import DEADLETTER_TAG, Ingest
 from pipeline.stages.pair_records import PairRecords
 from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
-from pipeline.stages.score_transforms import ScoreAndSelect
 from pipeline.stages.scorer_fit import ScorerChoice, choose_scorer
+from pipeline.stages.selection import Select
 from pipeline.stages.write import write_run_outputs
 
 log = logging.getLogger(__name__)
 
-#: The scores a run's ``filter.scores`` names by key: the filters' built-ins and the cosine of a trained paranmt
+#: The scores a run's ``select.scores`` names by key: the filters' built-ins and the cosine of a trained paranmt
 #: encoder (train_embeddings, a layer above filters/, which cannot name it). Loaded only when a config names it.
 RUN_SCORES: dict[str, str] = {**BUILTIN_SCORES, "paranmt_model": "train_embeddings.pair_score:ParanmtModelCosine"}
 
@@ -73,7 +73,7 @@ class CheckedRun:
     output: str
     ingest: Ingest
     prefilter: PrefilterRows
-    translate: BackTranslate | None  # None: the input carries its translations
+    back_translate: BackTranslate | None  # None: the input carries its translations
     scorer: ScorerChoice | None  # None: the run does not score
     scores: list[Score]
     excluded: ExcludedSentences | None = None  # the evaluation sentences kept out of train/, if any
@@ -96,11 +96,11 @@ class CheckedRun:
 
     @property
     def mode(self) -> str:
-        return "translate" if self.translate is not None else "mt_column"
+        return "translate" if self.back_translate is not None else "mt_column"
 
     @property
     def nmt_model_id(self) -> str:
-        return self.translate.model_id if self.translate is not None else self.config.pipeline.mt_model_id
+        return self.back_translate.model_id if self.back_translate is not None else self.config.pipeline.mt_model_id
 
 
 def check_run(
@@ -116,19 +116,19 @@ def check_run(
     ingest = Ingest(specs, pipeline_config)  # plans the reads: misaligned pair files fail here
     _check_sizes(ingest.plan, pipeline_config.num_shards)
     local = runner_of(p.options) in LOCAL_RUNNERS
-    translate = None if ingest.plan.has_mt else BackTranslate.for_run(config, output, local=local)
-    scores = build_scores(config.filter.scores, RUN_SCORES) if pipeline_config.score else []
+    back_translate = None if ingest.plan.has_mt else BackTranslate.for_run(config, output, local=local)
+    scores = build_scores(config.select.scores, RUN_SCORES) if pipeline_config.score else []
     excluded = None
     if pipeline_config.score:
-        if config.filter.exclude_sentences:
-            excluded = ExcludedSentences.load(config.filter.exclude_sentences)  # read once, before any work
-        check_select_columns(config.filter, scores, excluded)
+        if config.select.exclude_sentences:
+            excluded = ExcludedSentences.load(config.select.exclude_sentences)  # read once, before any work
+        check_select_columns(config.select, scores, excluded)
     scorer = choose_scorer(config, ingest.plan, specs, output, local=local) if pipeline_config.score else None
     prefilter = PrefilterRows.for_run(config, scorer.fit_sample if scorer is not None else 0)
     warn_if_short(output, output_bytes(ingest.plan.expected_rows,
                                        3 * pipeline_config.num_shards + pipeline_config.deadletter_shards,
                                        scorer.file_bytes if scorer is not None else 0))
-    return CheckedRun(config, specs, output, ingest, prefilter, translate, scorer, scores, excluded)
+    return CheckedRun(config, specs, output, ingest, prefilter, back_translate, scorer, scores, excluded)
 
 
 def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
@@ -154,13 +154,13 @@ def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
     select, fitted_id = None, None
     if scorer is not None:
         fitted_id = (kept[FIT_TAG] | Step.FIT_SCORER >> scorer.fit) if scorer.fit is not None else None
-        select = ScoreAndSelect(scorer.path, config.filter, config.seed, scorer_id=scorer.scorer_id,
+        select = Select(scorer.path, config.select, config.seed, scorer_id=scorer.scorer_id,
                                 fitted_id=fitted_id, scores=checked.scores, excluded=checked.excluded)
     unique = kept.rows | Step.DEDUP >> Dedup(config.prefilter.dedup, dedup_buckets(checked.plan.expected_rows))
     rejected = [kept[REJECTED_TAG], unique[REJECTED_TAG]]
 
-    if checked.translate is not None:
-        translated = unique["rows"] | Step.TRANSLATE >> checked.translate
+    if checked.back_translate is not None:
+        translated = unique["rows"] | Step.BACK_TRANSLATE >> checked.back_translate
         rows = translated["rows"]
         rejected.append(translated[REJECTED_TAG])
     else:

@@ -11,14 +11,14 @@ Stages (Beam PTransforms over the Beam-free functions of :mod:`pipeline.stages.i
   a user's own included) and global dedup on the normalised pair (:mod:`pipeline.stages.prefilter`,
   :mod:`pipeline.stages.dedup`); rejections with stage and reason;
 - back-translation -- the Czech side (:mod:`pipeline.stages.backtranslate`: chunks of fixed input ranges through
-  :class:`pipeline.stages.nmt_inference.TranslateChunks`, each cached the moment it is translated, so a killed run
+  :class:`pipeline.stages.worker_translator.TranslateChunks`, each cached the moment it is translated, so a killed run
   resumes without decoding again what it had finished; skipped when the input carries an MT column);
 - pair records -- tokenise the MT output -> pair records in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout
   (:mod:`pipeline.stages.pair_records`);
-- **score and select** (:mod:`pipeline.stages.scorer_fit`): the scorer is fitted on the launcher (or loaded from
-  ``score.scorer``), then :class:`pipeline.stages.score_transforms.ScoreAndSelect` fills the scores
-  (``filter.scores`` add their own columns), ``fold``, ``keep`` and ``reason`` by the ``filter`` section (default:
-  the paper's rank rule; ``filter.rules`` adds rules, a user's own included); ``train/`` holds the kept pairs.
+- **the selection** -- the scorer is fitted in the job or on the launcher, or loaded from ``score.scorer``
+  (:mod:`pipeline.stages.scorer_fit`), then :class:`pipeline.stages.selection.Select` fills the scores
+  (``select.scores`` add their own columns), ``fold``, ``keep`` and ``reason`` by the ``select`` section (default:
+  the paper's rank rule; ``select.rules`` adds rules, a user's own included); ``train/`` holds the kept pairs.
   ``pipeline.score=false`` skips it (``pairs/`` then has null scores and decisions, and no ``train/``);
 - write -- deterministic Parquet shards (staged, renamed into place on success);
 - summary -- from Beam metrics and from the written files; ``read = pairs + rejected + deadletter`` is checked.
@@ -214,7 +214,7 @@ def _summary(output: str, result: PipelineResult, metrics: dict[str, int], runne
 
 def _kernel(checked: CheckedRun, config: ParaNMTConfig) -> dict[str, str] | None:
     """summary.json's ``translation_kernel``: the run's kernel and the launcher's CPU (None: nothing translated)."""
-    if checked.translate is None:
+    if checked.back_translate is None:
         return None
     cpu = cpu_info()
     return {**run_kernel(config.translate), "launcher_cpu": cpu.model, "launcher_cpu_vendor": cpu.vendor}

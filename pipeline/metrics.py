@@ -37,16 +37,16 @@ DROPPING_STAGES = tuple(stage.value for stage in Stage if stage is not Stage.SEL
 class Step(StrEnum):
     """The run's top-level Beam steps (:func:`pipeline.graph.build_pipeline`) by label: the names "time by stage"
     (:func:`stage_seconds`) and Dataflow show, read here by the benchmarks and tests. A step's rejections are counted
-    under its :class:`~core.pair_schema.Stage`; PairRecords is still the translate stage (it tokenises the
-    translation, given or made, and an empty one is ``translation_empty``)."""
+    under its :class:`~core.pair_schema.Stage`; PairRecords still counts under the back-translation's stage,
+    ``translate`` (it tokenises the translation, given or made, and an empty one is ``translation_empty``)."""
 
     INGEST = "Ingest"
     PREFILTER = "Prefilter"
     FIT_SCORER = "FitScorer"
     DEDUP = "Dedup"
-    TRANSLATE = "BackTranslate"
+    BACK_TRANSLATE = "BackTranslate"
     PAIR_RECORDS = "PairRecords"
-    SELECT = "ScoreAndSelect"
+    SELECT = "Select"
     LEXICON = "Lexicon"
     WRITE_PAIRS = "WritePairs"
     WRITE_TRAIN = "WriteTrain"
@@ -55,7 +55,7 @@ class Step(StrEnum):
 
 
 SCORES_NAMESPACE = "paranmt_scores"
-TRANSLATE_NAMESPACE = "paranmt_translate"  # the translation step's counts by status, chunk sizes and clock
+TRANSLATE_NAMESPACE = "paranmt_translate"  # the back-translation's counts by status, chunk sizes and clock
 TRANSLATED_COUNTER = "translated"  # rows with a translation, from the cache or the model
 CACHE_HIT_COUNTER = "translation_cache_hit_rows"  # rows whose translation came from the translation cache
 STARTED_CHUNKS_COUNTER = "translation_chunks_started"  # chunks handed to the model: translation has begun

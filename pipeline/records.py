@@ -8,7 +8,7 @@ rejections and dead letters, which are few, stay plain dicts until the writers b
 names are those of :mod:`paranmt.core.pair_schema`.
 
 ingest --DecodedRow--> prefilter --PrefilteredRow--> dedup --> back-translation --TranslatedRow--> pair record
---PairRecord--> score and select --> ``pairs/`` and ``train/``; every stage may instead emit a
+--PairRecord--> selection --> ``pairs/`` and ``train/``; every stage may instead emit a
 :class:`RejectedRecord` (``rejected/``), and ingest a :class:`DeadLetterRecord` (``deadletter/``).
 """
 
@@ -97,7 +97,7 @@ class TranslatedRow(PrefilteredRow, total=False):
 class PairRecord(TypedDict):
     """One row of ``pairs/`` in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout
     (:func:`pipeline.stages.pair_records.pair_table`); the score columns, ``fold``, ``keep`` and ``reason`` are null
-    until score and select fills them."""
+    until the selection fills them."""
 
     id: str
     source: str

@@ -1,7 +1,7 @@
 """A saved paranmt encoder's cosine between the English side and its back-translation, as a paraphrase score: a
 corpus scored by a fast encoder trained on an earlier corpus (e.g. a ``static`` model, docs/embeddings.md).
 
-    filter:
+    select:
       scores:
         - paranmt_model: {model: runs/static/model, column: static_cosine}
       rank_by: static_cosine

@@ -1,5 +1,5 @@
 """Throughput of the corpus pipeline without the NMT: every stage but back-translation, translations given
-(MT-column mode), scoring and the training selection included.
+(MT-column mode), scoring and the selection included.
 
 Input: every real Czech-English pair under ../shared/data/bitext that has a natural stand-in for a machine
 translation -- Multi30k train (29,000; "mt" = another English caption of the same image from
@@ -191,7 +191,7 @@ def stage_breakdown(cs: Path, en: Path, mt: Path, tmp: Path) -> dict[str, float]
     seconds["6a fit the scorer on the first 20k (GloVe load, torch)"] = time.perf_counter() - t
     t = time.perf_counter()
     scored = score_pairs(pairs, scorer)
-    selection = select_training_pairs(scored, config.filter, seed=config.seed)
+    selection = select_training_pairs(scored, config.select, seed=config.seed)
     scored = scored.set_column(scored.schema.get_field_index("keep"), "keep", pa.array(selection.keep))
     seconds["6b score (trigram, PARAGRAM) + select (rank rule)"] = time.perf_counter() - t
     t = time.perf_counter()

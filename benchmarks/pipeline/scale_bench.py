@@ -73,11 +73,11 @@ def all_pairs() -> list[tuple[str, str, str]]:
 
 def _quantile_accumulator(pairs_dir: Path, config: Any) -> dict[str, float]:
     """Pickled bytes of Beam's approximate-quantile accumulator after the run's ranked keys (``fold > 0``)."""
-    table = pq.read_table(pairs_dir, columns=["cs", "en", config.filter.rank_by, "fold"])
+    table = pq.read_table(pairs_dir, columns=["cs", "en", config.select.rank_by, "fold"])
     ranked = table.filter(table["fold"].to_numpy() > 0)
     keys = [(1, value, hashed) for value, hashed in zip(
-        ranked[config.filter.rank_by].to_pylist(), key_hash(pair_keys(ranked), config.seed).tolist(), strict=True)]
-    combine = ApproximateQuantilesCombineFn.create(num_quantiles=config.filter.folds + 1, epsilon=1e-3)
+        ranked[config.select.rank_by].to_pylist(), key_hash(pair_keys(ranked), config.seed).tolist(), strict=True)]
+    combine = ApproximateQuantilesCombineFn.create(num_quantiles=config.select.folds + 1, epsilon=1e-3)
     started = time.perf_counter()
     accumulator = combine.create_accumulator()
     for key in keys:
@@ -143,7 +143,7 @@ def run_subprocess(mode: str, size: int, folder: Path, log: Path) -> dict[str, A
 
 STAGES_MT = [Step.INGEST, Step.PREFILTER, Step.DEDUP, Step.FIT_SCORER, Step.PAIR_RECORDS, Step.SELECT, Step.LEXICON,
              Step.WRITE_PAIRS, Step.WRITE_TRAIN, Step.WRITE_REJECTED]
-STAGES_NMT = [Step.INGEST, Step.PREFILTER, Step.DEDUP, Step.FIT_SCORER, Step.TRANSLATE, Step.PAIR_RECORDS,
+STAGES_NMT = [Step.INGEST, Step.PREFILTER, Step.DEDUP, Step.FIT_SCORER, Step.BACK_TRANSLATE, Step.PAIR_RECORDS,
               Step.SELECT, Step.WRITE_PAIRS, Step.WRITE_TRAIN, Step.WRITE_REJECTED]
 
 
@@ -234,7 +234,7 @@ def render_tables(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str
                      f"{pair('fit_sample')} | {pair('dedup_bucket')} | {q['keys']:,} / {q['bytes'] / 1e3:,.1f} | "
                      f"{pair('lexicon_counts')}{shards} | {pair('shard_pairs')} | {rss} |")
     steps = [("pre-pass", None), ("fit: first 20k", "FitScorer/FirstSentences"), ("fit", "FitScorer/Fit"),
-             ("dedup pick", "Dedup/Pick"), ("quantiles", "ScoreAndSelect/Boundaries"),
+             ("dedup pick", "Dedup/Pick"), ("quantiles", "Select/Boundaries"),
              ("lexicon merge", "Lexicon/MergePairCounts"), ("lexicon shards", "Lexicon/WriteShards"),
              ("lexicon summary", "Lexicon/Write"),
              ("pairs shards", "WritePairs/WriteShard")]

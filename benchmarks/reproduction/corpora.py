@@ -75,11 +75,11 @@ def translated_files(translations: Path, sources: Sequence[str], target: Path) -
 
 def build_with_translations(files: Sequence[tuple[Path, Path]], mts: Sequence[Path], data: Path,
                             target: Path) -> dict[str, Any]:
-    """``paranmt run --mt`` with ``benchmarks.reproduction.reproduce``'s filter settings over translations made
+    """``paranmt run --mt`` with ``benchmarks.reproduction.reproduce``'s selection settings over translations made
     elsewhere."""
     corpus = target / "corpus"
     command = [sys.executable, "-m", "paranmt", "run", "--out", str(corpus), "--runner", "FnApiRunner",
-               "--set", f"filter.exclude_sentences={json.dumps(evaluation_files(data))}"]
+               "--set", f"select.exclude_sentences={json.dumps(evaluation_files(data))}"]
     for (cs, en), mt in zip(files, mts, strict=True):
         command += ["--cs", str(cs), "--en", str(en), "--mt", str(mt)]
     if corpus.exists() and not (corpus / "_SUCCESS").exists():

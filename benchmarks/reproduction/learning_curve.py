@@ -3,12 +3,12 @@ a learning curve, the selection rule as a variable, and Table 4 of ParaNMT-50M i
 
 ``--corpus`` is a ``pipeline.run`` output over the bitext of ``../shared/data/bitext``
 (``benchmarks.reproduction.reproduce``'s corpus); ``--software`` the same over ``../shared/data/bitext-software``
-(LibreOffice); ``benchmarks.reproduction.corpora`` builds both. Pools: the pairs the pipeline *ranked* (past its filter
-rules: no evaluation sentence, no copy), both sides ≤ 30 tokens, under three selection rules — ``top2`` (the paper's:
-the top two paraphrase-score deciles = the pipeline's train/), ``thr0.8`` (paraphrase score ≥ 0.8) and ``all``; sizes
-2k, 5k, 11k, 30k and the whole pool, nested seeded samples (a smaller set is a prefix of a larger one). Table 4: every
-ranked pair ≤ 30 tokens of one domain (Multi30k captions, Tatoeba, newstest, LibreOffice), all domains sampled to the
-smallest one's size.
+(LibreOffice); ``benchmarks.reproduction.corpora`` builds both. Pools: the pairs the pipeline *ranked* (past the
+selection's rules: no evaluation sentence, no copy), both sides ≤ 30 tokens, under three selection rules — ``top2`` (the
+paper's: the top two paraphrase-score deciles = the pipeline's train/), ``thr0.8`` (paraphrase score ≥ 0.8) and ``all``;
+sizes 2k, 5k, 11k, 30k and the whole pool, nested seeded samples (a smaller set is a prefix of a larger one). Table 4:
+every ranked pair ≤ 30 tokens of one domain (Multi30k captions, Tatoeba, newstest, LibreOffice), all domains sampled to
+the smallest one's size.
 
 Every run: ParaNMT-50M §5.2 settings (Adam, batch 100, margin 0.4, MAX negatives), M = 20, 5 epochs, seed 1 (``--seeds``
 adds others), the learning rates ``benchmarks.reproduction.reproduce`` chose on STS2017 (WORD 0.01, TRIGRAM 0.001; SP

@@ -5,15 +5,15 @@ Steps (each writes ``<out>/steps/<step>.json``; a rerun skips finished steps, an
 finished run, so a killed reproduction loses at most the run it was in):
 
 1. ``corpus`` — ``paranmt run`` over every ``*.cs``/``*.en`` pair of ``--bitext`` at beam 12
-   (CTranslate2 int8 on the CPU), with the paper's training selection (top two paraphrase-score deciles, both sides
-   ≤ 30 tokens) and ``filter.exclude_sentences`` set to every STS, STS-B and SICK file of ``--eval-data``;
+   (CTranslate2 int8 on the CPU), with the paper's selection (top two paraphrase-score deciles, both sides
+   ≤ 30 tokens) and ``select.exclude_sentences`` set to every STS, STS-B and SICK file of ``--eval-data``;
 2. ``throughput`` — back-translation sentences/s on a seeded 500-sentence sample of the same Czech side:
    CTranslate2 int8 and float32 and fairseq, same beam, same batching, same run;
 3. ``corpus_stats`` — per source: pairs, copy rate (MT equal to the reference after normalisation), mean trigram
    overlap, paraphrase and translation score; Table 1 and Table 3
    (``pipeline.analysis.corpus_report``) and 20 random pairs per paraphrase-score range;
 4. ``select_lr`` — each model's Adam learning rate, on STS2017 only (M = 1, 5 epochs): the paper's 1e-3 or 1e-2;
-5. ``table5`` — the pairs the pipeline ranked (past its filter rules: no evaluation overlap, no copy) ranked by
+5. ``table5`` — the pairs the pipeline ranked (past the selection's rules: no evaluation overlap, no copy) ranked by
    each criterion into 10 folds; WORD and TRIGRAM trained one epoch on the same number of
    pairs from each fold; Pearson × 100 on STS2017 and the mean over STS 2012–2015;
 6. ``table6`` — M = 1, 20, 40 (MAX negatives) on the pipeline's ``train/``, WORD and TRIGRAM, 5 epochs, 3 seeds;
@@ -182,7 +182,7 @@ def build_corpus(files: Sequence[tuple[Path, Path]], model: Path, eval_data: Pat
     command = [sys.executable, "-m", "paranmt", "run", "--out", str(corpus), "--model", str(model),
                "--beam", "12", "--backend", "ctranslate2", "--compute-type", "int8", "--device", "cpu",
                "--cache-dir", str(out / "translation-cache"), "--runner", "FnApiRunner",
-               "--set", f"filter.exclude_sentences={json.dumps(evaluation_files(eval_data))}"]
+               "--set", f"select.exclude_sentences={json.dumps(evaluation_files(eval_data))}"]
     for cs, en in files:
         command += ["--cs", str(cs), "--en", str(en)]
     if corpus.exists() and not (corpus / "_SUCCESS").exists():
@@ -243,7 +243,7 @@ def copy_mask(table: pa.Table) -> np.ndarray:
 
 
 def copies_under_the_papers_rule(table: pa.Table, seed: int = 1234) -> dict[str, int]:
-    """What ``filter.drop_copies`` prevents: the paper's rule (top two paraphrase-score deciles of every scored
+    """What ``select.drop_copies`` prevents: the paper's rule (top two paraphrase-score deciles of every scored
     pair without an evaluation overlap, both sides <= 30 tokens) applied with copies left in, and the copies it
     would put into train/."""
     reason = table.column(S.REASON).cast(pa.string())
@@ -389,7 +389,7 @@ def select_lr(out: Path, scale: Scale) -> dict[str, Any]:
 
 
 def fold_data(out: Path, folds: int, seed: int = 1) -> dict[str, Any]:
-    """The pairs the pipeline ranked (those with a fold: past its filter rules, so no evaluation overlap and no
+    """The pairs the pipeline ranked (those with a fold: past the selection's rules, so no evaluation overlap and no
     copy), ranked per criterion into ``folds`` folds; each fold sampled down to the smallest fold's size (seeded)
     and written as Parquet for the trainer."""
     table = read_pairs_table(out / "corpus")

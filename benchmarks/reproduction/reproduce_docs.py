@@ -160,7 +160,7 @@ def _corpus_section(results: dict[str, dict[str, Any]], args: argparse.Namespace
               "lower-casing. Copies score 1.0 on every criterion, so the paper's rule alone would fill the top deciles "
               f"with them: applied with copies left in, it selects {unfiltered['selected']:,} pairs of which "
               f"{unfiltered['copies']:,} ({100 * unfiltered['copies'] / max(unfiltered['selected'], 1):.0f}%) are "
-              "copies. `filter.drop_copies` (on by default) keeps copies out of the ranking and of train/.", "",
+              "copies. `select.drop_copies` (on by default) keeps copies out of the ranking and of train/.", "",
               "### Back-translation throughput (beam 12, same sample, same run)", "",
               f"{speed['sentences']} Czech sentences drawn at random from the bitext, {speed['threads']} threads.", "",
               "| backend | compute type | sentences/s | target tokens/s | vs fairseq | top-1 equal to fairseq |",

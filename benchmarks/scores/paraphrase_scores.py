@@ -1,6 +1,6 @@
 """How each built-in paraphrase score ranks STS-B pairs (Spearman with the gold, x100), and its pairs/s.
 
-The scores, as score and select computes them on the pairs layout (``en``, ``mt``, ``en_tokens``, ``mt_tokens``;
+The scores, as the selection computes them on the pairs layout (``en``, ``mt``, ``en_tokens``, ``mt_tokens``;
 sentence 1 in ``en``, sentence 2 in ``mt``, both Moses-tokenised as the pipeline does,
 ``TextProcessor.tokenize(s, "en")``):
 
@@ -20,7 +20,7 @@ wall time, so the steadier figure on a loaded machine). Thread settings
 (``train_embeddings.evaluation.thread_pools.pinned``):
 torch intra-op threads and BLAS/OpenMP pools (threadpoolctl) limited to 1 (and the tokenizers' batches serial),
 then to every core this process may use. ``score_pairs`` (trigram +
-PARAGRAM-PHRASE on one shared dictionary encoding: what score and select runs) is timed too. Not timed: reading,
+PARAGRAM-PHRASE on one shared dictionary encoding: what the selection runs) is timed too. Not timed: reading,
 tokenisation, loading GloVe or MiniLM, fitting the scorer. The load average is printed at the start and the end:
 figures from a loaded machine are lower bounds and the ratios between scores are the robust part.
 
@@ -70,12 +70,12 @@ from train_embeddings.evaluation.thread_pools import pinned
 
 ST_COLUMN = "st_cosine"
 SCORES = (TRIGRAM_OVERLAP, PARAPHRASE_SCORE, ST_COLUMN)
-BOTH = "score_pairs"  # trigram_overlap + paraphrase_score in one call, as score and select runs them
+BOTH = "score_pairs"  # trigram_overlap + paraphrase_score in one call, as the selection runs them
 LABELS = {
     TRIGRAM_OVERLAP: "trigram_overlap (paper, footnote 6)",
     PARAPHRASE_SCORE: "paraphrase_score (SIF-GloVe 6B 50d, 1 PC removed; default)",
     ST_COLUMN: "st_cosine (`sentence_transformer`: all-MiniLM-L6-v2)",
-    BOTH: "trigram_overlap + paraphrase_score (`score_pairs`, score and select)",
+    BOTH: "trigram_overlap + paraphrase_score (`score_pairs`, the selection)",
 }
 WARMUP_PAIRS = 32
 

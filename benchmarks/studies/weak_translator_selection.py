@@ -1,6 +1,6 @@
-"""Which training selection keeps real paraphrases when the translator is weak (docs/filters.md).
+"""Which selection keeps real paraphrases when the translator is weak (docs/filters.md).
 
-Step 1 (``sample``): over a run's ``pairs/`` (scored with ``filter.scores: [sentence_transformer]``, so every pair has
+Step 1 (``sample``): over a run's ``pairs/`` (scored with ``select.scores: [sentence_transformer]``, so every pair has
 ``paraphrase_score``, ``trigram_overlap``, ``translation_score`` and ``st_cosine``), apply each selection of
 :data:`SELECTIONS` with :func:`filters.folds.select_training_pairs` (the pipeline's decisions, Beam-free), count
 the pairs each keeps, and draw ``--per-selection`` random kept pairs from each (seeded). The drawn pairs of all
@@ -29,7 +29,7 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.result import write_result
-from configs.schema import FilterConfig
+from configs.schema import SelectConfig
 from filters.folds import select_training_pairs
 
 CRITERIA = """\
@@ -61,13 +61,13 @@ def sample(pairs: Path, out: Path, per_selection: int, seed: int) -> dict[str, A
     table = _read(pairs)
     if "st_cosine" not in table.column_names:
         raise SystemExit(f"{pairs} has no st_cosine column: run the pipeline with --set "
-                         "'filter.scores=[sentence_transformer]'")
+                         "'select.scores=[sentence_transformer]'")
     rng = np.random.default_rng(seed)
     ids = np.asarray(table["id"].to_pylist(), dtype=object)
     drawn: dict[str, list[str]] = {}
     kept: dict[str, int] = {}
     for name, overrides in SELECTIONS.items():
-        result = select_training_pairs(table, FilterConfig(**overrides), seed=1234)
+        result = select_training_pairs(table, SelectConfig(**overrides), seed=1234)
         rows = np.flatnonzero(result.keep)
         kept[name] = len(rows)
         drawn[name] = [str(ids[i]) for i in rng.choice(rows, size=min(per_selection, len(rows)), replace=False)]

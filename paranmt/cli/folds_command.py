@@ -18,10 +18,10 @@ from paranmt.core.command_line import (
 )
 
 # The flags that set config values; each one's type, help and default are its schema field's. --folds also selects
-# the top two folds (filter.select_folds), as the paper's rank rule does.
+# the top two folds (select.select_folds), as the paper's rank rule does.
 CONFIG_FLAGS = (
-    ConfigFlag("--criterion", "filter.rank_by", choices=("paraphrase_score", "trigram_overlap", "translation_score")),
-    ConfigFlag("--folds", "filter.folds"),
+    ConfigFlag("--criterion", "select.rank_by", choices=("paraphrase_score", "trigram_overlap", "translation_score")),
+    ConfigFlag("--folds", "select.folds"),
     ConfigFlag("--seed", "seed"),
 )
 
@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--input", required=True, type=Path, help="pairs Parquet file or directory")
     parser.add_argument("--out", required=True, type=Path, help="output directory for fold-JJ-of-KK.parquet")
     add_config_flags(parser, ParaNMTConfig, CONFIG_FLAGS)
-    add_config_arguments(parser, "filter.max_length_ratio=2")  # the filter section and the seed apply
+    add_config_arguments(parser, "select.max_length_ratio=2")  # the select section and the seed apply
     return parser
 
 
@@ -51,15 +51,15 @@ def main(args: argparse.Namespace) -> int:
     from paranmt.core.run_layout import PAIRS
 
     values = config_values(args, CONFIG_FLAGS)
-    folds = values["filter.folds"]
-    values["filter.select_folds"] = [folds - 1, folds] if folds and folds >= 2 else None
+    folds = values["select.folds"]
+    values["select.select_folds"] = [folds - 1, folds] if folds and folds >= 2 else None
     config = load_config(args.config, args.overrides, values,
-                         flags={**flag_names(CONFIG_FLAGS), "filter.select_folds": "--folds"})
-    criterion = config.filter.rank_by or "paraphrase_score"
-    filter_config = config.filter.model_copy(update={"rank_by": criterion, "max_tokens": None, "sample": None})
-    config = config.model_copy(update={"filter": filter_config})
+                         flags={**flag_names(CONFIG_FLAGS), "select.select_folds": "--folds"})
+    criterion = config.select.rank_by or "paraphrase_score"
+    select_config = config.select.model_copy(update={"rank_by": criterion, "max_tokens": None, "sample": None})
+    config = config.model_copy(update={"select": select_config})
     table = read_parquet_input(args.input, required=(ID, criterion), run_part=PAIRS).dataset().to_table()
-    result = select_training_pairs(table, filter_config, config.seed)
+    result = select_training_pairs(table, select_config, config.seed)
     ranked = int((result.fold > 0).sum())
     excluded = {k: v for k, v in result.counts.items() if k not in (Reason.KEPT, Reason.NOT_IN_SELECTED_FOLDS)}
     if ranked == 0:  # ten empty folds would only look like a result
@@ -67,16 +67,16 @@ def main(args: argparse.Namespace) -> int:
         raise ConfigError(f"no pair of {args.input} can be ranked by {criterion} (not ranked: {excluded})"
                           + ("; score them first with paranmt score, or give a scored run's pairs/" if unscored
                              else ""))
-    paths = write_fold_subsets(table, result.fold, args.out, config, criterion=criterion, folds=filter_config.folds)
+    paths = write_fold_subsets(table, result.fold, args.out, config, criterion=criterion, folds=select_config.folds)
 
-    print(f"ranked {ranked:,} of {table.num_rows:,} pairs by {criterion} into {filter_config.folds} folds "
+    print(f"ranked {ranked:,} of {table.num_rows:,} pairs by {criterion} into {select_config.folds} folds "
           f"(seed {config.seed}); not ranked: {excluded or 'none'}")
     print(f"{'fold':>4} {'size':>12} {'min':>12} {'max':>12}  file")
     for b, path in zip(result.boundaries, paths, strict=True):
         low = "-" if b.min is None else f"{b.min:.6g}"
         high = "-" if b.max is None else f"{b.max:.6g}"
         print(f"{b.fold:>4} {b.size:>12,} {low:>12} {high:>12}  {path}")
-    summary = {"input": str(args.input), "criterion": criterion, "folds": filter_config.folds, "seed": config.seed,
+    summary = {"input": str(args.input), "criterion": criterion, "folds": select_config.folds, "seed": config.seed,
                "rows": table.num_rows, "ranked": ranked, "not_ranked": excluded,
                "boundaries": [b.as_dict() for b in result.boundaries], "files": [p.name for p in paths]}
     (args.out / "folds.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")

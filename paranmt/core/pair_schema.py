@@ -32,7 +32,7 @@ class Reason(StrEnum):
     UNTRANSLATED = "untranslated"  # the Czech side equals the English side
     SOURCE_TOO_LONG = "source_too_long"
     # The sides' token counts too far apart, by two rules: Czech vs English in the pre-filter (source_target_ratio,
-    # rejected/ with stage prefilter) and English vs its back-translation in the training filter (length_ratio,
+    # rejected/ with stage prefilter) and English vs its back-translation in the selection (length_ratio,
     # pairs/). One code: the stage tells them apart, and a second code would change the bytes of rejected/.
     LENGTH_RATIO = "length_ratio"
     GARBAGE = "garbage"  # control characters, mostly non-letters
@@ -41,14 +41,14 @@ class Reason(StrEnum):
     TRANSLATION_EMPTY = "translation_empty"
     TRANSLATION_TOO_LONG = "translation_too_long"
     TRANSLATION_FAILED = "translation_failed"
-    # training filter (pairs/ keeps these rows, train/ does not)
+    # the selection (pairs/ keeps these rows, train/ does not)
     MISSING_SCORE = "missing_score"
     SCORE_OUT_OF_RANGE = "score_out_of_range"
     TOO_MANY_TOKENS = "too_many_tokens"
     NOT_IN_SELECTED_FOLDS = "not_in_selected_folds"
     NOT_SAMPLED = "not_sampled"
     NO_KNOWN_WORDS = "no_known_words"
-    EVAL_OVERLAP = "eval_overlap"  # a side equals a sentence of an evaluation set (filter.exclude_sentences)
+    EVAL_OVERLAP = "eval_overlap"  # a side equals a sentence of an evaluation set (select.exclude_sentences)
     COPY = "copy"  # the back-translation equals the reference after normalisation: not a paraphrase
     # dead letters (rows that could not be read at all)
     INVALID_UTF8 = "invalid_utf8"
@@ -64,8 +64,8 @@ class Stage(StrEnum):
     INGEST = "ingest"  # decode: its drops are dead letters
     PREFILTER = "prefilter"
     DEDUP = "dedup"
-    TRANSLATE = "translate"
-    SELECT = "select"  # score and select: its rejections stay in pairs/ (``reason``), out of train/
+    TRANSLATE = "translate"  # the back-translation (BackTranslate and PairRecords)
+    SELECT = "select"  # the selection: its rejections stay in pairs/ (``reason``), out of train/
 
 
 # Column names, used everywhere instead of string literals.

@@ -173,12 +173,12 @@ def _count_desc(index: LineIndex) -> str:
 
 
 def _line_tasks(rows: int, every: int, config: PipelineConfig) -> Iterator[tuple[int, int, int]]:
-    """``(first row, rows, index step)`` of the read tasks over ``rows`` seekable rows: at most ``chunk_lines``
-    rows, small enough for ``min_splits`` tasks, starting on the index's recorded offsets."""
-    target = min(config.chunk_lines, max(1, math.ceil(rows / config.min_splits)))
-    chunk = max(every, (target // every) * every)
-    for first in range(1, rows + 1, chunk):
-        yield first, min(chunk, rows - first + 1), (first - 1) // every
+    """``(first row, rows, index step)`` of the read tasks over ``rows`` seekable rows: at most ``read_task_lines``
+    rows, small enough for ``min_read_tasks`` tasks, starting on the index's recorded offsets."""
+    target = min(config.read_task_lines, max(1, math.ceil(rows / config.min_read_tasks)))
+    size = max(every, (target // every) * every)
+    for first in range(1, rows + 1, size):
+        yield first, min(size, rows - first + 1), (first - 1) // every
 
 
 def _plan_pair(spec: InputSpec, input_index: int, config: PipelineConfig, plan: ReadPlan) -> None:

@@ -258,7 +258,7 @@ def paths_for_workers(
         resolved_specs.append(dataclasses.replace(spec, paths=paths))
     output = for_workers("--out", output)
 
-    updates: dict[str, dict[str, Any]] = {"translate": {}, "pipeline": {}, "score": {}, "filter": {}}
+    updates: dict[str, dict[str, Any]] = {"translate": {}, "pipeline": {}, "score": {}, "select": {}}
     translate, score = config.translate, config.score
     if translate.model is not None:
         updates["translate"]["model"] = Path(for_workers("--model", translate.model, image_path=True))
@@ -272,9 +272,9 @@ def paths_for_workers(
         value = getattr(score, key)
         if value is not None and not _is_url(str(value)):
             updates["score"][key] = Path(_absolute(value))
-    if config.filter.exclude_sentences:  # read on the launcher, before any work
-        updates["filter"]["exclude_sentences"] = [p if _is_url(p) else _absolute(p)
-                                                  for p in config.filter.exclude_sentences]
+    if config.select.exclude_sentences:  # read on the launcher, before any work
+        updates["select"]["exclude_sentences"] = [p if _is_url(p) else _absolute(p)
+                                                  for p in config.select.exclude_sentences]
     sections = {name: getattr(config, name).model_copy(update=values) for name, values in updates.items() if values}
     return config.model_copy(update=sections), resolved_specs, output
 

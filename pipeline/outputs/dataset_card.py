@@ -174,12 +174,12 @@ def _model_section(summary: Mapping[str, Any], config: Mapping[str, Any]) -> str
 
 
 def _rules_section(config: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
-    prefilter, filt, score = config["prefilter"], config["filter"], config["score"]
+    prefilter, select, score = config["prefilter"], config["select"], config["score"]
     lines = ["Pre-filter rules (`prefilter.rules`, before translation), in order: "
              + ", ".join(f"`{_cell(rule)}`" for rule in prefilter["rules"])
              + f"; global dedup on the normalised pair: {'on' if prefilter['dedup'] else 'off'}.",
              "",
-             _table(["selection setting (`filter`)", "value"], sorted(filt.items())),
+             _table(["selection setting (`select`)", "value"], sorted(select.items())),
              "",
              f"Scorer: `{metadata.get('scorer_id')}` (settings of `score`: "
              + ", ".join(f"{k} {_cell(v)}" for k, v in sorted(score.items())) + ")."]
@@ -192,7 +192,7 @@ def _rules_section(config: Mapping[str, Any], metadata: Mapping[str, Any]) -> st
 def _decontamination(summary: Mapping[str, Any]) -> str:
     clean = summary.get("decontamination")
     if not clean:
-        return "No evaluation sentences were excluded (`filter.exclude_sentences` is empty)."
+        return "No evaluation sentences were excluded (`select.exclude_sentences` is empty)."
     return (f"{clean['sentences']} evaluation sentences from {len(clean['files'])} files were excluded: "
             f"{clean['pairs_excluded']} pairs held one (decision `eval_overlap`); train/ was read back and "
             f"{clean['train_overlap']} of its {clean['train_pairs_checked']} pairs share a sentence with them.")

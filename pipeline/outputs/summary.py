@@ -230,7 +230,7 @@ def format_table(summary: Mapping[str, Any]) -> str:
     if summary.get("train") is not None:
         lines.append(f"{'train/':<22}{summary['train']:>12}")
     else:
-        lines.append(f"{'train/':<22}{'not written':>12}  (no scoring/selection stage: scores and keep are null)")
+        lines.append(f"{'train/':<22}{'not written':>12}  (no selection: scores and keep are null)")
     lines.append(f"{'rejected/':<22}{summary['rejected']:>12}")
     lines.append(f"{'deadletter/':<22}{summary['deadletter']:>12}")
     metrics = summary.get("metrics", {})

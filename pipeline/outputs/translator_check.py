@@ -40,8 +40,8 @@ _QUANTILES = (0.1, 0.5, 0.9)
 
 STRONGER = ("use a stronger model for this text (docs/translate-models.md: bring an OPUS-MT model or train one on "
             "in-domain bitext) or the measured absolute floors (docs/filters.md): --set "
-            "'filter.scores=[sentence_transformer]' --set filter.rank_by=null --set "
-            f"'filter.score_ranges={{st_cosine: {{min: 0.8}}, translation_score: {{min: {FLOOR}}}}}'")
+            "'select.scores=[sentence_transformer]' --set select.rank_by=null --set "
+            f"'select.score_ranges={{st_cosine: {{min: 0.8}}, translation_score: {{min: {FLOOR}}}}}'")
 
 
 def _quantiles(histogram: np.ndarray) -> dict[str, float]:

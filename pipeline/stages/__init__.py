@@ -1,2 +1,2 @@
 """The job's stages, in flow order: ingest, pre-filter, dedup, back-translation (its workers' decoder in
-nmt_inference), pair records, the scorer's fit, score and select (score_transforms), and the Parquet writes."""
+worker_translator), pair records, the scorer's fit, the selection, and the Parquet writes."""

@@ -1,5 +1,5 @@
 """Back-translation, the step :class:`BackTranslate`: row batches (Arrow tables) -> row batches with ``mt`` (or
-``translation_*`` rejections), chunks translated by :class:`pipeline.stages.nmt_inference.TranslateChunks`, with a
+``translation_*`` rejections), chunks translated by :class:`pipeline.stages.worker_translator.TranslateChunks`, with a
 translation cache that makes a killed run cheap to resume. Rows stay in Arrow tables throughout; only the Czech
 text of a chunk becomes Python strings, for the Translator and the cache key.
 
@@ -53,7 +53,7 @@ from pipeline.disk_space import OutOfSpaceError
 from pipeline.metrics import CACHE_HIT_COUNTER, METRICS_NAMESPACE, TRANSLATED_COUNTER, StageCounter
 from pipeline.outputs.run_folder import cache_root, cached_chunk_path
 from pipeline.records import REJECTED_TAG, ROW, RejectedRecord, RejectingDoFn, partition, rejection
-from pipeline.stages.nmt_inference import TranslateChunks, WorkerTranslator
+from pipeline.stages.worker_translator import TranslateChunks, WorkerTranslator
 from pipeline.stages.write import write_table
 from translate.card import ModelDir, ModelDirError, model_or_default
 from translate.cpu_kernel import apply_cpu_kernel, translation_kernel
@@ -175,7 +175,7 @@ class WorkerPlan:
 
 @dataclass(frozen=True)
 class TranslationSettings:
-    """The translation step as the launcher knows it: the configuration, the checked model id and where the cache
+    """The back-translation as the launcher knows it: the configuration, the checked model id and where the cache
     lives (None: no cache). :meth:`on_worker` decides the rest where the translator is loaded."""
 
     translate: TranslateConfig
@@ -303,10 +303,10 @@ class _ApplyTranslation(RejectingDoFn):
 
 
 class BackTranslate(beam.PTransform):
-    """The translation step. Row batches -> row batches with ``mt`` (main, one batch a chunk) and translation
+    """The back-translation. Row batches -> row batches with ``mt`` (main, one batch a chunk) and translation
     rejections (``rejected``): chunks of consecutive row numbers (:meth:`TranslationSettings.on_worker`), each looked
     up in the :class:`TranslationCache` (when there is one) and otherwise translated by
-    :class:`pipeline.stages.nmt_inference.TranslateChunks` and cached at once. Without a cache the chunks are
+    :class:`pipeline.stages.worker_translator.TranslateChunks` and cached at once. Without a cache the chunks are
     translated the same way, so outputs do not depend on whether a cache was used."""
 
     def __init__(self, settings: TranslationSettings, label: str | None = None):

@@ -1,7 +1,7 @@
 """Pair records: translated rows -> rows of ``pairs/`` in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout,
 with the back-translation Moses-tokenised (``mt_tokens``); a translation with no tokens is rejected
-(``translation_empty``). The step ends the translate stage, whether the run translated or the input carried its
-translations, so its rejections are that stage's (:class:`pipeline.metrics.Step`)."""
+(``translation_empty``). The step ends the back-translation (stage ``translate``), whether the run translated or the
+input carried its translations, so its rejections are that stage's (:class:`pipeline.metrics.Step`)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def pair_table(batch: pa.Table, text: TextProcessor,
                nmt_model_id: str | None) -> tuple[pa.Table, list[RejectedRecord]]:
     """A table of translated rows -> the pair records (a :data:`~core.pair_schema.PAIRS_SCHEMA` table: ``mt_tokens``,
     the translation score and the model id filled; the score columns, ``fold``, ``keep`` and ``reason`` null until
-    score and select) and ``translation_empty`` rejections (a translation with no tokens after normalisation)."""
+    the selection) and ``translation_empty`` rejections (a translation with no tokens after normalisation)."""
     mt_tokens = [text.tokenize(mt, "en") if mt else [] for mt in batch.column(S.MT).to_pylist()]
     empty = np.fromiter(map(len, mt_tokens), np.int64, len(mt_tokens)) == 0
     rejected = [rejection(row, Stage.TRANSLATE, Reason.TRANSLATION_EMPTY,

@@ -1,5 +1,5 @@
-"""Score and select, wired to filters/: fit (or load) the PARAGRAM-PHRASE scorer, then score and select in Beam
-with :class:`pipeline.stages.score_transforms.ScoreAndSelect`.
+"""The scorer fit (the ``score`` section): fit (or load) the PARAGRAM-PHRASE scorer that the selection
+(:class:`pipeline.stages.selection.Select`) scores every pair with.
 
 The scorer is fitted on its fit sample (:mod:`filters.fit_sample`: the English tokens of the first
 ``score.fit_sample`` rows by id that have a decodable, non-empty English side, the same sample ``paranmt score``
@@ -39,7 +39,7 @@ from pipeline.inputs.plan import InputSpec, ReadPlan
 from pipeline.inputs.reading import make_id, read_task
 from pipeline.metrics import FITTED_PROGRESS, FITTING_PROGRESS, count_progress, record_size
 from pipeline.stages.ingest import decode_record
-from pipeline.stages.score_transforms import load_scorer
+from pipeline.stages.selection import load_scorer
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The docs' tables of config keys state defaults (docs/filters.md's ``score.`` and ``filter.`` tables,
+"""The docs' tables of config keys state defaults (docs/filters.md's ``score.`` and ``select.`` tables,
 docs/translate-models.md's ``translate.``): each one is the schema's, so a changed default cannot leave a page
 behind. Every table of the form ``| `SECTION.` key | default | meaning |`` in docs/ is read."""
 
@@ -67,7 +67,7 @@ ROWS = key_tables()
 
 def test_the_tables_are_found() -> None:
     assert {(page, section) for page, section, _, _ in ROWS} >= {
-        ("filters.md", "score"), ("filters.md", "filter"), ("translate-models.md", "translate")}
+        ("filters.md", "score"), ("filters.md", "select"), ("translate-models.md", "translate")}
 
 
 @pytest.mark.parametrize(("page", "section", "keys", "defaults"), ROWS, ids=[f"{r[1]}.{r[2]}" for r in ROWS])

@@ -189,12 +189,12 @@ def test_an_unknown_key_is_one_line_with_its_sections_keys_and_the_closest(tmp_p
     with pytest.raises(ConfigError) as error:
         load_config(None, ["nonsense.key=1"])
     assert str(error.value) == ("invalid configuration (--set nonsense.key=1): nonsense: unknown key (the "
-                                "top-level keys: seed, pipeline, prefilter, translate, score, filter, train, lexicon, "
+                                "top-level keys: seed, pipeline, prefilter, translate, score, select, train, lexicon, "
                                 "card, base)")
     with pytest.raises(ConfigError) as error:
-        load_config(None, ["filter.score_ranges.paraphrase_score.mn=0.5"])
-    assert str(error.value).endswith("unknown key (filter.score_ranges.paraphrase_score's keys: min, max); did you "
-                                     "mean filter.score_ranges.paraphrase_score.min?")
+        load_config(None, ["select.score_ranges.paraphrase_score.mn=0.5"])
+    assert str(error.value).endswith("unknown key (select.score_ranges.paraphrase_score's keys: min, max); did you "
+                                     "mean select.score_ranges.paraphrase_score.min?")
     path = tmp_path / "c.yaml"
     path.write_text("prefilter:\n  dedupe: false\n", encoding="utf-8")
     with pytest.raises(ConfigError) as error:
@@ -257,8 +257,8 @@ def test_invalid_yaml(tmp_path):
         load_config(path)
     assert str(path) in str(error.value)
     assert "\n" not in str(error.value) and "line 2, column 14" in str(error.value)  # one line, with the place
-    with pytest.raises(ConfigError, match=r"--set filter.rules=\[\{: the value is not valid YAML"):
-        load_config(None, ["filter.rules=[{"])  # a traceback before
+    with pytest.raises(ConfigError, match=r"--set select.rules=\[\{: the value is not valid YAML"):
+        load_config(None, ["select.rules=[{"])  # a traceback before
 
 
 def test_missing_config_file_lists_the_bundled_configs(tmp_path):
@@ -290,14 +290,14 @@ def test_a_file_with_only_a_base_is_that_config(tmp_path, name):
 def test_a_config_on_top_of_sample(tmp_path):
     (tmp_path / "evals.txt").write_text("A man plays a guitar.\n", encoding="utf-8")
     path = tmp_path / "mine.yaml"
-    path.write_text("base: sample\nfilter:\n  score_ranges: {paraphrase_score: {min: 0.3}}\n"
+    path.write_text("base: sample\nselect:\n  score_ranges: {paraphrase_score: {min: 0.3}}\n"
                     "  exclude_sentences: [evals.txt]\ntranslate:\n  beam_size: 4\n", encoding="utf-8")
     config, sample = load_config(path, ["translate.nbest=2"]), load_config("sample")
     assert config.translate.beam_size == 4 and config.translate.nbest == 2, "the file, then --set, over the base"
     assert config.translate.max_decoding_length == sample.translate.max_decoding_length, "the rest from the base"
     assert config.lexicon == sample.lexicon and config.seed == sample.seed
-    assert config.filter.score_ranges["paraphrase_score"].min == 0.3
-    assert config.filter.exclude_sentences == [str(tmp_path / "evals.txt")], "the file's paths: relative to it"
+    assert config.select.score_ranges["paraphrase_score"].min == 0.3
+    assert config.select.exclude_sentences == [str(tmp_path / "evals.txt")], "the file's paths: relative to it"
     base = tmp_path / "base.yaml"
     base.write_text("base: sample\ntranslate:\n  beam_size: 6\n", encoding="utf-8")
     path.write_text("base: base.yaml\nseed: 7\n", encoding="utf-8")  # a base beside the file, with its own base

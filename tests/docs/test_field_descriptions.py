@@ -38,7 +38,7 @@ CONFIG_FIELDS = _fields(ParaNMTConfig)
 
 def test_the_walk_reaches_every_section_and_nested_model() -> None:
     names = {name for name, _, _ in CONFIG_FIELDS}
-    assert {"pipeline.compression", "train.lowercase", "lexicon.rank_by", "filter.score_ranges.min"} <= names
+    assert {"pipeline.compression", "train.lowercase", "lexicon.rank_by", "select.score_ranges.min"} <= names
     assert len(names) > 140
 
 

@@ -1,4 +1,4 @@
-"""Evaluation decontamination (``filter.exclude_sentences``): file reading, the vectorised rule against a plain
+"""Evaluation decontamination (``select.exclude_sentences``): file reading, the vectorised rule against a plain
 Python reference on real STS sentences, the selection counts, and the pipeline's summary proof."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from configs import load_config
-from configs.schema import FilterConfig
+from configs.schema import SelectConfig
 from filters.decontaminate import ExcludedSentences, ExcludeSentences, ExclusionError, expand_patterns, read_sentences
 from filters.folds import select_training_pairs
 from filters.plugins import step_of
@@ -89,7 +89,7 @@ def test_selection_counts_eval_overlap_first_and_echoes_the_files(tmp_path):
     table = table_from_columns({
         "id": [f"x:L{i}" for i in range(5)], "en_tokens": [s.split() for s in en],
         "mt_tokens": [tokenize(s) for s in mt], "paraphrase_score": [0.9, 0.8, 0.7, 0.6, 0.5]})
-    config = FilterConfig(exclude_sentences=[str(evaluation)], select_folds=[1, 2], folds=2)
+    config = SelectConfig(exclude_sentences=[str(evaluation)], select_folds=[1, 2], folds=2)
     result = select_training_pairs(table, config, seed=1)
     assert result.reason.tolist()[:4] == [Reason.EVAL_OVERLAP, Reason.KEPT, Reason.EVAL_OVERLAP, Reason.EVAL_OVERLAP]
     assert result.counts[Reason.EVAL_OVERLAP] == 3
@@ -101,9 +101,9 @@ def test_selection_counts_eval_overlap_first_and_echoes_the_files(tmp_path):
 
 def test_config_resolves_exclusions_relative_to_the_yaml_file(tmp_path):
     (tmp_path / "sets").mkdir()
-    (tmp_path / "run.yaml").write_text("filter:\n  exclude_sentences: sets/*.txt\n", encoding="utf-8")
+    (tmp_path / "run.yaml").write_text("select:\n  exclude_sentences: sets/*.txt\n", encoding="utf-8")
     config = load_config(tmp_path / "run.yaml")
-    assert config.filter.exclude_sentences == [str(tmp_path / "sets" / "*.txt")]
+    assert config.select.exclude_sentences == [str(tmp_path / "sets" / "*.txt")]
 def test_pipeline_excludes_evaluation_sentences_and_proves_it_in_the_summary(tmp_path, capsys):
     """The bundled sample with half of its English sentences as an "evaluation set": the summary's count equals
     an independent count over pairs/, and train/ holds none of them."""
@@ -114,7 +114,7 @@ def test_pipeline_excludes_evaluation_sentences_and_proves_it_in_the_summary(tmp
     evaluation.write_text("\n".join(s.lower() for s in english[::2]) + "\n", encoding="utf-8")
     out = tmp_path / "run"
     code = main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
-                 "--out", str(out), "--set", f"filter.exclude_sentences=['{tmp_path}/eval/*.txt']",
+                 "--out", str(out), "--set", f"select.exclude_sentences=['{tmp_path}/eval/*.txt']",
                  "--set", "translate.cpu_kernel=fastest",  # one kernel per process: the suite's default
                  "--runner", "FnApiRunner"])
     assert code == 0
@@ -138,11 +138,11 @@ def test_pipeline_names_a_missing_evaluation_file_before_any_work(tmp_path, caps
     sample = REPO_ROOT / "configs" / "sample"
     out = tmp_path / "run"
     code = main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
-                 "--out", str(out), "--set", f"filter.exclude_sentences={tmp_path}/missing.txt",
+                 "--out", str(out), "--set", f"select.exclude_sentences={tmp_path}/missing.txt",
                  "--set", "translate.cpu_kernel=fastest"])  # one kernel per process: the suite's default
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"error: filter.exclude_sentences: {tmp_path}/missing.txt matches no file (give evaluation "
+    assert err == [f"error: select.exclude_sentences: {tmp_path}/missing.txt matches no file (give evaluation "
                    "files or globs, e.g. ../shared/data/sts/*/*.txt)"]
     assert not (out / "scorer").exists()
 
@@ -155,9 +155,9 @@ def test_copies_are_rejected_before_ranking_and_take_no_fold_slot():
     table = table_from_columns({
         "id": [f"x:L{i}" for i in range(5)], "en_tokens": [s.split() for s in en],
         "mt_tokens": [tokenize(s) for s in mt], "paraphrase_score": [1.0, 0.7, 1.0, 0.6, 0.8]})
-    result = select_training_pairs(table, FilterConfig(folds=3, select_folds=[3]), seed=1)
+    result = select_training_pairs(table, SelectConfig(folds=3, select_folds=[3]), seed=1)
     assert result.reason.tolist()[0] == result.reason.tolist()[2] == Reason.COPY
     assert result.counts[Reason.COPY] == 2 and result.fold.tolist()[0] == result.fold.tolist()[2] == 0
     assert result.keep.tolist() == [False, False, False, False, True]  # the best non-copy, not a copy
-    kept_copies = select_training_pairs(table, FilterConfig(folds=3, select_folds=[2, 3], drop_copies=False), seed=1)
+    kept_copies = select_training_pairs(table, SelectConfig(folds=3, select_folds=[2, 3], drop_copies=False), seed=1)
     assert Reason.COPY not in kept_copies.counts and kept_copies.keep[[0, 2]].all()  # the copies rank on top

@@ -15,7 +15,7 @@ import pytest
 
 import filters.folds as folds_module
 import paranmt.cli.folds_command as folds_command
-from configs.schema import FilterConfig
+from configs.schema import SelectConfig
 from filters.folds import (
     assign_folds,
     fold_boundaries,
@@ -193,7 +193,7 @@ def test_default_selection_top_two_deciles_short_pairs_exact_sample():
     rng = np.random.default_rng(4)
     n = 5000
     table = pairs_table(rng, n)
-    config = FilterConfig(sample=300)
+    config = SelectConfig(sample=300)
     result = select_training_pairs(table, config, seed=1234)
     assert result.keep.sum() == 300
     assert sum(result.counts.values()) == n == sum(result.rule_counts.values())
@@ -231,7 +231,7 @@ def test_selection_ranks_only_rule_passing_pairs():
     table = table.set_column(table.schema.get_field_index("paraphrase_score"), "paraphrase_score",
                              pa.array(scores, pa.float32()))
     table = table.set_column(table.schema.get_field_index("no_known_words"), "no_known_words", pa.array(flags))
-    config = FilterConfig(score_ranges={"trigram_overlap": {"max": 0.9}})
+    config = SelectConfig(score_ranges={"trigram_overlap": {"max": 0.9}})
     result = select_training_pairs(table, config, seed=7)
     nulls, unknown = np.arange(0, n, 10), np.arange(5, n, 10)
     assert np.all(result.reason[nulls] == Reason.MISSING_SCORE) and np.all(result.fold[nulls] == 0)
@@ -248,7 +248,7 @@ def test_selection_ranks_only_rule_passing_pairs():
 def test_thresholds_only_mode():
     rng = np.random.default_rng(6)
     table = pairs_table(rng, 2000)
-    config = FilterConfig(rank_by=None, score_ranges={"trigram_overlap": {"min": 0.25, "max": 0.75}})
+    config = SelectConfig(rank_by=None, score_ranges={"trigram_overlap": {"min": 0.25, "max": 0.75}})
     result = select_training_pairs(table, config, seed=1)
     overlap = table.column("trigram_overlap").to_numpy()
     expected = (overlap >= np.float32(0.25)) & (overlap <= np.float32(0.75)) & MaxTokens(30).check(table)
@@ -291,7 +291,7 @@ def test_sample_from_folds_for_table_5():
 def test_write_fold_subsets_round_trip(tmp_path):
     rng = np.random.default_rng(10)
     table = pairs_table(rng, 1234)
-    config = FilterConfig()
+    config = SelectConfig()
     result = select_training_pairs(table, config, seed=1234)
     paths = write_fold_subsets(table, result.fold, tmp_path / "folds", config, criterion="paraphrase_score",
                                folds=10)
@@ -390,7 +390,7 @@ def test_beam_approximate_folds_are_within_the_epsilon_bound(tmp_path):
     column-wise (folds_of_keys); fold sizes within 2εn + 1 of n/k, each row at most one fold from the exact one."""
     import apache_beam as beam
 
-    from pipeline.stages.score_transforms import FoldBoundaries, folds_of_keys
+    from pipeline.stages.selection import FoldBoundaries, folds_of_keys
 
     rng = np.random.default_rng(12)
     n, k, eps, seed = 20_000, 10, 0.01, 77
@@ -471,7 +471,7 @@ def test_real_pairs_folds_and_selection(real_pairs, tmp_path):
     # the selection's folds with the plain ranking of every pair.
     # Tatoeba's sentences are short: a 10-token cap (the default is 30) so that the length rule rejects some too.
     sample, cap = n // 12, 10
-    result = select_training_pairs(table, FilterConfig(sample=sample, drop_copies=False, max_tokens=cap), seed=1234)
+    result = select_training_pairs(table, SelectConfig(sample=sample, drop_copies=False, max_tokens=cap), seed=1234)
     np.testing.assert_array_equal(result.fold, fold)
     assert result.keep.sum() == sample and sum(result.counts.values()) == n
     lengths = MaxTokens(cap).check(table)
@@ -481,6 +481,6 @@ def test_real_pairs_folds_and_selection(real_pairs, tmp_path):
     kept = table.filter(pa.array(result.keep))
     assert all(0 < len(t) <= cap for t in kept.column("en_tokens").to_pylist())
 
-    paths = write_fold_subsets(table, fold, tmp_path, FilterConfig(), criterion="paraphrase_score", folds=10)
+    paths = write_fold_subsets(table, fold, tmp_path, SelectConfig(), criterion="paraphrase_score", folds=10)
     top = pq.read_table(paths[-1])
     assert top.num_rows == n // 10 and read_metadata(top.schema)["boundaries"][9]["max"] == pytest.approx(1.0)

@@ -13,7 +13,7 @@ def test_a_key_names_a_score_of_the_table_given_and_nothing_else():
     table = {**BUILTIN_SCORES, "length_gap": "tests.support.plugin_examples:LengthGap"}
     [built] = build_scores([{"length_gap": {"column": "gap"}}], table)
     assert type(built) is LengthGap and [field.name for field in built.fields] == ["gap"]
-    with pytest.raises(PluginError, match=r"^filter.scores\[0\]: 'length_gap' is neither a built-in "
+    with pytest.raises(PluginError, match=r"^select.scores\[0\]: 'length_gap' is neither a built-in "
                                           r"\(sentence_transformer\) nor an import path"):
         build_scores(["length_gap"])
     [by_path] = build_scores(["tests.support.plugin_examples:LengthGap"])

@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from configs.schema import FilterConfig
+from configs.schema import SelectConfig
 from filters.plugins import PluginError, Stage, build_rules, step_of
 from filters.rules import (
     LengthRatio,
@@ -60,10 +60,10 @@ def test_score_rules_fail_null_and_nan():
 
 
 def test_score_rule_validation():
-    with pytest.raises(PluginError, match=r"filter\.rules: bleu_range reads \['bleu'\]"):
-        check_select_columns(FilterConfig(rules=[{"score_range": {"criterion": "bleu", "min": 0}}]), [])
-    with pytest.raises(PluginError, match=r"filter\.score_ranges: 'bleu' is not a score column"):
-        check_select_columns(FilterConfig(score_ranges={"bleu": {"min": 0}}), [])
+    with pytest.raises(PluginError, match=r"select\.rules: bleu_range reads \['bleu'\]"):
+        check_select_columns(SelectConfig(rules=[{"score_range": {"criterion": "bleu", "min": 0}}]), [])
+    with pytest.raises(PluginError, match=r"select\.score_ranges: 'bleu' is not a score column"):
+        check_select_columns(SelectConfig(score_ranges={"bleu": {"min": 0}}), [])
     with pytest.raises(ValueError, match="greater than max"):
         ScoreRange("paraphrase_score", 0.9, 0.1)
 
@@ -106,7 +106,7 @@ def test_first_failing_rule_names_the_reason():
 
 
 def test_null_scores_fail_with_a_clear_rule_name():
-    config = FilterConfig(score_ranges={"paraphrase_score": {"min": 0.5}}, max_tokens=None)
+    config = SelectConfig(score_ranges={"paraphrase_score": {"min": 0.5}}, max_tokens=None)
     table = _table(paraphrase_score=[None, 0.2, 0.8], no_known_words=[False, False, False])
     result = apply_rules(table, rules_from_config(config))
     assert result.rule.tolist() == ["missing_paraphrase_score", "paraphrase_score_range", "kept"]
@@ -126,7 +126,7 @@ def test_counts_sum_to_rows_on_random_tables():
         en_tokens=rng.integers(0, 45, n).tolist(),
         mt_tokens=rng.integers(0, 45, n).tolist(),
     )
-    config = FilterConfig(score_ranges={"paraphrase_score": {"min": 0.3, "max": 0.95},
+    config = SelectConfig(score_ranges={"paraphrase_score": {"min": 0.3, "max": 0.95},
                                         "trigram_overlap": {"max": 0.8}}, max_length_ratio=2.5)
     rules = rules_from_config(config)
     result = apply_rules(table, rules)
@@ -145,27 +145,27 @@ def test_counts_sum_to_rows_on_random_tables():
 
 
 def test_rules_from_config_order_and_switches():
-    names = [rule.name for rule in rules_from_config(FilterConfig())]
+    names = [rule.name for rule in rules_from_config(SelectConfig())]
     assert names == ["copy", "missing_paraphrase_score", "no_known_words", "too_many_tokens"]
-    assert "copy" not in [rule.name for rule in rules_from_config(FilterConfig(drop_copies=False))]
-    config = FilterConfig(score_ranges={"translation_score": {"min": -1.5}, "paraphrase_score": {"max": 0.99}},
+    assert "copy" not in [rule.name for rule in rules_from_config(SelectConfig(drop_copies=False))]
+    config = SelectConfig(score_ranges={"translation_score": {"min": -1.5}, "paraphrase_score": {"max": 0.99}},
                           max_length_ratio=3, rank_by="trigram_overlap")
     assert [rule.name for rule in rules_from_config(config, max_tokens=False)] == [
         "copy", "missing_translation_score", "missing_paraphrase_score", "missing_trigram_overlap",
         "no_known_words",
         "translation_score_range", "paraphrase_score_range", "length_ratio"]
-    thresholds_only = FilterConfig(rank_by=None, score_ranges={"trigram_overlap": {"min": 0.1}}, max_tokens=None)
+    thresholds_only = SelectConfig(rank_by=None, score_ranges={"trigram_overlap": {"min": 0.1}}, max_tokens=None)
     assert [rule.name for rule in rules_from_config(thresholds_only)] == [
         "copy", "missing_trigram_overlap", "trigram_overlap_range"]
 
 
 def test_declarative_steps_round_trip():
-    config = FilterConfig(score_ranges={"paraphrase_score": {"min": 0.5, "max": 0.95}}, max_length_ratio=2.0)
+    config = SelectConfig(score_ranges={"paraphrase_score": {"min": 0.5, "max": 0.95}}, max_length_ratio=2.0)
     rules = rules_from_config(config)
     steps = [step_of(rule) for rule in rules]
     assert steps[:2] == [{"copy": {}}, {"missing_score": {"criterion": "paraphrase_score"}}]
     assert {"too_many_tokens": {"max_tokens": 30}} in steps
-    assert build_rules(steps, Stage.SELECT, "filter.rules") == rules
+    assert build_rules(steps, Stage.SELECT, "select.rules") == rules
     yaml_like = [{"score_range": {"criterion": "trigram_overlap", "max": 0.5}}, "no_known_words"]
     assert build_rules(yaml_like, Stage.SELECT, "x") == [ScoreRange("trigram_overlap", max=0.5), NoKnownWords()]
     with pytest.raises(PluginError, match=r"x\[0\]: 'bleu' is neither a built-in"):
@@ -174,13 +174,13 @@ def test_declarative_steps_round_trip():
         build_rules([{"too_many_tokens": {"limit": 3}}], Stage.SELECT, "x")
     with pytest.raises(PluginError, match=r"x\[0\]: garbage is a prefilter rule; list it under prefilter\.rules"):
         build_rules(["garbage"], Stage.SELECT, "x")
-    user = FilterConfig(rules=[{"score_range": {"criterion": "translation_score", "min": -0.5}}])
+    user = SelectConfig(rules=[{"score_range": {"criterion": "translation_score", "min": -0.5}}])
     assert [r.name for r in rules_from_config(user)][-2:] == ["translation_score_range", "too_many_tokens"]
 
 
 def test_a_rule_is_named_by_its_reason_code_alone():
-    with pytest.raises(PluginError, match=r"filter\.rules\[0\]: 'not_a_copy' is neither a built-in \(copy, "):
-        build_rules(FilterConfig(rules=["not_a_copy"]).rules, Stage.SELECT, "filter.rules")
+    with pytest.raises(PluginError, match=r"select\.rules\[0\]: 'not_a_copy' is neither a built-in \(copy, "):
+        build_rules(SelectConfig(rules=["not_a_copy"]).rules, Stage.SELECT, "select.rules")
 
 
 def test_upstream_reasons_are_kept():
@@ -216,7 +216,7 @@ def test_with_decision_writes_schema_columns():
 
 
 def test_a_rule_twice_or_a_column_a_stage_lacks_is_a_config_error():
-    twice = FilterConfig(score_ranges={"paraphrase_score": {"min": 0.1}},
+    twice = SelectConfig(score_ranges={"paraphrase_score": {"min": 0.1}},
                          rules=[{"score_range": {"criterion": "paraphrase_score", "min": 0.2}}])
     with pytest.raises(PluginError, match="paraphrase_score_range appears twice"):
         rules_from_config(twice)

@@ -1,6 +1,6 @@
 """score_pairs on Arrow tables, score_parquet on Parquet files, and the scorer the pipeline's workers load
-(``paranmt score``: tests/paranmt/cli/test_score_command.py; score and select itself:
-tests/pipeline/stages/test_score_transforms.py)."""
+(``paranmt score``: tests/paranmt/cli/test_score_command.py; the selection itself:
+tests/pipeline/stages/test_selection.py)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from paranmt.core.pair_schema import (
     read_metadata,
 )
 from paranmt.core.parquet_inputs import read_parquet_input
-from pipeline.stages.score_transforms import check_scorer, load_scorer
+from pipeline.stages.selection import check_scorer, load_scorer
 from tests.filters.test_paragram import pair_vectors
 from tests.filters.test_trigram import real_pairs
 from tests.support.pair_tables import table_from_columns

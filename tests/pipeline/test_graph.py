@@ -22,5 +22,5 @@ def test_a_run_names_the_paranmt_model_score_by_key_and_checks_it_without_torch(
     done = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], cwd=REPO_ROOT, capture_output=True,
                           text=True, check=True, timeout=120)
     assert done.stdout.splitlines() == [
-        f"filter.scores[0] (paranmt_model): parameters: {tmp_path} is not a saved model (no model.json) nor a "
+        f"select.scores[0] (paranmt_model): parameters: {tmp_path} is not a saved model (no model.json) nor a "
         "training run with best/ or model/", "False"]

@@ -149,7 +149,7 @@ def test_toy_bitext_end_to_end_with_bad_lines_and_identical_rerun(toy_run):
     # The translations are joined to the right rows: the toy model translates held-out toy Czech well.
     assert sum(r["mt"] == r["en"] for r in rows) >= 0.8 * len(rows)
     assert all(r["nmt_model_id"] == "toy-cs-en" and r["translation_score"] < 0 and r["mt_tokens"] for r in rows)
-    # Score and select (default): every pair scored by the scorer fitted on this input, and decided by the rank rule.
+    # The selection (default): every pair scored by the scorer fitted on this input, and decided by the rank rule.
     scorer_id = S.read_metadata(pq.read_schema(sorted((out / "pairs").glob("*.parquet"))[0]))["scorer_id"]
     assert (out / "scorer" / "scorer.npz").is_file() and scorer_id.startswith("paragram-")
     assert all(r["scorer_id"] == scorer_id and r["paraphrase_score"] is not None and r["trigram_overlap"] is not None
@@ -164,7 +164,7 @@ def test_toy_bitext_end_to_end_with_bad_lines_and_identical_rerun(toy_run):
     assert all(abs(r["paraphrase_score"] - 1.0) < 1e-5 for r in exact if not r["no_known_words"])
     kept = {r["id"] for r in rows if r["keep"]}
     assert set(_table(out, "train").column("id").to_pylist()) == kept
-    ranked = [r for r in rows if r["fold"]]  # past the filter rules (copies are not ranked)
+    ranked = [r for r in rows if r["fold"]]  # past the selection's rules (copies are not ranked)
     assert summary["train"] == len(kept) and abs(len(kept) - 0.2 * len(ranked)) <= 2  # the top two deciles
 
     # A killed run leaves a stale staging folder; the rerun (same arguments) gives byte-identical files and

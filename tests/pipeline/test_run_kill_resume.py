@@ -3,7 +3,7 @@ run on 3,500 toy pairs, rerun with the same arguments, and must end with the sha
 duplicates, nothing left behind — having reused the translations finished before the kill.
 
 Kill points: before translation starts, and after k translated chunks are in the cache (k drawn with a fixed
-seed), so each kill lands inside the translation stage, the stage that dominates a real run. The default suite
+seed), so each kill lands inside the back-translation, the stage that dominates a real run. The default suite
 kills twice; ``-m slow`` five times. Figures are printed (``-s``)."""
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def test_interrupt_during_translation_is_one_line_and_resumes(tmp_path, bitext, 
     """Ctrl-C (SIGINT to the process group, as a terminal sends it) or SIGTERM while chunks are being translated:
     one line saying what is kept, exit 130 / 143, no traceback (it used to be three RunInference tracebacks and a
     segmentation fault); the same command then resumes to the uninterrupted run's shards. The signal is sent once
-    two chunks are in the cache (watched on the file system), so it lands inside the translation stage."""
+    two chunks are in the cache (watched on the file system), so it lands inside the back-translation."""
     out = tmp_path / f"run-{sig.name}"
     command = _command(*bitext, out, toy_model)
     process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

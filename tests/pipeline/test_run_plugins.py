@@ -32,9 +32,9 @@ def _config(cache: Path, *extra: str):
         f"pipeline.cache_dir={cache}", "translate.threads=1",
         f"prefilter.rules=[garbage, empty_side, untranslated, source_too_long, {{{EXAMPLES}:LongEnglish: "
         f"{{max_chars: {MAX_CHARS}}}}}]",
-        f"filter.scores=[{{{EXAMPLES}:LengthGap: {{}}}}]",
-        "filter.score_ranges={length_gap: {max: 0.5}}",
-        f"filter.rules=[{EXAMPLES}:SameEnding]",
+        f"select.scores=[{{{EXAMPLES}:LengthGap: {{}}}}]",
+        "select.score_ranges={length_gap: {max: 0.5}}",
+        f"select.rules=[{EXAMPLES}:SameEnding]",
         *extra])
 
 
@@ -104,9 +104,9 @@ def test_external_rules_and_score_in_a_real_run_on_both_local_runners(tmp_path):
      r"string as an integer \(got 'lots'\)"),
     (f"prefilter.rules=[{EXAMPLES}:LongEnglish]", r"LongEnglish\): max_chars: Field required$"),
     (f"prefilter.rules=[{EXAMPLES}:Missing]", r"prefilter\.rules\[0\]: tests\.support\.plugin_examples has no class"),
-    (f"prefilter.rules=[{EXAMPLES}:SameEnding]", r"is a select rule; list it under filter\.rules"),
-    ("filter.rank_by=st_cosin", r"filter\.rank_by: 'st_cosin' is not a score column"),
-    ("filter.rules=[{score_range: {criterion: length_gap, min: 0.1}}]", r"filter\.rules: length_gap_range reads"),
+    (f"prefilter.rules=[{EXAMPLES}:SameEnding]", r"is a select rule; list it under select\.rules"),
+    ("select.rank_by=st_cosin", r"select\.rank_by: 'st_cosin' is not a score column"),
+    ("select.rules=[{score_range: {criterion: length_gap, min: 0.1}}]", r"select\.rules: length_gap_range reads"),
 ])
 def test_a_bad_plugin_is_a_clear_error_before_any_work(tmp_path, override, message):
     specs = [InputSpec.pair(str(SAMPLE / "sample.cs"), str(SAMPLE / "sample.en"))]
@@ -140,12 +140,12 @@ def test_the_docs_example_plugs_in_as_written(monkeypatch):
     rules = build_rules(config["prefilter"]["rules"], Stage.PREFILTER, "prefilter.rules")
     table = pa.table({"en": ["short", "x" * 250], "en_tokens": [["short"], ["x"]], "mt_tokens": [["a", "b"], ["x"]]})
     assert rules[-1].check(table).tolist() == [True, False] and rules[-1].reason == "too_many_characters"
-    scores = build_scores(config["filter"]["scores"])
+    scores = build_scores(config["select"]["scores"])
     gap = scores[0].score(table)["length_gap"].to_pylist()
     assert gap == pytest.approx([0.5, 0.0]) and scores[1].fields[0].name == "st_cosine"
-    from configs.schema import FilterConfig
+    from configs.schema import SelectConfig
 
-    selection = FilterConfig(**{k: v for k, v in config["filter"].items()})
+    selection = SelectConfig(**{k: v for k, v in config["select"].items()})
     assert [r.name for r in rules_from_config(selection)][-2:] == ["translation_score_range", "too_many_tokens"]
 
 
@@ -188,4 +188,4 @@ def test_the_docs_config_on_top_of_sample_loads(tmp_path):
     config, sample = load_config(tmp_path / "mine.yaml"), load_config("sample")
     assert config.translate == sample.translate and config.lexicon == sample.lexicon
     assert config.prefilter.rules[-1] == {"mypackage.filters:MaxCharacters": {"max_chars": 200}}
-    assert config.filter.score_ranges["translation_score"].min == -1.0
+    assert config.select.score_ranges["translation_score"].min == -1.0

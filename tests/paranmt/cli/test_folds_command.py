@@ -31,10 +31,10 @@ def test_the_flags_set_the_config_and_show_its_defaults(capsys):
 
     parser = build_parser()
     text = " ".join(parser.format_help().split())
-    assert "(filter.folds; default 10)" in text and "(seed; default 1234)" in text
+    assert "(select.folds; default 10)" in text and "(seed; default 1234)" in text
     args = parser.parse_args(["--input", "i", "--out", "o", "--folds", "5", "--set", "seed=3"])
     assert args.overrides == ["seed=3"]
-    assert config_values(args, CONFIG_FLAGS) == {"filter.rank_by": None, "filter.folds": 5, "seed": None}
+    assert config_values(args, CONFIG_FLAGS) == {"select.rank_by": None, "select.folds": 5, "seed": None}
     with pytest.raises(SystemExit):
         parser.parse_args(["--input", "i", "--out", "o", "--criterion", "length"])
     assert "invalid choice: 'length'" in capsys.readouterr().err

@@ -33,7 +33,7 @@ def test_an_unknown_config_key_is_one_line_with_the_valid_keys(tmp_path, capsys)
     assert main(["run", "--cs", "a", "--en", "b", "--out", str(tmp_path / "o"), "--set", "nonsense.key=1"]) == 2
     assert capsys.readouterr().err == (
         "error: invalid configuration (--set nonsense.key=1): nonsense: unknown key (the top-level keys: seed, "
-        "pipeline, prefilter, translate, score, filter, train, lexicon, card, base)\n")
+        "pipeline, prefilter, translate, score, select, train, lexicon, card, base)\n")
     assert main(["run", "--cs", "a", "--en", "b", "--out", str(tmp_path / "o"), "--set", "translate.beem_size=4"]) == 2
     assert capsys.readouterr().err.endswith("; did you mean translate.beam_size?\n")
 

@@ -33,7 +33,7 @@ def test_pair_chunks_seek_and_cover_every_line_once(tmp_path):
     n = 2345
     cs = write_file(tmp_path / "c.cs", "".join(f"věta {i}\n" for i in range(1, n + 1)).encode())
     en = write_file(tmp_path / "c.en", "".join(f"sentence {i}\r\n" for i in range(1, n + 1)).encode())
-    config = PipelineConfig(chunk_lines=500, index_every=100, min_splits=4)
+    config = PipelineConfig(read_task_lines=500, index_every=100, min_read_tasks=4)
     plan = plan_reads([InputSpec.pair(cs, en)], config)
     assert len(plan.tasks) == 5 and plan.expected_rows == n and not plan.sequential
     records = read_all(plan)
@@ -61,7 +61,7 @@ def test_gzip_pair_files_are_one_sequential_task(tmp_path):
     en = tmp_path / "z.en.gz"
     cs.write_bytes(gzip.compress(b"".join(f"a {i}\n".encode() for i in range(3000))))
     en.write_bytes(gzip.compress(b"".join(f"b {i}\n".encode() for i in range(3000))))
-    plan = plan_reads([InputSpec.pair(cs, en)], PipelineConfig(chunk_lines=100, index_every=10))
+    plan = plan_reads([InputSpec.pair(cs, en)], PipelineConfig(read_task_lines=100, index_every=10))
     assert len(plan.tasks) == 1 and plan.sequential and plan.expected_rows == 3000
     records = read_all(plan)
     assert len(records) == 3000 and records[-1]["id"] == "z:L000000003000" and records[-1]["en"] == b"b 2999"
@@ -97,7 +97,7 @@ def test_tsv_rows_are_line_ranges_that_cover_every_row_once(tmp_path, header):
     lines[17] = b""  # an empty line is a row too (a dead letter)
     data = (b"cs\ten\n" if header else b"") + b"\n".join(lines) + b"\n"
     path = write_file(tmp_path / "corpus.tsv", data)
-    config = PipelineConfig(chunk_lines=500, index_every=100, min_splits=4, tsv_header=header)
+    config = PipelineConfig(read_task_lines=500, index_every=100, min_read_tasks=4, tsv_header=header)
     plan = plan_reads([InputSpec.tsv(path)], config)
     assert len(plan.tasks) == 5 and plan.expected_rows == n and not plan.sequential
     records = read_all(plan)
@@ -111,7 +111,7 @@ def test_rows_are_numbered_across_inputs_and_files(tmp_path):
     for k in range(3):
         write_file(tmp_path / f"part-{k}.tsv", "".join(f"c{k}{i}\te{k}{i}\n" for i in range(k + 1)).encode())
     plan = plan_reads([InputSpec.pair(*pairs), InputSpec.tsv(tmp_path / "part-*.tsv")],
-                      PipelineConfig(chunk_lines=2, index_every=1))
+                      PipelineConfig(read_task_lines=2, index_every=1))
     records = read_all(plan)
     assert [(r["id"], r["row"]) for r in records] == [
         ("a:L000000000001", 0), ("a:L000000000002", 1), ("a:L000000000003", 2), ("part-0:L000000000001", 3),
@@ -139,7 +139,7 @@ def test_the_same_pairs_have_the_same_rows_in_every_container(tmp_path):
     for k, (start, end) in enumerate([(0, 1), (1, 700), (700, 1200)]):
         write_file(tmp_path / "shards" / f"news-{k}.tsv", b"".join(tsv.splitlines(True)[start:end]))
     containers["3 tsv shards"] = [InputSpec.tsv(tmp_path / "shards" / "news-*.tsv")]
-    config = PipelineConfig(chunk_lines=200, index_every=50, limit=1100)
+    config = PipelineConfig(read_task_lines=200, index_every=50, limit=1100)
     seen = {}
     for name, specs in containers.items():
         records = read_all(plan_reads(specs, config))

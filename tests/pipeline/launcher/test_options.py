@@ -110,7 +110,7 @@ def test_every_local_path_is_made_absolute_for_the_workers(tmp_path, monkeypatch
 
     monkeypatch.chdir(tmp_path)
     config = load_config(None, ["translate.model=models/m", "pipeline.cache_dir=cache", "score.scorer=s.npz",
-                                "score.word_frequencies=f.txt", "filter.exclude_sentences=[sts/*.txt]"])
+                                "score.word_frequencies=f.txt", "select.exclude_sentences=[sts/*.txt]"])
     specs = [InputSpec.pair("in/w.cs", "in/w.en"), InputSpec.tsv("gs://b/part-*.tsv"), InputSpec.jsonl("x/*.jsonl")]
     resolved, paths, out = paths_for_workers(config, specs, "runs/x", PORTABLE_HERE)
     assert [spec.paths for spec in paths] == [(f"{tmp_path}/in/w.cs", f"{tmp_path}/in/w.en"), ("gs://b/part-*.tsv",),
@@ -118,7 +118,7 @@ def test_every_local_path_is_made_absolute_for_the_workers(tmp_path, monkeypatch
     assert paths[0].kind == "pair" and paths[1].cs_column == 0 and out == f"{tmp_path}/runs/x"
     assert resolved.translate.model == tmp_path / "models" / "m" and resolved.pipeline.cache_dir == f"{tmp_path}/cache"
     assert str(resolved.score.scorer) == f"{tmp_path}/s.npz" and resolved.score.word_frequencies == tmp_path / "f.txt"
-    assert resolved.filter.exclude_sentences == [f"{tmp_path}/sts/*.txt"]
+    assert resolved.select.exclude_sentences == [f"{tmp_path}/sts/*.txt"]
     assert config.translate.model == Path("models/m") and specs[0].paths == ("in/w.cs", "in/w.en")  # not changed
 
 

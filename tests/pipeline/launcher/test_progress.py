@@ -251,9 +251,9 @@ def test_the_line_names_the_stage_at_work():
 
 
 def test_a_chunk_counts_its_decoded_batches_for_the_line():
-    """The translation step hands the Translator a per-batch callback (called in its background thread) whose
+    """The back-translation hands the Translator a per-batch callback (called in its background thread) whose
     counts reach the launcher's line."""
-    from pipeline.stages.nmt_inference import TranslateChunks
+    from pipeline.stages.worker_translator import TranslateChunks
     from translate.translator import Status, Translation
 
     class TwoBatches:  # a Translator's translate(): calls progress once per decoded batch

@@ -248,8 +248,9 @@ def test_the_same_pairs_get_the_same_rows_in_any_container(data):
     start = data.draw(st.integers(0, len(cs_all) - 60))
     n = data.draw(st.integers(1, 60))
     cs, en = cs_all[start:start + n], en_all[start:start + n]
-    config = PipelineConfig(chunk_lines=data.draw(st.integers(1, 30)), index_every=data.draw(st.integers(1, 10)),
-                            min_splits=data.draw(st.integers(1, 8)), limit=data.draw(st.none() | st.integers(1, 70)))
+    config = PipelineConfig(read_task_lines=data.draw(st.integers(1, 30)),
+                            index_every=data.draw(st.integers(1, 10)), min_read_tasks=data.draw(st.integers(1, 8)),
+                            limit=data.draw(st.none() | st.integers(1, 70)))
     seen = []
     for _ in range(2):
         fmt, suffix, parts, files, header = data.draw(containers(cs, en))

@@ -1,4 +1,4 @@
-"""The translation step's work on a worker: one :class:`~translate.translator.Translator` per worker process
+"""The back-translation's work on a worker: one :class:`~translate.translator.Translator` per worker process
 (:class:`WorkerTranslator`; one decoder per machine, :class:`SharedDecoder`) translating chunks of Czech sentences,
 several at once (:class:`TranslateChunks`). :class:`pipeline.stages.backtranslate.BackTranslate` forms the chunks, looks
 them up in the translation cache and applies the translations to the rows.

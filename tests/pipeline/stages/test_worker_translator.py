@@ -1,4 +1,4 @@
-"""The translation step's worker side: one Translator per worker process (its decoder shared by the machine's
+"""The back-translation's worker side: one Translator per worker process (its decoder shared by the machine's
 processes), chunks translated several at once, on local runners with the toy model.
 
 Runners are named explicitly: the default DirectRunner first tries the Prism runner, which downloads a binary.
@@ -17,7 +17,7 @@ import cloudpickle
 
 from configs.schema import TranslateConfig
 from pipeline.metrics import TRANSLATE_NAMESPACE
-from pipeline.stages.nmt_inference import RATE_LOG_EVERY_CHUNKS, ProxiedBackend, TranslateChunks, WorkerTranslator
+from pipeline.stages.worker_translator import RATE_LOG_EVERY_CHUNKS, ProxiedBackend, TranslateChunks, WorkerTranslator
 from translate.loading import load_translator
 from translate.translator import Status, Translation
 
@@ -41,7 +41,7 @@ class _Collect(beam.DoFn):
 
 
 def test_chunks_translate_as_the_standalone_translator(toy_model, toy_corpus, tmp_path, caplog):
-    caplog.set_level(logging.INFO, logger="pipeline.stages.nmt_inference")
+    caplog.set_level(logging.INFO, logger="pipeline.stages.worker_translator")
     cs, en = toy_corpus
     held_cs, held_en = cs[-500:-300], en[-500:-300]  # the last 500 pairs are held out from training
     inputs = [" ".join(["pes"] * 60), *held_cs, ""]

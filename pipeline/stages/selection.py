@@ -1,9 +1,10 @@
-"""Score and select: one transform, :class:`ScoreAndSelect`, over the plugin API (:mod:`filters.plugins`).
+"""The selection: one transform, :class:`Select`, over the plugin API (:mod:`filters.plugins`), that scores the pairs
+and decides which become training data.
 
 Per batch of pair records (Arrow tables in the :data:`paranmt.core.pair_schema.PAIRS_SCHEMA` layout): the paraphrase
 scores from the fitted PARAGRAM-PHRASE scorer (:func:`filters.scores.score_pairs`; loaded once per worker from its
-``.npz``), then the configured scores (``filter.scores``), then the rules (:func:`filters.rules.rules_from_config`: the
-built-ins the filter section asks for and its ``rules``); then, over the whole corpus, the ranking into folds, the
+``.npz``), then the configured scores (``select.scores``), then the rules (:func:`filters.rules.rules_from_config`: the
+built-ins the ``select`` section asks for and its ``rules``); then, over the whole corpus, the ranking into folds, the
 selected folds, the token limit and the seeded sample. Scores do not depend on how rows are batched.
 
 Metrics (namespace :data:`pipeline.metrics.SCORES_NAMESPACE`): counters ``pairs_scored``, ``no_known_words``,
@@ -33,7 +34,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
-from configs.schema import FilterConfig, ScoreConfig
+from configs.schema import ScoreConfig, SelectConfig
 from filters.decontaminate import ExcludedSentences
 from filters.folds import (
     DEFAULT_EPSILON,
@@ -51,7 +52,7 @@ from filters.scores import score_pairs
 from paranmt.core.pair_schema import EN_TOKENS, FOLD, ID, KEEP, MT_TOKENS, NO_KNOWN_WORDS, PAIRS_SCHEMA, REASON, Reason
 from pipeline.metrics import SCORED_PROGRESS, SCORES_NAMESPACE, SCORING_PROGRESS, count_progress
 
-__all__ = ["ScoreAndSelect", "check_scorer", "load_scorer", "score_columns"]
+__all__ = ["Select", "check_scorer", "load_scorer", "score_columns"]
 
 ScorerSource = str | Path | ScoreConfig | ParagramScorer
 
@@ -105,7 +106,7 @@ def load_scorer(source: ScorerSource, *, refresh: bool = False) -> ParagramScore
         return _cached_scorer(str(path), stat.st_mtime_ns, stat.st_size)
 
 
-# ------------------------------------------------------------------------------------- scoring + selection
+# ------------------------------------------------------------------------------------------------ the selection
 
 _SAMPLE_HASH_KEY = "_sample_hash"
 _PRIVATE = (KEY_HASH_COLUMN, _SAMPLE_HASH_KEY)
@@ -140,9 +141,9 @@ class _ScoreAndJudge(beam.DoFn):
     :func:`filters.folds.select_training_pairs`. The pair-key hashes the ranking and the sample need are added as
     private columns, which :class:`_CountDecisions` drops."""
 
-    def __init__(self, source: ScorerSource, filter_config: FilterConfig, seed: int,
+    def __init__(self, source: ScorerSource, select_config: SelectConfig, seed: int,
                  excluded: ExcludedSentences | None, scores: Sequence[Score]):
-        self._source, self._config, self._seed, self._excluded = source, filter_config, seed, excluded
+        self._source, self._config, self._seed, self._excluded = source, select_config, seed, excluded
         self._scores = list(scores)
 
     def setup(self) -> None:
@@ -231,7 +232,7 @@ def _reject_where(batch: pa.Table, mask: np.ndarray, reason: Reason) -> pa.Table
     return _with(batch, REASON, _reason_column(reasons.tolist()))
 
 
-def _assign_folds(batch: pa.Table, interior: Sequence[Any], config: FilterConfig) -> pa.Table:
+def _assign_folds(batch: pa.Table, interior: Sequence[Any], config: SelectConfig) -> pa.Table:
     """Folds of the rule-passing rows, then fold selection and the token limit (the rest is left as it is)."""
     ranked = _kept(batch)
     values = batch[config.rank_by].to_numpy(zero_copy_only=False).astype(np.float64)  # nulls -> nan
@@ -278,8 +279,8 @@ class _CountDecisions(beam.DoFn):
         yield batch.drop_columns([name for name in _PRIVATE if name in batch.schema.names])
 
 
-class ScoreAndSelect(beam.PTransform):
-    """The pipeline's scoring and selection stage: batches of pair records (Arrow tables in the
+class Select(beam.PTransform):
+    """The selection step: batches of pair records (Arrow tables in the
     :data:`~core.pair_schema.PAIRS_SCHEMA` layout) -> the same rows with the scores, ``fold``, ``keep`` and
     ``reason`` filled, each row exactly once.
 
@@ -288,9 +289,9 @@ class ScoreAndSelect(beam.PTransform):
     quantiles of :class:`FoldBoundaries`; exact on small inputs, fold sizes within
     ``2εn + 1`` of ``n/k`` at scale), the selected folds, the per-side token limit, and the seeded sample of
     ``sample`` rows (the rows with the smallest salted pair-key hash, found with ``Top.Smallest``). ``metadata`` (scorer
-    id, filter config and the evaluation sentences excluded) goes into the output's Parquet metadata.
+    id, the ``select`` section and the evaluation sentences excluded) goes into the output's Parquet metadata.
 
-    ``filter.exclude_sentences`` is read here, on the launcher (a missing file fails before any work), and the
+    ``select.exclude_sentences`` is read here, on the launcher (a missing file fails before any work), and the
     normalised sentences travel with the transform, so workers need no access to the evaluation files.
 
     ``fitted_id``: a one-element PCollection, the id of a scorer the job fits and saves to ``scorer``
@@ -298,21 +299,21 @@ class ScoreAndSelect(beam.PTransform):
     and the writers fill it from the same PCollection.
     """
 
-    def __init__(self, scorer: ScorerSource, filter_config: FilterConfig, seed: int, *, epsilon: float = 1e-3,
+    def __init__(self, scorer: ScorerSource, select_config: SelectConfig, seed: int, *, epsilon: float = 1e-3,
                  scorer_id: str | None = None, fitted_id: beam.PCollection | None = None,
                  scores: Sequence[Score] = (), excluded: ExcludedSentences | None = None) -> None:
         super().__init__()
         if fitted_id is None:
             check_scorer(scorer)
         self._scorer, self._fitted_id, self._scores = scorer, fitted_id, list(scores)
-        self._config = filter_config
+        self._config = select_config
         self._seed = seed
         self._epsilon = epsilon
-        self.excluded = excluded if excluded is not None or not filter_config.exclude_sentences else \
-            ExcludedSentences.load(filter_config.exclude_sentences)
-        self.metadata = {"scorer_id": scorer_id, "filter": filter_config.model_dump(mode="json"), "seed": seed,
+        self.excluded = excluded if excluded is not None or not select_config.exclude_sentences else \
+            ExcludedSentences.load(select_config.exclude_sentences)
+        self.metadata = {"scorer_id": scorer_id, "select": select_config.model_dump(mode="json"), "seed": seed,
                          "scores": [step_of(score) for score in self._scores],
-                         "rules": [step_of(rule) for rule in rules_from_config(filter_config, excluded=self.excluded)]}
+                         "rules": [step_of(rule) for rule in rules_from_config(select_config, excluded=self.excluded)]}
         if self.excluded is not None:
             self.metadata["excluded_sentences"] = self.excluded.describe()
 

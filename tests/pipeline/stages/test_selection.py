@@ -1,4 +1,4 @@
-"""The pipeline's scoring + selection stage (pipeline.stages.score_transforms.ScoreAndSelect) makes the same decisions
+"""The pipeline's scoring + selection stage (pipeline.stages.selection.Select) makes the same decisions
 on Arrow batches as the Beam-free select_training_pairs on the whole table, on real caption pairs, on an explicitly
 named local runner."""
 
@@ -12,18 +12,18 @@ import pyarrow as pa
 import pytest
 from apache_beam.testing.util import assert_that
 
-from configs.schema import FilterConfig
+from configs.schema import SelectConfig
 from filters.folds import select_training_pairs
 from filters.scores import score_pairs
 from paranmt.core.pair_schema import FOLD, ID, KEEP, REASON, Reason
-from pipeline.stages.score_transforms import ScoreAndSelect
+from pipeline.stages.selection import Select
 from tests.filters.test_scores import pairs_table, scorer
 
 
 @pytest.mark.parametrize("config", [
-    FilterConfig(),  # the paper's rank rule: top two deciles, <= 30 tokens
-    FilterConfig(sample=150, score_ranges={"trigram_overlap": {"max": 0.5}}),
-    FilterConfig(rank_by=None, score_ranges={"paraphrase_score": {"min": 0.3}}, max_tokens=15, sample=400),
+    SelectConfig(),  # the paper's rank rule: top two deciles, <= 30 tokens
+    SelectConfig(sample=150, score_ranges={"trigram_overlap": {"max": 0.5}}),
+    SelectConfig(rank_by=None, score_ranges={"paraphrase_score": {"min": 0.3}}, max_tokens=15, sample=400),
 ], ids=["rank-rule", "rank-thresholds-sample", "thresholds-only"])
 def test_beam_selection_equals_the_table_selection(tmp_path, config):
     table = pairs_table(1500)
@@ -47,16 +47,16 @@ def test_beam_selection_equals_the_table_selection(tmp_path, config):
     batches = [table.slice(a, b - a) for a, b in itertools.pairwise(bounds)]
     with beam.Pipeline(runner="BundleBasedDirectRunner") as p:
         judged = (p | beam.Create(batches)
-                  | ScoreAndSelect(str(path), config, seed=7, scorer_id=scorer().scorer_id)
+                  | Select(str(path), config, seed=7, scorer_id=scorer().scorer_id)
                   | beam.FlatMap(pa.Table.to_pylist))
         assert_that(judged, check)
 
 
 def test_selection_metadata_names_the_scorer(tmp_path):
     path = scorer().save(tmp_path / "scorer.npz")
-    stage = ScoreAndSelect(str(path), FilterConfig(), seed=1, scorer_id=scorer().scorer_id)
-    assert stage.metadata["scorer_id"] == scorer().scorer_id and stage.metadata["filter"]["folds"] == 10
-    assert np.isin([9, 10], stage.metadata["filter"]["select_folds"]).all()
+    stage = Select(str(path), SelectConfig(), seed=1, scorer_id=scorer().scorer_id)
+    assert stage.metadata["scorer_id"] == scorer().scorer_id and stage.metadata["select"]["folds"] == 10
+    assert np.isin([9, 10], stage.metadata["select"]["select_folds"]).all()
 
 
 def test_column_wise_folds_equal_bisect_on_every_key_kind():
@@ -64,7 +64,7 @@ def test_column_wise_folds_equal_bisect_on_every_key_kind():
     tuples, the reference) for present and missing values, ties on the value and hashes near 2**64."""
     import random
 
-    from pipeline.stages.score_transforms import folds_of_keys
+    from pipeline.stages.selection import folds_of_keys
     from tests.support.fold_reference import fold_of_key
 
     rng = random.Random(11)
