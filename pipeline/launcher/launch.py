@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import ParaNMTConfig
-from paranmt.core.run_layout import LEXICON_DIR, OUTPUTS, SUMMARY_FILE
+from paranmt.core.run_layout import CARD_FILE, LEXICON_DIR, OUTPUTS, SUMMARY_FILE
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import AccountingError, run_job
 from pipeline.launcher import progress
@@ -67,4 +67,5 @@ def run_and_report(config: ParaNMTConfig, specs: Sequence[InputSpec], out: str, 
         print(f"{'lexicon/':<12} {FileSystems.join(out, LEXICON_DIR)}/ (paranmt lexicon neighbours "
               f"--lexicon ... WORD)")
     print(f"summary     {FileSystems.join(out, SUMMARY_FILE)}")
+    print(f"card        {FileSystems.join(out, CARD_FILE)} (datasets.load_dataset on the folder reads train/)")
     return 0

@@ -342,6 +342,7 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, capsys):
     assert "read = pairs + rejected + deadletter: 400 = " in stdout and "-- holds" in stdout
     assert "translation: 400 rows in " in stdout  # the translation's span, first call to last
     assert f"pairs/       {out / 'pairs'}/ (4 shards)" in stdout and f"summary     {out / 'summary.json'}" in stdout
+    assert f"card        {out / 'README.md'} " in stdout and (out / "README.md").is_file()
     _assert_accounting(out, [f"sample:L{i:012d}" for i in range(1, 401)])
     meta = S.read_metadata(pq.read_schema(sorted((out / "pairs").glob("*.parquet"))[0]))
     assert meta["config"]["translate"]["beam_size"] == 12 and meta["nmt_model_id"] == "small-cs-en"
