@@ -15,6 +15,7 @@ import socket
 import threading
 import time
 from collections import Counter
+from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,7 @@ SCORES_NAMESPACE = "paranmt_scores"
 TRANSLATE_NAMESPACE = "paranmt_translate"  # the back-translation's counts by status, chunk sizes and clock
 TRANSLATED_COUNTER = "translated"  # rows with a translation, from the cache or the model
 CACHE_HIT_COUNTER = "translation_cache_hit_rows"  # rows whose translation came from the translation cache
+CACHE_MISS_COUNTER = "translation_cache_miss_rows"  # rows the model translated (and the cache then kept)
 STARTED_CHUNKS_COUNTER = "translation_chunks_started"  # chunks handed to the model: translation has begun
 TRANSLATE_CLOCK = "translate_clock_ms"  # wall clock at the start and end of every translate call
 #: Counters of the live progress line only (:func:`count_progress`, not Beam metrics): rows the model has decoded,
@@ -231,3 +233,11 @@ def stop_watching() -> None:
     """This process stops writing its counters (the launcher is removing the folder)."""
     global _directory
     _directory = None
+
+
+def cache_counts(metrics: Mapping[str, int]) -> tuple[int, int] | None:
+    """``(rows reused from the translation cache, rows translated)`` of a run's metrics; None when it translated
+    nothing (its translations were given)."""
+    if CACHE_HIT_COUNTER not in metrics and CACHE_MISS_COUNTER not in metrics:
+        return None
+    return metrics.get(CACHE_HIT_COUNTER, 0), metrics.get(CACHE_MISS_COUNTER, 0)

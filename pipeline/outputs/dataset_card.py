@@ -46,6 +46,7 @@ from paranmt.core.run_layout import (
     SUMMARY_FILE,
     TRAIN,
 )
+from pipeline.metrics import cache_counts
 from pipeline.outputs.run_folder import write_marker
 from translate.card import ModelDir, ModelDirError, model_or_default
 
@@ -211,10 +212,9 @@ def _counts_section(summary: Mapping[str, Any]) -> str:
     identity = summary["identity"]
     lines.append(f"\nread = pairs + rejected + deadletter: {identity['read']} = {identity['pairs']} + "
                  f"{identity['rejected']} + {identity['deadletter']} ({'holds' if identity['holds'] else 'FAILS'}).")
-    metrics = summary.get("metrics", {})
-    if "translation_cache_hit_rows" in metrics or "translation_cache_miss_rows" in metrics:
-        lines.append(f"Translation cache: {metrics.get('translation_cache_hit_rows', 0)} rows reused, "
-                     f"{metrics.get('translation_cache_miss_rows', 0)} translated in the run that finished.")
+    cache = cache_counts(summary.get("metrics", {}))
+    if cache is not None:
+        lines.append(f"Translation cache: {cache[0]} rows reused, {cache[1]} translated in the run that finished.")
     lexicon = summary.get("lexicon")
     if lexicon:
         lines.append(f"PMI lexicon (`{LEXICON_DIR}/`): {lexicon['used']} of {lexicon['read']} pairs counted, "

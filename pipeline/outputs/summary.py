@@ -29,7 +29,14 @@ from paranmt.core.pair_schema import EN_TOKENS, MT_TOKENS, REASON, STAGE, Reason
 from paranmt.core.run_layout import DEADLETTER, LEXICON_DIR, OUTPUTS, PAIRS, REJECTED, SUMMARY_FILE, TRAIN
 from pipeline.analysis.lexicon.shards import STATS_FILE
 from pipeline.inputs.plan import ReadPlan
-from pipeline.metrics import DROPPING_STAGES, READ_COUNTER, deadletter_counter, rejected_counter, written_counter
+from pipeline.metrics import (
+    DROPPING_STAGES,
+    READ_COUNTER,
+    cache_counts,
+    deadletter_counter,
+    rejected_counter,
+    written_counter,
+)
 from pipeline.outputs.dataset_card import write_dataset_card
 from pipeline.outputs.run_folder import write_marker
 from pipeline.outputs.translator_check import translator_check
@@ -233,10 +240,9 @@ def format_table(summary: Mapping[str, Any]) -> str:
         lines.append(f"{'train/':<22}{'not written':>12}  (no selection: scores and keep are null)")
     lines.append(f"{'rejected/':<22}{summary['rejected']:>12}")
     lines.append(f"{'deadletter/':<22}{summary['deadletter']:>12}")
-    metrics = summary.get("metrics", {})
-    if "translation_cache_hit_rows" in metrics or "translation_cache_miss_rows" in metrics:
-        lines.append(f"{'translation cache':<22}{'':>12}  {metrics.get('translation_cache_hit_rows', 0)} rows "
-                     f"reused, {metrics.get('translation_cache_miss_rows', 0)} translated")
+    cache = cache_counts(summary.get("metrics", {}))
+    if cache is not None:
+        lines.append(f"{'translation cache':<22}{'':>12}  {cache[0]} rows reused, {cache[1]} translated")
     clean = summary.get("decontamination")
     if clean:
         lines.append(f"{'eval sentences':<22}{clean['sentences']:>12}  from {len(clean['files'])} files: "

@@ -50,7 +50,7 @@ from paranmt.core import pair_schema as S
 from paranmt.core.import_path import load_class
 from paranmt.core.pair_schema import Reason, Stage
 from pipeline.disk_space import OutOfSpaceError
-from pipeline.metrics import CACHE_HIT_COUNTER, METRICS_NAMESPACE, TRANSLATED_COUNTER, StageCounter
+from pipeline.metrics import CACHE_HIT_COUNTER, CACHE_MISS_COUNTER, METRICS_NAMESPACE, TRANSLATED_COUNTER, StageCounter
 from pipeline.outputs.run_folder import cache_root, cached_chunk_path
 from pipeline.records import REJECTED_TAG, ROW, RejectedRecord, RejectingDoFn, partition, rejection
 from pipeline.stages.worker_translator import TranslateChunks, WorkerTranslator
@@ -272,7 +272,7 @@ class _StoreChunk(beam.DoFn):
     written."""
 
     def setup(self) -> None:
-        self._misses = Metrics.counter(METRICS_NAMESPACE, "translation_cache_miss_rows")
+        self._misses = Metrics.counter(METRICS_NAMESPACE, CACHE_MISS_COUNTER)
         self._translated = StageCounter(TRANSLATED_COUNTER)
 
     def process(self, element: tuple[tuple[str | None, pa.Table], Sequence[Translation]]) -> Iterator[Any]:
