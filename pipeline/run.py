@@ -74,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="machine translations of the Czech side, line-aligned (skips back-translation)")
     i.add_argument("--tsv", action="append", default=[], metavar="PATTERN", help="TSV file(s), one pair per line")
     i.add_argument("--jsonl", action="append", default=[], metavar="PATTERN", help="JSON-lines file(s)")
-    i.add_argument("--parquet", action="append", default=[], metavar="PATTERN", help="Parquet file(s)")
+    i.add_argument("--parquet", action="append", default=[], metavar="PATH",
+                   help="a Parquet file, a folder of shards (runs/x/pairs) or a pattern")
     i.add_argument("--cs-column", help="TSV: 0-based index (default 0); JSONL/Parquet: name (default cs)")
     i.add_argument("--en-column", help="TSV: 0-based index (default 1); JSONL/Parquet: name (default en)")
     i.add_argument("--mt-column", help="a column that already holds the machine translation (skips back-translation)")
@@ -100,19 +101,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 _PATH_FLAGS = ("cs", "en", "mt", "tsv", "jsonl", "parquet")  # the flags that name input files, as args' names
+_FILE_FLAGS = ("cs", "en", "mt", "tsv", "jsonl")  # a folder is no input of these (--parquet reads a folder of shards)
 
 
 def _not_a_folder(flag: str, path: str) -> None:
     """A local folder given as an input file would fail deep in the read as ``IsADirectoryError``."""
     if os.path.isdir(path):
-        hint = (f"a pattern such as '{path.rstrip('/')}/*.{flag[2:]}'" if flag in ("--tsv", "--jsonl", "--parquet")
+        hint = (f"a pattern such as '{path.rstrip('/')}/*.{flag[2:]}'" if flag in ("--tsv", "--jsonl")
                 else "a text file, one sentence per line")
         raise UsageError(f"{flag} {path} is a folder, not a file: give {hint}")
 
 
 def _check_input_flags(args: argparse.Namespace) -> None:
     """The input and progress flags fit together (checked before Beam loads; the files are read by the job)."""
-    for flag in _PATH_FLAGS:
+    for flag in _FILE_FLAGS:
         for path in getattr(args, flag):
             _not_a_folder(f"--{flag}", path)
     if len(args.cs) != len(args.en):

@@ -61,15 +61,20 @@ def is_skipped(name: str) -> bool:
 @dataclass(frozen=True)
 class ParquetInput:
     """The files an input resolved to (paths on ``filesystem``, in order), their common schema (the first file's,
-    with its metadata) and each one's row count."""
+    with its metadata), each one's footer (row groups and their row counts) and size in bytes."""
 
     given: str
     filesystem: pafs.FileSystem
     files: tuple[str, ...]
     schema: pa.Schema
-    file_rows: tuple[int, ...]
+    footers: tuple[pq.FileMetaData, ...]
+    file_bytes: tuple[int, ...]
     prefix: str = ""  # what turns a path on ``filesystem`` back into the URL a user can read (``gs://``)
     run_folder: str | None = None  # the run folder (on ``filesystem``) whose part these files are, if any
+
+    @property
+    def file_rows(self) -> tuple[int, ...]:
+        return tuple(footer.num_rows for footer in self.footers)
 
     @property
     def num_rows(self) -> int:
@@ -207,11 +212,13 @@ def _resolve(given: str, filesystem: pafs.FileSystem, root: str, prefix: str, re
             files = [root]  # a file named on its own is read whatever its name
     files.sort()
     schema: pa.Schema | None = None
-    rows: list[int] = []
+    footers: list[pq.FileMetaData] = []
+    sizes: list[int] = []
     for file in files:
         try:
             with filesystem.open_input_file(file) as handle:
                 metadata = pq.read_metadata(handle)
+                sizes.append(handle.size())
         except (pa.ArrowException, OSError) as error:
             raise ParquetInputError(f"{what} {prefix + file} is not a readable Parquet file "
                                     f"({str(error).splitlines()[0]}): replace it, or remove it from the input")\
@@ -222,7 +229,7 @@ def _resolve(given: str, filesystem: pafs.FileSystem, root: str, prefix: str, re
         elif not file_schema.remove_metadata().equals(schema.remove_metadata()):
             raise ParquetInputError(f"{what} {given}: {prefix + file} has other columns than {prefix + files[0]}: "
                                     "give the shards of one table")
-        rows.append(metadata.num_rows)
+        footers.append(metadata)
     assert schema is not None
     check_schema(schema, required=required, source=prefix + files[0])
-    return ParquetInput(given, filesystem, tuple(files), schema, tuple(rows), prefix, run_folder)
+    return ParquetInput(given, filesystem, tuple(files), schema, tuple(footers), tuple(sizes), prefix, run_folder)

@@ -1,7 +1,9 @@
 """The launcher's plan for ingest: which read tasks cover the inputs, checked before any work.
 
 :func:`plan_reads` turns :class:`InputSpec` s into a :class:`ReadPlan`: row ranges of pair files and TSV/JSONL files
-(after the counting pre-pass), row groups of Parquet files, each with the global row number of its first row;
+(after the counting pre-pass), row groups of Parquet files (the files
+:func:`~paranmt.core.parquet_inputs.read_parquet_input` takes, as for every command), each with the global row
+number of its first row;
 ``--limit`` is cut here, exactly; misaligned pair files, empty
 inputs, a TSV without the columns asked for and Parquet columns of the wrong type are :class:`InputError` s that
 name the file and the fix (see :mod:`pipeline.stages.ingest` for the whole contract).
@@ -22,12 +24,13 @@ from apache_beam.io.filesystems import FileSystems
 
 from configs.schema import PipelineConfig
 from paranmt.core import pair_schema as S
+from paranmt.core.parquet_inputs import read_parquet_input
+from paranmt.core.run_layout import PAIRS
 from pipeline.inputs.files import (
     InputError,
     LineIndex,
     file_system_problem,
     index_lines,
-    open_input,
     strip_compression,
 )
 from pipeline.inputs.reading import read_task_lines
@@ -41,7 +44,8 @@ class MisalignedInputError(InputError):
 
 @dataclass(frozen=True)
 class InputSpec:
-    """One input: pair files ``(cs, en[, mt])`` or a TSV/JSONL/Parquet glob pattern with its columns.
+    """One input: pair files ``(cs, en[, mt])``, a TSV/JSONL glob pattern or a Parquet path (a file, a folder of
+    shards or a pattern) with its columns.
 
     Columns are 0-based indices for TSV and names for JSONL/Parquet. ``mt_column`` (and optionally
     ``translation_score_column``) marks inputs that already carry a machine translation: back-translation is skipped.
@@ -322,17 +326,6 @@ def _is_score_type(type_: pa.DataType) -> bool:
             or _is_text_type(type_))
 
 
-def _parquet_schema(path: str) -> pq.FileMetaData:
-    """The Parquet metadata of ``path``; a file that is not Parquet (or is cut short) is an :class:`InputError`."""
-    try:
-        with open_input(path, False) as handle:
-            return pq.ParquetFile(handle).metadata
-    except (pa.ArrowException, OSError) as error:
-        raise InputError(f"{path} is not a readable Parquet file ({str(error).splitlines()[0]}): give Parquet "
-                         "files to --parquet (text to --tsv or --jsonl), or re-download it if it was cut short") \
-            from None
-
-
 def _check_parquet_types(spec: InputSpec, path: str, schema: pa.Schema) -> None:
     """Column types are a property of the whole file: a wrong one is one error naming the column, not a dead
     letter per row (JSONL, where each line has its own types, dead-letters instead)."""
@@ -351,38 +344,46 @@ def _check_parquet_types(spec: InputSpec, path: str, schema: pa.Schema) -> None:
                              f"column with --{role}-column (its string columns: {', '.join(strings) or 'none'})")
 
 
+def _footer_digest(footer: pq.FileMetaData) -> str:
+    """SHA-256 of a Parquet file's footer as pyarrow writes it back (:func:`file_record`)."""
+    written = pa.BufferOutputStream()
+    footer.write_metadata_file(written)
+    return hashlib.sha256(written.getvalue().to_pybytes()).hexdigest()
+
+
 def _plan_parquet(spec: InputSpec, input_index: int, limit: int | None, plan: ReadPlan) -> None:
-    """One task per row group (the part of it under ``limit``); the row counts come from the files' metadata."""
+    """One task per row group (the part of it under ``limit``). The files are the ones every command reads for the
+    same path (:func:`~paranmt.core.parquet_inputs.read_parquet_input`: a file, a folder of shards, a pattern, a
+    run folder's ``pairs/``); their row groups and digests come from the footers it read."""
+    given = spec.paths[0]
+    problem = file_system_problem(given)  # the workers read the planned files through Beam's file systems
+    if problem is not None:
+        raise InputError(f"--parquet {given}: {problem}")
+    found = read_parquet_input(given, run_part=PAIRS, what="--parquet")
     columns = [getattr(spec, f"{role}_column") for role in _ROLES if getattr(spec, f"{role}_column") is not None]
-    files = _match(spec.paths[0])
+    missing = [c for c in columns if c not in found.schema.names]
+    if missing:
+        raise InputError(f"--parquet {given} has no column(s) {missing}; it has {found.schema.names}")
+    _check_parquet_types(spec, given, found.schema)
     empty: list[str] = []
     plan.files.append([])
-    for path, size in files:
+    for file, footer, size in zip(found.files, found.footers, found.file_bytes, strict=True):
+        path = found.name(file)  # what the workers open, with its URL scheme
         name = source_name(path, "parquet")
-        meta = _parquet_schema(path)
-        footer = pa.BufferOutputStream()
-        meta.write_metadata_file(footer)
-        digest = hashlib.sha256(footer.getvalue().to_pybytes()).hexdigest()
-        plan.files[-1].append(file_record(path, size, digest, footer=True))
-        schema = meta.schema.to_arrow_schema()
-        names = schema.names
-        missing = [c for c in columns if c not in names]
-        if missing:
-            raise InputError(f"{path} has no column(s) {missing}; it has {names}")
-        _check_parquet_types(spec, path, schema)
-        if not meta.num_rows:
+        plan.files[-1].append(file_record(path, size, _footer_digest(footer), footer=True))
+        if not footer.num_rows:
             empty.append(path)
         base = plan.expected_rows
         first = 1
-        for group in range(meta.num_row_groups):
-            rows = plan.take(meta.row_group(group).num_rows, limit)
+        for group in range(footer.num_row_groups):
+            rows = plan.take(footer.row_group(group).num_rows, limit)
             if rows:
                 plan.tasks.append({"kind": "parquet", "input": input_index, "source": name, "path": path,
                                    "base": base, "row_group": group, "first": first, "count": rows,
                                    "columns": columns})
             first += rows
         plan.sources.append({"source": name, "kind": "parquet", "paths": [path], "rows": first - 1})
-    if len(empty) == len(files):
+    if len(empty) == len(found.files):
         raise _empty_error(spec, empty)
     plan.notes.extend(f"{path} is empty" for path in empty)
 

@@ -291,7 +291,8 @@ def test_not_parquet_is_an_error_naming_the_file(tmp_path, capsys):
     path.write_bytes(_tsv())
     line = _one_line_error(capsys, paranmt_run("--parquet", path, "--mt-column", "mt", "--no-score", "--out",
                                                tmp_path / "out", *RUNNER), path)
-    assert "not a readable Parquet file" in line and "--tsv" in line
+    assert line.startswith(f"error: --parquet {path} is not a readable Parquet file (")
+    assert line.endswith("): replace it, or remove it from the input")
 
 
 def test_no_decodable_english_for_the_scorer_is_an_error(tmp_path, capsys):
@@ -307,7 +308,7 @@ def test_no_decodable_english_for_the_scorer_is_an_error(tmp_path, capsys):
 # ------------------------------------------------------------------ folders, the output folder and flag values
 
 
-@pytest.mark.parametrize("flag", ["--cs", "--en", "--tsv", "--jsonl", "--parquet"])
+@pytest.mark.parametrize("flag", ["--cs", "--en", "--tsv", "--jsonl"])
 def test_a_folder_given_as_an_input_file(tmp_path, capsys, flag):
     """It used to be an IsADirectoryError traceback (44 lines, exit 1)."""
     folder = tmp_path / "folder"
@@ -318,10 +319,31 @@ def test_a_folder_given_as_an_input_file(tmp_path, capsys, flag):
             }.get(flag, [flag, folder, "--mt-column", "2" if flag == "--tsv" else "mt"])
     out = tmp_path / "out"
     line = _one_line_error(capsys, paranmt_run(*args, "--no-score", "--out", out, *RUNNER), folder)
-    hint = f"a pattern such as '{folder}/*.{flag[2:]}'" if flag in ("--tsv", "--jsonl", "--parquet") \
+    hint = f"a pattern such as '{folder}/*.{flag[2:]}'" if flag in ("--tsv", "--jsonl") \
         else "a text file, one sentence per line"
     assert line == f"error: {flag} {folder} is a folder, not a file: give {hint}"
     assert not out.exists()
+
+
+def test_a_parquet_folder_is_read_as_its_shards(tmp_path, capsys):
+    """``--parquet`` takes a folder of shards as every command does: its ``*.parquet`` files, a killed run's
+    ``_staging/`` and stray files left out; a folder without a shard is the same one line as ``paranmt score``'s."""
+    folder = tmp_path / "shards"
+    folder.mkdir()
+    line = _one_line_error(capsys, paranmt_run("--parquet", folder, "--mt-column", "mt", "--no-score", "--out",
+                                               tmp_path / "out", *RUNNER), folder)
+    assert line == (f"error: --parquet {folder} holds no Parquet file (*.parquet): give a Parquet file, a folder of "
+                    "shards such as runs/x/pairs, or a pattern")
+    table = pa.table({"cs": [r[0] for r in ROWS], "en": [r[1] for r in ROWS], "mt": [r[2] for r in ROWS]})
+    pq.write_table(table.slice(0, 60), folder / "part-0.parquet")
+    pq.write_table(table.slice(60), folder / "part-1.parquet")
+    (folder / "_staging").mkdir()
+    pq.write_table(table, folder / "_staging" / "part-0.parquet")
+    (folder / "notes.txt").write_text("not a shard\n")
+    out = tmp_path / "out"
+    assert paranmt_run("--parquet", folder, "--mt-column", "mt", "--no-score", "--quiet", "--out", out, *RUNNER) == 0
+    assert _summary(out)["read"] == len(ROWS)
+    assert [s["source"] for s in _summary(out)["sources"]] == ["part-0", "part-1"]
 
 
 def test_out_naming_an_existing_file(tmp_path, capsys):

@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from configs import load_config
+from configs.schema import PipelineConfig
 from paranmt.cli import folds_command, report_command, score_command
 from paranmt.core.pair_schema import EN_TOKENS, ID, PARAPHRASE_SCORE, SchemaMismatch
 from paranmt.core.parquet_inputs import ParquetInputError, read_parquet_input
@@ -19,6 +20,7 @@ from paranmt.core.run_definition import DEFINITION_FILE
 from paranmt.core.run_layout import PAIRS, STAGING, TRAIN
 from pipeline.analysis.corpus_report import read_pairs
 from pipeline.analysis.lexicon.counting import build_from_parquet
+from pipeline.inputs.plan import InputSpec, plan_reads
 from tests.support.sample_run import run_sample
 from train_embeddings.training.data import PairSource
 
@@ -45,6 +47,12 @@ def messy_shards(run, folder):
     return [str(folder / s.name) for s in shards]
 
 
+def planned_files(path) -> list[str]:
+    """The files ``paranmt run --parquet PATH`` reads (its launcher's plan)."""
+    plan = plan_reads([InputSpec.parquet(path, mt="mt")], PipelineConfig())
+    return [path for source in plan.sources for path in source["paths"]]
+
+
 def test_every_reader_takes_the_same_files(sample_run, tmp_path, capsys):
     folder = tmp_path / "shards"
     expected = messy_shards(sample_run, folder)
@@ -52,6 +60,8 @@ def test_every_reader_takes_the_same_files(sample_run, tmp_path, capsys):
     for given in (folder, f"{folder}/", f"file://{folder}", f"{folder}/*", f"{folder}/pairs-*.parquet"):
         assert list(read_parquet_input(given).files) == expected, given
     assert PairSource(folder, only_kept=False).files == expected  # paranmt train
+    assert planned_files(folder) == expected  # paranmt run --parquet
+    assert plan_reads([InputSpec.parquet(folder, mt="mt")], PipelineConfig()).expected_rows == rows
     assert read_pairs(folder).num_rows == rows  # paranmt report
     config = load_config("sample").lexicon.model_copy(update={"min_score": None})
     assert build_from_parquet([folder], config, progress=False)[2].read == rows  # paranmt lexicon
@@ -83,6 +93,7 @@ def test_a_run_folder_is_read_at_the_part_each_command_means(sample_run, tmp_pat
     with pytest.raises(ParquetInputError, match=f"{sample_run} is a run folder: give one of its Parquet folders"):
         read_parquet_input(sample_run)  # a reader that names no part
     assert PairSource(sample_run).files == train  # paranmt train: train/, not the translation cache
+    assert planned_files(sample_run) == pairs  # paranmt run --parquet: pairs/
     assert read_pairs(sample_run).num_rows == pq.read_table(pairs).num_rows  # report: pairs/, not scorer.npz
     assert report_command.main(["--input", str(sample_run), "--out", str(tmp_path / "report"),
                                 "--max-parse", "0"]) == 0
