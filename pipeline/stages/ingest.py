@@ -10,7 +10,8 @@ Inputs (``InputSpec``), on local disk or anything Beam's ``FileSystems`` reads (
   ``\\x0b``, ``\\x85`` or U+2028 inside a sentence never shift the alignment.
 * **TSV** -- one pair per line with configurable 0-based column indices (CzEng's export); a glob pattern.
 * **JSONL** -- one JSON object per line with named fields; a glob pattern.
-* **Parquet** -- named string columns; a glob pattern.
+* **Parquet** -- named string columns; a file, a folder of shards or a glob pattern, resolved as every command
+  resolves it (:func:`paranmt.core.parquet_inputs.read_parquet_input`).
 
 Splitting (all decided before the pipeline starts, by ``plan_reads``):
 
