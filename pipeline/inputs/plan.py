@@ -352,7 +352,7 @@ def _footer_digest(footer: pq.FileMetaData) -> str:
 
 
 def _plan_parquet(spec: InputSpec, input_index: int, limit: int | None, plan: ReadPlan) -> None:
-    """One task per row group (the part of it under ``limit``). The files are the ones every command reads for the
+    """One read task per row group (the part of it under ``limit``). The files are the ones every command reads for the
     same path (:func:`~paranmt.core.parquet_inputs.read_parquet_input`: a file, a folder of shards, a pattern, a
     run folder's ``pairs/``); their row groups and digests come from the footers it read."""
     given = spec.paths[0]
