@@ -95,7 +95,8 @@ def test_pipeline_on_the_portable_engine_matches_the_in_process_run(tmp_path, po
     cs, en = _sample(tmp_path)
     monkeypatch.chdir(tmp_path)
     # the default model translates, in chunks of 50 rows: each chunk is in the translation cache once translated
-    common = ["--config", "sample", "--cs", cs.name, "--en", en.name, "--set", "pipeline.cache_chunk_lines=50"]
+    common = ["--config", "sample", "--cs", cs.name, "--en", en.name, "--set", "pipeline.cache_chunk_lines=50",
+              "--set", "translate.cpu_kernel=fastest"]  # one kernel per process: the suite's default
     assert main([*common, "--out", "local"]) == 0
     capsys.readouterr()
     # A progress line every 0.2 s: the job (tens of seconds: workers start, load the model, translate) lives for

@@ -154,7 +154,9 @@ def run_case(case: Case, capsys) -> None:
         flags = [str(root / f) if f in case.files else f for f in case.flags]
         out = root / "out"
         capsys.readouterr()
-        mode = ["--config", "sample", "--set", "translate.beam_size=2"] if case.scored else ["--no-score"]
+        # translate.cpu_kernel: one per process, the suite's default (the sample's own runs in a process of its own)
+        mode = (["--config", "sample", "--set", "translate.beam_size=2", "--set", "translate.cpu_kernel=fastest"]
+                if case.scored else ["--no-score"])
         code = main([*flags, *mode, "--out", str(out), "--quiet", "--runner", "FnApiRunner",
                      "--set", f"pipeline.max_line_bytes={MAX_LINE_BYTES}", "--set", "pipeline.num_shards=2"])
         err = capsys.readouterr().err.strip().splitlines()
