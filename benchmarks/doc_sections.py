@@ -1,13 +1,15 @@
 """Named sections of a generated markdown page, written by different commands: a command replaces its own section
 (``<!-- section:NAME -->`` … ``<!-- /section:NAME -->``) and leaves the rest of the page alone; a command that
-rewrites the whole page (``benchmarks.reproduction.reproduce --docs``) keeps the sections it does not own."""
+rewrites the whole page (``benchmarks.reproduction.reproduce --docs``) keeps the sections it does not own; and the
+markdown tables in them, built one way."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-__all__ = ["kept_sections", "read_section", "replace_section"]
+__all__ = ["kept_sections", "read_section", "replace_section", "table"]
 
 
 def _pattern(name: str = r"[\w-]+") -> re.Pattern[str]:
@@ -40,3 +42,14 @@ def kept_sections(path: Path) -> str:
     if not path.is_file():
         return ""
     return "\n".join(m.group(0).rstrip() + "\n" for m in _pattern().finditer(path.read_text(encoding="utf-8")))
+
+
+def table(head: Sequence[object], align: str, rows: Iterable[Sequence[object]]) -> list[str]:
+    """A markdown table's lines: ``head``, the alignment row (``align``: ``l`` or ``r`` a column, its last letter
+    repeated for the columns after it), then a line a row; a cell is its ``str``."""
+    marks = [align[min(i, len(align) - 1)] for i in range(len(head))]
+    return [_row(head), "|" + "".join("---:|" if mark == "r" else "---|" for mark in marks), *map(_row, rows)]
+
+
+def _row(cells: Sequence[object]) -> str:
+    return "| " + " | ".join(map(str, cells)) + " |"

@@ -58,7 +58,6 @@ from translate.translator import Status
 
 ANCHORS = REPO / "benchmarks" / "pipeline" / "scale_anchors.json"
 SMOKE_PAIRS = 600  # --smoke: the first pairs of the bitext, tiny preset
-DECODED = 4  # Czech sentences the converted checkpoint translates
 PREPARED = "prepared.json"
 
 

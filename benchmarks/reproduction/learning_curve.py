@@ -40,7 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 
-from benchmarks.doc_sections import replace_section
+from benchmarks.doc_sections import replace_section, table
 from benchmarks.result import write_result
 from configs.schema import TrainConfig
 from paranmt.core.text import CachedTokenizer
@@ -60,6 +60,8 @@ PAPER_MEAN = {"word": (66.2 + 61.8 + 76.2 + 79.3) / 4, "trigram": (67.2 + 60.3 +
               "lstm": (67.0 + 62.3 + 76.3 + 78.5) / 4}
 PAPER_TABLE4 = {"word": 83.6, "trigram": 81.5, "lstm": 82.5}
 COLUMNS = ["id", "en_tokens", "mt_tokens", "paraphrase_score"]
+MODELS = ("word", "trigram", "sp")  # the grid's models; the extras add LSTM and combinations
+METRICS = ("mean", "stsb_test", "sts2017")
 
 
 def ranked_pairs(run: Path) -> Any:
@@ -118,9 +120,9 @@ def seed_jobs(sets: dict[str, Any], seed: int) -> list[dict[str, Any]]:
 def job_list(sets: dict[str, Any]) -> list[dict[str, Any]]:
     """The grid: three models per learning-curve set and per domain, then the extras at the largest pool."""
     jobs = [{"name": f"{name}-{model}", "data": name, "model": model, "lr": LR[model], "n": n}
-            for name, n in sets["sets"].items() for model in ("word", "trigram", "sp")]
+            for name, n in sets["sets"].items() for model in MODELS]
     jobs += [{"name": f"t4-{d}-{model}", "data": f"t4-{d}", "model": model, "lr": LR[model], "n": sets["table4_size"]}
-             for d in DOMAINS for model in ("word", "trigram", "sp")]
+             for d in DOMAINS for model in MODELS]
     big = max((k for k in sets["sets"] if k.startswith("lc-all-")), key=lambda k: sets["sets"][k])
     top = max((k for k in sets["sets"] if k.startswith("lc-top2-")), key=lambda k: sets["sets"][k])
     nb, nt = sets["sets"][big], sets["sets"][top]
@@ -252,9 +254,9 @@ def aggregate(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
                "train_s": float(np.mean([r["train_s"] for r in runs]))}
         for key in ("eval", "eval_pretrained_unseen"):
             if all(key in r for r in runs):
-                row[key] = {m: float(np.mean([r[key][m] for r in runs])) for m in ("mean", "stsb_test", "sts2017")}
+                row[key] = {m: float(np.mean([r[key][m] for r in runs])) for m in METRICS}
         row["sd"] = {m: float(np.std([r["eval"][m] for r in runs], ddof=1)) if len(runs) > 1 else 0.0
-                     for m in ("mean", "stsb_test", "sts2017")}
+                     for m in METRICS}
         rows.append(row)
     return rows
 
@@ -265,7 +267,7 @@ def analyse(results: list[dict[str, Any]]) -> dict[str, Any]:
     curve: dict[str, dict[str, list[tuple[int, dict[str, float]]]]] = {}
     for r in results:
         parts = r["name"].split("-")
-        if parts[0] != "lc" or r["model"] not in ("word", "trigram", "sp") or r["name"] != f"{r['data']}-{r['model']}":
+        if parts[0] != "lc" or r["model"] not in MODELS or r["name"] != f"{r['data']}-{r['model']}":
             continue
         curve.setdefault(parts[1], {}).setdefault(r["model"], []).append((r["n"], {**r["eval"], "sd": r["sd"]}))
     for per_model in curve.values():
@@ -317,6 +319,12 @@ def plot_curve(analysis: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def _curve_cell(e: dict[str, Any] | None) -> str:
+    if e is None:
+        return "–"
+    return f"{e['mean']:.1f} ± {e['sd']['mean']:.1f} / {e['stsb_test']:.1f} / {e['sts2017']:.1f}"
+
+
 def markdown(analysis: dict[str, Any], sets: dict[str, Any] | None, figure: str, command: str, where: str) -> str:
     by = analysis["by_name"]
     lines = ["## Learning curve, selection rule and training domain", "",
@@ -331,68 +339,55 @@ def markdown(analysis: dict[str, Any], sets: dict[str, Any] | None, figure: str,
     lines += [f"Seeds {', '.join(map(str, seeds))} for the learning curve, Table 4, the LSTMs and the combinations "
               "(every number is their mean; ± the standard deviation of the STS 12–15 mean over the seeds); the "
               "other settings, seed 1.", "",
-              "### Learning curve (STS 12–15 mean ± sd over seeds / STS-B test / STS2017)", "",
-              "| rule | pairs | WORD | TRIGRAM | SP |", "|---|---:|---|---|---|"]
-    for rule, per_model in analysis["curve"].items():
-        sizes = sorted({n for pts in per_model.values() for n, _ in pts})
-        for n in sizes:
-            cells = []
-            for model in ("word", "trigram", "sp"):
-                e = dict(per_model.get(model, [])).get(n)
-                cells.append("–" if e is None else f"{e['mean']:.1f} ± {e['sd']['mean']:.1f} / {e['stsb_test']:.1f} / "
-                             f"{e['sts2017']:.1f}")
-            lines.append(f"| {RULES[rule]} | {n:,} | " + " | ".join(cells) + " |")
+              "### Learning curve (STS 12–15 mean ± sd over seeds / STS-B test / STS2017)", ""]
+    lines += table(["rule", "pairs", "WORD", "TRIGRAM", "SP"], "lrl",
+                   [[RULES[rule], f"{n:,}", *(_curve_cell(dict(per_model.get(m, [])).get(n)) for m in MODELS)]
+                    for rule, per_model in analysis["curve"].items()
+                    for n in sorted({n for pts in per_model.values() for n, _ in pts})])
     lines += ["", f"![learning curve]({figure})", "", "### The trend, and what it predicts",  "",
               "`mean = a + b·log10(pairs)` fitted per model on the `all` rule (5 sizes), least squares; 95% "
               "prediction intervals (t, 3 dof). The paper's models were trained on ParaNMT (5M pairs selected from "
-              "51M, 300-d PARAGRAM-SL999 words; Table 8 of ParaNMT-50M, mean of 2012–2015).", "",
-              "| model | slope per ×10 pairs | predicted at 1M | predicted at 5M | paper (5M ParaNMT pairs) |",
-              "|---|---:|---:|---:|---:|"]
-    for model, fit in analysis["fits"].items():
-        p1, p5 = fit["predictions"]["1000000"], fit["predictions"]["5000000"]
-        paper = f"{PAPER_MEAN[model]:.1f}" if model in PAPER_MEAN else "–"
-        lines.append(f"| {LABEL[model]} | {fit['b']:+.2f} ± {fit['slope_se']:.2f} | {p1['value']:.1f} "
-                     f"[{p1['low']:.1f}, {p1['high']:.1f}] | {p5['value']:.1f} [{p5['low']:.1f}, {p5['high']:.1f}] | "
-                     f"{paper} |")
-    t4 = {d: {m: by.get(f"t4-{d}-{m}") for m in ("word", "trigram", "sp")} for d in DOMAINS}
+              "51M, 300-d PARAGRAM-SL999 words; Table 8 of ParaNMT-50M, mean of 2012–2015).", ""]
+    lines += table(["model", "slope per ×10 pairs", "predicted at 1M", "predicted at 5M", "paper (5M ParaNMT pairs)"],
+                   "lr", [[LABEL[model], f"{fit['b']:+.2f} ± {fit['slope_se']:.2f}",
+                           *(f"{p['value']:.1f} [{p['low']:.1f}, {p['high']:.1f}]"
+                             for p in fit["predictions"].values()),
+                           f"{PAPER_MEAN[model]:.1f}" if model in PAPER_MEAN else "–"]
+                          for model, fit in analysis["fits"].items()])
+    t4 = {d: {m: by.get(f"t4-{d}-{m}") for m in MODELS} for d in DOMAINS}
     if any(v for per in t4.values() for v in per.values()):
         size = sets["table4_size"] if sets else next(v for per in t4.values() for v in per.values() if v)["n"]
         lines += ["", "### Table 4 in miniature: which bitext to back-translate", "",
                   f"{size:,} pairs from each domain (all its ranked pairs ≤ 30 tokens, sampled to the smallest "
                   "domain's size). STS2017 as in the paper's Table 4 (STS 12–15 mean in brackets). Paper, 100k pairs "
                   f"of CzEng: WORD {PAPER_TABLE4['word']}, TRIGRAM {PAPER_TABLE4['trigram']}, LSTM "
-                  f"{PAPER_TABLE4['lstm']}.", "", "| training domain | WORD | TRIGRAM | SP |", "|---|---:|---:|---:|"]
+                  f"{PAPER_TABLE4['lstm']}.", ""]
         names = {"captions": "Multi30k captions", "tatoeba": "Tatoeba", "news": "newstest 2009–2015",
                  "libreoffice": "LibreOffice help + UI"}
-        for d, per in t4.items():
-            cells = ["–" if r is None else f"{r['eval']['sts2017']:.1f} ± {r['sd']['sts2017']:.1f} "
-                     f"({r['eval']['mean']:.1f})"
-                     for r in per.values()]
-            lines.append(f"| {names[d]} | " + " | ".join(cells) + " |")
+        lines += table(["training domain", "WORD", "TRIGRAM", "SP"], "lr",
+                       [[names[d], *("–" if r is None else f"{r['eval']['sts2017']:.1f} ± {r['sd']['sts2017']:.1f} "
+                                     f"({r['eval']['mean']:.1f})" for r in per.values())] for d, per in t4.items()])
     word_rows = [r for r in analysis["by_name"].values() if "eval_pretrained_unseen" in r and r["model"] == "word"
                  and r["name"] == f"{r['data']}-word" and r["data"].startswith("lc-")]
     if word_rows:
         lines += ["", "### WORD: unseen words before → after the fix (`unseen_words: pretrained` → `mapped`)", "",
                   "The same trained model evaluated twice: pretrained words never seen in training keep their "
                   "GloVe vectors (before) or get the ridge map from the trained words' initial to trained vectors "
-                  "(after; `train_embeddings/training/unseen_words.py`).", "",
-                  "| set | pairs | STS 12–15 before → after | STS-B test before → after | STS2017 before → after |",
-                  "|---|---:|---|---|---|"]
-        for r in sorted(word_rows, key=lambda r: (r["data"].split("-")[1], r["n"])):
-            b, a = r["eval_pretrained_unseen"], r["eval"]
-            lines.append(f"| {RULES[r['data'].split('-')[1]]} | {r['n']:,} | {b['mean']:.1f} → {a['mean']:.1f} | "
-                         f"{b['stsb_test']:.1f} → {a['stsb_test']:.1f} | {b['sts2017']:.1f} → {a['sts2017']:.1f} |")
+                  "(after; `train_embeddings/training/unseen_words.py`).", ""]
+        rows = sorted(word_rows, key=lambda r: (r["data"].split("-")[1], r["n"]))
+        lines += table(["set", "pairs", "STS 12–15 before → after", "STS-B test before → after",
+                        "STS2017 before → after"], "lrl",
+                       [[RULES[r["data"].split("-")[1]], f"{r['n']:,}",
+                         *(f"{r['eval_pretrained_unseen'][m]:.1f} → {r['eval'][m]:.1f}" for m in METRICS)]
+                        for r in rows])
     extras = [r for r in analysis["by_name"].values() if r["name"] != f"{r['data']}-{r['model']}"
-              or r["model"] not in ("word", "trigram", "sp")]
+              or r["model"] not in MODELS]
     if extras:
-        lines += ["", "### Settings, LSTM and combinations", "",
-                  "| run | pairs | lr | seeds | STS 12–15 | STS-B test | STS2017 | train s (device) |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
-        for r in sorted(extras, key=lambda r: r["name"]):
-            e = r["eval"]
-            lines.append(f"| {r['name']} | {r['n']:,} | {r['lr']:g} | {len(r['seeds'])} | {e['mean']:.1f} | "
-                         f"{e['stsb_test']:.1f} | "
-                         f"{e['sts2017']:.1f} | {r['train_s']:.0f} ({r['device']}) |")
+        lines += ["", "### Settings, LSTM and combinations", ""]
+        lines += table(["run", "pairs", "lr", "seeds", "STS 12–15", "STS-B test", "STS2017", "train s (device)"],
+                       "lr", [[r["name"], f"{r['n']:,}", f"{r['lr']:g}", len(r["seeds"]),
+                               *(f"{r['eval'][m]:.1f}" for m in METRICS), f"{r['train_s']:.0f} ({r['device']})"]
+                              for r in sorted(extras, key=lambda r: r["name"])])
     return "\n".join(lines) + "\n"
 
 

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from benchmarks.doc_sections import kept_sections
+from benchmarks.doc_sections import kept_sections, table
 from benchmarks.paths import shown
 from paranmt.core import pair_schema as S
 
@@ -135,10 +135,9 @@ def _corpus_section(results: dict[str, dict[str, Any]], args: argparse.Namespace
              f"{corpus['rows_translated_this_run']:,} translated in this run, {corpus['rows_from_cache']:,} from the "
              "translation cache of an earlier run of the same model and settings"
              + (": decoding speed is in the throughput table below)." if corpus["rows_from_cache"] else ")."), "",
-             "| stage | in | dropped | out | reasons |", "|---|---:|---:|---:|---|"]
-    for stage in s["stages"]:
-        reasons = ", ".join(f"{r} {n:,}" for r, n in stage["reasons"].items()) or "–"
-        lines.append(f"| {stage['stage']} | {stage['in']:,} | {stage['dropped']:,} | {stage['out']:,} | {reasons} |")
+             *table(["stage", "in", "dropped", "out", "reasons"], "lrrrl",
+                    [[stage["stage"], f"{stage['in']:,}", f"{stage['dropped']:,}", f"{stage['out']:,}",
+                      ", ".join(f"{r} {n:,}" for r, n in stage["reasons"].items()) or "–"] for stage in s["stages"]])]
     clean = s["decontamination"]
     lines += ["", f"**read = pairs + rejected + deadletter: {s['read']:,} = {s['pairs']:,} + {s['rejected']:,} + "
               f"{s['deadletter']:,}** ({'holds' if s['identity']['holds'] else 'FAILS'}). Decisions over pairs/: "
@@ -147,14 +146,13 @@ def _corpus_section(results: dict[str, dict[str, Any]], args: argparse.Namespace
               f"{len(clean['files'])} STS / STS-B / SICK files; {clean['pairs_excluded']:,} pairs excluded "
               f"(`eval_overlap`); train/ re-read after writing: {clean['train_overlap']} of "
               f"{clean['train_pairs_checked']:,} pairs share a sentence with them.", "",
-              "### Copies and overlap per source (the model translates its own training data)", "",
-              "| source | pairs | copy rate | trigram overlap | paraphrase score | translation score | in train/ | "
-              "copies in train/ |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for row in stats["per_source"]:
-        lines.append(f"| {row['source']} | {row['pairs']:,} | {100 * row['copy_rate']:.1f}% | "
-                     f"{row['mean_trigram_overlap']:.3f} | {row['mean_paraphrase_score']:.3f} | "
-                     f"{row['mean_translation_score']:.3f} | {row['in_train']:,} | "
-                     f"{row.get('copies_in_train', 0):,} |")
+              "### Copies and overlap per source (the model translates its own training data)", ""]
+    lines += table(["source", "pairs", "copy rate", "trigram overlap", "paraphrase score", "translation score",
+                    "in train/", "copies in train/"], "lr",
+                   [[row["source"], f"{row['pairs']:,}", f"{100 * row['copy_rate']:.1f}%",
+                     *(f"{row[f'mean_{score}']:.3f}" for score in ("trigram_overlap", "paraphrase_score",
+                                                                   "translation_score")),
+                     f"{row['in_train']:,}", f"{row.get('copies_in_train', 0):,}"] for row in stats["per_source"]])
     unfiltered = stats["without_drop_copies"]
     lines += ["", "A copy is an MT output equal to the English reference after Moses normalisation and "
               "lower-casing. Copies score 1.0 on every criterion, so the paper's rule alone would fill the top deciles "
@@ -162,13 +160,12 @@ def _corpus_section(results: dict[str, dict[str, Any]], args: argparse.Namespace
               f"{unfiltered['copies']:,} ({100 * unfiltered['copies'] / max(unfiltered['selected'], 1):.0f}%) are "
               "copies. `select.drop_copies` (on by default) keeps copies out of the ranking and of train/.", "",
               "### Back-translation throughput (beam 12, same sample, same run)", "",
-              f"{speed['sentences']} Czech sentences drawn at random from the bitext, {speed['threads']} threads.", "",
-              "| backend | compute type | sentences/s | target tokens/s | vs fairseq | top-1 equal to fairseq |",
-              "|---|---|---:|---:|---:|---:|"]
-    for case in speed["cases"]:
-        lines.append(f"| {case['ran_backend']} | {case['ran_compute_type']} | {case['sentences_per_second']:.1f} | "
-                     f"{case['target_tokens_per_second']:.0f} | {case['speedup_vs_fairseq']:.2f}× | "
-                     f"{100 * case['top1_equal_to_fairseq']:.1f}% |")
+              f"{speed['sentences']} Czech sentences drawn at random from the bitext, {speed['threads']} threads.", ""]
+    lines += table(["backend", "compute type", "sentences/s", "target tokens/s", "vs fairseq",
+                    "top-1 equal to fairseq"], "llr",
+                   [[case["ran_backend"], case["ran_compute_type"], f"{case['sentences_per_second']:.1f}",
+                     f"{case['target_tokens_per_second']:.0f}", f"{case['speedup_vs_fairseq']:.2f}×",
+                     f"{100 * case['top1_equal_to_fairseq']:.1f}%"] for case in speed["cases"]])
     return [*lines, ""]
 
 
@@ -179,12 +176,10 @@ def _tables_1_and_3_section(stats: dict[str, Any], rel: str) -> list[str]:
              "### 20 random pairs per paraphrase-score range", ""]
     for block in stats["examples"]:
         lines += [f"<details><summary>{block['range']}: {block['pairs_in_range']:,} pairs</summary>", "",
-                  "| source | reference (en) | back-translation (mt) | para. | trigram |", "|---|---|---|---:|---:|"]
-        for row in block["sample"]:
-            en, mt = (str(row[k]).replace("|", "\\|") for k in ("en", "mt"))
-            lines.append(f"| {Path(row['source']).stem} | {en} | {mt} | {row['paraphrase_score']:.2f} | "
-                         f"{row['trigram_overlap']:.2f} |")
-        lines += ["", "</details>", ""]
+                  *table(["source", "reference (en)", "back-translation (mt)", "para.", "trigram"], "lllr",
+                         [[Path(row["source"]).stem, *(str(row[k]).replace("|", "\\|") for k in ("en", "mt")),
+                           f"{row['paraphrase_score']:.2f}", f"{row['trigram_overlap']:.2f}"]
+                          for row in block["sample"]]), "", "</details>", ""]
     return lines
 
 
@@ -197,14 +192,15 @@ def _table5_section(t5: dict[str, Any], rel: str) -> list[str]:
              f"{len(next(iter(t5['folds']['fold_sizes'].values())))} folds; {models} trained for "
              f"{t5['epochs']} epoch on {t5['folds']['pairs_per_fold']:,} pairs of each fold (M = 1, "
              f"{len(t5['seeds'])} seed(s), learning rates of §5); Pearson × 100 averaged over the models. Best fold "
-             "per criterion chosen on STS2017.", "",
-             "| criterion | best fold | STS2017 (best fold) | STS 12–15 mean (that fold) | STS2017 per fold 1→10 |",
-             "|---|---:|---:|---:|---|"]
+             "per criterion chosen on STS2017.", ""]
+    rows = []
     for criterion, per_fold in t5["table"].items():
         b = t5["best_fold"][criterion]
         series = " / ".join(_f(per_fold[f]["avg sts2017"]) for f in sorted(per_fold, key=int))
-        lines.append(f"| {CRITERION_LABELS[criterion]} | {b} | {_f(per_fold[b]['avg sts2017'])} | "
-                     f"{_f(per_fold[b]['avg mean_pearson'])} | {series} |")
+        rows.append([CRITERION_LABELS[criterion], b, _f(per_fold[b]["avg sts2017"]),
+                     _f(per_fold[b]["avg mean_pearson"]), series])
+    lines += table(["criterion", "best fold", "STS2017 (best fold)", "STS 12–15 mean (that fold)",
+                    "STS2017 per fold 1→10"], "lrrrl", rows)
     return [*lines, "", f"![Table 5 folds]({rel}/table5_folds.png)", ""]
 
 
@@ -213,13 +209,12 @@ def _table6_section(t6: dict[str, Any], rel: str) -> list[str]:
     lines = ["## 4. Table 6 in miniature: mega-batch size", "",
              f"The pipeline's train/ ({t6['pairs']:,} pairs: top two paraphrase-score deciles, both sides ≤ 30 "
              f"tokens, evaluation sentences and copies excluded), {t6['epochs']} epochs, MAX negatives, learning "
-             f"rates of §5, seeds {', '.join(map(str, t6['seeds']))}; final models.", "",
-             "| M | model | STS2017 | STS 12–15 mean | positive_nearer |", "|---:|---|---:|---:|---:|"]
-    for m in sorted(t6["table"], key=int):
-        for model, cell in t6["table"][m].items():
-            lines.append(f"| {m} | {MODEL_LABELS[model]} | {_f(cell['sts2017']['mean'])} ± {_f(cell['sts2017']['sd'])} "
-                         f"| {_f(cell['mean_pearson']['mean'])} ± {_f(cell['mean_pearson']['sd'])} | "
-                         f"{_f(cell['positive_nearer']['mean'], 3)} |")
+             f"rates of §5, seeds {', '.join(map(str, t6['seeds']))}; final models.", ""]
+    lines += table(["M", "model", "STS2017", "STS 12–15 mean", "positive_nearer"], "rlr",
+                   [[m, MODEL_LABELS[model], *(f"{_f(cell[k]['mean'])} ± {_f(cell[k]['sd'])}"
+                                               for k in ("sts2017", "mean_pearson")),
+                     _f(cell["positive_nearer"]["mean"], 3)]
+                    for m in sorted(t6["table"], key=int) for model, cell in t6["table"][m].items()])
     return [*lines, "", f"![Table 6]({rel}/table6_megabatch.png)", ""]
 
 
@@ -227,12 +222,11 @@ def _comparison_section(cmp_: dict[str, Any], select_lr: dict[str, Any]) -> list
     """§5: every encoder on STS 2012–2015, STS-B test and STS2017, and the learning rates chosen."""
     lines = ["## 5. The comparison that matters to a user", "",
              "Pearson × 100 (per-year mean over sub-datasets, the papers' protocol) and pooled Spearman × 100.", "",
-             "| encoder | 2012 | 2013 | 2014 | 2015 | **mean** | pooled Spearman mean | STS-B test | STS2017 |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for name, row in cmp_["rows"].items():
-        years = " | ".join(_f(row["years_pearson"].get(str(y))) for y in TEST_YEARS)
-        lines.append(f"| {name} | {years} | **{_f(row['mean_pearson'])}** | {_f(row['mean_pooled_spearman'])} | "
-                     f"{_f(row['stsb_test'])} | {_f(row['sts2017'])} |")
+             *table(["encoder", *TEST_YEARS, "**mean**", "pooled Spearman mean", "STS-B test", "STS2017"], "lr",
+                    [[name, *(_f(row["years_pearson"].get(str(y))) for y in TEST_YEARS),
+                      f"**{_f(row['mean_pearson'])}**",
+                      *(_f(row[k]) for k in ("mean_pooled_spearman", "stsb_test", "sts2017"))]
+                     for name, row in cmp_["rows"].items()])]
     lines += ["", f"Caption pairs: {cmp_['captions']['pairs']:,} (Multi30k, captions k and k+1 of an image, "
               f"{cmp_['captions']['captions_dropped_as_sts']} captions dropped as STS sentences). Learning rates of "
               "the "

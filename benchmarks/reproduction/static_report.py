@@ -18,14 +18,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.doc_sections import replace_section
+from benchmarks.doc_sections import replace_section, table
 from benchmarks.paths import REPO
 from benchmarks.reproduction.frontier import speed_protocol
-from benchmarks.reproduction.learning_curve import fit_log_linear
+from benchmarks.reproduction.learning_curve import METRICS, fit_log_linear
 from paranmt.core.plotting import pyplot
 
 SEED = re.compile(r"-s\d+$")
-METRICS = ("mean", "stsb_test", "sts2017")
 FIT_AT = (1_000_000, 5_000_000)
 FIGURE = "reproduction/static_curve.png"  # beside the page the section is written into
 DATA = {"all": "all ranked pairs", "train": "train/ (paper's selection)", "shuffled": "all, sides shuffled (control)",
@@ -86,23 +85,19 @@ def order(row: dict[str, Any]) -> tuple[int, str, float]:
 
 
 def main_table(data: dict[str, Any]) -> list[str]:
-    lines = ["| row | model | training pairs | lr | variant | seeds | STS 2012–15 | STS-B test | STS2017 (dev) |",
-             "|---|---|---|---:|---|---:|---:|---:|---:|"]
-    for name, rows in sorted(groups(data["rows"]).items(), key=lambda item: order(item[1][0])):
-        if name.startswith(tuple(CURVES)):
-            continue
-        row = rows[0]
-        values = {m: [r["eval"][m] for r in rows] for m in METRICS}
-        lr = "–" if not row.get("train", True) else f"{row['lr']:g}"
-        lines.append(f"| {name} | {row['model']} | {DATA.get(row['data'], row['data'])} | {lr} | {what(row)} | "
-                     f"{len(rows)} | {cell(values['mean'])} | {cell(values['stsb_test'])} | "
-                     f"{cell(values['sts2017'])} |")
+    rows = []
+    for name, runs in sorted(groups(data["rows"]).items(), key=lambda item: order(item[1][0])):
+        if not name.startswith(tuple(CURVES)):
+            row = runs[0]
+            lr = "–" if not row.get("train", True) else f"{row['lr']:g}"
+            rows.append([name, row["model"], DATA.get(row["data"], row["data"]), lr, what(row), len(runs),
+                         *(cell([r["eval"][m] for r in runs]) for m in METRICS)])
     minilm = data.get("minilm")
     if minilm:
-        e = minilm["eval"]
-        lines.append(f"| all-MiniLM-L6-v2 | transformer | – | – | the teacher | – | {e['mean']:.1f} | "
-                     f"{e['stsb_test']:.1f} | {e['sts2017']:.1f} |")
-    return lines
+        rows.append(["all-MiniLM-L6-v2", "transformer", "–", "–", "the teacher", "–",
+                     *(f"{minilm['eval'][m]:.1f}" for m in METRICS)])
+    return table(["row", "model", "training pairs", "lr", "variant", "seeds", "STS 2012–15", "STS-B test",
+                  "STS2017 (dev)"], "lllrlr", rows)
 
 
 def speed_table(data: dict[str, Any]) -> list[str]:
@@ -111,14 +106,13 @@ def speed_table(data: dict[str, Any]) -> list[str]:
         return []
     lines = [f"Encoding speed, from the frontier's timing above (`{speed['source']}`: one measurement for both "
              f"sections). {speed_protocol(speed)} Median over rounds, the median of the per-round ratios to "
-             "all-MiniLM-L6-v2, and the spread of the rounds ((max − min) / median).", "",
-             "| encoder | row | sentences per CPU-second (1 pinned thread) | × MiniLM | spread | wall sentences/s "
-             "(× MiniLM) | size on disk |", "|---|---|---:|---:|---:|---:|---:|"]
-    for label, row in speed["encoders"].items():
-        lines.append(f"| {label} | {row['row']} | {row['sentences_per_cpu_second']:,.0f} | {row['x_minilm']:.0f}× | "
-                     f"{100 * row['spread']:.0f}% | {row['wall_sentences_per_second']:,.0f} "
-                     f"({row['wall_x_minilm']:.0f}×) | {row['disk_bytes'] / 1e6:.1f} MB |")
-    return lines
+             "all-MiniLM-L6-v2, and the spread of the rounds ((max − min) / median).", ""]
+    return lines + table(["encoder", "row", "sentences per CPU-second (1 pinned thread)", "× MiniLM", "spread",
+                          "wall sentences/s (× MiniLM)", "size on disk"], "llr",
+                         [[label, row["row"], f"{row['sentences_per_cpu_second']:,.0f}", f"{row['x_minilm']:.0f}×",
+                           f"{100 * row['spread']:.0f}%",
+                           f"{row['wall_sentences_per_second']:,.0f} ({row['wall_x_minilm']:.0f}×)",
+                           f"{row['disk_bytes'] / 1e6:.1f} MB"] for label, row in speed["encoders"].items()])
 
 
 CURVES = {"curve-": "curve_row", "bestcurve-": "best_curve_row"}  # row-name prefix -> the choice naming its row
@@ -145,8 +139,7 @@ def curve(data: dict[str, Any], prefix: str) -> list[str]:
     lines = [f"Learning curve of {best}'s configuration (STATIC, lr {full['lr']:g}, "
              f"{what(full) if what(full) != '–' else 'no teacher loss'}), on nested seeded samples of all ranked "
              "pairs (one seed; the epochs are fixed, so a smaller sample also gets fewer updates):", "",
-             "| pairs | STS 2012–15 |", "|---:|---:|"]
-    lines += [f"| {n:,} | {m:.1f} |" for n, m in pts]
+             *table(["pairs", "STS 2012–15"], "r", [[f"{n:,}", f"{m:.1f}"] for n, m in pts])]
     if len(pts) >= 3:
         fit = fit_log_linear([n for n, _ in pts], [m for _, m in pts], FIT_AT)
         at = [fit["predictions"][str(n)] for n in FIT_AT]
