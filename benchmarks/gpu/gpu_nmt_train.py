@@ -42,17 +42,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.paths import REPO
 from configs.schema import TranslateConfig
+from translate import train as nmt_train
 from translate.convert import convert_fairseq
 from translate.loading import load_translator
-from translate.train import (
-    _binarise,
-    apply_bpe,
-    fairseq_train_args,
-    moses_lines,
-    parse_log_line,
-    run_fairseq,
-    strip_optimizer,
-)
 from translate.train_recipe import PRESETS, TrainRecipe
 from translate.translator import Status
 
@@ -84,14 +76,13 @@ def recipe_for(smoke: bool, seconds: float, threads: int) -> tuple[str, TrainRec
 def split_and_encode(cs: list[str], en: list[str], recipe: TrainRecipe, codes: Path, work: Path) -> dict[str, int]:
     """``train-nmt``'s preparation with given BPE codes: Moses, the preset's held-out split (seeded), BPE, the
     preset's length cap; ``work/{train,valid}.{cs,en}``; the pair counts."""
-    source, target = moses_lines(cs, "cs"), moses_lines(en, "en")
+    source, target = nmt_train.moses_lines(cs, "cs"), nmt_train.moses_lines(en, "en")
     keep = [i for i, (s, t) in enumerate(zip(source, target, strict=True)) if s.strip() and t.strip()]
     random.Random(recipe.seed).shuffle(keep)
     n_valid = min(max(1, int(len(keep) * recipe.valid_fraction)), recipe.valid_max or len(keep))
     counts = {}
     for split, indices in (("valid", sorted(keep[:n_valid])), ("train", sorted(keep[n_valid:]))):
-        pairs = zip(apply_bpe(codes, [source[i] for i in indices]), apply_bpe(codes, [target[i] for i in indices]),
-                    strict=True)
+        pairs = zip(*(nmt_train.apply_bpe(codes, [side[i] for i in indices]) for side in (source, target)), strict=True)
         fits = [(s, t) for s, t in pairs if len(s.split()) <= recipe.max_len and len(t.split()) <= recipe.max_len]
         for k, side in enumerate(("cs", "en")):
             (work / f"{split}.{side}").write_text("".join(pair[k] + "\n" for pair in fits), encoding="utf-8")
@@ -111,7 +102,7 @@ def prepare(folders: tuple[Path, ...], work: Path, smoke: bool, codes: Path) -> 
     work.mkdir(parents=True, exist_ok=True)
     shutil.copy(codes, work / "bpe.codes")
     counts: dict[str, Any] = split_and_encode(cs, en, recipe, work / "bpe.codes", work)
-    _binarise(recipe, work, work / "data-bin", recipe.threads, work / "prepare.log")
+    nmt_train._binarise(recipe, work, work / "data-bin", recipe.threads, work / "prepare.log")
     tokens = {side: sum(len(line.split()) + 1 for line in (work / f"train.{side}").open(encoding="utf-8"))
               for side in ("cs", "en")}
     vocabulary = sum(1 for _ in (work / "data-bin" / "dict.en.txt").open(encoding="utf-8"))
@@ -148,7 +139,7 @@ def wait_for_preparation(process: subprocess.Popen[bytes], work: Path, seconds: 
 def training_rates(log_file: Path) -> dict[str, Any]:
     """Target tokens/s from fairseq's ``train_inner`` lines after the first (its warm-up): the tokens of the
     updates logged since, over the ``wall`` clock between the first line and the last."""
-    parsed = [parse_log_line(line) for line in log_file.read_text(encoding="utf-8").splitlines()]
+    parsed = [nmt_train.parse_log_line(line) for line in log_file.read_text(encoding="utf-8").splitlines()]
     lines = [p[1] for p in parsed if p is not None and p[0] == "train_inner"]
     if len(lines) < 2 or not all("wall" in v and "wpb" in v for v in lines):
         return {"log_lines": len(lines), "target_tokens_per_second": None}
@@ -181,7 +172,7 @@ def czeng_projection(prepared: dict[str, Any], target_per_second: float | None, 
 def decode_check(work: Path, device: str, sentences: list[str]) -> dict[str, Any]:
     """The stopped run's last checkpoint, converted to a model directory, translating ``sentences`` on
     ``device`` through the pipeline's translator (a few seconds of training: the words need not be right)."""
-    checkpoint = strip_optimizer(work / "checkpoints" / "checkpoint_last.pt", work / "checkpoint.pt")
+    checkpoint = nmt_train.strip_optimizer(work / "checkpoints" / "checkpoint_last.pt", work / "checkpoint.pt")
     model = convert_fairseq(checkpoint, work / "data-bin", work / "model", bpe_codes=work / "bpe.codes",
                             keep_checkpoint=False, name="nmt-train-check")
     translator = load_translator(TranslateConfig(model=model, backend="ctranslate2", device=device, beam_size=4,
@@ -202,12 +193,12 @@ def train_part(work: Path, device: str, smoke: bool, seconds: float, process: su
         return row
     prepared = json.loads((work / PREPARED).read_text(encoding="utf-8"))
     row["prepared"] = prepared
-    args = [*fairseq_train_args(recipe, work / "data-bin", work / "checkpoints", device),
+    args = [*nmt_train.fairseq_train_args(recipe, work / "data-bin", work / "checkpoints", device),
             "--save-interval", "100000", "--validate-interval", "100000", "--log-interval",
             "1" if name == "tiny" else "20"]
     started = time.monotonic()
     try:
-        run_fairseq(args, recipe.threads, work / "train.log")
+        nmt_train.run_fairseq(args, recipe.threads, work / "train.log")
     except RuntimeError as error:
         row["error"] = str(error).splitlines()[0]
         row["log_tail"] = (work / "train.log").read_text(encoding="utf-8", errors="replace").splitlines()[-20:]

@@ -41,15 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO
-from train_embeddings.evaluation import sts
-from train_embeddings.evaluation.thread_pools import (
-    cpu_model,
-    os_threads,
-    pinned,
-    pinned_environment,
-    pool_report,
-    tokenizer_threads_started,
-)
+from train_embeddings.evaluation import sts, thread_pools
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.model_io import load_model
 
@@ -124,12 +116,12 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
 
     torch.set_num_interop_threads(1)  # only possible before any inter-op work: this is a fresh process
     torch.set_num_threads(1)
-    at_start = os_threads()
+    at_start = thread_pools.os_threads()
     labels = [spec["label"] for spec in job["encoders"]]
     encoders = {spec["label"]: make_encoder(spec) for spec in job["encoders"]}
     gc.freeze()  # the encoders stay: each pass's collection then walks only what the passes made
     rounds: dict[str, list[dict[str, float]]] = {label: [] for label in labels}
-    with pinned(1):
+    with thread_pools.pinned(1):
         for r in range(job["rounds"]):
             for label in labels[r % len(labels):] + labels[:r % len(labels)]:
                 rounds[label].append(_time_round(encoders[label], job["warmup"], job["sentences"],
@@ -138,9 +130,9 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
                 print(f"  round {r + 1}: {label}: {done['sentences_per_cpu_second']:,.0f} sentences per CPU-second, "
                       f"{done['wall_sentences_per_second']:,.0f}/s wall ({done['passes']} passes)", file=sys.stderr,
                       flush=True)
-        pools = pool_report()
-        started = tokenizer_threads_started()
-    return {"rounds": rounds, "cpu": cpu_model(),
+        pools = thread_pools.pool_report()
+        started = thread_pools.tokenizer_threads_started()
+    return {"rounds": rounds, "cpu": thread_pools.cpu_model(),
             "pinning": {**pools, "os_threads_at_start": at_start,
                         "tokenizer_threads_started_by_a_batch": started,
                         "other_threads_cpu_seconds_while_timing": max(
@@ -154,7 +146,7 @@ def time_encoders(encoders: Sequence[dict[str, Any]], sentences: Sequence[str], 
     "pinning": {...}, "protocol": ...}``."""
     job = {"encoders": list(encoders), "sentences": list(sentences), "warmup": list(warmup), "rounds": rounds,
            "min_seconds": min_seconds}
-    env = {**os.environ, **pinned_environment(1),
+    env = {**os.environ, **thread_pools.pinned_environment(1),
            "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)}
     with tempfile.TemporaryDirectory() as tmp:
         job_file, out_file = Path(tmp) / "job.json", Path(tmp) / "out.json"

@@ -64,14 +64,7 @@ from configs.schema import TrainConfig
 from filters.folds import assign_folds, pair_keys
 from filters.rules import CRITERIA, MaxTokens, NotACopy
 from paranmt.core import pair_schema as S
-from paranmt.core.run_definition import (
-    DEFINITION_FILE,
-    DifferentRun,
-    check_same_run,
-    definition_text,
-    read_definition,
-    run_definition,
-)
+from paranmt.core import run_definition as run_def
 from paranmt.core.text import CachedTokenizer
 from pipeline.analysis.corpus_report import build_report
 from train_embeddings.evaluation import sts
@@ -120,17 +113,17 @@ class Steps:
 
     def __init__(self, out: Path, definition: dict[str, Any], overwrite: bool = False) -> None:
         self.dir = out / "steps"
-        marker = self.dir / DEFINITION_FILE
+        marker = self.dir / run_def.DEFINITION_FILE
         if marker.is_file():
             try:
-                other = check_same_run(out, read_definition(marker.read_text(encoding="utf-8"), marker), definition,
-                                       overwrite=overwrite)
-            except DifferentRun as error:
+                recorded = run_def.read_definition(marker.read_text(encoding="utf-8"), marker)
+                other = run_def.check_same_run(out, recorded, definition, overwrite=overwrite)
+            except run_def.DifferentRun as error:
                 raise SystemExit(f"error: {error}") from None
             if other:
                 shutil.rmtree(out)
         self.dir.mkdir(parents=True, exist_ok=True)
-        marker.write_text(definition_text(definition), encoding="utf-8")
+        marker.write_text(run_def.definition_text(definition), encoding="utf-8")
 
     def run(self, name: str, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         path = self.dir / f"{name}.json"
@@ -517,7 +510,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     scale = QUICK if args.quick else FULL
     out = args.out
     out.mkdir(parents=True, exist_ok=True)
-    definition = run_definition(model=str(args.model.resolve()), bitext=str(args.bitext.resolve()),
+    definition = run_def.run_definition(model=str(args.model.resolve()), bitext=str(args.bitext.resolve()),
                                 eval_data=str(args.eval_data.resolve()), scale=dataclasses.asdict(scale))
     steps = Steps(out, json.loads(json.dumps(definition)), args.overwrite)
     files = prepare_input(args.bitext, out, scale.per_source)

@@ -50,30 +50,20 @@ from filters.paragram import ParagramScorer
 from filters.plugins import Score, build_scores
 from filters.scores import score_pairs
 from filters.trigram import trigram_overlap
+from paranmt.core import pair_schema as S
 from paranmt.core.correlation import spearman
 from paranmt.core.data_dirs import sts_dir
 from paranmt.core.errors import ParanmtError
-from paranmt.core.pair_schema import (
-    EN,
-    EN_TOKENS,
-    ID,
-    MT,
-    MT_TOKENS,
-    PAIRS_SCHEMA,
-    PARAPHRASE_SCORE,
-    SOURCE,
-    TRIGRAM_OVERLAP,
-)
 from paranmt.core.text import TextProcessor
 from train_embeddings.evaluation.sts.datasets import STSB_SPLITS, StsDataset, load_stsb
 from train_embeddings.evaluation.thread_pools import pinned
 
 ST_COLUMN = "st_cosine"
-SCORES = (TRIGRAM_OVERLAP, PARAPHRASE_SCORE, ST_COLUMN)
+SCORES = (S.TRIGRAM_OVERLAP, S.PARAPHRASE_SCORE, ST_COLUMN)
 BOTH = "score_pairs"  # trigram_overlap + paraphrase_score in one call, as the selection runs them
 LABELS = {
-    TRIGRAM_OVERLAP: "trigram_overlap (paper, footnote 6)",
-    PARAPHRASE_SCORE: "paraphrase_score (SIF-GloVe 6B 50d, 1 PC removed; default)",
+    S.TRIGRAM_OVERLAP: "trigram_overlap (paper, footnote 6)",
+    S.PARAPHRASE_SCORE: "paraphrase_score (SIF-GloVe 6B 50d, 1 PC removed; default)",
     ST_COLUMN: "st_cosine (`sentence_transformer`: all-MiniLM-L6-v2)",
     BOTH: "trigram_overlap + paraphrase_score (`score_pairs`, the selection)",
 }
@@ -91,29 +81,29 @@ def all_cores() -> int:
 def pairs_table(data: StsDataset, text: TextProcessor) -> pa.Table:
     """STS-B pairs in the pairs layout: sentence 1 as ``en``, sentence 2 as ``mt``, both Moses-tokenised."""
     columns = {
-        ID: [f"{data.name}:{i}" for i in range(len(data))],
-        SOURCE: [data.name] * len(data),
-        EN: list(data.sentences1),
-        MT: list(data.sentences2),
-        EN_TOKENS: [text.tokenize(s, "en") for s in data.sentences1],
-        MT_TOKENS: [text.tokenize(s, "en") for s in data.sentences2],
+        S.ID: [f"{data.name}:{i}" for i in range(len(data))],
+        S.SOURCE: [data.name] * len(data),
+        S.EN: list(data.sentences1),
+        S.MT: list(data.sentences2),
+        S.EN_TOKENS: [text.tokenize(s, "en") for s in data.sentences1],
+        S.MT_TOKENS: [text.tokenize(s, "en") for s in data.sentences2],
     }
-    return pa.Table.from_pydict({f.name: columns.get(f.name, [None] * len(data)) for f in PAIRS_SCHEMA},
-                                schema=PAIRS_SCHEMA)
+    return pa.Table.from_pydict({f.name: columns.get(f.name, [None] * len(data)) for f in S.PAIRS_SCHEMA},
+                                schema=S.PAIRS_SCHEMA)
 
 
 def fit_scorer(table: pa.Table) -> ParagramScorer:
     """The default PARAGRAM-PHRASE scorer (``ScoreConfig()``), fitted on both sides' token lists (at most
     ``fit_sample`` sentences are used for the component, as in the pipeline)."""
-    tokens = table.column(EN_TOKENS).to_pylist() + table.column(MT_TOKENS).to_pylist()
+    tokens = table.column(S.EN_TOKENS).to_pylist() + table.column(S.MT_TOKENS).to_pylist()
     return ParagramScorer.from_config(ScoreConfig(), tokens)
 
 
 def scoring_calls(table: pa.Table, scorer: ParagramScorer, st: Score) -> dict[str, Callable[[pa.Table], Any]]:
     """The calls that are timed, each over a whole table."""
     return {
-        TRIGRAM_OVERLAP: lambda t: trigram_overlap(t.column(EN_TOKENS), t.column(MT_TOKENS)),
-        PARAPHRASE_SCORE: lambda t: scorer.score(t.column(EN_TOKENS), t.column(MT_TOKENS)),
+        S.TRIGRAM_OVERLAP: lambda t: trigram_overlap(t.column(S.EN_TOKENS), t.column(S.MT_TOKENS)),
+        S.PARAPHRASE_SCORE: lambda t: scorer.score(t.column(S.EN_TOKENS), t.column(S.MT_TOKENS)),
         BOTH: lambda t: score_pairs(t, scorer),
         ST_COLUMN: st.score,
     }
@@ -121,7 +111,7 @@ def scoring_calls(table: pa.Table, scorer: ParagramScorer, st: Score) -> dict[st
 
 def all_scores(table: pa.Table, scorer: ParagramScorer, st: Score) -> dict[str, np.ndarray]:
     scored = score_pairs(table, scorer)
-    values = {name: scored.column(name).to_numpy() for name in (TRIGRAM_OVERLAP, PARAPHRASE_SCORE)}
+    values = {name: scored.column(name).to_numpy() for name in (S.TRIGRAM_OVERLAP, S.PARAPHRASE_SCORE)}
     values[ST_COLUMN] = st.score(table)[ST_COLUMN].to_numpy(zero_copy_only=False)
     return values
 
@@ -221,7 +211,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         report["pairs"][split] = table.num_rows
         report["spearman"][split] = {name: 100 * spearman(values[name], data.scores) for name in SCORES}
         # Pairs sharing no trigram all tie at 0: trigram overlap cannot order them among themselves.
-        report.setdefault("trigram_zero_share", {})[split] = float(np.mean(values[TRIGRAM_OVERLAP] == 0))
+        report.setdefault("trigram_zero_share", {})[split] = float(np.mean(values[S.TRIGRAM_OVERLAP] == 0))
         print(f"STS-B {split}: {table.num_rows} pairs ({report['trigram_zero_share'][split]:.0%} share no "
               "trigram); Spearman x100 " + ", ".join(
                   f"{name} {rho:.1f}" for name, rho in report["spearman"][split].items()), flush=True)

@@ -46,14 +46,7 @@ from configs.schema import ScoreConfig  # noqa: E402
 from filters.paragram import ParagramScorer  # noqa: E402
 from filters.scores import score_pairs  # noqa: E402
 from filters.trigram import trigram_overlap  # noqa: E402
-from paranmt.core.pair_schema import (  # noqa: E402
-    EN_TOKENS,
-    MT_TOKENS,
-    NO_KNOWN_WORDS,
-    PARAPHRASE_SCORE,
-    TRANSLATION_SCORE,
-    TRIGRAM_OVERLAP,
-)
+from paranmt.core import pair_schema as S  # noqa: E402
 from paranmt.core.word_vectors import load_word_vectors  # noqa: E402
 from translate.cached_models import default_cache_dir as paranmt_cache  # noqa: E402
 
@@ -112,8 +105,8 @@ def caption_pairs(n: int | None = None, captions_dir: Path = DEFAULT_CAPTIONS,
         raise ValueError(f"only {n - remaining} caption pairs available, asked for {n}")
     en_tokens = pa.concat_arrays(en)
     scores = np.random.default_rng(0).uniform(-2.0, -0.1, len(en_tokens)).astype(np.float32)
-    return pa.table({EN_TOKENS: en_tokens, MT_TOKENS: pa.concat_arrays(mt),
-                     TRANSLATION_SCORE: pa.array(scores, pa.float32())})
+    return pa.table({S.EN_TOKENS: en_tokens, S.MT_TOKENS: pa.concat_arrays(mt),
+                     S.TRANSLATION_SCORE: pa.array(scores, pa.float32())})
 
 
 class ReferenceScorer:
@@ -201,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
 def fit_scorer(table: pa.Table, result: Result) -> ParagramScorer:
     """The default scorer fitted on the pairs' sentences, as the pipeline fits it (timed, not part of the rate)."""
     started = time.perf_counter()
-    scorer = ParagramScorer.fit(load_word_vectors(None), pa.chunked_array([table[EN_TOKENS], table[MT_TOKENS]]),
+    scorer = ParagramScorer.fit(load_word_vectors(None), pa.chunked_array([table[S.EN_TOKENS], table[S.MT_TOKENS]]),
                                 ScoreConfig())
     result.fit_seconds = time.perf_counter() - started
     result.scorer_id = scorer.scorer_id
@@ -221,13 +214,13 @@ def time_fast_path(batches: list[pa.Table], scorer: ParagramScorer, repeats: int
     times = repeat(run_all, repeats)
     result.seconds, result.seconds_all_repeats, result.cpu_per_wall = times.best, times.wall, times.cpu_per_wall
     result.pairs_per_second = n / result.seconds
-    tri_seconds = repeat(lambda: [trigram_overlap(b[EN_TOKENS], b[MT_TOKENS]) for b in batches], repeats).best
-    para_seconds = repeat(lambda: [scorer.score(b[EN_TOKENS], b[MT_TOKENS]) for b in batches], repeats).best
+    tri_seconds = repeat(lambda: [trigram_overlap(b[S.EN_TOKENS], b[S.MT_TOKENS]) for b in batches], repeats).best
+    para_seconds = repeat(lambda: [scorer.score(b[S.EN_TOKENS], b[S.MT_TOKENS]) for b in batches], repeats).best
     result.trigram_only_pairs_per_second = n / tri_seconds
     result.paragram_only_pairs_per_second = n / para_seconds
     out = pa.concat_tables(scored)
-    result.median_paraphrase_score = float(np.median(out[PARAPHRASE_SCORE].to_numpy())) if n else 0.0
-    result.mean_trigram_overlap = float(out[TRIGRAM_OVERLAP].to_numpy().mean()) if n else 0.0
+    result.median_paraphrase_score = float(np.median(out[S.PARAPHRASE_SCORE].to_numpy())) if n else 0.0
+    result.mean_trigram_overlap = float(out[S.TRIGRAM_OVERLAP].to_numpy().mean()) if n else 0.0
     print(f"fast:      {result.pairs_per_second:12,.0f} pairs/s  (best of {repeats}: {result.seconds:.3f} s; "
           f"trigram alone {result.trigram_only_pairs_per_second:,.0f}/s, paragram alone "
           f"{result.paragram_only_pairs_per_second:,.0f}/s; CPU/wall {result.cpu_per_wall:.2f})", flush=True)
@@ -237,7 +230,7 @@ def time_fast_path(batches: list[pa.Table], scorer: ParagramScorer, repeats: int
 def check_against_reference(table: pa.Table, out: pa.Table, scorer: ParagramScorer, pairs: int,
                             result: Result) -> None:
     """The slow obvious reference on the first ``pairs`` pairs: its rate, and whether the fast path agrees."""
-    en, mt = table[EN_TOKENS].to_pylist()[:pairs], table[MT_TOKENS].to_pylist()[:pairs]
+    en, mt = table[S.EN_TOKENS].to_pylist()[:pairs], table[S.MT_TOKENS].to_pylist()[:pairs]
     reference = ReferenceScorer(scorer)
     started = time.perf_counter()
     ref_overlap, ref_paraphrase, ref_no_known = reference.score(en, mt)
@@ -246,10 +239,10 @@ def check_against_reference(table: pa.Table, out: pa.Table, scorer: ParagramScor
     result.reference_pairs_per_second = pairs / result.reference_seconds if pairs else 0.0
     result.speedup_vs_reference = (result.pairs_per_second / result.reference_pairs_per_second
                                    if result.reference_pairs_per_second else 0.0)
-    result.trigram_equal_to_reference = bool(np.array_equal(out[TRIGRAM_OVERLAP].to_numpy()[:pairs], ref_overlap))
-    paraphrase = out[PARAPHRASE_SCORE].to_numpy()[:pairs]
+    result.trigram_equal_to_reference = bool(np.array_equal(out[S.TRIGRAM_OVERLAP].to_numpy()[:pairs], ref_overlap))
+    paraphrase = out[S.PARAPHRASE_SCORE].to_numpy()[:pairs]
     result.paraphrase_max_abs_diff = float(np.abs(paraphrase - ref_paraphrase).max()) if pairs else 0.0
-    result.no_known_words_equal = bool(np.array_equal(out[NO_KNOWN_WORDS].to_numpy()[:pairs], ref_no_known))
+    result.no_known_words_equal = bool(np.array_equal(out[S.NO_KNOWN_WORDS].to_numpy()[:pairs], ref_no_known))
     result.meets_goal = result.pairs_per_second >= GOAL_PAIRS_PER_SECOND
     print(f"reference: {result.reference_pairs_per_second:12,.0f} pairs/s  ({pairs:,} pairs in "
           f"{result.reference_seconds:.2f} s)", flush=True)
@@ -271,8 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     batches = [pa.Table.from_batches([b]) for b in table.to_batches(max_chunksize=args.batch_rows)]
     result = Result(pairs=n, batch_rows=args.batch_rows, repeats=args.repeats)
     result.versions = {name: importlib.metadata.version(name) for name in ("numpy", "pyarrow", "torch")}
-    result.tokens_per_pair = (sum(len(x) for x in table[EN_TOKENS].to_pylist())
-                              + sum(len(x) for x in table[MT_TOKENS].to_pylist())) / max(n, 1)
+    result.tokens_per_pair = (sum(len(x) for x in table[S.EN_TOKENS].to_pylist())
+                              + sum(len(x) for x in table[S.MT_TOKENS].to_pylist())) / max(n, 1)
     scorer = fit_scorer(table, result)
     print(f"{n:,} caption pairs ({result.tokens_per_pair:.1f} tokens per pair), {len(batches)} record batches "
           f"of <= {args.batch_rows:,} rows, 1 thread; scorer {scorer} fitted in {result.fit_seconds:.1f} s",
