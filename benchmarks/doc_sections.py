@@ -1,15 +1,18 @@
 """Named sections of a generated markdown page, written by different commands: a command replaces its own section
 (``<!-- section:NAME -->`` … ``<!-- /section:NAME -->``) and leaves the rest of the page alone; a command that
 rewrites the whole page (``benchmarks.reproduction.reproduce --docs``) keeps the sections it does not own; and the
-markdown tables in them, built one way."""
+markdown tables and PNG figures in them, made one way."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
-__all__ = ["kept_sections", "read_section", "replace_section", "table"]
+from paranmt.core.plotting import pyplot
+
+__all__ = ["kept_sections", "read_section", "replace_section", "save_figure", "table"]
 
 
 def _pattern(name: str = r"[\w-]+") -> re.Pattern[str]:
@@ -53,3 +56,12 @@ def table(head: Sequence[object], align: str, rows: Iterable[Sequence[object]]) 
 
 def _row(cells: Sequence[object]) -> str:
     return "| " + " | ".join(map(str, cells)) + " |"
+
+
+def save_figure(figure: Any, path: Path, dpi: int = 100) -> None:
+    """A matplotlib figure (from :func:`paranmt.core.plotting.pyplot`) laid out, written to ``path`` as PNG
+    (folders made) and closed."""
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=dpi)
+    pyplot().close(figure)

@@ -43,13 +43,14 @@ from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.doc_sections import read_section, replace_section
+from benchmarks.doc_sections import read_section, replace_section, save_figure
 from benchmarks.paths import REPO, SHARED
 from benchmarks.pipeline.pipeline_bench import BITEXT, standin_pairs, write_inputs
 from benchmarks.result import write_result
 from configs import load_config
 from configs.schema import PipelineConfig, ScoreConfig, TranslateConfig
 from filters.folds import key_hash, pair_keys
+from paranmt.core.plotting import pyplot
 from pipeline.analysis.lexicon.transforms import LEXICON_SHARD_PAIRS
 from pipeline.inputs.plan import InputSpec, plan_reads
 from pipeline.job import run_job
@@ -377,10 +378,7 @@ def cpu_workers(anchors: dict[str, Any], pairs: int, workers: int, cpu_core_hour
 
 
 def plot(results: list[dict[str, Any]], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     figure, axes = plt.subplots(1, 3, figsize=(16, 4.8))
     for axis, mode in zip(axes[:2], ("mt", "nmt"), strict=True):
@@ -415,8 +413,7 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     axis.set_title("global steps: memory")
     axis.grid(alpha=0.3)
     axis.legend(fontsize=7)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
+    save_figure(figure, path, dpi=110)
 
 
 def build_parser() -> argparse.ArgumentParser:

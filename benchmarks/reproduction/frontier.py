@@ -30,11 +30,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.doc_sections import replace_section
+from benchmarks.doc_sections import replace_section, save_figure
 from benchmarks.paths import SHARED, shown
 from benchmarks.reproduction.encoder_timing import make_encoder, time_encoders
 from benchmarks.result import write_result
 from benchmarks.timing import median_ratio, spread
+from paranmt.core.plotting import pyplot
 from train_embeddings.evaluation import sts
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.model_io import load_model
@@ -142,10 +143,7 @@ def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
 
 
 def plot(rows: list[dict[str, Any]], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     colours = {"baseline": "tab:gray", "paranmt": "tab:blue", "transformer": "tab:red"}
     fig, ax = plt.subplots(figsize=(8, 5))
@@ -158,10 +156,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     ax.set_ylabel("STS 2012–2015 mean Pearson × 100")
     ax.set_title("Quality vs speed (grey: word-vector baselines, blue: paranmt, red: transformer)")
     ax.grid(alpha=0.3, which="both")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def parse_model(value: str) -> tuple[str, Path]:

@@ -40,9 +40,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 
-from benchmarks.doc_sections import replace_section, table
+from benchmarks.doc_sections import replace_section, save_figure, table
 from benchmarks.result import write_result
 from configs.schema import TrainConfig
+from paranmt.core.plotting import pyplot
 from paranmt.core.text import CachedTokenizer
 from paranmt.core.word_vectors import load_word_vectors
 from train_embeddings.evaluation import sts
@@ -279,10 +280,7 @@ def analyse(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def plot_curve(analysis: dict[str, Any], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     import matplotlib.ticker
 
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
@@ -313,10 +311,7 @@ def plot_curve(analysis: dict[str, Any], path: Path) -> None:
         ax.set_ylabel("Pearson × 100")
         ax.grid(alpha=0.3, which="both")
     axes[1].legend(fontsize=7)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def _curve_cell(e: dict[str, Any] | None) -> str:

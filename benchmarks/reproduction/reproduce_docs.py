@@ -9,9 +9,10 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from benchmarks.doc_sections import kept_sections, table
+from benchmarks.doc_sections import kept_sections, save_figure, table
 from benchmarks.paths import shown
 from paranmt.core import pair_schema as S
+from paranmt.core.plotting import pyplot
 
 TEST_YEARS = (2012, 2013, 2014, 2015)
 CRITERION_LABELS = {S.TRANSLATION_SCORE: "translation score", S.TRIGRAM_OVERLAP: "trigram overlap",
@@ -24,10 +25,7 @@ def _f(value: float | None, digits: int = 1) -> str:
 
 
 def plot_table5(result: dict[str, Any], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for criterion, per_fold in result["table"].items():
@@ -42,16 +40,11 @@ def plot_table5(result: dict[str, Any], path: Path) -> None:
         ax.grid(alpha=0.3)
     axes[0].legend()
     fig.suptitle(f"Table 5 in miniature: one epoch on {result['folds']['pairs_per_fold']:,} pairs per fold")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def plot_table6(result: dict[str, Any], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     ms = sorted(result["table"], key=int)
     models = list(next(iter(result["table"].values())))
@@ -69,9 +62,7 @@ def plot_table6(result: dict[str, Any], path: Path) -> None:
         ax.legend()
     fig.suptitle(f"Table 6 in miniature: {result['pairs']:,} train/ pairs, {result['epochs']} epochs, "
                  f"{len(result['seeds'])} seeds")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def verdicts(results: dict[str, dict[str, Any]]) -> list[str]:

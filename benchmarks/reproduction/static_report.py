@@ -18,7 +18,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.doc_sections import replace_section, table
+from benchmarks.doc_sections import replace_section, save_figure, table
 from benchmarks.paths import REPO
 from benchmarks.reproduction.frontier import speed_protocol
 from benchmarks.reproduction.learning_curve import METRICS, fit_log_linear
@@ -181,10 +181,7 @@ def plot_curves(data: dict[str, Any], path: Path) -> None:
     ax.set_ylabel("STS 2012–2015 mean, Pearson × 100")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def markdown(data: dict[str, Any]) -> str:
