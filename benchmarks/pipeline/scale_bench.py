@@ -43,7 +43,7 @@ from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.doc_sections import read_section, replace_section, save_figure
+from benchmarks.doc_sections import read_section, replace_section, save_figure, table
 from benchmarks.paths import REPO, SHARED
 from benchmarks.pipeline.pipeline_bench import BITEXT, standin_pairs, write_inputs
 from benchmarks.result import write_result
@@ -195,18 +195,15 @@ def render_tables(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str
                   "Beam's execution time per stage (in-process runner, one process: the time spent in the stage; "
                   "the NMT's two threads make its CPU time about twice that), µs per input pair; wall time in "
                   "seconds and pairs/s.", "",
-                  "| pairs read | wall s | pairs/s | " + " | ".join(stages) + " |",
-                  "|---:|---:|---:|" + "---:|" * len(stages)]
-        for r in runs:
-            per = [f"{r['stage_s'].get(s, 0.0) / r['read'] * 1e6:,.0f}" for s in stages]
-            lines.append(f"| {r['read']:,} | {r['wall_s']:.1f} | {r['read'] / r['wall_s']:,.0f} | "
-                         + " | ".join(per) + " |")
+                  *table(["pairs read", "wall s", "pairs/s", *stages], "r",
+                         [[f"{r['read']:,}", f"{r['wall_s']:.1f}", f"{r['read'] / r['wall_s']:,.0f}",
+                           *(f"{r['stage_s'].get(s, 0.0) / r['read'] * 1e6:,.0f}" for s in stages)] for r in runs])]
         fitted = fits(results, mode)
         if fitted:
             lines += ["", "Linear fit over the sizes (time = fixed + cost × pairs):", "",
-                      "| stage | fixed s | µs per pair | R² |", "|---|---:|---:|---:|"]
-            for name, f in fitted.items():
-                lines.append(f"| {name} | {f['fixed_s']:.2f} | {f['us_per_pair']:,.1f} | {f['r2']:.4f} |")
+                      *table(["stage", "fixed s", "µs per pair", "R²"], "lr",
+                             [[name, f"{f['fixed_s']:.2f}", f"{f['us_per_pair']:,.1f}", f"{f['r2']:.4f}"]
+                              for name, f in fitted.items()])]
         lines.append("")
     lines += ["### Memory of the global steps", "",
               "What one worker holds at once in each step that sees more than one bundle's rows, measured in the "
@@ -240,11 +237,10 @@ def render_tables(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str
              ("lexicon summary", "Lexicon/Write"),
              ("pairs shards", "WritePairs/WriteShard")]
     lines += ["", "Time of the global steps (seconds; Beam's execution time of the step, `mt` mode):", "",
-              "| pairs read | " + " | ".join(name for name, _ in steps) + " |", "|---:|" + "---:|" * len(steps)]
-    for r in sorted((r for r in results if r["mode"] == "mt"), key=lambda r: r["read"]):
-        cells = [f"{r['prepass']['seconds']:.3f}" if step is None else f"{r['step_s'].get(step, 0.0):.3f}"
-                 for _, step in steps]
-        lines.append(f"| {r['read']:,} | " + " | ".join(cells) + " |")
+              *table(["pairs read", *(name for name, _ in steps)], "r",
+                     [[f"{r['read']:,}", *(f"{r['prepass']['seconds']:.3f}" if step is None
+                                           else f"{r['step_s'].get(step, 0.0):.3f}" for _, step in steps)]
+                      for r in sorted((r for r in results if r["mode"] == "mt"), key=lambda r: r["read"])])]
     lines += ["", projection(results, anchors)]
     return "\n".join(lines) + "\n"
 
