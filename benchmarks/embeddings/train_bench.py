@@ -14,8 +14,7 @@ floor is about half that fraction. Reading Parquet is not timed (the trainer str
 
 Models use the paper's sizes (``--dim``): 300-d word and trigram embeddings (random init; the vocabulary is the caption
 data's), LSTM with 300 hidden units (word scrambling 0.3). Adam updates the whole embedding table every step
-(dense, as the paper's Theano code did), so a larger vocabulary costs more per step: ``--extra-words N`` adds N
-rows to measure that.
+(dense, as the paper's Theano code did), so a larger vocabulary costs more per step.
 
 Miner check, same run: the vectorised miner against (a) the test suite's pure-Python double loop on
 ``--naive-pairs`` pairs and (b) a per-sentence NumPy loop (one row of cosines at a time, masked arg-max) on a full
@@ -186,12 +185,12 @@ class Trainee:
     generator: torch.Generator
 
 
-def trainee(model: str, vocab: tuple, extra_words: int, dim: int, seed: int, device: torch.device) -> Trainee:
+def trainee(model: str, vocab: tuple, dim: int, seed: int, device: torch.device) -> Trainee:
     words, trigrams, *more = vocab  # a third vocabulary, SentencePiece, for model "sp"
     pieces = more[0] if more else None
     torch.manual_seed(seed)
     spec = ModelSpec(components=[model], word_dim=dim, trigram_dim=dim, lstm_dim=dim, sp_dim=dim,
-                     n_words=len(words) + extra_words, n_trainable_words=len(words) + extra_words,
+                     n_words=len(words), n_trainable_words=len(words),
                      n_trigrams=len(trigrams), n_pieces=len(pieces) if pieces is not None else 0)
     encoder = build_encoder(spec).to(device).train()
     featurizer = Featurizer(words if model not in ("trigram", "sp") else None, trigrams if model == "trigram" else None,
@@ -242,11 +241,11 @@ def train_updates(t: Trainee, features: SentenceBatch, negatives: MinedNegatives
 
 
 def run_case(model: str, megabatch: int, device: torch.device, data: tuple, vocab: tuple, min_pairs: int,
-             extra_words: int, dim: int = 300, seed: int = 0) -> Case:
+             dim: int = 300, seed: int = 0) -> Case:
     """Whole mega-batches of ``M x 100`` pairs, the first a warm-up: featurisation, mining and the M updates timed
     apart, and the bare full product beside them."""
     left, right, groups = data
-    t = trainee(model, vocab, extra_words, dim, seed, device)
+    t = trainee(model, vocab, dim, seed, device)
     size = megabatch * BATCH
     n_mega = max(2, math.ceil(min_pairs / size) + 1)  # the first is a warm-up
     if n_mega * size > len(left):
@@ -328,7 +327,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--megabatches", default="1,40")
     p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"], help="auto: CPU, and CUDA if any")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1: per-core figures)")
-    p.add_argument("--extra-words", type=int, default=0, help="extra trainable vocabulary rows (Adam cost)")
     p.add_argument("--dim", type=int, default=300, help="embedding / LSTM size (the paper's 300)")
     p.add_argument("--naive-pairs", type=int, default=200, help="pairs for the pure-Python reference miner")
     p.add_argument("--json", type=Path)
@@ -351,8 +349,8 @@ def main(argv: list[str] | None = None) -> int:
     for device in devices:
         for model in args.models.split(","):
             for megabatch in megabatches:
-                case = run_case(model, megabatch, device, (left, right, groups), (words, trigrams),
-                                args.min_pairs, args.extra_words, args.dim)
+                case = run_case(model, megabatch, device, (left, right, groups), (words, trigrams), args.min_pairs,
+                                args.dim)
                 cases.append(case)
                 print(f"{case.device:5} {model:8} M={megabatch:<3} {case.pairs_per_second:9.0f} pairs/s  "
                       f"update {case.update_ms:7.2f} ms  mining {case.mining_ms:8.2f} ms/mega-batch "
@@ -371,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "threads": torch.get_num_threads(), "torch": torch.__version__,
         "cuda": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
-        "pairs_loaded": len(left), "words": len(words), "extra_words": args.extra_words, "trigrams": len(trigrams),
+        "pairs_loaded": len(left), "words": len(words), "trigrams": len(trigrams),
         "dim": args.dim,
         "cases": [asdict(c) for c in cases], "miner": miners,
         "word_m40_mining_fraction": {c.device: c.mining_fraction for c in word_40},

@@ -77,7 +77,7 @@ def encoders_part(data: cases.Data, device: torch.device, smoke: bool, budget: c
             if refused:
                 rows.append({"model": model, "megabatch": m, "status": "skipped", "error": refused})
                 continue
-            case = run_train_case(model, m, device, (left, right, groups), vocab, min_pairs, 0, dim)
+            case = run_train_case(model, m, device, (left, right, groups), vocab, min_pairs, dim)
             rows.append({**asdict(case), "status": "ok"})
             print(f"  {model:8s} M={m:<3d} {case.pairs_per_second:10.0f} pairs/s  mining "
                   f"{100 * case.mining_fraction:5.1f}%", flush=True)

@@ -21,13 +21,14 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO, SHARED, code_commit, shown
 from benchmarks.result import command, write_json
+from benchmarks.timing import timed
+from benchmarks.translate.sample_kernels import machine_key
 from configs.schema import TranslateConfig
 from translate.cpu_kernel import cpu_info, translation_kernel
 from translate.loading import load_translator
@@ -48,10 +49,9 @@ def child(case: str, source: Path, sentences: int, out: Path) -> None:
     lines = [line for line in source.read_text(encoding="utf-8").splitlines() if line.strip()][:sentences]
     translator = load_translator(TranslateConfig(device="cpu", beam_size=12, cpu_kernel=kernel))
     translator.translate(lines[:32])  # warm-up
-    cpu, wall = time.process_time(), time.perf_counter()
-    hypotheses = [t.hypothesis for t in translator.translate(lines)]
-    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    out.write_text(json.dumps({"cpu_seconds": round(cpu, 2), "wall_seconds": round(wall, 2),
+    with timed() as seconds:
+        hypotheses = [t.hypothesis for t in translator.translate(lines)]
+    out.write_text(json.dumps({"cpu_seconds": round(seconds.cpu[0], 2), "wall_seconds": round(seconds.wall[0], 2),
                                "compute_type": str(translator.backend.compute_type), "hypotheses": hypotheses}))
 
 
@@ -112,8 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         record = {
             "command": command(__file__, argv),
             "code": code_commit(REPO),
-            "machine": {"cpu": cpu.model, "vendor": cpu.vendor, "isa": cpu.best_isa(), "cores": os.cpu_count(),
-                        "python": platform.python_version(), "load_average_start_end": load},
+            "machine": {**machine_key(), "cores": os.cpu_count(), "python": platform.python_version(),
+                        "load_average_start_end": load},
             "input": shown(args.input), "sentences": args.sentences, "beam": 12,
             "model": "translate/models/small-cs-en",
             "rounds": args.rounds, "cases": results,
