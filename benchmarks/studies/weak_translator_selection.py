@@ -28,6 +28,7 @@ import pyarrow.parquet as pq
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
+from benchmarks.doc_sections import table
 from benchmarks.result import write_result
 from configs.schema import SelectConfig
 from filters.folds import select_training_pairs
@@ -120,12 +121,10 @@ def tally(out: Path) -> dict[str, Any]:
         low, high = wilson(counts["paraphrase"], len(mine))
         results[name] = {"kept": kept, "kept_share": kept / key["pairs"], "judged": len(mine), **counts,
                          "paraphrase_share": counts["paraphrase"] / max(len(mine), 1), "ci95": [low, high]}
-    lines = ["| selection | pairs kept | of all pairs | judged | real paraphrases | partial | not | 95% CI |",
-             "|---|---|---|---|---|---|---|---|"]
-    for name, r in results.items():
-        lines.append(f"| {name} | {r['kept']:,} | {r['kept_share']:.1%} | {r['judged']} | "
-                     f"{r['paraphrase']} ({r['paraphrase_share']:.0%}) | {r['partial']} | {r['not']} | "
-                     f"{r['ci95'][0]:.0%}-{r['ci95'][1]:.0%} |")
+    lines = table(["selection", "pairs kept", "of all pairs", "judged", "real paraphrases", "partial", "not", "95% CI"],
+                  "l", [[name, f"{r['kept']:,}", f"{r['kept_share']:.1%}", r["judged"],
+                         f"{r['paraphrase']} ({r['paraphrase_share']:.0%})", r["partial"], r["not"],
+                         f"{r['ci95'][0]:.0%}-{r['ci95'][1]:.0%}"] for name, r in results.items()])
     write_result(out / "tally.json", results, __file__)
     (out / "tally.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
