@@ -67,5 +67,5 @@ def run_and_report(config: ParaNMTConfig, specs: Sequence[InputSpec], out: str, 
         print(f"{'lexicon/':<12} {FileSystems.join(out, LEXICON_DIR)}/ (paranmt lexicon neighbours "
               f"--lexicon ... WORD)")
     print(f"summary     {FileSystems.join(out, SUMMARY_FILE)}")
-    print(f"card        {FileSystems.join(out, CARD_FILE)} (datasets.load_dataset on the folder reads train/)")
+    print(f"card        {FileSystems.join(out, CARD_FILE)} (the dataset card: datasets.load_dataset reads the folder)")
     return 0

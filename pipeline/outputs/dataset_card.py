@@ -90,8 +90,14 @@ def card_configs(summary: Mapping[str, Any]) -> list[str]:
 
 
 def _selected(summary: Mapping[str, Any]) -> str:
-    """Where the size and the examples come from: the default config (``pairs`` when no output has rows)."""
+    """Where the size comes from: the default config (``pairs`` when no output has rows)."""
     return next(iter(card_configs(summary)), PAIRS)
+
+
+def _example_folder(summary: Mapping[str, Any]) -> str | None:
+    """Where the example pairs come from: ``train/``, else ``pairs/``; None when neither has a row (a run whose rows
+    were all rejected has no pair to show)."""
+    return next((folder for folder in (TRAIN, PAIRS) if summary.get(folder)), None)
 
 
 def card_data(summary: Mapping[str, Any], definition: Mapping[str, Any], *, name: str) -> DatasetCardData:
@@ -108,6 +114,12 @@ def card_data(summary: Mapping[str, Any], definition: Mapping[str, Any], *, name
         source_datasets=["original"], size_categories=[size_category(summary[default])],
         pretty_name=card_config.get("pretty_name") or name, tags=["paraphrase", "back-translation", "paranmt"],
         configs=configs)
+
+
+def _examples_section(summary: Mapping[str, Any], examples: Sequence[Mapping[str, Any]], rows: str) -> str:
+    if not examples:
+        return "No pair reached `pairs/`: every row was rejected or dead-lettered (see the counts above)."
+    return f"The first {len(examples)} pairs of `{_example_folder(summary)}/` in id order:\n\n{rows}"
 
 
 def example_pairs(paths: Sequence[str], n: int = EXAMPLES) -> list[dict[str, Any]]:
@@ -331,9 +343,7 @@ Seed {config['seed']}.
 
 ## Examples
 
-The first {len(examples)} pairs of `{default}/` in id order:
-
-{example_rows}
+{_examples_section(summary, examples, example_rows)}
 
 ## Licence
 
@@ -370,10 +380,10 @@ def write_dataset_card(output: str) -> str:
     summary = json.loads(_read_text(FileSystems.join(output, SUMMARY_FILE)))
     definition_path = FileSystems.join(output, DEFINITION_FILE)
     definition = read_definition(_read_text(definition_path), definition_path)
-    selected = _shards(output, summary, _selected(summary))
+    examples = _example_folder(summary)
     report_path = FileSystems.join(output, REPORT_DIR, REPORT_FILE)
     report = json.loads(_read_text(report_path)) if _exists(report_path) else None
     name = posixpath.basename(output.rstrip("/")) or output
     card = dataset_card(summary, definition, _parquet_metadata(_shards(output, summary, PAIRS)),
-                        example_pairs(selected), report, name=name)
+                        example_pairs(_shards(output, summary, examples)) if examples else [], report, name=name)
     return write_marker(output, CARD_FILE, str(card))

@@ -179,3 +179,17 @@ def test_report_on_the_run_folder_adds_its_tables_and_plots(mt_lexicon_run, caps
 
 def test_size_categories():
     assert [size_category(n) for n in (0, 999, 1000, 51_409_584)] == ["n<1K", "n<1K", "1K<n<10K", "10M<n<100M"]
+
+
+def test_a_run_whose_every_row_is_rejected_has_a_card_without_examples(tmp_path):
+    """A pair file of one garbage row (a control character): no pair reaches pairs/, the card says so."""
+    (tmp_path / "in.tsv").write_text("Aby\x07 byl svět lepším místem.\tFor the world to be a better place.\t"
+                                     "For the world to be a better place.\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert run_main(["--tsv", str(tmp_path / "in.tsv"), "--mt-column", "2", "--out", str(out),
+                     "--quiet"]) == 0
+    summary = json.loads((out / SUMMARY_FILE).read_text())
+    assert (summary["read"], summary["pairs"], summary["rejected"]) == (1, 0, 1)
+    card = (out / CARD_FILE).read_text(encoding="utf-8")
+    assert "No pair reached `pairs/`: every row was rejected or dead-lettered" in card
+    assert DatasetCard.load(out / CARD_FILE).data.configs[0]["config_name"] == "rejected"
