@@ -1,5 +1,5 @@
-"""The suite's session fixtures: the tiny NMT models (trained once, cached on disk) and ../shared's Tatoeba bitext,
-thin wrappers over tests/support/nmt_models.py."""
+"""The suite's session fixtures: the tiny NMT models (trained once, cached on disk), ../shared's Tatoeba bitext and
+the sample's run folder, thin wrappers over tests/support/nmt_models.py and tests/support/sample_run.py."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import nmt_models
+from tests.support.sample_run import run_sample
 
 
 @pytest.fixture(scope="session")
@@ -33,3 +34,11 @@ def real_model(tatoeba) -> Path:
 @pytest.fixture(scope="session")
 def real_heldout(tatoeba) -> list[str]:
     return nmt_models.tatoeba_heldout(tatoeba[0])
+
+
+@pytest.fixture(scope="session")
+def sample_run(tmp_path_factory) -> Path:
+    """The README's main job run once in the test process: a real run folder, for tests that only read it."""
+    out = tmp_path_factory.mktemp("runs") / "sample"
+    run_sample(out)
+    return out

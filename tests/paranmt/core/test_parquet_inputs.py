@@ -21,15 +21,7 @@ from paranmt.core.run_layout import PAIRS, STAGING, TRAIN
 from pipeline.analysis.corpus_report import read_pairs
 from pipeline.analysis.lexicon.counting import build_from_parquet
 from pipeline.inputs.plan import InputSpec, plan_reads
-from tests.support.sample_run import run_sample
 from train_embeddings.training.data import PairSource
-
-
-@pytest.fixture(scope="module")
-def sample_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("runs") / "sample"
-    run_sample(out)
-    return out
 
 
 def messy_shards(run, folder):

@@ -22,13 +22,6 @@ from tests.support.taste_data import taste_data
 from tests.support.text_files import read_lines
 
 
-@pytest.fixture(scope="module")
-def sample_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("runs") / "sample"
-    run_sample(out)
-    return out
-
-
 def rescored_equals_the_run(run, tmp_path):
     out = tmp_path / "rescored.parquet"
     assert score_command.main(["--input", str(run / PAIRS), "--config", "sample", "--out", str(out), "--quiet"]) == 0
