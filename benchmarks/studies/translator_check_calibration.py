@@ -97,7 +97,7 @@ CHOICE = ("The warning should fire where a run's train/ is mostly not paraphrase
 #: Points measured on data that is not in ../shared, as reported (not rerun here).
 REPORTED: dict[str, dict[str, Any]] = {
     "wmttest2024": {"domain": "out", "about": "WMT 2024 test (news and social text, held out): 500 pairs",
-                    "source": "issue 41 (a fresh-clone probe; the set is not in ../shared)",
+                    "source": "a probe from a fresh clone on held-out data (the set is not in ../shared)",
                     "below_floor": 0.34, "no_shared_trigram": 0.55,
                     "judged": {"train_pairs": 15, "paraphrase": 0}},
 }
@@ -171,7 +171,7 @@ def sample(work: Path, out: Path, per_set: int, seed: int) -> None:
           "drawn pairs were judged before or drawn twice)")
 
 
-#: The limits before this calibration (issue 34), for the comparison in the record.
+#: The limits before this calibration, for the comparison in the record.
 PREVIOUS = {"below_floor": 0.25, "no_shared_trigram": 0.6}
 LIMITS = {"below_floor": MAX_BELOW_FLOOR, "no_shared_trigram": MAX_NO_TRIGRAM}
 
