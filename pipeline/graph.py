@@ -11,6 +11,7 @@ import dataclasses
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
@@ -26,7 +27,7 @@ from pipeline.inputs.plan import InputSpec, ReadPlan
 from pipeline.launcher.options import runner_of
 from pipeline.launcher.preflight import LOCAL_RUNNERS
 from pipeline.metrics import Step
-from pipeline.outputs.run_folder import code_version, definition
+from pipeline.outputs.run_folder import code_version
 from pipeline.records import REJECTED_TAG
 from pipeline.stages.backtranslate import BackTranslate
 from pipeline.stages.dedup import Dedup, dedup_buckets
@@ -36,6 +37,9 @@ from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
 from pipeline.stages.scorer_fit import ScorerChoice, choose_scorer
 from pipeline.stages.selection import Select
 from pipeline.stages.write import write_run_outputs
+
+if TYPE_CHECKING:
+    from pydantic import JsonValue
 
 log = logging.getLogger(__name__)
 
@@ -131,13 +135,13 @@ def check_run(
     return CheckedRun(config, specs, output, ingest, prefilter, back_translate, scorer, scores, excluded)
 
 
-def build_pipeline(p: beam.Pipeline, checked: CheckedRun) -> None:
-    """Add every stage of a checked run to ``p``, writing into ``<output>/_staging`` when it runs."""
+def build_pipeline(p: beam.Pipeline, checked: CheckedRun, defined: dict[str, JsonValue]) -> None:
+    """Add every stage of a checked run to ``p``, writing into ``<output>/_staging`` when it runs. ``defined``: the
+    run's definition (:func:`pipeline.outputs.run_folder.definition`), which the outputs' metadata records."""
     config, output, scorer = checked.config, checked.output, checked.scorer
     # The outputs record the run's definition (its settings under "config", its inputs, the kernel that translates:
     # the same bytes from every x86 CPU with the portable kernel, which names the pin, not the machine), so a
     # setting a rerun may change (threads, the runner, ...) changes no output byte.
-    defined = definition(config, checked.specs, checked.plan)
     metadata = {
         "config": {key: value for key, value in defined.items() if key not in ("inputs", "translation_kernel")},
         "code_version": code_version(),

@@ -119,13 +119,13 @@ def run_job(
         # Input, model and output-folder errors are raised here, before anything is written.
         checked = check_run(p, config, specs, worker_output)
         # everything checkable was checked
-        claim_output(output, given_config, checked.specs, checked.plan, overwrite=overwrite)
+        defined = claim_output(output, given_config, checked.specs, checked.plan, overwrite=overwrite)
         clear_staging(output)  # a killed run's staging folder and success marker
         checked = checked.with_finished_scorer()  # the same run's scorer, fitted and saved before, is reused
         if checked.scorer is not None:
             checked.scorer.save()  # a scorer the launcher fitted
         # The stages were built with the workers' paths; the outputs' metadata describes the run as given.
-        build_pipeline(p, dataclasses.replace(checked, config=given_config, specs=given_specs))
+        build_pipeline(p, dataclasses.replace(checked, config=given_config, specs=given_specs), defined)
         watch = _Watch(show_progress, progress_every, _written_rows(config, worker_output, started))
         result, metrics = _run_and_wait(p, options, runner, output, checked, watch)
         if metrics is None:  # a Dataflow dry run: built, never submitted

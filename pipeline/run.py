@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 
-from configs import load_config
 from configs.schema import ParaNMTConfig
 from paranmt.core.command_line import (
     ArgumentParser,
@@ -22,8 +21,6 @@ from paranmt.core.command_line import (
     add_config_arguments,
     add_config_flags,
     command,
-    config_values,
-    flag_names,
     run_program,
 )
 from pipeline.launcher.preflight import check_before_beam
@@ -125,11 +122,9 @@ def _check_input_flags(args: argparse.Namespace) -> None:
         raise UsageError(f"--progress-every {args.progress_every:g}: give a number of seconds above 0")
 
 
-@command(build_parser, passthrough="beam_args")
-def main(args: argparse.Namespace) -> int:
+@command(build_parser, passthrough="beam_args", config_flags=CONFIG_FLAGS)
+def main(args: argparse.Namespace, config: ParaNMTConfig) -> int:
     _check_input_flags(args)
-    config = load_config(args.config, args.overrides, config_values(args, CONFIG_FLAGS),
-                         flags=flag_names(CONFIG_FLAGS))
     refuse_if_busy(args.out)  # at once: Beam and the model check take seconds
     named = [(f"--{flag}", path) for flag in _PATH_FLAGS for path in getattr(args, flag)]
     check_before_beam(config, args.beam_args, named, args.out, args.shared_mount)

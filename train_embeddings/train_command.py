@@ -33,17 +33,14 @@ import logging
 import sys
 from pathlib import Path
 
-from configs import load_config
 from configs.schema import ParaNMTConfig
 from paranmt.core.command_line import (
     ArgumentParser,
     ConfigFlag,
     add_config_arguments,
     add_config_flags,
-    check_required,
     command,
-    config_values,
-    flag_names,
+    command_config,
 )
 
 
@@ -105,12 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 @command(build_parser, log_level=logging.INFO)
 def main(args: argparse.Namespace) -> int:
-    values = config_values(args, CONFIG_FLAGS)
-    word_vectors = values["train.word_vectors"]
-    if word_vectors == "none":  # random vectors, set once the config is loaded (over its own vectors too)
-        values["train.word_vectors"] = None
-    config = load_config(args.config, args.overrides, values, flags=flag_names(CONFIG_FLAGS))
-    check_required(config, CONFIG_FLAGS)
+    word_vectors = getattr(args, "train.word_vectors")
+    # --word-vectors none: random vectors, set once the config is loaded (over its own vectors too)
+    config = command_config(args, CONFIG_FLAGS, {"train.word_vectors": None} if word_vectors == "none" else None)
     if not args.no_eval:
         # sacremoses loads here, once the arguments parse; a clone without ../shared gets its one line at once
         from train_embeddings.evaluation.sts.datasets import check_dev_data

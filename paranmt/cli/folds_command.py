@@ -13,8 +13,7 @@ from paranmt.core.command_line import (
     add_config_arguments,
     add_config_flags,
     command,
-    config_values,
-    flag_names,
+    command_config,
 )
 
 # The flags that set config values; each one's type, help and default are its schema field's. --folds also selects
@@ -44,17 +43,15 @@ def main(args: argparse.Namespace) -> int:
     """Rank a pairs Parquet file into folds, write one Parquet file per fold, print sizes and boundaries."""
 
     # the work's modules load once the arguments parse: --help and a bad flag answer at once
-    from configs import ConfigError, load_config
+    from configs import ConfigError
     from filters.folds import select_training_pairs, write_fold_subsets
     from paranmt.core.pair_schema import ID, Reason
     from paranmt.core.parquet_inputs import read_parquet_input
     from paranmt.core.run_layout import PAIRS
 
-    values = config_values(args, CONFIG_FLAGS)
-    folds = values["select.folds"]
-    values["select.select_folds"] = [folds - 1, folds] if folds and folds >= 2 else None
-    config = load_config(args.config, args.overrides, values,
-                         flags={**flag_names(CONFIG_FLAGS), "select.select_folds": "--folds"})
+    folds = getattr(args, "select.folds")
+    config = command_config(args, CONFIG_FLAGS,
+                            {"select.select_folds": [folds - 1, folds] if folds and folds >= 2 else None})
     criterion = config.select.rank_by or "paraphrase_score"
     select_config = config.select.model_copy(update={"rank_by": criterion, "max_tokens": None, "sample": None})
     config = config.model_copy(update={"select": select_config})

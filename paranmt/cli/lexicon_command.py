@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from paranmt.core.command_line import ArgumentParser, add_config_arguments, command
+from paranmt.core.command_line import ArgumentParser, add_config_arguments, command, command_config
 from pipeline.analysis import lexicon as lexicon_package
 
 
@@ -38,7 +38,6 @@ def build_parser() -> argparse.ArgumentParser:
 @command(build_parser)
 def main(args: argparse.Namespace) -> int:
     # the work's modules (Beam's file systems) load once the arguments parse: --help and a bad flag answer at once
-    from configs import load_config
     from pipeline.analysis.lexicon.counting import LexiconError, build_from_parquet
     from pipeline.analysis.lexicon.evaluation import evaluate_wordsim, format_results
     from pipeline.analysis.lexicon.query import neighbours
@@ -51,7 +50,7 @@ def main(args: argparse.Namespace) -> int:
     )
 
     if args.command == "build":
-        config = load_config(args.config, args.overrides)
+        config = command_config(args, ())
         started = time.perf_counter()
         counts, vocab, marginals = build_from_parquet(args.input, config.lexicon, progress=not args.quiet)
         if marginals.used == 0:

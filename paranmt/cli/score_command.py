@@ -26,8 +26,6 @@ from paranmt.core.command_line import (
     add_config_arguments,
     add_config_flags,
     command,
-    config_values,
-    flag_names,
 )
 
 
@@ -59,12 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-@command(build_parser)
-def main(args: argparse.Namespace) -> int:
+@command(build_parser, config_flags=CONFIG_FLAGS)
+def main(args: argparse.Namespace, run_config: ParaNMTConfig) -> int:
     # the work's modules load once the arguments parse: --help and a bad flag answer at once
     from tqdm import tqdm
 
-    from configs import ConfigError, load_config
+    from configs import ConfigError
     from configs.out_paths import out_file_problem
     from filters.paragram import ParagramScorer
     from filters.scores import fit_sample_from_parquet, score_parquet
@@ -72,8 +70,7 @@ def main(args: argparse.Namespace) -> int:
     from paranmt.core.parquet_inputs import read_parquet_input
     from paranmt.core.run_layout import PAIRS, REJECTED
 
-    values = config_values(args, CONFIG_FLAGS)
-    config = load_config(args.config, args.overrides, values, flags=flag_names(CONFIG_FLAGS)).score
+    config = run_config.score
     problem = out_file_problem("--out", args.out)
     if problem:
         raise ConfigError(problem)
@@ -87,7 +84,7 @@ def main(args: argparse.Namespace) -> int:
     if args.batch_rows < 1:
         raise ConfigError(f"--batch-rows must be positive (got {args.batch_rows})")
     if config.scorer is not None:
-        ignored = [item.flag for item in CONFIG_FLAGS if item.key != "score.scorer" and values[item.key]]
+        ignored = [item.flag for item in CONFIG_FLAGS if item.key != "score.scorer" and getattr(args, item.key)]
         if ignored:
             print(f"note: {', '.join(ignored)} ignored: the saved scorer {config.scorer} is used as fitted",
                   file=sys.stderr)

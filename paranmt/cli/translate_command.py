@@ -25,8 +25,6 @@ from paranmt.core.command_line import (
     add_config_arguments,
     add_config_flags,
     command,
-    config_values,
-    flag_names,
 )
 from pipeline.run import TRANSLATE_FLAGS
 
@@ -47,12 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-@command(build_parser)
-def main(args: argparse.Namespace) -> int:
+@command(build_parser, config_flags=CONFIG_FLAGS)
+def main(args: argparse.Namespace, config: ParaNMTConfig) -> int:
     # the work's modules (CTranslate2, sacremoses) load once the arguments parse: --help and a bad flag answer at once
     from tqdm import tqdm
 
-    from configs import ConfigError, load_config
+    from configs import ConfigError
     from configs.out_paths import out_file_problem
     from translate.file_translator import (
         COLUMNS,
@@ -64,8 +62,6 @@ def main(args: argparse.Namespace) -> int:
     )
     from translate.loading import load_translator
 
-    config = load_config(args.config, args.overrides, config_values(args, CONFIG_FLAGS),
-                         flags=flag_names(CONFIG_FLAGS))
     if args.input.is_dir():
         raise ConfigError(f"--input {args.input} is a folder: give a text file, one sentence per line")
     if not args.input.is_file():

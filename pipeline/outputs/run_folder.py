@@ -74,16 +74,18 @@ def definition(config: ParaNMTConfig, specs: Sequence[InputSpec], plan: ReadPlan
     (:func:`pipeline.inputs.plan.recorded_inputs`: the files' names, sizes and content digests, so a path typed
     another way is the same run), and the kernel that translates (a resume on another kernel is another run; none
     when the inputs carry their translations)."""
+    inputs = recorded_inputs(specs, plan)
     kernel = None if plan.has_mt else run_kernel(config.translate)
-    return run_definition(config, inputs=recorded_inputs(specs, plan), translation_kernel=kernel)
+    return run_definition(config, inputs=inputs, translation_kernel=kernel)
 
 
 def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec], plan: ReadPlan, *,
-                 overwrite: bool) -> None:
+                 overwrite: bool) -> dict[str, JsonValue]:
     """One rule for every run folder (:mod:`paranmt.core.run_definition`): a folder that holds this run is resumed
     — finished translations are reused and the outputs rewritten identically —, one that holds a different run is
     refused unless ``overwrite`` (its outputs are then deleted; the content-addressed translation cache is kept).
-    The run's definition is written to ``<output>/definition.json`` before any work."""
+    The run's definition (:func:`definition`) is written to ``<output>/definition.json`` before any work, and
+    returned: the outputs' metadata records it."""
     current = definition(config, specs, plan)
     path = FileSystems.join(output, DEFINITION_FILE)
     if FileSystems.exists(path):
@@ -94,6 +96,7 @@ def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec],
                                                                  SUCCESS_FILE, CARD_FILE, REPORT_DIR)]
             FileSystems.delete([p for p in stale if FileSystems.exists(p)])
     write_marker(output, DEFINITION_FILE, definition_text(current))  # FileSystems makes the folder
+    return current
 
 
 def cached_chunk_path(root: str, model_folder: str, name: str) -> str:

@@ -19,6 +19,7 @@ from pipeline.graph import build_pipeline, check_run
 from pipeline.inputs.plan import InputSpec
 from pipeline.launcher.preflight import beam_argv
 from pipeline.metrics import Step
+from pipeline.outputs.run_folder import definition
 from pipeline.run import main
 from tests.support.repo import REPO_ROOT
 
@@ -61,8 +62,8 @@ def test_the_runner_v2_pipeline_holds_every_stage_and_unpickles(tmp_path):
     assert ACCELERATOR in options.view_as(GoogleCloudOptions).dataflow_service_options
     assert options.view_as(WorkerOptions).machine_type == "g2-standard-8"
     p = beam.Pipeline(options=options)
-    build_pipeline(p, check_run(p, config, [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")],
-                                 str(tmp_path / "out")))
+    checked = check_run(p, config, [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")], str(tmp_path / "out"))
+    build_pipeline(p, checked, definition(config, checked.specs, checked.plan))
     proto = p.run().job.proto_pipeline  # what DataflowRunner would upload
 
     names = {t.unique_name.split("/")[0] for t in proto.components.transforms.values()}

@@ -67,13 +67,12 @@ def test_backend_takes_a_name_or_an_import_path_checked_as_set_checks_it(tmp_pat
     """``--backend`` offers what its help says (a built-in name or a backend's import path: the broken-backend run
     in tests/pipeline/test_run_backend_failure.py gives one); a value the schema refuses is refused by the check
     ``--set`` goes through, in one line naming the flag that gave it."""
-    from configs import load_config
-    from paranmt.core.command_line import config_values, flag_names
+    from paranmt.core.command_line import command_config
     from pipeline.run import CONFIG_FLAGS, build_parser
 
     for value in ("fairseq", "mypackage.backends:MyBackend"):
         args = build_parser().parse_args(["--cs", "a", "--en", "b", "--out", "o", "--backend", value])
-        config = load_config(None, [], config_values(args, CONFIG_FLAGS), flags=flag_names(CONFIG_FLAGS))
+        config = command_config(args, CONFIG_FLAGS)
         assert config.translate.backend == value
     out = str(tmp_path / "o")
     assert main(["run", "--cs", "a", "--en", "b", "--out", out, "--backend", "marian"]) == 2

@@ -134,6 +134,17 @@ def test_every_command_starts_through_the_one_command_decorator() -> None:
         assert not calls & {"parse_args", "parse_known_args", "basicConfig"}, name
 
 
+def test_every_command_loads_its_config_in_the_one_way() -> None:
+    """``--config``, then ``--set``, then the command's own flags: one precedence, in :func:`command_config` (the
+    decorator's ``config_flags``, or a call where the command adds values of its own). evaluate-nmt has no
+    ``--config``: its config is its flags alone."""
+    for name, tree in _command_modules().items():
+        calls = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call)
+                 and isinstance(node.func, ast.Name)}
+        if name != "paranmt.cli.evaluate_nmt_command":
+            assert "load_config" not in calls, name
+
+
 def test_the_console_log_is_set_up_in_one_place() -> None:
     """Eight commands used to call ``logging.basicConfig`` each, in five formats."""
     found = sorted(str(path.relative_to(REPO_ROOT)) for package in LIBRARY for path in (REPO_ROOT / package).rglob(
