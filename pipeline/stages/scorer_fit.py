@@ -142,16 +142,16 @@ def choose_scorer(config: ParaNMTConfig, plan: ReadPlan, specs: Sequence[InputSp
     for key, given in (("embeddings", score.embeddings), ("word_frequencies", score.word_frequencies)):
         if given is not None and not given.exists():  # the job's fit would fail on it, after the claim
             raise InputError(f"score.{key}: {given} does not exist (give an existing file, or leave it unset)")
-    fit_here = not _fits_in_job(score, local=local)
-    sentences = first_english_sentences(plan, specs, config.pipeline, score.fit_sample if fit_here else 1)
+    path = FileSystems.join(output, SCORER_FILE)
+    fit = FitScorer(score, path) if _fits_in_job(score, local=local) else None
+    sentences = first_english_sentences(plan, specs, config.pipeline, score.fit_sample if fit is None else 1)
     if not sentences:  # every row is a dead letter or has an empty English side: an input error, not a crash
         inputs = ", ".join(p for spec in specs for p in spec.paths)
         raise InputError(f"no English sentence to fit the paraphrase scorer on: no row of {inputs} has a "
                          "decodable, non-empty English side; check the files and the --en-column, or give a saved "
                          "scorer with --set score.scorer=FILE, or skip scoring with --no-score")
-    path = FileSystems.join(output, SCORER_FILE)
-    if not fit_here:
-        return ScorerChoice(path, fit=FitScorer(score, path))
+    if fit is not None:
+        return ScorerChoice(path, fit=fit)
     fitted = ParagramScorer.from_config(score, sentences)
     return ScorerChoice(path, fitted.scorer_id, fitted=fitted)
 
