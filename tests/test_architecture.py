@@ -543,9 +543,7 @@ UNMIRRORED = frozenset({
     "train_embeddings/training/state.py", "train_embeddings/training/unseen_words.py", "train_embeddings/vocab.py",
     "configs/schema.py", "paranmt/cli/convert_command.py",
     "paranmt/cli/export_vectors_command.py", "paranmt/cli/lexicon_command.py", "paranmt/cli/train_nmt_command.py",
-    "paranmt/cli/vmap_command.py", "paranmt/core/corpus_card.py",
-    "paranmt/core/pair_schema.py",
-    "paranmt/core/word_vectors.py",
+    "paranmt/cli/vmap_command.py",
 })
 
 
