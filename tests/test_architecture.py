@@ -541,11 +541,7 @@ UNMIRRORED = frozenset({
     "train_embeddings/static/teacher_targets.py", "train_embeddings/training/checkpoint.py",
     "train_embeddings/training/megabatches.py", "train_embeddings/training/reporting.py",
     "train_embeddings/training/state.py", "train_embeddings/training/unseen_words.py", "train_embeddings/vocab.py",
-    "configs/schema.py", "paranmt/cli/convert_command.py",
-    "paranmt/cli/export_vectors_command.py", "paranmt/cli/lexicon_command.py", "paranmt/cli/train_nmt_command.py",
-    "paranmt/cli/vmap_command.py", "paranmt/core/chunking.py", "paranmt/core/corpus_card.py", "paranmt/core/errors.py",
-    "paranmt/core/import_path.py", "paranmt/core/pair_schema.py", "paranmt/core/plotting.py",
-    "paranmt/core/sif_weighting.py", "paranmt/core/token_arrays.py", "paranmt/core/word_vectors.py",
+    "paranmt/cli/export_vectors_command.py",
 })
 
 

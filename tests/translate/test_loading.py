@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import ValidationError
 
 from configs.schema import TranslateConfig
 from pipeline.stages.backtranslate import checked_model_id
@@ -48,8 +47,3 @@ def test_a_wrong_import_path_is_one_line_before_any_work(path, message):
         with pytest.raises(BackendUnavailable, match=message) as caught:
             attempt()
         assert "\n" not in str(caught.value)
-
-
-def test_a_backend_name_that_is_neither_built_in_nor_a_path_is_a_config_error():
-    with pytest.raises(ValidationError, match="'ctranslate' is none of auto, ctranslate2, fairseq"):
-        TranslateConfig(backend="ctranslate")

@@ -17,7 +17,9 @@ import torch
 from configs.schema import TranslateConfig
 from paranmt.cli.evaluate_nmt_command import main as evaluate_main
 from paranmt.cli.train_nmt_command import main as train_main
+from tests.support.commands import one_error_line
 from tests.support.repo import REPO_ROOT
+from tests.support.text_files import write_pair_files
 from tests.support.toy_corpus import make_toy_corpus
 from translate.card import ModelDir
 from translate.loading import load_translator
@@ -33,20 +35,12 @@ from translate.translator import Status
 FAST = ["--preset", "tiny", "--recipe", "bpe_merges=300", "--recipe", "max_tokens=1024", "--threads", "1"]
 
 
-def write_pairs(folder: Path, name: str, cs: list[str], en: list[str]) -> tuple[Path, Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = folder / f"{name}.cs", folder / f"{name}.en"
-    for path, lines in zip(paths, (cs, en), strict=True):
-        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return paths
-
-
 @pytest.fixture(scope="module")
 def toy_files(tmp_path_factory) -> dict[str, Path]:
     cs, en = make_toy_corpus(500, seed=3)
     folder = tmp_path_factory.mktemp("toy-bitext")
-    train_cs, train_en = write_pairs(folder, "train", cs[:400], en[:400])
-    test_cs, test_en = write_pairs(folder, "test", cs[400:], en[400:])
+    train_cs, train_en = write_pair_files(folder, "train", cs[:400], en[:400])
+    test_cs, test_en = write_pair_files(folder, "test", cs[400:], en[400:])
     return {"cs": train_cs, "en": train_en, "test_cs": test_cs, "test_en": test_en}
 
 
@@ -191,78 +185,38 @@ def test_a_killed_run_resumes_from_its_last_checkpoint(tmp_path, toy_files):
 # ---- bad input -------------------------------------------------------------------------------------------------
 
 
-def _error(capsys, args: list[str]) -> str:
-    assert train_main(args) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
-    return err
-
-
 def test_misaligned_bitext_names_both_files(tmp_path, toy_files, capsys):
-    cs, en = write_pairs(tmp_path, "short", ["Pes.", "Kočka."], ["Dog."])
-    err = _error(capsys, ["--cs", str(cs), "--en", str(en), "--out", str(tmp_path / "m")])
+    cs, en = write_pair_files(tmp_path, "short", ["Pes.", "Kočka."], ["Dog."])
+    err = one_error_line(capsys, train_main, ["--cs", str(cs), "--en", str(en), "--out", str(tmp_path / "m")])
     assert "short.cs has 2 lines but" in err and "short.en has 1" in err and "line-aligned" in err
-    err = _error(capsys, ["--cs", str(cs), str(toy_files["cs"]), "--en", str(en),
-                          "--out", str(tmp_path / "m")])
+    err = one_error_line(capsys, train_main, ["--cs", str(cs), str(toy_files["cs"]), "--en", str(en),
+                                              "--out", str(tmp_path / "m")])
     assert "2 Czech file(s) but 1 English file(s)" in err
     assert not (tmp_path / "m").exists(), "nothing written for bad input"
 
 
 def test_empty_inputs_and_splits(tmp_path, toy_files, capsys):
-    cs, en = write_pairs(tmp_path, "empty", [], [])
-    err = _error(capsys, ["--cs", str(cs), "--en", str(en), "--out", str(tmp_path / "m")])
+    cs, en = write_pair_files(tmp_path, "empty", [], [])
+    err = one_error_line(capsys, train_main, ["--cs", str(cs), "--en", str(en), "--out", str(tmp_path / "m")])
     assert "training input is empty" in err and "empty.cs" in err
-    blank_cs, blank_en = write_pairs(tmp_path, "blank", ["", "  "], ["x", ""])
-    err = _error(capsys, ["--cs", str(toy_files["cs"]), "--en", str(toy_files["en"]),
-                          "--valid-cs", str(blank_cs), "--valid-en", str(blank_en), "--out", str(tmp_path / "v"),
-                          *FAST])
+    blank_cs, blank_en = write_pair_files(tmp_path, "blank", ["", "  "], ["x", ""])
+    err = one_error_line(capsys, train_main, ["--cs", str(toy_files["cs"]), "--en", str(toy_files["en"]),
+                                              "--valid-cs", str(blank_cs), "--valid-en", str(blank_en),
+                                              "--out", str(tmp_path / "v"), *FAST])
     assert "validation split is empty" in err
-    err = _error(capsys, ["--cs", str(blank_cs), "--en", str(blank_en), "--out", str(tmp_path / "t"),
-                          *FAST])
+    err = one_error_line(capsys, train_main, ["--cs", str(blank_cs), "--en", str(blank_en),
+                                              "--out", str(tmp_path / "t"), *FAST])
     assert "training split is empty" in err
     assert not (tmp_path / "v").exists() and not (tmp_path / "t").exists(), "no folder left to refuse a rerun"
-
-
-def test_unknown_preset_and_bad_recipe_fields(tmp_path, toy_files, capsys):
-    base = ["--cs", str(toy_files["cs"]), "--en", str(toy_files["en"]), "--out", str(tmp_path / "m")]
-    err = _error(capsys, [*base, "--preset", "huge"])
-    assert "--preset 'huge' is unknown" in err and "cpu-small, base, big" in err
-    err = _error(capsys, [*base, "--recipe", "bpe_merges=-5"])
-    assert "recipe field 'bpe_merges'" in err
-    err = _error(capsys, [*base, "--recipe", "no_such_field=1"])
-    assert "recipe field 'no_such_field'" in err
-    err = _error(capsys, [*base, "--recipe", "layers"])
-    assert "FIELD=VALUE" in err
-    err = _error(capsys, ["--out", str(tmp_path / "m")])
-    assert "no training pairs" in err
-    err = _error(capsys, ["--cs", str(tmp_path / "nope.cs"), "--en", str(toy_files["en"]),
-                          "--out", str(tmp_path / "m")])
-    assert "nope.cs: no such file" in err
 
 
 def test_a_folder_that_is_not_a_run_is_refused(tmp_path, toy_files, capsys):
     folder = tmp_path / "something"
     folder.mkdir()
     (folder / "notes.txt").write_text("mine")
-    err = _error(capsys, ["--cs", str(toy_files["cs"]), "--en", str(toy_files["en"]),
-                          "--out", str(folder), *FAST])
+    err = one_error_line(capsys, train_main, ["--cs", str(toy_files["cs"]), "--en", str(toy_files["en"]),
+                                              "--out", str(folder), *FAST])
     assert "is not a training run folder" in err and (folder / "notes.txt").exists()
-
-
-def test_tsv_and_parquet_inputs_read_the_same_pairs(tmp_path, toy_files):
-    import pyarrow as pa
-
-    from paranmt.cli.train_nmt_command import build_parser, read_inputs
-
-    cs = toy_files["cs"].read_text(encoding="utf-8").splitlines()
-    en = toy_files["en"].read_text(encoding="utf-8").splitlines()
-    (tmp_path / "p.tsv").write_text("cs\ten\n" + "".join(f"{a}\t{b}\n" for a, b in zip(cs, en, strict=True)))
-    pq.write_table(pa.table({"czech": cs, "english": en}), tmp_path / "p.parquet")
-    parser = build_parser()
-    from_tsv = read_inputs(parser.parse_args(["--tsv", str(tmp_path / "p.tsv"), "--tsv-header", "--out", "x"]))
-    from_parquet = read_inputs(parser.parse_args(["--parquet", str(tmp_path / "p.parquet"), "--cs-column", "czech",
-                                                  "--en-column", "english", "--out", "x"]))
-    assert from_tsv[:2] == from_parquet[:2] == (cs, en)
 
 
 # ---- recipe pieces ---------------------------------------------------------------------------------------------

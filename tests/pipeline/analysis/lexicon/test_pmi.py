@@ -4,7 +4,6 @@ the within-sentence estimates, and each word's top k."""
 from __future__ import annotations
 
 import math
-import re
 
 import pyarrow as pa
 import pytest
@@ -115,21 +114,6 @@ def test_additive_estimate_finds_rare_pairs_associated_and_the_prior_does_not():
         assert row["pmi_cross"] == pytest.approx(math.log(500))
         assert row["pmi_within"] == pytest.approx(within)
         assert row["pmi_adj"] == pytest.approx(row["pmi_cross"] - within)
-
-
-def test_within_estimate_settings_are_validated():
-    from configs import ConfigError, load_config
-
-    assert load_config(None, []).lexicon.within_estimate == "prior"
-    assert load_config(None, ["lexicon.within_estimate=additive", "lexicon.smoothing=0.5"]).lexicon.smoothing == 0.5
-    for overrides, shown in ((["lexicon.smoothing=0.5"], "smoothing (0.5) applies to within_estimate 'additive'"),
-                             (["lexicon.within_estimate=additive", "lexicon.within_prior=3"], "within_prior (3.0)"),
-                             (["lexicon.within_prior=0"], "lexicon.within_prior: Input should be greater than 0"),
-                             (["lexicon.within_estimate=bayes"], "lexicon.within_estimate: Input should be")):
-        with pytest.raises(ConfigError, match=re.escape(shown)):
-            load_config(None, overrides)
-    # A full dump (every field written out at its default, e.g. copied from stats.json) loads again.
-    assert LexiconConfig(**LexiconConfig().model_dump()) == LexiconConfig()
 
 
 def test_top_k_table_ranks_within_each_word():
