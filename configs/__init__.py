@@ -8,21 +8,25 @@ from __future__ import annotations
 
 import difflib
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
 from configs.schema import ParaNMTConfig, TranslateConfig
+from paranmt.core.command_line import ConfigFlag, check_required, config_values, flag_names
 from paranmt.core.errors import ParanmtError
+
+if TYPE_CHECKING:  # a command's parsed arguments (only annotations: configs is no command line)
+    import argparse
 
 CONFIG_DIR = Path(__file__).resolve().parent
 #: The top-level YAML key naming the config a file builds on (``base: sample``).
 BASE_KEY = "base"
 
-__all__ = ["CONFIG_DIR", "ConfigError", "ParaNMTConfig", "TranslateConfig", "load_config",
+__all__ = ["CONFIG_DIR", "ConfigError", "ParaNMTConfig", "TranslateConfig", "command_config", "load_config",
            "parse_override"]
 
 
@@ -233,3 +237,15 @@ def load_config(
     except ValidationError as exc:
         given = {key: flag for key, flag in (flags or {}).items() if (values or {}).get(key) is not None}
         raise ConfigError(_format_validation_error(exc, source, given, set_by)) from None
+
+
+def command_config(args: argparse.Namespace, flags: Sequence[ConfigFlag],
+                   values: Mapping[str, Any] | None = None) -> ParaNMTConfig:  # Any: field values
+    """The config a command runs with, one precedence for every command: the ``--config`` file (or the defaults),
+    then ``--set``, then the command's own config ``flags`` (``values``: keys the command sets from its other
+    flags, which win); a required flag's key left without a value is a
+    :class:`~paranmt.core.command_line.UsageError`."""
+    config = load_config(args.config, args.overrides, {**config_values(args, flags), **(values or {})},
+                         flags=flag_names(flags))
+    check_required(config, flags)
+    return config

@@ -33,6 +33,7 @@ import logging
 import sys
 from pathlib import Path
 
+from configs import command_config
 from configs.schema import ParaNMTConfig
 from paranmt.core.command_line import (
     ArgumentParser,
@@ -40,7 +41,6 @@ from paranmt.core.command_line import (
     add_config_arguments,
     add_config_flags,
     command,
-    command_config,
 )
 
 
@@ -100,11 +100,15 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-@command(build_parser, log_level=logging.INFO)
-def main(args: argparse.Namespace) -> int:
+def train_config(args: argparse.Namespace) -> ParaNMTConfig:
+    """The config; ``--word-vectors none`` (random vectors) is set once it is loaded, over the config's own."""
+    none = getattr(args, "train.word_vectors") == "none"
+    return command_config(args, CONFIG_FLAGS, {"train.word_vectors": None} if none else None)
+
+
+@command(build_parser, log_level=logging.INFO, config=train_config)
+def main(args: argparse.Namespace, config: ParaNMTConfig) -> int:
     word_vectors = getattr(args, "train.word_vectors")
-    # --word-vectors none: random vectors, set once the config is loaded (over its own vectors too)
-    config = command_config(args, CONFIG_FLAGS, {"train.word_vectors": None} if word_vectors == "none" else None)
     if not args.no_eval:
         # sacremoses loads here, once the arguments parse; a clone without ../shared gets its one line at once
         from train_embeddings.evaluation.sts.datasets import check_dev_data

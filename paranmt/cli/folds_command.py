@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from configs import command_config
 from configs.schema import ParaNMTConfig
 from paranmt.core.command_line import (
     ArgumentParser,
@@ -13,7 +14,6 @@ from paranmt.core.command_line import (
     add_config_arguments,
     add_config_flags,
     command,
-    command_config,
 )
 
 # The flags that set config values; each one's type, help and default are its schema field's. --folds also selects
@@ -38,8 +38,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@command(build_parser)
-def main(args: argparse.Namespace) -> int:
+def folds_config(args: argparse.Namespace) -> ParaNMTConfig:
+    """The config, with ``--folds`` selecting the top two folds as the paper's rank rule does."""
+    folds = getattr(args, "select.folds")
+    return command_config(args, CONFIG_FLAGS,
+                          {"select.select_folds": [folds - 1, folds] if folds and folds >= 2 else None})
+
+
+@command(build_parser, config=folds_config)
+def main(args: argparse.Namespace, config: ParaNMTConfig) -> int:
     """Rank a pairs Parquet file into folds, write one Parquet file per fold, print sizes and boundaries."""
 
     # the work's modules load once the arguments parse: --help and a bad flag answer at once
@@ -49,9 +56,6 @@ def main(args: argparse.Namespace) -> int:
     from paranmt.core.parquet_inputs import read_parquet_input
     from paranmt.core.run_layout import PAIRS
 
-    folds = getattr(args, "select.folds")
-    config = command_config(args, CONFIG_FLAGS,
-                            {"select.select_folds": [folds - 1, folds] if folds and folds >= 2 else None})
     criterion = config.select.rank_by or "paraphrase_score"
     select_config = config.select.model_copy(update={"rank_by": criterion, "max_tokens": None, "sample": None})
     config = config.model_copy(update={"select": select_config})

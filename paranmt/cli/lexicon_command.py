@@ -7,7 +7,8 @@ import json
 import time
 from pathlib import Path
 
-from paranmt.core.command_line import ArgumentParser, add_config_arguments, command, command_config
+from configs import command_config
+from paranmt.core.command_line import ArgumentParser, add_config_arguments, command
 from pipeline.analysis import lexicon as lexicon_package
 
 

@@ -15,10 +15,12 @@ scorer id and parameters.
 from __future__ import annotations
 
 import argparse
+import functools
 import posixpath
 import sys
 from pathlib import Path
 
+from configs import command_config
 from configs.schema import ParaNMTConfig
 from paranmt.core.command_line import (
     ArgumentParser,
@@ -57,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-@command(build_parser, config_flags=CONFIG_FLAGS)
+@command(build_parser, config=functools.partial(command_config, flags=CONFIG_FLAGS))
 def main(args: argparse.Namespace, run_config: ParaNMTConfig) -> int:
     # the work's modules load once the arguments parse: --help and a bad flag answer at once
     from tqdm import tqdm

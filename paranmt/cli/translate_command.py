@@ -13,11 +13,13 @@ Lines that are not valid UTF-8 are reported with status ``invalid_utf8`` instead
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
 from pathlib import Path
 
+from configs import command_config
 from configs.schema import ParaNMTConfig
 from paranmt.core.command_line import (
     ArgumentParser,
@@ -45,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-@command(build_parser, config_flags=CONFIG_FLAGS)
+@command(build_parser, config=functools.partial(command_config, flags=CONFIG_FLAGS))
 def main(args: argparse.Namespace, config: ParaNMTConfig) -> int:
     # the work's modules (CTranslate2, sacremoses) load once the arguments parse: --help and a bad flag answer at once
     from tqdm import tqdm

@@ -11,8 +11,8 @@ two layers: ``paranmt/cli/`` (``paranmt`` and most subcommands) and the two pack
   (:func:`run_main`): any :class:`~core.errors.ParanmtError` (each keeps its own ``exit_status``) and a
   file-system error on a path the user named.
 * Every command starts the same way, :func:`command`: its parser reads the arguments, the console log is set up
-  (one format), its config is loaded (:func:`command_config`: ``--config``, then ``--set``, then its own config
-  flags), then the command runs inside :func:`run_main`.
+  (one format), its config is loaded (``config``: :func:`configs.command_config`, ``--config``, then ``--set``,
+  then its own config flags), then the command runs inside :func:`run_main`.
 * A command started as a process (``paranmt``, ``python -m paranmt``, ``python -m pipeline.run``, ``python -m
   train_embeddings``) ends through :func:`exit_process`: Python's own exit steps, then no interpreter teardown.
 * A flag that sets a config value is one :class:`ConfigFlag` (its spelling and the dotted key it sets); its type,
@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from configs import load_config
 from paranmt.core.errors import ParanmtError
 from paranmt.core.hf_imports import torchaudio_mismatch
 from paranmt.core.import_path import OWN_PACKAGES
@@ -48,12 +47,9 @@ if TYPE_CHECKING:  # the config schema's classes, passed in by the commands (con
     from pydantic import BaseModel
     from pydantic.fields import FieldInfo
 
-    from configs.schema import ParaNMTConfig
-
 __all__ = ["BAR_SWITCHES", "LOG_FORMAT", "ArgumentParser", "ConfigFlag", "UsageError", "add_config_arguments",
-           "add_config_flags", "bars_only_on_a_terminal", "check_required", "command", "command_config",
-           "config_values", "exit_process", "flag_names", "install_warning", "log_to_console",
-           "not_a_user_error_traceback",
+           "add_config_flags", "bars_only_on_a_terminal", "check_required", "command", "config_values",
+           "exit_process", "flag_names", "install_warning", "log_to_console", "not_a_user_error_traceback",
            "os_error_line", "plain_text", "read_only_line", "run_main", "run_program", "schema_field",
            "shadowing_line"]
 
@@ -162,17 +158,6 @@ def config_values(args: argparse.Namespace, flags: Sequence[ConfigFlag]) -> dict
     absolute here, against the folder the user typed it in."""
     values = {item.key: getattr(args, item.key) for item in flags}
     return {key: str(value.resolve()) if isinstance(value, Path) else value for key, value in values.items()}
-
-
-def command_config(args: argparse.Namespace, flags: Sequence[ConfigFlag],
-                   values: dict[str, Any] | None = None) -> ParaNMTConfig:  # Any: field values
-    """The config a command runs with, one precedence for every command: the ``--config`` file (or the defaults),
-    then ``--set``, then the command's own config ``flags`` (``values``: keys the command sets from its other
-    flags, which win); a required flag's key left without a value is a :class:`UsageError`."""
-    config = load_config(args.config, args.overrides, {**config_values(args, flags), **(values or {})},
-                         flags=flag_names(flags))
-    check_required(config, flags)
-    return config
 
 
 def check_required(config: BaseModel, flags: Sequence[ConfigFlag]) -> None:
@@ -334,7 +319,8 @@ def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None
 
 
 def command(build_parser: Callable[[], argparse.ArgumentParser], *, log_level: int = logging.WARNING,
-            passthrough: str | None = None, pass_parser: bool = False, config_flags: Sequence[ConfigFlag] | None = None,
+            passthrough: str | None = None, pass_parser: bool = False,
+            config: Callable[[argparse.Namespace], BaseModel] | None = None,
             ) -> Callable[[Callable[..., int]], Callable[[Sequence[str] | None], int]]:
     """The one way a command starts, what ``paranmt SUBCOMMAND``, ``python -m`` and a test calling ``main([...])``
     all get: inside :func:`run_main`, ``build_parser()`` reads the arguments (a bad one: one ``error:`` line, exit
@@ -343,8 +329,8 @@ def command(build_parser: Callable[[], argparse.ArgumentParser], *, log_level: i
 
     ``passthrough``: arguments the parser does not know are kept as ``args.<passthrough>`` (``paranmt run``'s Beam
     options) instead of being an error. ``pass_parser``: ``main(args, parser)``, for checks that fail as the
-    parser's own errors do. ``config_flags``: the command runs with a config, ``main(args, config)``, loaded by
-    :func:`command_config` from ``--config``, ``--set`` and these flags."""
+    parser's own errors do. ``config``: the command runs with a config, ``main(args, config(args))`` (the command's
+    call of :func:`configs.command_config`)."""
 
     def decorate(main: Callable[..., int]) -> Callable[[Sequence[str] | None], int]:
         def start(argv: list[str]) -> int:
@@ -356,8 +342,8 @@ def command(build_parser: Callable[[], argparse.ArgumentParser], *, log_level: i
                 setattr(args, passthrough, rest)
             log_to_console(logging.INFO if getattr(args, "verbose", False) else log_level)
             bars_only_on_a_terminal()
-            if config_flags is not None:
-                return main(args, command_config(args, config_flags))
+            if config is not None:
+                return main(args, config(args))
             return main(args, parser) if pass_parser else main(args)
 
         @functools.wraps(main)

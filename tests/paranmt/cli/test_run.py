@@ -67,7 +67,7 @@ def test_backend_takes_a_name_or_an_import_path_checked_as_set_checks_it(tmp_pat
     """``--backend`` offers what its help says (a built-in name or a backend's import path: the broken-backend run
     in tests/pipeline/test_run_backend_failure.py gives one); a value the schema refuses is refused by the check
     ``--set`` goes through, in one line naming the flag that gave it."""
-    from paranmt.core.command_line import command_config
+    from configs import command_config
     from pipeline.run import CONFIG_FLAGS, build_parser
 
     for value in ("fairseq", "mypackage.backends:MyBackend"):

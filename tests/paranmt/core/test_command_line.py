@@ -135,9 +135,9 @@ def test_every_command_starts_through_the_one_command_decorator() -> None:
 
 
 def test_every_command_loads_its_config_in_the_one_way() -> None:
-    """``--config``, then ``--set``, then the command's own flags: one precedence, in :func:`command_config` (the
-    decorator's ``config_flags``, or a call where the command adds values of its own). evaluate-nmt has no
-    ``--config``: its config is its flags alone."""
+    """``--config``, then ``--set``, then the command's own flags: one precedence, in
+    :func:`configs.command_config` (the command's ``config`` function, which the decorator calls before ``main``).
+    evaluate-nmt has no ``--config``: its config is its flags alone."""
     for name, tree in _command_modules().items():
         calls = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call)
                  and isinstance(node.func, ast.Name)}
