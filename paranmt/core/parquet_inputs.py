@@ -1,8 +1,8 @@
 """One reader of Parquet inputs: a file, a folder of shards or a glob pattern, local or on an object store.
 
-Every command that reads pairs (``paranmt score``, ``report``, ``lexicon``, ``train``) and the pipeline's
-``--parquet`` inputs resolve what they were given with :func:`read_parquet_input`, so one path always means the
-same files:
+Every command that reads pairs (``paranmt score``, ``report``, ``lexicon``, ``train``) and the ``--parquet``
+inputs of the pipeline and of ``paranmt train-nmt`` resolve what they were given with :func:`read_parquet_input`,
+so one path always means the same files:
 
 - a **file** is read as given;
 - a **folder** gives every ``*.parquet`` file under it (sub-folders included), a **pattern** (``*``, ``?``, ``[``)
