@@ -92,9 +92,10 @@ def test_a_run_folder_is_read_at_the_part_each_command_means(sample_run, tmp_pat
     assert (sample_run / DEFINITION_FILE).is_file()
     pairs = sorted(str(p) for p in (sample_run / PAIRS).glob("*.parquet"))
     train = sorted(str(p) for p in (sample_run / TRAIN).glob("*.parquet"))
-    with caplog.at_level(logging.WARNING):
+    with caplog.at_level(logging.INFO):
         assert list(read_parquet_input(sample_run, run_part=PAIRS).files) == pairs
-    assert [r.getMessage() for r in caplog.records] == [f"{sample_run} is a run folder: reading its pairs/"]
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("INFO", f"{sample_run} is a run folder: reading its pairs/")]
     with pytest.raises(ParquetInputError, match=f"{sample_run} is a run folder: give one of its Parquet folders"):
         read_parquet_input(sample_run)  # a reader that names no part
     assert PairSource(sample_run).files == train  # paranmt train: train/, not the translation cache
@@ -103,7 +104,9 @@ def test_a_run_folder_is_read_at_the_part_each_command_means(sample_run, tmp_pat
     assert read_pairs(sample_run).num_rows == pq.read_table(pairs).num_rows  # report: pairs/, not scorer.npz
     assert report_command.main(["--input", str(sample_run), "--out", str(tmp_path / "report"),
                                 "--max-parse", "0"]) == 0
-    assert "is a run folder: reading its pairs/" in capsys.readouterr().err
+    # information, shown by a command whose console log starts at WARNING
+    assert (f"INFO paranmt.core.parquet_inputs: {sample_run} is a run folder: reading its pairs/\n"
+            in capsys.readouterr().err)
     config = load_config("sample").lexicon.model_copy(update={"min_score": None})
     assert build_from_parquet([sample_run], config, progress=False)[2].read == 400  # lexicon: pairs/
     assert read_parquet_input(sample_run / PAIRS).run_folder == str(sample_run)
