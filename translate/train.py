@@ -25,13 +25,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import pyarrow.parquet as pq
+import pyarrow as pa
 from pydantic import JsonValue
 from sacremoses import MosesPunctNormalizer, MosesTokenizer
 from subword_nmt.learn_bpe import learn_bpe
 from tqdm import tqdm
 
 from paranmt.core.errors import ParanmtError
+from paranmt.core.pair_schema import SchemaMismatch
+from paranmt.core.parquet_inputs import read_parquet_input
 from paranmt.core.plotting import pyplot
 from paranmt.core.run_definition import (
     DEFINITION_FILE,
@@ -40,6 +42,7 @@ from paranmt.core.run_definition import (
     read_definition,
     run_definition,
 )
+from paranmt.core.run_layout import TRAIN
 from translate.card import (
     FairseqSpec,
     ModelCard,
@@ -107,15 +110,21 @@ def read_tsv(path: Path, cs_column: int, en_column: int, header: bool) -> tuple[
     return cs, en
 
 
-def read_parquet(path: Path, cs_column: str, en_column: str) -> tuple[list[str], list[str]]:
+def read_parquet(path: str, cs_column: str, en_column: str) -> tuple[list[str], list[str]]:
+    """The two text columns of a Parquet input, resolved as every command resolves one
+    (:func:`paranmt.core.parquet_inputs.read_parquet_input`: a file, a folder of shards, a pattern; a run folder is
+    read at its ``train/``, the pairs a run selected for training); a null text is an empty side."""
     try:
-        table = pq.read_table(path, columns=[cs_column, en_column])
-    except (OSError, KeyError, ValueError) as error:
-        raise TrainError(f"{path}: cannot read columns {cs_column!r} and {en_column!r} ({error}); set "
-                         "--cs-column/--en-column to the text columns") from None
+        found = read_parquet_input(path, required=(cs_column, en_column), run_part=TRAIN, what="--parquet")
+    except SchemaMismatch as error:
+        raise TrainError(f"{error}: set --cs-column/--en-column to the text columns") from None
+    for name in (cs_column, en_column):
+        type_ = found.schema.field(name).type
+        if not (pa.types.is_string(type_) or pa.types.is_large_string(type_)):
+            raise TrainError(f"--parquet {path}: column {name!r} is {type_}, not a string; set "
+                             "--cs-column/--en-column to the text columns")
+    table = found.dataset().to_table(columns=[cs_column, en_column])
     cs, en = table.column(cs_column).to_pylist(), table.column(en_column).to_pylist()
-    if not all(isinstance(x, str | None) for x in cs + en):
-        raise TrainError(f"{path}: columns {cs_column!r}/{en_column!r} are not strings; name the text columns")
     return [x or "" for x in cs], [x or "" for x in en]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import posixpath
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--en", dest="bitext_en", nargs="+", action="extend", default=[], type=Path,
                    metavar="FILE", help="English side, in the same order")
     i.add_argument("--tsv", type=Path, action="append", default=[], help="TSV file(s), one pair per line")
-    i.add_argument("--parquet", type=Path, action="append", default=[], help="Parquet file(s)")
+    i.add_argument("--parquet", action="append", default=[], metavar="PATH",
+                   help="Parquet: a file, a folder of shards or a pattern, local or gs:// s3:// (a run folder: its "
+                        "train/)")
     i.add_argument("--cs-column", help="TSV: 0-based index (default 0); Parquet: name (default cs)")
     i.add_argument("--en-column", help="TSV: 0-based index (default 1); Parquet: name (default en)")
     i.add_argument("--tsv-header", action="store_true", help="TSV files start with a header line")
@@ -89,7 +92,7 @@ def read_inputs(args: argparse.Namespace) -> tuple[list[str], list[str], str]:
     for path in args.parquet:
         a, b = read_parquet(path, args.cs_column or "cs", args.en_column or "en")
         cs, en = cs + a, en + b
-        described.append(path.name)
+        described.append(posixpath.basename(path.rstrip("/")))
     if not described:
         raise TrainError("no training pairs: give --cs FILE --en FILE, --tsv FILE or --parquet FILE")
     if not cs:

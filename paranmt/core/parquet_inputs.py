@@ -1,8 +1,8 @@
 """One reader of Parquet inputs: a file, a folder of shards or a glob pattern, local or on an object store.
 
-Every command that reads pairs (``paranmt score``, ``report``, ``lexicon``, ``train``) and the pipeline's
-``--parquet`` inputs resolve what they were given with :func:`read_parquet_input`, so one path always means the
-same files:
+Every command that reads pairs (``paranmt score``, ``report``, ``lexicon``, ``train``) and the ``--parquet``
+inputs of the pipeline and of ``paranmt train-nmt`` resolve what they were given with :func:`read_parquet_input`,
+so one path always means the same files:
 
 - a **file** is read as given;
 - a **folder** gives every ``*.parquet`` file under it (sub-folders included), a **pattern** (``*``, ``?``, ``[``)
@@ -15,8 +15,8 @@ same files:
 - local paths, ``file://``, and the object stores pyarrow opens itself (``gs://``, ``s3://``) are read with
   pyarrow's file systems; another fsspec protocol (``memory://``) goes through ``pyarrow.fs.FSSpecHandler``;
 - a **run folder** (it holds :data:`~paranmt.core.run_definition.DEFINITION_FILE`) is read as the reader means
-  it: the caller names the part (``pairs/`` for scores, reports and lexicons, ``train/`` for training), and one log
-  line says so.
+  it: the caller names the part (``pairs/`` for scores, reports and lexicons, ``train/`` for training), and one
+  information line of the log says so, in every command.
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ from paranmt.core.run_layout import OUTPUTS
 __all__ = ["PARQUET_SUFFIX", "ParquetInput", "ParquetInputError", "is_skipped", "read_parquet_input"]
 
 log = logging.getLogger(__name__)
+# Its one line (which part of a run folder is read) is information a user of any command needs, so it is shown
+# at INFO even by the commands whose console log starts at WARNING (paranmt.core.command_line.log_to_console).
+log.setLevel(logging.INFO)
 
 PARQUET_SUFFIX = ".parquet"
 SKIPPED_PREFIXES = ("_", ".")  # staging folders, markers, hidden and partial files
@@ -166,7 +169,7 @@ def _run_part(filesystem: pafs.FileSystem, root: str, given: str, part: str | No
     if part is None:
         parts = ", ".join(posixpath.join(given.rstrip("/"), name) for name in OUTPUTS)
         raise ParquetInputError(f"{given} is a run folder: give one of its Parquet folders ({parts})")
-    log.warning("%s is a run folder: reading its %s/", given, part)
+    log.info("%s is a run folder: reading its %s/", given, part)
     return posixpath.join(root, part)
 
 

@@ -50,7 +50,7 @@ from pipeline.metrics import cache_counts
 from pipeline.outputs.run_folder import write_marker
 from translate.card import ModelDir, ModelDirError, model_or_default
 
-__all__ = ["EXAMPLES", "REPORT_FILE", "card_configs", "card_data", "dataset_card", "example_pairs",
+__all__ = ["EXAMPLES", "REPORT_FILE", "accounting_line", "card_configs", "card_data", "dataset_card", "example_pairs",
            "report_of_run", "size_category", "write_dataset_card"]
 
 EXAMPLES = 5  # example pairs shown
@@ -211,6 +211,14 @@ def _decontamination(summary: Mapping[str, Any]) -> str:
             f"{clean['train_overlap']} of its {clean['train_pairs_checked']} pairs share a sentence with them.")
 
 
+def accounting_line(identity: Mapping[str, Any]) -> str:
+    """A run's row accounting (``summary.json``'s ``identity``) in one line, as the card and the console summary
+    show it: ``read = pairs + rejected + deadletter: 400 = 400 + 0 + 0 -- holds``, or ``-- FAILS:`` and why."""
+    verdict = "holds" if identity["holds"] else "FAILS: " + "; ".join(identity["problems"])
+    return (f"read = pairs + rejected + deadletter: {identity['read']} = {identity['pairs']} + "
+            f"{identity['rejected']} + {identity['deadletter']} -- {verdict}")
+
+
 def _counts_section(summary: Mapping[str, Any]) -> str:
     stages = _table(["stage", "in", "dropped", "out", "reasons"],
                     [[s["stage"], s["in"], s["dropped"], s["out"],
@@ -221,9 +229,7 @@ def _counts_section(summary: Mapping[str, Any]) -> str:
     lines = [stages, "", _table(["rows", "count"], outputs)]
     if summary.get("pairs_by_decision"):
         lines += ["", _table(["pairs/ by decision", "count"], list(summary["pairs_by_decision"].items()))]
-    identity = summary["identity"]
-    lines.append(f"\nread = pairs + rejected + deadletter: {identity['read']} = {identity['pairs']} + "
-                 f"{identity['rejected']} + {identity['deadletter']} ({'holds' if identity['holds'] else 'FAILS'}).")
+    lines.append("\n" + accounting_line(summary["identity"]))
     cache = cache_counts(summary.get("metrics", {}))
     if cache is not None:
         lines.append(f"Translation cache: {cache[0]} rows reused, {cache[1]} translated in the run that finished.")

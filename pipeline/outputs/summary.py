@@ -37,7 +37,7 @@ from pipeline.metrics import (
     rejected_counter,
     written_counter,
 )
-from pipeline.outputs.dataset_card import write_dataset_card
+from pipeline.outputs.dataset_card import accounting_line, write_dataset_card
 from pipeline.outputs.run_folder import write_marker
 from pipeline.outputs.translator_check import translator_check
 
@@ -253,10 +253,7 @@ def format_table(summary: Mapping[str, Any]) -> str:
         skipped = ", ".join(f"{r} {n}" for r, n in lexicon["skipped"].items() if n) or "-"
         lines.append(f"{'lexicon/':<22}{lexicon['used']:>12}  pairs counted of {lexicon['read']}; skipped: "
                      f"{skipped}; {lexicon['vocabulary']} words, {lexicon['lexicon_rows']} word pairs")
-    identity = summary["identity"]
-    verdict = "holds" if identity["holds"] else "FAILS: " + "; ".join(identity["problems"])
-    lines.append(f"read = pairs + rejected + deadletter: {identity['read']} = {identity['pairs']} + "
-                 f"{identity['rejected']} + {identity['deadletter']} -- {verdict}")
+    lines.append(accounting_line(summary["identity"]))
     return "\n".join(lines)
 
 

@@ -2,8 +2,9 @@
 
 * the encoder: its components, output size, parameters (the numbers its saved state holds) and vocabularies;
 * the training run (the folder the model was saved in: ``metrics.json``): pairs, updates, settings, the dev
-  evaluation that picked the checkpoint, and the training input -- when that is a finished run folder's output,
-  its dataset card's name and licence and the corpus in one sentence (:func:`paranmt.core.corpus_card.run_corpus`);
+  evaluation that picked the checkpoint, and the training input by what identifies it, not by the trainer's path
+  (:attr:`ModelFacts.training_data`) -- when that is a finished run folder's output, also its dataset card's name
+  and licence and the corpus in one sentence (:func:`paranmt.core.corpus_card.run_corpus`);
 * the STS figures of ``paranmt evaluate --json FILE`` for this model (``--evaluation FILE``): both protocols of
   :mod:`train_embeddings.evaluation.sts.results`, with the sets and pairs, exactly the JSON's numbers;
 * the speed on one core: ``paranmt evaluate --speed``'s figure (sentences per second, one pinned thread) when the
@@ -78,7 +79,17 @@ class ModelFacts:
 
     @property
     def training_data(self) -> str | None:
-        return str(self.metrics["data"]) if self.metrics else None
+        """The training input (``metrics.json``'s ``data``) as a reader of the card can know it, never a path of
+        the trainer's machine: a finished run folder's output by its path from the run folder (``sample/train``),
+        another local input by its name (``para-nmt-50m.txt``), a URL as given."""
+        if not self.metrics:
+            return None
+        data = str(self.metrics["data"])
+        if "://" in data:
+            return data
+        if self.corpus is not None:  # run_corpus resolved the same path to find the run folder
+            return Path(data).resolve().relative_to(self.corpus.folder.parent).as_posix()
+        return Path(data).name
 
     def non_default_settings(self) -> dict[str, Any]:
         """The training settings (``metrics.json``'s ``config``) that differ from :class:`TrainConfig`'s defaults."""
@@ -198,7 +209,7 @@ def _training_section(facts: ModelFacts) -> str:
     corpus = facts.corpus
     lines = [f"Trained by `paranmt train` (ParaNMT-50M §4: margin loss over negatives mined in mega-batches) for "
              f"{metrics['steps']:,} updates ({metrics['epochs_done']} epochs, finished: "
-             f"{str(metrics['finished']).lower()}) on {metrics['n_pairs']:,} pairs from `{metrics['data']}`."]
+             f"{str(metrics['finished']).lower()}) on {metrics['n_pairs']:,} pairs from `{facts.training_data}`."]
     if corpus is not None:
         lines += ["", f"The training data is the `{corpus.config}` config of the paranmt corpus **{corpus.name}** "
                   f"(its dataset card, licence `{corpus.license}`):", "", f"> {corpus.summary}"]

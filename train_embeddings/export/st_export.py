@@ -75,7 +75,7 @@ def _card_data(facts: ModelFacts) -> SentenceTransformerModelCardData:
     datasets = []
     if metrics is not None:
         loss = {key: metrics["config"][key] for key in ("margin", "negatives", "megabatch", "batch_size")}
-        datasets.append({"name": corpus.name if corpus is not None else str(metrics["data"]),
+        datasets.append({"name": corpus.name if corpus is not None else facts.training_data,
                          "size": metrics["n_pairs"], "columns": ["en", "mt"],
                          "loss": {"fullname": f"{MarginLoss.__module__}.{MarginLoss.__qualname__}",
                                   "config_code": "  ```json\n  " + json.dumps(loss) + "\n  ```"}})

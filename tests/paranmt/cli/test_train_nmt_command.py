@@ -40,7 +40,7 @@ def test_unknown_preset_and_bad_recipe_fields(tmp_path, toy_files, capsys):
     assert "nope.cs: no such file" in err
 
 
-def test_tsv_and_parquet_inputs_read_the_same_pairs(tmp_path, toy_files):
+def test_tsv_and_parquet_inputs_read_the_same_pairs(tmp_path, toy_files, capsys):
     cs = toy_files["cs"].read_text(encoding="utf-8").splitlines()
     en = toy_files["en"].read_text(encoding="utf-8").splitlines()
     (tmp_path / "p.tsv").write_text("cs\ten\n" + "".join(f"{a}\t{b}\n" for a, b in zip(cs, en, strict=True)))
@@ -50,6 +50,13 @@ def test_tsv_and_parquet_inputs_read_the_same_pairs(tmp_path, toy_files):
     from_parquet = read_inputs(parser.parse_args(["--parquet", str(tmp_path / "p.parquet"), "--cs-column", "czech",
                                                   "--en-column", "english", "--out", "x"]))
     assert from_tsv[:2] == from_parquet[:2] == (cs, en)
+    err = one_error_line(capsys, main, ["--parquet", str(tmp_path / "p.parquet"), "--out", str(tmp_path / "m")])
+    assert "missing columns ['cs', 'en']" in err
+    assert err.rstrip().endswith("set --cs-column/--en-column to the text columns")
+    pq.write_table(pa.table({"czech": [1], "english": ["one"]}), tmp_path / "n.parquet")
+    err = one_error_line(capsys, main, ["--parquet", str(tmp_path / "n.parquet"), "--cs-column", "czech",
+                                        "--en-column", "english", "--out", str(tmp_path / "m")])
+    assert "column 'czech' is int64, not a string" in err and not (tmp_path / "m").exists()
 
 
 def test_budget_flags_and_recipe_fields_override_the_preset():

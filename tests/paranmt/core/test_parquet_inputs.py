@@ -13,8 +13,8 @@ import pytest
 
 from configs import load_config
 from configs.schema import PipelineConfig
-from paranmt.cli import folds_command, report_command, score_command
-from paranmt.core.pair_schema import EN_TOKENS, ID, PARAPHRASE_SCORE, SchemaMismatch
+from paranmt.cli import folds_command, report_command, score_command, train_nmt_command
+from paranmt.core.pair_schema import CS, EN, EN_TOKENS, ID, PARAPHRASE_SCORE, SchemaMismatch
 from paranmt.core.parquet_inputs import ParquetInputError, read_parquet_input
 from paranmt.core.run_definition import DEFINITION_FILE
 from paranmt.core.run_layout import PAIRS, STAGING, TRAIN
@@ -45,6 +45,18 @@ def planned_files(path) -> list[str]:
     return [path for source in plan.sources for path in source["paths"]]
 
 
+def train_nmt_pairs(path) -> tuple[list[str], list[str]]:
+    """The Czech and English sides ``paranmt train-nmt --parquet PATH`` trains on."""
+    cs, en, _ = train_nmt_command.read_inputs(train_nmt_command.build_parser().parse_args(
+        ["--parquet", str(path), "--out", "unused"]))
+    return cs, en
+
+
+def text_sides(files) -> tuple[list[str], list[str]]:
+    table = pq.read_table(files)
+    return [x or "" for x in table[CS].to_pylist()], [x or "" for x in table[EN].to_pylist()]
+
+
 def test_every_reader_takes_the_same_files(sample_run, tmp_path, capsys):
     folder = tmp_path / "shards"
     expected = messy_shards(sample_run, folder)
@@ -52,6 +64,7 @@ def test_every_reader_takes_the_same_files(sample_run, tmp_path, capsys):
     for given in (folder, f"{folder}/", f"file://{folder}", f"{folder}/*", f"{folder}/pairs-*.parquet"):
         assert list(read_parquet_input(given).files) == expected, given
     assert PairSource(folder, only_kept=False).files == expected  # paranmt train
+    assert train_nmt_pairs(folder) == text_sides(expected)  # paranmt train-nmt --parquet
     assert planned_files(folder) == expected  # paranmt run --parquet
     assert plan_reads([InputSpec.parquet(folder, mt="mt")], PipelineConfig()).expected_rows == rows
     assert read_pairs(folder).num_rows == rows  # paranmt report
@@ -79,17 +92,21 @@ def test_a_run_folder_is_read_at_the_part_each_command_means(sample_run, tmp_pat
     assert (sample_run / DEFINITION_FILE).is_file()
     pairs = sorted(str(p) for p in (sample_run / PAIRS).glob("*.parquet"))
     train = sorted(str(p) for p in (sample_run / TRAIN).glob("*.parquet"))
-    with caplog.at_level(logging.WARNING):
+    with caplog.at_level(logging.INFO):
         assert list(read_parquet_input(sample_run, run_part=PAIRS).files) == pairs
-    assert [r.getMessage() for r in caplog.records] == [f"{sample_run} is a run folder: reading its pairs/"]
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("INFO", f"{sample_run} is a run folder: reading its pairs/")]
     with pytest.raises(ParquetInputError, match=f"{sample_run} is a run folder: give one of its Parquet folders"):
         read_parquet_input(sample_run)  # a reader that names no part
     assert PairSource(sample_run).files == train  # paranmt train: train/, not the translation cache
+    assert train_nmt_pairs(sample_run) == text_sides(train)  # paranmt train-nmt: train/ too
     assert planned_files(sample_run) == pairs  # paranmt run --parquet: pairs/
     assert read_pairs(sample_run).num_rows == pq.read_table(pairs).num_rows  # report: pairs/, not scorer.npz
     assert report_command.main(["--input", str(sample_run), "--out", str(tmp_path / "report"),
                                 "--max-parse", "0"]) == 0
-    assert "is a run folder: reading its pairs/" in capsys.readouterr().err
+    # information, shown by a command whose console log starts at WARNING
+    assert (f"INFO paranmt.core.parquet_inputs: {sample_run} is a run folder: reading its pairs/\n"
+            in capsys.readouterr().err)
     config = load_config("sample").lexicon.model_copy(update={"min_score": None})
     assert build_from_parquet([sample_run], config, progress=False)[2].read == 400  # lexicon: pairs/
     assert read_parquet_input(sample_run / PAIRS).run_folder == str(sample_run)

@@ -20,8 +20,10 @@ from paranmt.core.run_definition import DEFINITION_FILE
 from paranmt.core.run_layout import CARD_FILE, REPORT_DIR, SUCCESS_FILE, SUMMARY_FILE
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
-from pipeline.outputs.dataset_card import card_configs, card_data, size_category
+from pipeline.metrics import READ_COUNTER, written_counter
+from pipeline.outputs.dataset_card import accounting_line, card_configs, card_data, size_category
 from pipeline.outputs.run_folder import clear_staging
+from pipeline.outputs.summary import build_summary, format_table
 from pipeline.run import main as run_main
 from tests.support.sample_run import sample_config
 from tests.support.taste_data import taste_pairs
@@ -106,6 +108,21 @@ def test_sample_run_card(sample_run):
     first = sorted(train, key=lambda row: row["id"])[:5]
     assert [row[:3] for row in examples] == [[r["id"], r["en"], r["mt"]] for r in first]
     assert "Translation cache: 0 rows reused, 400 translated" in text
+
+
+def test_the_accounting_line_is_the_cards_and_the_consoles(sample_run):
+    summary, _, card = _records(sample_run)
+    line = accounting_line(summary["identity"])
+    assert line == "read = pairs + rejected + deadletter: 400 = 400 + 0 + 0 -- holds"
+    assert line in card.text.splitlines() and format_table(summary).splitlines()[-1] == line
+    files = {"pairs": 10, "train": None, "rejected": 3, "deadletter": 0, "shards": {}, "rejected_by_stage": {},
+             "deadletter_by_reason": {}, "pairs_by_decision": {}}
+    metrics = {READ_COUNTER: 14, written_counter("pairs"): 10, written_counter("rejected"): 3,
+               written_counter("deadletter"): 0}
+    failed = build_summary(metrics, files, output_dir="out", expected_read=14, scored=False)["identity"]
+    assert accounting_line(failed) == ("read = pairs + rejected + deadletter: 14 = 10 + 3 + 0 -- FAILS: "
+                                       + "; ".join(failed["problems"]))
+    assert failed["problems"][0].startswith("read 14 (metrics) != pairs 10 + rejected 3 + deadletter 0 = 13")
 
 
 def test_mt_lexicon_run_card(mt_lexicon_run):

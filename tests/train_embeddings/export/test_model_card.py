@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -89,7 +90,9 @@ def check_card(card: ModelCard, report: dict, run_folder: Path, model_run: Path)
     assert f"> {corpus_summary(summary)}" in text and f"**{dataset.data.pretty_name}**" in text
     assert card.data.license == dataset.data.license and card.data.language == ["en"]
     metrics = json.loads((model_run / "metrics.json").read_text(encoding="utf-8"))
-    assert f"on {metrics['n_pairs']:,} pairs from `{run_folder / 'train'}`" in text
+    # the input by its path from the run folder, never the trainer's absolute path
+    assert metrics["data"] == str(run_folder / "train") and str(run_folder) not in str(card)
+    assert f"on {metrics['n_pairs']:,} pairs from `{run_folder.name}/train`" in text
     assert f"`dev` = {metrics['best']['score']:.4f}" in text
 
 
@@ -145,12 +148,16 @@ def test_model2vec_card_with_the_speed_measured(sample_run, sts_dir, tmp_path) -
 
 
 def test_without_an_evaluation_the_card_says_how_to_add_one(sample_run, tmp_path, capsys) -> None:
+    shards = tmp_path / "shards"  # the run's train/ outside its run folder: no dataset card to quote
+    shutil.copytree(sample_run / "train", shards)
     run = tmp_path / "word"
-    train(tiny("word", sample_run / "train", batch_size=10, megabatch=2), run, evaluate_fn=None, progress=False)
+    train(tiny("word", shards, batch_size=10, megabatch=2), run, evaluate_fn=None, progress=False)
     assert paranmt(["export", "--format", "sentence-transformers", "--model", str(run), "--out",
                     str(tmp_path / "st")]) == 0
     card = ModelCard.load(tmp_path / "st" / CARD_FILE)
     assert "Not evaluated on STS 2012-2016 / STS-B with this export" in card.text and not card.data.eval_results
+    assert "pairs from `shards`." in card.text and "not a finished paranmt run folder's output" in card.text
+    assert "Training Dataset:**\n    - shards\n" in card.text and str(tmp_path) not in str(card)
     assert "measured by `paranmt export`" in card.text
     capsys.readouterr()
     other = tmp_path / "other.json"
