@@ -1,5 +1,6 @@
-"""The suite's session fixtures: the tiny NMT models (trained once, cached on disk), ../shared's Tatoeba bitext and
-the sample's run folder, thin wrappers over tests/support/nmt_models.py and tests/support/sample_run.py."""
+"""The suite's session fixtures: the tiny NMT models (trained once, cached on disk), ../shared's Tatoeba bitext,
+the sample's run folder, the trainer's Tatoeba pairs and two tiny encoders trained on them: thin wrappers over
+tests/support/ (nmt_models.py, sample_run.py, training_pairs.py, trained_encoders.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from tests.support import nmt_models
 from tests.support.sample_run import run_sample
+from tests.support.training_pairs import tatoeba_pairs_parquet
 
 
 @pytest.fixture(scope="session")
@@ -42,3 +44,23 @@ def sample_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("runs") / "sample"
     run_sample(out)
     return out
+
+
+@pytest.fixture(scope="session")
+def tatoeba_pairs(tmp_path_factory) -> Path:
+    """Real training pairs the trainer's tests share, written once."""
+    return tatoeba_pairs_parquet(tmp_path_factory.mktemp("tatoeba-pairs"), n=300)
+
+
+@pytest.fixture(scope="session")
+def word_run(tatoeba_pairs, tmp_path_factory):
+    from tests.support import trained_encoders  # torch loads only for the tests that ask for a trained encoder
+
+    return trained_encoders.word_run(tatoeba_pairs, tmp_path_factory.mktemp("word"))
+
+
+@pytest.fixture(scope="session")
+def combined_run(tatoeba_pairs, tmp_path_factory):
+    from tests.support import trained_encoders  # torch loads only for the tests that ask for a trained encoder
+
+    return trained_encoders.combined_run(tatoeba_pairs, tmp_path_factory.mktemp("run"))

@@ -541,7 +541,6 @@ UNMIRRORED = frozenset({
     "train_embeddings/static/teacher_targets.py", "train_embeddings/training/checkpoint.py",
     "train_embeddings/training/megabatches.py", "train_embeddings/training/reporting.py",
     "train_embeddings/training/state.py", "train_embeddings/training/unseen_words.py", "train_embeddings/vocab.py",
-    "paranmt/cli/export_vectors_command.py",
 })
 
 

@@ -13,27 +13,14 @@ import torch
 from filters.paragram import ParagramScorer
 from paranmt.core.text import MOSES_EN
 from paranmt.core.word_vectors import load_word_vectors
-from tests.support.training_pairs import pair_lines, pair_tokens, tiny
+from tests.support.training_pairs import pair_lines, pair_tokens
 from train_embeddings.models.embedding_model import EmbeddingModel
 from train_embeddings.models.encoder import SentenceEncoder
 from train_embeddings.models.model_io import ModelLoadError, export_word_vectors, load_model, save_model
 from train_embeddings.models.spec import ModelSpec
-from train_embeddings.training.trainer import train
 from train_embeddings.vocab import TrigramVocab
 
 RAW = ["A man in a blue shirt is playing the guitar.", "Two dogs run through the snow!", "", "Ünïcode café “quoted”"]
-
-
-@pytest.fixture(scope="module")
-def combined_run(tatoeba_pairs, tmp_path_factory):
-    return train(tiny("word,trigram,blstm-max", tatoeba_pairs), tmp_path_factory.mktemp("run"), evaluate_fn=None,
-                 progress=False)
-
-
-@pytest.fixture(scope="module")
-def word_run(tatoeba_pairs, tmp_path_factory):
-    config = tiny("word", tatoeba_pairs, word_vectors="kumo", keep_pretrained_vocab=False, max_steps=6)
-    return train(config, tmp_path_factory.mktemp("word"), evaluate_fn=None, progress=False)
 
 
 def test_round_trip_gives_identical_embeddings(combined_run, tmp_path):
@@ -102,12 +89,3 @@ def test_export_text_and_word_model_formats(word_run, tmp_path):
     trigram_only = EmbeddingModel(spec, SentenceEncoder(spec), None, TrigramVocab(["<unk>", " a ", "abc"]))
     with pytest.raises(ValueError, match="no WORD component"):
         export_word_vectors(trigram_only, tmp_path / "x.txt")
-
-
-def test_export_cli(word_run, combined_run, tmp_path, capsys):
-    from paranmt.cli.export_vectors_command import main
-
-    assert main(["--model", str(word_run.out_dir), "--out", str(tmp_path / "v.txt")]) == 0
-    assert len(load_word_vectors(tmp_path / "v.txt")) == len(load_model(word_run.model_dir).words) - 1
-    assert main(["--model", str(tmp_path / "nowhere"), "--out", str(tmp_path / "w.txt")]) == 2
-    assert "not a saved model" in capsys.readouterr().err
