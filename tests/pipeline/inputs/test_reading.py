@@ -105,7 +105,7 @@ def test_pair_files_read_side_by_side_and_a_short_side_is_named(tmp_path):
     en = write_file(tmp_path / "p.en", b"Hello.\r\nGood day.\n")
     records = list(read_task(_pair_task([cs, en], [3, 2], count=3), 100, 10))
     assert [(r["id"], r["cs"], r["en"], r["fmt"]) for r in records] == [
-        ("p:L000000000001", "Ahoj.".encode(), b"Hello.", "pair"),
+        ("p:L000000000001", b"Ahoj.", b"Hello.", "pair"),
         ("p:L000000000002", "Dobrý den.".encode(), b"Good day.", "pair"),
         ("p:L000000000003", b"Nashle.", None, "pair")]
     assert [r["missing"] for r in records] == [None, None, f"en file {en} has no line 3 (it has 2 lines)"]
