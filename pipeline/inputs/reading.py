@@ -31,16 +31,19 @@ def _read_line(handle: BinaryIO, cap: int, keep: int) -> tuple[bytes, int, int] 
         return (content if len(content) <= cap else content[:keep]), consumed, len(content)
     length = len(line)
     prefix = line[:keep]
+    last = line[-1:]  # the ending's \r may close one piece and its \n open the next
     while True:
         more = handle.readline(READ_BLOCK)
         if not more:
             break
         consumed += len(more)
-        if more.endswith(b"\n"):
-            length += len(more) - 1 - (1 if more.endswith(b"\r\n") else 0)
-            break
         length += len(more)
-    return prefix, consumed, length
+        if more.endswith(b"\n"):
+            length -= 1
+            last = more[-2:-1] if len(more) > 1 else last
+            break
+        last = more[-1:]
+    return prefix, consumed, length - (last == b"\r")
 
 
 def _raw(task: dict[str, Any], row: int, fmt: str) -> dict[str, Any]:

@@ -4,10 +4,8 @@ runs use --no-score where scoring is not the point, so no NMT model is needed an
 
 from __future__ import annotations
 
-import bz2
 import gzip
 import json
-import lzma
 import os
 import subprocess
 import sys
@@ -17,8 +15,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.inputs.files import CorruptInputError, index_lines
-from pipeline.inputs.reading import read_task
 from tests.support.processes import paranmt_run
 from tests.support.repo import REPO_ROOT
 
@@ -113,41 +109,6 @@ def test_truncated_input_leaves_no_traceback_on_the_console(tmp_path):
     lines = [line for line in done.stderr.splitlines() if not line.startswith("WARNING:")]
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(lines) == 1 and lines[0].startswith(f"error: {path} is truncated or corrupt"), done.stderr
-
-
-@pytest.mark.parametrize("suffix,compress", [(".gz", gzip.compress), (".bz2", bz2.compress), (".xz", lzma.compress),
-                                             (".zst", None)])
-def test_every_compression_is_checked_to_its_end(tmp_path, suffix, compress):
-    if compress is None:
-        zstandard = pytest.importorskip("zstandard")
-        compress = zstandard.ZstdCompressor().compress
-    data = compress(_side(0))
-    whole, cut = tmp_path / f"whole.cs{suffix}", tmp_path / f"cut.cs{suffix}"
-    whole.write_bytes(data)
-    cut.write_bytes(data[:-7])
-    assert index_lines(str(whole), 10).lines == 100
-    with pytest.raises(CorruptInputError, match=rf"{cut} is truncated or corrupt"):
-        index_lines(str(cut), 10)
-
-
-def test_concatenated_and_zero_padded_gzip_reads_whole(tmp_path):
-    """Multi-member gzip files (cat a.gz b.gz) and zero padding are valid: every line is read."""
-    text = _side(0)
-    path = tmp_path / "multi.cs.gz"
-    path.write_bytes(gzip.compress(text[:1000]) + gzip.compress(text[1000:]) + b"\0" * 64)
-    assert index_lines(str(path), 10).lines == 100
-
-
-def test_read_task_checks_the_stream_too(tmp_path):
-    """A file cut after planning (or read by a worker on another machine) fails its read task; it is never
-    read short."""
-    data = gzip.compress(_tsv())
-    path = tmp_path / "corpus.tsv.gz"
-    path.write_bytes(data[: len(data) // 2])
-    task = {"kind": "lines", "fmt": "tsv", "input": 0, "source": "corpus", "path": str(path), "base": 0,
-            "first": 1, "count": 100, "offset": 0, "skip": 0, "compressed": True}
-    with pytest.raises(CorruptInputError, match="truncated or corrupt"):
-        list(read_task(task, 1 << 20, 100))
 
 
 # ------------------------------------------------------------------------- inputs of the wrong shape (bug 2)

@@ -1,14 +1,13 @@
 """A backend that cannot translate stops the translation in one line instead of failing sentence by sentence (issue
 42): a missing library or a device error on the first batch; the same error on a batch, on both its halves and on
-the probe batch; the probe batch at load; ``backend: auto`` falling back only to a backend that translated it; and
-fairseq's sample on one device. Counted in decode calls and log lines, never in seconds."""
+the probe batch; the probe batch at load; and ``backend: auto`` falling back only to a backend that translated it.
+Counted in decode calls and log lines, never in seconds."""
 
 from __future__ import annotations
 
 import logging
 
 import pytest
-import torch
 
 from configs.schema import TranslateConfig
 from tests.support.shared_data import small_cs_en
@@ -180,28 +179,6 @@ def test_auto_falls_back_once_to_a_backend_that_translated_the_probe(toy_model, 
 
     monkeypatch.setattr(CTranslate2Backend, "decode", real_ct2)
     assert load_backend(toy_config(toy_model, "auto"))[1].name == "ctranslate2"  # a working CTranslate2 is kept
-
-
-def test_fairseq_hands_the_generator_a_sample_on_one_device(toy_model, monkeypatch):
-    """On a GPU the generator indexes ``sample["id"]`` with indices it makes on the GPU, so every tensor of the
-    sample must be on the model's device. Checked on the CPU with the meta device (tensors with no data): a tensor
-    left on the CPU shows."""
-    backend = FairseqBackend(ModelDir(toy_model), toy_config(toy_model, "fairseq"), "cpu")
-    devices: list[set[torch.device]] = []
-
-    class Seen(Exception):
-        pass
-
-    def inference_step(generator, models, sample):
-        tensors = [sample["id"], *sample["net_input"].values()]
-        devices.append({t.device for t in tensors})
-        raise Seen
-
-    monkeypatch.setattr(backend.task, "inference_step", inference_step)
-    backend.device = "meta"
-    with pytest.raises(Seen):
-        backend.decode([["a", "b"], ["c"]])
-    assert devices == [{torch.device("meta")}]
 
 
 class QueuingBackend(FailingBackend):

@@ -1,5 +1,5 @@
 """CTranslate2 on CPU workers: the thread plan, asynchronous batches that translate a chunk the same way whatever
-the threads do, failure isolation with asynchronous batches, and the vocabulary shortlist (translate.vmap)."""
+the threads do, failure isolation with asynchronous batches, and decoding under a vocabulary shortlist."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from tests.support.shared_data import small_cs_en
 from tests.support.taste_data import TASTE_DATA, taste_data
 from tests.support.text_files import read_lines
 from translate.card import ModelDirError
-from translate.ct2_backend import ThreadPlan, plan_threads, read_vmap
+from translate.ct2_backend import ThreadPlan, plan_threads
 from translate.loading import load_translator
 from translate.translator import Status, Translator
-from translate.vmap import build_vmap, write_vmap
+from translate.vmap import write_vmap
 
 
 def test_the_cpu_bucket_is_the_default_on_cpu(small_model):
@@ -148,19 +148,6 @@ def test_a_narrow_vmap_restricts_the_output_to_its_candidates(small_model, real_
     out = load_translator(small_config(small_model, vmap=narrow)).translate(real_chunk)
     # CTranslate2 may also emit the start token <s> when the map leaves a long sentence almost no word
     assert all(set(t.tokens) <= {*allowed, "<s>"} for t in out)
-
-
-def test_build_vmap_ranks_co_occurring_targets(tmp_path):
-    source = [["pes", "běží"], ["pes", "spí"], ["kočka", "spí"], ["kočka", "běží"], ["pes"], ["pes"]]
-    target = [["dog", "runs"], ["dog", "sleeps"], ["cat", "sleeps"], ["cat", "runs"], ["dog"], ["dog"]]
-    always, mapping = build_vmap(source, target, ["pes", "kočka", "spí", "běží"],
-                                 ["</s>", "<unk>", "dog", "cat", "runs", "sleeps"], per_source=1, always=0,
-                                 min_joint=2)
-    assert always == ["</s>", "<unk>"]
-    assert mapping == {"pes": ["dog"], "kočka": ["cat"], "spí": ["sleeps"], "běží": ["runs"]}
-    path = tmp_path / "v.txt"
-    write_vmap(path, always, mapping)
-    assert read_vmap(path).decode().splitlines()[0] == "\t</s> <unk>"
 
 
 @pytest.mark.parametrize(("content", "message"), [

@@ -18,17 +18,6 @@ from pipeline.stages.ingest import decode_record
 from tests.support.input_helpers import CAP, KEEP, read_all, write_file
 
 
-def test_index_lines_counts_and_offsets(tmp_path):
-    lines = [f"line {i}".encode() for i in range(1, 26)]
-    path = write_file(tmp_path / "a.cs", b"\n".join(lines))  # no final newline: the last line still counts
-    index = index_lines(str(path), every=10)
-    assert index.lines == 25
-    data = path.read_bytes()
-    assert [data[o:].split(b"\n", 1)[0] for o in index.offsets] == [b"line 1", b"line 11", b"line 21"]
-    assert index_lines(str(write_file(tmp_path / "b.cs", b"x\ny\n")), 1).offsets == (0, 2)
-    assert index_lines(str(write_file(tmp_path / "e.cs", b"")), 10).lines == 0
-
-
 def test_pair_chunks_seek_and_cover_every_line_once(tmp_path):
     n = 2345
     cs = write_file(tmp_path / "c.cs", "".join(f"věta {i}\n" for i in range(1, n + 1)).encode())

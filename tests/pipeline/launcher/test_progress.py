@@ -114,11 +114,6 @@ def test_the_line_shows_a_steady_eta_on_an_injected_clock():
     assert all("/s, ETA ≈ " in line for line in lines.values()) and etas[0] >= etas[1] >= etas[2] >= etas[0] - 3, lines
 
 
-def test_count_is_a_no_op_without_a_launcher():
-    os.environ.pop(progress.ENV, None)
-    StageCounter(progress.READ).inc()  # nothing to publish to, and no error
-
-
 def test_the_last_line_carries_the_finished_jobs_counts():
     """The live line's last update can stay below the final count and read ``pairs written 0`` (the writers count
     only in a job's last seconds): the block ends with a line of the job's own final counts."""

@@ -1,49 +1,27 @@
-"""The pre-filter rules over batches, dedup on the normalised pair, the pair records -- each column-wise stage
-checked against the row-at-a-time reference in tests/support/prefilter_reference.py, on real pairs."""
+"""The pre-filter over batches, checked against the row-at-a-time reference in tests/support/prefilter_reference.py
+on real pairs, and the translation outcomes the pair records are made from."""
 
 from __future__ import annotations
 
 import json
 
-import apache_beam as beam
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from configs.schema import ParaNMTConfig
-from filters.rules import prefilter_rules
 from paranmt.core import pair_schema as S
 from paranmt.core.pair_schema import Reason
 from paranmt.core.text import TextProcessor
-from pipeline.records import DECODED_SCHEMA, PREFILTERED_SCHEMA
+from pipeline.records import PREFILTERED_SCHEMA
 from pipeline.run import main as run_main
 from pipeline.stages.backtranslate import TRANSLATION_SCHEMA, apply_translations
-from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
 from pipeline.stages.write import records_to_table
-from tests.support.prefilter_reference import pair_record, pick_duplicates, prefilter_row
+from tests.support.prefilter_reference import pair_record, prefilter_row
+from tests.support.prefiltered_rows import decoded_row, prefilter
 from tests.support.taste_data import TASTE_DATA
 from tests.support.text_files import read_lines
 
 SOFTWARE = TASTE_DATA / "bitext-software"  # the bundled licensed excerpt (300 pairs)
-
-
-def _row(cs: str, en: str, i: int = 1) -> dict:
-    return {"id": f"t:L{i:012d}", "source": "t", "cs": cs, "en": en, "mt": None, "translation_score": None,
-            "row": i - 1}
-
-
-def _prefilter(rows: list[dict], fit: int = 0) -> tuple[list[dict], list[dict], list[dict]]:
-    """The pipeline's pre-filter DoFn on one batch: (kept rows, rejections, fit rows)."""
-    stage = PrefilterRows(prefilter_rules(ParaNMTConfig()), fit_sentences=fit)
-    stage.setup()
-    kept, rejected, fitted = [], [], []
-    for out in stage.process(pa.Table.from_pylist(rows, schema=DECODED_SCHEMA)):
-        if isinstance(out, beam.pvalue.TaggedOutput):
-            (fitted if out.tag == FIT_TAG else rejected).extend(
-                out.value.to_pylist() if out.tag == FIT_TAG else [out.value])
-        else:
-            kept.extend(out.to_pylist())
-    return kept, rejected, fitted
 
 
 @pytest.mark.parametrize(("cs", "en", "reason"), [
@@ -58,16 +36,16 @@ def _prefilter(rows: list[dict], fit: int = 0) -> tuple[list[dict], list[dict], 
     ("Ano.", "Yes, I will certainly do that for you tomorrow morning.", Reason.LENGTH_RATIO),
 ])
 def test_prefilter_reasons(cs, en, reason):
-    kept, rejected, _ = _prefilter([_row(cs, en)])
+    kept, rejected, _ = prefilter([decoded_row(cs, en)])
     assert not kept and len(rejected) == 1
     (got,) = rejected
     assert got["reason"] == reason and got["stage"] == "prefilter"
     assert got["detail"] and got["cs"] == cs and got["en"] == en
-    assert got == prefilter_row(_row(cs, en), TextProcessor())[1]
+    assert got == prefilter_row(decoded_row(cs, en), TextProcessor())[1]
 
 
 def test_prefilter_keeps_normal_pairs_with_tokens():
-    (kept,), rejected, _ = _prefilter([_row("„Dobrý den,“ řekl Dr. Novák.", '"Good morning," said Dr. Novak.')])
+    (kept,), rejected, _ = prefilter([decoded_row("„Dobrý den,“ řekl Dr. Novák.", '"Good morning," said Dr. Novak.')])
     assert not rejected
     assert kept["en_tokens"] == ['"', "Good", "morning", ",", '"', "said", "Dr.", "Novak", "."]
     assert len(kept["dedup_key"]) == 16
@@ -82,8 +60,8 @@ def test_prefilter_batches_equal_the_reference_on_real_pairs():
     cs += ["", "Ahoj\x1b[31m.", "¿¿¿ !!! ...", "Tom.", "Ano.", "Pes\u00a0\u00a0\u2003běží .", "Straße"]
     en += ["Hello.", "Hi.", "What?", "tom .", "Yes, I will certainly do that for you tomorrow morning.",
            "%%% ### @@@ x", "STRASSE"]
-    rows = [_row(c, e, i + 1) for i, (c, e) in enumerate(zip(cs, en, strict=True))]
-    kept, rejected, fit = _prefilter(rows, fit=10_000)
+    rows = [decoded_row(c, e, i + 1) for i, (c, e) in enumerate(zip(cs, en, strict=True))]
+    kept, rejected, fit = prefilter(rows, fit=10_000)
     text = TextProcessor()
     expected = [prefilter_row(r, text) for r in rows]
     assert kept == [k for k, _ in expected if k is not None]
@@ -92,20 +70,9 @@ def test_prefilter_batches_equal_the_reference_on_real_pairs():
     assert [f["id"] for f in fit] == sorted(r["id"] for r in rows if text.tokenize(r["en"], "en"))
 
 
-def test_dedup_keeps_the_first_row_on_the_normalised_pair():
-    rows, _, _ = _prefilter([_row("Ahoj,  světe!", "Hello, world!", i) for i in (7, 3)]
-                            + [_row("Ahoj, světe !", "Hello , world!", 9)])
-    assert len({r["dedup_key"] for r in rows}) == 1
-    kept, duplicates = pick_duplicates(rows)
-    assert kept["id"] == "t:L000000000003"
-    assert [(d["id"], d["reason"], d["detail"]) for d in duplicates] == [
-        ("t:L000000000007", "duplicate", "duplicate of t:L000000000003"),
-        ("t:L000000000009", "duplicate", "duplicate of t:L000000000003")]
-
-
 def test_pair_record_and_translation_outcomes():
     text = TextProcessor()
-    rows, _, _ = _prefilter([_row(f"Ahoj {i}.", f"Hello {i}.", i) for i in range(1, 6)])
+    rows, _, _ = prefilter([decoded_row(f"Ahoj {i}.", f"Hello {i}.", i) for i in range(1, 6)])
     table = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA).drop_columns(["dedup_key"])
     statuses = ["ok", "empty", "ok", "too_long", "failed"]
     translations = pa.Table.from_pylist(
@@ -126,54 +93,6 @@ def test_pair_record_and_translation_outcomes():
     S.check_schema(records_to_table([pair]).schema)
     _, rejected = pair_record({**translated.to_pylist()[1], "mt": " "}, text, "m")
     assert rejected["reason"] == "translation_empty"
-
-
-def test_column_wise_dedup_equals_pick_duplicates_on_real_pairs():
-    """duplicates_in (the pipeline's column-wise dedup in one bucket) against pick_duplicates per group (the obvious
-    reference), on real pairs with many repeats, rows in shuffled order."""
-    import random
-
-    import numpy as np
-
-    from pipeline.records import DEDUP_KEY
-    from pipeline.stages.dedup import duplicates_in
-
-    cs, en = read_lines(SOFTWARE / "libreoffice-help.cs"), read_lines(SOFTWARE / "libreoffice-help.en")
-    rows, _, _ = _prefilter([_row(cs[i % 120], en[i % 120], i + 1) for i in range(300)])
-    random.Random(3).shuffle(rows)
-    table = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA)
-    kept, dropped = duplicates_in(table)
-    groups: dict[bytes, list[dict]] = {}
-    for row in rows:
-        groups.setdefault(row[DEDUP_KEY], []).append(row)
-    expected = [pick_duplicates(group) for group in groups.values()]
-    ids = table[S.ID].to_pylist()
-    assert sorted(ids[i] for i in kept) == sorted(k[S.ID] for k, _ in expected)
-    assert sorted((ids[d], ids[w]) for d, w in dropped) == sorted(
-        (r[S.ID], r["detail"].removeprefix("duplicate of ")) for _, rejected in expected for r in rejected)
-    assert len(dropped) == 300 - 120 - (300 - len(rows)) and np.intersect1d(kept, dropped[:, 0]).size == 0
-
-
-def test_column_wise_pair_records_equal_pair_record_on_real_pairs():
-    """pair_table (the pipeline's column-wise pair records) against pair_record row by row (the obvious reference):
-    real LibreOffice help rows with given translations, some empty or blank, with and without length-cap flags; the
-    same records, rejections and Arrow table."""
-    from pipeline.stages.pair_records import pair_table
-
-    cs = read_lines(SOFTWARE / "libreoffice-help.cs")[:200]
-    en = read_lines(SOFTWARE / "libreoffice-help.en")[:200]
-    text = TextProcessor()
-    rows, _, _ = _prefilter([_row(cs[i], en[i], i + 1) for i in range(200)])
-    rows = [{**r, "mt": en[(i + 1) % 200] if i % 17 else ("" if i % 2 else " .. "), "translation_score": -0.5 * (i % 3)}
-            for i, r in enumerate(rows) if r is not None]
-    plain = pa.Table.from_pylist(rows, schema=PREFILTERED_SCHEMA)
-    capped = plain.append_column(S.HIT_LENGTH_CAP, pa.array([i % 4 == 0 for i in range(len(rows))]))
-    for table in (plain, capped):
-        expected = [pair_record(r, text, "model-x") for r in table.to_pylist()]
-        got, rejected = pair_table(table, text, "model-x")
-        assert got.equals(pa.Table.from_pylist([p for p, _ in expected if p is not None], schema=S.PAIRS_SCHEMA))
-        assert rejected == [r for _, r in expected if r is not None] and 5 <= len(rejected) < 20
-    assert set(got.column(S.NMT_MODEL_ID).to_pylist()) == {"model-x"}
 
 
 @pytest.mark.parametrize("kind", ["pair files", "jsonl", "parquet"])
