@@ -189,20 +189,21 @@ def write_card_only(
 ) -> Path:
     """Write a card for an existing CTranslate2 model directory (referenced in place) with its subword model:
     ``spm`` (and ``target_spm``, default ``spm``) or ``bpe_codes``."""
-    out.mkdir(parents=True, exist_ok=True)
     ct2 = ct2.resolve()
     if not (ct2 / "model.bin").exists():
         raise FileNotFoundError(f"{ct2 / 'model.bin'} not found")
+    if not (spm or bpe_codes):
+        raise ValueError("give the subword model: --spm (SentencePiece) or --bpe-codes (subword-nmt)")
+    out.mkdir(parents=True, exist_ok=True)  # once the inputs are checked: a refusal leaves no folder behind
     if spm:
         shutil.copy(spm, out / "source.spm")
         shutil.copy(target_spm or spm, out / "target.spm")
         pre = PreprocessSpec(tokenize="none", subword="sentencepiece", sentencepiece_model="source.spm")
         post = PostprocessSpec(subword="sentencepiece", sentencepiece_model="target.spm", detokenize="none")
-    elif bpe_codes:
+    else:
+        assert bpe_codes is not None
         shutil.copy(bpe_codes, out / "bpe.codes")
         pre, post = PreprocessSpec(subword="bpe", bpe_codes="bpe.codes"), PostprocessSpec(subword="bpe")
-    else:
-        raise ValueError("give the subword model: --spm (SentencePiece) or --bpe-codes (subword-nmt)")
     card = ModelCard(name=name or out.name, source_lang=source_lang, target_lang=target_lang,
                      preprocess=pre, postprocess=post, ctranslate2=str(ct2))
     write_card(out, card)

@@ -23,10 +23,15 @@ def test_every_converter_reads_its_input_from_input(command, capsys):
     assert exit_.value.code == 2 and "required: --input" in capsys.readouterr().err
 
 
-def test_a_failed_conversion_is_one_error_line(tmp_path, capsys):
+def test_a_failed_conversion_is_one_error_line_and_leaves_no_folder(tmp_path, capsys):
     assert main(["card", "--input", str(tmp_path / "absent"), "--spm", "x.model", "--out", str(tmp_path / "m")]) == 2
     err = capsys.readouterr().err
     assert err == f"error: {tmp_path / 'absent' / 'model.bin'} not found\n"
+    (tmp_path / "ct2").mkdir()
+    (tmp_path / "ct2" / "model.bin").write_bytes(b"")
+    assert main(["card", "--input", str(tmp_path / "ct2"), "--out", str(tmp_path / "m")]) == 2
+    assert "give the subword model" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
 
 
 def test_the_subcommands_are_the_converters():
