@@ -178,10 +178,9 @@ def open_input(path: str, compressed: bool | None = None) -> BinaryIO:
 
 
 def strip_compression(name: str) -> str:
-    for suffix in (".gz", ".gzip", ".bz2", ".zst", ".zstd", ".xz", ".lzma", ".deflate", ".snappy"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return name
+    """``name`` without the suffix that makes Beam read it compressed (:func:`compression_of`), the one rule: a
+    suffix Beam reads as plain text (``.gzip``, ``.snappy``) stays."""
+    return name if not is_compressed(name) else name.rsplit(".", 1)[0]
 
 
 def file_system_problem(path: str) -> str | None:

@@ -151,3 +151,6 @@ def test_compression_is_told_by_the_suffix_and_stripped_from_names():
     assert [is_compressed(f"a.tsv{s}") for s in (".gz", ".bz2", ".zst", ".xz", ".deflate", "")] == [True] * 5 + [False]
     assert [strip_compression(n) for n in ("news.tsv.gz", "news.cs.zst", "news.tsv.xz", "news.cs", "gz.tsv")] == [
         "news.tsv", "news.cs", "news.tsv", "news.cs", "gz.tsv"]
+    # what Beam reads as plain text keeps its suffix: the name says what is read
+    assert [(is_compressed(n), strip_compression(n)) for n in ("a.tsv.gzip", "a.tsv.snappy")] == [
+        (False, "a.tsv.gzip"), (False, "a.tsv.snappy")]
