@@ -74,18 +74,25 @@ def encoder_specs(models: Sequence[tuple[str, Path]], minilm: bool, word_frequen
     return specs
 
 
+def sts_row(report: sts.StsReport) -> dict[str, Any]:
+    """An encoder's STS figures as the results record them (Pearson × 100): the mean of STS 2012–2015's per-year
+    means, each year's, STS-B test and STS2017."""
+    return {"mean": 100 * report.mean_pearson, "years": {str(y.year): 100 * y.mean_pearson for y in report.years},
+            "stsb_test": 100 * report.stsb["stsb_test"].pearson, "sts2017": 100 * report.stsb["sts2017"].pearson}
+
+
+def sts_summary(row: dict[str, Any]) -> str:
+    """:func:`sts_row`'s figures on one progress line."""
+    return f"STS 12-15 {row['mean']:.1f}, STS-B test {row['stsb_test']:.1f}, STS2017 {row['sts2017']:.1f}"
+
+
 def evaluate(encoders: Sequence[tuple[str, Callable[[list[str]], Any], str]],
              data: sts.StsBenchmarks) -> dict[str, dict[str, float]]:
     rows = {}
     for label, encode, _ in encoders:
         started = time.perf_counter()
-        report = sts.evaluate_all(encode, data=data, label=label)
-        rows[label] = {"mean": 100 * report.mean_pearson,
-                       "years": {str(y.year): 100 * y.mean_pearson for y in report.years},
-                       "stsb_test": 100 * report.stsb["stsb_test"].pearson,
-                       "sts2017": 100 * report.stsb["sts2017"].pearson}
-        print(f"  {label}: STS 12-15 {rows[label]['mean']:.1f}, STS-B test {rows[label]['stsb_test']:.1f}, "
-              f"STS2017 {rows[label]['sts2017']:.1f} ({time.perf_counter() - started:.0f} s)", flush=True)
+        rows[label] = sts_row(sts.evaluate_all(encode, data=data, label=label))
+        print(f"  {label}: {sts_summary(rows[label])} ({time.perf_counter() - started:.0f} s)", flush=True)
     return rows
 
 
