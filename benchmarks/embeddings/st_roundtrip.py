@@ -19,6 +19,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
+from benchmarks.doc_sections import table
 from benchmarks.result import write_result
 from paranmt.core.hf_imports import import_sentence_transformers
 from train_embeddings.evaluation import sts
@@ -51,13 +52,12 @@ def _st_encoder(model):
 
 
 def markdown(rows: Sequence[dict]) -> str:
-    out = ["| model | exported as | loaded by sentence-transformers | max abs difference | sentences/s paranmt / "
-           "sentence-transformers (1 thread) |", "|---|---|---|---:|---:|"]
-    for row in rows:
-        out.append(f"| {row['model']} ({row['dim']}-d) | {' + '.join(row['modules'])} | yes "
-                   f"(trust_remote_code) | {row['max_abs_diff']:.1e} | {row['paranmt_sentences_per_s']:,.0f} / "
-                   f"{row['st_sentences_per_s']:,.0f} |")
-    return "\n".join(out) + "\n"
+    return "\n".join(table(["model", "exported as", "loaded by sentence-transformers", "max abs difference",
+                             "sentences/s paranmt / sentence-transformers (1 thread)"], "lllr",
+                            [[f"{row['model']} ({row['dim']}-d)", " + ".join(row["modules"]), "yes (trust_remote_code)",
+                              f"{row['max_abs_diff']:.1e}",
+                              f"{row['paranmt_sentences_per_s']:,.0f} / {row['st_sentences_per_s']:,.0f}"]
+                             for row in rows])) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

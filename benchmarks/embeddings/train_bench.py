@@ -21,8 +21,8 @@ Miner check, same run: the vectorised miner against (a) the test suite's pure-Py
 M = 40 mega-batch; both must pick the same negatives; the speed ratios are printed.
 
 Data: Multi30k captions (``../shared/data/paraphrase/multi30k-captions``; caption k and k+1 of an image form a
-pair, the group is the image; the first ``--pairs / 4`` images), Moses-tokenised once and cached under
-``$PARANMT_CACHE/train_bench``.
+pair, the group is the image; the first ``--pairs / 4`` images), Moses-tokenised once and cached
+(``benchmarks.reproduction.caption_pairs.caption_tokens``).
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ.setdefault(_var, _threads)  # before torch loads: "per core" must mean one core
 
 import argparse  # noqa: E402
-import hashlib  # noqa: E402
 import math  # noqa: E402
 import time  # noqa: E402
 from dataclasses import asdict, dataclass  # noqa: E402
@@ -43,14 +42,12 @@ from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
-import pyarrow.parquet as pq  # noqa: E402
 import torch  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.paths import SHARED  # noqa: E402
+from benchmarks.reproduction.caption_pairs import CAPTIONS, caption_tokens  # noqa: E402
 from benchmarks.result import write_result  # noqa: E402
-from paranmt.core.text import TextProcessor  # noqa: E402
 from train_embeddings.losses.margin_loss import MarginLoss  # noqa: E402
 from train_embeddings.losses.negative_mining import MegaBatchMiner, MinedNegatives  # noqa: E402
 from train_embeddings.models.encoder import build_encoder  # noqa: E402
@@ -66,39 +63,16 @@ from train_embeddings.vocab import (  # noqa: E402
     count_words,
     sentence_strings,
 )
-from translate.cached_models import default_cache_dir as paranmt_cache  # noqa: E402
 
-DEFAULT_CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"
 BATCH = 100
 MINING_GOAL = 0.10
-
-
-def cache_dir() -> Path:
-    return paranmt_cache() / "train_bench"
-
-
-def tokenised(path: Path, lines: int, cache: Path | None = None) -> pa.Array:
-    """Moses tokens of the first ``lines`` lines of ``path`` (the project's TextProcessor), cached under ``cache``
-    (default :func:`cache_dir`)."""
-    data = path.read_bytes()
-    key = hashlib.sha1(data).hexdigest()[:16]
-    cached = (cache or cache_dir()) / f"{path.name}.{key}.{lines}.parquet"
-    if cached.is_file():
-        return pq.read_table(cached)["tokens"].combine_chunks()
-
-    processor = TextProcessor(("en",))
-    tokens = pa.array([processor.tokenize(line, "en") for line in data.decode("utf-8").splitlines()[:lines]],
-                      pa.list_(pa.string()))
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.table({"tokens": tokens}), cached)
-    return tokens
 
 
 def caption_pairs(captions: Path, n_pairs: int) -> tuple[pa.Array, pa.Array, np.ndarray]:
     """(left tokens, right tokens, image group) of ``n_pairs`` pairs (caption k, k+1 of the first images),
     in a seeded random order."""
     images = -(-n_pairs // 4)
-    sides = [tokenised(captions / f"train.{k}.en", images) for k in range(1, 6)]
+    sides = [caption_tokens(k, images, captions) for k in range(1, 6)]
     images = len(sides[0])
     left_all = pa.concat_arrays(sides[:4])
     right_all = pa.concat_arrays(sides[1:])
@@ -320,7 +294,7 @@ def miner_comparison(naive_pairs: int, megabatch_pairs: int, device: torch.devic
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--captions", type=Path, default=DEFAULT_CAPTIONS)
+    p.add_argument("--captions", type=Path, default=CAPTIONS)
     p.add_argument("--pairs", type=int, default=20_000, help="caption pairs loaded (the timed ones come first)")
     p.add_argument("--min-pairs", type=int, default=8_000, help="timed pairs per case (whole mega-batches)")
     p.add_argument("--models", default="word,trigram,lstm")

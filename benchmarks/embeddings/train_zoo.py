@@ -4,7 +4,7 @@ on STS 2012–2016 and the STS Benchmark (``train_embeddings.evaluation.sts.eval
 
 Setup (the same for every model): Multi30k caption pairs (caption k and k+1 of an image; the image is the group,
 so two captions of one image are never each other's negatives; ``--pairs`` pairs of the first images,
-Moses-tokenised once and cached under ``$PARANMT_CACHE/train_zoo``), GloVe 6B 50d initial word vectors
+Moses-tokenised once and cached), GloVe 6B 50d initial word vectors
 (``word_vectors: kumo``), margin 0.4, mini-batches of 100, MIX negatives (ICLR'16: the hardest sentence of the
 mini-batch with probability 0.5, a random one otherwise) mined inside each mini-batch (``--megabatch 1``, as
 ICLR'16 did), Adam 1e-3, no scrambling (ICLR'16 did not scramble), ``--steps`` updates (one pass over
@@ -43,17 +43,14 @@ import pyarrow.parquet as pq  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.embeddings.train_bench import tokenised  # noqa: E402
-from benchmarks.paths import SHARED  # noqa: E402
+from benchmarks.reproduction.caption_pairs import CAPTIONS, caption_tokens  # noqa: E402
 from benchmarks.result import write_result  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from paranmt.core.text import CachedTokenizer  # noqa: E402
 from train_embeddings.evaluation import sts  # noqa: E402
 from train_embeddings.models.model_io import load_model  # noqa: E402
 from train_embeddings.training.trainer import train  # noqa: E402
-from translate.cached_models import default_cache_dir as paranmt_cache  # noqa: E402
 
-DEFAULT_CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"
 # label -> (TrainConfig.model, extra TrainConfig settings)
 FAMILIES: dict[str, tuple[str, dict]] = {
     "word": ("word", {}),
@@ -69,14 +66,10 @@ FAMILIES: dict[str, tuple[str, dict]] = {
 }
 
 
-def cache_dir() -> Path:
-    return paranmt_cache() / "train_zoo"
-
-
 def write_pairs(captions: Path, n_pairs: int, out: Path) -> Path:
     """``n_pairs`` caption pairs (caption k, k+1 of the first ``n_pairs / 4`` images; id = image) as Parquet."""
     images = -(-n_pairs // 4)
-    sides = [tokenised(captions / f"train.{k}.en", images, cache_dir()) for k in range(1, 6)]
+    sides = [caption_tokens(k, images, captions) for k in range(1, 6)]
     images = len(sides[0])
     order = np.random.default_rng(0).permutation(4 * images)[:n_pairs]
     table = pa.table({"id": pa.array([f"img{i}" for i in np.tile(np.arange(images), 4)[order]]),
@@ -89,7 +82,7 @@ def write_pairs(captions: Path, n_pairs: int, out: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--captions", type=Path, default=DEFAULT_CAPTIONS)
+    p.add_argument("--captions", type=Path, default=CAPTIONS)
     p.add_argument("--pairs", type=int, default=40_000, help="training pairs (default 40000)")
     p.add_argument("--steps", type=int, default=400, help="updates per model (default 400)")
     p.add_argument("--megabatch", type=int, default=1, help="M (default 1: within the mini-batch)")

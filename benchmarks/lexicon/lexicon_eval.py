@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
 import sys
 import time
 from collections import Counter
@@ -27,20 +26,18 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import SHARED
+from benchmarks.reproduction.caption_pairs import CAPTIONS, caption_tokens
 from benchmarks.result import write_result
 from configs.schema import LexiconConfig
-from paranmt.core.text import TextProcessor
 from pipeline.analysis.lexicon.counting import ENGLISH_STOPWORDS, PairCounts, build_from_tables
 from pipeline.analysis.lexicon.evaluation import evaluate_wordsim, format_results
 from pipeline.analysis.lexicon.pmi import compute_lexicon, top_k_table
 
 DATA = SHARED / "data"
-CAPTIONS = DATA / "paraphrase" / "multi30k-captions"
 WORDSIM = DATA / "wordsim"
 PPDB = DATA / "lexicon" / "retrofitting-ppdb-xl.txt"
 SETS = {"WS-353-ALL": "EN-WS-353-ALL.txt", "WS-353-SIM": "EN-WS-353-SIM.txt", "WS-353-REL": "EN-WS-353-REL.txt",
@@ -50,28 +47,9 @@ EXAMPLES = ("man", "woman", "child", "dog", "running", "smiling", "laughing", "s
             "bicycle", "jumping")
 
 
-def cache_dir() -> Path:
-    return Path(os.environ.get("PARANMT_CACHE", Path.home() / ".cache" / "paranmt")) / "lexicon-captions"
-
-
-def tokenised_captions(k: int) -> pa.Array:
-    """Moses tokens of ``train.<k>.en`` (the pipeline's English normalisation + tokenisation), cached."""
-
-    source = CAPTIONS / f"train.{k}.en"
-    cached = cache_dir() / f"train.{k}.{source.stat().st_size}.parquet"
-    if cached.exists():
-        return pq.read_table(cached).column("tokens").combine_chunks()
-    processor = TextProcessor(("en",))
-    lines = source.read_text(encoding="utf-8").splitlines()
-    tokens = pa.array([processor.tokenize(line, "en") for line in lines], pa.list_(pa.string()))
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.table({"tokens": tokens}), cached)
-    return tokens
-
-
 def caption_pairs(pairing: str, images: int | None) -> pa.Table:
     """The caption pairs as an ``en_tokens`` / ``mt_tokens`` table, image by image."""
-    captions = [tokenised_captions(k) for k in range(1, 6)]
+    captions = [caption_tokens(k) for k in range(1, 6)]
     n = len(captions[0]) if images is None else min(images, len(captions[0]))
     combos = list(itertools.combinations(range(5), 2)) if pairing == "all" else [(k, (k + 1) % 5) for k in range(5)]
     en = pa.concat_arrays([captions[i].slice(0, n) for i, _ in combos])

@@ -208,15 +208,11 @@ def render_tables(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str
     lines += ["### Memory of the global steps", "",
               "What one worker holds at once in each step that sees more than one bundle's rows, measured in the "
               "runs above (`mt` mode; Arrow bytes of the rows held, from the pipeline's own Beam distributions), "
-              "and the whole run's peak RSS.", "",
-              "| pairs read | pre-pass s | pre-pass traced MB | fit sample rows / MB | largest dedup bucket rows / "
-              "MB | quantile keys / accumulator KB | largest lexicon shard keys / MB (shards) | largest pairs shard "
-              "rows / MB | "
-              "peak RSS MB (mt / nmt) |",
-              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+              "and the whole run's peak RSS.", ""]
     by_size: dict[int, dict[str, dict[str, Any]]] = {}
     for r in results:
         by_size.setdefault(r["size"], {})[r["mode"]] = r
+    rows = []
     for size in sorted(by_size):
         r = by_size[size].get("mt") or next(iter(by_size[size].values()))
         held = r["held"]
@@ -228,9 +224,13 @@ def render_tables(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str
         rss = " / ".join(_mb(by_size[size][m]["peak_rss_bytes"]) if m in by_size[size] else "–" for m in ("mt", "nmt"))
         q = r["quantiles"]
         shards = f" ({r['lexicon']['lexicon_shards']})" if r.get("lexicon", {}).get("lexicon_shards") else ""
-        lines.append(f"| {r['read']:,} | {r['prepass']['seconds']:.3f} | {_mb(r['prepass']['traced_peak_bytes'])} | "
-                     f"{pair('fit_sample')} | {pair('dedup_bucket')} | {q['keys']:,} / {q['bytes'] / 1e3:,.1f} | "
-                     f"{pair('lexicon_counts')}{shards} | {pair('shard_pairs')} | {rss} |")
+        rows.append([f"{r['read']:,}", f"{r['prepass']['seconds']:.3f}", _mb(r["prepass"]["traced_peak_bytes"]),
+                     pair("fit_sample"), pair("dedup_bucket"), f"{q['keys']:,} / {q['bytes'] / 1e3:,.1f}",
+                     pair("lexicon_counts") + shards, pair("shard_pairs"), rss])
+    lines += table(["pairs read", "pre-pass s", "pre-pass traced MB", "fit sample rows / MB",
+                    "largest dedup bucket rows / MB", "quantile keys / accumulator KB",
+                    "largest lexicon shard keys / MB (shards)", "largest pairs shard rows / MB",
+                    "peak RSS MB (mt / nmt)"], "r", rows)
     steps = [("pre-pass", None), ("fit: first 20k", "FitScorer/FirstSentences"), ("fit", "FitScorer/Fit"),
              ("dedup pick", "Dedup/Pick"), ("quantiles", "Select/Boundaries"),
              ("lexicon merge", "Lexicon/MergePairCounts"), ("lexicon shards", "Lexicon/WriteShards"),
@@ -271,22 +271,23 @@ def czeng_memory(results: list[dict[str, Any]], anchors: dict[str, Any]) -> list
     every, fit_sample = PipelineConfig().index_every, ScoreConfig().fit_sample  # the defaults the runs used
     return [
         "Memory of the global steps for CzEng (one worker each; from the bytes per row measured at the largest size):",
-        "", "| step | at CzEng size | basis |", "|---|---:|---|",
-        f"| launcher pre-pass | {largest['prepass']['traced_peak_bytes'] / 1e6:,.1f} MB + {pairs // every:,} line "
-        f"offsets | measured at {largest['read']:,} pairs (one offset per `pipeline.index_every` = {every:,} lines); "
-        "pair, TSV and JSONL inputs only: a Parquet input skips it (row counts from its metadata) |",
-        f"| scorer fit | {fit_sample * per_row['fit_sample'] / 1e6:,.1f} MB ({fit_sample:,} sentences) | measured, "
-        "fixed |",
-        f"| dedup bucket | {DEDUP_BUCKET_ROWS * per_row['dedup_bucket'] / 1e6:,.0f} MB ({buckets:,} buckets of "
-        f"~{DEDUP_BUCKET_ROWS:,} rows) | measured bytes per row × bucket rows |",
-        f"| quantile accumulator | {cap['max_bytes'] / 1e6:,.1f} MB at most | measured: {cap['keys']:,} keys fed to "
-        "the same combine (it caps and collapses) |",
-        f"| pairs/ shard | {pairs / shards * per_row['shard_pairs'] / 1e6:,.0f} MB ({shards} shards) | measured "
-        "bytes per row × shard rows |",
-        f"| lexicon shard merge (optional) | ~{shard_keys / 1e6:,.1f}M word pairs, ~{shard_keys * key_bytes / 1e6:,.0f}"
-        f" MB ({czeng_shards:,} shards of ~{LEXICON_SHARD_PAIRS:,} input pairs) | **extrapolated**: distinct pairs "
-        f"∝ n^{exponent:.2f} (~{lexicon_keys / 1e9:,.2f}B at CzEng), each in at most 2 shards, × the largest "
-        f"shard's measured excess over the mean ({imbalance:.2f}×) |",
+        "", *table(["step", "at CzEng size", "basis"], "lrl", [
+            ["launcher pre-pass", f"{largest['prepass']['traced_peak_bytes'] / 1e6:,.1f} MB + {pairs // every:,} line "
+             "offsets", f"measured at {largest['read']:,} pairs (one offset per `pipeline.index_every` = {every:,} "
+             "lines); pair, TSV and JSONL inputs only: a Parquet input skips it (row counts from its metadata)"],
+            ["scorer fit", f"{fit_sample * per_row['fit_sample'] / 1e6:,.1f} MB ({fit_sample:,} sentences)",
+             "measured, fixed"],
+            ["dedup bucket", f"{DEDUP_BUCKET_ROWS * per_row['dedup_bucket'] / 1e6:,.0f} MB ({buckets:,} buckets of "
+             f"~{DEDUP_BUCKET_ROWS:,} rows)", "measured bytes per row × bucket rows"],
+            ["quantile accumulator", f"{cap['max_bytes'] / 1e6:,.1f} MB at most",
+             f"measured: {cap['keys']:,} keys fed to the same combine (it caps and collapses)"],
+            ["pairs/ shard", f"{pairs / shards * per_row['shard_pairs'] / 1e6:,.0f} MB ({shards} shards)",
+             "measured bytes per row × shard rows"],
+            ["lexicon shard merge (optional)",
+             f"~{shard_keys / 1e6:,.1f}M word pairs, ~{shard_keys * key_bytes / 1e6:,.0f} MB ({czeng_shards:,} shards "
+             f"of ~{LEXICON_SHARD_PAIRS:,} input pairs)", "**extrapolated**: distinct "
+             f"pairs ∝ n^{exponent:.2f} (~{lexicon_keys / 1e9:,.2f}B at CzEng), each in at most 2 shards, × the "
+             f"largest shard's measured excess over the mean ({imbalance:.2f}×)"]]),
     ]
 
 
@@ -320,17 +321,18 @@ def projection(results: list[dict[str, Any]], anchors: dict[str, Any]) -> str:
               f"/ {anchors['tokens_per_sentence']} tokens per sentence ({anchors['tokens_per_sentence_source']}), "
               f"/ {anchors['beam12_slowdown'][0]}-{anchors['beam12_slowdown'][1]} for beam 12 "
               f"({anchors['beam12_slowdown_source']}). Prices: {anchors['price_source']}.",
-              "", *czeng_memory(results, anchors), "", f"With {workers} workers, one GPU each:", "",
-              "| worker | beam-12 sentences/s per GPU (derived) | GPU-hours | wall hours | USD, on demand | "
-              "anchor |", "|---|---:|---:|---:|---:|---|"]
+              "", *czeng_memory(results, anchors), "", f"With {workers} workers, one GPU each:", ""]
+    rows = []
     for gpu in anchors["gpus"]:
         low, high = gpu_rates(gpu, anchors)
         hours = (pairs / high / 3600, pairs / low / 3600)
         cpu_wall = cpu_core_hours / workers
         walls = tuple(h / workers + cpu_wall for h in hours)
         usd = tuple(w * workers * (gpu["worker_usd_per_h"] + gpu["gpu_usd_per_h"]) for w in walls)
-        lines.append(f"| {gpu['name']} | {low:,.0f} – {high:,.0f} | {hours[0]:,.0f} – {hours[1]:,.0f} | "
-                     f"{walls[0]:,.1f} – {walls[1]:,.1f} | {usd[0]:,.0f} – {usd[1]:,.0f} | {gpu['source']} |")
+        rows.append([gpu["name"], f"{low:,.0f} – {high:,.0f}", f"{hours[0]:,.0f} – {hours[1]:,.0f}",
+                     f"{walls[0]:,.1f} – {walls[1]:,.1f}", f"{usd[0]:,.0f} – {usd[1]:,.0f}", gpu["source"]])
+    lines += table(["worker", "beam-12 sentences/s per GPU (derived)", "GPU-hours", "wall hours", "USD, on demand",
+                    "anchor"], "lrrrrl", rows)
     lines += cpu_workers(anchors, pairs, workers, cpu_core_hours)
     return "\n".join(lines) + "\n"
 
@@ -351,9 +353,8 @@ def cpu_workers(anchors: dict[str, Any], pairs: int, workers: int, cpu_core_hour
     per_core = row["median_rates"]["cpu_seconds"]  # sentences per CPU second: one busy core
     cores, usd_h = cpu["vcpus"], cpu["worker_usd_per_h"]
     lines = ["", f"With {workers} CPU workers instead ({cpu['name']}, no GPU; CTranslate2 int8, beam {bench['beam']}, "
-             f"one batch per core, {bucket:,}-token buckets):", "",
-             "| worker | model | beam-12 sentences/s per worker | core-hours | wall hours | USD | basis |",
-             "|---|---|---:|---:|---:|---:|---|"]
+             f"one batch per core, {bucket:,}-token buckets):", ""]
+    rows = []
     for model, slowdown, basis in [
         ("small-cs-en (3+3 layers of 256)", 1.0,
          f"**measured here**: {per_core:.1f} sentences per CPU second ({bench['threads']} cores of "
@@ -367,8 +368,10 @@ def cpu_workers(anchors: dict[str, Any], pairs: int, workers: int, cpu_core_hour
         rate = per_core * cores / slowdown
         core_hours = pairs / (rate / cores) / 3600 + cpu_core_hours
         wall = pairs / rate / workers / 3600 + cpu_core_hours / workers
-        lines.append(f"| {cpu['name']} | {model} | {rate:,.0f} | {core_hours:,.0f} | {wall:,.1f} | "
-                     f"{wall * workers * usd_h:,.0f} | {basis} |")
+        rows.append([cpu["name"], model, f"{rate:,.0f}", f"{core_hours:,.0f}", f"{wall:,.1f}",
+                     f"{wall * workers * usd_h:,.0f}", basis])
+    lines += table(["worker", "model", "beam-12 sentences/s per worker", "core-hours", "wall hours", "USD", "basis"],
+                   "llrrrrl", rows)
     lines += ["", f"CPU worker price: {cpu['price_source']}."]
     return lines
 

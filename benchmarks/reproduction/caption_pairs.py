@@ -7,6 +7,7 @@ caption whose normalised text equals an STS sentence dropped. The learning check
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import os
 import re
@@ -24,8 +25,10 @@ from filters.paragram import ParagramScorer
 from paranmt.core.pair_schema import PAIRS_SCHEMA, with_metadata
 from paranmt.core.text import TextProcessor
 from paranmt.core.word_vectors import load_kumo
+from translate.cached_models import default_cache_dir
 
 SHARED_DATA = SHARED / "data"
+CAPTIONS = SHARED_DATA / "paraphrase" / "multi30k-captions"
 
 
 def shared(relative: str) -> Path:
@@ -81,19 +84,31 @@ def all_sts_sentences() -> set[str]:
 
 
 def cache_root() -> Path:
-    return Path(os.environ.get("PARANMT_CACHE", Path.home() / ".cache" / "paranmt")).expanduser() / "train_learning"
+    return default_cache_dir() / "train_learning"
 
 
-def caption_tokens(k: int, images: int) -> tuple[list[str], list[list[str]]]:
-    path = shared("paraphrase/multi30k-captions") / f"train.{k}.en"
-    lines = path.read_text(encoding="utf-8").splitlines()[:images]
-    cached = cache_root() / f"train.{k}.{images}.tokens.parquet"
+def caption_lines(k: int, images: int | None = None, folder: Path = CAPTIONS) -> list[str]:
+    """The first ``images`` captions (None: all) of ``train.<k>.en`` of the Multi30k captions in ``folder``, line i
+    describing image i in every file."""
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{folder} is absent: the caption corpus needs ../shared/data beside the repository")
+    return (folder / f"train.{k}.en").read_text(encoding="utf-8").splitlines()[:images]
+
+
+def caption_tokens(k: int, images: int | None = None, folder: Path = CAPTIONS) -> pa.Array:
+    """:func:`tokenize` of :func:`caption_lines` as a list<string> array, cached by the lines' content (tokenising
+    a file's 29,000 captions takes a while)."""
+    lines = caption_lines(k, images, folder)
+    key = hashlib.sha1("\n".join(lines).encode("utf-8")).hexdigest()[:16]
+    cached = cache_root() / f"train.{k}.{key}.tokens.parquet"
     if cached.is_file():
-        return lines, pq.read_table(cached)["tokens"].to_pylist()
-    tokens = tokenize(lines)
+        return pq.read_table(cached)["tokens"].combine_chunks()
+    tokens = pa.array(tokenize(lines), pa.list_(pa.string()))
     cached.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.table({"tokens": pa.array(tokens, pa.list_(pa.string()))}), cached)
-    return lines, tokens
+    tmp = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
+    pq.write_table(pa.table({"tokens": tokens}), tmp)
+    os.replace(tmp, cached)  # whole or absent: benchmarks running side by side share the cache
+    return tokens
 
 
 def sif_scorer(fit_tokens: list[list[str]]) -> ParagramScorer:
@@ -106,7 +121,7 @@ def build_caption_pairs(directory: Path, images: int, selection: str = "chain") 
     """Caption pairs per image (``chain``: k and k+1; ``top2``: all 10, then the top two deciles by paraphrase score
     with both sides <= 30 tokens), leaked captions dropped, group = image; Parquet shards."""
     leaked = all_sts_sentences()
-    captions = [caption_tokens(k, images) for k in range(1, 6)]
+    captions = [(caption_lines(k, images), caption_tokens(k, images).to_pylist()) for k in range(1, 6)]
     columns: dict[str, list] = {name: [] for name in ("id", "en", "mt", "en_tokens", "mt_tokens")}
     image_ids: list[str] = []
     dropped = 0

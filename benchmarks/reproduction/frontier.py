@@ -30,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
-from benchmarks.doc_sections import replace_section, save_figure
+from benchmarks.doc_sections import replace_section, save_figure, table
 from benchmarks.paths import SHARED, shown
 from benchmarks.reproduction.encoder_timing import make_encoder, time_encoders
 from benchmarks.result import write_result
@@ -74,18 +74,25 @@ def encoder_specs(models: Sequence[tuple[str, Path]], minilm: bool, word_frequen
     return specs
 
 
+def sts_row(report: sts.StsReport) -> dict[str, Any]:
+    """An encoder's STS figures as the results record them (Pearson × 100): the mean of STS 2012–2015's per-year
+    means, each year's, STS-B test and STS2017."""
+    return {"mean": 100 * report.mean_pearson, "years": {str(y.year): 100 * y.mean_pearson for y in report.years},
+            "stsb_test": 100 * report.stsb["stsb_test"].pearson, "sts2017": 100 * report.stsb["sts2017"].pearson}
+
+
+def sts_summary(row: dict[str, Any]) -> str:
+    """:func:`sts_row`'s figures on one progress line."""
+    return f"STS 12-15 {row['mean']:.1f}, STS-B test {row['stsb_test']:.1f}, STS2017 {row['sts2017']:.1f}"
+
+
 def evaluate(encoders: Sequence[tuple[str, Callable[[list[str]], Any], str]],
              data: sts.StsBenchmarks) -> dict[str, dict[str, float]]:
     rows = {}
     for label, encode, _ in encoders:
         started = time.perf_counter()
-        report = sts.evaluate_all(encode, data=data, label=label)
-        rows[label] = {"mean": 100 * report.mean_pearson,
-                       "years": {str(y.year): 100 * y.mean_pearson for y in report.years},
-                       "stsb_test": 100 * report.stsb["stsb_test"].pearson,
-                       "sts2017": 100 * report.stsb["sts2017"].pearson}
-        print(f"  {label}: STS 12-15 {rows[label]['mean']:.1f}, STS-B test {rows[label]['stsb_test']:.1f}, "
-              f"STS2017 {rows[label]['sts2017']:.1f} ({time.perf_counter() - started:.0f} s)", flush=True)
+        rows[label] = sts_row(sts.evaluate_all(encode, data=data, label=label))
+        print(f"  {label}: {sts_summary(rows[label])} ({time.perf_counter() - started:.0f} s)", flush=True)
     return rows
 
 
@@ -125,18 +132,17 @@ def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
              f"Written by `{meta['command']}` (every number: `benchmarks/results/frontier.json`). STS 2012–2015: the "
              "mean of the per-year mean Pearson × 100 (the papers' protocol); STS-B test; STS2017 (the dev set every "
              f"model choice here uses). {speed_protocol(meta)} Median over rounds; × MiniLM: the median of the "
-             "per-round ratios; spread: (max − min) / median of the rounds.", "",
-             "| encoder | STS 12–15 mean | STS-B test | STS2017 | sentences per CPU-second (1 pinned thread) | "
-             "× MiniLM | spread | wall sentences/s (× MiniLM, spread) |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "per-round ratios; spread: (max − min) / median of the rounds.", ""]
+    cells = []
     for row in sorted(rows, key=lambda r: -r["sentences_per_cpu_second"]):
-        ratio, wall = "–", "–"
+        ratio, wall = "–", ""
         if row.get("x_minilm") is not None:
             ratio, wall = f"{row['x_minilm']:,.0f}×", f"{row['wall_x_minilm']:,.0f}×, "
-        lines.append(f"| {row['encoder']} | {row['mean']:.1f} | {row['stsb_test']:.1f} | {row['sts2017']:.1f} | "
-                     f"{row['sentences_per_cpu_second']:,.0f} | {ratio} | {100 * row['spread']:.0f}% | "
-                     f"{row['wall_sentences_per_second']:,.0f} ({wall if wall != '–' else ''}"
-                     f"{100 * row['wall_spread']:.0f}%) |")
+        cells.append([row["encoder"], *(f"{row[k]:.1f}" for k in ("mean", "stsb_test", "sts2017")),
+                      f"{row['sentences_per_cpu_second']:,.0f}", ratio, f"{100 * row['spread']:.0f}%",
+                      f"{row['wall_sentences_per_second']:,.0f} ({wall}{100 * row['wall_spread']:.0f}%)"])
+    lines += table(["encoder", "STS 12–15 mean", "STS-B test", "STS2017", "sentences per CPU-second (1 pinned thread)",
+                    "× MiniLM", "spread", "wall sentences/s (× MiniLM, spread)"], "lr", cells)
     lines += ["", f"![quality vs speed]({meta['figure']})", ""]
     lines += meta.get("notes", [])
     return "\n".join(lines) + "\n"

@@ -29,9 +29,10 @@ import concurrent.futures as cf
 import json
 import math
 import multiprocessing
+import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 
 from benchmarks.doc_sections import replace_section, save_figure, table
+from benchmarks.reproduction.frontier import sts_row, sts_summary
 from benchmarks.result import write_result
 from configs.schema import TrainConfig
 from paranmt.core.plotting import pyplot
@@ -167,9 +169,7 @@ def run_job(job: dict[str, Any], data: Path, runs: Path, device: str, word_vecto
     model = load_model(result.model_dir)
 
     def scores() -> dict[str, Any]:
-        report = sts.evaluate_all(lambda s: model.encode_tokens(_CACHE["tok"](s)), data=_CACHE["bench"])
-        return {"years": {str(y.year): 100 * y.mean_pearson for y in report.years}, "mean": 100 * report.mean_pearson,
-                "stsb_test": 100 * report.stsb["stsb_test"].pearson, "sts2017": 100 * report.stsb["sts2017"].pearson}
+        return sts_row(sts.evaluate_all(lambda s: model.encode_tokens(_CACHE["tok"](s)), data=_CACHE["bench"]))
 
     out = {**job, "device": device, "train_s": trained - started, "steps": result.steps, "eval": scores()}
     if uses_words and model.words is not None and model.words.n_frozen:
@@ -197,29 +197,44 @@ def run_grid(data: Path, out: Path, workers: int, gpu_workers: int, word_vectors
     grid = job_list(sets) + [j for seed in seeds if seed != 1 for j in seed_jobs(sets, seed)]
     jobs = [j for j in grid if j["name"] not in done]
     cuda = torch.cuda.is_available() and gpu_workers > 0
-    context = multiprocessing.get_context("spawn")
     results, failed = list(previous["results"]), []
     print(f"{len(jobs)} runs to do ({len(done)} done earlier); GPU: {cuda}", flush=True)
-    with cf.ProcessPoolExecutor(workers, mp_context=context) as cpu, \
-            cf.ProcessPoolExecutor(max(gpu_workers, 1), mp_context=context) as gpu:
+    with one_thread_pool(workers) as cpu, one_thread_pool(max(gpu_workers, 1)) as gpu:
         futures = {}
         for job in sorted(jobs, key=lambda j: -j["n"]):
             pool, device = (gpu, "cuda") if (job["gpu"] and cuda) else (cpu, "cpu")
             futures[pool.submit(run_job, job, data, out / "runs", device, word_vectors)] = job
-        for future in cf.as_completed(futures):
-            job = futures[future]
-            try:
-                row = future.result()
-            except Exception as error:  # one failed run is reported, the grid goes on
-                failed.append({"name": job["name"], "error": repr(error)})
-                print(f"FAILED {job['name']}: {error!r}", flush=True)
+        for job, row in finished(futures):
+            if isinstance(row, Exception):
+                failed.append({"name": job["name"], "error": repr(row)})
                 continue
             results.append(row)
-            print(f"  {len(results)}/{len(results) + len(futures) - len(results)} {job['name']}: STS 12-15 "
-                  f"{row['eval']['mean']:.1f}, STS2017 {row['eval']['sts2017']:.1f} ({row['train_s']:.0f} s)",
-                  flush=True)
+            print(f"  {len(results)}/{len(done) + len(jobs)} {job['name']}: {sts_summary(row['eval'])} "
+                  f"({row['train_s']:.0f} s)", flush=True)
             write_result(path, {"results": results, "failed": failed}, __file__)
     return {"results": results, "failed": failed}
+
+
+def _one_thread() -> None:
+    os.environ["OMP_NUM_THREADS"] = "1"
+
+
+def one_thread_pool(workers: int) -> cf.ProcessPoolExecutor:
+    """``workers`` fresh processes (spawned: nothing of this one's torch state), each run on one thread."""
+    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_one_thread)
+
+
+def finished(futures: dict[cf.Future, dict[str, Any]]) -> Iterator[tuple[dict[str, Any], Any]]:
+    """Each job with its row, or the exception that ended its run (printed), as the runs finish: one failed run
+    must not lose the others."""
+    for future in cf.as_completed(futures):
+        job = futures[future]
+        try:
+            row = future.result()
+        except Exception as error:
+            print(f"  {job['name']}: FAILED {error!r}", flush=True)
+            row = error
+        yield job, row
 
 
 def fit_log_linear(sizes: Sequence[float], values: Sequence[float], at: Sequence[float]) -> dict[str, Any]:

@@ -26,10 +26,7 @@ every run; a rerun skips the finished ones. ``--docs`` rewrites the ``static`` s
 from __future__ import annotations
 
 import argparse
-import concurrent.futures as cf
 import json
-import multiprocessing
-import os
 import statistics
 import sys
 import time
@@ -42,9 +39,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO, shown
-from benchmarks.reproduction.frontier import MINILM, evaluate
+from benchmarks.reproduction.frontier import MINILM, evaluate, sts_summary
 from benchmarks.reproduction.frontier import main as frontier_main
-from benchmarks.reproduction.learning_curve import ranked_pairs
+from benchmarks.reproduction.learning_curve import finished, one_thread_pool, ranked_pairs
 from benchmarks.reproduction.static_report import SEED, write_section
 from benchmarks.result import write_result
 from configs.schema import TrainConfig
@@ -190,10 +187,6 @@ def run_job(job: dict[str, Any], data: Path, runs: Path) -> dict[str, Any]:
             **({"best_step": result.best.get("step")} if on_dev and result.best else {})}
 
 
-def _worker_init() -> None:
-    os.environ["OMP_NUM_THREADS"] = "1"
-
-
 class Results:
     """``--json``: ``{"sets": ..., "rows": {name: row}}``, rewritten atomically after every finished run."""
 
@@ -217,21 +210,13 @@ def run_jobs(jobs: list[dict[str, Any]], results: Results, data: Path, runs: Pat
     if not todo:
         return
     print(f"[runs] {len(todo)} to run ({len(jobs) - len(todo)} done earlier), {workers} at a time", flush=True)
-    context = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init) as pool:
+    with one_thread_pool(workers) as pool:
         futures = {pool.submit(run_job, job, data, runs): job for job in todo}
-        for future in cf.as_completed(futures):
-            job = futures[future]
-            try:
-                row = future.result()
-            except Exception as error:  # one failed row must not lose the others
-                print(f"  {job['name']}: FAILED {error!r}", flush=True)
-                continue
-            results.rows[job["name"]] = row
-            results.save()
-            e = row["eval"]
-            print(f"  {job['name']}: STS12-15 {e['mean']:.1f}, STS-B test {e['stsb_test']:.1f}, STS2017 "
-                  f"{e['sts2017']:.1f} (train {row['train_s']:.0f} s)", flush=True)
+        for job, row in finished(futures):
+            if not isinstance(row, Exception):
+                results.rows[job["name"]] = row
+                results.save()
+                print(f"  {job['name']}: {sts_summary(row['eval'])} (train {row['train_s']:.0f} s)", flush=True)
 
 
 def teacher_vectors(data: Path, sets: dict[str, int]) -> None:
@@ -434,8 +419,7 @@ def local_models(results: Results, names: Sequence[str], data: Path, runs: Path,
         return
     jobs = [{k: v for k, v in results.rows[n].items() if k not in ("eval", "train_s", "eval_s", "model_dir",
                                                                    "steps", "machine")} for n in missing]
-    context = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init) as pool:
+    with one_thread_pool(workers) as pool:
         for job, row in zip(jobs, pool.map(run_job, jobs, [data] * len(jobs), [runs] * len(jobs)), strict=True):
             results.rows[job["name"]]["model_dir"] = row["model_dir"]
             results.rows[job["name"]]["eval_here"] = row["eval"]

@@ -44,6 +44,7 @@ import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
+from benchmarks.doc_sections import table
 from benchmarks.result import write_result
 from configs.schema import ScoreConfig
 from filters.paragram import ParagramScorer
@@ -164,17 +165,14 @@ def markdown(report: dict[str, Any]) -> str:
     head = ["score", *[f"Spearman x100, STS-B {s} ({report['pairs'][s]:,} pairs)" for s in splits],
             *[f"pairs/s, {t} thread{'s' if t > 1 else ''} (best; median)" for t in settings],
             *[f"pairs per CPU-s, {t} thread{'s' if t > 1 else ''}" for t in settings]]
-    out = ["| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
+    rows = []
     for name in (*SCORES, BOTH):
-        cells = [LABELS[name]]
-        cells += [f"{report['spearman'][s][name]:.1f}" if name in report["spearman"][s] else "" for s in splits]
-        for t in settings:
-            row = report["timing"].get(f"{name}@{t}")
-            cells.append(f"{row['pairs_per_s']:,.0f}; {row['median_pairs_per_s']:,.0f}" if row else "")
-        for t in settings:
-            row = report["timing"].get(f"{name}@{t}")
-            cells.append(f"{row['pairs_per_cpu_s']:,.0f}" if row else "")
-        out.append("| " + " | ".join(cells) + " |")
+        timing = [report["timing"].get(f"{name}@{t}") for t in settings]
+        rows.append([LABELS[name],
+                     *(f"{report['spearman'][s][name]:.1f}" if name in report["spearman"][s] else "" for s in splits),
+                     *(f"{row['pairs_per_s']:,.0f}; {row['median_pairs_per_s']:,.0f}" if row else "" for row in timing),
+                     *(f"{row['pairs_per_cpu_s']:,.0f}" if row else "" for row in timing)])
+    out = table(head, "lr", rows)
     load = report["load_average"]
     out.append("")
     out.append(f"Speed on STS-B {timed}, {report['repeats']} interleaved repeats; load average (1 min) "

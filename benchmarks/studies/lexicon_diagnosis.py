@@ -35,6 +35,7 @@ import pyarrow.dataset as ds
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 
+from benchmarks.doc_sections import table
 from benchmarks.lexicon.lexicon_eval import WORDSIM, batches, caption_pairs
 from benchmarks.result import write_result
 from configs.schema import LexiconConfig
@@ -216,80 +217,70 @@ def diagnose(name: str, table: pa.Table, base: LexiconConfig, gold: Gold, fracti
     return figures
 
 
+def _means(scores: dict[str, dict[str, Any]], key: str) -> str:
+    """``key``'s mean ρ(0) / mean ρ(cov) over the sets, as the tables show them."""
+    return f"{_fmt(_mean(scores, f'{key}_rho0'))} / {_fmt(_mean(scores, f'{key}_rhocov'))}"
+
+
 def markdown(figures: dict[str, Any], default_prior: float) -> str:
     name = figures["corpus"]
     full = figures["sizes"]["1"]
     before, after = full["scores"]["before"], full["scores"]["after"]
     lines = [f"### {name}: {full['used']:,} pairs counted (of {figures['pairs']:,}), vocabulary {full['vocabulary']:,}",
              "", f"Before → after (adjusted PMI: `additive` α = 1 → `prior` b = {default_prior:g}); cross PMI is "
-             "unchanged. ρ × 100, unseen pairs scored 0 / covered pairs only.", "",
-             "| set | pairs | coverage | cross ρ(0) / ρ(cov) | adjusted before ρ(0) / ρ(cov) | adjusted after ρ(0) / "
-             "ρ(cov) |", "|---|---:|---:|---:|---:|---:|"]
-    for s, row in after.items():
-        b = before[s]
-        lines.append(f"| {s} | {row['pairs']:,} | {100 * row['covered'] / row['pairs']:.1f} % ({row['covered']:,}) | "
-                     f"{_fmt(row['cross_rho0'])} / {_fmt(row['cross_rhocov'])} | {_fmt(b['adj_rho0'])} / "
-                     f"{_fmt(b['adj_rhocov'])} | **{_fmt(row['adj_rho0'])} / {_fmt(row['adj_rhocov'])}** |")
-    lines.append(f"| mean (ρ(cov): sets with ≥ {MIN_COVERED} covered) | | | {_fmt(_mean(after, 'cross_rho0'))} / "
-                 f"{_fmt(_mean(after, 'cross_rhocov'))} | "
-                 f"{_fmt(_mean(before, 'adj_rho0'))} / {_fmt(_mean(before, 'adj_rhocov'))} | "
-                 f"**{_fmt(_mean(after, 'adj_rho0'))} / {_fmt(_mean(after, 'adj_rhocov'))}** |")
+             "unchanged. ρ × 100, unseen pairs scored 0 / covered pairs only.", ""]
+    lines += table(["set", "pairs", "coverage", "cross ρ(0) / ρ(cov)", "adjusted before ρ(0) / ρ(cov)",
+                    "adjusted after ρ(0) / ρ(cov)"], "lr",
+                   [*([s, f"{row['pairs']:,}", f"{100 * row['covered'] / row['pairs']:.1f} % ({row['covered']:,})",
+                       f"{_fmt(row['cross_rho0'])} / {_fmt(row['cross_rhocov'])}",
+                       f"{_fmt(before[s]['adj_rho0'])} / {_fmt(before[s]['adj_rhocov'])}",
+                       f"**{_fmt(row['adj_rho0'])} / {_fmt(row['adj_rhocov'])}**"] for s, row in after.items()),
+                    [f"mean (ρ(cov): sets with ≥ {MIN_COVERED} covered)", "", "", _means(after, "cross"),
+                     _means(before, "adj"), f"**{_means(after, 'adj')}**"]])
     lines += ["", "Frequency bands (covered pairs of all sets pooled, gold as a within-set percentile; E = "
               "co-occurrences per side expected under independence; PMI_within and adjusted PMI are band means; "
-              "neg = share of adjusted PMI < 0, which rank below the unseen pairs' 0):", "",
-              "| E | pairs | cross mean | PMI_within before / after | adjusted before / after | neg before / after "
-              "| ρ cross | ρ adjusted before | ρ adjusted after |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for r in full["bands"]:
-        lines.append(f"| {r['band']} | {r['pairs']:,} | {r['cross_mean']:.2f} | {r['within_before']:.2f} / "
-                     f"{r['within_after']:.2f} | {r['adj_before_mean']:.2f} / {r['adj_after_mean']:.2f} | "
-                     f"{100 * r['negative_before']:.0f} % / {100 * r['negative_after']:.0f} % | "
-                     f"{_fmt(r['rho_cross'])} | "
-                     f"{_fmt(r['rho_before'])} | {_fmt(r['rho_after'])} |")
+              "neg = share of adjusted PMI < 0, which rank below the unseen pairs' 0):", ""]
+    lines += table(["E", "pairs", "cross mean", "PMI_within before / after", "adjusted before / after",
+                    "neg before / after", "ρ cross", "ρ adjusted before", "ρ adjusted after"], "lr",
+                   [[r["band"], f"{r['pairs']:,}", f"{r['cross_mean']:.2f}",
+                     f"{r['within_before']:.2f} / {r['within_after']:.2f}",
+                     f"{r['adj_before_mean']:.2f} / {r['adj_after_mean']:.2f}",
+                     f"{100 * r['negative_before']:.0f} % / {100 * r['negative_after']:.0f} %",
+                     _fmt(r["rho_cross"]), _fmt(r["rho_before"]), _fmt(r["rho_after"])] for r in full["bands"]])
     t = full["trend"]
     lines += ["", f"Rank correlation with E over the pooled pairs: gold {_fmt(t['gold'])}, cross {_fmt(t['cross'])}, "
               f"adjusted before {_fmt(t['before'])}, after {_fmt(t['after'])}.", "",
               f"Top {TOP_PAIRS} adjusted pairs of the whole lexicon in each band (joint count), among all pairs and "
-              "among pairs seen ≥ 10 times (the paper's Table 12 threshold):", "",
-              "| E | joint ≥ | before (`additive`) | after (`prior`) |", "|---|---:|---|---|"]
-    for m in TOP_MIN_JOINT:
-        for band, pairs in full["top_pairs"][f"before@{m}"].items():
-            after_pairs = full["top_pairs"][f"after@{m}"][band]
-            lines.append(f"| {band} | {m} | {', '.join(pairs) or '–'} | {', '.join(after_pairs) or '–'} |")
+              "among pairs seen ≥ 10 times (the paper's Table 12 threshold):", ""]
+    lines += table(["E", "joint ≥", "before (`additive`)", "after (`prior`)"], "lrl",
+                   [[band, m, ", ".join(pairs) or "–", ", ".join(full["top_pairs"][f"after@{m}"][band]) or "–"]
+                    for m in TOP_MIN_JOINT for band, pairs in full["top_pairs"][f"before@{m}"].items()])
     lines += ["", "Size curve (a seeded random share of the pairs, nested; mean ρ over the sets, MEN and SimVerb):",
-              "",
-              "| share | pairs counted | mean coverage | mean cross ρ(0) / ρ(cov) | mean adjusted before | "
-              "mean adjusted after | MEN cross / before / after ρ(cov) | SimVerb cross / before / after ρ(cov) |",
-              "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+              ""]
+    rows = []
     for share, size in figures["sizes"].items():
         b, a = size["scores"]["before"], size["scores"]["after"]
         triple = ((a, "cross_rhocov"), (b, "adj_rhocov"), (a, "adj_rhocov"))
         coverage = np.mean([row["covered"] / row["pairs"] for row in a.values()])
-        lines.append(f"| {100 * float(share):g} % | {size['used']:,} | {100 * coverage:.1f} % | "
-                     f"{_fmt(_mean(a, 'cross_rho0'))} / {_fmt(_mean(a, 'cross_rhocov'))} | "
-                     f"{_fmt(_mean(b, 'adj_rho0'))} / {_fmt(_mean(b, 'adj_rhocov'))} | "
-                     f"{_fmt(_mean(a, 'adj_rho0'))} / {_fmt(_mean(a, 'adj_rhocov'))} | "
-                     f"{' / '.join(_fmt(x['MEN'][k]) for x, k in triple)} | "
-                     f"{' / '.join(_fmt(x['SimVerb-3500'][k]) for x, k in triple)} |")
-    lines += ["", "Choice of `within_prior` (adjusted PMI; ρ(cov) per set, means over the sets):", "",
-              "| estimate | mean ρ(0) | mean ρ(cov) | " + " | ".join(after) + " |",
-              "|---|---:|---:|" + "---:|" * len(after)]
-    rows = [("cross PMI", after, "cross"), ("additive α = 1 (before)", before, "adj")]
-    rows += [(f"prior b = {label.split('=')[1]}", full["scores"][label], "adj")
-             for label in full["scores"] if label.startswith("prior=")]
-    for label, scores, key in rows:
-        lines.append(f"| {label} | {_fmt(_mean(scores, f'{key}_rho0'))} | {_fmt(_mean(scores, f'{key}_rhocov'))} | "
-                     + " | ".join(_fmt(row[f"{key}_rhocov"]) for row in scores.values()) + " |")
+        rows.append([f"{100 * float(share):g} %", f"{size['used']:,}", f"{100 * coverage:.1f} %",
+                     _means(a, "cross"), _means(b, "adj"), _means(a, "adj"),
+                     *(" / ".join(_fmt(x[wordsim][k]) for x, k in triple) for wordsim in ("MEN", "SimVerb-3500"))])
+    lines += table(["share", "pairs counted", "mean coverage", "mean cross ρ(0) / ρ(cov)", "mean adjusted before",
+                    "mean adjusted after", "MEN cross / before / after ρ(cov)",
+                    "SimVerb cross / before / after ρ(cov)"], "r", rows)
+    lines += ["", "Choice of `within_prior` (adjusted PMI; ρ(cov) per set, means over the sets):", ""]
+    choices = [("cross PMI", after, "cross"), ("additive α = 1 (before)", before, "adj")]
+    choices += [(f"prior b = {label.split('=')[1]}", full["scores"][label], "adj")
+                for label in full["scores"] if label.startswith("prior=")]
+    lines += table(["estimate", "mean ρ(0)", "mean ρ(cov)", *after], "lr",
+                   [[label, *_means(scores, key).split(" / "), *(_fmt(row[f"{key}_rhocov"]) for row in scores.values())]
+                    for label, scores, key in choices])
     lines += ["", "A joint-count threshold both scores respect (pairs seen fewer times count as unseen; means over "
-              "the sets):", "",
-              "| min joint | mean coverage | cross ρ(0) / ρ(cov) | adjusted before | adjusted after |",
-              "|---:|---:|---:|---:|---:|"]
-    for m in THRESHOLDS:
-        b, a = full["thresholds"]["before"][m], full["thresholds"]["after"][m]
-        coverage = np.mean([row["covered"] / row["pairs"] for row in a.values()])
-        lines.append(f"| {m} | {100 * coverage:.1f} % | {_fmt(_mean(a, 'cross_rho0'))} / "
-                     f"{_fmt(_mean(a, 'cross_rhocov'))} | "
-                     f"{_fmt(_mean(b, 'adj_rho0'))} / {_fmt(_mean(b, 'adj_rhocov'))} | "
-                     f"{_fmt(_mean(a, 'adj_rho0'))} / {_fmt(_mean(a, 'adj_rhocov'))} |")
+              "the sets):", ""]
+    thresholds = [(m, full["thresholds"]["before"][m], full["thresholds"]["after"][m]) for m in THRESHOLDS]
+    lines += table(["min joint", "mean coverage", "cross ρ(0) / ρ(cov)", "adjusted before", "adjusted after"], "r",
+                   [[m, f"{100 * np.mean([row['covered'] / row['pairs'] for row in a.values()]):.1f} %",
+                     _means(a, "cross"), _means(b, "adj"), _means(a, "adj")] for m, b, a in thresholds])
     return "\n".join(lines) + "\n"
 
 

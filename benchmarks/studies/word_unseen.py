@@ -17,6 +17,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 
 from benchmarks.paths import shown
+from benchmarks.reproduction.frontier import sts_row
 from benchmarks.result import write_result
 from configs.schema import TrainConfig
 from paranmt.core.text import CachedTokenizer
@@ -53,10 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench = sts.load_benchmarks(years=(2012, 2013, 2014, 2015))
     tokenize = CachedTokenizer()
 
-    def scores() -> dict[str, float]:
-        report = sts.evaluate_all(lambda s: model.encode_tokens(tokenize(s)), data=bench)
-        return {"mean": 100 * report.mean_pearson, "stsb_test": 100 * report.stsb["stsb_test"].pearson,
-                "sts2017": 100 * report.stsb["sts2017"].pearson}
+    def scores() -> dict[str, Any]:
+        return sts_row(sts.evaluate_all(lambda s: model.encode_tokens(tokenize(s)), data=bench))
 
     table, words = model.encoder.parts["word"].table, model.words
     n = table.n_trainable

@@ -60,7 +60,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--input", type=Path, default=DEFAULT_INPUT, help="Czech sentences, one per line")
     parser.add_argument("--sentences", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--cases", nargs="+", choices=list(CASES), default=list(CASES))
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--child-out", type=Path, help=argparse.SUPPRESS)
@@ -70,14 +69,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.input.exists():
         parser.error(f"{args.input} is absent: pass --input")
-    if "fastest" not in args.cases:
-        parser.error("--cases needs fastest: the ratios are to it")
-    runs: dict[str, list[dict]] = {case: [] for case in args.cases}
+    runs: dict[str, list[dict]] = {case: [] for case in CASES}
     load = [os.getloadavg()[0]]
     scratch = REPO / "runs" / "cpu_kernel_bench"
     scratch.mkdir(parents=True, exist_ok=True)
     for round_ in range(args.rounds):
-        for case in args.cases:
+        for case in CASES:
             out = scratch / f"{case}.json"
             subprocess.run([sys.executable, __file__, "--child", case, "--child-out", str(out), "--input",
                             str(args.input), "--sentences", str(args.sentences)], check=True)

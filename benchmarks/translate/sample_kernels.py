@@ -49,13 +49,12 @@ def machine_key() -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--kernels", nargs="+", choices=[FASTEST, PORTABLE], default=[FASTEST, PORTABLE])
     parser.add_argument("--json", type=Path, required=True, help="the results file to add this machine's runs to")
     args = parser.parse_args(argv)
     record = json.loads(args.json.read_text(encoding="utf-8")) if args.json.exists() else {"runs": []}
     machine = machine_key()
     with tempfile.TemporaryDirectory() as scratch:
-        for kernel in args.kernels:
+        for kernel in (FASTEST, PORTABLE):
             result = sample_corpus(kernel, Path(scratch) / kernel)
             entry = {"machine": machine, "cpu_kernel": kernel,
                      "kernel": translation_kernel(kernel, "cpu", "ctranslate2", "auto"), **result,

@@ -68,9 +68,8 @@ def run_case(case: Case, model: Path, sentences: list[str], beam: int, max_len: 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--model", type=Path, help="model directory with CT2 and fairseq (default: --model-size)")
-    parser.add_argument("--model-size", choices=["tiny", "small"], default="small",
-                        help="without --model: a Tatoeba model trained here once and cached (small: ~5 min)")
+    parser.add_argument("--model", type=Path, help="model directory with CT2 and fairseq (default: a small Tatoeba "
+                        "model trained here once, ~5 min, and cached)")
     parser.add_argument("--input", type=Path, help="Czech sentences, one per line (default: Tatoeba's last lines)")
     parser.add_argument("--sentences", type=int, default=2000)
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="CPU thread counts to compare")
@@ -90,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         sentences = args.input.read_text(encoding="utf-8").splitlines()[: args.sentences]
     if args.model is None:
-        args.model = tatoeba_model(DEFAULT_BITEXT, args.model_size)
+        args.model = tatoeba_model(DEFAULT_BITEXT, "small")
     gpu_types = ["float16", "int8_float16"] if args.device == "cuda" else ["float32", "int8"]
     cases = [Case(backend, compute, threads, args.device)
              for threads in args.threads
