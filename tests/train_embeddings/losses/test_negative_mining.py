@@ -1,4 +1,5 @@
-"""MegaBatchMiner against a naive Python loop (MAX, groups, MIX) and MarginLoss on hand-made vectors."""
+"""MegaBatchMiner (train_embeddings/losses/negative_mining.py) against a naive Python loop: MAX with and without
+groups, row blocks, ties, MIX's random picks, and the inputs it refuses."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from train_embeddings.losses.margin_loss import MARGIN_STATISTICS, MarginLoss, cosine, margin_statistics
-from train_embeddings.losses.negative_mining import MegaBatchMiner
+from train_embeddings.losses.negative_mining import MegaBatchMiner, MinedNegatives
 
 
 def naive_max_negatives(left: np.ndarray, right: np.ndarray, groups: np.ndarray | None) -> tuple[list, list]:
@@ -117,43 +117,6 @@ def test_mix_random_picks_are_uniform_over_allowed():
         assert np.allclose(counts[i, allowed] / 2000, 0.25, atol=0.04)
 
 
-# ---------------------------------------------------------------------------------------------- margin loss
-
-
-def test_margin_loss_by_hand():
-    s = torch.tensor([[1.0, 0.0], [0.0, 2.0]])
-    s_prime = torch.tensor([[1.0, 1.0], [0.0, 1.0]])
-    t = torch.tensor([[1.0, 0.0], [1.0, 0.0]])
-    t_prime = torch.tensor([[-1.0, 0.0], [0.0, 3.0]])
-    r = 1 / math.sqrt(2)
-    # pair 1: cos(s, s') = r, cos(s, t) = 1, cos(s', t') = -r
-    # pair 2: cos(s, s') = 1, cos(s, t) = 0, cos(s', t') = 1
-    first = max(0.0, 0.4 - r + 1.0) + max(0.0, 0.4 - r - r)
-    second = max(0.0, 0.4 - 1.0 + 0.0) + max(0.0, 0.4 - 1.0 + 1.0)
-    loss = MarginLoss(0.4)(s, s_prime, t, t_prime)
-    assert loss.item() == pytest.approx((first + second) / 2, abs=1e-6)
-
-
-def test_margin_loss_gradient_and_masks():
-    s = torch.tensor([[1.0, 0.0]], requires_grad=True)
-    s_prime = torch.tensor([[0.0, 1.0]])
-    t = torch.tensor([[1.0, 0.1]])
-    loss_fn = MarginLoss(0.4)
-    loss = loss_fn(s, s_prime, t, t)
-    loss.backward()
-    assert loss.item() > 0 and s.grad is not None and s.grad.abs().sum() > 0
-    masked = loss_fn(s, s_prime, t, t, torch.tensor([False]), torch.tensor([False]))
-    assert masked.item() == 0.0
-
-
-def test_margin_loss_zero_vectors_are_finite():
-    zero = torch.zeros(2, 3, requires_grad=True)
-    loss = MarginLoss(0.4)(zero, torch.ones(2, 3), torch.ones(2, 3), torch.zeros(2, 3))
-    loss.backward()
-    assert torch.isfinite(loss) and torch.isfinite(zero.grad).all()
-    assert cosine(torch.zeros(1, 3), torch.ones(1, 3)).item() == 0.0
-
-
 @pytest.mark.parametrize("block_entries", [1, 7 * 240, 50 * 240, 1 << 26])
 def test_blocked_miner_equals_one_product(block_entries):
     """Row blocks (bounded memory for large M) pick exactly the negatives of the single product, groups included."""
@@ -169,26 +132,6 @@ def test_blocked_miner_equals_one_product(block_entries):
     assert whole.index.tolist() == expected
 
 
-def test_margin_statistics_on_hand_made_vectors():
-    s = torch.tensor([[1.0, 0.0], [1.0, 0.0]])
-    s_prime = torch.tensor([[1.0, 0.0], [0.0, 1.0]])  # cos 1 and 0
-    t = torch.tensor([[0.0, 1.0], [1.0, 0.0]])  # cos(s, t): 0 and 1
-    t_prime = torch.tensor([[-1.0, 0.0], [0.0, 1.0]])  # cos(s', t'): -1 and 1
-    def named(values: torch.Tensor) -> dict[str, float]:
-        return dict(zip(MARGIN_STATISTICS, values.tolist(), strict=True))
-
-    stats = named(margin_statistics(s, s_prime, t, t_prime, margin=0.4))
-    # positives [1, 0, 1, 0] against negatives [0, 1, -1, 1]
-    assert stats["positive_cos"] == pytest.approx(0.5)
-    assert stats["negative_cos"] == pytest.approx(0.25)
-    assert stats["positive_nearer"] == pytest.approx(0.5)
-    assert stats["margin_met"] == pytest.approx(0.5)
-    masked = named(margin_statistics(s, s_prime, t, t_prime, torch.tensor([True, False]), torch.tensor([False, False])))
-    assert masked["positive_nearer"] == 1.0 and masked["negative_cos"] == 0.0
-    none = named(margin_statistics(s, s_prime, t, t_prime, torch.tensor([False, False]), torch.tensor([False, False])))
-    assert math.isnan(none["positive_nearer"])
-
-
 @pytest.mark.parametrize("block_entries", [1, 3 * 24, 1 << 26])
 def test_ties_pick_the_lowest_index_like_argmax(block_entries):
     """Exact ties (repeated vectors): the upper-triangle blocks merge candidates in index order, so every row keeps
@@ -199,3 +142,52 @@ def test_ties_pick_the_lowest_index_like_argmax(block_entries):
     mined = MegaBatchMiner("max", max_block_entries=block_entries)(left, right, groups)
     expected, valid = naive_max_negatives(left.numpy(), right.numpy(), groups.numpy())
     assert mined.index.tolist() == expected and mined.valid.tolist() == valid
+
+
+
+def test_mix_with_probability_one_is_max():
+    rng = np.random.default_rng(7)
+    left, right = (torch.from_numpy(rng.normal(size=(30, 6)).astype(np.float32)) for _ in range(2))
+    groups = torch.arange(30) // 3
+    maximum = MegaBatchMiner("max")(left, right, groups)
+    always_max = MegaBatchMiner("mix", mix_probability=1.0)(left, right, groups, torch.Generator().manual_seed(0))
+    assert always_max.index.tolist() == maximum.index.tolist()
+    assert always_max.valid.tolist() == maximum.valid.tolist()
+
+
+def test_mix_random_picks_skip_rows_without_an_allowed_negative():
+    left, right = torch.randn(4, 3), torch.randn(4, 3)
+    miner = MegaBatchMiner("mix", mix_probability=0.0)  # every valid row draws at random
+    generator = torch.Generator().manual_seed(3)
+    for _ in range(20):
+        mined = miner(left, right, torch.tensor([5, 5, 5, 9]), generator)
+        assert mined.valid.all()
+        assert set(mined.index[[0, 1, 2, 4, 5, 6]].tolist()) <= {3, 7}  # the only other group: pair 3
+        assert set(mined.index[[3, 7]].tolist()) <= {0, 1, 2, 4, 5, 6}
+    alone = miner(left, right, torch.tensor([1, 1, 1, 1]), generator)
+    assert not alone.valid.any()
+
+
+def test_mined_negatives_move_between_devices_unchanged():
+    mined = MegaBatchMiner("max")(torch.randn(5, 4), torch.randn(5, 4))
+    moved = mined.to("meta")
+    assert moved.index.device.type == moved.valid.device.type == "meta"
+    assert moved.index.dtype == torch.int64 and moved.valid.dtype == torch.bool
+    back = MinedNegatives(mined.index.clone(), mined.valid.clone()).to("cpu")
+    assert torch.equal(back.index, mined.index) and torch.equal(back.valid, mined.valid)
+
+
+@pytest.mark.parametrize("arguments,message", [
+    (dict(strategy="min"), "negative strategy must be 'max' or 'mix', got 'min'"),
+    (dict(max_block_entries=0), "max_block_entries must be positive, got 0"),
+])
+def test_miner_refuses_a_bad_setting(arguments, message):
+    with pytest.raises(ValueError, match=message):
+        MegaBatchMiner(**arguments)
+
+
+def test_miner_refuses_mismatched_inputs():
+    with pytest.raises(ValueError, match=r"left \(3, 4\) and right \(2, 4\) differ"):
+        MegaBatchMiner("max")(torch.randn(3, 4), torch.randn(2, 4))
+    with pytest.raises(ValueError, match=r"groups must have one id per pair \(3\), got shape \(2,\)"):
+        MegaBatchMiner("max")(torch.randn(3, 4), torch.randn(3, 4), torch.tensor([0, 1]))
