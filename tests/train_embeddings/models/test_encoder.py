@@ -13,7 +13,6 @@ import torch
 from configs.schema import TrainConfig
 from train_embeddings.models.encoder import build_encoder
 from train_embeddings.models.spec import ModelSpec
-from train_embeddings.models.word_sequences import scramble_mask, scramble_padded
 from train_embeddings.vocab import (
     PAD,
     UNK,
@@ -143,29 +142,6 @@ def test_pretrained_initialisation_keeps_vectors_and_zero_unknown():
     assert torch.equal(full[0], torch.zeros(4)) and torch.equal(full[1], torch.zeros(4))  # <pad>, <unk>
     assert full[words.index["xyzzy"]].abs().sum() > 0  # a training word without a vector: random
     assert [name for name, _ in encoder.named_parameters()] == ["parts.word.table.weight"]  # frozen: a buffer
-
-
-def test_scramble_rate_is_about_point_three():
-    generator = torch.Generator().manual_seed(0)
-    draws = torch.cat([scramble_mask(100, 0.3, generator) for _ in range(400)])  # 40,000 pairs
-    assert abs(draws.float().mean().item() - 0.3) < 0.01
-    assert not scramble_mask(100, 0.0, generator).any() and scramble_mask(100, 1.0, generator).all()
-
-
-def test_scramble_permutes_only_marked_rows_within_their_length():
-    generator = torch.Generator().manual_seed(0)
-    padded = torch.tensor([[5, 6, 7, 8, 9, 0, 0], [1, 2, 3, 0, 0, 0, 0], [4, 5, 6, 7, 8, 9, 10]])
-    lengths = torch.tensor([5, 3, 7])
-    mask = torch.tensor([True, False, True])
-    changed = 0
-    for _ in range(50):
-        out = scramble_padded(padded, lengths, mask, generator)
-        assert torch.equal(out[1], padded[1])  # not marked
-        for row in (0, 2):
-            assert sorted(out[row, :lengths[row]].tolist()) == sorted(padded[row, :lengths[row]].tolist())
-            assert torch.equal(out[row, lengths[row]:], padded[row, lengths[row]:])  # padding stays last
-        changed += int(not torch.equal(out[2], padded[2]))
-    assert changed >= 45  # a random permutation of 7 is rarely the identity
 
 
 def test_featurizer_accepts_arrow_columns():
