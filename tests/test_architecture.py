@@ -527,7 +527,6 @@ UNMIRRORED = frozenset({
     "train_embeddings/evaluation/sts/baselines.py", "train_embeddings/evaluation/sts/datasets.py",
     "train_embeddings/evaluation/sts/evaluator.py", "train_embeddings/evaluation/sts/results.py",
     "train_embeddings/export/static_export.py",
-    "train_embeddings/models/embedding_model.py",
     "train_embeddings/pair_score.py", "train_embeddings/st_modules.py", "train_embeddings/static/teacher.py",
     "train_embeddings/static/teacher_targets.py", "train_embeddings/training/checkpoint.py",
     "train_embeddings/training/megabatches.py", "train_embeddings/training/reporting.py",
