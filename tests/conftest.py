@@ -1,6 +1,7 @@
 """The suite's session fixtures: the tiny NMT models (trained once, cached on disk), ../shared's Tatoeba bitext,
-the sample's run folder, the trainer's Tatoeba pairs and two tiny encoders trained on them: thin wrappers over
-tests/support/ (nmt_models.py, sample_run.py, training_pairs.py, trained_encoders.py)."""
+the sample's run folder, the trainer's Tatoeba pairs and two tiny encoders trained on them, the STS files (hand-made
+and real): thin wrappers over tests/support/ (nmt_models.py, sample_run.py, training_pairs.py, trained_encoders.py,
+sts_toy.py) and the STS loader."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import pytest
 
 from tests.support import nmt_models
 from tests.support.sample_run import run_sample
+from tests.support.shared_data import shared_data
+from tests.support.sts_toy import write_toy_sts
 from tests.support.training_pairs import tatoeba_pairs_parquet
 
 
@@ -64,3 +67,17 @@ def combined_run(tatoeba_pairs, tmp_path_factory):
     from tests.support import trained_encoders  # torch loads only for the tests that ask for a trained encoder
 
     return trained_encoders.combined_run(tatoeba_pairs, tmp_path_factory.mktemp("run"))
+
+
+@pytest.fixture
+def toy_root(tmp_path: Path) -> Path:
+    """A hand-made STS folder whose every cosine is known (tests/support/sts_toy.py)."""
+    return write_toy_sts(tmp_path / "sts")
+
+
+@pytest.fixture(scope="session")
+def real_benchmarks():
+    """The real STS 2012–2016 and STS-B files in ../shared/data/sts, loaded once."""
+    from train_embeddings.evaluation.sts.datasets import load_benchmarks  # the STS package only where asked
+
+    return load_benchmarks(shared_data("sts"), (2012, 2013, 2014, 2015, 2016), stsb=True)

@@ -524,8 +524,6 @@ def test_the_pipeline_folders_hold_modules_and_re_export_nothing() -> None:
 # through other modules' files or not at all. The list can only shrink (test_every_module_has_its_mirrored_test).
 UNMIRRORED = frozenset({
     "train_embeddings/evaluation/dev_evaluation.py",
-    "train_embeddings/evaluation/sts/baselines.py", "train_embeddings/evaluation/sts/datasets.py",
-    "train_embeddings/evaluation/sts/evaluator.py", "train_embeddings/evaluation/sts/results.py",
     "train_embeddings/export/static_export.py",
     "train_embeddings/pair_score.py", "train_embeddings/st_modules.py", "train_embeddings/static/teacher.py",
     "train_embeddings/static/teacher_targets.py", "train_embeddings/training/checkpoint.py",
