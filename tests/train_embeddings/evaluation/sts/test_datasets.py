@@ -13,12 +13,18 @@ from paranmt.core.correlation import pearson, spearman
 from tests.support.sts_toy import ToyEncoder, write, write_sts2016_release
 from train_embeddings.evaluation.sts.datasets import (
     StsBenchmarks,
+    StsDataMissing,
+    StsDataset,
     StsFormatError,
+    check_dev_data,
+    is_sts2017,
+    load_benchmarks,
     load_sts_dataset,
     load_sts_year,
     load_stsb,
     sts2017_dev,
     stsb_without_sts2017,
+    year_directory,
 )
 from train_embeddings.evaluation.sts.evaluator import evaluate_all
 
@@ -141,3 +147,72 @@ def test_real_sts2017_selection(real_benchmarks: StsBenchmarks) -> None:
     assert len(real_benchmarks.stsb["stsb_dev"]) == 1500
     assert len(real_benchmarks.stsb["stsb_test"]) == 1379  # 284 of its lines carry 2 extra trailing fields
     assert len(real_benchmarks.stsb["stsb_test_no_sts2017"]) == 1254
+
+
+def test_a_dataset_refuses_columns_of_other_lengths_and_non_finite_gold() -> None:
+    with pytest.raises(ValueError, match=r"x: 2 / 1 sentences for 2 scores"):
+        StsDataset("x", ("a", "b"), ("c",), np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match="finite"):
+        StsDataset("x", ("a",), ("b",), np.array([np.inf]))
+    with pytest.raises(ValueError, match=r"metadata column 'id' has 1 values for 2 pairs"):
+        StsDataset("x", ("a", "b"), ("c", "d"), [1, 2], metadata={"id": ("1",)})
+
+
+def test_subset_keeps_the_marked_pairs_with_their_metadata(toy_root: Path) -> None:
+    test = load_stsb("test", toy_root)
+    kept = test.subset([True, False, False, True], "ends")
+    assert kept.name == "ends" and len(kept) == 2 and kept.unscored == 0
+    assert kept.sentences2 == (test.sentences2[0], test.sentences2[3])
+    assert kept.metadata["id"] == ("0004", "0007")
+    np.testing.assert_array_equal(kept.scores, [2.0, 3.0])
+    with pytest.raises(ValueError, match="mask of shape"):
+        test.subset([True], "short")
+    with pytest.raises(ValueError, match="no 'file' column"):
+        is_sts2017(load_sts_year(toy_root / "STS13")["only"])
+
+
+def test_unique_sentences_keep_the_order_of_first_appearance(toy_root: Path) -> None:
+    first = load_sts_year(toy_root / "STS12")["first"]
+    assert first.unique_sentences() == ["a cat sits .", "a cat is sitting .", "the sky is blue .", "a dog sits .",
+                                        "nothing at all"]
+    data = load_benchmarks(toy_root, (2012, 2013), stsb=True, cache=False)
+    every = [s for d in data.datasets() for s in d.sentences1 + d.sentences2]
+    assert data.unique_sentences() == sorted(set(every), key=every.index)
+
+
+def test_a_file_that_is_not_utf8_is_one_error_naming_it(tmp_path: Path) -> None:
+    write(tmp_path / "STS.input.x.txt", b"caf\xe9\tcoffee\n")
+    write(tmp_path / "STS.gs.x.txt", "1\n")
+    with pytest.raises(StsFormatError, match=r"STS\.input\.x\.txt: not UTF-8"):
+        load_sts_dataset(tmp_path / "STS.input.x.txt", tmp_path / "STS.gs.x.txt")
+    with pytest.raises(FileNotFoundError, match=r"STS file .*STS\.input\.y\.txt not found"):
+        load_sts_dataset(tmp_path / "STS.input.y.txt", tmp_path / "STS.gs.x.txt")
+
+
+def test_year_directory_prefers_the_short_name_then_the_long_ones(tmp_path: Path) -> None:
+    assert year_directory(2014, tmp_path) == tmp_path / "STS14"  # absent: the name the error will show
+    (tmp_path / "sts2016-english-with-gs-v1.0").mkdir()
+    assert year_directory(2016, tmp_path) == tmp_path / "sts2016-english-with-gs-v1.0"
+    (tmp_path / "STS2016").mkdir()
+    assert year_directory(2016, tmp_path) == tmp_path / "STS2016"
+    (tmp_path / "STS16").mkdir()
+    assert year_directory(2016, tmp_path) == tmp_path / "STS16"
+
+
+def test_absent_years_are_listed_and_absent_folders_named(toy_root: Path, tmp_path: Path) -> None:
+    data = load_benchmarks(toy_root, (2013, 2015), stsb=False, cache=False)
+    assert [y.year for y in data.years] == [2013] and data.missing_years == (2015,) and dict(data.stsb) == {}
+    with pytest.raises(FileNotFoundError, match=r"STS data directory .*absent not found \(set PARANMT_STS_DIR"):
+        load_benchmarks(tmp_path / "absent", (2012,), cache=False)
+    with pytest.raises(FileNotFoundError, match=r"STS 2016 directory .*nowhere not found"):
+        load_benchmarks(toy_root, (), stsb=False, year_dirs={2016: tmp_path / "nowhere"}, cache=False)
+
+
+def test_the_dev_check_names_the_missing_file_the_variable_and_no_eval(toy_root: Path) -> None:
+    assert check_dev_data(toy_root) == toy_root
+    (toy_root / "STSB" / "sts-test.csv").unlink()
+    with pytest.raises(StsDataMissing) as missing:
+        check_dev_data(toy_root)
+    line = str(missing.value)
+    assert "\n" not in line and str(toy_root / "STSB" / "sts-test.csv") in line
+    assert "PARANMT_STS_DIR" in line and "--no-eval" in line

@@ -18,6 +18,7 @@ from train_embeddings.evaluation.sts.datasets import StsBenchmarks, load_sts_yea
 from train_embeddings.evaluation.sts.evaluator import (
     cosine_similarity,
     dev_score,
+    encode_sentences,
     evaluate_all,
     evaluate_dataset,
     pair_similarities,
@@ -112,3 +113,25 @@ def test_real_correlations_match_scipy(real_benchmarks: StsBenchmarks) -> None:
     only_2014 = StsBenchmarks((year,), (), {}, real_benchmarks.root)
     expected = scipy_stats.spearmanr(pooled, gold)[0]
     assert evaluate_all(encoder, data=only_2014).year(2014).pooled_spearman == pytest.approx(expected, abs=1e-9)
+
+
+def test_encoding_in_batches_checks_what_the_encoder_returns() -> None:
+    import torch
+
+    sentences = [f"s{i}" for i in range(5)]
+    rows = encode_sentences(lambda s: torch.tensor([[float(x[1:]), 1.0] for x in s]), sentences, batch_size=2)
+    np.testing.assert_array_equal(rows, [[0, 1], [1, 1], [2, 1], [3, 1], [4, 1]])  # tensors become arrays, in order
+    assert encode_sentences(lambda s: np.ones((len(s), 3)), []).shape == (0, 0)
+    with pytest.raises(ValueError, match="batch_size must be positive"):
+        encode_sentences(lambda s: np.ones((len(s), 3)), sentences, batch_size=0)
+    with pytest.raises(ValueError, match=r"different dimensions: \[2, 3\]"):
+        encode_sentences(lambda s: np.ones((len(s), 3 if len(s) == 2 else 2)), sentences, batch_size=2)
+    with pytest.raises(ValueError, match="expected numbers"):
+        encode_sentences(lambda s: np.array([["a"]] * len(s)), sentences)
+
+
+def test_constant_similarities_give_nan_correlations_written_as_null(toy_root: Path) -> None:
+    dataset = load_sts_year(toy_root / "STS12")["first"]
+    result = evaluate_dataset(lambda s: np.ones((len(s), 2)), dataset)  # every cosine 1: undefined correlations
+    assert result.n == 4 and np.isnan(result.pearson) and np.isnan(result.spearman)
+    assert json.loads(json.dumps(result.to_dict(), allow_nan=False))["pearson"] is None
