@@ -81,3 +81,9 @@ def real_benchmarks():
     from train_embeddings.evaluation.sts.datasets import load_benchmarks  # the STS package only where asked
 
     return load_benchmarks(shared_data("sts"), (2012, 2013, 2014, 2015, 2016), stsb=True)
+
+
+@pytest.fixture(scope="session")
+def tatoeba_129_pairs(tmp_path_factory) -> Path:
+    """Two mega-batches of 64 and a lone pair, in two shards."""
+    return tatoeba_pairs_parquet(tmp_path_factory.mktemp("tatoeba-pairs"), n=129, shards=2)

@@ -526,9 +526,9 @@ UNMIRRORED = frozenset({
     "train_embeddings/evaluation/dev_evaluation.py",
     "train_embeddings/export/static_export.py",
     "train_embeddings/pair_score.py", "train_embeddings/st_modules.py", "train_embeddings/static/teacher.py",
-    "train_embeddings/static/teacher_targets.py", "train_embeddings/training/checkpoint.py",
-    "train_embeddings/training/megabatches.py", "train_embeddings/training/reporting.py",
-    "train_embeddings/training/state.py", "train_embeddings/training/unseen_words.py", "train_embeddings/vocab.py",
+    "train_embeddings/static/teacher_targets.py",
+    "train_embeddings/training/reporting.py",
+    "train_embeddings/training/unseen_words.py", "train_embeddings/vocab.py",
 })
 
 
