@@ -43,16 +43,6 @@ def test_random_words_are_announced(tatoeba_pairs, tmp_path, caplog) -> None:
     assert caplog.text == ""
 
 
-def test_word_map_recovers_a_linear_change() -> None:
-    generator = torch.Generator().manual_seed(0)
-    initial = torch.randn(500, 8, generator=generator)
-    change = torch.randn(8, 8, generator=generator)
-    w = fit_word_map(initial, initial @ change, ridge=0.0)
-    assert torch.allclose(w, change, atol=1e-4)
-    shrunk = fit_word_map(initial, initial @ change, ridge=1e4)
-    assert shrunk.norm() < w.norm()  # the ridge term pulls the map toward zero
-
-
 @pytest.mark.parametrize("mode", ["mapped", "pretrained"])
 def test_saved_model_carries_unseen_words(tatoeba_pairs, tmp_path, mode) -> None:
     config = tiny("word", tatoeba_pairs, word_vectors="kumo", max_steps=6, unseen_words=mode, lr=0.05)
