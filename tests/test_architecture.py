@@ -526,7 +526,6 @@ UNMIRRORED = frozenset({
     "train_embeddings/export/static_export.py",
     "train_embeddings/pair_score.py", "train_embeddings/st_modules.py", "train_embeddings/static/teacher.py",
     "train_embeddings/static/teacher_targets.py",
-    "train_embeddings/vocab.py",
 })
 
 

@@ -1,81 +1,16 @@
-"""Vocabularies, featurisation and encoders: trigrams against a naive reference, padding invariance, word
-scrambling, combinations."""
+"""Encoders: padding invariance, order, combinations, pretrained initialisation (vocabularies and featurisation:
+tests/train_embeddings/test_vocab.py; word scrambling: models/test_word_sequences.py)."""
 
 from __future__ import annotations
 
-from collections import Counter
-
-import numpy as np
-import pyarrow as pa
 import pytest
 import torch
 
 from configs.schema import TrainConfig
+from tests.support.vocab_sentences import SENTENCES, vocabularies
 from train_embeddings.models.encoder import build_encoder
 from train_embeddings.models.spec import ModelSpec
-from train_embeddings.vocab import (
-    PAD,
-    UNK,
-    Featurizer,
-    TrigramVocab,
-    WordVocab,
-    count_trigrams,
-    count_words,
-    sentence_strings,
-    trigram_keys,
-)
-
-SENTENCES = [["A", "man", "is", "playing", "a", "guitar", "."], ["Dogs", "run"], [], ["Ünïcode", "naïve", "café"],
-             ["a"], ["The", "dog", "runs", "through", "the", "tall", "green", "grass", "near", "a", "river", "."]]
-
-
-def naive_trigrams(tokens: list[str], trailing: bool = False) -> list[str]:
-    text = " " + " ".join(tokens).lower() + (" " if trailing else "")
-    return [text[i:i + 3] for i in range(len(text) - 2)]
-
-
-def vocabularies(trailing: bool = False) -> tuple[WordVocab, TrigramVocab]:
-    words = WordVocab.build(count_words(SENTENCES))
-    trigrams = TrigramVocab.build(count_trigrams(sentence_strings(SENTENCES, trailing_space=trailing)),
-                                  trailing_space=trailing)
-    return words, trigrams
-
-
-@pytest.mark.parametrize("trailing", [False, True])
-def test_trigrams_match_naive_reference(trailing):
-    strings = sentence_strings(SENTENCES, trailing_space=trailing)
-    keys, offsets = trigram_keys(strings)
-    _, trigrams = vocabularies(trailing)
-    assert set(trigrams.trigrams[1:]) == {t for s in SENTENCES for t in naive_trigrams(s, trailing)}
-    ids = trigrams.lookup_keys(keys)
-    for i, sentence in enumerate(SENTENCES):
-        got = [trigrams.trigrams[j] for j in ids[offsets[i]:offsets[i + 1]]]
-        assert got == naive_trigrams(sentence, trailing)
-    counts = Counter(t for s in SENTENCES for t in naive_trigrams(s, trailing))
-    first = trigrams.trigrams[1]
-    assert counts[first] == max(counts.values())  # most frequent first
-
-
-def test_words_lowercased_unknown_and_pretrained_frozen():
-    counts = count_words([["The", "the", "dog"], ["a", "Dog"]])
-    assert counts == {"the": 2, "dog": 2, "a": 1}
-    vocab = WordVocab.build(counts, min_count=2, pretrained=["cat", "dog", "the", "zebra"])
-    assert vocab.words[:2] == [PAD, UNK]
-    assert vocab.words[2:vocab.n_trainable] == ["dog", "the"]  # count order, ties by word
-    assert vocab.words[vocab.n_trainable:] == ["cat", "zebra"]  # frozen pretrained rows
-    featurizer = Featurizer(vocab, None)
-    batch = featurizer([["The", "DOG", "a", "Zebra", "unseen"]])
-    assert batch.word_ids.tolist() == [vocab.index["the"], vocab.index["dog"], 1, vocab.index["zebra"], 1]
-
-
-def test_select_gathers_ragged_sentences():
-    words, trigrams = vocabularies()
-    batch = Featurizer(words, trigrams)(SENTENCES)
-    index = torch.tensor([5, 2, 0, 0, 3])
-    picked = batch.select(index)
-    alone = Featurizer(words, trigrams)([SENTENCES[i] for i in index.tolist()])
-    for name in ("word_ids", "word_offsets", "trigram_ids", "trigram_offsets"):
-        assert torch.equal(getattr(picked, name), getattr(alone, name)), name
+from train_embeddings.vocab import Featurizer, WordVocab
 
 
 def _spec(components, combine="concat", words=None, trigrams=None, dim=8) -> ModelSpec:
@@ -142,14 +77,3 @@ def test_pretrained_initialisation_keeps_vectors_and_zero_unknown():
     assert torch.equal(full[0], torch.zeros(4)) and torch.equal(full[1], torch.zeros(4))  # <pad>, <unk>
     assert full[words.index["xyzzy"]].abs().sum() > 0  # a training word without a vector: random
     assert [name for name, _ in encoder.named_parameters()] == ["parts.word.table.weight"]  # frozen: a buffer
-
-
-def test_featurizer_accepts_arrow_columns():
-    words, trigrams = vocabularies()
-    column = pa.chunked_array([pa.array(SENTENCES[:3], pa.list_(pa.string())),
-                               pa.array(SENTENCES[3:], pa.large_list(pa.large_string())).cast(
-                                   pa.list_(pa.string()))])
-    batch = Featurizer(words, trigrams)(column)
-    reference = Featurizer(words, trigrams)(SENTENCES)
-    assert torch.equal(batch.word_ids, reference.word_ids) and torch.equal(batch.trigram_ids, reference.trigram_ids)
-    assert np.array_equal(batch.word_offsets.numpy(), reference.word_offsets.numpy())

@@ -1,22 +1,20 @@
 """The ``sp`` encoder (ParaGram-SP: SentencePiece trained on the training pairs, piece embeddings averaged):
 trained in seconds on real paraphrase pairs, it saves, loads and encodes identically, combines with the other
-components, segments every word (no out-of-vocabulary sentence embeds to zero), and its SentencePiece model is
-the same for the same data and seed."""
+components and segments every word (no out-of-vocabulary sentence embeds to zero); the SentencePiece vocabulary
+itself: tests/train_embeddings/test_vocab.py."""
 
 from __future__ import annotations
 
 import json
 
 import numpy as np
-import pyarrow as pa
 import pytest
 import torch
 
 from tests.support.training_pairs import pair_lines, tiny
-from train_embeddings.models.bag_average import BagAverage
 from train_embeddings.models.model_io import load_model, save_model
 from train_embeddings.training.trainer import train
-from train_embeddings.vocab import Featurizer, SentencePieceVocab, sentence_strings
+from train_embeddings.vocab import SentencePieceVocab
 
 RAW = ["A man in a blue shirt is playing the guitar.", "", "Zyzzyvas quixotically flummox jabberwockies."]
 
@@ -60,21 +58,6 @@ def _part(model, name, sentences):
     batch = model.featurizer(model.tokenize(sentences))
     with torch.inference_mode():
         return model.encoder.parts[name](batch).numpy()
-
-
-def test_piece_vocabulary_is_deterministic_and_batch_select_keeps_pieces() -> None:
-    text = [s.lower() for s in pair_lines("en", 300)]
-    first = SentencePieceVocab.train(text, vocab_size=300, seed=1)
-    assert first.model_proto == SentencePieceVocab.train(text, vocab_size=300, seed=1).model_proto
-    tokens = pa.array([s.split() for s in text[:5]], pa.list_(pa.string()))
-    batch = Featurizer(None, None, pieces=first)(tokens)
-    ids, offsets = first.encode_strings(sentence_strings(tokens))
-    assert np.array_equal(batch.sp_ids.numpy(), ids) and np.array_equal(batch.sp_offsets.numpy(), offsets)
-    picked = batch.select(torch.tensor([3, 0]))
-    assert picked.sp_ids.tolist() == ids[offsets[3]:offsets[4]].tolist() + ids[offsets[0]:offsets[1]].tolist()
-    layer = BagAverage(len(first), 4, "sp")
-    assert layer(batch).shape == (5, 4)
-
 
 def test_small_corpus_gets_the_vocabulary_it_supports() -> None:
     vocab = SentencePieceVocab.train([s.lower() for s in pair_lines("en", 50)], vocab_size=50_000, seed=1)
