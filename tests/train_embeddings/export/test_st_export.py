@@ -1,8 +1,9 @@
-"""sentence-transformers export (train_embeddings/export/st_export.py, st_modules.py): tiny models trained in seconds on
-real paraphrase pairs, exported, loaded by ``SentenceTransformer(path, trust_remote_code=True)``; its ``encode``
-equals paranmt's to 1e-5 for WORD, TRIGRAM, LSTM, BLSTM and a combination. This project's STS numbers equal
-sentence-transformers' own ``EmbeddingSimilarityEvaluator`` on the same model (1e-4), for an exported model and
-for the all-MiniLM-L6-v2 baseline. Needs the ``st`` extra (CI installs ``.[all]``, which includes it)."""
+"""sentence-transformers export (train_embeddings/export/st_export.py; its modules: tests/train_embeddings/
+test_st_modules.py): tiny models trained in seconds on real paraphrase pairs, exported, loaded by
+``SentenceTransformer(path, trust_remote_code=True)``; its ``encode`` equals paranmt's to 1e-5 for WORD, TRIGRAM,
+LSTM, BLSTM and a combination. This project's STS numbers equal sentence-transformers' own
+``EmbeddingSimilarityEvaluator`` on the same model (1e-4), for an exported model and for the all-MiniLM-L6-v2
+baseline. Needs the ``st`` extra (CI installs ``.[all]``, which includes it)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,6 @@ except ImportError as error:  # the st extra is optional; CI installs .[all]
 from sentence_transformers.sentence_transformer.evaluation import EmbeddingSimilarityEvaluator
 
 from train_embeddings.export.st_export import export_sentence_transformers
-from train_embeddings.st_modules import MosesWordTokenizer, ParanmtEncoder
 
 RAW = ["A man in a blue shirt is playing the guitar.", "Two dogs run through the snow!", "",
        "Ünïcode café “quoted” -- and an unknownword-xyz", "don't stop: 3:00 p.m. (really)"]
@@ -57,17 +57,6 @@ def test_sentence_transformers_encode_equals_paranmt(components, tatoeba_pairs, 
     assert np.abs(got - expected).max() <= 1e-5
     assert not got[2].any()  # the empty sentence embeds to zero in both
     assert loaded.get_embedding_dimension() == model.dim
-
-
-def test_exported_folders_name_the_st_modules_path(tatoeba_pairs, tmp_path) -> None:
-    """The one saved artefact that names a module: an exported folder (``modules.json``; a WORD export's
-    ``tokenizer_class``), from which sentence-transformers imports the class. Every folder exported so far names
-    ``train_embeddings.st_modules``, so the classes stay in that module, whatever else moves."""
-    run = train(tiny("word", tatoeba_pairs, max_steps=2), tmp_path / "run", evaluate_fn=None, progress=False)
-    out = export_sentence_transformers(load_model(run.model_dir), tmp_path / "st")
-    config = json.loads((out / "wordembedding_config.json").read_text())
-    assert config["tokenizer_class"] == "train_embeddings.st_modules.MosesWordTokenizer"
-    assert MosesWordTokenizer.__module__ == ParanmtEncoder.__module__ == "train_embeddings.st_modules"
 
 
 def test_export_refuses_what_is_not_an_encoder(tmp_path) -> None:
