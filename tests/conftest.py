@@ -1,7 +1,7 @@
 """The suite's session fixtures: the tiny NMT models (trained once, cached on disk), ../shared's Tatoeba bitext,
 the sample's run folder, the trainer's Tatoeba pairs and two tiny encoders trained on them, the STS files (hand-made
-and real): thin wrappers over tests/support/ (nmt_models.py, sample_run.py, training_pairs.py, trained_encoders.py,
-sts_toy.py) and the STS loader."""
+and real), the tiny static teacher and a static-only run: thin wrappers over tests/support/ (nmt_models.py,
+sample_run.py, training_pairs.py, trained_encoders.py, sts_toy.py, static_teacher.py) and the STS loader."""
 
 from __future__ import annotations
 
@@ -87,3 +87,20 @@ def real_benchmarks():
 def tatoeba_129_pairs(tmp_path_factory) -> Path:
     """Two mega-batches of 64 and a lone pair, in two shards."""
     return tatoeba_pairs_parquet(tmp_path_factory.mktemp("tatoeba-pairs"), n=129, shards=2)
+
+
+@pytest.fixture(scope="session")
+def teacher(tmp_path_factory) -> Path:
+    """The tiny sentence-transformers teacher (tests/support/static_teacher.py); skips without the extras."""
+    from tests.support.static_teacher import PROBE, static_extras, tiny_teacher
+
+    static_extras()
+    return tiny_teacher(tmp_path_factory.mktemp("teacher"), PROBE)
+
+
+@pytest.fixture(scope="session")
+def static_run(teacher, tmp_path_factory) -> Path:
+    """A static-only model's run folder, trained once for the tests that read it."""
+    from tests.support.static_teacher import static_only_run  # torch loads only for the tests that ask for it
+
+    return static_only_run(tmp_path_factory.mktemp("static-only"), teacher)

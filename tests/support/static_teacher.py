@@ -40,3 +40,31 @@ def tiny_teacher(root: Path, extra: Sequence[str] = ()) -> Path:
     model = SentenceTransformer(modules=[Transformer(str(hf)), Pooling(32, pooling_mode="mean")], device="cpu")
     model.save(str(root / "st"))
     return root / "st"
+
+
+# Every piece of these is in the teacher's vocabulary: sentence-transformers' StaticEmbedding keeps [UNK] pieces
+# in its mean where model2vec and paranmt drop them, so the exports agree exactly on text without unknown pieces.
+PROBE = ["A man is playing a guitar.", "Two dogs run in the snow.", "A woman is sitting on a bench."]
+
+
+def static_extras() -> None:
+    """Skip the test unless the ``static`` and ``st`` extras are installed."""
+    import pytest
+
+    from paranmt.core.hf_imports import hide_broken_torchaudio
+
+    hide_broken_torchaudio()
+    pytest.importorskip("model2vec.distill", reason="the static extra (model2vec, skeletoken) is not installed")
+    pytest.importorskip("sentence_transformers", reason="the st extra is not installed")
+
+
+def static_only_run(root: Path, teacher: Path) -> Path:
+    """A ``static`` model distilled from ``teacher`` (8-d) and trained 4 steps on 120 real pairs: its run folder."""
+    from tests.support.training_pairs import tatoeba_pairs_parquet, tiny
+    from train_embeddings.static.teacher import STATIC
+    from train_embeddings.training.trainer import train
+
+    data = tatoeba_pairs_parquet(root / "tatoeba-pairs", n=120)
+    cfg = tiny(STATIC, data, teacher=str(teacher), static_pca_dims=8, static_cache=str(root / "cache"), lr=0.05)
+    train(cfg, root / "run", evaluate_fn=None, progress=False)
+    return root / "run"
