@@ -1,8 +1,10 @@
 """A benchmark's result JSON, written one way: the ``command`` that made it (``python -m benchmarks.GROUP.NAME``
-with its arguments, absolute paths shown relative to the repository), the ``machine`` it ran on, then its figures."""
+with its arguments, absolute paths shown relative to the repository), the ``machine`` it ran on, then its figures;
+and the command line that names that file, made one way (:func:`argument_parser`)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
@@ -14,7 +16,7 @@ from typing import Any
 
 from benchmarks.paths import REPO, shown
 
-__all__ = ["command", "machine", "write_json", "write_result"]
+__all__ = ["argument_parser", "command", "machine", "write_json", "write_result"]
 
 
 def _shown_argument(argument: str) -> str:
@@ -26,12 +28,30 @@ def _shown_argument(argument: str) -> str:
     return f"{name}{equals}{relative}" if inside else argument
 
 
+def _module(script: str) -> str:
+    """``benchmarks.GROUP.NAME``: the module ``script`` (a benchmark's ``__file__``) is, however it was started."""
+    return Path(script).resolve().relative_to(REPO).with_suffix("").as_posix().replace("/", ".")
+
+
 def command(script: str, argv: Sequence[str] | None = None) -> str:
     """How ``script`` (a benchmark's ``__file__``) runs with ``argv`` (default: this process's arguments), as
     ``python -m benchmarks.GROUP.NAME ARGS``."""
-    module = Path(script).resolve().relative_to(REPO).with_suffix("").as_posix().replace("/", ".")
     arguments = sys.argv[1:] if argv is None else argv
-    return shlex.join(["python", "-m", module, *map(_shown_argument, arguments)])
+    return shlex.join(["python", "-m", _module(script), *map(_shown_argument, arguments)])
+
+
+def argument_parser(script: str, description: str | None, *, result: bool | Path = False,
+                    required: bool = False) -> argparse.ArgumentParser:
+    """A benchmark's command line: its usage names it as :func:`command` does, ``description`` (its docstring)
+    is shown as written, and with ``result`` (a path: the default) or ``required`` it takes the ``--json`` result
+    file."""
+    parser = argparse.ArgumentParser(prog=f"python -m {_module(script)}", description=description,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    if result or required:
+        default = result if isinstance(result, Path) else None
+        parser.add_argument("--json", type=Path, default=default, required=required,
+                            help="the result file (JSON)" + (f"; default {shown(default)}" if default else ""))
+    return parser
 
 
 def machine() -> dict[str, Any]:

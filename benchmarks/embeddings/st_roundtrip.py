@@ -8,7 +8,6 @@ Needs the ``st`` extra and ../shared/data/sts (or ``--sts-dir``).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
@@ -20,7 +19,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.doc_sections import table
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from paranmt.core.hf_imports import import_sentence_transformers
 from train_embeddings.evaluation import sts
 from train_embeddings.export.st_export import export_sentence_transformers
@@ -61,11 +60,10 @@ def markdown(rows: Sequence[dict]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argument_parser(__file__, __doc__, result=True)
     parser.add_argument("--model", action="append", required=True, type=Path, help="a saved model (repeatable)")
     parser.add_argument("--sts-dir", type=Path, help="STS data root (default ../shared/data/sts)")
     parser.add_argument("--sentences", type=int, default=0, help="use only the first N sentences (0: all)")
-    parser.add_argument("--json", type=Path, help="write the rows as JSON")
     args = parser.parse_args(argv)
     try:
         data = sts.load_benchmarks(args.sts_dir, years=(), stsb=True)

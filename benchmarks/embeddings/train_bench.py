@@ -34,7 +34,6 @@ _threads = sys.argv[sys.argv.index("--threads") + 1] if "--threads" in sys.argv[
 for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ.setdefault(_var, _threads)  # before torch loads: "per core" must mean one core
 
-import argparse  # noqa: E402
 import math  # noqa: E402
 import time  # noqa: E402
 from dataclasses import asdict, dataclass  # noqa: E402
@@ -47,7 +46,7 @@ import torch  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.reproduction.caption_pairs import CAPTIONS, caption_tokens  # noqa: E402
-from benchmarks.result import write_result  # noqa: E402
+from benchmarks.result import argument_parser, write_result  # noqa: E402
 from train_embeddings.losses.margin_loss import MarginLoss  # noqa: E402
 from train_embeddings.losses.negative_mining import MegaBatchMiner, MinedNegatives  # noqa: E402
 from train_embeddings.models.encoder import build_encoder  # noqa: E402
@@ -293,7 +292,7 @@ def miner_comparison(naive_pairs: int, megabatch_pairs: int, device: torch.devic
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argument_parser(__file__, __doc__, result=True)
     p.add_argument("--captions", type=Path, default=CAPTIONS)
     p.add_argument("--pairs", type=int, default=20_000, help="caption pairs loaded (the timed ones come first)")
     p.add_argument("--min-pairs", type=int, default=8_000, help="timed pairs per case (whole mega-batches)")
@@ -303,7 +302,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1: per-core figures)")
     p.add_argument("--dim", type=int, default=300, help="embedding / LSTM size (the paper's 300)")
     p.add_argument("--naive-pairs", type=int, default=200, help="pairs for the pure-Python reference miner")
-    p.add_argument("--json", type=Path)
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
     if not args.captions.is_dir():

@@ -32,7 +32,6 @@ _threads = sys.argv[sys.argv.index("--threads") + 1] if "--threads" in sys.argv[
 for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ.setdefault(_var, _threads)  # before torch loads
 
-import argparse  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -44,7 +43,7 @@ import pyarrow.parquet as pq  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.reproduction.caption_pairs import CAPTIONS, caption_tokens  # noqa: E402
-from benchmarks.result import write_result  # noqa: E402
+from benchmarks.result import argument_parser, write_result  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
 from paranmt.core.text import CachedTokenizer  # noqa: E402
 from train_embeddings.evaluation import sts  # noqa: E402
@@ -81,7 +80,7 @@ def write_pairs(captions: Path, n_pairs: int, out: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argument_parser(__file__, __doc__, result=True)
     p.add_argument("--captions", type=Path, default=CAPTIONS)
     p.add_argument("--pairs", type=int, default=40_000, help="training pairs (default 40000)")
     p.add_argument("--steps", type=int, default=400, help="updates per model (default 400)")
@@ -90,7 +89,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--negatives", choices=["max", "mix"], default="mix", help="default mix")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--json", type=Path, help="write all figures here")
     args = p.parse_args(argv)
     labels = [m for m in args.models.split(",") if m]
     unknown = [m for m in labels if m not in FAMILIES]

@@ -31,7 +31,6 @@ The device command unpacks it and puts ``site/`` first on ``PYTHONPATH``; ``gpu_
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import os
@@ -57,6 +56,7 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO, SHARED
+from benchmarks.result import argument_parser
 from paranmt.core.errors import ParanmtError
 from paranmt.core.text import TextProcessor
 from paranmt.core.word_vectors import KUMO_INDEX, KUMO_VECTORS, load_kumo
@@ -301,7 +301,7 @@ def build_site(target: Target, out: Path, site: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argument_parser(__file__, __doc__)
     parser.add_argument("--python", type=Path, required=True,
                         help="an interpreter of the GPU image's Python version (a plain one will do: no venv, no pip)")
     parser.add_argument("--out", type=Path, default=REPO / ".gpu")

@@ -26,7 +26,6 @@ stopping may end sooner).
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import os
@@ -41,6 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO
+from benchmarks.result import argument_parser
 from configs.schema import TranslateConfig
 from translate import train as nmt_train
 from translate.convert import convert_fairseq
@@ -223,7 +223,7 @@ def train_part(work: Path, device: str, smoke: bool, seconds: float, process: su
 
 
 if __name__ == "__main__":  # the background preparation
-    parser = argparse.ArgumentParser(description="step 1 of the nmt-train part (gpu_suite.py starts it)")
+    parser = argument_parser(__file__, "step 1 of the nmt-train part (gpu_suite.py starts it)")
     parser.add_argument("--prepare", action="store_true", required=True)
     parser.add_argument("--work", type=Path, required=True)
     parser.add_argument("--codes", type=Path, required=True)

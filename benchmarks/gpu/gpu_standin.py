@@ -51,7 +51,7 @@ from benchmarks.baseline import checkout
 from benchmarks.gpu.pipeline_driver import run_driver, shards_digest, write_pair
 from benchmarks.paths import REPO
 from benchmarks.paths import SHARED as SHARED_BESIDE_REPO
-from benchmarks.result import write_json, write_result
+from benchmarks.result import argument_parser, write_json, write_result
 from benchmarks.timing import marginal_rate
 from configs.schema import TranslateConfig
 from translate.batching import token_buckets
@@ -318,7 +318,7 @@ def _without_scratch(argv: list[str]) -> list[str]:
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argument_parser(__file__, __doc__, result=True)
     parser.add_argument("--rows", default="3000,6000", help="the two input sizes (pairs)")
     parser.add_argument("--rate", type=float, default=1500.0, help="the stand-in GPU's sentences/s at the bitext's "
                         "mean output length")
@@ -335,7 +335,6 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--standalone-only", action="store_true", help=argparse.SUPPRESS)  # standalone_in's
     parser.add_argument("--answers", type=Path, help=argparse.SUPPRESS)  # standalone_in's: the launcher's table
     parser.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
-    parser.add_argument("--json", type=Path)
     return parser.parse_args(argv)
 
 

@@ -58,6 +58,7 @@ from benchmarks.gpu.gpu_nmt_train import train_part as nmt_train_part
 from benchmarks.gpu.gpu_pipeline import FAIL_FAST_PRIOR, fail_fast_part, fail_fast_scenarios, pipeline_part
 from benchmarks.gpu.gpu_report import environment, scrub, suite_roots, write_report
 from benchmarks.paths import REPO, SHARED, code_commit
+from benchmarks.result import argument_parser
 from translate.card import DEFAULT_MODEL_DIR
 
 EPOCH_PAIRS = 5_000_000
@@ -96,7 +97,7 @@ PARTS = ("translate", "failfast", "pipeline", "nmt-train", "base", "sweep", "enc
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argument_parser(__file__, __doc__, result=True)
     parser.add_argument("--smoke", action="store_true", help="CPU, small sizes: the code paths in a minute or two")
     parser.add_argument("--bundle", type=Path, help="an unpacked gpu_bundle.py archive instead of ../shared")
     parser.add_argument("--before", type=Path, help="an older commit's packages: its pipeline runs beside this one")
@@ -120,7 +121,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--check-seconds", type=float, default=60.0,
                         help="the limit of each backend's check (a few sentences, before any long case)")
     parser.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
-    parser.add_argument("--json", type=Path, help="write the results here (after every case)")
     args = parser.parse_args(argv)
     args.parts = [part for part in args.parts.split(",") if part]
     unknown = sorted(set(args.parts) - set(PARTS))

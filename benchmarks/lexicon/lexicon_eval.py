@@ -17,7 +17,6 @@ same run (counts checked equal); example neighbour lists, and PPDB XL paraphrase
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import sys
 import time
@@ -31,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.paths import SHARED
 from benchmarks.reproduction.caption_pairs import CAPTIONS, caption_tokens
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from configs.schema import LexiconConfig
 from pipeline.analysis.lexicon.counting import ENGLISH_STOPWORDS, PairCounts, build_from_tables
 from pipeline.analysis.lexicon.evaluation import evaluate_wordsim, format_results
@@ -125,13 +124,12 @@ def load_ppdb(words: set[str]) -> dict[str, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argument_parser(__file__, __doc__, result=True)
     parser.add_argument("--pairing", choices=["all", "consecutive"], default="all")
     parser.add_argument("--images", type=int, help="only the first N images (default: all 29,000)")
     parser.add_argument("--reference-pairs", type=int, default=20_000, help="pairs timed against the slow reference")
     parser.add_argument("--seed", type=int, default=0, help="seed of the shuffled-pair control")
     parser.add_argument("--neighbours", type=int, default=10)
-    parser.add_argument("--json", type=Path, help="write every figure as JSON")
     args = parser.parse_args(argv)
     if not CAPTIONS.is_dir() or not WORDSIM.is_dir():
         parser.error(f"{CAPTIONS} or {WORDSIM} is absent (../shared/data)")

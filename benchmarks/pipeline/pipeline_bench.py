@@ -29,7 +29,6 @@ Measured in one run, pinned to ``--cores`` CPUs (default 2):
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import multiprocessing as mp
@@ -66,7 +65,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.baseline import checkout
 from benchmarks.paths import REPO, SHARED, code_commit
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from benchmarks.timing import marginal_rate
 
 BITEXT = SHARED / "data" / "bitext"
@@ -271,14 +270,13 @@ def compare_code_paths(codes: dict[str, Path], full: tuple[Path, Path, Path], ha
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argument_parser(__file__, __doc__, result=True)
     parser.add_argument("--cores", type=int, default=2, help="CPUs to pin the benchmark to (default 2)")
     parser.add_argument("--rows", type=int, help="use only the first N pairs (default: all, 62,503)")
     parser.add_argument("--baseline", metavar="GIT_REF",
                         help="also measure the pipeline of this commit (a temporary git worktree), in the same run")
     parser.add_argument("--runners", default="in-process,multi",
                         help="comma-separated: in-process (one process), multi (multi_processing, --cores workers)")
-    parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = parser.parse_args(argv)
     import logging

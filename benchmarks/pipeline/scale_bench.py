@@ -14,7 +14,7 @@ peak RSS is the run's memory) and records the wall time, Beam's own execution ti
 per step), the sizes each global step held on one worker (Beam distributions: the fit sample, the largest dedup
 bucket, the largest shard, the merged counts of the largest lexicon shard), the launcher's counting pre-pass (time
 and traced memory) and the approximate-quantile accumulator of the fold boundaries (pickled bytes, fed the run's
-ranked keys). Figures go to ``--results`` after every run, so an interrupted bench resumes where it stopped
+ranked keys). Figures go to ``--json`` after every run, so an interrupted bench resumes where it stopped
 (``--fresh`` starts over).
 
 Then it fits time = fixed + per-pair cost for each stage, renders the tables of ``docs/scaling.md`` (its
@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 from benchmarks.doc_sections import read_section, replace_section, save_figure, table
 from benchmarks.paths import REPO, SHARED
 from benchmarks.pipeline.pipeline_bench import BITEXT, standin_pairs, write_inputs
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from configs import load_config
 from configs.schema import PipelineConfig, ScoreConfig, TranslateConfig
 from filters.folds import key_hash, pair_keys
@@ -416,10 +416,9 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argument_parser(__file__, __doc__, result=RESULTS)
     parser.add_argument("--sizes", default="2000,8000,32000,all")
     parser.add_argument("--modes", default="mt,nmt")
-    parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--work", type=Path, default=REPO / "runs" / "scale_bench")
     parser.add_argument("--doc", type=Path, help="docs/scaling.md: rewrite its generated block")
     parser.add_argument("--plot", type=Path, help="write the plot here (PNG)")
@@ -427,13 +426,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
     parser.add_argument("--quantile-keys", type=int, default=3_000_000,
                         help="random keys fed to the quantile accumulator to find its largest size")
-    parser.add_argument("--report-only", action="store_true", help="only render --doc / --plot from --results")
+    parser.add_argument("--report-only", action="store_true", help="only render --doc / --plot from --json")
     parser.add_argument("--one", nargs=3, metavar=("MODE", "SIZE", "FOLDER"), help=argparse.SUPPRESS)
     return parser
 
 
 def measure_missing(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
-    """Run every (mode, size) that ``results`` lacks, saving ``results`` to ``--results`` after each run."""
+    """Run every (mode, size) that ``results`` lacks, saving ``results`` to ``--json`` after each run."""
     rows = all_pairs()
     sizes = [len(rows) if s == "all" else min(int(s), len(rows)) for s in args.sizes.split(",")]
     args.work.mkdir(parents=True, exist_ok=True)
@@ -449,7 +448,7 @@ def measure_missing(results: list[dict[str, Any]], args: argparse.Namespace) -> 
             print(f"  {figures['wall_s']:.1f} s, {figures['read'] / figures['wall_s']:,.0f} pairs/s, "
                   f"peak RSS {figures['peak_rss_bytes'] / 1e6:,.0f} MB", flush=True)
             results.append(figures)
-            write_result(args.results, {"runs": results}, __file__)
+            write_result(args.json, {"runs": results}, __file__)
 
 
 def projection_anchors(anchors_file: Path, results_file: Path, quantile_keys: int = 3_000_000,
@@ -475,11 +474,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     results: list[dict[str, Any]] = []
-    if args.results.exists() and not args.fresh:
-        results = json.loads(args.results.read_text(encoding="utf-8"))["runs"]
+    if args.json.exists() and not args.fresh:
+        results = json.loads(args.json.read_text(encoding="utf-8"))["runs"]
     if not args.report_only:
         measure_missing(results, args)
-    block = render_tables(results, projection_anchors(args.anchors, args.results, args.quantile_keys, args.fresh))
+    block = render_tables(results, projection_anchors(args.anchors, args.json, args.quantile_keys, args.fresh))
     print(block)
     if args.doc:
         read_section(args.doc, "scale_bench")  # the page has the section: a new one is not appended

@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.paths import REPO
 from benchmarks.reproduction.reproduce import SHARED, bitext_sources, build_corpus, evaluation_files
+from benchmarks.result import argument_parser
 
 # corpus name -> its bitext folder under ../shared/data, in build order (the most needed first)
 CORPORA = {"bitext": "bitext", "software": "bitext-software"}
@@ -118,8 +119,7 @@ def build(names: Sequence[str], out: Path, model: Path, data: Path,
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.corpora", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argument_parser(__file__, __doc__)
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where the corpora go (default runs/corpora)")
     p.add_argument("--only", default=",".join(CORPORA), help=f"comma-separated subset of {','.join(CORPORA)}")
     p.add_argument("--model", type=Path, default=SHARED / "models" / "small-cs-en")

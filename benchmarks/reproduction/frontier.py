@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 from benchmarks.doc_sections import replace_section, save_figure, table
 from benchmarks.paths import SHARED, shown
 from benchmarks.reproduction.encoder_timing import make_encoder, time_encoders
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from benchmarks.timing import median_ratio, spread
 from paranmt.core.plotting import pyplot
 from train_embeddings.evaluation import sts
@@ -173,8 +173,7 @@ def parse_model(value: str) -> tuple[str, Path]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.frontier", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argument_parser(__file__, __doc__, result=True)
     p.add_argument("--model", type=parse_model, action="append", default=[], metavar="LABEL=DIR",
                    help="a saved paranmt model (repeatable)")
     p.add_argument("--speed", type=int, default=1000, help="timed sentences per pass (default 1000)")
@@ -184,7 +183,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--word-frequencies", type=Path, default=SHARED / "data/wordfreq/enwiki_vocab_min200.txt",
                    help="p(w) for SIF-GloVe")
     p.add_argument("--docs", type=Path, help="markdown page whose 'frontier' section is (re)written")
-    p.add_argument("--json", type=Path, help="write every number here")
     p.add_argument("--note", action="append", default=[], help="a line under the table (repeatable): e.g. where "
                    "each model was trained")
     p.add_argument("--quick", action="store_true", help="smoke run: 100 sentences, 1 round of 1 pass, no MiniLM")

@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.doc_sections import replace_section, save_figure, table
 from benchmarks.reproduction.frontier import sts_row, sts_summary
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from configs.schema import TrainConfig
 from paranmt.core.plotting import pyplot
 from paranmt.core.text import CachedTokenizer
@@ -402,8 +402,7 @@ def markdown(analysis: dict[str, Any], sets: dict[str, Any] | None, figure: str,
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.learning_curve", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argument_parser(__file__, __doc__)
     p.add_argument("--corpus", type=Path, help="pipeline.run output over ../shared/data/bitext")
     p.add_argument("--software", type=Path, help="pipeline.run output over ../shared/data/bitext-software")
     p.add_argument("--out", type=Path, help="run folder: data/, runs/, results.json")

@@ -57,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 from benchmarks.paths import REPO, SHARED
 from benchmarks.reproduction.caption_pairs import build_caption_pairs
 from benchmarks.reproduction.reproduce_docs import MODEL_LABELS, TEST_YEARS, write_docs
-from benchmarks.result import write_json
+from benchmarks.result import argument_parser, write_json
 from benchmarks.timing import timed
 from benchmarks.translate.translate_bench import Case, run_case
 from configs.schema import TrainConfig
@@ -486,8 +486,7 @@ def compare(out: Path, scale: Scale, table6_result: dict[str, Any], lrs: dict[st
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.reproduce", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argument_parser(__file__, __doc__)
     p.add_argument("--model", type=Path, default=SHARED / "models" / "small-cs-en", help="model directory")
     p.add_argument("--bitext", type=Path, default=SHARED / "data" / "bitext", help="folder of NAME.cs/NAME.en")
     p.add_argument("--eval-data", type=Path, default=SHARED / "data",

@@ -5,7 +5,6 @@ With ``--docs``, also draws the learning curves into ``reproduction/static_curve
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import statistics
@@ -22,6 +21,7 @@ from benchmarks.doc_sections import replace_section, save_figure, table
 from benchmarks.paths import REPO
 from benchmarks.reproduction.frontier import speed_protocol
 from benchmarks.reproduction.learning_curve import METRICS, fit_log_linear
+from benchmarks.result import argument_parser
 from paranmt.core.plotting import pyplot
 
 SEED = re.compile(r"-s\d+$")
@@ -216,8 +216,7 @@ def write_section(data: dict[str, Any], docs: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.static_report", description=__doc__)
-    p.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "static_table.json")
+    p = argument_parser(__file__, __doc__, result=REPO / "benchmarks" / "results" / "static_table.json")
     p.add_argument("--docs", type=Path, help="markdown page whose 'static' section is (re)written")
     args = p.parse_args(argv)
     data = json.loads(args.json.read_text(encoding="utf-8"))

@@ -43,7 +43,7 @@ from benchmarks.reproduction.frontier import MINILM, evaluate, sts_summary
 from benchmarks.reproduction.frontier import main as frontier_main
 from benchmarks.reproduction.learning_curve import finished, one_thread_pool, ranked_pairs
 from benchmarks.reproduction.static_report import SEED, write_section
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from configs.schema import TrainConfig
 from paranmt.core.hf_imports import minilm_directory
 from train_embeddings.evaluation import sts
@@ -467,12 +467,10 @@ def model_path(row: dict[str, Any]) -> Path:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.reproduction.static_table", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argument_parser(__file__, __doc__, result=REPO / "benchmarks" / "results" / "static_table.json")
     p.add_argument("--corpora", type=Path, default=CORPORA,
                    help="benchmarks.reproduction.corpora's output (runs/corpora)")
     p.add_argument("--out", type=Path, default=REPO / "runs" / "static-table", help="training sets and runs")
-    p.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "static_table.json")
     p.add_argument("--workers", type=int, default=2, help="runs at a time, one thread each (default 2)")
     p.add_argument("--phases", default="teacher,a,b,c,e,f,d,g,lo,frontier,speed",
                    help="comma-separated subset of teacher (the teacher vectors, cached), a, b, c, e, f, d, g, lo, "

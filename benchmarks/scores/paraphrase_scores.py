@@ -45,7 +45,7 @@ import pyarrow as pa
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.doc_sections import table
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from configs.schema import ScoreConfig
 from filters.paragram import ParagramScorer
 from filters.plugins import Score, build_scores
@@ -222,7 +222,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argument_parser(__file__, __doc__, result=True)
     parser.add_argument("--sts-dir", type=Path, default=sts_dir(), help="the folder holding STSB/")
     parser.add_argument("--splits", nargs="+", choices=STSB_SPLITS, default=["test", "dev"],
                         help="Spearman on each; speed on the first")
@@ -231,7 +231,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="timed repeats (the best counts)")
     parser.add_argument("--min-seconds", type=float, default=0.5,
                         help="repeat a fast scoring call within one measurement until about this long")
-    parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--markdown", type=Path, help="write the table here")
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.pairs < 0 or args.min_seconds < 0 or any(t < 1 for t in args.threads or []):

@@ -40,7 +40,7 @@ import pyarrow.parquet as pq  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import SHARED  # noqa: E402
-from benchmarks.result import write_result  # noqa: E402
+from benchmarks.result import argument_parser, write_result  # noqa: E402
 from benchmarks.timing import repeat  # noqa: E402
 from configs.schema import ScoreConfig  # noqa: E402
 from filters.paragram import ParagramScorer  # noqa: E402
@@ -181,13 +181,12 @@ class Result:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argument_parser(__file__, __doc__, result=True)
     parser.add_argument("--pairs", type=int, default=116_000, help="caption pairs (at most 116,000)")
     parser.add_argument("--reference-pairs", type=int, help="pairs the slow reference runs on (default: all)")
     parser.add_argument("--batch-rows", type=int, default=65_536, help="rows per record batch")
     parser.add_argument("--repeats", type=int, default=3, help="timed repeats (the best counts)")
     parser.add_argument("--captions", type=Path, default=DEFAULT_CAPTIONS, help="multi30k-captions directory")
-    parser.add_argument("--json", type=Path, help="also write the results here")
     return parser
 
 

@@ -10,7 +10,6 @@ chunks keep out of the corpus (docs/pipeline.md); it prints a table and writes `
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from pathlib import Path
@@ -20,7 +19,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO, SHARED, shown
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from configs.schema import TranslateConfig
 from translate.loading import load_translator
 
@@ -59,14 +58,13 @@ def compare(model: Path, sentences: list[str], compute_type: str, threads: int, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argument_parser(__file__, __doc__, result=REPO / "benchmarks" / "results" / "batch_composition.json")
     parser.add_argument("--model", type=Path, default=SHARED / "models" / "small-cs-en")
     parser.add_argument("--bitext", type=Path, default=SHARED / "data" / "bitext")
     parser.add_argument("--sentences", type=int, default=1000)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--compute-types", nargs="+", default=["int8", "float32"])
-    parser.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "batch_composition.json")
     args = parser.parse_args(argv)
     if not args.model.exists() or not args.bitext.exists():
         print(f"error: {args.model} or {args.bitext} does not exist (../shared beside the repository)",

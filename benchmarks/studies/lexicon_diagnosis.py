@@ -20,7 +20,6 @@ For each corpus it prints (and writes as Markdown with ``--markdown``), on every
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import sys
 import time
@@ -37,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.doc_sections import table
 from benchmarks.lexicon.lexicon_eval import WORDSIM, batches, caption_pairs
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from configs.schema import LexiconConfig
 from paranmt.core.correlation import spearman
 from paranmt.core.pair_schema import EN_TOKENS, MT_TOKENS, PARAPHRASE_SCORE
@@ -285,14 +284,13 @@ def markdown(figures: dict[str, Any], default_prior: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argument_parser(__file__, __doc__, result=True)
     parser.add_argument("--corpus", action="append", help="'captions' or NAME=PATH (pair shards); repeatable")
     parser.add_argument("--fractions", default="0.1,0.3,1", help="shares of the pairs for the size curve")
     parser.add_argument("--priors", default="0.1,0.3,1,3,10", help="within_prior values of the sweep")
     parser.add_argument("--images", type=int, help="captions: only the first N images")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--markdown", type=Path, help="also write the tables as Markdown")
-    parser.add_argument("--json", type=Path, help="also write every figure as JSON")
     args = parser.parse_args(argv)
     if not WORDSIM.is_dir():
         parser.error(f"{WORDSIM} is absent (../shared/data)")

@@ -22,7 +22,6 @@ the judged pairs stay in ``--judging`` (default ``benchmarks/results/translator_
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import subprocess
@@ -38,7 +37,7 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from benchmarks.studies.weak_translator_selection import CRITERIA, LABELS, read_labels, wilson
 from pipeline.outputs.translator_check import FLOOR, MAX_BELOW_FLOOR, MAX_NO_TRIGRAM, MIN_PAIRS
 
@@ -250,7 +249,7 @@ def _judged_paper_selection() -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argument_parser(__file__, __doc__)
     sub = parser.add_subparsers(dest="step", required=True)
     r = sub.add_parser("run")
     r.add_argument("--work", type=Path, required=True)

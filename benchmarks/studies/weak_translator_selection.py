@@ -14,7 +14,6 @@ real paraphrases, with a 95% Wilson interval; write ``tally.json`` and ``tally.m
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import math
@@ -29,7 +28,7 @@ import pyarrow.parquet as pq
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.doc_sections import table
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from configs.schema import SelectConfig
 from filters.folds import select_training_pairs
 
@@ -132,7 +131,7 @@ def tally(out: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argument_parser(__file__, __doc__)
     sub = parser.add_subparsers(dest="step", required=True)
     s = sub.add_parser("sample")
     s.add_argument("--pairs", type=Path, required=True)

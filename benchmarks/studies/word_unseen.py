@@ -12,7 +12,6 @@ epochs, seed 1) on a pipeline ``train/`` and measure the frozen-vocabulary effec
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -27,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.paths import shown
 from benchmarks.reproduction.frontier import sts_row
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from configs.schema import TrainConfig
 from paranmt.core.text import CachedTokenizer
 from train_embeddings.evaluation import sts
@@ -37,11 +36,9 @@ from train_embeddings.training.unseen_words import ANCHORS, UnseenWordMap
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.studies.word_unseen", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argument_parser(__file__, __doc__, result=True)
     p.add_argument("--data", type=Path, required=True, help="training pairs (a pipeline train/ folder)")
     p.add_argument("--out", type=Path, required=True, help="run folder")
-    p.add_argument("--json", type=Path, help="write the numbers here")
     args = p.parse_args(argv)
     if not args.data.exists():
         print(f"error: --data {args.data} does not exist", file=sys.stderr)

@@ -9,7 +9,6 @@ length cap are left out of the score comparison.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -20,6 +19,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import SHARED
+from benchmarks.result import argument_parser
 from configs.schema import TranslateConfig
 from translate.card import ModelCard, ModelDir, write_card
 from translate.convert import fairseq_to_ctranslate2
@@ -68,7 +68,7 @@ class _MinLength:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argument_parser(__file__, __doc__)
     p.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     p.add_argument("--test", type=Path, default=DEFAULT_TEST)
     p.add_argument("--sentences", type=int, default=150)

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import REPO, SHARED, code_commit, shown
-from benchmarks.result import command, write_json
+from benchmarks.result import argument_parser, command, write_json
 from benchmarks.timing import timed
 from benchmarks.translate.sample_kernels import machine_key
 from configs.schema import TranslateConfig
@@ -56,11 +56,10 @@ def child(case: str, source: Path, sentences: int, out: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argument_parser(__file__, __doc__, result=True)
     parser.add_argument("--input", type=Path, default=DEFAULT_INPUT, help="Czech sentences, one per line")
     parser.add_argument("--sentences", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--child-out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -9,7 +9,6 @@ process). tests/translate/test_sample_kernels.py runs the portable kernel again 
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -23,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file to
 
 from benchmarks.gpu.pipeline_driver import shards_digest
 from benchmarks.paths import REPO, code_commit
-from benchmarks.result import command, write_json
+from benchmarks.result import argument_parser, command, write_json
 from translate.cpu_kernel import FASTEST, PORTABLE, cpu_info, translation_kernel
 
 SAMPLE = REPO / "configs" / "sample"
@@ -48,8 +47,7 @@ def machine_key() -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--json", type=Path, required=True, help="the results file to add this machine's runs to")
+    parser = argument_parser(__file__, __doc__, required=True)
     args = parser.parse_args(argv)
     record = json.loads(args.json.read_text(encoding="utf-8")) if args.json.exists() else {"runs": []}
     machine = machine_key()

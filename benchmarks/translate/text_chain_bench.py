@@ -17,7 +17,6 @@ Each figure is the median over the rounds of µs per sentence; the ratios are st
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -35,7 +34,7 @@ from benchmarks.paths import (
     SHARED,
     code_commit,
 )
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from paranmt.core.text import fast_moses
 from translate.card import DEFAULT_MODEL_DIR, ModelDir
 from translate.text_chain import SourceEncoder, TargetDecoder, load_bpe, moses_words
@@ -71,10 +70,9 @@ def cache_mb(run: Callable[[], object]) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argument_parser(__file__, __doc__, result=True)
     parser.add_argument("--limit", type=int, help="the first N pairs only (default all)")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     if not SHARED.is_dir():
         print(f"error: {SHARED} is absent: the bench reads its bitext", file=sys.stderr)

@@ -10,7 +10,6 @@ the last 2,000 Czech lines of ../shared/data/bitext/tatoeba.cs (1,824 of them un
 
 from __future__ import annotations
 
-import argparse
 import logging
 import sys
 from dataclasses import asdict, dataclass
@@ -19,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import SHARED, shown
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from benchmarks.timing import Times
 from configs.schema import TranslateConfig
 from translate.cached_models import tatoeba_model
@@ -67,7 +66,7 @@ def run_case(case: Case, model: Path, sentences: list[str], beam: int, max_len: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argument_parser(__file__, __doc__, result=True)
     parser.add_argument("--model", type=Path, help="model directory with CT2 and fairseq (default: a small Tatoeba "
                         "model trained here once, ~5 min, and cached)")
     parser.add_argument("--input", type=Path, help="Czech sentences, one per line (default: Tatoeba's last lines)")
@@ -78,7 +77,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-decoding-length", type=int, default=256)
     parser.add_argument("--max-batch-tokens", type=int, default=4096)
     parser.add_argument("--repeats", type=int, default=2, help="timed runs per case; the best is reported")
-    parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
 

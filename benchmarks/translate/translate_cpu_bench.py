@@ -49,7 +49,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import SHARED, shown
-from benchmarks.result import write_result
+from benchmarks.result import argument_parser, write_result
 from benchmarks.timing import Times, interleaved, median_ratio
 from configs.schema import TranslateConfig
 from translate.batching import token_buckets
@@ -362,7 +362,7 @@ def vmap_part(args: argparse.Namespace, threads: int, full: Translator) -> list[
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argument_parser(__file__, __doc__, result=True)
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     parser.add_argument("--bitext", type=Path, default=DEFAULT_BITEXT)
     parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
@@ -382,7 +382,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--vmap", type=Path, help="a vocabulary map: adds a 'new int8 +vmap' speed case and the "
                         "vmap part (BLEU/chrF and agreement with the full vocabulary)")
     parser.add_argument("--vmap-sentences", type=int, default=500, help="first N of each vmap test set")
-    parser.add_argument("--json", type=Path, help="write every figure here")
     return parser
 
 

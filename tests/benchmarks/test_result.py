@@ -1,13 +1,16 @@
 """benchmarks.result writes every result JSON one way (the command as ``python -m``, paths in the repository or
-../shared relative, the machine, then the figures); benchmarks.timing runs interleaved rounds in order."""
+../shared relative, the machine, then the figures) and makes every command line one way; benchmarks.timing runs
+interleaved rounds in order."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
+
 from benchmarks.paths import REPO, SHARED
-from benchmarks.result import command, write_result
+from benchmarks.result import argument_parser, command, write_result
 from benchmarks.timing import interleaved, median_ratio, spread
 
 
@@ -26,6 +29,21 @@ def test_a_result_holds_its_command_and_machine_first(tmp_path: Path) -> None:
     assert written == record and list(written) == ["command", "machine", "rate"]
     assert written["command"] == "python -m benchmarks.scores.score_bench --pairs 3" and written["machine"]["cpu_cores"]
     assert [p.name for p in path.parent.iterdir()] == ["r.json"]  # no temporary file left beside it
+
+
+def test_a_command_line_is_named_as_its_command_and_takes_the_result_file_as_asked(capsys) -> None:
+    script = str(REPO / "benchmarks" / "studies" / "batch_composition.py")
+    default = REPO / "benchmarks" / "results" / "x.json"
+    assert argument_parser(script, "doc").prog == "python -m benchmarks.studies.batch_composition"
+    assert "--json" not in argument_parser(script, "doc").format_help()
+    assert argument_parser(script, "doc", result=True).parse_args([]).json is None
+    assert argument_parser(script, "doc", result=default).parse_args([]).json == default
+    assert argument_parser(script, "doc", result=True).parse_args(["--json", "r.json"]).json == Path("r.json")
+    with pytest.raises(SystemExit):
+        argument_parser(script, "doc", required=True).parse_args([])
+    assert "--json JSON" in capsys.readouterr().err
+    # the docstring is shown as written, its line breaks kept
+    assert "first line\n  indented" in argument_parser(script, "first line\n  indented").format_help()
 
 
 def test_rounds_run_every_case_once_in_order() -> None:

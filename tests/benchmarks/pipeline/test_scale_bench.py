@@ -17,7 +17,7 @@ def test_scale_bench_smoke(tmp_path, capsys):
     doc = tmp_path / "scaling.md"
     doc.write_text((REPO_ROOT / "docs" / "scaling.md").read_text(encoding="utf-8"), encoding="utf-8")
     results, plot = tmp_path / "scale.json", tmp_path / "scaling.png"
-    args = ["--sizes", "300,600", "--modes", "mt", "--results", str(results), "--work", str(tmp_path / "work"),
+    args = ["--sizes", "300,600", "--modes", "mt", "--json", str(results), "--work", str(tmp_path / "work"),
             "--doc", str(doc), "--plot", str(plot), "--quantile-keys", "250000"]
     assert bench.main(args) == 0
     runs = json.loads(results.read_text())["runs"]
