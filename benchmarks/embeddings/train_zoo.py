@@ -42,6 +42,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
+from benchmarks.doc_sections import table  # noqa: E402
 from benchmarks.reproduction.caption_pairs import CAPTIONS, caption_tokens  # noqa: E402
 from benchmarks.result import argument_parser, write_result  # noqa: E402
 from configs.schema import TrainConfig  # noqa: E402
@@ -132,11 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"## Encoder zoo: {args.steps} updates x 100 pairs (M = {args.megabatch}, {args.negatives.upper()} "
           f"negatives) on {args.pairs} Multi30k caption pairs, GloVe 50d init, CPU {args.threads} thread(s)\n")
     print(sts.markdown_comparison(reports))
-    print("| model | dim | parameters | pairs/s | mining s | timed s (data + mining + updates) | loss (last 20) |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for label, s in speed.items():
-        print(f"| {label} | {s['dim']} | {s['parameters']} | {s['pairs_per_s']} | {s['mining_s']} | {s['train_s']} | "
-              f"{s['final_loss']} |")
+    print(*table(["model", "dim", "parameters", "pairs/s", "mining s", "timed s (data + mining + updates)",
+                  "loss (last 20)"], "lr",
+                 [[label, s["dim"], s["parameters"], s["pairs_per_s"], s["mining_s"], s["train_s"], s["final_loss"]]
+                  for label, s in speed.items()]), sep="\n")
     write_result(args.json, {"speed": speed, "sts": {k: r.to_dict() for k, r in reports.items()}}, __file__, argv)
     return 0
 

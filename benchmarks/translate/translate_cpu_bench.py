@@ -48,6 +48,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
+from benchmarks.doc_sections import table
 from benchmarks.paths import SHARED, shown
 from benchmarks.result import argument_parser, write_result
 from benchmarks.timing import Times, interleaved, median_ratio
@@ -333,10 +334,7 @@ def vmap_part(args: argparse.Namespace, threads: int, full: Translator) -> list[
     import sacrebleu
 
     shortlist = build("new", args.model, "int8", threads, args.beam, None, args.vmap)
-    rows = []
-    print(f"\nVocabulary map {args.vmap} (int8, new path, first {args.vmap_sentences} sentences of each set):\n"
-          "| test set | vocabulary | BLEU | chrF | top-1 equal to full | sent/s (best of 2) | CPU sent/s | speed-up |"
-          "\n|---|---|---:|---:|---:|---:|---:|---:|")
+    rows, cells = [], []
     for name in ("multi30k-val", "newstest2015"):
         src = (args.bitext / f"{name}.cs").read_text(encoding="utf-8").splitlines()[: args.vmap_sentences]
         ref = (args.bitext / f"{name}.en").read_text(encoding="utf-8").splitlines()[: args.vmap_sentences]
@@ -355,9 +353,12 @@ def vmap_part(args: argparse.Namespace, threads: int, full: Translator) -> list[
                    "sent_per_cpu_s": len(src) / cpu, "speedup_wall": speedup,
                    "speedup_cpu": min(timing["full"].cpu) / cpu}
             rows.append(row)
-            print(f"| {name} | {label} | {bleu:.1f} | {chrf:.1f} | {row['top1_equal_full']:.1%} | "
-                  f"{row['sent_per_s']:.1f} | {row['sent_per_cpu_s']:.1f} | {speedup:.2f}x wall, "
-                  f"{row['speedup_cpu']:.2f}x CPU |", flush=True)
+            cells.append([name, label, f"{bleu:.1f}", f"{chrf:.1f}", f"{row['top1_equal_full']:.1%}",
+                          f"{row['sent_per_s']:.1f}", f"{row['sent_per_cpu_s']:.1f}",
+                          f"{speedup:.2f}x wall, {row['speedup_cpu']:.2f}x CPU"])
+    print(f"\nVocabulary map {args.vmap} (int8, new path, first {args.vmap_sentences} sentences of each set):",
+          *table(["test set", "vocabulary", "BLEU", "chrF", "top-1 equal to full", "sent/s (best of 2)",
+                  "CPU sent/s", "speed-up"], "llr", cells), sep="\n", flush=True)
     return rows
 
 
@@ -407,10 +408,10 @@ class Translators:
 def gemm_part(threads: int) -> list[dict[str, Any]]:
     """The machine's GEMM peak on 1 and ``threads`` threads, printed as a table."""
     gemm = gemm_peak(sorted({1, threads}))
-    print("\nGEMM peak (best call; GMAC per CPU second = per busy core):\n"
-          "| threads | shape | kernel | GMAC/s wall | GMAC per CPU s |\n|---:|---|---|---:|---:|")
-    for r in gemm:
-        print(f"| {r['threads']} | {r['shape']} | {r['kernel']} | {r['gmacs']:.1f} | {r['gmacs_per_cpu_s']:.1f} |")
+    print("\nGEMM peak (best call; GMAC per CPU second = per busy core):",
+          *table(["threads", "shape", "kernel", "GMAC/s wall", "GMAC per CPU s"], "rllr",
+                 [[r["threads"], r["shape"], r["kernel"], f"{r['gmacs']:.1f}", f"{r['gmacs_per_cpu_s']:.1f}"]
+                  for r in gemm]), sep="\n")
     return gemm
 
 
@@ -426,17 +427,17 @@ def profile_part(args: argparse.Namespace, translators: Translators, gemm: list[
             profiles.append(profile_chunk(tr, chunk, arch, args.beam, kind, compute_type))
     print(f"\nProfile of one {args.sentences}-sentence chunk (beam {args.beam}); shares of wall time; cores "
           "busy = CPU s / wall s; GMAC per CPU s = counted multiply-adds / CPU seconds of CTranslate2, beside "
-          "the best GEMM's per CPU second (one busy core's peak):\n"
-          "| path | compute | wall s | Moses+BPE | CTranslate2 | detok | batches | fill | cores busy | "
-          "GMAC/s wall | GMAC per CPU s | % of one core's GEMM peak |\n"
-          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "the best GEMM's per CPU second (one busy core's peak):")
+    cells = []
     for p in profiles:
         dtype = "int8" if p.compute_type.startswith("int8") else "float32"
         per_cpu = p.gmacs / p.ct2_cpu_s
-        print(f"| {p.path} | {p.compute_type} | {p.wall_s:.1f} | {p.encode_s / p.wall_s:.1%} | "
-              f"{p.ct2_s / p.wall_s:.1%} | {p.decode_text_s / p.wall_s:.1%} | {p.batches} | {p.fill:.1%} | "
-              f"{p.cpu_s / p.wall_s:.2f} | {p.gmacs / p.ct2_s:.1f} | {per_cpu:.1f} | "
-              f"{per_cpu / peak_per_core(gemm, dtype):.1%} |")
+        cells.append([p.path, p.compute_type, f"{p.wall_s:.1f}", f"{p.encode_s / p.wall_s:.1%}",
+                      f"{p.ct2_s / p.wall_s:.1%}", f"{p.decode_text_s / p.wall_s:.1%}", p.batches, f"{p.fill:.1%}",
+                      f"{p.cpu_s / p.wall_s:.2f}", f"{p.gmacs / p.ct2_s:.1f}", f"{per_cpu:.1f}",
+                      f"{per_cpu / peak_per_core(gemm, dtype):.1%}"])
+    print(*table(["path", "compute", "wall s", "Moses+BPE", "CTranslate2", "detok", "batches", "fill", "cores busy",
+                  "GMAC/s wall", "GMAC per CPU s", "% of one core's GEMM peak"], "llr", cells), sep="\n")
     return profiles
 
 
@@ -480,15 +481,12 @@ def speed_rows(cases: list[SpeedCase]) -> list[dict[str, Any]]:
     print("\nwall: sentences/s as timed; CPU: sentences per CPU second of the process (all threads); busiest "
           "thread: sentences per on-CPU second of the thread that ran longest (the rate with each thread on its "
           "own idle core: exact for independent batches, an upper bound for today's threads, which also wait "
-          "for each other); ratios are medians of the per-round ratios.\n"
-          "| case | wall sent/s min / median | runqueue wait s | CPU sent/s | busiest-thread sent/s | "
-          "vs today: wall | CPU | busiest thread | vs fairseq: wall | CPU | busiest thread | repeatable |\n"
-          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "for each other); ratios are medians of the per-round ratios.")
 
     def fmt(x: float | None) -> str:
         return "" if x is None else f"{x:.2f}x"
 
-    rows = []
+    rows, cells = [], []
     metrics = ("seconds", "cpu_seconds", "busiest_thread_seconds")
     for c in cases:
         base = ref.get((c.compute_type, c.chunks)) if c.kind != "fairseq" else None
@@ -497,10 +495,13 @@ def speed_rows(cases: list[SpeedCase]) -> list[dict[str, Any]]:
         rates = {m: statistics.median(c.sentences / x for x in getattr(c, m)) for m in metrics}
         rows.append({**asdict(c), "median_rates": rates, "vs_today": dict(zip(metrics, vs_today, strict=True)),
                      "vs_fairseq": dict(zip(metrics, vs_fair, strict=True))})
-        print(f"| {c.name} | {min(c.rates()):.1f} / {rates['seconds']:.1f} | "
-              f"{statistics.median(c.runqueue_wait_seconds):.0f} | {rates['cpu_seconds']:.1f} | "
-              f"{rates['busiest_thread_seconds']:.1f} | {' | '.join(fmt(x) for x in vs_today)} | "
-              f"{' | '.join(fmt(x) for x in vs_fair)} | {'yes' if c.repeatable else 'NO'} |")
+        cells.append([c.name, f"{min(c.rates()):.1f} / {rates['seconds']:.1f}",
+                      f"{statistics.median(c.runqueue_wait_seconds):.0f}", f"{rates['cpu_seconds']:.1f}",
+                      f"{rates['busiest_thread_seconds']:.1f}", *map(fmt, vs_today), *map(fmt, vs_fair),
+                      "yes" if c.repeatable else "NO"])
+    print(*table(["case", "wall sent/s min / median", "runqueue wait s", "CPU sent/s", "busiest-thread sent/s",
+                  "vs today: wall", "CPU", "busiest thread", "vs fairseq: wall", "CPU", "busiest thread",
+                  "repeatable"], "l" + "r" * 10 + "l", cells), sep="\n")
     return rows
 
 
