@@ -13,6 +13,7 @@ from benchmarks.doc_sections import kept_sections, save_figure, table
 from benchmarks.paths import shown
 from paranmt.core import pair_schema as S
 from paranmt.core.plotting import pyplot
+from pipeline.outputs.dataset_card import accounting_line
 
 TEST_YEARS = (2012, 2013, 2014, 2015)
 CRITERION_LABELS = {S.TRANSLATION_SCORE: "translation score", S.TRIGRAM_OVERLAP: "trigram overlap",
@@ -130,8 +131,7 @@ def _corpus_section(results: dict[str, dict[str, Any]], args: argparse.Namespace
                     [[stage["stage"], f"{stage['in']:,}", f"{stage['dropped']:,}", f"{stage['out']:,}",
                       ", ".join(f"{r} {n:,}" for r, n in stage["reasons"].items()) or "–"] for stage in s["stages"]])]
     clean = s["decontamination"]
-    lines += ["", f"**read = pairs + rejected + deadletter: {s['read']:,} = {s['pairs']:,} + {s['rejected']:,} + "
-              f"{s['deadletter']:,}** ({'holds' if s['identity']['holds'] else 'FAILS'}). Decisions over pairs/: "
+    lines += ["", f"**{accounting_line(s['identity'])}**. Decisions over pairs/: "
               + ", ".join(f"{r} {n:,}" for r, n in s["pairs_by_decision"].items()) + f"; train/ holds {s['train']:,}.",
               "", f"Evaluation decontamination: {clean['sentences']:,} distinct normalised sentences from "
               f"{len(clean['files'])} STS / STS-B / SICK files; {clean['pairs_excluded']:,} pairs excluded "
