@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.paths import REPO, shown
+from paranmt.core.command_line import ArgumentParser
 
 __all__ = ["argument_parser", "command", "machine", "write_json", "write_result"]
 
@@ -42,11 +43,11 @@ def command(script: str, argv: Sequence[str] | None = None) -> str:
 
 def argument_parser(script: str, description: str | None, *, result: bool | Path = False,
                     required: bool = False) -> argparse.ArgumentParser:
-    """A benchmark's command line: its usage names it as :func:`command` does, ``description`` (its docstring)
-    is shown as written, and with ``result`` (a path: the default) or ``required`` it takes the ``--json`` result
-    file."""
-    parser = argparse.ArgumentParser(prog=f"python -m {_module(script)}", description=description,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    """A benchmark's command line, the project's kind (plain-text help, a bad argument one ``error:`` line): its
+    usage names it as :func:`command` does, ``description`` (its docstring) keeps its line breaks, and with
+    ``result`` (a path: the default) or ``required`` it takes the ``--json`` result file."""
+    parser = ArgumentParser(prog=f"python -m {_module(script)}", description=description,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
     if result or required:
         default = result if isinstance(result, Path) else None
         parser.add_argument("--json", type=Path, default=default, required=required,

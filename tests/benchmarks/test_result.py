@@ -41,9 +41,10 @@ def test_a_command_line_is_named_as_its_command_and_takes_the_result_file_as_ask
     assert argument_parser(script, "doc", result=True).parse_args(["--json", "r.json"]).json == Path("r.json")
     with pytest.raises(SystemExit):
         argument_parser(script, "doc", required=True).parse_args([])
-    assert "--json JSON" in capsys.readouterr().err
-    # the docstring is shown as written, its line breaks kept
-    assert "first line\n  indented" in argument_parser(script, "first line\n  indented").format_help()
+    assert capsys.readouterr().err == ("error: the following arguments are required: --json (see python -m "
+                                       "benchmarks.studies.batch_composition --help)\n")
+    # the docstring keeps its line breaks, and loses its markup
+    assert "first line\n  indented" in argument_parser(script, "first ``line``\n  indented").format_help()
 
 
 def test_rounds_run_every_case_once_in_order() -> None:
