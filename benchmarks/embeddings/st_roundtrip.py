@@ -16,8 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.doc_sections import table
 from benchmarks.result import argument_parser, write_result
 from paranmt.core.hf_imports import import_sentence_transformers

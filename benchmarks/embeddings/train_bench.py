@@ -43,8 +43,6 @@ import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 import torch  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.reproduction.caption_pairs import CAPTIONS, caption_tokens  # noqa: E402
 from benchmarks.result import argument_parser, write_result  # noqa: E402
 from train_embeddings.losses.margin_loss import MarginLoss  # noqa: E402

@@ -40,8 +40,6 @@ import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.doc_sections import table  # noqa: E402
 from benchmarks.reproduction.caption_pairs import CAPTIONS, caption_tokens  # noqa: E402
 from benchmarks.result import argument_parser, write_result  # noqa: E402

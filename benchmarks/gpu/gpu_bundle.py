@@ -53,7 +53,8 @@ from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
+# A GPU machine runs this file with only the bundle on its path (docs/scaling.md): this checkout first.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from benchmarks.paths import REPO, SHARED
 from benchmarks.result import argument_parser

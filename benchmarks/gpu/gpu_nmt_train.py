@@ -37,8 +37,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.paths import REPO
 from benchmarks.result import argument_parser
 from configs.schema import TranslateConfig
@@ -115,7 +113,7 @@ def prepare(folders: tuple[Path, ...], work: Path, smoke: bool, codes: Path) -> 
 def start_preparation(folders: tuple[Path, ...], work: Path, smoke: bool, codes: Path) -> subprocess.Popen[bytes]:
     """Step 1 in a background process at low priority (this script run as ``--prepare``), its output in a log."""
     work.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, str(Path(__file__).resolve()), "--prepare", "--work", str(work), "--codes",
+    command = [sys.executable, "-m", "benchmarks.gpu.gpu_nmt_train", "--prepare", "--work", str(work), "--codes",
                str(codes), *("--smoke",) * smoke, *(str(f) for f in folders)]
     with (work / "prepare-stdout.log").open("wb") as log:
         return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=REPO,

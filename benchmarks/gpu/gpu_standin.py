@@ -42,8 +42,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 import pyarrow as pa
 import pyarrow.parquet as pq
 

@@ -46,7 +46,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
+# A GPU machine runs this file with only the bundle on its path (docs/scaling.md): this checkout first.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import torch
 

@@ -21,12 +21,9 @@ import itertools
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
 
 from benchmarks.paths import SHARED
 from benchmarks.reproduction.caption_pairs import CAPTIONS, caption_tokens

@@ -43,6 +43,10 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from benchmarks.baseline import checkout
+from benchmarks.paths import REPO, SHARED, code_commit
+from benchmarks.result import argument_parser, write_result
+from benchmarks.timing import marginal_rate
 from configs import load_config
 from filters.folds import select_training_pairs
 from filters.paragram import ParagramScorer
@@ -60,13 +64,6 @@ from pipeline.stages.pair_records import pair_table
 from pipeline.stages.prefilter import FIT_TAG, PrefilterRows
 from pipeline.stages.scorer_fit import fit_and_save
 from pipeline.stages.write import shard_name, shards_of, sorted_shard_table, write_table
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
-from benchmarks.baseline import checkout
-from benchmarks.paths import REPO, SHARED, code_commit
-from benchmarks.result import argument_parser, write_result
-from benchmarks.timing import marginal_rate
 
 BITEXT = SHARED / "data" / "bitext"
 CAPTIONS = SHARED / "data" / "paraphrase" / "multi30k-captions"

@@ -41,8 +41,6 @@ import numpy as np
 import pyarrow.parquet as pq
 from apache_beam.transforms.stats import ApproximateQuantilesCombineFn
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.doc_sections import read_section, replace_section, save_figure, table
 from benchmarks.paths import REPO, SHARED
 from benchmarks.pipeline.pipeline_bench import BITEXT, standin_pairs, write_inputs
@@ -132,7 +130,7 @@ def measure_one(mode: str, size: int, folder: Path) -> dict[str, Any]:
 
 
 def run_subprocess(mode: str, size: int, folder: Path, log: Path) -> dict[str, Any]:
-    command = [sys.executable, str(Path(__file__).resolve()), "--one", mode, str(size), str(folder)]
+    command = [sys.executable, "-m", "benchmarks.pipeline.scale_bench", "--one", mode, str(size), str(folder)]
     with log.open("a", encoding="utf-8") as handle:
         handle.write(f"\n=== {time.strftime('%H:%M:%S')} {mode} {size}\n")
         handle.flush()

@@ -35,8 +35,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.paths import REPO
 from benchmarks.reproduction.reproduce import SHARED, bitext_sources, build_corpus, evaluation_files
 from benchmarks.result import argument_parser

@@ -38,8 +38,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.paths import REPO
 from train_embeddings.evaluation import sts, thread_pools
 from train_embeddings.models.embedding_model import EmbeddingModel

@@ -28,8 +28,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.doc_sections import replace_section, save_figure, table
 from benchmarks.paths import SHARED, shown
 from benchmarks.reproduction.encoder_timing import make_encoder, time_encoders

@@ -38,9 +38,6 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
-
 from benchmarks.doc_sections import replace_section, save_figure, table
 from benchmarks.reproduction.frontier import sts_row, sts_summary
 from benchmarks.result import argument_parser, write_result

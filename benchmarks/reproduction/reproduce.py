@@ -52,8 +52,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.paths import REPO, SHARED
 from benchmarks.reproduction.caption_pairs import build_caption_pairs
 from benchmarks.reproduction.reproduce_docs import MODEL_LABELS, TEST_YEARS, write_docs

@@ -15,8 +15,6 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.doc_sections import replace_section, save_figure, table
 from benchmarks.paths import REPO
 from benchmarks.reproduction.frontier import speed_protocol

@@ -36,8 +36,6 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.paths import REPO, shown
 from benchmarks.reproduction.frontier import MINILM, evaluate, sts_summary
 from benchmarks.reproduction.frontier import main as frontier_main

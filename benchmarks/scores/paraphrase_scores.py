@@ -42,8 +42,6 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.doc_sections import table
 from benchmarks.result import argument_parser, write_result
 from configs.schema import ScoreConfig

@@ -37,8 +37,6 @@ import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.paths import SHARED  # noqa: E402
 from benchmarks.result import argument_parser, write_result  # noqa: E402
 from benchmarks.timing import repeat  # noqa: E402

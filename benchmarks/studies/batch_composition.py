@@ -16,8 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.paths import REPO, SHARED, shown
 from benchmarks.result import argument_parser, write_result
 from configs.schema import TranslateConfig

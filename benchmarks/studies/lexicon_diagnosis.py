@@ -31,9 +31,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
-
 from benchmarks.doc_sections import table
 from benchmarks.lexicon.lexicon_eval import WORDSIM, batches, caption_pairs
 from benchmarks.result import argument_parser, write_result

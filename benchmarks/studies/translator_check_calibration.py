@@ -34,8 +34,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.paths import REPO
 from benchmarks.result import argument_parser, write_result
 from benchmarks.studies.weak_translator_selection import CRITERIA, LABELS, read_labels, wilson

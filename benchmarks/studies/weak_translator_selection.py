@@ -25,8 +25,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.doc_sections import table
 from benchmarks.result import argument_parser, write_result
 from configs.schema import SelectConfig

@@ -21,9 +21,6 @@ from typing import Any
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
-
 from benchmarks.paths import shown
 from benchmarks.reproduction.frontier import sts_row
 from benchmarks.result import argument_parser, write_result

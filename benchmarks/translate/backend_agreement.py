@@ -16,8 +16,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.paths import SHARED
 from benchmarks.result import argument_parser
 from configs.schema import TranslateConfig

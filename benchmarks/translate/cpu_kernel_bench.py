@@ -23,8 +23,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.paths import REPO, SHARED, code_commit, shown
 from benchmarks.result import argument_parser, command, write_json
 from benchmarks.timing import timed
@@ -75,8 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     for round_ in range(args.rounds):
         for case in CASES:
             out = scratch / f"{case}.json"
-            subprocess.run([sys.executable, __file__, "--child", case, "--child-out", str(out), "--input",
-                            str(args.input), "--sentences", str(args.sentences)], check=True)
+            subprocess.run([sys.executable, "-m", "benchmarks.translate.cpu_kernel_bench", "--child", case,
+                            "--child-out", str(out), "--input", str(args.input), "--sentences", str(args.sentences)],
+                           check=True, cwd=REPO)
             run = json.loads(out.read_text())
             runs[case].append(run)
             print(f"round {round_ + 1} {case:14s} {run['cpu_seconds']:7.1f} CPU-s {run['wall_seconds']:6.1f} s",

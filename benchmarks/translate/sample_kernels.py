@@ -18,8 +18,6 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.gpu.pipeline_driver import shards_digest
 from benchmarks.paths import REPO, code_commit
 from benchmarks.result import argument_parser, command, write_json

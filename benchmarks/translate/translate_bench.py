@@ -15,8 +15,6 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.paths import SHARED, shown
 from benchmarks.result import argument_parser, write_result
 from benchmarks.timing import Times

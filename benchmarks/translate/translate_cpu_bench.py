@@ -46,8 +46,6 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a file too: this checkout first
-
 from benchmarks.doc_sections import table
 from benchmarks.paths import SHARED, shown
 from benchmarks.result import argument_parser, write_result
