@@ -10,17 +10,14 @@ import difflib
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_args
+from typing import Any, get_args
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
 from configs.schema import ParaNMTConfig, TranslateConfig
-from paranmt.core.command_line import ConfigFlag, check_required, config_values, flag_names
+from paranmt.core.command_line import ConfigFlag, check_required, flag_names
 from paranmt.core.errors import ParanmtError
-
-if TYPE_CHECKING:  # a command's parsed arguments (only annotations: configs is no command line)
-    import argparse
 
 CONFIG_DIR = Path(__file__).resolve().parent
 #: The top-level YAML key naming the config a file builds on (``base: sample``).
@@ -239,13 +236,12 @@ def load_config(
         raise ConfigError(_format_validation_error(exc, source, given, set_by)) from None
 
 
-def command_config(args: argparse.Namespace, flags: Sequence[ConfigFlag],
-                   values: Mapping[str, Any] | None = None) -> ParaNMTConfig:  # Any: field values
-    """The config a command runs with, one precedence for every command: the ``--config`` file (or the defaults),
-    then ``--set``, then the command's own config ``flags`` (``values``: keys the command sets from its other
-    flags, which win); a required flag's key left without a value is a
+def command_config(path: str | Path | None, overrides: Iterable[str], flags: Sequence[ConfigFlag],
+                   values: Mapping[str, Any]) -> ParaNMTConfig:  # Any: field values
+    """The config a command runs with, one precedence for every command: the ``--config`` file ``path`` (or the
+    defaults), then the ``--set`` ``overrides``, then the ``values`` of the command's own config ``flags``
+    (:func:`~paranmt.core.command_line.config_values`); a required flag's key left without a value is a
     :class:`~paranmt.core.command_line.UsageError`."""
-    config = load_config(args.config, args.overrides, {**config_values(args, flags), **(values or {})},
-                         flags=flag_names(flags))
+    config = load_config(path, overrides, values, flags=flag_names(flags))
     check_required(config, flags)
     return config

@@ -11,7 +11,6 @@ The job's Python API is :func:`pipeline.job.run_job` (the README's "The same job
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 
 from configs import command_config
@@ -124,7 +123,7 @@ def _check_input_flags(args: argparse.Namespace) -> None:
         raise UsageError(f"--progress-every {args.progress_every:g}: give a number of seconds above 0")
 
 
-@command(build_parser, passthrough="beam_args", config=functools.partial(command_config, flags=CONFIG_FLAGS))
+@command(build_parser, passthrough="beam_args", config=command_config, config_flags=CONFIG_FLAGS)
 def main(args: argparse.Namespace, config: ParaNMTConfig) -> int:
     _check_input_flags(args)
     refuse_if_busy(args.out)  # at once: Beam and the model check take seconds

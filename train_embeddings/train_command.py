@@ -31,7 +31,9 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from configs import command_config
 from configs.schema import ParaNMTConfig
@@ -100,13 +102,15 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def train_config(args: argparse.Namespace) -> ParaNMTConfig:
-    """The config; ``--word-vectors none`` (random vectors) is set once it is loaded, over the config's own."""
-    none = getattr(args, "train.word_vectors") == "none"
-    return command_config(args, CONFIG_FLAGS, {"train.word_vectors": None} if none else None)
+def train_config(path: str | None, overrides: list[str], flags: Sequence[ConfigFlag],
+                 values: dict[str, Any]) -> ParaNMTConfig:
+    """The config (:func:`configs.command_config`); ``--word-vectors none`` (random vectors) is set once it is
+    loaded, over the config's own."""
+    none = values["train.word_vectors"] == "none"
+    return command_config(path, overrides, flags, {**values, "train.word_vectors": None} if none else values)
 
 
-@command(build_parser, log_level=logging.INFO, config=train_config)
+@command(build_parser, log_level=logging.INFO, config=train_config, config_flags=CONFIG_FLAGS)
 def main(args: argparse.Namespace, config: ParaNMTConfig) -> int:
     word_vectors = getattr(args, "train.word_vectors")
     if not args.no_eval:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from configs import command_config
 from configs.schema import ParaNMTConfig
@@ -38,14 +40,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def folds_config(args: argparse.Namespace) -> ParaNMTConfig:
-    """The config, with ``--folds`` selecting the top two folds as the paper's rank rule does."""
-    folds = getattr(args, "select.folds")
-    return command_config(args, CONFIG_FLAGS,
-                          {"select.select_folds": [folds - 1, folds] if folds and folds >= 2 else None})
+def folds_config(path: str | None, overrides: list[str], flags: Sequence[ConfigFlag],
+                 values: dict[str, Any]) -> ParaNMTConfig:
+    """The config (:func:`configs.command_config`), ``--folds`` selecting the top two folds as the paper's rank rule
+    does."""
+    folds = values["select.folds"]
+    selected = [folds - 1, folds] if folds and folds >= 2 else None
+    return command_config(path, overrides, flags, {**values, "select.select_folds": selected})
 
 
-@command(build_parser, config=folds_config)
+@command(build_parser, config=folds_config, config_flags=CONFIG_FLAGS)
 def main(args: argparse.Namespace, config: ParaNMTConfig) -> int:
     """Rank a pairs Parquet file into folds, write one Parquet file per fold, print sizes and boundaries."""
 

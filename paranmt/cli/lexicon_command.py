@@ -51,7 +51,7 @@ def main(args: argparse.Namespace) -> int:
     )
 
     if args.command == "build":
-        config = command_config(args, ())
+        config = command_config(args.config, args.overrides, (), {})
         started = time.perf_counter()
         counts, vocab, marginals = build_from_parquet(args.input, config.lexicon, progress=not args.quiet)
         if marginals.used == 0:

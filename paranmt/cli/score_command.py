@@ -15,7 +15,6 @@ scorer id and parameters.
 from __future__ import annotations
 
 import argparse
-import functools
 import posixpath
 import sys
 from pathlib import Path
@@ -59,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-@command(build_parser, config=functools.partial(command_config, flags=CONFIG_FLAGS))
+@command(build_parser, config=command_config, config_flags=CONFIG_FLAGS)
 def main(args: argparse.Namespace, run_config: ParaNMTConfig) -> int:
     # the work's modules load once the arguments parse: --help and a bad flag answer at once
     from tqdm import tqdm

@@ -13,7 +13,6 @@ Lines that are not valid UTF-8 are reported with status ``invalid_utf8`` instead
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import sys
 import time
@@ -47,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-@command(build_parser, config=functools.partial(command_config, flags=CONFIG_FLAGS))
+@command(build_parser, config=command_config, config_flags=CONFIG_FLAGS)
 def main(args: argparse.Namespace, config: ParaNMTConfig) -> int:
     # the work's modules (CTranslate2, sacremoses) load once the arguments parse: --help and a bad flag answer at once
     from tqdm import tqdm

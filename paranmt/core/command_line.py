@@ -11,8 +11,8 @@ two layers: ``paranmt/cli/`` (``paranmt`` and most subcommands) and the two pack
   (:func:`run_main`): any :class:`~core.errors.ParanmtError` (each keeps its own ``exit_status``) and a
   file-system error on a path the user named.
 * Every command starts the same way, :func:`command`: its parser reads the arguments, the console log is set up
-  (one format), its config is loaded (``config``: :func:`configs.command_config`, ``--config``, then ``--set``,
-  then its own config flags), then the command runs inside :func:`run_main`.
+  (one format), its config is loaded (:func:`configs.command_config`: ``--config``, then ``--set``, then its own
+  config flags), then the command runs inside :func:`run_main`.
 * A command started as a process (``paranmt``, ``python -m paranmt``, ``python -m pipeline.run``, ``python -m
   train_embeddings``) ends through :func:`exit_process`: Python's own exit steps, then no interpreter teardown.
 * A flag that sets a config value is one :class:`ConfigFlag` (its spelling and the dotted key it sets); its type,
@@ -320,7 +320,8 @@ def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None
 
 def command(build_parser: Callable[[], argparse.ArgumentParser], *, log_level: int = logging.WARNING,
             passthrough: str | None = None, pass_parser: bool = False,
-            config: Callable[[argparse.Namespace], BaseModel] | None = None,
+            config: Callable[[Any, list[str], Sequence[ConfigFlag], dict[str, Any]], BaseModel] | None = None,
+            config_flags: Sequence[ConfigFlag] = (),
             ) -> Callable[[Callable[..., int]], Callable[[Sequence[str] | None], int]]:
     """The one way a command starts, what ``paranmt SUBCOMMAND``, ``python -m`` and a test calling ``main([...])``
     all get: inside :func:`run_main`, ``build_parser()`` reads the arguments (a bad one: one ``error:`` line, exit
@@ -329,8 +330,9 @@ def command(build_parser: Callable[[], argparse.ArgumentParser], *, log_level: i
 
     ``passthrough``: arguments the parser does not know are kept as ``args.<passthrough>`` (``paranmt run``'s Beam
     options) instead of being an error. ``pass_parser``: ``main(args, parser)``, for checks that fail as the
-    parser's own errors do. ``config``: the command runs with a config, ``main(args, config(args))`` (the command's
-    call of :func:`configs.command_config`)."""
+    parser's own errors do. ``config``: the command runs with a config, ``main(args, config)``, loaded by this
+    function (:func:`configs.command_config`, or the command's own around it) from ``--config``, ``--set`` and the
+    values of ``config_flags`` (:func:`config_values`)."""
 
     def decorate(main: Callable[..., int]) -> Callable[[Sequence[str] | None], int]:
         def start(argv: list[str]) -> int:
@@ -343,7 +345,7 @@ def command(build_parser: Callable[[], argparse.ArgumentParser], *, log_level: i
             log_to_console(logging.INFO if getattr(args, "verbose", False) else log_level)
             bars_only_on_a_terminal()
             if config is not None:
-                return main(args, config(args))
+                return main(args, config(args.config, args.overrides, config_flags, config_values(args, config_flags)))
             return main(args, parser) if pass_parser else main(args)
 
         @functools.wraps(main)

@@ -68,11 +68,12 @@ def test_backend_takes_a_name_or_an_import_path_checked_as_set_checks_it(tmp_pat
     in tests/pipeline/test_run_backend_failure.py gives one); a value the schema refuses is refused by the check
     ``--set`` goes through, in one line naming the flag that gave it."""
     from configs import command_config
+    from paranmt.core.command_line import config_values
     from pipeline.run import CONFIG_FLAGS, build_parser
 
     for value in ("fairseq", "mypackage.backends:MyBackend"):
         args = build_parser().parse_args(["--cs", "a", "--en", "b", "--out", "o", "--backend", value])
-        config = command_config(args, CONFIG_FLAGS)
+        config = command_config(None, [], CONFIG_FLAGS, config_values(args, CONFIG_FLAGS))
         assert config.translate.backend == value
     out = str(tmp_path / "o")
     assert main(["run", "--cs", "a", "--en", "b", "--out", out, "--backend", "marian"]) == 2
