@@ -320,7 +320,7 @@ def run_main(main: Callable[[list[str]], int], argv: Sequence[str] | None = None
 
 def command(build_parser: Callable[[], argparse.ArgumentParser], *, log_level: int = logging.WARNING,
             passthrough: str | None = None, pass_parser: bool = False,
-            config: Callable[[Any, list[str], Sequence[ConfigFlag], dict[str, Any]], BaseModel] | None = None,
+            config: Callable[[str | None, list[str], Sequence[ConfigFlag], dict[str, Any]], BaseModel] | None = None,
             config_flags: Sequence[ConfigFlag] = (),
             ) -> Callable[[Callable[..., int]], Callable[[Sequence[str] | None], int]]:
     """The one way a command starts, what ``paranmt SUBCOMMAND``, ``python -m`` and a test calling ``main([...])``
