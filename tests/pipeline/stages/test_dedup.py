@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 
-import apache_beam as beam
 import numpy as np
 import pyarrow as pa
 
@@ -15,7 +14,7 @@ from pipeline.records import BATCH_ROWS, DEDUP_KEY, PREFILTERED_SCHEMA, REJECTED
 from pipeline.stages import dedup
 from pipeline.stages.dedup import dedup_buckets, duplicates_in
 from tests.support.prefilter_reference import pick_duplicates
-from tests.support.prefiltered_rows import decoded_row, prefilter
+from tests.support.prefiltered_rows import decoded_row, dofn_outputs, prefilter
 from tests.support.taste_data import TASTE_DATA
 from tests.support.text_files import read_lines
 
@@ -24,16 +23,9 @@ SOFTWARE = TASTE_DATA / "bitext-software"  # the bundled licensed excerpt (300 p
 
 def _pick_duplicates(tables: list[pa.Table]) -> tuple[list[pa.Table], list[dict]]:
     """Dedup's per-bucket DoFn on one bucket of ``tables``: (kept batches, rejections)."""
-    stage = dedup._PickDuplicates()
-    stage.setup()
-    kept, rejected = [], []
-    for out in stage.process((0, tables)):
-        if isinstance(out, beam.pvalue.TaggedOutput):
-            assert out.tag == REJECTED_TAG
-            rejected.append(out.value)
-        else:
-            kept.append(out)
-    return kept, rejected
+    out = dofn_outputs(dedup._PickDuplicates(), (0, tables))
+    assert set(out) <= {None, REJECTED_TAG}
+    return out[None], out[REJECTED_TAG]
 
 
 def _real_rows(n: int, distinct: int) -> list[dict]:

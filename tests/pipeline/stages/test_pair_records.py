@@ -4,7 +4,6 @@ pair batches and ``translation_empty`` rejections, counted."""
 
 from __future__ import annotations
 
-import apache_beam as beam
 import pyarrow as pa
 
 from paranmt.core import pair_schema as S
@@ -12,7 +11,7 @@ from paranmt.core.text import TextProcessor
 from pipeline.records import PREFILTERED_SCHEMA, REJECTED_TAG
 from pipeline.stages.pair_records import PairRecords, pair_table
 from tests.support.prefilter_reference import pair_record
-from tests.support.prefiltered_rows import decoded_row, prefilter
+from tests.support.prefiltered_rows import decoded_row, dofn_outputs, prefilter
 from tests.support.taste_data import TASTE_DATA, taste_pairs
 from tests.support.text_files import read_lines
 
@@ -21,16 +20,9 @@ SOFTWARE = TASTE_DATA / "bitext-software"  # the bundled licensed excerpt (300 p
 
 def _pair_records(batch: pa.Table, model_id: str | None) -> tuple[list[pa.Table], list[dict]]:
     """The pair records' DoFn on one batch: (pair batches, rejections)."""
-    stage = PairRecords(model_id)
-    stage.setup()
-    pairs, rejected = [], []
-    for out in stage.process(batch):
-        if isinstance(out, beam.pvalue.TaggedOutput):
-            assert out.tag == REJECTED_TAG
-            rejected.append(out.value)
-        else:
-            pairs.append(out)
-    return pairs, rejected
+    out = dofn_outputs(PairRecords(model_id), batch)
+    assert set(out) <= {None, REJECTED_TAG}
+    return out[None], out[REJECTED_TAG]
 
 
 def test_column_wise_pair_records_equal_pair_record_on_real_pairs():
