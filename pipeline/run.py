@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 _PATH_FLAGS = ("cs", "en", "mt", "tsv", "jsonl", "parquet")  # the flags that name input files, as args' names
-_FILE_FLAGS = ("cs", "en", "mt", "tsv", "jsonl")  # a folder is no input of these (--parquet reads a folder of shards)
+_FILE_FLAGS = tuple(f for f in _PATH_FLAGS if f != "parquet")  # a folder is no input of these (--parquet reads one)
 
 
 def _not_a_folder(flag: str, path: str) -> None:
