@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,25 +19,16 @@ from huggingface_hub import DatasetCard
 from paranmt.cli.report_command import main as report_main
 from paranmt.core.run_definition import DEFINITION_FILE
 from paranmt.core.run_layout import CARD_FILE, REPORT_DIR, SUCCESS_FILE, SUMMARY_FILE
-from pipeline.inputs.plan import InputSpec
-from pipeline.job import run_job
 from pipeline.metrics import READ_COUNTER, written_counter
 from pipeline.outputs.dataset_card import accounting_line, card_configs, card_data, size_category
 from pipeline.outputs.run_folder import clear_staging
 from pipeline.outputs.summary import build_summary, format_table
 from pipeline.run import main as run_main
-from tests.support.sample_run import sample_config
+from tests.support.sample_run import run_sample
 from tests.support.taste_data import taste_pairs
 
 REPO = Path(__file__).resolve().parents[3]
 SAMPLE = REPO / "configs" / "sample"
-
-
-@pytest.fixture(scope="module")
-def sample_run(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("card") / "sample"
-    run_job(sample_config(), [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")], out)
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -166,9 +158,11 @@ def test_same_run_same_card_and_a_resumed_run_differs_in_its_cache_counts(sample
     assert run_main(args) == 0
     assert (mt_lexicon_run / CARD_FILE).read_bytes() == before
     # The sample again: every translation now comes from the cache, the only lines that say it resumed.
-    first = (sample_run / CARD_FILE).read_text().splitlines()
-    run_job(sample_config(), [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")], sample_run)
-    second = (sample_run / CARD_FILE).read_text().splitlines()
+    rerun = tmp_path / sample_run.name
+    shutil.copytree(sample_run, rerun)
+    first = (rerun / CARD_FILE).read_text().splitlines()
+    run_sample(rerun)
+    second = (rerun / CARD_FILE).read_text().splitlines()
     changed = [(a, b) for a, b in zip(first, second, strict=True) if a != b]
     assert changed == [("Translation cache: 0 rows reused, 400 translated in the run that finished.",
                         "Translation cache: 400 rows reused, 0 translated in the run that finished.")]
