@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import nmt_models
-from tests.support.sample_run import run_sample
+from tests.support.sample_run import SampleJob, run_sample_command
 from tests.support.shared_data import shared_data
 from tests.support.sts_toy import write_toy_sts
 from tests.support.training_pairs import tatoeba_pairs_parquet
@@ -42,11 +42,15 @@ def real_heldout(tatoeba) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def sample_run(tmp_path_factory) -> Path:
-    """The README's main job run once in the test process: a real run folder, for tests that only read it."""
-    out = tmp_path_factory.mktemp("runs") / "sample"
-    run_sample(out)
-    return out
+def sample_job(tmp_path_factory) -> SampleJob:
+    """The README's main job run once in the test process: its run folder and what it printed."""
+    return run_sample_command(tmp_path_factory.mktemp("runs") / "sample")
+
+
+@pytest.fixture(scope="session")
+def sample_run(sample_job) -> Path:
+    """The sample's run folder, for tests that only read it (copy it before changing it)."""
+    return sample_job.folder
 
 
 @pytest.fixture(scope="session")

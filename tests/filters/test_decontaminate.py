@@ -4,6 +4,7 @@ Python reference on real STS sentences, the selection counts, and the pipeline's
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 import pyarrow as pa
@@ -104,21 +105,24 @@ def test_config_resolves_exclusions_relative_to_the_yaml_file(tmp_path):
     (tmp_path / "run.yaml").write_text("select:\n  exclude_sentences: sets/*.txt\n", encoding="utf-8")
     config = load_config(tmp_path / "run.yaml")
     assert config.select.exclude_sentences == [str(tmp_path / "sets" / "*.txt")]
-def test_pipeline_excludes_evaluation_sentences_and_proves_it_in_the_summary(tmp_path, capsys):
+def test_pipeline_excludes_evaluation_sentences_and_proves_it_in_the_summary(tmp_path, capsys, sample_run):
     """The bundled sample with half of its English sentences as an "evaluation set": the summary's count equals
-    an independent count over pairs/, and train/ holds none of them."""
+    an independent count over pairs/, and train/ holds none of them. The translations come from a copy of the
+    sample run's cache (the same chunks: the exclusion does not change what is translated)."""
     sample = REPO_ROOT / "configs" / "sample"
     english = read_lines(sample / "sample.en")
     evaluation = tmp_path / "eval" / "held-out.txt"
     evaluation.parent.mkdir()
     evaluation.write_text("\n".join(s.lower() for s in english[::2]) + "\n", encoding="utf-8")
-    out = tmp_path / "run"
+    out, cache = tmp_path / "run", tmp_path / "cache"
+    shutil.copytree(sample_run / "cache", cache)
     code = main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
                  "--out", str(out), "--set", f"select.exclude_sentences=['{tmp_path}/eval/*.txt']",
                  "--set", "translate.cpu_kernel=fastest",  # one kernel per process: the suite's default
-                 "--runner", "FnApiRunner"])
+                 "--set", f"pipeline.cache_dir={cache}", "--runner", "FnApiRunner"])
     assert code == 0
     summary = json.loads((out / "summary.json").read_text())
+    assert summary["metrics"]["translation_cache_hit_rows"] == 400
     keys = {reference_key(s) for s in english[::2]}
     pairs = pq.read_table(out / "pairs").to_pylist()
     overlapping = [p for p in pairs if " ".join(p["en_tokens"]).lower() in keys

@@ -317,7 +317,7 @@ def test_cli_limit_and_allow_misaligned(tmp_path, capsys):
     shutil.rmtree(out)
 
 
-def test_readme_main_job_on_the_bundled_sample(tmp_path, capsys):
+def test_readme_main_job_on_the_bundled_sample(sample_job):
     """The README's main job: the bundled 400-pair sample, back-translated by the bundled real model (small-cs-en,
     beam 12), and its train/ holds real paraphrases, not just files.
 
@@ -329,16 +329,7 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, capsys):
     import re
     import statistics
 
-    from tests.support.repo import REPO_ROOT
-
-    sample = REPO_ROOT / "configs" / "sample"
-    out = tmp_path / "sample"
-    # translate.cpu_kernel: one per process, the suite's default here; the sample's own (portable) kernel and the
-    # README's exact output: tests/translate/test_sample_kernels.py, in a process of its own
-    assert main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
-                 "--out", str(out), "--set", "translate.cpu_kernel=fastest"]) == 0
-    shown = capsys.readouterr()
-    stdout = shown.out
+    out, stdout = sample_job.folder, sample_job.stdout
     assert "read = pairs + rejected + deadletter: 400 = " in stdout and "-- holds" in stdout
     assert "translation: 400 rows in " in stdout  # the translation's span, first call to last
     assert f"pairs/       {out / 'pairs'}/ (4 shards)" in stdout and f"summary     {out / 'summary.json'}" in stdout
@@ -356,7 +347,7 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, capsys):
     assert statistics.mean(row["paraphrase_score"] for row in train) >= 0.8
     assert sum(map(same, train)) <= 0.1 * len(train) and sum(map(same, pairs)) <= 0.2 * len(pairs)
     check = json.loads((out / "summary.json").read_text())["translator_check"]  # in its domain: no warning
-    assert check["weak"] is False and check["hint"] is None and "the translator" not in shown.err
+    assert check["weak"] is False and check["hint"] is None and "the translator" not in sample_job.stderr
 
 
 def test_scorer_fitted_in_the_job_equals_the_launchers_fit(tmp_path, monkeypatch):

@@ -4,6 +4,9 @@ tests of what reads one."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +30,29 @@ def run_sample(out: Path) -> dict[str, Any]:
     """Run (or resume) the sample's job into ``out``; its summary."""
     inputs = [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")]
     return run_job(sample_config(), inputs, str(out))
+
+
+@dataclass(frozen=True)
+class SampleJob:
+    """The README's main job as its command runs it: the run folder and what the command printed."""
+
+    folder: Path
+    stdout: str
+    stderr: str
+
+
+def run_sample_command(out: Path) -> SampleJob:
+    """``paranmt run --config sample ...`` in the test process (the suite's CPU kernel, as :func:`sample_config`
+    explains), what it printed captured."""
+    from pipeline.run import main
+
+    args = ["--config", "sample", "--cs", str(SAMPLE / "sample.cs"), "--en", str(SAMPLE / "sample.en"),
+            "--out", str(out), "--set", "translate.cpu_kernel=fastest"]
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = main(args)
+    assert code == 0, stderr.getvalue()
+    return SampleJob(out, stdout.getvalue(), stderr.getvalue())
 
 
 def folder_bytes(folder: Path) -> dict[str, bytes]:
