@@ -15,6 +15,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -136,11 +137,12 @@ def test_the_same_pairs_give_the_same_corpus_in_more_containers(tmp_path):
     _check_containers(tmp_path, small_cs_en(), {**CONTAINERS, **MORE_CONTAINERS})
 
 
-def test_the_sample_typed_three_ways_gives_the_same_bytes_and_resumes_retyped(tmp_path, monkeypatch, capsys):
+def test_the_sample_typed_three_ways_gives_the_same_bytes_and_resumes_retyped(tmp_path, monkeypatch, capsys,
+                                                                              sample_run):
     """The outputs' metadata and the run's definition name each input file by name, size and content digest, not
-    by the path as typed: ``configs/sample/sample.cs``, ``./configs/sample/sample.cs`` and the absolute path give
-    byte-identical shards, and a folder made with one spelling resumes with another. (One translation cache, so
-    the sample is translated once.)"""
+    by the path as typed: ``configs/sample/sample.cs``, ``./configs/sample/sample.cs`` and the absolute path (the
+    session's sample run) give byte-identical shards, and a folder made with one spelling resumes with another.
+    (The translations come from a copy of the sample run's cache.)"""
     from pipeline.run import main
 
     monkeypatch.chdir(REPO_ROOT)
@@ -149,6 +151,7 @@ def test_the_sample_typed_three_ways_gives_the_same_bytes_and_resumes_retyped(tm
                "dotted": [f"./{sample / 'sample.cs'}", f"./{sample / 'sample.en'}"],
                "absolute": [str(REPO_ROOT / sample / "sample.cs"), str(REPO_ROOT / sample / "sample.en")]}
     cache = tmp_path / "cache"
+    shutil.copytree(sample_run / "cache", cache)
 
     def run(cs: str, en: str, out: Path) -> None:
         assert main(["--config", "sample", "--cs", cs, "--en", en, "--out", str(out), "--quiet",
@@ -159,14 +162,14 @@ def test_the_sample_typed_three_ways_gives_the_same_bytes_and_resumes_retyped(tm
         return {f"{folder}/{path.name}": path.read_bytes() for folder in ("pairs", "train", "rejected", "deadletter")
                 for path in sorted((out / folder).glob("*.parquet"))}
 
-    for name, (cs, en) in typings.items():
-        run(cs, en, tmp_path / name)
-    first = shards(tmp_path / "relative")
+    folders = {"relative": tmp_path / "relative", "dotted": tmp_path / "dotted", "absolute": sample_run}
+    for name in ("relative", "dotted"):
+        run(*typings[name], folders[name])
+    first = shards(folders["relative"])
     assert any(name.startswith("train/") for name in first) and any(name.startswith("deadletter/") for name in first)
     for name in ("dotted", "absolute"):
-        assert shards(tmp_path / name) == first, name
-        same = (tmp_path / "relative" / DEFINITION_FILE).read_bytes()
-        assert (tmp_path / name / DEFINITION_FILE).read_bytes() == same
+        assert shards(folders[name]) == first, name
+        assert (folders[name] / DEFINITION_FILE).read_bytes() == (folders["relative"] / DEFINITION_FILE).read_bytes()
     inputs = json.loads(pq.read_schema(tmp_path / "relative" / "pairs" / "pairs-00000-of-00004.parquet")
                         .metadata[b"paranmt.inputs"])
     assert [f["name"] for f in inputs[0]["files"]] == ["sample.cs", "sample.en"]  # still says which files were read
