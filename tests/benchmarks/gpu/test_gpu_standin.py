@@ -42,17 +42,17 @@ def test_stand_in_answers_from_its_table_one_batch_at_a_time(tmp_path: Path, mon
 def test_gpu_standin_smoke(tmp_path: Path):
     shared_data("bitext")
     out = tmp_path / "standin.json"
-    assert load_benchmark("gpu/gpu_standin").main(["--rows", "60,120", "--rate", "2000", "--workers", "1",
+    assert load_benchmark("gpu/gpu_standin").main(["--rows", "20,40", "--rate", "2000", "--workers", "1",
                                                "--standalone-rates", "4000", "--text-processes", "0,1",
                                                "--work", str(tmp_path / "work"), "--json", str(out)]) == 0
     result = json.loads(out.read_text())
     host = result["host_side"]["this code"]
     stages = host["host_us_per_sentence"]
     assert all(stages[k] > 0 for k in ("moses", "detokenise", "whole_call", "host_bound_sentences_per_second"))
-    assert [(r["text_processes"], r["rows"]) for r in host["rates"]] == [(0, 120), (1, 120)]
+    assert [(r["text_processes"], r["rows"]) for r in host["rates"]] == [(0, 40), (1, 40)]
     assert all(0 < r["busy_share"] <= 1 for r in host["rates"])
-    assert result["standalone"]["rows"] == 120 and result["standalone"]["rows_per_second"] > 0
+    assert result["standalone"]["rows"] == 40 and result["standalone"]["rows_per_second"] > 0
     runs = result["pipeline"]
-    assert [r["rows"] for r in runs] == [60, 120] and all("error" not in r for r in runs)
+    assert [r["rows"] for r in runs] == [20, 40] and all("error" not in r for r in runs)
     assert "marginal_over_standalone" in runs[-1] and 0 < runs[-1]["busy_share"] <= 1
     assert result["same_train_everywhere"]
