@@ -39,7 +39,6 @@ from paranmt.core.run_definition import (
     DEFINITION_FILE,
     check_same_run,
     definition_text,
-    read_definition,
     run_definition,
 )
 from paranmt.core.run_layout import TRAIN
@@ -376,7 +375,7 @@ def _check_run_folder(out: Path, definition: dict[str, JsonValue], overwrite: bo
     if not definition_file.is_file():
         raise TrainError(f"{out} exists and is not a training run folder (no {DEFINITION_FILE}): pass --overwrite "
                          "to replace it, or choose another --out")
-    check_same_run(out, read_definition(definition_file.read_text(encoding="utf-8"), definition_file), definition,
+    check_same_run(definition_file.read_text(encoding="utf-8", errors="replace"), definition_file, definition,
                    overwrite=False)
     try:
         ModelDir(out)

@@ -105,17 +105,17 @@ QUICK = Scale(per_source=20, throughput_sentences=16, folds=2, table5_models=("w
 class Steps:
     """``<out>/steps/<name>.json``: a finished step's result; present means done (written atomically).
 
-    ``<out>/steps/definition.json`` holds the arguments that define the run (model, bitext, evaluation data,
-    scale): the project's rule for run folders (:mod:`paranmt.core.run_definition`) applies — the same run resumes,
-    a different one is refused unless ``overwrite`` (which removes the folder first)."""
+    ``<out>/definition.json`` holds the arguments that define the run (model, bitext, evaluation data, scale): the
+    project's rule for run folders (:mod:`paranmt.core.run_definition`) applies — the same run resumes, a different
+    one is refused unless ``overwrite`` (which removes the folder first)."""
 
     def __init__(self, out: Path, definition: dict[str, Any], overwrite: bool = False) -> None:
         self.dir = out / "steps"
-        marker = self.dir / run_def.DEFINITION_FILE
+        marker = out / run_def.DEFINITION_FILE
         if marker.is_file():
             try:
-                recorded = run_def.read_definition(marker.read_text(encoding="utf-8"), marker)
-                other = run_def.check_same_run(out, recorded, definition, overwrite=overwrite)
+                other = run_def.check_same_run(marker.read_text(encoding="utf-8", errors="replace"), marker,
+                                               definition, overwrite=overwrite)
             except run_def.DifferentRun as error:
                 raise SystemExit(f"error: {error}") from None
             if other:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 from collections.abc import Mapping
 from typing import Any
 
@@ -71,14 +72,23 @@ def definition_text(definition: Mapping[str, JsonValue]) -> str:
 
 def read_definition(text: str, where: str | os.PathLike[str]) -> dict[str, JsonValue]:
     """A definition written by :func:`definition_text`; ``where`` names its file in the error of an unreadable one."""
+    definition = _parsed(text)
+    if definition is None:
+        raise _unreadable(where)
+    return definition
+
+
+def _unreadable(where: str | os.PathLike[str]) -> DifferentRun:
+    return DifferentRun(f"{where} is not a run definition: pass --overwrite to replace the run, or choose another "
+                        "--out")
+
+
+def _parsed(text: str) -> dict[str, JsonValue] | None:
     try:
         definition = json.loads(text)
     except ValueError:
-        definition = None
-    if not isinstance(definition, dict):
-        raise DifferentRun(f"{where} is not a run definition: pass --overwrite to replace the run, or choose "
-                           "another --out")
-    return definition
+        return None
+    return definition if isinstance(definition, dict) else None
 
 
 def _flat(value: JsonValue, prefix: str = "") -> dict[str, JsonValue]:
@@ -99,16 +109,21 @@ def changed_keys(stored: Mapping[str, JsonValue], current: Mapping[str, JsonValu
             if key not in before or key not in after or before[key] != after[key]]
 
 
-def check_same_run(folder: str | os.PathLike[str], stored: Mapping[str, JsonValue],
-                   current: Mapping[str, JsonValue], *, overwrite: bool) -> bool:
-    """Whether ``folder``, which holds the run defined by ``stored``, is to be replaced: False for the same run
-    (resume it), True for a different run with ``overwrite`` (the caller deletes what that run wrote); a different
-    run without ``overwrite`` raises :class:`DifferentRun`, naming the first :data:`SHOWN_KEYS` differing keys."""
-    changed = changed_keys(stored, current)
-    if not changed:
+def check_same_run(recorded: str, where: str | os.PathLike[str], current: Mapping[str, JsonValue], *,
+                   overwrite: bool) -> bool:
+    """Whether the run folder whose definition file ``where`` holds ``recorded`` (its text) is to be replaced: False
+    for the same run (resume it), True for a different run or an unreadable definition with ``overwrite`` (the
+    caller deletes what that run wrote). Without ``overwrite``, a different run raises :class:`DifferentRun` naming
+    the folder and its first :data:`SHOWN_KEYS` differing keys, an unreadable definition naming its file."""
+    stored = _parsed(recorded)
+    changed = changed_keys(stored, current) if stored is not None else []
+    if stored is not None and not changed:
         return False
     if overwrite:
         return True
+    if stored is None:
+        raise _unreadable(where)
     more = f" and {len(changed) - SHOWN_KEYS} more" if len(changed) > SHOWN_KEYS else ""
-    raise DifferentRun(f"{folder} holds a different run ({', '.join(changed[:SHOWN_KEYS])}{more}): pass --overwrite "
-                       "to replace it, or choose another --out")
+    raise DifferentRun(f"{posixpath.dirname(os.fspath(where))} holds a different run "
+                       f"({', '.join(changed[:SHOWN_KEYS])}{more}): pass --overwrite to replace it, or choose "
+                       "another --out")

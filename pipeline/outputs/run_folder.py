@@ -26,7 +26,6 @@ from paranmt.core.run_definition import (
     DEFINITION_FILE,
     check_same_run,
     definition_text,
-    read_definition,
     run_definition,
 )
 from paranmt.core.run_layout import (  # the layout's one home
@@ -90,8 +89,8 @@ def claim_output(output: str, config: ParaNMTConfig, specs: Sequence[InputSpec],
     path = FileSystems.join(output, DEFINITION_FILE)
     if FileSystems.exists(path):
         with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
-            stored = read_definition(handle.read().decode("utf-8"), path)
-        if check_same_run(output, stored, current, overwrite=overwrite):
+            recorded = handle.read().decode("utf-8", errors="replace")
+        if check_same_run(recorded, path, current, overwrite=overwrite):
             stale = [FileSystems.join(output, name) for name in (*OUTPUTS, LEXICON_DIR, SCORER_DIR, SUMMARY_FILE,
                                                                  SUCCESS_FILE, CARD_FILE, REPORT_DIR)]
             FileSystems.delete([p for p in stale if FileSystems.exists(p)])

@@ -27,7 +27,7 @@ from pydantic import JsonValue
 
 from configs.schema import TrainConfig
 from paranmt.core.errors import ParanmtError
-from paranmt.core.run_definition import check_same_run, definition_text, read_definition, run_definition
+from paranmt.core.run_definition import check_same_run, definition_text, run_definition
 from train_embeddings.losses.negative_mining import MinedNegatives
 from train_embeddings.training.reporting import TRAINER_LOG
 from train_embeddings.training.state import Position, TrainingState
@@ -89,8 +89,8 @@ class Checkpointer:
             if checkpoint.get("format") != CHECKPOINT_FORMAT:
                 raise TrainingError(f"{self.path}: checkpoint format {checkpoint.get('format')}, this code "
                                     f"reads {CHECKPOINT_FORMAT}")
-            stored = read_definition(checkpoint["definition"], self.path)
-            check_same_run(self.out, stored, self.definition, overwrite=False)  # overwrite deleted it above
+            # a different run is refused (with --overwrite the folder was deleted above)
+            check_same_run(checkpoint["definition"], self.path, self.definition, overwrite=False)
             if not resume:
                 log.info("%s holds this run (the same definition): continuing it", self.out)
             resume = True

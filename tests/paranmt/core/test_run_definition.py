@@ -76,7 +76,8 @@ def test_only_settings_a_rerun_may_change_keep_the_same_run():
     faster = load_config("sample", ["translate.threads=3", "translate.text_processes=2", "pipeline.runner=X",
                                     "pipeline.cache_dir=/tmp/c", "train.lr=0.5", "train.epochs=9"])
     assert run_definition(config) == run_definition(faster)
-    assert not check_same_run("runs/x", run_definition(config), run_definition(faster), overwrite=False)
+    assert not check_same_run(definition_text(run_definition(config)), "runs/x/definition.json",
+                              run_definition(faster), overwrite=False)
     other = load_config("sample", ["translate.beam_size=4"])
     assert changed_keys(run_definition(config), run_definition(other)) == ["translate.beam_size 12 -> 4"]
 
@@ -92,18 +93,27 @@ def test_changed_keys_are_dotted_sorted_json_values_and_name_a_missing_side():
 
 def test_a_different_run_is_refused_in_one_wording_naming_at_most_three_keys():
     stored = {"seed": 1, "train": {"dim": 300, "model": "word"}, "inputs": ["a"], "z": 0}
+    recorded, where = definition_text(stored), Path("runs/x") / DEFINITION_FILE
     with pytest.raises(DifferentRun) as one:
-        check_same_run(Path("runs/x"), stored, {**stored, "seed": 2}, overwrite=False)
+        check_same_run(recorded, where, {**stored, "seed": 2}, overwrite=False)
     assert str(one.value) == ("runs/x holds a different run (seed 1 -> 2): pass --overwrite to replace it, or "
                               "choose another --out")
     changed = {"seed": 2, "train": {"dim": 100, "model": "lstm"}, "inputs": ["b"], "z": 1}
     with pytest.raises(DifferentRun) as many:
-        check_same_run("runs/x", stored, changed, overwrite=False)
-    assert str(many.value) == ('runs/x holds a different run (inputs ["a"] -> ["b"], seed 1 -> 2, train.dim 300 -> '
-                               "100 and 2 more): pass --overwrite to replace it, or choose another --out")
+        check_same_run(recorded, "gs://bucket/runs/x/definition.json", changed, overwrite=False)
+    assert str(many.value) == ('gs://bucket/runs/x holds a different run (inputs ["a"] -> ["b"], seed 1 -> 2, '
+                               "train.dim 300 -> 100 and 2 more): pass --overwrite to replace it, or choose another "
+                               "--out")
     assert len(re.findall(" -> ", str(many.value))) == SHOWN_KEYS
-    assert check_same_run("runs/x", stored, changed, overwrite=True)  # the caller replaces the old run
-    assert not check_same_run("runs/x", stored, dict(stored), overwrite=True)  # the same run is resumed
+    assert check_same_run(recorded, where, changed, overwrite=True)  # the caller replaces the old run
+    assert not check_same_run(recorded, where, dict(stored), overwrite=True)  # the same run is resumed
+
+
+def test_an_unreadable_definition_is_refused_naming_its_file_and_overwrite_replaces_it():
+    for bad in ("{", "[1]", ""):
+        with pytest.raises(DifferentRun, match=r"^runs/x/definition\.json is not a run definition: pass --overwrite"):
+            check_same_run(bad, "runs/x/definition.json", {"seed": 1}, overwrite=False)
+        assert check_same_run(bad, "runs/x/definition.json", {"seed": 1}, overwrite=True)
 
 
 def test_a_definition_is_written_one_way_and_read_back(tmp_path):
