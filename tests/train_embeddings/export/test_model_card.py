@@ -1,5 +1,5 @@
 """The model cards of ``paranmt export`` (train_embeddings/export/model_card.py, st_export.py, static_export.py) on
-real records: the bundled sample run through ``paranmt run`` (a run folder with its dataset card), tiny encoders
+real records: the bundled sample's run folder (the suite's ``sample_run``, with its dataset card), tiny encoders
 trained on its ``train/`` with the trainer's dev evaluation, evaluated by ``paranmt evaluate --json`` on the real
 STS 2012-2016 and STS-B data of ../shared/data/sts. The card's STS figures equal that JSON (the libraries' YAML
 exactly, the Markdown table to its two decimals), its corpus is the run's dataset card, and the exported folders
@@ -26,7 +26,7 @@ from paranmt.core.hf_imports import hide_broken_torchaudio
 from paranmt.core.run_layout import CARD_FILE, SUMMARY_FILE
 from tests.support.repo import REPO_ROOT
 from tests.support.shared_data import shared_data
-from tests.support.static_teacher import tiny_teacher
+from tests.support.static_teacher import PROBE
 from tests.support.training_pairs import tiny
 from train_embeddings.export.model_card import sts_sets
 from train_embeddings.models.model_io import load_model
@@ -35,23 +35,10 @@ from train_embeddings.training.trainer import train
 hide_broken_torchaudio()
 pytest.importorskip("sentence_transformers", reason="the st extra is not installed")
 
-SENTENCES = ["A man is playing a guitar.", "Two dogs run in the snow.", "A woman is sitting on a bench."]
-
 
 @pytest.fixture(scope="module")
 def sts_dir() -> Path:
     return shared_data("sts")
-
-
-@pytest.fixture(scope="module")
-def sample_run(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("sample") / "run"
-    sample = REPO_ROOT / "configs" / "sample"
-    subprocess.run([sys.executable, "-m", "paranmt", "run", "--config", "sample", "--cs", str(sample / "sample.cs"),
-                    "--en", str(sample / "sample.en"), "--out", str(out)], cwd=REPO_ROOT, check=True,
-                   capture_output=True, timeout=400)
-    assert (out / CARD_FILE).is_file()
-    return out
 
 
 def evaluated(run: Path, sts_dir: Path, speed: bool) -> Path:
@@ -121,14 +108,12 @@ def test_sentence_transformers_card(sample_run, sts_dir, tmp_path) -> None:
     assert 'SentenceTransformer("path/to/this/folder", trust_remote_code=True)' in card.text
     program = (f"import numpy\nfrom sentence_transformers import SentenceTransformer\n"
                f"model = SentenceTransformer('st', device='cpu', trust_remote_code=True)\n"
-               f"numpy.save('vectors.npy', model.encode({SENTENCES!r}))\n")
+               f"numpy.save('vectors.npy', model.encode({PROBE!r}))\n")
     got = load_offline(program, tmp_path)
-    assert np.abs(got - load_model(run).encode(SENTENCES)).max() <= 1e-5  # as test_st_export expects
+    assert np.abs(got - load_model(run).encode(PROBE)).max() <= 1e-5  # as test_st_export expects
 
 
-def test_model2vec_card_with_the_speed_measured(sample_run, sts_dir, tmp_path) -> None:
-    pytest.importorskip("model2vec.distill", reason="the static extra (model2vec, skeletoken) is not installed")
-    teacher = tiny_teacher(tmp_path / "teacher", SENTENCES)
+def test_model2vec_card_with_the_speed_measured(sample_run, teacher, sts_dir, tmp_path) -> None:
     run = tmp_path / "static"
     train(tiny("static", sample_run / "train", batch_size=10, megabatch=2, evals_per_epoch=2, teacher=str(teacher),
                static_pca_dims=8, static_cache=str(tmp_path / "cache"), lr=0.05), run, progress=False)
@@ -142,9 +127,9 @@ def test_model2vec_card_with_the_speed_measured(sample_run, sts_dir, tmp_path) -
                      r"sentences of paranmt's bundled sample", card.text, re.MULTILINE)
     assert "parameters | " in card.text and "teacher tokens" in card.text
     program = (f"import numpy\nfrom model2vec import StaticModel\nmodel = StaticModel.from_pretrained('m2v')\n"
-               f"numpy.save('vectors.npy', model.encode({SENTENCES!r}, normalize=False))\n")
+               f"numpy.save('vectors.npy', model.encode({PROBE!r}, normalize=False))\n")
     got = load_offline(program, tmp_path)
-    np.testing.assert_allclose(got, load_model(run).encode(SENTENCES), atol=1e-5)  # as test_static expects
+    np.testing.assert_allclose(got, load_model(run).encode(PROBE), atol=1e-5)  # as test_static expects
 
 
 def test_without_an_evaluation_the_card_says_how_to_add_one(sample_run, tmp_path, capsys) -> None:
