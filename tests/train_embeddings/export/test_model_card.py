@@ -4,7 +4,8 @@ trained on its ``train/`` with the trainer's dev evaluation, evaluated by ``para
 STS 2012-2016 and STS-B data of ../shared/data/sts. The card's STS figures equal that JSON (the libraries' YAML
 exactly, the Markdown table to its two decimals), its corpus is the run's dataset card, and the exported folders
 load offline, in a fresh interpreter that turns every warning into an error, with nothing logged, to the same
-vectors as paranmt's own ``encode``."""
+vectors as paranmt's own ``encode``: the sentence-transformers folder through the block of docs/ecosystem.md, run as
+written."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -83,22 +86,71 @@ def check_card(card: ModelCard, report: dict, run_folder: Path, model_run: Path)
     assert f"`dev` = {metrics['best']['score']:.4f}" in text
 
 
-def load_offline(program: str, cwd: Path) -> np.ndarray:
-    """Run ``program`` (which saves ``vectors.npy``) offline, every warning an error; nothing may be printed to
-    stderr (no warning, no log line)."""
-    done = subprocess.run([sys.executable, "-W", "error", "-c", program], cwd=cwd, capture_output=True, text=True,
+def fresh_interpreter(program: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``program`` in a fresh interpreter of this environment, offline, every warning an error: nothing imported or
+    patched beforehand (in particular not ``hide_broken_torchaudio``, which paranmt's own entry points call)."""
+    return subprocess.run([sys.executable, "-W", "error", "-c", program], cwd=cwd, capture_output=True, text=True,
                           timeout=240, env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1"})
+
+
+def load_offline(program: str, cwd: Path) -> np.ndarray:
+    """Run ``program`` (which saves ``vectors.npy``) in a :func:`fresh_interpreter`; nothing may be printed to
+    stderr (no warning, no log line)."""
+    done = fresh_interpreter(program, cwd)
     assert done.returncode == 0 and done.stderr == "", done.stderr[-3000:]
     return np.load(cwd / "vectors.npy")
 
 
-def test_sentence_transformers_card(sample_run, sts_dir, tmp_path) -> None:
-    run = tmp_path / "word"
+DOC = REPO_ROOT / "docs" / "ecosystem.md"
+DOC_SENTENCES = ["A man is playing a guitar.", "A man plays the guitar."]  # what the docs' block encodes
+
+
+def docs_snippet() -> str:
+    """The docs' Python block that loads an exported model with sentence-transformers (dedented only)."""
+    text = DOC.read_text(encoding="utf-8")
+    blocks = [textwrap.dedent(b) for b in re.findall(r"^ *```python\n(.*?)^ *```", text, re.DOTALL | re.MULTILINE)]
+    found = [b for b in blocks if "from sentence_transformers import SentenceTransformer" in b]
+    assert len(found) == 1, f"{DOC.name} should hold one sentence-transformers Python block"
+    return found[0]
+
+
+@dataclass(frozen=True)
+class StExport:
+    """A WORD encoder trained on the sample's ``train/`` (``run``), its ``paranmt evaluate --speed`` JSON
+    (``evaluation``), exported with it where the docs' block loads a model from (``out``), and that block run
+    (``done``, in ``cwd``) as written in a :func:`fresh_interpreter`, followed by lines that save its
+    ``embeddings`` (``embeddings.npy``) and the same model's vectors of PROBE (``vectors.npy``)."""
+
+    run: Path
+    evaluation: Path
+    out: Path
+    done: subprocess.CompletedProcess[str]
+    cwd: Path
+
+
+@pytest.fixture(scope="module")
+def st_export(sample_run, sts_dir, tmp_path_factory) -> StExport:
+    """One export and one fresh interpreter (sentence-transformers takes seconds to import) for the card's tests and
+    the docs' block."""
+    root = tmp_path_factory.mktemp("st-export")
+    snippet = docs_snippet()
+    paths = re.findall(r'SentenceTransformer\("([^"]+)"', snippet)
+    assert paths and all(f'"{s}"' in snippet for s in DOC_SENTENCES), snippet  # it encodes these
+    run = root / "word"
     train(tiny("word", sample_run / "train", batch_size=10, megabatch=2, evals_per_epoch=2), run, progress=False)
     evaluation = evaluated(run, sts_dir, speed=True)
+    out = root / paths[0]
     assert paranmt(["export", "--format", "sentence-transformers", "--model", str(run), "--evaluation",
-                    str(evaluation), "--out", str(tmp_path / "st")]) == 0
-    card = ModelCard.load(tmp_path / "st" / CARD_FILE)
+                    str(evaluation), "--out", str(out)]) == 0
+    # The block exactly as written, then (after it) lines that save what it computed and the model's PROBE vectors.
+    program = (snippet + "\nimport numpy\nnumpy.save('embeddings.npy', numpy.asarray(embeddings))\n"
+               f"numpy.save('vectors.npy', model.encode({PROBE!r}))\n")
+    return StExport(run, evaluation, out, fresh_interpreter(program, root), root)
+
+
+def test_sentence_transformers_card(st_export, sample_run) -> None:
+    run, evaluation = st_export.run, st_export.evaluation
+    card = ModelCard.load(st_export.out / CARD_FILE)
     payload = json.loads(evaluation.read_text(encoding="utf-8"))
     check_card(card, payload["reports"]["word"], sample_run, run)
     speed = payload["sentences_per_second"]["word"]
@@ -106,11 +158,26 @@ def test_sentence_transformers_card(sample_run, sts_dir, tmp_path) -> None:
             "tokenisation included), as `paranmt evaluate --speed` recorded it") in card.text
     assert card.data.library_name == "sentence-transformers" and "Training Dataset:**\n    - " in card.text
     assert 'SentenceTransformer("path/to/this/folder", trust_remote_code=True)' in card.text
-    program = (f"import numpy\nfrom sentence_transformers import SentenceTransformer\n"
-               f"model = SentenceTransformer('st', device='cpu', trust_remote_code=True)\n"
-               f"numpy.save('vectors.npy', model.encode({PROBE!r}))\n")
-    got = load_offline(program, tmp_path)
+    # loaded offline in a fresh interpreter, every warning an error, nothing on stderr
+    assert st_export.done.returncode == 0 and st_export.done.stderr == "", st_export.done.stderr[-3000:]
+    got = np.load(st_export.cwd / "vectors.npy")
     assert np.abs(got - load_model(run).encode(PROBE)).max() <= 1e-5  # as test_st_export expects
+
+
+def test_the_docs_block_runs_as_written(st_export) -> None:
+    """The sentence-transformers block of docs/ecosystem.md runs as written, in a fresh interpreter of this
+    environment (the venv the README's set-up command builds), on a model exported with ``paranmt export``. A
+    CUDA-only torchaudio beside the CPU torch used to make its first line fail (``OSError: …
+    _torchaudio.abi3.so``)."""
+    done = st_export.done
+    assert "_torchaudio" not in done.stderr, (
+        "a torchaudio that cannot load is installed: build the environment as the README's set-up command does "
+        "(it ends with `pip uninstall -y torchaudio`)\n" + done.stderr[-2000:])
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "tensor([[" in done.stdout  # the similarity it prints
+    got = np.load(st_export.cwd / "embeddings.npy")
+    expected = load_model(st_export.run).encode(DOC_SENTENCES)
+    assert got.shape == expected.shape and np.abs(got - expected).max() <= 1e-5
 
 
 def test_model2vec_card_with_the_speed_measured(sample_run, teacher, sts_dir, tmp_path) -> None:
