@@ -1,13 +1,11 @@
 """``paranmt export`` (train_embeddings/export/model_export.py) and the corpus as a dataset, on real pipeline output:
-the bundled sample run through ``paranmt run`` (~10 s), its ``train/`` loaded by Hugging Face
+the bundled sample's run folder (the suite's ``sample_run``), its four ``train/`` shards loaded by Hugging Face
 ``datasets.load_dataset("parquet", ...)`` and exported as the released ParaNMT files' TSV
 (train_embeddings/training/data.py:parquet_to_tsv), which the trainer's TSV reader reads back."""
 
 from __future__ import annotations
 
 import gzip
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,21 +15,7 @@ import pytest
 from paranmt.cli import export_command as export
 from paranmt.core.hf_imports import hide_broken_torchaudio
 from paranmt.core.pair_schema import PAIRS_SCHEMA
-from tests.support.repo import REPO_ROOT
 from train_embeddings.training.data import read_tsv_tables
-
-
-@pytest.fixture(scope="module")
-def sample_run(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("sample") / "run"
-    sample = REPO_ROOT / "configs" / "sample"
-    subprocess.run([sys.executable, "-m", "paranmt", "run", "--config", "sample",
-                    "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"), "--out", str(out)],
-                   cwd=REPO_ROOT, check=True,
-                   capture_output=True, timeout=240)
-    assert sorted(p.name for p in (out / "train").glob("*.parquet")) == [f"train-0000{i}-of-00004.parquet"
-                                                                       for i in range(4)]
-    return out
 
 
 def train_table(run: Path):
@@ -43,6 +27,8 @@ def test_datasets_load_dataset_reads_the_train_shards(sample_run: Path, tmp_path
     datasets = pytest.importorskip("datasets", reason="the st extra (datasets) is not installed")
     loaded = datasets.load_dataset("parquet", data_files=str(sample_run / "train" / "*.parquet"), split="train",
                                    cache_dir=str(tmp_path / "hf-cache"))
+    assert sorted(p.name for p in (sample_run / "train").glob("*.parquet")) == [f"train-0000{i}-of-00004.parquet"
+                                                                              for i in range(4)]
     table = train_table(sample_run)
     assert loaded.num_rows == table.num_rows > 20
     assert loaded.column_names == PAIRS_SCHEMA.names  # the paranmt/core/pair_schema.py contract, in order

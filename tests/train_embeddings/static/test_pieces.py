@@ -61,11 +61,10 @@ def tokenizer_json() -> str:
 
 
 @pytest.fixture(scope="module")
-def sts_sentences() -> list[str]:
-    data = sts.load_benchmarks(shared_data("sts"), (2012, 2013, 2014, 2015, 2016), stsb=True)
+def sts_sentences(real_benchmarks: sts.StsBenchmarks) -> list[str]:
     stsb = [s for split in sts.STSB_SPLITS for data in (sts.load_stsb(split, shared_data("sts")),)
             for s in data.sentences1 + data.sentences2]
-    return list(dict.fromkeys(data.unique_sentences() + stsb))
+    return list(dict.fromkeys(real_benchmarks.unique_sentences() + stsb))
 
 
 def test_the_teacher_tokenizer_is_cut_word_by_word(tokenizer_json) -> None:

@@ -128,9 +128,13 @@ def run_experiment(work: Path, images: int, megabatches: tuple[int, ...], seeds:
             config = word_config(work / "data", megabatch, seed, epochs, evals_per_epoch=evals_per_epoch)
             result = train(config, work / f"M{megabatch}-s{seed}", evaluate_fn=evaluate, progress=False)
             model = load_model(result.best_dir or result.model_dir)
-            final = load_model(result.model_dir)
+            scores = caption_scores(model)
+            # best/ selected at the last update holds the final weights: scored once
+            final_is_best = result.best_dir is None or result.best["step"] == result.steps
             report["runs"].append({"M": megabatch, "seed": seed, "steps": result.steps, "best": result.best,
-                                   "scores": caption_scores(model), "final_scores": caption_scores(final),
+                                   "scores": scores,
+                                   "final_scores": scores if final_is_best else caption_scores(
+                                       load_model(result.model_dir)),
                                    "seconds": result.timing.get("wall_s")})
             if seed == seeds[0]:
                 report[f"positive_nearest (model M={megabatch})"] = positive_nearest(model, work / "data", pools)
