@@ -73,7 +73,12 @@ def _needle(pattern: re.Pattern[str]) -> str | None:
     """Text every match of ``pattern`` contains -- the longest run of literal characters on its mandatory path
     (punctuation preferred to letters at equal length: it is rarer) -- or None. Where ``text`` lacks it,
     ``pattern.sub(..., text)`` is ``text``."""
-    if pattern.flags & re.IGNORECASE:
+    return _pattern_needle(pattern.pattern, pattern.flags)
+
+
+@functools.cache  # every language's tokeniser has the same class-level patterns, some with ~100k-character classes
+def _pattern_needle(source: str, flags: int) -> str | None:
+    if flags & re.IGNORECASE:
         return None
     runs: list[str] = []
 
@@ -98,7 +103,7 @@ def _needle(pattern: re.Pattern[str]) -> str | None:
                 walk(value[2])
         runs.append(run)
 
-    walk(_regex_parser.parse(pattern.pattern, pattern.flags))
+    walk(_regex_parser.parse(source, flags))
     return max(runs, key=lambda run: (len(run), not run.isalnum()), default="") or None
 
 
