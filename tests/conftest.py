@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import nmt_models
-from tests.support.sample_run import SampleJob, run_sample_command
+from tests.support.sample_run import ReadmeBlockRun, SampleJob, run_readme_python_block, run_sample_command
 from tests.support.shared_data import shared_data
 from tests.support.sts_toy import write_toy_sts
 from tests.support.training_pairs import tatoeba_pairs_parquet
@@ -45,6 +45,12 @@ def real_heldout(tatoeba) -> list[str]:
 def sample_job(tmp_path_factory) -> SampleJob:
     """The README's main job run once in the test process: its run folder and what it printed."""
     return run_sample_command(tmp_path_factory.mktemp("runs") / "sample")
+
+
+@pytest.fixture(scope="session")
+def readme_block_run(tmp_path_factory) -> ReadmeBlockRun:
+    """The README's Python block run once as written, in a process of its own with the sample's portable kernel."""
+    return run_readme_python_block(tmp_path_factory.mktemp("readme-block"))
 
 
 @pytest.fixture(scope="session")

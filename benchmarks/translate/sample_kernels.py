@@ -27,10 +27,15 @@ SAMPLE = REPO / "configs" / "sample"
 
 
 def sample_corpus(kernel: str, out: Path) -> dict[str, Any]:
-    """Run the sample with ``kernel`` into ``out``: its counts by decision, first five train pairs and digests."""
+    """Run the sample with ``kernel`` into ``out``: :func:`corpus_record` of its folder."""
     subprocess.run([sys.executable, "-m", "paranmt", "run", "--config", "sample", "--cs", str(SAMPLE / "sample.cs"),
                     "--en", str(SAMPLE / "sample.en"), "--out", str(out), "--set", f"translate.cpu_kernel={kernel}"],
                    check=True, cwd=REPO, capture_output=True)
+    return corpus_record(out)
+
+
+def corpus_record(out: Path) -> dict[str, Any]:
+    """A sample run folder's counts by decision, first five train pairs and digests."""
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     train = sorted(pq.read_table(out / "train", columns=["id", "en", "mt"]).to_pylist(), key=lambda row: row["id"])
     return {"pairs_by_decision": summary["pairs_by_decision"], "train": summary["train"],

@@ -6,9 +6,7 @@ the CLI's: every row accounted for, the real model's translations, and ``train/`
 
 from __future__ import annotations
 
-import io
 import json
-import re
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -16,8 +14,6 @@ import pyarrow.parquet as pq
 from paranmt.core.run_layout import OUTPUTS, STAGING
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import raised_in_a_worker, run_job
-from tests.support.processes import run_python
-from tests.support.repo import REPO_ROOT
 from tests.support.sample_run import folder_bytes, sample_config
 from tests.support.taste_data import taste_pairs
 from translate.translator import BackendFailed
@@ -68,30 +64,12 @@ def test_only_paranmts_own_errors_are_rebuilt_from_a_workers_traceback():
         assert raised_in_a_worker(RuntimeError(text)) is None, text
 
 
-def readme_python_block() -> str:
-    """The README's Python block that runs the pipeline."""
-    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"^```python\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
-    found = [b for b in blocks if "from pipeline.job import run_job" in b]
-    assert len(found) == 1, "README.md should hold one Python block that runs the pipeline"
-    return found[0]
-
-
-def test_the_readme_python_block_runs_as_written(tmp_path):
-    snippet = readme_python_block()
-    out = re.search(r'run_job\(config, inputs, "([^"]+)"\)', snippet)
-    assert out, snippet
-    (tmp_path / "configs").mkdir()
-    (tmp_path / "configs" / "sample").symlink_to(REPO_ROOT / "configs" / "sample", target_is_directory=True)
-    # a process of its own, as a user runs it: the sample's translate.cpu_kernel (portable) is set before
-    # CTranslate2 loads, once per process, and this test process keeps the suite's default
-    done = run_python("-c", snippet, cwd=tmp_path)
+def test_the_readme_python_block_runs_as_written(readme_block_run):
+    done, folder = readme_block_run.done, readme_block_run.folder
     assert done.returncode == 0, done.stderr[-3000:]
-    printed = io.StringIO(done.stdout)
-    folder = tmp_path / out.group(1)
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["read"] == 400 and summary["identity"]["holds"] and summary["nmt_model_id"] == "small-cs-en"
-    assert printed.getvalue().split(maxsplit=2)[:2] == ["400", str(summary["train"])]  # what the block prints
+    assert done.stdout.split(maxsplit=2)[:2] == ["400", str(summary["train"])]  # what the block prints
     train = pq.read_table(folder / "train").to_pylist()
     assert len(train) == summary["train"] >= 40 and all(row["keep"] and row["mt"].strip() for row in train)
     assert sum(summary["pairs_by_decision"].values()) == summary["pairs"] == 400

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ from configs import load_config
 from configs.schema import ParaNMTConfig
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
+from tests.support.processes import run_python
 from tests.support.repo import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
@@ -53,6 +56,35 @@ def run_sample_command(out: Path) -> SampleJob:
         code = main(args)
     assert code == 0, stderr.getvalue()
     return SampleJob(out, stdout.getvalue(), stderr.getvalue())
+
+
+def readme_python_block() -> str:
+    """The README's Python block that runs the pipeline."""
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
+    found = [b for b in blocks if "from pipeline.job import run_job" in b]
+    assert len(found) == 1, "README.md should hold one Python block that runs the pipeline"
+    return found[0]
+
+
+@dataclass(frozen=True)
+class ReadmeBlockRun:
+    """The README's Python block run as written: the folder it wrote and the process that ran it."""
+
+    folder: Path
+    done: subprocess.CompletedProcess[str]
+
+
+def run_readme_python_block(cwd: Path) -> ReadmeBlockRun:
+    """The block in a process of its own, in ``cwd`` holding the sample where the README's paths expect it: the
+    sample's own CPU kernel (``portable``) is set before CTranslate2 loads, once per process, while the test process
+    keeps the suite's default."""
+    snippet = readme_python_block()
+    out = re.search(r'run_job\(config, inputs, "([^"]+)"\)', snippet)
+    assert out, snippet
+    (cwd / "configs").mkdir(parents=True)
+    (cwd / "configs" / "sample").symlink_to(SAMPLE, target_is_directory=True)
+    return ReadmeBlockRun(cwd / out.group(1), run_python("-c", snippet, cwd=cwd))
 
 
 def folder_bytes(folder: Path) -> dict[str, bytes]:

@@ -9,7 +9,7 @@ import json
 
 import pyarrow.parquet as pq
 
-from benchmarks.translate.sample_kernels import machine_key, sample_corpus
+from benchmarks.translate.sample_kernels import corpus_record, machine_key
 from paranmt.core import pair_schema as S
 from paranmt.core.run_definition import DEFINITION_FILE
 from tests.support.repo import REPO_ROOT
@@ -18,9 +18,12 @@ from translate.cpu_kernel import PORTABLE
 RESULTS = REPO_ROOT / "benchmarks" / "results" / "sample_kernels.json"
 
 
-def test_the_portable_sample_is_the_same_corpus_on_every_x86_cpu(tmp_path):
-    out = tmp_path / "sample"
-    mine = sample_corpus(PORTABLE, out)  # a process of its own: CTranslate2 reads its kernel once per process
+def test_the_portable_sample_is_the_same_corpus_on_every_x86_cpu(readme_block_run):
+    """The sample as the README's Python block runs it: its config's kernel, in a process of its own (CTranslate2
+    reads its kernel once per process)."""
+    assert readme_block_run.done.returncode == 0, readme_block_run.done.stderr[-3000:]
+    out = readme_block_run.folder
+    mine = corpus_record(out)
     runs = json.loads(RESULTS.read_text(encoding="utf-8"))["runs"]
     amd = [r for r in runs if r["machine"]["vendor"] == "AuthenticAMD"]
     same_path = [r for r in runs if r["cpu_kernel"] == PORTABLE or r["kernel"]["isa"] == "AVX2"]
