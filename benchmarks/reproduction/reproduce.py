@@ -97,7 +97,7 @@ class Scale:
 
 
 FULL = Scale()
-QUICK = Scale(per_source=20, throughput_sentences=16, folds=2, table5_models=("word",), table5_seeds=(1,),
+QUICK = Scale(per_source=20, throughput_sentences=4, folds=2, table5_models=("word",), table5_seeds=(1,),
               table6_megabatches=(1, 2), table6_models=("word",), table6_seeds=(1,), table6_epochs=1,
               compare_models=("word",), caption_images=200, report_parse=50, workers=1)
 
