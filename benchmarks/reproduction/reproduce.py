@@ -37,6 +37,7 @@ import functools
 import json
 import logging
 import math
+import multiprocessing
 import os
 import shutil
 import statistics
@@ -97,9 +98,9 @@ class Scale:
 
 
 FULL = Scale()
-QUICK = Scale(per_source=20, throughput_sentences=16, folds=2, table5_models=("word",), table5_seeds=(1,),
+QUICK = Scale(per_source=20, throughput_sentences=4, folds=2, table5_models=("word",), table5_seeds=(1,),
               table6_megabatches=(1, 2), table6_models=("word",), table6_seeds=(1,), table6_epochs=1,
-              compare_models=("word",), caption_images=200, report_parse=50, workers=1)
+              compare_models=("word",), caption_images=200, report_parse=50)
 
 
 class Steps:
@@ -355,7 +356,10 @@ def run_all(jobs: Sequence[tuple[Path, dict[str, Any]]], workers: int) -> list[d
     """Train every job, ``workers`` at a time; finished ones are read back. Results in job order."""
     if workers <= 1:
         return [train_and_evaluate(str(d), c) for d, c in jobs]
-    with concurrent.futures.ProcessPoolExecutor(workers) as pool:
+    # Forked workers inherit the evaluation sentences loaded and tokenised here once, instead of each worker
+    # tokenising them again for its first evaluation.
+    moses_tokenizer()(benchmarks().unique_sentences())
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
         futures = [pool.submit(train_and_evaluate, str(d), c) for d, c in jobs]
         results = []
         for i, future in enumerate(futures, 1):

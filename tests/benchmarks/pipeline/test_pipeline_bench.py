@@ -1,5 +1,5 @@
-"""benchmarks/pipeline/pipeline_bench.py end to end on a slice of the real bitext (a smoke run in the default suite; the
-full 62.5k-pair run is the script itself, or `-m bench`)."""
+"""benchmarks/pipeline/pipeline_bench.py end to end on a slice of the real bitext (one smoke run in the default suite;
+the full 62.5k-pair run on both local runners is the script itself, or `-m bench`)."""
 
 from __future__ import annotations
 
@@ -23,11 +23,11 @@ def run_bench(tmp_path, rows: int, *options: str) -> dict:
     assert figures["best"]["fraction_of_stock_sacremoses_ceiling"] > 0
     assert any(stage.startswith("6b score") for stage in figures["stages_one_process"])
     return figures
-def test_pipeline_bench_smoke(tmp_path):
-    run_bench(tmp_path, 400)
-def test_pipeline_bench_runs_a_baseline_commit_beside_this_code(tmp_path):
-    """--baseline checks a commit out in a temporary git worktree and runs its pipeline in the same run; HEAD here, so
-    both code paths must write the same pairs. The worktree is gone afterwards."""
+def test_pipeline_bench_smoke_beside_a_baseline_commit(tmp_path):
+    """One smoke run of every part of the script: --baseline checks a commit out in a temporary git worktree and runs
+    its pipeline beside this code's in the same run (HEAD here, so both code paths must write the same pairs; the
+    worktree is gone afterwards), on the in-process runner (the multi-processing runner runs in the `-m bench` test
+    and in tests/pipeline); the tokeniser ceilings and the per-stage breakdown."""
     import subprocess
 
     from tests.support.repo import REPO_ROOT as ROOT
