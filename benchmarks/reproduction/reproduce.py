@@ -357,9 +357,10 @@ def run_all(jobs: Sequence[tuple[Path, dict[str, Any]]], workers: int) -> list[d
     if workers <= 1:
         return [train_and_evaluate(str(d), c) for d, c in jobs]
     # Forked workers inherit the evaluation sentences loaded and tokenised here once, instead of each worker
-    # tokenising them again for its first evaluation.
+    # tokenising them again for its first evaluation; fork only on Linux (unsafe on macOS, absent on Windows).
     moses_tokenizer()(benchmarks().unique_sentences())
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+    context = multiprocessing.get_context("fork") if sys.platform == "linux" else None
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
         futures = [pool.submit(train_and_evaluate, str(d), c) for d, c in jobs]
         results = []
         for i, future in enumerate(futures, 1):
