@@ -1,6 +1,6 @@
-"""Kill anywhere, resume: ``paranmt run`` is SIGKILLed (its whole process group) at chosen points of a
-run on 1,200 toy pairs (12 translation chunks), rerun with the same arguments, and must end with the shards of an uninterrupted run — no
-duplicates, nothing left behind — having reused the translations finished before the kill.
+"""Kill anywhere, resume: ``paranmt run`` is SIGKILLed (its whole process group) at chosen points of a run on 1,200
+toy pairs (12 translation chunks), rerun with the same arguments, and must end with the shards of an uninterrupted
+run — no duplicates, nothing left behind — having reused the translations finished before the kill.
 
 Kill points: before translation starts, and after k translated chunks are in the cache (k drawn with a fixed
 seed), so each kill lands inside the back-translation, the stage that dominates a real run. The default suite
