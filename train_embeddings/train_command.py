@@ -106,8 +106,10 @@ def train_config(path: str | None, overrides: list[str], flags: Sequence[ConfigF
                  values: dict[str, Any]) -> ParaNMTConfig:
     """The config (:func:`configs.command_config`); ``--word-vectors none`` (random vectors) is set once it is
     loaded, over the config's own."""
-    none = values["train.word_vectors"] == "none"
-    return command_config(path, overrides, flags, {**values, "train.word_vectors": None} if none else values)
+    if values["train.word_vectors"] != "none":
+        return command_config(path, overrides, flags, values)
+    config = command_config(path, overrides, flags, {**values, "train.word_vectors": None})
+    return config.model_copy(update={"train": config.train.model_copy(update={"word_vectors": None})})
 
 
 @command(build_parser, log_level=logging.INFO, config=train_config, config_flags=CONFIG_FLAGS)
@@ -122,10 +124,7 @@ def main(args: argparse.Namespace, config: ParaNMTConfig) -> int:
         trainer,  # torch loads here, once the arguments, config and STS files are checked
     )
 
-    if word_vectors == "none":
-        config = config.model_copy(update={"train": config.train.model_copy(update={"word_vectors": None})})
-    else:
-        config = trainer.default_word_vectors(config, word_vectors)
+    config = trainer.default_word_vectors(config, word_vectors)  # a given --word-vectors (none too) is kept
     result = trainer.train(config, args.out, resume=args.resume,
                            evaluate_fn=None if args.no_eval else trainer.DEFAULT_EVALUATION,
                            progress=False if args.quiet else None, overwrite=args.overwrite)
