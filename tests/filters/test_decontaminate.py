@@ -22,6 +22,7 @@ from paranmt.core.text import TextProcessor
 from pipeline.run import main
 from tests.support.pair_tables import table_from_columns
 from tests.support.repo import REPO_ROOT
+from tests.support.sample_run import SUITE_KERNEL
 from tests.support.taste_data import taste_pairs
 from tests.support.text_files import read_lines
 
@@ -118,7 +119,7 @@ def test_pipeline_excludes_evaluation_sentences_and_proves_it_in_the_summary(tmp
     shutil.copytree(sample_run / "cache", cache)
     code = main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
                  "--out", str(out), "--set", f"select.exclude_sentences=['{tmp_path}/eval/*.txt']",
-                 "--set", "translate.cpu_kernel=fastest",  # one kernel per process: the suite's default
+                 "--set", SUITE_KERNEL,
                  "--set", f"pipeline.cache_dir={cache}", "--runner", "FnApiRunner"])
     assert code == 0
     summary = json.loads((out / "summary.json").read_text())
@@ -143,7 +144,7 @@ def test_pipeline_names_a_missing_evaluation_file_before_any_work(tmp_path, caps
     out = tmp_path / "run"
     code = main(["--config", "sample", "--cs", str(sample / "sample.cs"), "--en", str(sample / "sample.en"),
                  "--out", str(out), "--set", f"select.exclude_sentences={tmp_path}/missing.txt",
-                 "--set", "translate.cpu_kernel=fastest"])  # one kernel per process: the suite's default
+                 "--set", SUITE_KERNEL])
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"error: select.exclude_sentences: {tmp_path}/missing.txt matches no file (give evaluation "

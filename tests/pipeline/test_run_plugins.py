@@ -18,6 +18,7 @@ from paranmt.core import pair_schema as S
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from tests.support.repo import REPO_ROOT
+from tests.support.sample_run import SUITE_KERNEL
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
 EXAMPLES = "tests.support.plugin_examples"
@@ -28,7 +29,7 @@ MAX_CHARS = 60
 def _config(cache: Path, *extra: str):
     # translate.cpu_kernel: one per process (CTranslate2 reads it once); the suite's in-process runs use the default
     return load_config("sample", [
-        "translate.cpu_kernel=fastest", f"pipeline.limit={ROWS}", "pipeline.num_shards=2",
+        SUITE_KERNEL, f"pipeline.limit={ROWS}", "pipeline.num_shards=2",
         f"pipeline.cache_dir={cache}", "translate.threads=1",
         f"prefilter.rules=[garbage, empty_side, untranslated, source_too_long, {{{EXAMPLES}:LongEnglish: "
         f"{{max_chars: {MAX_CHARS}}}}}]",
@@ -110,7 +111,7 @@ def test_external_rules_and_score_in_a_real_run_on_both_local_runners(tmp_path):
 ])
 def test_a_bad_plugin_is_a_clear_error_before_any_work(tmp_path, override, message):
     specs = [InputSpec.pair(str(SAMPLE / "sample.cs"), str(SAMPLE / "sample.en"))]
-    config = load_config("sample", ["translate.cpu_kernel=fastest", f"pipeline.cache_dir={tmp_path / 'cache'}",
+    config = load_config("sample", [SUITE_KERNEL, f"pipeline.cache_dir={tmp_path / 'cache'}",
                                      override])
     with pytest.raises(PluginError, match=message):
         run_job(config, specs, tmp_path / "out")

@@ -21,6 +21,7 @@ import pytest
 from pipeline.launcher import progress
 from pipeline.run import main
 from tests.support.repo import REPO_ROOT
+from tests.support.sample_run import SUITE_KERNEL
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
 PAIRS = 300  # a few hundred pairs of the bundled sample, translated by the default model (small-cs-en)
@@ -96,7 +97,7 @@ def test_pipeline_on_the_portable_engine_matches_the_in_process_run(tmp_path, po
     monkeypatch.chdir(tmp_path)
     # the default model translates, in chunks of 50 rows: each chunk is in the translation cache once translated
     common = ["--config", "sample", "--cs", cs.name, "--en", en.name, "--set", "pipeline.cache_chunk_lines=50",
-              "--set", "translate.cpu_kernel=fastest"]  # one kernel per process: the suite's default
+              "--set", SUITE_KERNEL]
     assert main([*common, "--out", "local"]) == 0
     capsys.readouterr()
     # A progress line every 0.2 s: the job (tens of seconds: workers start, load the model, translate) lives for

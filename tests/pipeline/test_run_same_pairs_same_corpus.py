@@ -28,6 +28,7 @@ from paranmt.core.run_definition import DEFINITION_FILE
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
 from tests.support.repo import REPO_ROOT
+from tests.support.sample_run import SUITE_KERNEL
 from tests.support.shared_data import small_cs_en
 from tests.support.taste_data import TASTE_DATA
 from tests.support.text_files import read_lines
@@ -155,8 +156,8 @@ def test_the_sample_typed_three_ways_gives_the_same_bytes_and_resumes_retyped(tm
 
     def run(cs: str, en: str, out: Path) -> None:
         assert main(["--config", "sample", "--cs", cs, "--en", en, "--out", str(out), "--quiet",
-                     "--set", f"pipeline.cache_dir={cache}", "--set", "translate.cpu_kernel=fastest"]) == 0, \
-            capsys.readouterr().err  # the suite's kernel: one per process
+                     "--set", f"pipeline.cache_dir={cache}", "--set", SUITE_KERNEL]) == 0, \
+            capsys.readouterr().err
 
     def shards(out: Path) -> dict[str, bytes]:
         return {f"{folder}/{path.name}": path.read_bytes() for folder in ("pairs", "train", "rejected", "deadletter")

@@ -1,6 +1,6 @@
 """The README's main job on the bundled sample (configs/sample), run in-process into a folder: a real run
 folder (``definition.json``, ``pairs/``, ``train/``, ``rejected/``, ``scorer/``, ``cache/``) for the
-tests of what reads one."""
+tests of what reads one; and the README's Python block, run as written in a process of its own."""
 
 from __future__ import annotations
 
@@ -10,29 +10,22 @@ import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from configs import load_config
 from configs.schema import ParaNMTConfig
-from pipeline.inputs.plan import InputSpec
-from pipeline.job import run_job
 from tests.support.processes import run_python
 from tests.support.repo import REPO_ROOT
 
 SAMPLE = REPO_ROOT / "configs" / "sample"
 
+# CTranslate2 reads its CPU kernel once per process, so every in-process run of the suite keeps the default kernel
+# (``fastest``); the sample's own (``portable``) runs in a process of its own (:func:`run_readme_python_block`).
+SUITE_KERNEL = "translate.cpu_kernel=fastest"
+
 
 def sample_config(*overrides: str) -> ParaNMTConfig:
-    """The sample's config for a run in the test process: CTranslate2 reads its CPU kernel once per process, so
-    every in-process run of the suite keeps the default kernel (``fastest``); the sample's own (``portable``) runs
-    in a process of its own (tests/translate/test_sample_kernels.py)."""
-    return load_config("sample", ["translate.cpu_kernel=fastest", *overrides])
-
-
-def run_sample(out: Path) -> dict[str, Any]:
-    """Run (or resume) the sample's job into ``out``; its summary."""
-    inputs = [InputSpec.pair(SAMPLE / "sample.cs", SAMPLE / "sample.en")]
-    return run_job(sample_config(), inputs, str(out))
+    """The sample's config for a run in the test process (:data:`SUITE_KERNEL`)."""
+    return load_config("sample", [SUITE_KERNEL, *overrides])
 
 
 @dataclass(frozen=True)
@@ -45,12 +38,12 @@ class SampleJob:
 
 
 def run_sample_command(out: Path) -> SampleJob:
-    """``paranmt run --config sample ...`` in the test process (the suite's CPU kernel, as :func:`sample_config`
-    explains), what it printed captured."""
+    """``paranmt run --config sample ...`` into ``out`` (a run, or the resume of one) in the test process
+    (:data:`SUITE_KERNEL`), what it printed captured."""
     from pipeline.run import main
 
     args = ["--config", "sample", "--cs", str(SAMPLE / "sample.cs"), "--en", str(SAMPLE / "sample.en"),
-            "--out", str(out), "--set", "translate.cpu_kernel=fastest"]
+            "--out", str(out), "--set", SUITE_KERNEL]
     stdout, stderr = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
         code = main(args)

@@ -13,6 +13,7 @@ import pytest
 from paranmt.cli.translate_command import main
 from tests.support.nmt_models import TOY_TRAIN_PAIRS
 from tests.support.repo import REPO_ROOT
+from tests.support.sample_run import SUITE_KERNEL
 from translate.file_translator import COLUMNS
 
 INVALID_BYTES = b"\xff\xfe Velk\xfd pes \xe8te.\n"  # Latin-2 bytes: not UTF-8
@@ -227,7 +228,7 @@ def test_readme_main_job_on_the_bundled_sample(tmp_path, monkeypatch, capsys):
     output, summary_path = tmp_path / "runs" / "sample" / "en.tsv", tmp_path / "runs" / "sample" / "summary.json"
     code = main(["--config", "sample", "--input", "configs/sample/sample.cs", "--out", str(output),
                  "--summary", str(summary_path), "--quiet",
-                 "--set", "translate.cpu_kernel=fastest"])  # one kernel per process: the suite's default
+                 "--set", SUITE_KERNEL])
     assert code == 0
     err = capsys.readouterr().err
     assert f"wrote {output} and {summary_path}" in err

@@ -24,7 +24,7 @@ from pipeline.outputs.dataset_card import accounting_line, card_configs, card_da
 from pipeline.outputs.run_folder import clear_staging
 from pipeline.outputs.summary import build_summary, format_table
 from pipeline.run import main as run_main
-from tests.support.sample_run import run_sample
+from tests.support.sample_run import run_sample_command
 from tests.support.taste_data import taste_pairs
 
 REPO = Path(__file__).resolve().parents[3]
@@ -161,7 +161,7 @@ def test_same_run_same_card_and_a_resumed_run_differs_in_its_cache_counts(sample
     rerun = tmp_path / sample_run.name
     shutil.copytree(sample_run, rerun)
     first = (rerun / CARD_FILE).read_text().splitlines()
-    run_sample(rerun)
+    run_sample_command(rerun)
     second = (rerun / CARD_FILE).read_text().splitlines()
     changed = [(a, b) for a, b in zip(first, second, strict=True) if a != b]
     assert changed == [("Translation cache: 0 rows reused, 400 translated in the run that finished.",

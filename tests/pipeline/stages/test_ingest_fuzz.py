@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from pipeline.inputs.plan import InputSpec
 from pipeline.run import main
+from tests.support.sample_run import SUITE_KERNEL
 from tests.support.taste_data import taste_data
 from tests.support.text_files import read_lines
 
@@ -155,7 +156,7 @@ def run_case(case: Case, capsys) -> None:
         out = root / "out"
         capsys.readouterr()
         # translate.cpu_kernel: one per process, the suite's default (the sample's own runs in a process of its own)
-        mode = (["--config", "sample", "--set", "translate.beam_size=2", "--set", "translate.cpu_kernel=fastest"]
+        mode = (["--config", "sample", "--set", "translate.beam_size=2", "--set", SUITE_KERNEL]
                 if case.scored else ["--no-score"])
         code = main([*flags, *mode, "--out", str(out), "--quiet", "--runner", "FnApiRunner",
                      "--set", f"pipeline.max_line_bytes={MAX_LINE_BYTES}", "--set", "pipeline.num_shards=2"])

@@ -17,7 +17,7 @@ from paranmt.core.pair_schema import ID, PARAPHRASE_SCORE, SCORER_ID
 from paranmt.core.run_layout import DEADLETTER, PAIRS, REJECTED, SCORER_FILE, TRAIN
 from pipeline.inputs.plan import InputSpec
 from pipeline.job import run_job
-from tests.support.sample_run import folder_bytes, run_sample, sample_config
+from tests.support.sample_run import folder_bytes, run_sample_command, sample_config
 from tests.support.taste_data import taste_data
 from tests.support.text_files import read_lines
 
@@ -55,7 +55,7 @@ def test_a_rerun_reuses_the_scorer_the_run_fitted(sample_run, tmp_path, monkeypa
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
     monkeypatch.setattr(ParagramScorer, "save", full_disk)  # a disk with no room for a second scorer
-    run_sample(rerun)
+    run_sample_command(rerun)
     after = scorer.stat()
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)  # neither fitted nor written
     for part in (PAIRS, TRAIN, REJECTED, DEADLETTER):
