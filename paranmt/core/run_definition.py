@@ -116,13 +116,15 @@ def check_same_run(recorded: str, where: str | os.PathLike[str], current: Mappin
     caller deletes what that run wrote). Without ``overwrite``, a different run raises :class:`DifferentRun` naming
     the folder and its first :data:`SHOWN_KEYS` differing keys, an unreadable definition naming its file."""
     stored = _parsed(recorded)
-    changed = changed_keys(stored, current) if stored is not None else []
-    if stored is not None and not changed:
+    if stored is None:
+        if overwrite:
+            return True
+        raise _unreadable(where)
+    changed = changed_keys(stored, current)
+    if not changed:
         return False
     if overwrite:
         return True
-    if stored is None:
-        raise _unreadable(where)
     more = f" and {len(changed) - SHOWN_KEYS} more" if len(changed) > SHOWN_KEYS else ""
     raise DifferentRun(f"{posixpath.dirname(os.fspath(where))} holds a different run "
                        f"({', '.join(changed[:SHOWN_KEYS])}{more}): pass --overwrite to replace it, or choose "
